@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build the AddressSanitizer + UndefinedBehaviorSanitizer configuration with -Werror and run
+# the whole cmocka suite through ctest; then run each fuzz target briefly when clang exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --deps
+
+BUILD=build-test
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Debug -DAM_WERROR=ON -DAM_SANITIZE=ON -DAM_BUILD_TESTS=ON
+cmake --build "$BUILD" -j"$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd "$BUILD" && ctest --output-on-failure -j"$(nproc)")
+
+if command -v clang >/dev/null 2>&1 && [ -f tests/fuzz/CMakeLists.txt ]; then
+  FUZZ=build-fuzz
+  CC=clang cmake -S . -B "$FUZZ" -DCMAKE_BUILD_TYPE=Debug -DAM_BUILD_FUZZ=ON -DAM_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$FUZZ" -j"$(nproc)" >/dev/null
+  for f in "$FUZZ"/tests/fuzz/fuzz_*; do
+    [ -x "$f" ] || continue
+    name=$(basename "$f")
+    corpus="tests/fuzz/corpus/${name#fuzz_}"
+    mkdir -p "$FUZZ/corpus-$name"
+    echo "fuzz: $name for ${AM_FUZZ_SECONDS:-30}s"
+    "$f" -max_total_time="${AM_FUZZ_SECONDS:-30}" -print_final_stats=1 "$FUZZ/corpus-$name" \
+      $( [ -d "$corpus" ] && echo "$corpus" ) 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' || true
+    test "${PIPESTATUS[0]}" -eq 0
+  done
+fi

@@ -1,0 +1,19 @@
+/* Attachment points of the avatar (avatar_lad.xml <skeleton>), as listed in skeleton.md 9.
+ * They are not in avatar_skeleton.xml but are valid joint names for skins and animations.
+ * HUD points (parent mScreen) are left out: an animesh has none. */
+#ifndef AM_ATTACHMENTS_H
+#define AM_ATTACHMENTS_H
+
+#include "math/am_math.h"
+
+typedef struct am_attachment_def {
+    int id;            /* attachment id; runtime joint number = 158 + id */
+    const char *name;
+    const char *parent;
+    am_vec3 position;  /* metres, local to the parent joint */
+    am_vec3 rotation;  /* degrees; R = Rx * Ry * Rz (setQuat(roll, pitch, yaw)) */
+} am_attachment_def;
+
+const am_attachment_def *am_attachment_defs(int *count);
+
+#endif

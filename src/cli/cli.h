@@ -1,0 +1,27 @@
+/* The animesh command line: a thin layer that parses arguments, calls the library and
+ * prints. Each command lives in its own cmd_*.c and is listed in main.c's table.
+ * Exit codes: 0 ok, 1 invalid input / check failed, 2 usage error, 3 I/O error. */
+#ifndef AM_CLI_H
+#define AM_CLI_H
+
+#include <stdbool.h>
+
+#include "core/error.h"
+#include "skeleton.h"
+
+enum { AM_EXIT_OK = 0, AM_EXIT_INVALID = 1, AM_EXIT_USAGE = 2, AM_EXIT_IO = 3 };
+
+/* Print "animesh: <where>: <message>" to stderr; return the exit code for err->code. */
+int am_cli_report(const am_error *err);
+/* Print "animesh <cmd>: <message>" plus a hint to run --help; return 2. */
+int am_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Locate (--skeleton, ANIMESH_SKELETON, ANIMESH_VIEWER_DIR) and load the viewer skeleton. */
+am_status am_cli_load_skeleton(const char *path_opt, am_skeleton *out, am_error *err);
+/* True when argv holds -h or --help (before any "--"). */
+bool am_cli_wants_help(int argc, char **argv);
+
+/* Commands (argv[0] is the command name). */
+int am_cmd_skeleton(int argc, char **argv);
+int am_cmd_map(int argc, char **argv);
+
+#endif

@@ -1,0 +1,43 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int am_cli_report(const am_error *err)
+{
+    char buf[512];
+    fprintf(stderr, "animesh: %s\n", am_error_format(err, buf, sizeof buf));
+    return am_status_exit_code(err->code);
+}
+
+int am_cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "animesh %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'animesh %s --help'.\n", cmd);
+    return AM_EXIT_USAGE;
+}
+
+am_status am_cli_load_skeleton(const char *path_opt, am_skeleton *out, am_error *err)
+{
+    char path[4096];
+    am_status s = am_skeleton_locate(path_opt, path, sizeof path, err);
+    if (s)
+        return s;
+    return am_skeleton_load(path, out, err);
+}
+
+bool am_cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return false;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return true;
+    }
+    return false;
+}

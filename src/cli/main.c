@@ -1,0 +1,55 @@
+/* animesh: get rigged creatures into OpenSim and Second Life as animesh. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+/* One line per command; keep the order of the README's tour. */
+static const command commands[] = {
+    {"skeleton", am_cmd_skeleton, "list the viewer skeleton's bones and collision volumes"},
+    {"map", am_cmd_map, "check a joint map (rig joint -> stock joint) against the skeleton"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: animesh <command> [options]\n"
+            "       animesh --help | --version\n\n"
+            "Gets rigged creatures into OpenSim and Second Life as animesh, verified before\n"
+            "they reach a viewer.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\nRun 'animesh <command> --help' for a command's options.\n"
+            "The viewer skeleton: --skeleton FILE, or ANIMESH_SKELETON=FILE, or\n"
+            "ANIMESH_VIEWER_DIR=DIR (holding character/avatar_skeleton.xml).\n"
+            "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage error, 3 I/O error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return AM_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return AM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("animesh %s\n", AM_VERSION);
+        return AM_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "animesh: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return AM_EXIT_USAGE;
+}

@@ -1,0 +1,52 @@
+/* Errors are values: every fallible call fills an am_error and returns a status.
+ * The message says what went wrong; `where` names the file/field/joint; `offset`
+ * is the byte offset in binary input when it applies (else AM_NO_OFFSET). */
+#ifndef AM_ERROR_H
+#define AM_ERROR_H
+
+#include <stddef.h>
+
+typedef enum am_status {
+    AM_OK = 0,
+    AM_ERR_INVALID = 1, /* bad input data or a failed check (exit code 1) */
+    AM_ERR_USAGE = 2,   /* wrong arguments (exit code 2) */
+    AM_ERR_IO = 3,      /* a file could not be read or written (exit code 3) */
+    AM_ERR_NOMEM = 4,   /* out of memory (exit code 1) */
+    AM_ERR_NETWORK = 5  /* a remote peer failed (exit code 1) */
+} am_status;
+
+#define AM_NO_OFFSET ((size_t)-1)
+
+typedef struct am_error {
+    am_status code;
+    char msg[256];
+    char where[128];
+    size_t offset;
+} am_error;
+
+/* Reset to "no error". Safe on NULL. */
+void am_error_clear(am_error *err);
+
+/* Set code and a printf-style message; returns code so callers can `return am_fail(...)`.
+ * err may be NULL (the error is then only returned). */
+am_status am_fail(am_error *err, am_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Same, recording a byte offset into binary input. */
+am_status am_fail_at(am_error *err, am_status code, size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Name the place (file, field) the error belongs to; keeps an existing `where` by
+ * prefixing: "file.json: joints[3]". */
+void am_error_where(am_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Shorthand for allocation failures. */
+am_status am_fail_nomem(am_error *err, const char *what);
+
+/* "where: msg (at byte N)" into buf. */
+const char *am_error_format(const am_error *err, char *buf, size_t size);
+
+/* The process exit code the CLI uses for a status (see README "Exit codes"). */
+int am_status_exit_code(am_status s);
+
+#endif

@@ -1,0 +1,26 @@
+/* Shared helpers for the cmocka tests: where the shared data is, temp dirs, running the CLI. */
+#ifndef AM_TEST_SUPPORT_H
+#define AM_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "skeleton.h"
+
+/* "<shared>/<rel>" into a static-free caller buffer. */
+const char *am_test_shared_path(char *buf, size_t size, const char *rel);
+/* The viewer skeleton from ../shared/viewer (fails the test if missing). */
+void am_test_load_viewer_skeleton(am_skeleton *skel);
+/* A fresh temporary directory (mkdtemp); caller owns the returned buffer contents. */
+const char *am_test_tmpdir(char *buf, size_t size);
+/* Run the animesh CLI with a shell command line appended; captures stdout+stderr into out
+ * (truncated to out_size) and returns the exit code. */
+int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Write text to a file (test fixtures). */
+void am_test_write_text(const char *path, const char *text);
+
+#endif
