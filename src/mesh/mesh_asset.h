@@ -1,0 +1,106 @@
+/* The Second Life mesh asset (mesh-asset.md): one data model shared by the decoder, the
+ * encoder, the skin builder and the bench. Values are what the VIEWER sees after decoding
+ * (F32 arithmetic exactly as unpackVolumeFacesInternal), and the raw codes are kept so a
+ * decoded asset re-encodes to the same bytes.
+ *
+ * Ownership: every pointer is malloc'd and owned by the struct; am_mesh_asset_free frees
+ * everything. A writer may build the struct by hand (plain arrays with counts).
+ */
+#ifndef AM_MESH_ASSET_H
+#define AM_MESH_ASSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "math/am_math.h"
+
+#define AM_MESH_HEADER_MAX 4096  /* MESH_HEADER_SIZE: the header must fit in the first 4096 bytes */
+#define AM_MESH_MAX_FACES 8      /* LL_SCULPT_MESH_MAX_FACES */
+#define AM_MESH_MAX_FACE_VERTICES 65536
+#define AM_MAX_INFLUENCES 4
+#define AM_WEIGHT_END 0xFF       /* end-of-list joint byte in Weights */
+
+enum { AM_LOD_LOWEST = 0, AM_LOD_LOW = 1, AM_LOD_MEDIUM = 2, AM_LOD_HIGH = 3, AM_LOD_COUNT = 4 };
+
+typedef struct am_mesh_face {
+    bool no_geometry;      /* {NoGeometry: true} placeholder face */
+    size_t vertex_count;
+    float *positions;      /* 3 * vertex_count, decoded (asset space, before bind shape) */
+    float *normals;        /* 3 * vertex_count or NULL */
+    float *uvs;            /* 2 * vertex_count or NULL */
+    uint16_t *position_codes; /* 3 * vertex_count raw U16 (NULL: encoder quantises positions) */
+    uint16_t *normal_codes;   /* 3 * vertex_count raw or NULL */
+    uint16_t *uv_codes;       /* 2 * vertex_count raw or NULL */
+    am_vec3 pos_min, pos_max; /* PositionDomain */
+    double uv_min[2], uv_max[2]; /* TexCoord0Domain */
+    am_vec3 normalized_scale; /* NormalizedScale (default 1 1 1) */
+    size_t index_count;       /* multiple of 3 */
+    uint16_t *indices;        /* TriangleList */
+
+    /* Weights: 4 slots per vertex. Slots beyond weight_count[v] are unused. */
+    bool has_weights;
+    uint8_t *weight_count;    /* vertex_count entries, 0..4 */
+    uint8_t *weight_joint;    /* 4 * vertex_count: index into skin joint_names */
+    uint16_t *weight_code;    /* 4 * vertex_count: raw U16 (weight * 65535, truncated) */
+    float *weight_value;      /* 4 * vertex_count: decoded clamp(q/65535, 0.001, 0.999) as the
+                                 viewer stores it (0 for unused slots; decoder fills it) */
+} am_mesh_face;
+
+typedef struct am_mesh_lod {
+    am_mesh_face *faces;
+    size_t face_count;        /* 0: this LOD block is absent */
+} am_mesh_lod;
+
+typedef struct am_skin_info {
+    char **joint_names;
+    size_t joint_count;
+    am_mat4 bind_shape;       /* bind_shape_matrix, LL layout (mesh-asset.md 5.2) */
+    am_mat4 *inverse_bind;    /* joint_count entries */
+    am_mat4 *alt_inverse_bind;/* joint_count entries, or NULL when absent */
+    size_t alt_count;         /* as stored (the viewer ignores overrides when != joint_count) */
+    bool has_pelvis_offset;
+    double pelvis_offset;
+    bool lock_scale_if_joint_position;
+} am_skin_info;
+
+/* Where each block sat in a decoded file (for reports and tests). */
+typedef struct am_mesh_block_ref {
+    bool present;
+    int64_t offset;           /* from the end of the header */
+    int64_t size;             /* compressed bytes */
+} am_mesh_block_ref;
+
+enum { AM_BLOCK_LOWEST, AM_BLOCK_LOW, AM_BLOCK_MEDIUM, AM_BLOCK_HIGH, AM_BLOCK_SKIN,
+       AM_BLOCK_PHYSICS_MESH, AM_BLOCK_PHYSICS_CONVEX, AM_BLOCK_COUNT };
+
+typedef struct am_mesh_asset {
+    am_mesh_lod lods[AM_LOD_COUNT];
+    bool has_skin;
+    am_skin_info skin;
+    am_mesh_lod physics_mesh;          /* optional, same format as a LOD */
+    uint8_t *physics_convex_raw;       /* decompressed LLSD bytes kept verbatim, or NULL */
+    size_t physics_convex_size;
+    bool has_version;
+    int64_t version;
+    /* Filled by the decoder: */
+    size_t header_size;
+    am_mesh_block_ref blocks[AM_BLOCK_COUNT];
+} am_mesh_asset;
+
+/* Decode any mesh asset (ours or the viewer's): header LLSD, zlib blocks, faces, weights,
+ * skin. Every read is bounds-checked; errors name the block, face and byte offset. */
+am_status am_mesh_asset_decode(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err);
+am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err);
+
+/* Encode per mesh-asset.md: header first (must fit in 4096 bytes), blocks in the writer's
+ * order (skin, physics_convex, lowest, low, medium, high, physics_mesh), zlib level 9. */
+am_status am_mesh_asset_encode(const am_mesh_asset *asset, am_buf *out, am_error *err);
+
+void am_mesh_asset_free(am_mesh_asset *asset);
+void am_mesh_face_free(am_mesh_face *face);
+void am_skin_info_free(am_skin_info *skin);
+
+#endif
