@@ -1,0 +1,58 @@
+/* A rig: a mesh with joints (stock viewer names or aliases) at rest world positions and
+ * per-vertex weights. This is the input of the skin builder (README "Rig JSON").
+ *
+ * FRAME: `world` and every vertex are in the BIND frame, which is the skeleton-file frame
+ * of skeleton.md 2.3 (metres, X forward, Y left, Z up; mPelvis's default at (0, 0, 1.067),
+ * feet of a standard avatar near z = 0). At runtime the viewer puts mPelvis AT the prim
+ * position (skeleton.md 2.3, 4.2, 5.8), so with mPelvis not overridden the bind-frame point
+ * (0, 0, 1.067) is drawn at the prim, and every bind-frame point p at prim + p - (0,0,1.067).
+ */
+#ifndef AM_RIG_H
+#define AM_RIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "math/am_math.h"
+
+typedef struct am_rig_joint {
+    char *name;     /* stock name or alias, as written */
+    am_vec3 world;  /* rest world position, bind frame, metres */
+} am_rig_joint;
+
+typedef struct am_rig_influence {
+    int joint;      /* index into am_rig.joints */
+    double weight;
+} am_rig_influence;
+
+typedef struct am_rig {
+    char *name;
+    am_rig_joint *joints;
+    size_t joint_count;
+
+    size_t vertex_count;
+    float *positions;            /* 3 * vertex_count, bind frame */
+    float *normals;              /* 3 * vertex_count */
+    float *uvs;                  /* 2 * vertex_count */
+    size_t triangle_count;
+    uint32_t *triangles;         /* 3 * triangle_count */
+
+    size_t *weight_start;        /* vertex_count + 1 offsets into influences */
+    am_rig_influence *influences;/* weight_start[vertex_count] entries */
+
+    double rgb[3];               /* material colour, 0..1 */
+    bool textured;
+} am_rig;
+
+/* Parse the rig JSON of the README; errors name the file and the field
+ * ("rig.json: weights[12][1]: joint index 7 out of range (5 joints)"). */
+am_status am_rig_parse_json(const char *json, size_t size, const char *source, am_rig *out, am_error *err);
+am_status am_rig_load(const char *path, am_rig *out, am_error *err);
+/* Write the same schema (for generated rigs such as the bend box). */
+am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err);
+void am_rig_free(am_rig *rig);
+
+#endif
