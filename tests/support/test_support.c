@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,4 +68,14 @@ void am_test_write_text(const char *path, const char *text)
         fail_msg("cannot write %s", path);
     fputs(text, f);
     fclose(f);
+}
+
+void am_test_assert_near(double a, double b, double tol, const char *ea, const char *eb,
+                         const char *file, int line)
+{
+    if (isnan(a) || isnan(b) || fabs(a - b) > tol) {
+        print_error("%s:%d: %s = %.9g, %s = %.9g, difference %.3g > %.3g\n", file, line, ea, a, eb,
+                    b, fabs(a - b), tol);
+        _fail(file, line);
+    }
 }

@@ -11,6 +11,16 @@
 
 #include "skeleton.h"
 
+/* Debian 12's cmocka (1.1.5) has only a float comparison; compare doubles properly.
+ * assert_near fails with both values printed when |a - b| > tol (or either is NaN). */
+void am_test_assert_near(double a, double b, double tol, const char *ea, const char *eb,
+                         const char *file, int line);
+#define assert_near(a, b, tol) \
+    am_test_assert_near((double)(a), (double)(b), (double)(tol), #a, #b, __FILE__, __LINE__)
+#ifndef assert_double_equal
+#define assert_double_equal(a, b, tol) assert_near(a, b, tol)
+#endif
+
 /* "<shared>/<rel>" into a static-free caller buffer. */
 const char *am_test_shared_path(char *buf, size_t size, const char *rel);
 /* The viewer skeleton from ../shared/viewer (fails the test if missing). */
