@@ -1,0 +1,100 @@
+/* The CLI as a user runs it: help, version, exit codes, skeleton listing, map check. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "test_support.h"
+
+static char skel[4096];
+
+static void test_help_and_version(void **state)
+{
+    (void)state;
+    char out[8192];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "--help"), 0);
+    assert_non_null(strstr(out, "usage: animesh <command>"));
+    assert_non_null(strstr(out, "skeleton"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "--version"), 0);
+    assert_non_null(strstr(out, "animesh 0."));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --help"), 0);
+    assert_non_null(strstr(out, "--frame"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map check --help"), 0);
+    assert_non_null(strstr(out, "rig_parents"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "no-such-command"), 2);
+    assert_non_null(strstr(out, "unknown command 'no-such-command'"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "%s", ""), 2);
+}
+
+static void test_skeleton_json_lists_bones_and_volumes(void **state)
+{
+    (void)state;
+    static char out[1 << 20];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --skeleton '%s' --json --frame runtime", skel), 0);
+    json_error_t je;
+    json_t *root = json_loads(out, 0, &je);
+    assert_non_null(root);
+    json_t *joints = json_object_get(root, "joints");
+    assert_int_equal(json_array_size(joints), 159);
+    json_t *knee = NULL;
+    size_t i;
+    json_t *j;
+    json_array_foreach(joints, i, j) if (strcmp(json_string_value(json_object_get(j, "name")), "mKneeLeft") == 0) knee = j;
+    assert_non_null(knee);
+    assert_string_equal(json_string_value(json_object_get(knee, "parent")), "mHipLeft");
+    assert_near(json_real_value(json_array_get(json_object_get(knee, "world"), 2)), 0.535 - 1.067, 1e-6);
+    json_decref(root);
+}
+
+static void test_skeleton_errors_and_exit_codes(void **state)
+{
+    (void)state;
+    char out[8192];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --skeleton /nonexistent.xml"), 3);
+    assert_non_null(strstr(out, "/nonexistent.xml"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --frame sideways --skeleton '%s'", skel), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --bogus"), 2);
+    /* no skeleton anywhere: the message says how to point at a viewer */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton"), 3);
+    assert_non_null(strstr(out, "ANIMESH_VIEWER_DIR"));
+}
+
+static void test_map_check_exit_codes(void **state)
+{
+    (void)state;
+    char dir[256], good[512], bad[512], out[8192];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(good, sizeof good, "%s/good.json", dir);
+    snprintf(bad, sizeof bad, "%s/bad.json", dir);
+    am_test_write_text(good, "{\"joints\": {\"tail_a\": \"mTail1\", \"tail_b\": \"mTail2\"},"
+                             " \"rig_parents\": {\"tail_b\": \"tail_a\"}}");
+    am_test_write_text(bad, "{\"joints\": {\"a\": \"mWingLeft\", \"b\": \"mHipLeft\", \"c\": \"mHipRight\"},"
+                            " \"rig_parents\": {\"c\": \"b\"}}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map check '%s' --skeleton '%s'", good, skel), 0);
+    assert_non_null(strstr(out, "valid: 2 rig joints -> 2 stock joints (3 with viewer ancestors"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map check '%s' --skeleton '%s'", bad, skel), 1);
+    assert_non_null(strstr(out, "2 problems"));
+    assert_non_null(strstr(out, "unknown joint 'mWingLeft'"));
+    assert_non_null(strstr(out, "siblings"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map check '%s/missing.json' --skeleton '%s'", dir, skel), 3);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map check"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map frobnicate x"), 2);
+    remove(good);
+    remove(bad);
+    remove(dir);
+}
+
+int main(void)
+{
+    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
+    unsetenv("ANIMESH_SKELETON");
+    unsetenv("ANIMESH_VIEWER_DIR");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_skeleton_json_lists_bones_and_volumes),
+        cmocka_unit_test(test_skeleton_errors_and_exit_codes),
+        cmocka_unit_test(test_map_check_exit_codes),
+    };
+    return cmocka_run_group_tests_name("cli_foundation", tests, NULL, NULL);
+}
