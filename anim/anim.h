@@ -1,0 +1,307 @@
+/* The `.anim` keyframe animation (LLKeyframeMotion, version 1.0) and motions that become one.
+ *
+ * Spec: /work/shared/spec/anim.md (section numbers below refer to it).
+ *
+ * Data model: am_anim is the file as decoded, plain structs. Every quantised value keeps
+ * its raw U16 code next to the value the viewer decodes from it, and every field keeps the
+ * exact bytes it came from (F32 fields as floats, the 16-byte constraint volume names raw,
+ * the bytes after the last field the viewer reads in `trailing`), so a decoded file
+ * re-encodes to the identical bytes. Keys stay in file order (the viewer sorts and
+ * de-duplicates them on load, section 2.3; am_anim_eval does the same when it evaluates).
+ *
+ * Steps, as cgltf does it: am_anim_parse reads the bytes (bounds-checked; fails only when
+ * the structure cannot be read); am_anim_validate applies the viewer's checks (section 4)
+ * and our own (the viewer's gaps, section 10) and lists every problem; am_anim_decode is
+ * parse + validate and fails on the first problem that the viewer (or we) reject.
+ *
+ * Writing: am_anim_encode writes the raw codes as they are. To build keys from values use
+ * am_anim_rot_key_set / am_anim_pos_key_set (the viewer's own encoder recipe, section 3.2).
+ *
+ * Motions (lessons.md rules 7, 10): am_motion describes stock joints whose local delta
+ * rotations (and optional positions) are functions of normalised time t in [0, 1];
+ * am_motion_sample turns it into an am_anim; am_motion_write_anim guards the loop, encodes,
+ * decodes the bytes again, compares with what was meant and writes atomically.
+ */
+#ifndef AM_ANIM_H
+#define AM_ANIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "math/am_math.h"
+#include "skeleton.h"
+
+/* Constants of the viewer (section 4 and the files it names). */
+#define AM_ANIM_VERSION 1
+#define AM_ANIM_SUBVERSION 0
+#define AM_ANIM_MAX_DURATION 60.0f   /* MAX_ANIM_DURATION */
+#define AM_ANIM_MAX_JOINTS 216       /* LL_CHARACTER_MAX_ANIMATED_JOINTS */
+#define AM_ANIM_MAX_CONSTRAINTS 10   /* MAX_CONSTRAINTS: more and all are ignored */
+#define AM_ANIM_MAX_CHAIN 4          /* MAX_CHAIN_LENGTH: chain_length must stay below */
+#define AM_ANIM_MAX_PRIORITY 6       /* highest usable priority; 7 is additive */
+#define AM_ANIM_MAX_HAND_POSE 14     /* accepted by the viewer; 14 is ignored at run time */
+#define AM_ANIM_POS_RANGE 5.0f       /* LL_MAX_PELVIS_OFFSET, metres, every joint */
+#define AM_ANIM_CONSTRAINT_SIZE 86   /* bytes per constraint record */
+
+/* ---------------------------------------------------------------------------------------
+ * Quantisation, bit-exact in IEEE single precision (section 1.1, 3.2)
+ * ------------------------------------------------------------------------------------- */
+
+/* F32_to_U16: clamp, normalise, FLOOR (not round). */
+uint16_t am_anim_f32_to_u16(float val, float lower, float upper);
+/* U16_to_F32 with the viewer's zero snap (|val| < one step -> 0). */
+float am_anim_u16_to_f32(uint16_t code, float lower, float upper);
+/* The viewer's serialize recipe for rotation/position components: quantize16 then
+ * F32_to_U16, i.e. F32_to_U16(U16_to_F32(F32_to_U16(v))) (a double floor). */
+uint16_t am_anim_f32_to_u16_viewer(float val, float lower, float upper);
+/* unpackFromVector3: w = sqrt(1 - |v|^2) when positive, else 0 (no rescale). */
+am_quat am_anim_unpack_rot(float x, float y, float z);
+
+/* ---------------------------------------------------------------------------------------
+ * The decoded file
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct am_anim_rot_key {
+    uint16_t time_code, x_code, y_code, z_code; /* raw, as in the file */
+    float time;                                 /* U16_to_F32(time_code, 0, duration) */
+    am_quat rot; /* decoded (x, y, z, w): components from the codes, w by unpack_rot */
+} am_anim_rot_key;
+
+typedef struct am_anim_pos_key {
+    uint16_t time_code, x_code, y_code, z_code;
+    float time;
+    am_vec3 pos; /* metres, each U16_to_F32(code, -5, 5); REPLACES the local position (6.3) */
+} am_anim_pos_key;
+
+typedef struct am_anim_joint {
+    char *name;       /* as written (canonical, alias, volume or attachment name) */
+    int32_t priority; /* -1 = use base priority */
+    am_anim_rot_key *rot_keys;
+    size_t rot_count;
+    am_anim_pos_key *pos_keys;
+    size_t pos_count;
+    /* Byte offsets in the decoded file (meaningful only when am_anim.decoded). */
+    size_t offset;     /* the name */
+    size_t rot_offset; /* first rotation key (key i at rot_offset + 8 i) */
+    size_t pos_offset; /* first position key */
+} am_anim_joint;
+
+typedef struct am_anim_constraint {
+    uint8_t chain_length;
+    uint8_t type;                /* 0 point, 1 plane */
+    uint8_t source_volume[16];   /* raw: name up to the first 0x00 (or all 16 bytes) */
+    float source_offset[3];
+    uint8_t target_volume[16];   /* raw: collision-volume name or "GROUND" */
+    float target_offset[3];
+    float target_dir[3];
+    float ease_in_start, ease_in_stop, ease_out_start, ease_out_stop;
+    size_t offset; /* of the record (when decoded) */
+} am_anim_constraint;
+
+typedef struct am_anim {
+    uint16_t version, sub_version; /* 1, 0 */
+    int32_t base_priority;
+    float duration;   /* seconds */
+    char *emote_name; /* "" when none (never NULL after decode) */
+    float loop_in, loop_out; /* seconds */
+    int32_t loop;            /* as stored: 0 = no, non-zero = yes */
+    float ease_in, ease_out; /* seconds */
+    uint32_t hand_pose;
+    am_anim_joint *joints;
+    size_t joint_count;
+    /* num_constraints exactly as stored. The records are read only when it is in
+     * 0..10 (as the viewer does); otherwise the viewer ignores them and they stay in
+     * `trailing` with everything else after the count. */
+    int32_t constraint_count_raw;
+    am_anim_constraint *constraints;
+    size_t constraint_count;
+    uint8_t *trailing; /* bytes after the last field read (kept for a byte-exact re-encode) */
+    size_t trailing_size;
+    bool decoded;      /* offsets are valid */
+    size_t header_end; /* offset of num_joints + 4 = first joint record (when decoded) */
+    size_t constraints_offset; /* offset of num_constraints (when decoded) */
+} am_anim;
+
+/* Copy a constraint volume name (up to the first 0x00, at most 16 chars) into out[17]. */
+const char *am_anim_volume_name(const uint8_t raw[16], char out[17]);
+/* The priority a joint entry plays at: its own, or the base priority for -1 (6.7). */
+int32_t am_anim_joint_priority(const am_anim *anim, size_t joint);
+
+/* Read the bytes. Fails (AM_ERR_INVALID, message naming the check, joint and byte offset)
+ * only when the structure cannot be read: a field past the end, a string without
+ * terminator, a negative count, a count larger than the bytes left, version not 1.0
+ * (version 0.1 is not supported: every real file is 1.0), num_joints 0 or > 216.
+ * `out` is zeroed first and freed on failure. */
+am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *out, am_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Validation (section 4, 10)
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum am_anim_severity {
+    AM_ANIM_REJECT = 0,        /* the viewer refuses the file (deserialize returns false) */
+    AM_ANIM_REJECT_UPLOAD = 1, /* refused on upload, played otherwise (unknown joint, 16a) */
+    AM_ANIM_OURS = 2,          /* our own error: a gap in the viewer's checks (section 10) */
+    AM_ANIM_NOTE = 3           /* accepted, but the viewer changes or ignores something */
+} am_anim_severity;
+
+typedef struct am_anim_issue {
+    am_anim_severity severity;
+    char check[40];  /* short name, e.g. "duration", "key_time", "chain_length" */
+    int viewer_row;  /* row number of the table in spec section 4, 0 for our own checks */
+    char joint[64];  /* joint name, "" for the header */
+    size_t offset;   /* byte offset, AM_NO_OFFSET when unknown (hand-built anim) */
+    char msg[256];   /* full sentence */
+} am_anim_issue;
+
+typedef struct am_anim_report {
+    am_anim_issue *issues;
+    size_t count;
+    size_t errors; /* issues with severity REJECT, REJECT_UPLOAD or OURS */
+} am_anim_report;
+
+/* Apply every check. With skel == NULL the checks that need the skeleton (joint names,
+ * collision-volume names, constraint chains: rows 16-16b, 25, 27, 29-32) are skipped.
+ * The report is zeroed first; free it with am_anim_report_free. Returns AM_OK when the
+ * checks ran, whatever they found (AM_ERR_NOMEM otherwise). */
+am_status am_anim_validate(const am_anim *anim, const am_skeleton *skel, am_anim_report *report,
+                           am_error *err);
+void am_anim_report_free(am_anim_report *report);
+/* Turn the first error of a report into err (AM_ERR_INVALID); AM_OK if none. */
+am_status am_anim_report_fail(const am_anim_report *report, am_error *err);
+
+/* Parse + validate without a skeleton; fails on the first REJECT or OURS issue.
+ * This is what the bench and the WorldBridge push call. */
+am_status am_anim_decode(const uint8_t *data, size_t size, am_anim *out, am_error *err);
+/* Read a file and decode it; errors name the file. */
+am_status am_anim_load(const char *path, am_anim *out, am_error *err);
+void am_anim_free(am_anim *anim);
+
+/* ---------------------------------------------------------------------------------------
+ * Encoding
+ * ------------------------------------------------------------------------------------- */
+
+/* Append the file's bytes to out exactly as the raw codes and fields say (num_constraints
+ * = constraint_count_raw when constraints are not read, else constraint_count). */
+am_status am_anim_encode(const am_anim *anim, am_buf *out, am_error *err);
+/* Set a key from values with the viewer's encoder (3.2): time single floor, components
+ * packToVector3 (w >= 0) + double floor; the decoded fields get what a reader decodes. */
+void am_anim_rot_key_set(am_anim_rot_key *key, float time, am_quat rot, float duration);
+void am_anim_pos_key_set(am_anim_pos_key *key, float time, am_vec3 pos_m, float duration);
+/* Re-derive every decoded value (times, rotations, positions) from the raw codes. */
+void am_anim_redecode(am_anim *anim);
+
+/* ---------------------------------------------------------------------------------------
+ * Playback evaluation (sections 6.4, 6.5, 7), as the viewer's keyframe motion does it
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct am_anim_joint_pose {
+    bool has_rot, has_pos; /* false: the channel has no keys; the joint keeps its value */
+    am_quat rot;           /* local rotation (replaces the joint's, 6.2) */
+    am_vec3 pos;           /* local position in metres (replaces the joint's, 6.3) */
+} am_anim_joint_pose;
+
+/* Curve time T for motion-local time tau >= 0 of a running (not stopped) motion (6.5):
+ * T = tau until loop_out, then loop_in + fmod(tau - loop_out, loop_out - loop_in) when
+ * looping. */
+double am_anim_curve_time(const am_anim *anim, double tau_s);
+/* Evaluate every joint entry's curves at curve time T (6.4): the first key before it,
+ * the last after it, otherwise the viewer's nlerp / lerp between neighbouring keys;
+ * keys with the same decoded time: the later one in the file wins. out[joint_count]. */
+void am_anim_eval_curves(const am_anim *anim, double curve_t, am_anim_joint_pose *out);
+/* am_anim_curve_time + am_anim_eval_curves. */
+void am_anim_eval(const am_anim *anim, double tau_s, am_anim_joint_pose *out);
+/* Resolve joint entries against the skeleton: out[i] = skeleton joint index, or -1 when
+ * the name is unknown, the joint number is outside 0..215, or an earlier entry already
+ * animates the same joint (only the first entry plays, 6.1). */
+void am_anim_resolve(const am_anim *anim, const am_skeleton *skel, int *out);
+
+/* ---------------------------------------------------------------------------------------
+ * Motions (lessons.md rules 7 and 10)
+ * ------------------------------------------------------------------------------------- */
+
+/* A pose callback: the local delta rotation (and position, when the track has positions)
+ * of track `track` at normalised time t in [0, 1]. */
+typedef void (*am_motion_pose_fn)(void *user, size_t track, double t, am_quat *rot, am_vec3 *pos);
+
+typedef struct am_motion_track {
+    const char *joint;  /* stock joint name (canonical or alias) */
+    int32_t priority;   /* -1 = the motion's base priority */
+    bool has_pos;       /* write position keys (metres, replacing the local position) */
+    /* A sampled clip (used when the motion has no pose_fn): `count` samples at ascending
+     * normalised times (times == NULL: uniform, t_i = i / (count - 1)); pos may be NULL
+     * when !has_pos. Between samples: nlerp / lerp. Caller-owned. */
+    const double *times;
+    const am_quat *rot;
+    const am_vec3 *pos;
+    size_t count;
+    /* Rest correction (lessons.md rule 10): a constant rotation applied in every pose:
+     * local = delta (x) correction (Hamilton: the correction first, then the delta, both
+     * in the parent's frame). Ignored unless has_correction. */
+    bool has_correction;
+    am_quat correction;
+} am_motion_track;
+
+typedef struct am_motion {
+    const am_motion_track *tracks;
+    size_t track_count;
+    am_motion_pose_fn pose_fn; /* when set, the tracks' samples are ignored */
+    void *user;
+    double duration_s;        /* 0 < duration <= 60 */
+    int32_t base_priority;    /* lessons.md rule 7: 4 */
+    bool loop;
+    double loop_in, loop_out; /* normalised 0..1 (loop_out 0 means 1) */
+    double ease_in_s, ease_out_s;
+    uint32_t hand_pose;
+    const char *emote; /* NULL or "" for none (leave empty for animesh, 6.10) */
+} am_motion;
+
+/* Fill a motion with the defaults: priority 4, no loop, loop 0..1, ease 0.3 s, hand 0. */
+void am_motion_init(am_motion *m);
+/* The pose of a track at normalised t, rest correction applied. */
+void am_motion_pose(const am_motion *m, size_t track, double t, am_quat *rot, am_vec3 *pos);
+
+typedef struct am_motion_sample_opts {
+    unsigned intervals;     /* keys at t = i / intervals, i = 0..intervals (default 24 when 0);
+                             * AM_MOTION_CLIP_TIMES: at the clip's own sample times */
+    bool reduce;            /* drop keys the viewer's interpolation reproduces */
+    double rot_tol_deg;     /* reduction tolerance (default 0.05 deg when 0) */
+    double pos_tol_m;       /* reduction tolerance (default 0.0005 m when 0) */
+} am_motion_sample_opts;
+
+#define AM_MOTION_CLIP_TIMES 0xFFFFFFFFu
+
+typedef struct am_motion_stats {
+    size_t keys_before; /* rotation + position keys before reduction */
+    size_t keys_after;
+    size_t bytes;       /* encoded size (am_motion_write_anim) */
+    double max_rot_err_deg; /* largest difference between meant pose and decoded file, over
+                             * the keys (from am_motion_write_anim's verification) */
+    double max_pos_err_m;
+} am_motion_stats;
+
+/* Sample a motion into an anim (opts may be NULL: 24 intervals, no reduction). Joint names
+ * are checked against skel when it is not NULL. stats may be NULL. */
+am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts,
+                           const am_skeleton *skel, am_anim *out, am_motion_stats *stats,
+                           am_error *err);
+/* Loop guard: for a looping motion, refuse (AM_ERR_INVALID naming the joint and the
+ * angle or distance) when any track's quantised pose at t = 1 differs from t = 0 by more
+ * than one quantisation step. AM_OK for non-looping motions. */
+am_status am_motion_check_loop(const am_motion *m, am_error *err);
+/* Sample, guard the loop, encode, decode the bytes again, compare with the meant poses at
+ * every key (within quantisation: a mismatch is an error) and write `path` atomically.
+ * `out_bytes` (may be NULL) receives the encoded file. */
+am_status am_motion_write_anim(const am_motion *m, const am_motion_sample_opts *opts,
+                               const am_skeleton *skel, const char *path, am_buf *out_bytes,
+                               am_motion_stats *stats, am_error *err);
+/* The same check on bytes already encoded: decode them and compare each joint's keys with
+ * the intended anim values (times within one time code, rotations within the angle of
+ * two codes per component, positions within two codes). */
+am_status am_anim_verify_bytes(const uint8_t *data, size_t size, const am_anim *meant,
+                               am_motion_stats *stats, am_error *err);
+
+#endif

@@ -1,0 +1,74 @@
+/* BVH motion capture -> .anim, converted exactly as the viewer's BVH upload does
+ * (spec anim.md section 8; LLBVHLoader).
+ *
+ * Frame 0 is the reference frame (never output when there is more than one frame);
+ * frame k >= 1 plays at (k - 1) * frame_time; duration = max(frames - 2, 1) * frame_time.
+ * Axes: SL = (BVH z, x, y); rotation q = F (x) R0^-1 (x) Rk (x) F^-1 with F = (.5,.5,.5,.5)
+ * and R0 the pelvis's frame-0 rotation (identity for other joints); positions in inches
+ * (0.02540005 m), pelvis relative to frame 0, every component clamped to +-5 m.
+ */
+#ifndef AM_BVH_H
+#define AM_BVH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "core/error.h"
+#include "jointmap.h"
+#include "math/am_math.h"
+#include "skeleton.h"
+
+typedef struct am_bvh_joint {
+    char *name;
+    int parent;          /* index in am_bvh.joints, -1 for the root */
+    int channels;        /* 6 (position + rotation) or 3 (rotation only) */
+    char order[4];       /* rotation channel order as declared, e.g. "ZXY" */
+    am_vec3 offset;      /* OFFSET (read, but the viewer never uses it) */
+    int depth;           /* deepest descendant level below this joint (0 for a leaf) */
+} am_bvh_joint;
+
+typedef struct am_bvh {
+    am_bvh_joint *joints; /* hierarchy order (pre-order, as declared) */
+    size_t joint_count;
+    size_t frame_count;
+    double frame_time_s;
+    /* per frame, per joint: position (BVH units; zero for 3-channel joints) and the
+     * rotation R = R_A(a) R_B(b) R_C(c) in BVH axes (column vectors, Hamilton). */
+    am_vec3 *pos;  /* [frame * joint_count + joint] */
+    am_quat *rot;
+} am_bvh;
+
+/* Parse BVH text. Errors name the line. */
+am_status am_bvh_parse(const char *text, size_t size, am_bvh *out, am_error *err);
+am_status am_bvh_load(const char *path, am_bvh *out, am_error *err);
+void am_bvh_free(am_bvh *bvh);
+
+typedef struct am_bvh_opts {
+    const am_joint_map *map; /* BVH name -> stock name; NULL: the viewer's table (canonical
+                              * names, aliases such as hip/abdomen/lThigh, avatar_ names) */
+    int32_t priority;        /* base and joint priority (viewer default 2) */
+    bool loop;
+    double loop_in_s, loop_out_s; /* used when loop; loop_out < 0 means duration */
+    double ease_in_s, ease_out_s; /* viewer defaults 0.3 / 0.3 */
+    uint32_t hand_pose;           /* viewer default 1 */
+    bool keep_static_joints;      /* false: omit joints that never move (8.6) */
+} am_bvh_opts;
+
+/* The viewer loader's defaults (8.1): priority 2, no loop, ease 0.3/0.3, hand pose 1. */
+void am_bvh_opts_init(am_bvh_opts *opts);
+
+typedef struct am_bvh_stats {
+    size_t mapped;   /* BVH joints mapped to stock joints and written */
+    size_t unmapped; /* BVH joints with no stock name (skipped, listed in `skipped`) */
+    size_t static_joints; /* mapped joints omitted because they never move */
+    char skipped[512];    /* comma-separated names of unmapped joints (truncated) */
+} am_bvh_stats;
+
+/* Convert. Every frame after the reference becomes a key (no key reduction). The root
+ * must map to mPelvis. Unmapped joints are skipped and listed in stats. */
+am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_opts *opts,
+                         am_anim *out, am_bvh_stats *stats, am_error *err);
+
+#endif
