@@ -1,0 +1,73 @@
+/* Software renders of a bench pose: orthographic, depth-buffered, flat or Lambert shading,
+ * vertex or texture colour, the skin's joints drawn as dots (with bones to their viewer
+ * parent) over the mesh, each frame labelled with a small built-in bitmap font. PNG
+ * output through libpng, written atomically.
+ *
+ * Views (avatar axes +X forward, +Y left, +Z up; image up is +Z except for top):
+ *   front: seen from +X (the creature faces you): image right = +Y (its left)
+ *   side : seen from -Y (its right side):           image right = +X (forward)
+ *   top  : seen from +Z:                              image up = +X, image right = -Y
+ * A strip puts N frames side by side with ONE projection for all of them (framing that
+ * holds the whole motion, joints included), a scale bar and the view's axes.
+ */
+#ifndef AM_RENDER_H
+#define AM_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "core/error.h"
+
+typedef struct am_image {
+    int width, height;
+    uint8_t *rgba; /* width * height * 4, rows top to bottom */
+} am_image;
+
+am_status am_image_alloc(am_image *img, int width, int height, am_error *err);
+void am_image_free(am_image *img);
+/* Read any PNG (libpng simplified API) as RGBA. */
+am_status am_png_read(const char *path, am_image *out, am_error *err);
+/* Write RGBA as a PNG, atomically (am_write_file_atomic). */
+am_status am_png_write(const char *path, const am_image *img, am_error *err);
+am_status am_png_encode(const am_image *img, am_buf *out, am_error *err);
+
+typedef enum am_view { AM_VIEW_FRONT = 0, AM_VIEW_SIDE, AM_VIEW_TOP } am_view;
+/* "front" | "side" | "top" -> view; false when unknown. */
+bool am_view_parse(const char *s, am_view *out);
+const char *am_view_name(am_view v);
+
+typedef struct am_render_options {
+    am_view view;
+    int frame_width, frame_height; /* pixels per frame; 0 = 360 x 400 */
+    bool flat;                     /* flat shading (per triangle); default Lambert, smooth */
+    bool draw_joints;              /* the skin's joints and bones over the mesh */
+    const am_image *texture;       /* RGBA atlas sampled at the vertex UVs, or NULL */
+    const float *vertex_rgb;       /* 3 * vertex_count colours 0..1, or NULL */
+    float base_rgb[3];             /* colour when neither is given (0,0,0 = default grey) */
+} am_render_options;
+/* Defaults: side view, 360 x 400, Lambert, joints drawn. */
+am_render_options am_render_defaults(void);
+
+/* One frame of already posed positions (prim frame) into a PNG. joints: NULL or
+ * skel->joint_count prim-frame positions (only the skin's joints are drawn). */
+am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joints,
+                        const am_render_options *opt, const char *label, const char *path,
+                        am_error *err);
+
+/* A strip of frames of one motion at the given times (motion -1: rest at each time),
+ * side by side, each labelled "t=1.50s". */
+am_status am_render_strip(const am_bench *b, int motion, const double *times, size_t n,
+                          const am_render_options *opt, am_image *out, am_error *err);
+am_status am_render_strip_png(const am_bench *b, int motion, const double *times, size_t n,
+                              const am_render_options *opt, const char *path, am_error *err);
+/* n times evenly spread over [0, duration] of a motion (n >= 1; n = 1 gives 0). */
+void am_render_even_times(double duration, size_t n, double *times);
+
+/* The built-in 5x7 bitmap font (digits, letters (upper case shown for lower), . , : = + - /
+ * ( ) % _ and space), scaled by `scale`, drawn at (x, y) top-left. Returns the advance. */
+int am_draw_text(am_image *img, int x, int y, const char *text, int scale, const uint8_t rgb[3]);
+int am_text_width(const char *text, int scale);
+
+#endif
