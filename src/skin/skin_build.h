@@ -1,0 +1,182 @@
+/* The skin builder: a rig (rig.h) + the viewer skeleton -> a rigged mesh asset
+ * (mesh_asset.h) ready for am_mesh_asset_encode, plus the same skin written as a COLLADA
+ * file for the viewer's uploader and as WorldBridge meshdata JSON.
+ *
+ * What it does, in order (each step names the spec it follows):
+ *   1. Joints (skin_joints.c): every rig joint name resolved through the skeleton (aliases
+ *      allowed, unknown names refused by name, two rig joints on one stock joint refused);
+ *      the closed set (missing viewer ancestors appended) ordered by viewer joint number,
+ *      which puts parents first; <= 110 joints (AM_MAX_JOINTS_PER_MESH).
+ *   2. Overrides and inverse binds (mesh-asset.md 5, 7; lessons rule 3; skeleton.md 5.8):
+ *      each joint's alt translation is its offset from its VIEWER parent, measured from
+ *      where that parent will really be in the viewer (its own override if the viewer
+ *      applies it, else its default). An offset within 0.1 mm of the default is written
+ *      as the default exactly (the viewer would ignore it anyway); appended ancestors sit
+ *      at their default; mPelvis is written exactly (0, 0, 1.067) unless the rig moves it
+ *      by more than 0.1 mm (then a warning: the whole mesh is drawn relative to mRoot).
+ *      The inverse bind of a joint is the inverse of its bind-frame world matrix as the
+ *      viewer will build it from those overrides, so the rest pose is drawn undeformed.
+ *   3. Weights (skin_weights.c, mesh-asset.md 4.6): influences on one joint merged, at
+ *      most 4 kept (smallest dropped), renormalised, quantised so the stored codes of
+ *      every vertex sum to exactly 65535 (the residual of truncation goes to the largest
+ *      influence). A vertex with no positive influence is refused by index.
+ *   4. Faces (skin_faces.c): the triangles are split greedily, in order, into faces of at
+ *      most `face_vertex_limit` vertices (<= 8 faces), each vertex keeping its weights.
+ *   5. Positions into the unit cube as the uploader does (mesh-asset.md 4.8, in F32), the
+ *      normalisation folded into the bind shape matrix: BSM = T(centre) S(size), so the
+ *      asset's bind shape is exactly what the uploader would compute from our .dae.
+ *   6. LODs (skin_lod.c): medium/low/lowest simplified from the previous LOD with
+ *      meshoptimizer; simplification only drops vertices, so every kept vertex carries its
+ *      own weights and UVs.
+ * Cost (skin_cost.c, mesh-asset.md 8.2-8.3) needs the compressed LOD sizes, so it is
+ * computed by am_skin_encode.
+ *
+ * FRAME: positions, joint worlds and the COLLADA/meshdata geometry are in the rig's bind
+ * frame (rig.h): the skeleton-file frame, mPelvis default at (0, 0, 1.067). In-world the
+ * bind point (0, 0, 1.067) is drawn at the prim position (mPelvis not overridden).
+ */
+#ifndef AM_SKIN_BUILD_H
+#define AM_SKIN_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "math/am_math.h"
+#include "mesh/mesh_asset.h"
+#include "skeleton.h"
+#include "skin/rig.h"
+
+/* OpenSim's default AnimatedObjectMaxTris (advertised in SimulatorFeatures). */
+#define AM_SKIN_DEFAULT_REGION_MAX_TRIS 150000
+/* Vertices per face: the uploader starts a new face at 65532 and the COLLADA checklist
+ * (collada-upload.md 8) says at most 65531, so the .dae and the .llmesh split alike. */
+#define AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT 65531
+#define AM_SKIN_MAX_WARNINGS 16
+
+typedef struct am_skin_options {
+    long region_max_tris;        /* triangle limit checked (estimate, 8.2); <= 0: not checked */
+    size_t face_vertex_limit;    /* 3 .. 65536; default AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT */
+    bool generate_lods;          /* false: every LOD block carries the high LOD */
+    double lod_ratio[3];         /* target triangles of medium/low/lowest as a fraction of
+                                    the LOD above (default 0.25 each) */
+    double lod_error[3];         /* meshoptimizer relative error bound per LOD
+                                    (default 0.01, 0.03, 0.1) */
+    double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
+    bool lock_scale_if_joint_position;
+} am_skin_options;
+
+void am_skin_options_default(am_skin_options *opts);
+
+/* One skin joint, in skin order (= joint_names order). */
+typedef struct am_skin_joint_info {
+    char name[64];          /* canonical viewer name (joint_names entry) */
+    int skel_joint;         /* index into am_skeleton.joints */
+    int rig_joint;          /* index into am_rig.joints; -1 for an appended ancestor */
+    int parent;             /* skin index of the viewer parent; -1 at the top (mRoot) */
+    am_vec3 rig_world;      /* the rig's bind-frame world position (appended: = bind_world) */
+    am_vec3 bind_world;     /* where the viewer puts it at rest, bind frame */
+    am_vec3 alt_pos;        /* alt translation written: local position under the viewer parent */
+    am_vec3 default_pos;    /* the skeleton file's `pos` */
+    bool overridden;        /* |alt_pos - default_pos| > 0.1 mm: the viewer applies it */
+    double snap_m;          /* |bind_world - rig_world| (< 0.1 mm; 0 unless snapped) */
+} am_skin_joint_info;
+
+typedef struct am_skin_summary {
+    char name[128];
+    am_skin_joint_info joints[AM_MAX_JOINTS_PER_MESH];
+    size_t joint_count;
+    size_t rig_joint_count;      /* joints named by the rig */
+    size_t appended_count;       /* viewer ancestors added */
+    size_t override_count;       /* joints the viewer will move */
+    bool pelvis_moved;           /* the rig moves mPelvis: placement changes (skeleton.md 5.8) */
+
+    size_t face_count;
+    size_t vertex_count;         /* high LOD, over all faces */
+    size_t lod_triangles[AM_LOD_COUNT];
+    size_t lod_vertices[AM_LOD_COUNT];
+
+    /* weights */
+    size_t max_influences_in;    /* most influences on one vertex in the rig (after merging) */
+    size_t max_influences_out;   /* <= 4 */
+    size_t vertices_capped;      /* vertices changed by the 4-influence limit */
+    size_t influences_dropped;   /* influences removed by that limit or quantised to 0 */
+    size_t vertices_renormalised;/* input sums off 1 by more than 1e-3 */
+    size_t coincident_conflicts; /* vertex pairs at one position with different weights (the
+                                    uploader merges them, collada-upload.md 4.5) */
+
+    /* cost, filled by am_skin_encode (mesh-asset.md 8.2-8.3) */
+    bool cost_known;
+    size_t lod_bytes[AM_LOD_COUNT];  /* compressed block sizes */
+    double est_tris[AM_LOD_COUNT];
+    double est_tris_max;             /* what the region limit is compared with */
+    double streaming_tris;           /* getEstTrisForStreamingCost */
+    double streaming_cost;           /* 15 (animated root) + 1.5 * streaming_tris / 1000 */
+    long region_max_tris;
+    bool over_region_limit;
+
+    /* written files (am_skin_export) */
+    char llmesh_path[1024];
+    char dae_path[1024];
+    char meshdata_path[1024];
+    bool meshdata_written;
+
+    char warnings[AM_SKIN_MAX_WARNINGS][256];
+    size_t warning_count;
+} am_skin_summary;
+
+/* The built skin. `asset` is ready for am_mesh_asset_encode. The geometry below is the
+ * high LOD in the BIND frame (not normalised), faces in order, which is what the .dae and
+ * the meshdata carry. Owned; free with am_skin_result_free. */
+typedef struct am_skin_result {
+    am_mesh_asset asset;
+    am_skin_summary summary;
+
+    size_t vertex_count;
+    float *positions;          /* 3 per vertex, bind frame */
+    float *normals;            /* 3 per vertex, unit */
+    float *uvs;                /* 2 per vertex */
+    uint8_t *weight_count;     /* per vertex, 1..4 */
+    uint8_t *weight_joint;     /* 4 per vertex: skin joint index */
+    double *weight_value;      /* 4 per vertex: capped and renormalised (sum 1) */
+    uint16_t *weight_code;     /* 4 per vertex: stored codes (sum 65535) */
+    size_t triangle_count;
+    uint32_t *triangles;       /* 3 per triangle, grouped by face */
+    size_t face_count;
+    size_t face_tri_start[AM_MESH_MAX_FACES + 1]; /* triangles of face f: [start[f], start[f+1]) */
+    double rgb[3];
+    bool textured;
+} am_skin_result;
+
+/* Build the skin. Errors name the joint, vertex or triangle ("rig 'x': vertex 12: no
+ * influence with a positive weight"). On error `out` is left empty (nothing to free). */
+am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                        am_skin_result *out, am_error *err);
+
+/* Encode the asset (am_mesh_asset_encode) into `out` and fill the cost figures of the
+ * summary. Does not fail on the region limit (see summary.over_region_limit). */
+am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err);
+
+/* The COLLADA 1.4.1 file for the viewer's uploader with "include joint positions"
+ * (collada-upload.md 8): Z_UP, metres, geometry in the bind frame with an identity bind
+ * shape, one <triangles> per face, joint nodes nested as the viewer skeleton with
+ * <translate sid="translate"> = the override the skin block carries. */
+am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err);
+
+/* WorldBridge meshdata JSON (worldbridge.md). Refuses a skin with more than one face:
+ * WorldBridge writes weights into submesh 0 only (lessons rule 12). */
+am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err);
+
+/* Build, encode, check the region limit and write DIR/NAME.llmesh, NAME.dae and
+ * NAME.meshdata.json atomically (DIR is created). Over the region limit nothing is
+ * written (AM_ERR_INVALID). A multi-face skin writes the .llmesh and .dae, then fails
+ * with AM_ERR_INVALID explaining why the meshdata was not written. `summary` (optional)
+ * is filled whenever the build succeeded. */
+am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                         const char *out_dir, am_skin_summary *summary, am_error *err);
+
+void am_skin_result_free(am_skin_result *res);
+
+#endif
