@@ -1,0 +1,123 @@
+/* PNG through libpng's simplified API (png_image): it converts every colour type and bit
+ * depth to 8-bit RGB(A) for us and reports errors as messages, with no setjmp here. */
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "texture/texture.h"
+
+/* Larger inputs are refused before allocating (a 1024 texture is the goal; --resize may
+ * shrink a bigger picture, but not an absurd one). */
+#define AM_PNG_MAX_SIDE 16384u
+
+static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+am_status am_image_alloc(am_image *img, uint32_t width, uint32_t height, uint32_t channels, am_error *err)
+{
+    memset(img, 0, sizeof *img);
+    if (width == 0 || height == 0 || (channels != 3 && channels != 4))
+        return am_fail(err, AM_ERR_INVALID, "image: bad size %ux%u with %u channels", width, height, channels);
+    size_t n = (size_t)width * height * channels;
+    img->pixels = calloc(n, 1);
+    if (!img->pixels)
+        return am_fail_nomem(err, "image pixels");
+    img->width = width;
+    img->height = height;
+    img->channels = channels;
+    return AM_OK;
+}
+
+void am_image_free(am_image *img)
+{
+    if (!img)
+        return;
+    free(img->pixels);
+    memset(img, 0, sizeof *img);
+}
+
+am_status am_png_decode(const uint8_t *data, size_t size, am_image *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (size < sizeof png_signature || memcmp(data, png_signature, sizeof png_signature) != 0)
+        return am_fail(err, AM_ERR_INVALID, "not a PNG file (no PNG signature)");
+    png_image png;
+    memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&png, data, size)) {
+        am_status s = am_fail(err, AM_ERR_INVALID, "corrupt PNG: %s", png.message);
+        png_image_free(&png);
+        return s;
+    }
+    if (png.width > AM_PNG_MAX_SIDE || png.height > AM_PNG_MAX_SIDE) {
+        am_status s = am_fail(err, AM_ERR_INVALID, "PNG is %ux%u: larger than %u pixels on a side", png.width,
+                              png.height, AM_PNG_MAX_SIDE);
+        png_image_free(&png);
+        return s;
+    }
+    uint32_t channels = (png.format & PNG_FORMAT_FLAG_ALPHA) ? 4 : 3;
+    png.format = channels == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    am_status s = am_image_alloc(out, png.width, png.height, channels, err);
+    if (s) {
+        png_image_free(&png);
+        return s;
+    }
+    if (!png_image_finish_read(&png, NULL, out->pixels, (png_int_32)(png.width * channels), NULL)) {
+        s = am_fail(err, AM_ERR_INVALID, "corrupt PNG: %s", png.message);
+        png_image_free(&png);
+        am_image_free(out);
+        return s;
+    }
+    png_image_free(&png);
+    return AM_OK;
+}
+
+am_status am_png_read(const char *path, am_image *out, am_error *err)
+{
+    uint8_t *data;
+    size_t size;
+    memset(out, 0, sizeof *out);
+    am_status s = am_read_file(path, &data, &size, err);
+    if (s)
+        return s;
+    s = am_png_decode(data, size, out, err);
+    free(data);
+    if (s)
+        am_error_where(err, "%s", path);
+    return s;
+}
+
+am_status am_png_encode(const am_image *img, am_buf *out, am_error *err)
+{
+    if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))
+        return am_fail(err, AM_ERR_INVALID, "png: empty image or bad channel count");
+    png_image png;
+    memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    png.width = img->width;
+    png.height = img->height;
+    png.format = img->channels == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    png_alloc_size_t need = 0;
+    png_int_32 stride = (png_int_32)(img->width * img->channels);
+    if (!png_image_write_get_memory_size(png, need, 0, img->pixels, stride, NULL))
+        return am_fail(err, AM_ERR_INVALID, "png encode: %s", png.message);
+    am_status s = am_buf_reserve(out, need, err);
+    if (s)
+        return s;
+    png_alloc_size_t got = need;
+    if (!png_image_write_to_memory(&png, out->data + out->size, &got, 0, img->pixels, stride, NULL))
+        return am_fail(err, AM_ERR_INVALID, "png encode: %s", png.message);
+    out->size += got;
+    return AM_OK;
+}
+
+am_status am_png_write(const char *path, const am_image *img, am_error *err)
+{
+    am_buf b = {0};
+    am_status s = am_png_encode(img, &b, err);
+    if (!s)
+        s = am_write_file_atomic(path, b.data, b.size, err);
+    am_buf_free(&b);
+    if (s)
+        am_error_where(err, "%s", path);
+    return s;
+}

@@ -1,0 +1,354 @@
+/* The texture module: PNG in/out, size rules, box resize, and the JPEG-2000 code stream
+ * (lossless decodes exactly; lossy within a stated tolerance). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "test_support.h"
+#include "texture/texture.h"
+
+/* Stated tolerance of the lossy (9/7, last layer 5:1) mode on the smooth test picture. */
+#define LOSSY_MIN_PSNR_DB 38.0
+#define LOSSY_MAX_MEAN_ABS 1.5
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 24;
+}
+
+static void make_noise(am_image *img, uint32_t w, uint32_t h, uint32_t ch, uint32_t seed)
+{
+    assert_int_equal(am_image_alloc(img, w, h, ch, NULL), AM_OK);
+    for (size_t i = 0; i < (size_t)w * h * ch; i++)
+        img->pixels[i] = (uint8_t)lcg(&seed);
+}
+
+/* Smooth gradients plus a few flat blocks: what a texture atlas looks like. */
+static void make_picture(am_image *img, uint32_t w, uint32_t h)
+{
+    assert_int_equal(am_image_alloc(img, w, h, 3, NULL), AM_OK);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = img->pixels + ((size_t)y * w + x) * 3;
+            p[0] = (uint8_t)(255.0 * x / (w - 1));
+            p[1] = (uint8_t)(255.0 * y / (h - 1));
+            p[2] = (uint8_t)(128 + 100 * sin(x * 0.05) * cos(y * 0.05));
+            if ((x / 64 + y / 64) % 3 == 0) {
+                p[0] = 200;
+                p[1] = 40;
+                p[2] = 40;
+            }
+        }
+}
+
+static void be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* A PNG built here with zlib, independently of the module's encoder: 8-bit, colour type
+ * `ctype` (0 grey, 2 RGB), filter 0 on every row. */
+static size_t handmade_png(uint8_t *out, size_t cap, uint32_t w, uint32_t h, int ctype, const uint8_t *px)
+{
+    uint32_t ch = ctype == 0 ? 1 : 3;
+    size_t raw_n = (size_t)h * (1 + w * ch);
+    uint8_t *raw = malloc(raw_n);
+    assert_non_null(raw);
+    for (uint32_t y = 0; y < h; y++) {
+        raw[y * (1 + w * ch)] = 0;
+        memcpy(raw + y * (1 + w * ch) + 1, px + (size_t)y * w * ch, w * ch);
+    }
+    uLongf zn = compressBound(raw_n);
+    uint8_t *z = malloc(zn);
+    assert_non_null(z);
+    assert_int_equal(compress(z, &zn, raw, raw_n), Z_OK);
+    size_t n = 0;
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    memcpy(out, sig, 8);
+    n = 8;
+    uint8_t ihdr[13];
+    be32(ihdr, w);
+    be32(ihdr + 4, h);
+    ihdr[8] = 8;
+    ihdr[9] = (uint8_t)ctype;
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;
+    const struct {
+        const char *type;
+        const uint8_t *data;
+        size_t len;
+    } chunks[3] = {{"IHDR", ihdr, 13}, {"IDAT", z, zn}, {"IEND", NULL, 0}};
+    for (int i = 0; i < 3; i++) {
+        assert_true(n + 12 + chunks[i].len <= cap);
+        be32(out + n, (uint32_t)chunks[i].len);
+        memcpy(out + n + 4, chunks[i].type, 4);
+        if (chunks[i].len)
+            memcpy(out + n + 8, chunks[i].data, chunks[i].len);
+        uLong crc = crc32(0, out + n + 4, (uInt)(4 + chunks[i].len));
+        be32(out + n + 8 + chunks[i].len, (uint32_t)crc);
+        n += 12 + chunks[i].len;
+    }
+    free(raw);
+    free(z);
+    return n;
+}
+
+static void test_png_decode_reads_an_independently_built_rgb_png(void **state)
+{
+    (void)state;
+    const uint8_t px[] = {255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 20, 30, 40, 50, 60, 70, 80, 90};
+    uint8_t file[512];
+    size_t n = handmade_png(file, sizeof file, 3, 2, 2, px);
+    am_image img;
+    am_error err;
+    assert_int_equal(am_png_decode(file, n, &img, &err), AM_OK);
+    assert_int_equal(img.width, 3);
+    assert_int_equal(img.height, 2);
+    assert_int_equal(img.channels, 3);
+    assert_memory_equal(img.pixels, px, sizeof px);
+    am_image_free(&img);
+}
+
+static void test_png_decode_expands_grey_to_rgb(void **state)
+{
+    (void)state;
+    const uint8_t px[] = {0, 128, 255, 7};
+    uint8_t file[512];
+    size_t n = handmade_png(file, sizeof file, 2, 2, 0, px);
+    am_image img;
+    assert_int_equal(am_png_decode(file, n, &img, NULL), AM_OK);
+    assert_int_equal(img.channels, 3);
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 3; c++)
+            assert_int_equal(img.pixels[i * 3 + c], px[i]);
+    am_image_free(&img);
+}
+
+static void test_png_encode_then_decode_is_exact_rgb_and_rgba(void **state)
+{
+    (void)state;
+    for (uint32_t ch = 3; ch <= 4; ch++) {
+        am_image a, b;
+        make_noise(&a, 37, 19, ch, 7 + ch);
+        am_buf buf = {0};
+        assert_int_equal(am_png_encode(&a, &buf, NULL), AM_OK);
+        assert_int_equal(am_png_decode(buf.data, buf.size, &b, NULL), AM_OK);
+        assert_int_equal(b.channels, ch);
+        assert_int_equal(b.width, 37);
+        assert_int_equal(b.height, 19);
+        assert_memory_equal(a.pixels, b.pixels, (size_t)37 * 19 * ch);
+        am_buf_free(&buf);
+        am_image_free(&a);
+        am_image_free(&b);
+    }
+}
+
+static void test_png_decode_refuses_garbage_and_truncation(void **state)
+{
+    (void)state;
+    am_image img;
+    am_error err;
+    const uint8_t junk[] = "GIF89a not a png at all";
+    assert_int_equal(am_png_decode(junk, sizeof junk, &img, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "not a PNG"));
+    assert_null(img.pixels);
+
+    const uint8_t px[] = {1, 2, 3, 4, 5, 6};
+    uint8_t file[512];
+    size_t n = handmade_png(file, sizeof file, 2, 1, 2, px);
+    am_error_clear(&err);
+    assert_int_equal(am_png_decode(file, 20, &img, &err), AM_ERR_INVALID);
+    assert_null(img.pixels);
+    (void)n;
+}
+
+static void test_size_rule_accepts_powers_of_two_up_to_1024(void **state)
+{
+    (void)state;
+    assert_int_equal(am_texture_check_size(1, 1, NULL), AM_OK);
+    assert_int_equal(am_texture_check_size(1024, 1024, NULL), AM_OK);
+    assert_int_equal(am_texture_check_size(512, 8, NULL), AM_OK);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_texture_check_size(1000, 512, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "power of two"));
+    assert_non_null(strstr(err.msg, "512x512")); /* what --resize would make */
+    am_error_clear(&err);
+    assert_int_equal(am_texture_check_size(2048, 64, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "at most 1024"));
+    assert_int_equal(am_texture_check_size(0, 4, NULL), AM_ERR_INVALID);
+    assert_int_equal(am_texture_fit_side(1000), 512);
+    assert_int_equal(am_texture_fit_side(1024), 1024);
+    assert_int_equal(am_texture_fit_side(4000), 1024);
+    assert_int_equal(am_texture_fit_side(3), 2);
+    assert_int_equal(am_texture_fit_side(1), 1);
+}
+
+static void test_box_resize_averages_covered_area(void **state)
+{
+    (void)state;
+    /* 3 -> 2 pixels: out0 covers input [0, 1.5): (1 * 0 + 0.5 * 90) / 1.5 = 30;
+     * out1 covers [1.5, 3): (0.5 * 90 + 1 * 180) / 1.5 = 150. Same in y (one row). */
+    am_image in, out;
+    assert_int_equal(am_image_alloc(&in, 3, 1, 3, NULL), AM_OK);
+    const uint8_t v[3] = {0, 90, 180};
+    for (int x = 0; x < 3; x++)
+        for (int c = 0; c < 3; c++)
+            in.pixels[x * 3 + c] = v[x];
+    assert_int_equal(am_image_resize_box(&in, 2, 1, &out, NULL), AM_OK);
+    assert_int_equal(out.pixels[0], 30);
+    assert_int_equal(out.pixels[3], 150);
+    am_image_free(&out);
+    am_image_free(&in);
+
+    /* 4x4 -> 2x2 is the mean of each 2x2 block. */
+    make_noise(&in, 4, 4, 4, 99);
+    assert_int_equal(am_image_resize_box(&in, 2, 2, &out, NULL), AM_OK);
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++)
+            for (int c = 0; c < 4; c++) {
+                int sum = 0;
+                for (int dy = 0; dy < 2; dy++)
+                    for (int dx = 0; dx < 2; dx++)
+                        sum += in.pixels[((2 * y + dy) * 4 + 2 * x + dx) * 4 + c];
+                int expect = (int)floor(sum / 4.0 + 0.5);
+                assert_int_equal(out.pixels[(y * 2 + x) * 4 + c], expect);
+            }
+    am_image_free(&out);
+    am_image_free(&in);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void test_j2c_is_a_raw_code_stream_with_the_right_siz(void **state)
+{
+    (void)state;
+    am_image img;
+    make_picture(&img, 256, 128);
+    am_buf b = {0};
+    am_j2c_options o = {false};
+    assert_int_equal(am_j2c_encode(&img, &o, &b, NULL), AM_OK);
+    /* SOC, SIZ; Xsiz at byte 8, Ysiz at 12, Csiz at 40 (ISO 15444-1 A.5.1); EOC at the end. */
+    assert_true(b.size > 100);
+    assert_int_equal(b.data[0], 0xFF);
+    assert_int_equal(b.data[1], 0x4F);
+    assert_int_equal(b.data[2], 0xFF);
+    assert_int_equal(b.data[3], 0x51);
+    assert_int_equal(rd32(b.data + 8), 256);
+    assert_int_equal(rd32(b.data + 12), 128);
+    assert_int_equal(b.data[40] << 8 | b.data[41], 3);
+    assert_int_equal(b.data[b.size - 2], 0xFF);
+    assert_int_equal(b.data[b.size - 1], 0xD9);
+    /* Lossy stays near its last layer's 5:1 budget of the raw 96 KiB. */
+    assert_true(b.size < (size_t)256 * 128 * 3 / 4);
+    am_buf_free(&b);
+    am_image_free(&img);
+}
+
+static void test_j2c_lossless_decodes_exactly(void **state)
+{
+    (void)state;
+    const uint32_t sizes[][3] = {{64, 64, 3}, {32, 128, 4}, {1, 1, 3}, {2, 1, 4}, {1024, 8, 3}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        am_image a, d;
+        make_noise(&a, sizes[k][0], sizes[k][1], sizes[k][2], (uint32_t)k + 1);
+        am_buf b = {0};
+        am_j2c_options o = {true};
+        am_error err;
+        am_error_clear(&err);
+        assert_int_equal(am_j2c_encode(&a, &o, &b, &err), AM_OK);
+        assert_int_equal(am_j2c_decode(b.data, b.size, &d, &err), AM_OK);
+        assert_int_equal(d.width, a.width);
+        assert_int_equal(d.height, a.height);
+        assert_int_equal(d.channels, a.channels);
+        assert_memory_equal(a.pixels, d.pixels, (size_t)a.width * a.height * a.channels);
+        am_buf_free(&b);
+        am_image_free(&a);
+        am_image_free(&d);
+    }
+}
+
+static void test_j2c_lossy_decodes_within_stated_tolerance(void **state)
+{
+    (void)state;
+    am_image a, d;
+    make_picture(&a, 512, 256);
+    am_buf b = {0};
+    am_j2c_options o = {false};
+    assert_int_equal(am_j2c_encode(&a, &o, &b, NULL), AM_OK);
+    assert_int_equal(am_j2c_decode(b.data, b.size, &d, NULL), AM_OK);
+    am_image_diff diff;
+    assert_int_equal(am_image_compare(&a, &d, &diff, NULL), AM_OK);
+    print_message("lossy 512x256: %zu bytes, max %d, mean %.3f, PSNR %.1f dB\n", b.size, diff.max_abs,
+                  diff.mean_abs, diff.psnr_db);
+    assert_true(diff.psnr_db >= LOSSY_MIN_PSNR_DB);
+    assert_true(diff.mean_abs <= LOSSY_MAX_MEAN_ABS);
+    assert_true(diff.max_abs > 0); /* it really is lossy */
+    am_buf_free(&b);
+    am_image_free(&a);
+    am_image_free(&d);
+}
+
+static void test_j2c_encode_refuses_bad_sizes(void **state)
+{
+    (void)state;
+    am_image a;
+    make_noise(&a, 100, 64, 3, 3);
+    am_buf b = {0};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_j2c_encode(&a, NULL, &b, &err), AM_ERR_INVALID);
+    assert_int_equal(b.size, 0);
+    am_image_free(&a);
+    am_buf_free(&b);
+}
+
+static void test_j2c_decode_refuses_garbage_and_truncation(void **state)
+{
+    (void)state;
+    am_image d;
+    am_error err;
+    const uint8_t junk[] = {0x89, 'P', 'N', 'G', 0, 0, 0, 0};
+    am_error_clear(&err);
+    assert_int_equal(am_j2c_decode(junk, sizeof junk, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "not a JPEG-2000"));
+
+    am_image a;
+    make_noise(&a, 32, 32, 3, 5);
+    am_buf b = {0};
+    am_j2c_options o = {true};
+    assert_int_equal(am_j2c_encode(&a, &o, &b, NULL), AM_OK);
+    for (size_t cut = 4; cut < 60; cut += 7) {
+        am_error_clear(&err);
+        assert_int_equal(am_j2c_decode(b.data, cut, &d, &err), AM_ERR_INVALID);
+        assert_null(d.pixels);
+    }
+    am_buf_free(&b);
+    am_image_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_png_decode_reads_an_independently_built_rgb_png),
+        cmocka_unit_test(test_png_decode_expands_grey_to_rgb),
+        cmocka_unit_test(test_png_encode_then_decode_is_exact_rgb_and_rgba),
+        cmocka_unit_test(test_png_decode_refuses_garbage_and_truncation),
+        cmocka_unit_test(test_size_rule_accepts_powers_of_two_up_to_1024),
+        cmocka_unit_test(test_box_resize_averages_covered_area),
+        cmocka_unit_test(test_j2c_is_a_raw_code_stream_with_the_right_siz),
+        cmocka_unit_test(test_j2c_lossless_decodes_exactly),
+        cmocka_unit_test(test_j2c_lossy_decodes_within_stated_tolerance),
+        cmocka_unit_test(test_j2c_encode_refuses_bad_sizes),
+        cmocka_unit_test(test_j2c_decode_refuses_garbage_and_truncation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
