@@ -19,17 +19,17 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 24;
 }
 
-static void make_noise(am_image *img, uint32_t w, uint32_t h, uint32_t ch, uint32_t seed)
+static void make_noise(am_tex_image *img, uint32_t w, uint32_t h, uint32_t ch, uint32_t seed)
 {
-    assert_int_equal(am_image_alloc(img, w, h, ch, NULL), AM_OK);
+    assert_int_equal(am_tex_image_alloc(img, w, h, ch, NULL), AM_OK);
     for (size_t i = 0; i < (size_t)w * h * ch; i++)
         img->pixels[i] = (uint8_t)lcg(&seed);
 }
 
 /* Smooth gradients plus a few flat blocks: what a texture atlas looks like. */
-static void make_picture(am_image *img, uint32_t w, uint32_t h)
+static void make_picture(am_tex_image *img, uint32_t w, uint32_t h)
 {
-    assert_int_equal(am_image_alloc(img, w, h, 3, NULL), AM_OK);
+    assert_int_equal(am_tex_image_alloc(img, w, h, 3, NULL), AM_OK);
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             uint8_t *p = img->pixels + ((size_t)y * w + x) * 3;
@@ -104,14 +104,14 @@ static void test_png_decode_reads_an_independently_built_rgb_png(void **state)
     const uint8_t px[] = {255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 20, 30, 40, 50, 60, 70, 80, 90};
     uint8_t file[512];
     size_t n = handmade_png(file, sizeof file, 3, 2, 2, px);
-    am_image img;
+    am_tex_image img;
     am_error err;
-    assert_int_equal(am_png_decode(file, n, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_decode(file, n, &img, &err), AM_OK);
     assert_int_equal(img.width, 3);
     assert_int_equal(img.height, 2);
     assert_int_equal(img.channels, 3);
     assert_memory_equal(img.pixels, px, sizeof px);
-    am_image_free(&img);
+    am_tex_image_free(&img);
 }
 
 static void test_png_decode_expands_grey_to_rgb(void **state)
@@ -120,41 +120,41 @@ static void test_png_decode_expands_grey_to_rgb(void **state)
     const uint8_t px[] = {0, 128, 255, 7};
     uint8_t file[512];
     size_t n = handmade_png(file, sizeof file, 2, 2, 0, px);
-    am_image img;
-    assert_int_equal(am_png_decode(file, n, &img, NULL), AM_OK);
+    am_tex_image img;
+    assert_int_equal(am_tex_png_decode(file, n, &img, NULL), AM_OK);
     assert_int_equal(img.channels, 3);
     for (int i = 0; i < 4; i++)
         for (int c = 0; c < 3; c++)
             assert_int_equal(img.pixels[i * 3 + c], px[i]);
-    am_image_free(&img);
+    am_tex_image_free(&img);
 }
 
 static void test_png_encode_then_decode_is_exact_rgb_and_rgba(void **state)
 {
     (void)state;
     for (uint32_t ch = 3; ch <= 4; ch++) {
-        am_image a, b;
+        am_tex_image a, b;
         make_noise(&a, 37, 19, ch, 7 + ch);
         am_buf buf = {0};
-        assert_int_equal(am_png_encode(&a, &buf, NULL), AM_OK);
-        assert_int_equal(am_png_decode(buf.data, buf.size, &b, NULL), AM_OK);
+        assert_int_equal(am_tex_png_encode(&a, &buf, NULL), AM_OK);
+        assert_int_equal(am_tex_png_decode(buf.data, buf.size, &b, NULL), AM_OK);
         assert_int_equal(b.channels, ch);
         assert_int_equal(b.width, 37);
         assert_int_equal(b.height, 19);
         assert_memory_equal(a.pixels, b.pixels, (size_t)37 * 19 * ch);
         am_buf_free(&buf);
-        am_image_free(&a);
-        am_image_free(&b);
+        am_tex_image_free(&a);
+        am_tex_image_free(&b);
     }
 }
 
 static void test_png_decode_refuses_garbage_and_truncation(void **state)
 {
     (void)state;
-    am_image img;
+    am_tex_image img;
     am_error err;
     const uint8_t junk[] = "GIF89a not a png at all";
-    assert_int_equal(am_png_decode(junk, sizeof junk, &img, &err), AM_ERR_INVALID);
+    assert_int_equal(am_tex_png_decode(junk, sizeof junk, &img, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "not a PNG"));
     assert_null(img.pixels);
 
@@ -162,7 +162,7 @@ static void test_png_decode_refuses_garbage_and_truncation(void **state)
     uint8_t file[512];
     size_t n = handmade_png(file, sizeof file, 2, 1, 2, px);
     am_error_clear(&err);
-    assert_int_equal(am_png_decode(file, 20, &img, &err), AM_ERR_INVALID);
+    assert_int_equal(am_tex_png_decode(file, 20, &img, &err), AM_ERR_INVALID);
     assert_null(img.pixels);
     (void)n;
 }
@@ -194,21 +194,21 @@ static void test_box_resize_averages_covered_area(void **state)
     (void)state;
     /* 3 -> 2 pixels: out0 covers input [0, 1.5): (1 * 0 + 0.5 * 90) / 1.5 = 30;
      * out1 covers [1.5, 3): (0.5 * 90 + 1 * 180) / 1.5 = 150. Same in y (one row). */
-    am_image in, out;
-    assert_int_equal(am_image_alloc(&in, 3, 1, 3, NULL), AM_OK);
+    am_tex_image in, out;
+    assert_int_equal(am_tex_image_alloc(&in, 3, 1, 3, NULL), AM_OK);
     const uint8_t v[3] = {0, 90, 180};
     for (int x = 0; x < 3; x++)
         for (int c = 0; c < 3; c++)
             in.pixels[x * 3 + c] = v[x];
-    assert_int_equal(am_image_resize_box(&in, 2, 1, &out, NULL), AM_OK);
+    assert_int_equal(am_tex_resize_box(&in, 2, 1, &out, NULL), AM_OK);
     assert_int_equal(out.pixels[0], 30);
     assert_int_equal(out.pixels[3], 150);
-    am_image_free(&out);
-    am_image_free(&in);
+    am_tex_image_free(&out);
+    am_tex_image_free(&in);
 
     /* 4x4 -> 2x2 is the mean of each 2x2 block. */
     make_noise(&in, 4, 4, 4, 99);
-    assert_int_equal(am_image_resize_box(&in, 2, 2, &out, NULL), AM_OK);
+    assert_int_equal(am_tex_resize_box(&in, 2, 2, &out, NULL), AM_OK);
     for (int y = 0; y < 2; y++)
         for (int x = 0; x < 2; x++)
             for (int c = 0; c < 4; c++) {
@@ -219,8 +219,8 @@ static void test_box_resize_averages_covered_area(void **state)
                 int expect = (int)floor(sum / 4.0 + 0.5);
                 assert_int_equal(out.pixels[(y * 2 + x) * 4 + c], expect);
             }
-    am_image_free(&out);
-    am_image_free(&in);
+    am_tex_image_free(&out);
+    am_tex_image_free(&in);
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -231,7 +231,7 @@ static uint32_t rd32(const uint8_t *p)
 static void test_j2c_is_a_raw_code_stream_with_the_right_siz(void **state)
 {
     (void)state;
-    am_image img;
+    am_tex_image img;
     make_picture(&img, 256, 128);
     am_buf b = {0};
     am_j2c_options o = {false};
@@ -250,7 +250,7 @@ static void test_j2c_is_a_raw_code_stream_with_the_right_siz(void **state)
     /* Lossy stays near its last layer's 5:1 budget of the raw 96 KiB. */
     assert_true(b.size < (size_t)256 * 128 * 3 / 4);
     am_buf_free(&b);
-    am_image_free(&img);
+    am_tex_image_free(&img);
 }
 
 static void test_j2c_lossless_decodes_exactly(void **state)
@@ -258,7 +258,7 @@ static void test_j2c_lossless_decodes_exactly(void **state)
     (void)state;
     const uint32_t sizes[][3] = {{64, 64, 3}, {32, 128, 4}, {1, 1, 3}, {2, 1, 4}, {1024, 8, 3}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        am_image a, d;
+        am_tex_image a, d;
         make_noise(&a, sizes[k][0], sizes[k][1], sizes[k][2], (uint32_t)k + 1);
         am_buf b = {0};
         am_j2c_options o = {true};
@@ -271,57 +271,57 @@ static void test_j2c_lossless_decodes_exactly(void **state)
         assert_int_equal(d.channels, a.channels);
         assert_memory_equal(a.pixels, d.pixels, (size_t)a.width * a.height * a.channels);
         am_buf_free(&b);
-        am_image_free(&a);
-        am_image_free(&d);
+        am_tex_image_free(&a);
+        am_tex_image_free(&d);
     }
 }
 
 static void test_j2c_lossy_decodes_within_stated_tolerance(void **state)
 {
     (void)state;
-    am_image a, d;
+    am_tex_image a, d;
     make_picture(&a, 512, 256);
     am_buf b = {0};
     am_j2c_options o = {false};
     assert_int_equal(am_j2c_encode(&a, &o, &b, NULL), AM_OK);
     assert_int_equal(am_j2c_decode(b.data, b.size, &d, NULL), AM_OK);
-    am_image_diff diff;
-    assert_int_equal(am_image_compare(&a, &d, &diff, NULL), AM_OK);
+    am_tex_diff diff;
+    assert_int_equal(am_tex_compare(&a, &d, &diff, NULL), AM_OK);
     print_message("lossy 512x256: %zu bytes, max %d, mean %.3f, PSNR %.1f dB\n", b.size, diff.max_abs,
                   diff.mean_abs, diff.psnr_db);
     assert_true(diff.psnr_db >= LOSSY_MIN_PSNR_DB);
     assert_true(diff.mean_abs <= LOSSY_MAX_MEAN_ABS);
     assert_true(diff.max_abs > 0); /* it really is lossy */
     am_buf_free(&b);
-    am_image_free(&a);
-    am_image_free(&d);
+    am_tex_image_free(&a);
+    am_tex_image_free(&d);
 }
 
 static void test_j2c_encode_refuses_bad_sizes(void **state)
 {
     (void)state;
-    am_image a;
+    am_tex_image a;
     make_noise(&a, 100, 64, 3, 3);
     am_buf b = {0};
     am_error err;
     am_error_clear(&err);
     assert_int_equal(am_j2c_encode(&a, NULL, &b, &err), AM_ERR_INVALID);
     assert_int_equal(b.size, 0);
-    am_image_free(&a);
+    am_tex_image_free(&a);
     am_buf_free(&b);
 }
 
 static void test_j2c_decode_refuses_garbage_and_truncation(void **state)
 {
     (void)state;
-    am_image d;
+    am_tex_image d;
     am_error err;
     const uint8_t junk[] = {0x89, 'P', 'N', 'G', 0, 0, 0, 0};
     am_error_clear(&err);
     assert_int_equal(am_j2c_decode(junk, sizeof junk, &d, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "not a JPEG-2000"));
 
-    am_image a;
+    am_tex_image a;
     make_noise(&a, 32, 32, 3, 5);
     am_buf b = {0};
     am_j2c_options o = {true};
@@ -332,7 +332,7 @@ static void test_j2c_decode_refuses_garbage_and_truncation(void **state)
         assert_null(d.pixels);
     }
     am_buf_free(&b);
-    am_image_free(&a);
+    am_tex_image_free(&a);
 }
 
 int main(void)

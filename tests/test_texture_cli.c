@@ -29,13 +29,13 @@ static int count_entries(const char *dir)
 
 static void write_png(const char *path, uint32_t w, uint32_t h, uint32_t ch)
 {
-    am_image img;
-    assert_int_equal(am_image_alloc(&img, w, h, ch, NULL), AM_OK);
+    am_tex_image img;
+    assert_int_equal(am_tex_image_alloc(&img, w, h, ch, NULL), AM_OK);
     for (size_t i = 0; i < (size_t)w * h * ch; i++)
         img.pixels[i] = (uint8_t)(i * 7 % 251);
     am_error err;
-    assert_int_equal(am_png_write(path, &img, &err), AM_OK);
-    am_image_free(&img);
+    assert_int_equal(am_tex_png_write(path, &img, &err), AM_OK);
+    am_tex_image_free(&img);
 }
 
 static void test_lossless_cli_output_decodes_to_the_png(void **state)
@@ -48,8 +48,8 @@ static void test_lossless_cli_output_decodes_to_the_png(void **state)
     write_png(in, 64, 32, 4);
     assert_int_equal(am_test_run_cli(text, sizeof text, "texture '%s' -o '%s' --lossless", in, out), 0);
     assert_non_null(strstr(text, "64x32 RGBA, lossless"));
-    am_image a, b;
-    assert_int_equal(am_png_read(in, &a, NULL), AM_OK);
+    am_tex_image a, b;
+    assert_int_equal(am_tex_png_read(in, &a, NULL), AM_OK);
     uint8_t *data;
     size_t size;
     assert_int_equal(am_read_file(out, &data, &size, NULL), AM_OK);
@@ -57,8 +57,8 @@ static void test_lossless_cli_output_decodes_to_the_png(void **state)
     assert_int_equal(b.channels, 4);
     assert_memory_equal(a.pixels, b.pixels, (size_t)64 * 32 * 4);
     free(data);
-    am_image_free(&a);
-    am_image_free(&b);
+    am_tex_image_free(&a);
+    am_tex_image_free(&b);
 }
 
 static void test_not_a_png_is_refused_with_exit_1_and_no_output(void **state)
@@ -95,13 +95,13 @@ static void test_non_power_of_two_refused_unless_resize(void **state)
     assert_non_null(strstr(text, "resized to 64x32"));
     uint8_t *data;
     size_t size;
-    am_image b;
+    am_tex_image b;
     assert_int_equal(am_read_file(out, &data, &size, NULL), AM_OK);
     assert_int_equal(am_j2c_decode(data, size, &b, NULL), AM_OK);
     assert_int_equal(b.width, 64);
     assert_int_equal(b.height, 32);
     free(data);
-    am_image_free(&b);
+    am_tex_image_free(&b);
 }
 
 static void test_over_1024_is_refused(void **state)

@@ -143,7 +143,7 @@ static int resolutions_for(uint32_t w, uint32_t h)
     return n; /* 2^(n-1) <= min side, as OpenJPEG requires */
 }
 
-am_status am_j2c_encode(const am_image *img, const am_j2c_options *opt, am_buf *out, am_error *err)
+am_status am_j2c_encode(const am_tex_image *img, const am_j2c_options *opt, am_buf *out, am_error *err)
 {
     if (!img->pixels || (img->channels != 3 && img->channels != 4))
         return am_fail(err, AM_ERR_INVALID, "j2c: image needs 3 or 4 channels");
@@ -235,7 +235,7 @@ static uint8_t to8(OPJ_INT32 v, const opj_image_comp_t *c)
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
-am_status am_j2c_decode(const uint8_t *data, size_t size, am_image *out, am_error *err)
+am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     /* A raw code stream starts with SOC (FF 4F) followed by SIZ (FF 51). */
@@ -283,7 +283,7 @@ am_status am_j2c_decode(const uint8_t *data, size_t size, am_image *out, am_erro
         }
     }
     uint32_t nc = oi->numcomps, ch = (nc == 2 || nc == 4) ? 4 : 3;
-    s = am_image_alloc(out, w, h, ch, err);
+    s = am_tex_image_alloc(out, w, h, ch, err);
     if (s)
         goto done;
     size_t npx = (size_t)w * h;

@@ -12,7 +12,7 @@
 
 static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-am_status am_image_alloc(am_image *img, uint32_t width, uint32_t height, uint32_t channels, am_error *err)
+am_status am_tex_image_alloc(am_tex_image *img, uint32_t width, uint32_t height, uint32_t channels, am_error *err)
 {
     memset(img, 0, sizeof *img);
     if (width == 0 || height == 0 || (channels != 3 && channels != 4))
@@ -27,7 +27,7 @@ am_status am_image_alloc(am_image *img, uint32_t width, uint32_t height, uint32_
     return AM_OK;
 }
 
-void am_image_free(am_image *img)
+void am_tex_image_free(am_tex_image *img)
 {
     if (!img)
         return;
@@ -35,7 +35,7 @@ void am_image_free(am_image *img)
     memset(img, 0, sizeof *img);
 }
 
-am_status am_png_decode(const uint8_t *data, size_t size, am_image *out, am_error *err)
+am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     if (size < sizeof png_signature || memcmp(data, png_signature, sizeof png_signature) != 0)
@@ -56,7 +56,7 @@ am_status am_png_decode(const uint8_t *data, size_t size, am_image *out, am_erro
     }
     uint32_t channels = (png.format & PNG_FORMAT_FLAG_ALPHA) ? 4 : 3;
     png.format = channels == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
-    am_status s = am_image_alloc(out, png.width, png.height, channels, err);
+    am_status s = am_tex_image_alloc(out, png.width, png.height, channels, err);
     if (s) {
         png_image_free(&png);
         return s;
@@ -64,14 +64,14 @@ am_status am_png_decode(const uint8_t *data, size_t size, am_image *out, am_erro
     if (!png_image_finish_read(&png, NULL, out->pixels, (png_int_32)(png.width * channels), NULL)) {
         s = am_fail(err, AM_ERR_INVALID, "corrupt PNG: %s", png.message);
         png_image_free(&png);
-        am_image_free(out);
+        am_tex_image_free(out);
         return s;
     }
     png_image_free(&png);
     return AM_OK;
 }
 
-am_status am_png_read(const char *path, am_image *out, am_error *err)
+am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err)
 {
     uint8_t *data;
     size_t size;
@@ -79,14 +79,14 @@ am_status am_png_read(const char *path, am_image *out, am_error *err)
     am_status s = am_read_file(path, &data, &size, err);
     if (s)
         return s;
-    s = am_png_decode(data, size, out, err);
+    s = am_tex_png_decode(data, size, out, err);
     free(data);
     if (s)
         am_error_where(err, "%s", path);
     return s;
 }
 
-am_status am_png_encode(const am_image *img, am_buf *out, am_error *err)
+am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
 {
     if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))
         return am_fail(err, AM_ERR_INVALID, "png: empty image or bad channel count");
@@ -110,10 +110,10 @@ am_status am_png_encode(const am_image *img, am_buf *out, am_error *err)
     return AM_OK;
 }
 
-am_status am_png_write(const char *path, const am_image *img, am_error *err)
+am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err)
 {
     am_buf b = {0};
-    am_status s = am_png_encode(img, &b, err);
+    am_status s = am_tex_png_encode(img, &b, err);
     if (!s)
         s = am_write_file_atomic(path, b.data, b.size, err);
     am_buf_free(&b);

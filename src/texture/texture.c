@@ -69,7 +69,7 @@ static am_status box_taps(uint32_t in, uint32_t out, box_tap **taps, double **we
     return AM_OK;
 }
 
-am_status am_image_resize_box(const am_image *in, uint32_t width, uint32_t height, am_image *out, am_error *err)
+am_status am_tex_resize_box(const am_tex_image *in, uint32_t width, uint32_t height, am_tex_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     if (width == 0 || height == 0 || width > in->width || height > in->height)
@@ -81,7 +81,7 @@ am_status am_image_resize_box(const am_image *in, uint32_t width, uint32_t heigh
     if (!s)
         s = box_taps(in->height, height, &ty, &wy, err);
     if (!s)
-        s = am_image_alloc(out, width, height, in->channels, err);
+        s = am_tex_image_alloc(out, width, height, in->channels, err);
     uint32_t ch = in->channels;
     /* row: one input row after the horizontal pass, accumulated over the vertical taps. */
     if (!s && !(row = calloc((size_t)width * ch, sizeof *row)))
@@ -114,11 +114,11 @@ am_status am_image_resize_box(const am_image *in, uint32_t width, uint32_t heigh
     free(wy);
     free(row);
     if (s)
-        am_image_free(out);
+        am_tex_image_free(out);
     return s;
 }
 
-am_status am_image_compare(const am_image *a, const am_image *b, am_image_diff *out, am_error *err)
+am_status am_tex_compare(const am_tex_image *a, const am_tex_image *b, am_tex_diff *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     if (a->width != b->width || a->height != b->height || a->channels != b->channels)
@@ -145,24 +145,24 @@ am_status am_texture_convert(const char *png_path, const char *j2c_path, const a
                              am_texture_result *res, am_error *err)
 {
     memset(res, 0, sizeof *res);
-    am_image img, small = {0};
-    am_status s = am_png_read(png_path, &img, err);
+    am_tex_image img, small = {0};
+    am_status s = am_tex_png_read(png_path, &img, err);
     if (s)
         return s;
     res->in_width = img.width;
     res->in_height = img.height;
     res->channels = img.channels;
-    const am_image *use = &img;
+    const am_tex_image *use = &img;
     if (am_texture_check_size(img.width, img.height, NULL) != AM_OK) {
         if (!opt || !opt->resize) {
             s = am_texture_check_size(img.width, img.height, err);
             am_error_where(err, "%s", png_path);
-            am_image_free(&img);
+            am_tex_image_free(&img);
             return s;
         }
-        s = am_image_resize_box(&img, am_texture_fit_side(img.width), am_texture_fit_side(img.height), &small, err);
+        s = am_tex_resize_box(&img, am_texture_fit_side(img.width), am_texture_fit_side(img.height), &small, err);
         if (s) {
-            am_image_free(&img);
+            am_tex_image_free(&img);
             return s;
         }
         use = &small;
@@ -179,7 +179,7 @@ am_status am_texture_convert(const char *png_path, const char *j2c_path, const a
         s = am_write_file_atomic(j2c_path, b.data, b.size, err);
     res->j2c_bytes = s ? 0 : b.size;
     am_buf_free(&b);
-    am_image_free(&small);
-    am_image_free(&img);
+    am_tex_image_free(&small);
+    am_tex_image_free(&img);
     return s;
 }

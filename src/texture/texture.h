@@ -1,7 +1,8 @@
 /* Textures for upload: 8-bit images, PNG in and out, and the JPEG-2000 code stream (.j2c)
- * Second Life and OpenSim store textures as.
+ * Second Life and OpenSim store textures as. (Prefix am_tex_: the bench's renderer has its
+ * own RGBA am_image in bench/render.h.)
  *
- * An am_image is 8 bits per channel, rows top to bottom (row 0 is the top of the picture,
+ * An am_tex_image is 8 bits per channel, rows top to bottom (row 0 is the top of the picture,
  * as in PNG), channels interleaved: 3 = RGB, 4 = RGBA. Grey PNGs are expanded to RGB and
  * palette PNGs to RGB(A), so every image here has 3 or 4 channels. UV convention of the
  * meshes that use these images: v = 1 is the top row (v up, as OpenGL and the viewer).
@@ -28,24 +29,24 @@
 
 #define AM_TEXTURE_MAX_SIDE 1024
 
-typedef struct am_image {
+typedef struct am_tex_image {
     uint32_t width, height;
     uint32_t channels; /* 3 or 4 */
     uint8_t *pixels;   /* width * height * channels, rows top to bottom */
-} am_image;
+} am_tex_image;
 
 /* Allocate a zeroed image (channels 3 or 4). */
-am_status am_image_alloc(am_image *img, uint32_t width, uint32_t height, uint32_t channels, am_error *err);
-void am_image_free(am_image *img);
+am_status am_tex_image_alloc(am_tex_image *img, uint32_t width, uint32_t height, uint32_t channels, am_error *err);
+void am_tex_image_free(am_tex_image *img);
 
 /* --- PNG (libpng) --- */
 /* Decode a PNG from memory; any bit depth / colour type becomes 8-bit RGB or RGBA
  * (16-bit samples are reduced by rounding). Not a PNG, truncated or corrupt data: AM_ERR_INVALID. */
-am_status am_png_decode(const uint8_t *data, size_t size, am_image *out, am_error *err);
-am_status am_png_read(const char *path, am_image *out, am_error *err);
-am_status am_png_encode(const am_image *img, am_buf *out, am_error *err);
+am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
+am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err);
+am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err);
 /* Encode and write atomically. */
-am_status am_png_write(const char *path, const am_image *img, am_error *err);
+am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err);
 
 /* --- JPEG-2000 code stream (OpenJPEG) --- */
 typedef struct am_j2c_options {
@@ -53,9 +54,9 @@ typedef struct am_j2c_options {
 } am_j2c_options;
 
 /* Encode img into out (appended). The image must pass am_texture_check_size. */
-am_status am_j2c_encode(const am_image *img, const am_j2c_options *opt, am_buf *out, am_error *err);
+am_status am_j2c_encode(const am_tex_image *img, const am_j2c_options *opt, am_buf *out, am_error *err);
 /* Decode a .j2c code stream (full resolution) into an 8-bit image of 3 or 4 channels. */
-am_status am_j2c_decode(const uint8_t *data, size_t size, am_image *out, am_error *err);
+am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
 
 /* --- sizes --- */
 /* AM_OK when both sides are powers of two in 1..1024; else AM_ERR_INVALID saying which side
@@ -66,16 +67,16 @@ uint32_t am_texture_fit_side(uint32_t side);
 /* Resize with a box filter (each output pixel is the area-weighted mean of the input pixels
  * it covers; alpha-weighted colours are NOT used: channels are averaged independently).
  * Exact for integer ratios; never upscale with it (out sides must be <= in sides). */
-am_status am_image_resize_box(const am_image *in, uint32_t width, uint32_t height, am_image *out, am_error *err);
+am_status am_tex_resize_box(const am_tex_image *in, uint32_t width, uint32_t height, am_tex_image *out, am_error *err);
 
 /* Error statistics of b against a (same size and channels): max absolute difference over all
  * channels, mean absolute difference and PSNR in dB (INFINITY when identical). */
-typedef struct am_image_diff {
+typedef struct am_tex_diff {
     int max_abs;
     double mean_abs;
     double psnr_db;
-} am_image_diff;
-am_status am_image_compare(const am_image *a, const am_image *b, am_image_diff *out, am_error *err);
+} am_tex_diff;
+am_status am_tex_compare(const am_tex_image *a, const am_tex_image *b, am_tex_diff *out, am_error *err);
 
 /* --- the `animesh texture` job --- */
 typedef struct am_texture_options {
