@@ -1,0 +1,454 @@
+/* .anim version 1.0 reader and writer (anim.md section 2). The reader bounds-checks every
+ * field and checks every count against the bytes left before allocating; it keeps raw
+ * codes and leftover bytes so the writer reproduces the input byte for byte. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t size, pos;
+} reader;
+
+static bool can(const reader *r, size_t n) { return r->size - r->pos >= n; }
+
+static uint16_t rd_u16(reader *r)
+{
+    uint16_t v = (uint16_t)(r->p[r->pos] | (r->p[r->pos + 1] << 8));
+    r->pos += 2;
+    return v;
+}
+
+static uint32_t rd_u32(reader *r)
+{
+    const uint8_t *b = r->p + r->pos;
+    r->pos += 4;
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+
+static int32_t rd_s32(reader *r)
+{
+    uint32_t u = rd_u32(r);
+    int32_t s;
+    memcpy(&s, &u, 4);
+    return s;
+}
+
+static float rd_f32(reader *r)
+{
+    uint32_t u = rd_u32(r);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Fail with the check's name, the spec row, the joint (may be "") and the offset. */
+static am_status fail(am_error *err, size_t off, const char *check, int row, const char *joint,
+                      const char *what)
+{
+    if (joint && *joint)
+        return am_fail_at(err, AM_ERR_INVALID, off, "anim: check '%s' (viewer check #%d): joint '%s': %s",
+                          check, row, joint, what);
+    return am_fail_at(err, AM_ERR_INVALID, off, "anim: check '%s' (viewer check #%d): %s", check, row,
+                      what);
+}
+
+/* A CSTR: the terminator must lie inside the buffer. */
+static char *rd_cstr(reader *r)
+{
+    const uint8_t *start = r->p + r->pos;
+    const uint8_t *nul = memchr(start, 0, r->size - r->pos);
+    if (!nul)
+        return NULL;
+    size_t n = (size_t)(nul - start);
+    char *s = malloc(n + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, start, n + 1);
+    r->pos += n + 1;
+    return s;
+}
+
+#define NEED(n, check, row, joint, what)                                                       \
+    do {                                                                                       \
+        if (!can(&r, (n))) {                                                                   \
+            st = fail(err, r.pos, check, row, joint, "truncated: cannot read " what);          \
+            goto out;                                                                          \
+        }                                                                                      \
+    } while (0)
+
+am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *a, am_error *err)
+{
+    memset(a, 0, sizeof *a);
+    reader r = {data, data ? size : 0, 0};
+    am_status st = AM_OK;
+    a->decoded = true;
+
+    NEED(4, "version", 1, "", "version and sub_version");
+    a->version = rd_u16(&r);
+    a->sub_version = rd_u16(&r);
+    if (a->version != AM_ANIM_VERSION || a->sub_version != AM_ANIM_SUBVERSION) {
+        char what[160];
+        snprintf(what, sizeof what, "version %u.%u: only 1.0 is supported%s", a->version,
+                 a->sub_version,
+                 a->version == 0 && a->sub_version == 1 ? " (the legacy 0.1 layout is not read)" : "");
+        st = fail(err, 0, "version", 2, "", what);
+        goto out;
+    }
+    NEED(4, "base_priority", 3, "", "base_priority");
+    a->base_priority = rd_s32(&r);
+    NEED(4, "duration", 6, "", "duration");
+    a->duration = rd_f32(&r);
+    a->emote_name = rd_cstr(&r);
+    if (!a->emote_name) {
+        st = can(&r, 1) && memchr(r.p + r.pos, 0, r.size - r.pos)
+                 ? am_fail_nomem(err, "emote name")
+                 : fail(err, r.pos, "emote_name", 7, "", "emote name has no terminator inside the file");
+        goto out;
+    }
+    NEED(8, "loop_points", 11, "", "loop_in_point / loop_out_point");
+    a->loop_in = rd_f32(&r);
+    a->loop_out = rd_f32(&r);
+    NEED(4, "loop", 12, "", "loop");
+    a->loop = rd_s32(&r);
+    NEED(8, "ease", 13, "", "ease_in / ease_out");
+    a->ease_in = rd_f32(&r);
+    a->ease_out = rd_f32(&r);
+    NEED(4, "hand_pose", 14, "", "hand_pose");
+    a->hand_pose = rd_u32(&r);
+    NEED(4, "num_joints", 15, "", "num_joints");
+    size_t nj_off = r.pos;
+    uint32_t nj = rd_u32(&r);
+    if (nj == 0 || nj > AM_ANIM_MAX_JOINTS) {
+        char what[96];
+        snprintf(what, sizeof what, "num_joints %u is outside 1..%d", nj, AM_ANIM_MAX_JOINTS);
+        st = fail(err, nj_off, "num_joints", 15, "", what);
+        goto out;
+    }
+    a->header_end = r.pos;
+    a->joints = calloc(nj, sizeof *a->joints);
+    if (!a->joints) {
+        st = am_fail_nomem(err, "anim joints");
+        goto out;
+    }
+    for (uint32_t j = 0; j < nj; j++) {
+        am_anim_joint *jt = &a->joints[j];
+        jt->offset = r.pos;
+        jt->name = rd_cstr(&r);
+        if (!jt->name) {
+            char what[64];
+            snprintf(what, sizeof what, "joint %u name has no terminator inside the file", j);
+            st = fail(err, r.pos, "joint_name", 16, "", what);
+            goto out;
+        }
+        a->joint_count = j + 1;
+        const char *jn = jt->name;
+        NEED(4, "joint_priority", 16, jn, "joint priority");
+        jt->priority = rd_s32(&r);
+        NEED(4, "num_rot_keys", 16, jn, "num_rot_keys");
+        size_t c_off = r.pos;
+        int32_t nr = rd_s32(&r);
+        if (nr < 0) {
+            st = fail(err, c_off, "num_rot_keys", 16, jn, "negative rotation key count");
+            goto out;
+        }
+        jt->rot_offset = r.pos;
+        if ((size_t)nr > (r.size - r.pos) / 8) {
+            char what[128];
+            snprintf(what, sizeof what, "%d rotation keys need %zu bytes, %zu left", nr,
+                     (size_t)nr * 8, r.size - r.pos);
+            st = fail(err, c_off, "rot_key", 17, jn, what);
+            goto out;
+        }
+        if (nr > 0) {
+            jt->rot_keys = calloc((size_t)nr, sizeof *jt->rot_keys);
+            if (!jt->rot_keys) {
+                st = am_fail_nomem(err, "rotation keys");
+                goto out;
+            }
+        }
+        for (int32_t k = 0; k < nr; k++) {
+            am_anim_rot_key *key = &jt->rot_keys[k];
+            key->time_code = rd_u16(&r);
+            key->x_code = rd_u16(&r);
+            key->y_code = rd_u16(&r);
+            key->z_code = rd_u16(&r);
+        }
+        jt->rot_count = (size_t)nr;
+        NEED(4, "num_pos_keys", 19, jn, "num_pos_keys");
+        c_off = r.pos;
+        int32_t np = rd_s32(&r);
+        if (np < 0) {
+            st = fail(err, c_off, "num_pos_keys", 19, jn, "negative position key count");
+            goto out;
+        }
+        jt->pos_offset = r.pos;
+        if ((size_t)np > (r.size - r.pos) / 8) {
+            char what[128];
+            snprintf(what, sizeof what, "%d position keys need %zu bytes, %zu left", np,
+                     (size_t)np * 8, r.size - r.pos);
+            st = fail(err, c_off, "pos_key", 20, jn, what);
+            goto out;
+        }
+        if (np > 0) {
+            jt->pos_keys = calloc((size_t)np, sizeof *jt->pos_keys);
+            if (!jt->pos_keys) {
+                st = am_fail_nomem(err, "position keys");
+                goto out;
+            }
+        }
+        for (int32_t k = 0; k < np; k++) {
+            am_anim_pos_key *key = &jt->pos_keys[k];
+            key->time_code = rd_u16(&r);
+            key->x_code = rd_u16(&r);
+            key->y_code = rd_u16(&r);
+            key->z_code = rd_u16(&r);
+        }
+        jt->pos_count = (size_t)np;
+    }
+    NEED(4, "num_constraints", 21, "", "num_constraints");
+    a->constraints_offset = r.pos;
+    a->constraint_count_raw = rd_s32(&r);
+    if (a->constraint_count_raw > 0 && a->constraint_count_raw <= AM_ANIM_MAX_CONSTRAINTS) {
+        size_t nc = (size_t)a->constraint_count_raw;
+        a->constraints = calloc(nc, sizeof *a->constraints);
+        if (!a->constraints) {
+            st = am_fail_nomem(err, "constraints");
+            goto out;
+        }
+        for (size_t c = 0; c < nc; c++) {
+            am_anim_constraint *cs = &a->constraints[c];
+            cs->offset = r.pos;
+            if (!can(&r, AM_ANIM_CONSTRAINT_SIZE)) {
+                char what[96];
+                snprintf(what, sizeof what, "truncated: constraint %zu needs %d bytes, %zu left", c,
+                         AM_ANIM_CONSTRAINT_SIZE, r.size - r.pos);
+                st = fail(err, r.pos, "constraint", 23, "", what);
+                goto out;
+            }
+            cs->chain_length = r.p[r.pos++];
+            cs->type = r.p[r.pos++];
+            memcpy(cs->source_volume, r.p + r.pos, 16);
+            r.pos += 16;
+            for (int i = 0; i < 3; i++)
+                cs->source_offset[i] = rd_f32(&r);
+            memcpy(cs->target_volume, r.p + r.pos, 16);
+            r.pos += 16;
+            for (int i = 0; i < 3; i++)
+                cs->target_offset[i] = rd_f32(&r);
+            for (int i = 0; i < 3; i++)
+                cs->target_dir[i] = rd_f32(&r);
+            cs->ease_in_start = rd_f32(&r);
+            cs->ease_in_stop = rd_f32(&r);
+            cs->ease_out_start = rd_f32(&r);
+            cs->ease_out_stop = rd_f32(&r);
+            a->constraint_count = c + 1;
+        }
+    }
+    if (r.pos < r.size) {
+        a->trailing_size = r.size - r.pos;
+        a->trailing = malloc(a->trailing_size);
+        if (!a->trailing) {
+            st = am_fail_nomem(err, "trailing bytes");
+            goto out;
+        }
+        memcpy(a->trailing, r.p + r.pos, a->trailing_size);
+    }
+    am_anim_redecode(a);
+out:
+    if (st != AM_OK)
+        am_anim_free(a);
+    return st;
+}
+
+void am_anim_free(am_anim *a)
+{
+    if (!a)
+        return;
+    for (size_t j = 0; j < a->joint_count; j++) {
+        free(a->joints[j].name);
+        free(a->joints[j].rot_keys);
+        free(a->joints[j].pos_keys);
+    }
+    free(a->joints);
+    free(a->emote_name);
+    free(a->constraints);
+    free(a->trailing);
+    memset(a, 0, sizeof *a);
+}
+
+const char *am_anim_volume_name(const uint8_t raw[16], char out[17])
+{
+    size_t n = 0;
+    while (n < 16 && raw[n])
+        n++;
+    memcpy(out, raw, n);
+    out[n] = '\0';
+    return out;
+}
+
+int32_t am_anim_joint_priority(const am_anim *a, size_t joint)
+{
+    int32_t p = a->joints[joint].priority;
+    return p == -1 ? a->base_priority : p;
+}
+
+am_status am_anim_decode(const uint8_t *data, size_t size, am_anim *out, am_error *err)
+{
+    am_status st = am_anim_parse(data, size, out, err);
+    if (st != AM_OK)
+        return st;
+    am_anim_report rep;
+    st = am_anim_validate(out, NULL, &rep, err);
+    /* Without a skeleton, an upload-only refusal (an empty joint name) still plays. */
+    for (size_t i = 0; st == AM_OK && i < rep.count; i++) {
+        const am_anim_issue *is = &rep.issues[i];
+        if (is->severity == AM_ANIM_REJECT || is->severity == AM_ANIM_OURS)
+            st = am_fail_at(err, AM_ERR_INVALID, is->offset, "anim: %s", is->msg);
+    }
+    am_anim_report_free(&rep);
+    if (st != AM_OK)
+        am_anim_free(out);
+    return st;
+}
+
+am_status am_anim_load(const char *path, am_anim *out, am_error *err)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    memset(out, 0, sizeof *out);
+    am_status st = am_read_file(path, &data, &size, err);
+    if (st != AM_OK)
+        return st;
+    st = am_anim_decode(data, size, out, err);
+    free(data);
+    if (st != AM_OK)
+        am_error_where(err, "%s", path);
+    return st;
+}
+
+/* ---- writer ---- */
+
+static void put_u16(uint8_t *b, uint16_t v)
+{
+    b[0] = (uint8_t)v;
+    b[1] = (uint8_t)(v >> 8);
+}
+
+static void put_u32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static am_status w_u32(am_buf *o, uint32_t v, am_error *err)
+{
+    uint8_t b[4];
+    put_u32(b, v);
+    return am_buf_append(o, b, 4, err);
+}
+
+static am_status w_s32(am_buf *o, int32_t v, am_error *err)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    return w_u32(o, u, err);
+}
+
+static am_status w_f32(am_buf *o, float v, am_error *err)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    return w_u32(o, u, err);
+}
+
+static am_status w_key(am_buf *o, uint16_t t, uint16_t x, uint16_t y, uint16_t z, am_error *err)
+{
+    uint8_t b[8];
+    put_u16(b, t);
+    put_u16(b + 2, x);
+    put_u16(b + 4, y);
+    put_u16(b + 6, z);
+    return am_buf_append(o, b, 8, err);
+}
+
+#define TRY(expr)                                                                              \
+    do {                                                                                       \
+        am_status s_ = (expr);                                                                 \
+        if (s_ != AM_OK)                                                                       \
+            return s_;                                                                         \
+    } while (0)
+
+am_status am_anim_encode(const am_anim *a, am_buf *o, am_error *err)
+{
+    if (a->joint_count > AM_ANIM_MAX_JOINTS || a->joint_count == 0)
+        return am_fail(err, AM_ERR_INVALID, "anim encode: %zu joints (must be 1..%d)", a->joint_count,
+                       AM_ANIM_MAX_JOINTS);
+    if (a->constraint_count > AM_ANIM_MAX_CONSTRAINTS)
+        return am_fail(err, AM_ERR_INVALID, "anim encode: %zu constraints (at most %d)",
+                       a->constraint_count, AM_ANIM_MAX_CONSTRAINTS);
+    uint8_t b4[4];
+    put_u16(b4, a->version);
+    put_u16(b4 + 2, a->sub_version);
+    TRY(am_buf_append(o, b4, 4, err));
+    TRY(w_s32(o, a->base_priority, err));
+    TRY(w_f32(o, a->duration, err));
+    const char *emote = a->emote_name ? a->emote_name : "";
+    TRY(am_buf_append(o, emote, strlen(emote) + 1, err));
+    TRY(w_f32(o, a->loop_in, err));
+    TRY(w_f32(o, a->loop_out, err));
+    TRY(w_s32(o, a->loop, err));
+    TRY(w_f32(o, a->ease_in, err));
+    TRY(w_f32(o, a->ease_out, err));
+    TRY(w_u32(o, a->hand_pose, err));
+    TRY(w_u32(o, (uint32_t)a->joint_count, err));
+    for (size_t j = 0; j < a->joint_count; j++) {
+        const am_anim_joint *jt = &a->joints[j];
+        if (!jt->name || !*jt->name)
+            return am_fail(err, AM_ERR_INVALID, "anim encode: joint %zu has no name", j);
+        if (jt->rot_count > INT32_MAX || jt->pos_count > INT32_MAX)
+            return am_fail(err, AM_ERR_INVALID, "anim encode: joint '%s' has too many keys", jt->name);
+        TRY(am_buf_append(o, jt->name, strlen(jt->name) + 1, err));
+        TRY(w_s32(o, jt->priority, err));
+        TRY(w_s32(o, (int32_t)jt->rot_count, err));
+        for (size_t k = 0; k < jt->rot_count; k++) {
+            const am_anim_rot_key *key = &jt->rot_keys[k];
+            TRY(w_key(o, key->time_code, key->x_code, key->y_code, key->z_code, err));
+        }
+        TRY(w_s32(o, (int32_t)jt->pos_count, err));
+        for (size_t k = 0; k < jt->pos_count; k++) {
+            const am_anim_pos_key *key = &jt->pos_keys[k];
+            TRY(w_key(o, key->time_code, key->x_code, key->y_code, key->z_code, err));
+        }
+    }
+    /* Records are written only when they were read (count 0..10); otherwise the stored
+     * count stands and its records, if any, are part of `trailing`. */
+    bool read_records = a->constraint_count > 0 ||
+                        (a->constraint_count_raw >= 0 && a->constraint_count_raw <= AM_ANIM_MAX_CONSTRAINTS);
+    TRY(w_s32(o, read_records ? (int32_t)a->constraint_count : a->constraint_count_raw, err));
+    if (read_records) {
+        for (size_t c = 0; c < a->constraint_count; c++) {
+            const am_anim_constraint *cs = &a->constraints[c];
+            uint8_t hdr[2] = {cs->chain_length, cs->type};
+            TRY(am_buf_append(o, hdr, 2, err));
+            TRY(am_buf_append(o, cs->source_volume, 16, err));
+            for (int i = 0; i < 3; i++)
+                TRY(w_f32(o, cs->source_offset[i], err));
+            TRY(am_buf_append(o, cs->target_volume, 16, err));
+            for (int i = 0; i < 3; i++)
+                TRY(w_f32(o, cs->target_offset[i], err));
+            for (int i = 0; i < 3; i++)
+                TRY(w_f32(o, cs->target_dir[i], err));
+            TRY(w_f32(o, cs->ease_in_start, err));
+            TRY(w_f32(o, cs->ease_in_stop, err));
+            TRY(w_f32(o, cs->ease_out_start, err));
+            TRY(w_f32(o, cs->ease_out_stop, err));
+        }
+    }
+    if (a->trailing_size)
+        TRY(am_buf_append(o, a->trailing, a->trailing_size, err));
+    return AM_OK;
+}
