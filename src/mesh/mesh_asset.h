@@ -47,6 +47,11 @@ typedef struct am_mesh_face {
     uint16_t *weight_code;    /* 4 * vertex_count: raw U16 (weight * 65535, truncated) */
     float *weight_value;      /* 4 * vertex_count: decoded clamp(q/65535, 0.001, 0.999) as the
                                  viewer stores it (0 for unused slots; decoder fills it) */
+    /* Added by the codec: vertices whose Weights list is empty (a lone 0xFF). The viewer
+     * binds them to joint_names[0] with weight 0.999 (mesh-asset.md 4.6 step 2); the
+     * decoder keeps weight_count[v] = 0 (so they re-encode as 0xFF) but fills slot 0 the
+     * viewer's way: weight_joint = 0, weight_value = 0.999. */
+    size_t no_influence_count;
 } am_mesh_face;
 
 typedef struct am_mesh_lod {
@@ -88,7 +93,17 @@ typedef struct am_mesh_asset {
     /* Filled by the decoder: */
     size_t header_size;
     am_mesh_block_ref blocks[AM_BLOCK_COUNT];
+    /* Added by the codec: the header's material_list (.slm save files only; written back
+     * when material_count > 0), and decoder warnings for things the viewer tolerates
+     * with a log line (trailing Weights bytes, incomplete triangles, missing domains). */
+    char **material_list;
+    size_t material_count;
+    char **warnings;
+    size_t warning_count;
 } am_mesh_asset;
+
+/* The header key of each block (AM_BLOCK_*): "lowest_lod" ... "physics_convex". */
+const char *am_mesh_block_name(int block);
 
 /* Decode any mesh asset (ours or the viewer's): header LLSD, zlib blocks, faces, weights,
  * skin. Every read is bounds-checked; errors name the block, face and byte offset. */
@@ -96,7 +111,23 @@ am_status am_mesh_asset_decode(const uint8_t *data, size_t size, am_mesh_asset *
 am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err);
 
 /* Encode per mesh-asset.md: header first (must fit in 4096 bytes), blocks in the writer's
- * order (skin, physics_convex, lowest, low, medium, high, physics_mesh), zlib level 9. */
+ * order (skin, physics_convex, lowest, low, medium, high, physics_mesh), zlib level 9.
+ *
+ * Per face: raw codes (position_codes, normal_codes, uv_codes) are written verbatim with
+ * the face's own pos_min/pos_max and uv_min/uv_max when present (so decode -> encode ->
+ * decode is exact); when NULL, the float arrays are quantised with the viewer's F32
+ * formulas (4.3): positions over the box of ALL faces of that LOD (the face's pos_min/
+ * pos_max are then ignored), UVs over the face's own box, a zero-range axis written as 0.
+ * Weights are written from weight_count/weight_joint/weight_code (weight_value is
+ * ignored); refused: more than 4 influences, joint index >= 255 or >= skin joint_count,
+ * weights without a skin block. A face with fewer than 3 vertices (or no_geometry) is
+ * written as {NoGeometry: true}. normalized_scale (0,0,0) means unset and is written as
+ * (1,1,1). Reals are written as given (the viewer writes F32 values widened to F64).
+ * The skin block always carries joint_names, inverse_bind_matrix, bind_shape_matrix;
+ * alt_inverse_bind_matrix (alt_count entries; alt_count 0 with a non-NULL array means
+ * joint_count) and pelvis_offset when alternates exist (or has_pelvis_offset);
+ * lock_scale_if_joint_position only when true. At most 110 joints. Refused as well: no
+ * LOD at all, a header over 4096 bytes, indices >= vertex count, > 65536 vertices. */
 am_status am_mesh_asset_encode(const am_mesh_asset *asset, am_buf *out, am_error *err);
 
 void am_mesh_asset_free(am_mesh_asset *asset);

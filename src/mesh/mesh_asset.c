@@ -1,0 +1,89 @@
+/* Mesh asset: ownership helpers and file loading (decoder in mesh_decode.c, encoder in
+ * mesh_encode.c). */
+#include "mesh/mesh_asset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *am_mesh_block_name(int block)
+{
+    static const char *names[AM_BLOCK_COUNT] = {"lowest_lod", "low_lod", "medium_lod", "high_lod",
+                                                "skin", "physics_mesh", "physics_convex"};
+    return block >= 0 && block < AM_BLOCK_COUNT ? names[block] : "?";
+}
+
+void am_mesh_face_free(am_mesh_face *f)
+{
+    if (!f)
+        return;
+    free(f->positions);
+    free(f->normals);
+    free(f->uvs);
+    free(f->position_codes);
+    free(f->normal_codes);
+    free(f->uv_codes);
+    free(f->indices);
+    free(f->weight_count);
+    free(f->weight_joint);
+    free(f->weight_code);
+    free(f->weight_value);
+    memset(f, 0, sizeof *f);
+}
+
+static void lod_free(am_mesh_lod *lod)
+{
+    for (size_t i = 0; i < lod->face_count; i++)
+        am_mesh_face_free(&lod->faces[i]);
+    free(lod->faces);
+    memset(lod, 0, sizeof *lod);
+}
+
+void am_skin_info_free(am_skin_info *skin)
+{
+    if (!skin)
+        return;
+    if (skin->joint_names)
+        for (size_t i = 0; i < skin->joint_count; i++)
+            free(skin->joint_names[i]);
+    free(skin->joint_names);
+    free(skin->inverse_bind);
+    free(skin->alt_inverse_bind);
+    memset(skin, 0, sizeof *skin);
+}
+
+static void free_strings(char **s, size_t n)
+{
+    if (s)
+        for (size_t i = 0; i < n; i++)
+            free(s[i]);
+    free(s);
+}
+
+void am_mesh_asset_free(am_mesh_asset *a)
+{
+    if (!a)
+        return;
+    for (int i = 0; i < AM_LOD_COUNT; i++)
+        lod_free(&a->lods[i]);
+    lod_free(&a->physics_mesh);
+    am_skin_info_free(&a->skin);
+    free(a->physics_convex_raw);
+    free_strings(a->material_list, a->material_count);
+    free_strings(a->warnings, a->warning_count);
+    memset(a, 0, sizeof *a);
+}
+
+am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    am_status s = am_read_file(path, &data, &size, err);
+    if (s)
+        return s;
+    s = am_mesh_asset_decode(data, size, out, err);
+    free(data);
+    if (s)
+        am_error_where(err, "%s", path);
+    return s;
+}
