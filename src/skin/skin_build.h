@@ -5,8 +5,9 @@
  * What it does, in order (each step names the spec it follows):
  *   1. Joints (skin_joints.c): every rig joint name resolved through the skeleton (aliases
  *      allowed, unknown names refused by name, two rig joints on one stock joint refused);
- *      the closed set (missing viewer ancestors appended) ordered by viewer joint number,
- *      which puts parents first; <= 110 joints (AM_MAX_JOINTS_PER_MESH).
+ *      the closed set: the rig's joints in rig order (so a rig weight index j is skin
+ *      joint j), then the missing viewer ancestors appended, parents first (ascending viewer
+ *      joint number); <= 110 joints (AM_MAX_JOINTS_PER_MESH).
  *   2. Overrides and inverse binds (mesh-asset.md 5, 7; lessons rule 3; skeleton.md 5.8):
  *      each joint's alt translation is its offset from its VIEWER parent, measured from
  *      where that parent will really be in the viewer (its own override if the viewer

@@ -1,0 +1,77 @@
+/* Rig JSON writer: the schema am_rig_parse_json reads (README "Rig JSON"). Numbers are
+ * written with 9 significant digits, enough to round-trip every F32 exactly. */
+#include "skin/rig.h"
+#include "skin/skin_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+
+static am_status json_string(am_buf *out, const char *s, am_error *err)
+{
+    if (am_buf_append(out, "\"", 1, err))
+        return AM_ERR_NOMEM;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        am_status st;
+        if (c == '"' || c == '\\')
+            st = am_buf_printf(out, err, "\\%c", c);
+        else if (c < 0x20)
+            st = am_buf_printf(out, err, "\\u%04x", c);
+        else
+            st = am_buf_append(out, p, 1, err);
+        if (st)
+            return st;
+    }
+    return am_buf_append(out, "\"", 1, err);
+}
+
+am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
+{
+    am_status st;
+#define P(...)                                          \
+    do {                                                \
+        if ((st = am_buf_printf(out, err, __VA_ARGS__))) \
+            return st;                                  \
+    } while (0)
+    P("{\n  \"name\": ");
+    if ((st = json_string(out, rig->name ? rig->name : "rig", err)))
+        return st;
+    P(",\n  \"joints\": [\n");
+    for (size_t i = 0; i < rig->joint_count; i++) {
+        const am_rig_joint *j = &rig->joints[i];
+        P("    {\"name\": ");
+        if ((st = json_string(out, j->name, err)))
+            return st;
+        char a[32], b[32], c[32];
+        P(", \"world\": [%s, %s, %s]}%s\n", am_skin_fmt(a, j->world.x), am_skin_fmt(b, j->world.y), am_skin_fmt(c, j->world.z),
+          i + 1 < rig->joint_count ? "," : "");
+    }
+    P("  ],\n  \"vertices\": [\n");
+    for (size_t i = 0; i < rig->vertex_count; i++) {
+        const float *p = &rig->positions[3 * i], *n = &rig->normals[3 * i], *t = &rig->uvs[2 * i];
+        P("    [%.9g, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g]%s\n", p[0], p[1], p[2], n[0], n[1], n[2], t[0],
+          t[1], i + 1 < rig->vertex_count ? "," : "");
+    }
+    P("  ],\n  \"triangles\": [\n");
+    for (size_t i = 0; i < rig->triangle_count; i++) {
+        const uint32_t *t = &rig->triangles[3 * i];
+        P("    [%u, %u, %u]%s\n", t[0], t[1], t[2], i + 1 < rig->triangle_count ? "," : "");
+    }
+    P("  ],\n  \"weights\": [\n");
+    for (size_t i = 0; i < rig->vertex_count; i++) {
+        P("    [");
+        for (size_t k = rig->weight_start[i]; k < rig->weight_start[i + 1]; k++) {
+            char a[32];
+            P("%s[%d, %s]", k > rig->weight_start[i] ? ", " : "", rig->influences[k].joint,
+              am_skin_fmt(a, rig->influences[k].weight));
+        }
+        P("]%s\n", i + 1 < rig->vertex_count ? "," : "");
+    }
+    char r[32], g[32], b[32];
+    P("  ],\n  \"material\": {\"rgb\": [%s, %s, %s], \"textured\": %s}\n}\n", am_skin_fmt(r, rig->rgb[0]),
+      am_skin_fmt(g, rig->rgb[1]), am_skin_fmt(b, rig->rgb[2]), rig->textured ? "true" : "false");
+#undef P
+    return AM_OK;
+}

@@ -1,0 +1,491 @@
+/* The skin builder's driver: weights, faces, normalisation, LOD faces and the skin block
+ * (the steps are documented in skin_build.h). */
+#include "skin/skin_build.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skin/skin_internal.h"
+#include "skin/skin_weights.h"
+
+void am_skin_options_default(am_skin_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->region_max_tris = AM_SKIN_DEFAULT_REGION_MAX_TRIS;
+    opts->face_vertex_limit = AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT;
+    opts->generate_lods = true;
+    opts->lod_ratio[0] = opts->lod_ratio[1] = opts->lod_ratio[2] = 0.25;
+    opts->lod_error[0] = 0.01;
+    opts->lod_error[1] = 0.03;
+    opts->lod_error[2] = 0.1;
+}
+
+void am_skin_result_free(am_skin_result *res)
+{
+    if (!res)
+        return;
+    am_mesh_asset_free(&res->asset);
+    free(res->positions);
+    free(res->normals);
+    free(res->uvs);
+    free(res->weight_count);
+    free(res->weight_joint);
+    free(res->weight_value);
+    free(res->weight_code);
+    free(res->triangles);
+    memset(res, 0, sizeof *res);
+}
+
+/* mesh-asset.md 4.3: q = (U16)(((v - min) / range) * 65535) in F32; a zero range writes 0
+ * (the viewer's writer would divide by zero there). */
+static uint16_t quantize(float v, float mn, float mx)
+{
+    float range = mx - mn;
+    if (!(range > 0))
+        return 0;
+    float q = ((v - mn) / range) * 65535.0f;
+    if (!(q > 0))
+        return 0;
+    return q >= 65535.0f ? 65535 : (uint16_t)q;
+}
+
+static float dequantize(uint16_t q, float mn, float mx)
+{
+    return ((float)q / 65535.0f) * (mx - mn) + mn;
+}
+
+/* Per high-LOD face: the normalised attributes of its vertices, in local order. */
+typedef struct face_attr {
+    float *pos;   /* 3 per local vertex, normalised */
+    float *nrm;   /* 3, normalised-frame normals */
+    float *uv;    /* 2 */
+} face_attr;
+
+/* Build one asset face from `idx` (local indices into the high face `src`), keeping only
+ * the vertices used, quantised over the LOD-wide position domain. */
+static am_status make_face(const am_skin_face_split *src, const face_attr *at, const am_skin_result *res,
+                           const uint32_t *idx, size_t n_idx, const float dmin[3], const float dmax[3],
+                           const am_skin_norm *norm, am_mesh_face *f, am_error *err)
+{
+    memset(f, 0, sizeof *f);
+    uint32_t *remap = malloc(src->vertex_count * sizeof *remap);
+    if (!remap)
+        return am_fail_nomem(err, "LOD face");
+    for (size_t i = 0; i < src->vertex_count; i++)
+        remap[i] = UINT32_MAX;
+    size_t nv = 0;
+    for (size_t i = 0; i < n_idx; i++)
+        if (remap[idx[i]] == UINT32_MAX)
+            remap[idx[i]] = (uint32_t)nv++;
+    f->vertex_count = nv;
+    f->index_count = n_idx;
+    f->positions = malloc(nv * 3 * sizeof(float));
+    f->normals = malloc(nv * 3 * sizeof(float));
+    f->uvs = malloc(nv * 2 * sizeof(float));
+    f->position_codes = malloc(nv * 3 * sizeof(uint16_t));
+    f->normal_codes = malloc(nv * 3 * sizeof(uint16_t));
+    f->uv_codes = malloc(nv * 2 * sizeof(uint16_t));
+    f->indices = malloc(n_idx * sizeof(uint16_t));
+    f->weight_count = malloc(nv);
+    f->weight_joint = calloc(nv * 4, 1);
+    f->weight_code = calloc(nv * 4, sizeof(uint16_t));
+    f->weight_value = calloc(nv * 4, sizeof(float));
+    if (!f->positions || !f->normals || !f->uvs || !f->position_codes || !f->normal_codes || !f->uv_codes ||
+        !f->indices || !f->weight_count || !f->weight_joint || !f->weight_code || !f->weight_value) {
+        free(remap);
+        return am_fail_nomem(err, "LOD face");
+    }
+    f->has_weights = true;
+    f->pos_min = am_v3(dmin[0], dmin[1], dmin[2]);
+    f->pos_max = am_v3(dmax[0], dmax[1], dmax[2]);
+    f->normalized_scale = am_v3(norm->inv_scale[0], norm->inv_scale[1], norm->inv_scale[2]);
+    /* UV domain over this face's vertices (TexCoord0Domain is per face). */
+    float umin[2] = {INFINITY, INFINITY}, umax[2] = {-INFINITY, -INFINITY};
+    for (size_t i = 0; i < src->vertex_count; i++) {
+        if (remap[i] == UINT32_MAX)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            float u = at->uv[2 * i + k];
+            umin[k] = u < umin[k] ? u : umin[k];
+            umax[k] = u > umax[k] ? u : umax[k];
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        f->uv_min[k] = umin[k];
+        f->uv_max[k] = umax[k];
+    }
+    for (size_t i = 0; i < src->vertex_count; i++) {
+        uint32_t o = remap[i];
+        if (o == UINT32_MAX)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            uint16_t q = quantize(at->pos[3 * i + k], dmin[k], dmax[k]);
+            f->position_codes[3 * o + k] = q;
+            f->positions[3 * o + k] = dequantize(q, dmin[k], dmax[k]);
+            float nq = (at->nrm[3 * i + k] + 1.0f) * 0.5f * 65535.0f;
+            uint16_t nc = nq <= 0 ? 0 : nq >= 65535.0f ? 65535 : (uint16_t)nq;
+            f->normal_codes[3 * o + k] = nc;
+            f->normals[3 * o + k] = ((float)nc / 65535.0f) * 2.0f - 1.0f;
+        }
+        for (int k = 0; k < 2; k++) {
+            uint16_t q = quantize(at->uv[2 * i + k], umin[k], umax[k]);
+            f->uv_codes[2 * o + k] = q;
+            f->uvs[2 * o + k] = dequantize(q, umin[k], umax[k]);
+        }
+        uint32_t v = src->vertices[i];
+        f->weight_count[o] = res->weight_count[v];
+        for (int k = 0; k < res->weight_count[v]; k++) {
+            uint16_t q = res->weight_code[4 * v + k];
+            float w = (float)q / 65535.0f;
+            f->weight_joint[4 * o + k] = res->weight_joint[4 * v + k];
+            f->weight_code[4 * o + k] = q;
+            f->weight_value[4 * o + k] = w < 0.001f ? 0.001f : w > 0.999f ? 0.999f : w;
+        }
+    }
+    for (size_t i = 0; i < n_idx; i++)
+        f->indices[i] = (uint16_t)remap[idx[i]];
+    free(remap);
+    return AM_OK;
+}
+
+/* Weights of every rig vertex, in skin joint indices (step 3). */
+static am_status build_weights(const am_rig *rig, const int *rig_to_skin, am_skin_result *res, am_error *err)
+{
+    am_skin_summary *sum = &res->summary;
+    size_t n = rig->vertex_count;
+    res->weight_count = malloc(n);
+    res->weight_joint = calloc(n * 4, 1);
+    res->weight_value = calloc(n * 4, sizeof(double));
+    res->weight_code = calloc(n * 4, sizeof(uint16_t));
+    if (!res->weight_count || !res->weight_joint || !res->weight_value || !res->weight_code)
+        return am_fail_nomem(err, "weights");
+    am_weight_in buf[64];
+    for (size_t v = 0; v < n; v++) {
+        size_t a = rig->weight_start[v], b = rig->weight_start[v + 1];
+        if (b < a || b - a > sizeof buf / sizeof buf[0]) {
+            am_fail(err, AM_ERR_INVALID, "%zu influences (at most %zu accepted before the cap to 4)", b - a,
+                    sizeof buf / sizeof buf[0]);
+            am_error_where(err, "vertex %zu", v);
+            return AM_ERR_INVALID;
+        }
+        for (size_t k = a; k < b; k++) {
+            int j = rig->influences[k].joint;
+            if (j < 0 || (size_t)j >= rig->joint_count) {
+                am_fail(err, AM_ERR_INVALID, "influence %zu: joint index %d out of range (%zu joints)", k - a, j,
+                        rig->joint_count);
+                am_error_where(err, "vertex %zu", v);
+                return AM_ERR_INVALID;
+            }
+            buf[k - a].joint = rig_to_skin[j];
+            buf[k - a].weight = rig->influences[k].weight;
+        }
+        am_vertex_weights vw;
+        if (am_weights_prepare(buf, b - a, (int)sum->joint_count, &vw, err)) {
+            am_error_where(err, "vertex %zu", v);
+            return err ? err->code : AM_ERR_INVALID;
+        }
+        res->weight_count[v] = vw.count;
+        for (int k = 0; k < vw.count; k++) {
+            res->weight_joint[4 * v + k] = (uint8_t)vw.joint[k];
+            res->weight_value[4 * v + k] = vw.weight[k];
+            res->weight_code[4 * v + k] = vw.code[k];
+        }
+        if (vw.merged_count > sum->max_influences_in)
+            sum->max_influences_in = vw.merged_count;
+        if (vw.count > sum->max_influences_out)
+            sum->max_influences_out = vw.count;
+        if (vw.dropped) {
+            sum->vertices_capped++;
+            sum->influences_dropped += vw.dropped;
+        }
+        if (vw.renormalised)
+            sum->vertices_renormalised++;
+    }
+    if (sum->vertices_capped)
+        am_skin_warn(sum, "%zu vertices had more than 4 influences (up to %zu): the smallest were dropped and the rest "
+                          "renormalised",
+                     sum->vertices_capped, sum->max_influences_in);
+    if (sum->vertices_renormalised)
+        am_skin_warn(sum, "%zu vertices had weights not summing to 1: renormalised", sum->vertices_renormalised);
+    return AM_OK;
+}
+
+static int cmp_pos(const void *a, const void *b, const float *pos)
+{
+    const float *p = &pos[3 * (size_t) * (const uint32_t *)a], *q = &pos[3 * (size_t) * (const uint32_t *)b];
+    for (int k = 0; k < 3; k++)
+        if (p[k] != q[k])
+            return p[k] < q[k] ? -1 : 1;
+    return 0;
+}
+
+/* Coincident positions with different weights: the COLLADA uploader keys weights by
+ * position and would give them one list (collada-upload.md 4.5). Sort indices by
+ * position (simple merge sort; qsort has no context argument in C11). */
+static void count_coincident(am_skin_result *res)
+{
+    size_t n = res->vertex_count;
+    uint32_t *idx = malloc(n * sizeof *idx), *tmp = malloc(n * sizeof *tmp);
+    if (!idx || !tmp) {
+        free(idx);
+        free(tmp);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                tmp[o++] = cmp_pos(&idx[j], &idx[i], res->positions) < 0 ? idx[j++] : idx[i++];
+            while (i < mid)
+                tmp[o++] = idx[i++];
+            while (j < hi)
+                tmp[o++] = idx[j++];
+        }
+        uint32_t *s = idx;
+        idx = tmp;
+        tmp = s;
+    }
+    size_t conflicts = 0;
+    for (size_t i = 1; i < n; i++) {
+        uint32_t a = idx[i - 1], b = idx[i];
+        if (cmp_pos(&a, &b, res->positions) != 0)
+            continue;
+        bool same = res->weight_count[a] == res->weight_count[b];
+        for (int k = 0; same && k < res->weight_count[a]; k++)
+            same = res->weight_joint[4 * a + k] == res->weight_joint[4 * b + k] &&
+                   res->weight_code[4 * a + k] == res->weight_code[4 * b + k];
+        if (!same)
+            conflicts++;
+    }
+    free(idx);
+    free(tmp);
+    res->summary.coincident_conflicts = conflicts;
+    if (conflicts)
+        am_skin_warn(&res->summary,
+                     "%zu vertices share a position with a vertex weighted differently: the .llmesh keeps both, but the "
+                     "viewer's COLLADA uploader gives them one weight list (collada-upload.md 4.5)",
+                     conflicts);
+}
+
+static am_status check_rig(const am_rig *rig, am_error *err)
+{
+    if (rig->vertex_count < 3 || !rig->positions || !rig->normals || !rig->uvs)
+        return am_fail(err, AM_ERR_INVALID, "the rig needs at least 3 vertices with positions, normals and UVs");
+    if (rig->triangle_count == 0 || !rig->triangles)
+        return am_fail(err, AM_ERR_INVALID, "the rig has no triangles");
+    if (!rig->weight_start || !rig->influences)
+        return am_fail(err, AM_ERR_INVALID, "the rig has no weights");
+    for (size_t i = 0; i < 3 * rig->vertex_count; i++)
+        if (!isfinite(rig->positions[i]) || !isfinite(rig->normals[i]))
+            return am_fail(err, AM_ERR_INVALID, "vertex %zu: position or normal is not finite", i / 3);
+    for (size_t i = 0; i < 2 * rig->vertex_count; i++)
+        if (!isfinite(rig->uvs[i]))
+            return am_fail(err, AM_ERR_INVALID, "vertex %zu: UV is not finite", i / 2);
+    for (size_t t = 0; t < rig->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            if (rig->triangles[3 * t + k] >= rig->vertex_count)
+                return am_fail(err, AM_ERR_INVALID, "triangle %zu: vertex index %u out of range (%zu vertices)", t,
+                               rig->triangles[3 * t + k], rig->vertex_count);
+    return AM_OK;
+}
+
+/* Copy the rig's geometry (bind frame) into the result, triangles as they are (faces are
+ * consecutive runs of them). */
+static am_status copy_geometry(const am_rig *rig, am_skin_result *res, am_error *err)
+{
+    size_t n = rig->vertex_count;
+    res->vertex_count = n;
+    res->positions = malloc(n * 3 * sizeof(float));
+    res->normals = malloc(n * 3 * sizeof(float));
+    res->uvs = malloc(n * 2 * sizeof(float));
+    res->triangles = malloc(rig->triangle_count * 3 * sizeof(uint32_t));
+    if (!res->positions || !res->normals || !res->uvs || !res->triangles)
+        return am_fail_nomem(err, "skin geometry");
+    memcpy(res->positions, rig->positions, n * 3 * sizeof(float));
+    memcpy(res->uvs, rig->uvs, n * 2 * sizeof(float));
+    for (size_t i = 0; i < n; i++) {
+        const float *v = &rig->normals[3 * i];
+        float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        for (int k = 0; k < 3; k++)
+            res->normals[3 * i + k] = len > 0 ? v[k] / len : 0.0f;
+    }
+    memcpy(res->triangles, rig->triangles, rig->triangle_count * 3 * sizeof(uint32_t));
+    res->triangle_count = rig->triangle_count;
+    for (int k = 0; k < 3; k++)
+        res->rgb[k] = rig->rgb[k];
+    res->textured = rig->textured;
+    return AM_OK;
+}
+
+static am_status build_skin_info(const am_skin_options *opts, const am_mat4 *ibm, const am_mat4 *alt,
+                                 const am_skin_norm *norm, am_skin_result *res, am_error *err)
+{
+    am_skin_info *s = &res->asset.skin;
+    size_t n = res->summary.joint_count;
+    res->asset.has_skin = true;
+    s->joint_names = calloc(n, sizeof *s->joint_names);
+    s->inverse_bind = malloc(n * sizeof *s->inverse_bind);
+    s->alt_inverse_bind = malloc(n * sizeof *s->alt_inverse_bind);
+    if (!s->joint_names || !s->inverse_bind || !s->alt_inverse_bind)
+        return am_fail_nomem(err, "skin block");
+    s->joint_count = n;
+    for (size_t i = 0; i < n; i++) {
+        s->joint_names[i] = strdup(res->summary.joints[i].name);
+        if (!s->joint_names[i])
+            return am_fail_nomem(err, "skin block");
+        s->inverse_bind[i] = ibm[i];
+        s->alt_inverse_bind[i] = alt[i];
+    }
+    s->alt_count = n;
+    s->bind_shape = am_skin_norm_bind_shape(norm);
+    s->has_pelvis_offset = true; /* the uploader always writes it with joint positions */
+    s->pelvis_offset = opts->pelvis_offset;
+    s->lock_scale_if_joint_position = opts->lock_scale_if_joint_position;
+    return AM_OK;
+}
+
+/* Steps 5-6: the four LOD blocks. */
+static am_status build_lods(const am_skin_options *opts, const am_skin_face_split *faces, size_t face_count,
+                            const am_skin_norm *norm, am_skin_result *res, am_error *err)
+{
+    am_status st = AM_OK;
+    face_attr at[AM_MESH_MAX_FACES];
+    uint32_t *lod_idx[AM_LOD_COUNT][AM_MESH_MAX_FACES];
+    size_t lod_n[AM_LOD_COUNT][AM_MESH_MAX_FACES];
+    memset(at, 0, sizeof at);
+    memset(lod_idx, 0, sizeof lod_idx);
+    for (size_t f = 0; f < face_count; f++) {
+        const am_skin_face_split *src = &faces[f];
+        at[f].pos = malloc(src->vertex_count * 3 * sizeof(float));
+        at[f].nrm = malloc(src->vertex_count * 3 * sizeof(float));
+        at[f].uv = malloc(src->vertex_count * 2 * sizeof(float));
+        if (!at[f].pos || !at[f].nrm || !at[f].uv) {
+            st = am_fail_nomem(err, "LOD attributes");
+            goto done;
+        }
+        for (size_t i = 0; i < src->vertex_count; i++) {
+            size_t v = src->vertices[i];
+            am_skin_norm_position(norm, &res->positions[3 * v], &at[f].pos[3 * i]);
+            am_skin_norm_normal(norm, &res->normals[3 * v], &at[f].nrm[3 * i]);
+            at[f].uv[2 * i] = res->uvs[2 * v];
+            at[f].uv[2 * i + 1] = res->uvs[2 * v + 1];
+        }
+        /* high LOD = the face's own indices */
+        lod_idx[AM_LOD_HIGH][f] = malloc(src->index_count * sizeof(uint32_t));
+        if (!lod_idx[AM_LOD_HIGH][f]) {
+            st = am_fail_nomem(err, "LOD indices");
+            goto done;
+        }
+        memcpy(lod_idx[AM_LOD_HIGH][f], src->indices, src->index_count * sizeof(uint32_t));
+        lod_n[AM_LOD_HIGH][f] = src->index_count;
+        for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST; lod--) {
+            int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
+            double ratio = opts->generate_lods ? opts->lod_ratio[step] : 1.0;
+            if ((st = am_skin_simplify(lod_idx[lod + 1][f], lod_n[lod + 1][f], at[f].pos, src->vertex_count, ratio,
+                                       opts->lod_error[step], &lod_idx[lod][f], &lod_n[lod][f], err)))
+                goto done;
+        }
+    }
+    for (int lod = 0; lod < AM_LOD_COUNT; lod++) {
+        /* PositionDomain over the whole LOD, written into every face (LLModel::writeModel). */
+        float dmin[3] = {INFINITY, INFINITY, INFINITY}, dmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (size_t f = 0; f < face_count; f++)
+            for (size_t i = 0; i < lod_n[lod][f]; i++) {
+                const float *p = &at[f].pos[3 * (size_t)lod_idx[lod][f][i]];
+                for (int k = 0; k < 3; k++) {
+                    dmin[k] = p[k] < dmin[k] ? p[k] : dmin[k];
+                    dmax[k] = p[k] > dmax[k] ? p[k] : dmax[k];
+                }
+            }
+        am_mesh_lod *L = &res->asset.lods[lod];
+        L->faces = calloc(face_count, sizeof *L->faces);
+        if (!L->faces) {
+            st = am_fail_nomem(err, "LOD faces");
+            goto done;
+        }
+        L->face_count = face_count;
+        for (size_t f = 0; f < face_count; f++) {
+            if ((st = make_face(&faces[f], &at[f], res, lod_idx[lod][f], lod_n[lod][f], dmin, dmax, norm, &L->faces[f],
+                                err)))
+                goto done;
+            res->summary.lod_triangles[lod] += lod_n[lod][f] / 3;
+            res->summary.lod_vertices[lod] += L->faces[f].vertex_count;
+        }
+    }
+done:
+    for (size_t f = 0; f < AM_MESH_MAX_FACES; f++) {
+        free(at[f].pos);
+        free(at[f].nrm);
+        free(at[f].uv);
+        for (int lod = 0; lod < AM_LOD_COUNT; lod++)
+            free(lod_idx[lod][f]);
+    }
+    return st;
+}
+
+am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts_in,
+                        am_skin_result *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    am_skin_options opts;
+    if (opts_in)
+        opts = *opts_in;
+    else
+        am_skin_options_default(&opts);
+    if (opts.face_vertex_limit == 0)
+        opts.face_vertex_limit = AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT;
+    am_skin_summary *sum = &out->summary;
+    snprintf(sum->name, sizeof sum->name, "%s", rig->name ? rig->name : "rig");
+    sum->region_max_tris = opts.region_max_tris;
+
+    am_status st;
+    int *rig_to_skin = NULL;
+    am_mat4 *ibm = malloc(AM_MAX_JOINTS_PER_MESH * sizeof *ibm);
+    am_mat4 *alt = malloc(AM_MAX_JOINTS_PER_MESH * sizeof *alt);
+    am_skin_face_split faces[AM_MESH_MAX_FACES];
+    size_t face_count = 0;
+    if ((st = check_rig(rig, err)))
+        goto done;
+    rig_to_skin = malloc(rig->joint_count * sizeof *rig_to_skin);
+    if (!ibm || !alt || !rig_to_skin) {
+        st = am_fail_nomem(err, "skin");
+        goto done;
+    }
+    if ((st = am_skin_build_joints(rig, skel, sum, rig_to_skin, ibm, alt, err)) ||
+        (st = copy_geometry(rig, out, err)) || (st = build_weights(rig, rig_to_skin, out, err)) ||
+        (st = am_skin_split_faces(rig->triangles, rig->triangle_count, rig->vertex_count, opts.face_vertex_limit, faces,
+                                  &face_count, err)))
+        goto done;
+    out->face_count = face_count;
+    for (size_t f = 0; f < face_count; f++) {
+        out->face_tri_start[f] = faces[f].first_triangle;
+        sum->vertex_count += faces[f].vertex_count;
+    }
+    out->face_tri_start[face_count] = rig->triangle_count;
+    sum->face_count = face_count;
+    if (face_count > 1)
+        am_skin_warn(sum, "%zu vertices need %zu faces of at most %zu: WorldBridge writes weights into submesh 0 only, "
+                          "so no meshdata JSON can carry this skin (lessons rule 12)",
+                     sum->vertex_count, face_count, opts.face_vertex_limit);
+    am_skin_norm norm;
+    am_skin_norm_compute(out->positions, faces, face_count, &norm);
+    if ((st = build_lods(&opts, faces, face_count, &norm, out, err)) ||
+        (st = build_skin_info(&opts, ibm, alt, &norm, out, err)))
+        goto done;
+    count_coincident(out);
+done:
+    am_skin_face_split_free(faces, face_count);
+    free(rig_to_skin);
+    free(ibm);
+    free(alt);
+    if (st) {
+        am_skin_result_free(out);
+        am_error_where(err, "rig '%s'", rig->name ? rig->name : "?");
+    }
+    return st;
+}
