@@ -139,6 +139,7 @@ typedef struct am_bendbox_report {
     /* bench (when options.bench) */
     bool benched;
     double rest_error_m;
+    am_vec3 hinge_prim;      /* mHipLeft at rest as the bench places it, prim frame (expect 0) */
     am_bendbox_fold_sample fold[AM_BENDBOX_FOLD_SAMPLES];
     am_bendbox_check checks[8];
     size_t check_count;
@@ -151,5 +152,19 @@ typedef struct am_bendbox_report {
  * everything was written (and benched); failed expectations are in report->checks and
  * report->all_pass (the CLI turns them into exit 1). */
 am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *report, am_error *err);
+
+/* The report as JSON (appended to out):
+ * {"out_dir", "hinge_bind": [x,y,z], "files": [{"path","what","bytes"}],
+ *  "skin": {"vertices","triangles","joints","overrides",
+ *           "hip_offsets_from_pelvis": {"mHipRight": [..], "mHipLeft": [..]}},
+ *  "anim": {"duration_s","priority","loop","keys","max_rot_err_deg"},
+ *  "atlas_j2c_max_abs_error",
+ *  "bench": null | {"rest_error_m", "hinge_prim": [..],
+ *            "fold": [{"t_s","angle_deg","tip_end_centre_from_hinge","tip_end_centre_bind",
+ *                      "tip_end_centre_prim","expect_from_hinge","centre_error_m",
+ *                      "tip_rigidity_m","minus_x_half_moved_m"}],
+ *            "checks": [{"name","value","limit","pass"}]},
+ *  "pass"}   (positions in metres) */
+am_status am_bendbox_report_json(const am_bendbox_report *report, const char *out_dir, am_buf *out, am_error *err);
 
 #endif

@@ -1,0 +1,347 @@
+/* The bend box pipeline: build every part, write it, then (with bench) read the WRITTEN
+ * .llmesh and .anim back through the bench and measure what bendbox.md asks for. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "bendbox/bendbox.h"
+#include "render.h"
+#include "skin/skin_build.h"
+
+static const double fold_times[AM_BENDBOX_FOLD_SAMPLES] = {0.0, 1.5, 3.0, 6.0};
+
+static void progress(const am_bendbox_options *opt, const char *step, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void progress(const am_bendbox_options *opt, const char *step, const char *fmt, ...)
+{
+    if (!opt->progress)
+        return;
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    opt->progress(opt->user, step, detail);
+}
+
+/* Record a written file with its size on disk. */
+static am_status add_file(am_bendbox_report *rep, const char *path, const char *what, am_error *err)
+{
+    if (rep->file_count >= AM_BENDBOX_MAX_FILES)
+        return am_fail(err, AM_ERR_INVALID, "bend box: too many files to report");
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return am_fail(err, AM_ERR_IO, "bend box: %s was not written", path);
+    am_bendbox_file *f = &rep->files[rep->file_count++];
+    snprintf(f->path, sizeof f->path, "%s", path);
+    snprintf(f->what, sizeof f->what, "%s", what);
+    f->bytes = (size_t)st.st_size;
+    return AM_OK;
+}
+
+static am_status join(char *buf, size_t size, const char *dir, const char *name, am_error *err)
+{
+    if (!am_path_join(buf, size, dir, name))
+        return am_fail(err, AM_ERR_USAGE, "output directory path too long: %s", dir);
+    return AM_OK;
+}
+
+static am_status write_buf(const char *path, const am_buf *b, am_error *err)
+{
+    am_status s = am_write_file_atomic(path, b->data, b->size, err);
+    return s;
+}
+
+/* Rig JSON, atlas PNG and its lossless .j2c (decoded back and compared). */
+static am_status write_rig_and_atlas(const am_bendbox_options *opt, const am_rig *rig, am_tex_image *atlas,
+                                     am_bendbox_report *rep, am_error *err)
+{
+    char path[1024];
+    am_buf b = {0};
+    am_status s = am_rig_to_json(rig, &b, err);
+    if (!s)
+        s = join(path, sizeof path, opt->out_dir, "bendbox.rig.json", err);
+    if (!s)
+        s = write_buf(path, &b, err);
+    am_buf_free(&b);
+    if (!s)
+        s = add_file(rep, path, "rig (input of the skin builder)", err);
+    if (s)
+        return s;
+    progress(opt, "rig", "%zu vertices, %zu triangles, mHipRight + mHipLeft at the hinge (0, 0, %.3f) bind frame",
+             rig->vertex_count, rig->triangle_count, AM_BENDBOX_HINGE_Z);
+
+    if ((s = am_bendbox_build_atlas(atlas, err)) || (s = join(path, sizeof path, opt->out_dir, "bendbox_atlas.png", err)) ||
+        (s = am_tex_png_write(path, atlas, err)) || (s = add_file(rep, path, "orientation atlas", err)))
+        return s;
+    am_j2c_options jo = {true};
+    s = am_j2c_encode(atlas, &jo, &b, err);
+    if (!s)
+        s = join(path, sizeof path, opt->out_dir, "bendbox_atlas.j2c", err);
+    if (!s)
+        s = write_buf(path, &b, err);
+    if (!s)
+        s = add_file(rep, path, "atlas, JPEG-2000 code stream (lossless)", err);
+    if (s) {
+        am_buf_free(&b);
+        return s;
+    }
+    /* Prove the written stream decodes to the atlas (lossless: exactly). */
+    uint8_t *data;
+    size_t size;
+    am_tex_image back;
+    am_tex_diff diff = {0};
+    s = am_read_file(path, &data, &size, err);
+    if (!s) {
+        s = am_j2c_decode(data, size, &back, err);
+        free(data);
+        if (!s) {
+            s = am_tex_compare(atlas, &back, &diff, err);
+            am_tex_image_free(&back);
+        }
+    }
+    am_buf_free(&b);
+    if (s)
+        return s;
+    rep->atlas_j2c_max_abs = diff.max_abs;
+    if (diff.max_abs != 0)
+        return am_fail(err, AM_ERR_INVALID, "%s decodes with a pixel error of %d (lossless expected 0)", path,
+                       diff.max_abs);
+    progress(opt, "atlas", "%ux%u PNG and lossless .j2c (%zu bytes), decoded back: pixel error 0", atlas->width,
+             atlas->height, rep->files[rep->file_count - 1].bytes);
+    return AM_OK;
+}
+
+static am_status write_skin(const am_bendbox_options *opt, const am_rig *rig, am_bendbox_report *rep,
+                            am_skin_summary *sum, am_error *err)
+{
+    am_skin_options so;
+    am_skin_options_default(&so);
+    so.generate_lods = false; /* every LOD keeps the 1 m squares the fold needs */
+    am_status s = am_skin_export(rig, opt->skel, &so, opt->out_dir, sum, err);
+    if (s)
+        return s;
+    if ((s = add_file(rep, sum->llmesh_path, "mesh asset (skin, overrides)", err)) ||
+        (s = add_file(rep, sum->dae_path, "COLLADA for the viewer's uploader", err)) ||
+        (s = add_file(rep, sum->meshdata_path, "WorldBridge meshdata JSON", err)))
+        return s;
+    rep->vertices = sum->vertex_count;
+    rep->triangles = sum->lod_triangles[AM_LOD_HIGH];
+    rep->skin_joints = sum->joint_count;
+    rep->overrides = sum->override_count;
+    for (size_t i = 0; i < sum->joint_count; i++) {
+        if (strcmp(sum->joints[i].name, "mHipRight") == 0)
+            rep->hip_override[0] = sum->joints[i].alt_pos;
+        else if (strcmp(sum->joints[i].name, "mHipLeft") == 0)
+            rep->hip_override[1] = sum->joints[i].alt_pos;
+    }
+    progress(opt, "skin",
+             "%zu joints (%zu overridden), hips at offset (%.3f, %.3f, %.3f) from mPelvis; %zu vertices, "
+             "%zu triangles, streaming cost %.2f",
+             sum->joint_count, sum->override_count, rep->hip_override[1].x, rep->hip_override[1].y,
+             rep->hip_override[1].z, sum->vertex_count, rep->triangles, sum->streaming_cost);
+    return AM_OK;
+}
+
+static am_status write_anim(const am_bendbox_options *opt, am_bendbox_report *rep, char *anim_path, size_t size,
+                            am_error *err)
+{
+    am_bendbox_motion keep;
+    am_motion m;
+    am_bendbox_motion_init(&keep, &m);
+    am_motion_sample_opts so = am_bendbox_sample_opts();
+    am_motion_stats st;
+    memset(&st, 0, sizeof st);
+    am_status s = join(anim_path, size, opt->out_dir, "bendbox_fold.anim", err);
+    if (!s)
+        s = am_motion_write_anim(&m, &so, opt->skel, anim_path, NULL, &st, err);
+    if (!s)
+        s = add_file(rep, anim_path, "fold animation (6 s loop, priority 4)", err);
+    if (s)
+        return s;
+    rep->anim_keys = st.keys_after;
+    rep->anim_max_rot_err_deg = st.max_rot_err_deg;
+    progress(opt, "anim",
+             "6 s loop 0 -> 90 -> 0 deg, priority 4, %zu keys; loop guard passed; decoded back within %.4f deg",
+             st.keys_after, st.max_rot_err_deg);
+    return AM_OK;
+}
+
+static void check(am_bendbox_report *rep, const char *name, double value, double limit)
+{
+    am_bendbox_check *c = &rep->checks[rep->check_count++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->value = value;
+    c->limit = limit;
+    c->pass = value < limit;
+    if (!c->pass)
+        rep->all_pass = false;
+}
+
+/* The render's RGBA image from the atlas (for the textured PNGs). */
+static am_status atlas_rgba(const am_tex_image *atlas, am_image *out, am_error *err)
+{
+    am_status s = am_image_alloc(out, (int)atlas->width, (int)atlas->height, err);
+    if (s)
+        return s;
+    size_t n = (size_t)atlas->width * atlas->height;
+    for (size_t i = 0; i < n; i++) {
+        for (uint32_t c = 0; c < 3; c++)
+            out->rgba[4 * i + c] = atlas->pixels[i * atlas->channels + c];
+        out->rgba[4 * i + 3] = atlas->channels == 4 ? atlas->pixels[i * 4 + 3] : 255;
+    }
+    return AM_OK;
+}
+
+static am_status run_bench(const am_bendbox_options *opt, const char *mesh_path, const char *anim_path,
+                           const am_tex_image *atlas, am_bendbox_report *rep, am_error *err)
+{
+    am_bench b;
+    const char *anims[1] = {anim_path};
+    am_status s = am_bench_load(mesh_path, anims, 1, opt->skel, NULL, &b, err);
+    if (s)
+        return s;
+    am_bench_set sets[3];
+    memset(sets, 0, sizeof sets);
+    float *rest = NULL, *posed = NULL;
+    am_vec3 *joints = NULL;
+    am_image tex = {0};
+    am_bench_stats rest_err;
+    const am_vec3 hinge = am_bendbox_hinge();
+    if ((s = am_bench_rest_error(&b, &rest_err, err)))
+        goto done;
+    rep->rest_error_m = rest_err.max;
+    if ((s = am_bench_select(&b, "tip", "x>=1", &sets[0], err)) ||
+        (s = am_bench_select(&b, "tip_end", "x=2", &sets[1], err)) ||
+        (s = am_bench_select(&b, "right_half", "x<=-1", &sets[2], err)))
+        goto done;
+    rest = malloc(3 * b.vertex_count * sizeof *rest);
+    posed = malloc(3 * b.vertex_count * sizeof *posed);
+    joints = malloc(opt->skel->joint_count * sizeof *joints);
+    if (!rest || !posed || !joints) {
+        s = am_fail_nomem(err, "bench poses");
+        goto done;
+    }
+    if ((s = am_bench_pose_at(&b, -1, 0.0, rest, joints, err)))
+        goto done;
+    int hip_left = am_skeleton_find(opt->skel, "mHipLeft");
+    rep->hinge_prim = hip_left >= 0 ? joints[hip_left] : am_v3(0, 0, 0);
+    progress(opt, "bench", "read %s + %s back: rest error %.2e m; hinge (mHipLeft) drawn at prim + (%.4f, %.4f, %.4f)",
+             mesh_path, anim_path, rep->rest_error_m, rep->hinge_prim.x, rep->hinge_prim.y, rep->hinge_prim.z);
+
+    for (int k = 0; k < AM_BENDBOX_FOLD_SAMPLES; k++) {
+        am_bendbox_fold_sample *f = &rep->fold[k];
+        f->t_s = fold_times[k];
+        f->expect_deg = am_bendbox_fold_deg(f->t_s);
+        double a = f->expect_deg * AM_DEG2RAD;
+        f->expect_hinge = am_v3(2 * cos(a), 0, 2 * sin(a));
+        am_bench_pose_report pr;
+        if ((s = am_bench_pose_report_at(&b, 0, f->t_s, sets, 3, &pr, err)))
+            goto done;
+        f->tip_rigidity_m = pr.sets[0].rigidity_m;
+        f->tip_centre_bind = pr.sets[1].centre_bind;
+        f->tip_centre_prim = pr.sets[1].centre_prim;
+        f->tip_centre_hinge = am_v3_sub(f->tip_centre_bind, hinge);
+        f->centre_error_m = am_v3_dist(f->tip_centre_hinge, f->expect_hinge);
+        am_bench_pose_report_free(&pr);
+        if ((s = am_bench_pose_at(&b, 0, f->t_s, posed, NULL, err)))
+            goto done;
+        double moved = 0;
+        for (size_t i = 0; i < sets[2].count; i++) {
+            size_t v = sets[2].index[i];
+            am_vec3 p = am_v3(posed[3 * v], posed[3 * v + 1], posed[3 * v + 2]);
+            am_vec3 r = am_v3(rest[3 * v], rest[3 * v + 1], rest[3 * v + 2]);
+            double d = am_v3_dist(p, r);
+            if (d > moved)
+                moved = d;
+        }
+        f->right_half_moved_m = moved;
+        progress(opt, "fold",
+                 "t=%.1fs a=%.0f deg: tip end centre (%.4f, %.4f, %.4f) from the hinge (expect %.3f, 0, %.3f), "
+                 "tip rigidity %.2e m",
+                 f->t_s, f->expect_deg, f->tip_centre_hinge.x, f->tip_centre_hinge.y, f->tip_centre_hinge.z,
+                 f->expect_hinge.x, f->expect_hinge.z, f->tip_rigidity_m);
+    }
+
+    rep->all_pass = true;
+    const am_bendbox_fold_sample *peak = &rep->fold[2];
+    check(rep, "rest error (m)", rep->rest_error_m, AM_BENDBOX_MAX_REST_ERROR_M);
+    check(rep, "tip rigidity at 90 deg (m)", peak->tip_rigidity_m, AM_BENDBOX_MAX_TIP_RIGIDITY_M);
+    check(rep, "tip end centre at 90 deg vs [0,0,2] (m)", peak->centre_error_m, AM_BENDBOX_MAX_CENTRE_ERROR_M);
+    for (int k = 0; k < AM_BENDBOX_FOLD_SAMPLES; k++) {
+        if (k == 2)
+            continue;
+        char name[48];
+        snprintf(name, sizeof name, "tip end centre at t=%.1fs (m)", rep->fold[k].t_s);
+        check(rep, name, rep->fold[k].centre_error_m, AM_BENDBOX_MAX_CENTRE_ERROR_M);
+    }
+    double moved = 0;
+    for (int k = 0; k < AM_BENDBOX_FOLD_SAMPLES; k++)
+        if (rep->fold[k].right_half_moved_m > moved)
+            moved = rep->fold[k].right_half_moved_m;
+    check(rep, "-X half (x<=-1) moved (m)", moved, AM_BENDBOX_MAX_REST_ERROR_M);
+
+    /* Pictures: the fold strip seen from the side, the rest pose from the front. */
+    char path[1024];
+    if ((s = atlas_rgba(atlas, &tex, err)))
+        goto done;
+    am_render_options ro = am_render_defaults();
+    ro.view = AM_VIEW_SIDE;
+    ro.texture = &tex;
+    ro.draw_joints = true;
+    double times[7];
+    am_render_even_times(AM_BENDBOX_DURATION_S, 7, times);
+    if ((s = join(path, sizeof path, opt->out_dir, "fold_side.png", err)) ||
+        (s = am_render_strip_png(&b, 0, times, 7, &ro, path, err)) ||
+        (s = add_file(rep, path, "fold strip, side view, t = 0..6 s", err)))
+        goto done;
+    ro.view = AM_VIEW_FRONT;
+    if ((s = join(path, sizeof path, opt->out_dir, "rest_front.png", err)) ||
+        (s = am_render_png(&b, rest, joints, &ro, "rest", path, err)) ||
+        (s = add_file(rep, path, "rest pose, front view", err)))
+        goto done;
+    progress(opt, "render", "fold_side.png (7 frames) and rest_front.png");
+    rep->benched = true;
+done:
+    am_image_free(&tex);
+    free(rest);
+    free(posed);
+    free(joints);
+    for (int i = 0; i < 3; i++)
+        am_bench_set_free(&sets[i]);
+    am_bench_free(&b);
+    return s;
+}
+
+am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, am_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->all_pass = true;
+    if (!opt->out_dir || !opt->skel)
+        return am_fail(err, AM_ERR_USAGE, "bend box: an output directory and the viewer skeleton are required");
+    am_status s = am_mkdir_p(opt->out_dir, err);
+    if (s)
+        return s;
+    am_rig rig;
+    am_tex_image atlas = {0};
+    am_skin_summary *sum = calloc(1, sizeof *sum); /* large: keep it off the stack */
+    if (!sum)
+        return am_fail_nomem(err, "skin summary");
+    char anim_path[1024];
+    s = am_bendbox_build_rig(&rig, err);
+    if (s) {
+        free(sum);
+        return s;
+    }
+    if (!(s = write_rig_and_atlas(opt, &rig, &atlas, rep, err)) && !(s = write_skin(opt, &rig, rep, sum, err)) &&
+        !(s = write_anim(opt, rep, anim_path, sizeof anim_path, err)) && opt->bench)
+        s = run_bench(opt, sum->llmesh_path, anim_path, &atlas, rep, err);
+    am_tex_image_free(&atlas);
+    am_rig_free(&rig);
+    free(sum);
+    return s;
+}
