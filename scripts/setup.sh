@@ -9,7 +9,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   libxml2-dev libopenjp2-7-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
   zlib1g-dev libpng-dev libassimp-dev libmeshoptimizer-dev libsuitesparse-dev
-  libarchive-dev uuid-dev
+  libarchive-dev uuid-dev libssl-dev
   assimp-testmodels          # real CMU mocap (BVH) used by the tests
   libmicrohttpd-dev          # the in-test HTTP server for the WorldBridge/RemoteAdmin tests
   clang libclang-rt-14-dev   # libFuzzer targets

@@ -1,0 +1,38 @@
+/* Content fingerprints for the world path: SHA-256 (what WorldBridge verifies and what
+ * the Idempotency-Key is), base64 (how binary files travel inside JSON) and UUIDs
+ * derived from content, so re-exporting the same creature yields the same asset IDs. */
+#ifndef AM_WORLD_DIGEST_H
+#define AM_WORLD_DIGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+/* The 32-byte SHA-256 of data (OpenSSL libcrypto). */
+am_status am_sha256(const void *data, size_t n, uint8_t out[32], am_error *err);
+/* Same, as 64 lowercase hex digits plus NUL. */
+am_status am_sha256_hex(const void *data, size_t n, char out[65], am_error *err);
+
+/* Standard base64 (RFC 4648, with padding, no line breaks) into a malloc'd string. */
+am_status am_base64_encode(const void *data, size_t n, char **out, am_error *err);
+
+/* A UUID is kept as its 16 bytes in network order (the order of the RFC text form and of
+ * the OpenSim ExtraParams blob). */
+typedef struct am_uuid {
+    uint8_t b[16];
+} am_uuid;
+
+/* The fixed namespace of every animesh name-based UUID (RFC 4122 version 5, SHA-1). */
+#define AM_UUID_NAMESPACE "8fe70114-ca16-4444-9d08-e92ae3b78847"
+
+/* Version-5 UUID of the text `name` in the animesh namespace. */
+void am_uuid_from_name(const char *name, am_uuid *out);
+/* Version-5 UUID of "<kind>:<sha256 hex of data>": same bytes and kind, same UUID. */
+am_status am_uuid_from_content(const char *kind, const void *data, size_t n, am_uuid *out, am_error *err);
+/* Lowercase text form, 36 characters plus NUL. */
+void am_uuid_format(const am_uuid *u, char out[37]);
+/* Parse the 36-character text form; false when s is not a UUID. */
+int am_uuid_parse(const char *s, am_uuid *out);
+
+#endif

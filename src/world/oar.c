@@ -1,0 +1,260 @@
+/* Planning (checks + content UUIDs) and the tar.gz itself. */
+#include "world/oar.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+static am_status check_name(const char *what, const char *name, am_error *err)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > 63)
+        return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" must be 1..63 bytes", what, name ? name : "");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c < 0x20 || c == 0x7f || c == '|')
+            return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" holds a control character or '|'", what, name);
+    }
+    return AM_OK;
+}
+
+void am_oar_plan_free(am_oar_plan *plan)
+{
+    free(plan->anim_assets);
+    free(plan->anim_items);
+    memset(plan, 0, sizeof *plan);
+}
+
+am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    if (!in->mesh || in->mesh_size == 0)
+        return am_fail(err, AM_ERR_INVALID, "no mesh asset");
+    if (in->texture) {
+        /* A raw JPEG-2000 code stream starts with SOC (FF 4F) then SIZ (FF 51). */
+        static const uint8_t soc_siz[4] = {0xff, 0x4f, 0xff, 0x51};
+        if (in->texture_size < 4 || memcmp(in->texture, soc_siz, 4) != 0)
+            return am_fail(err, AM_ERR_INVALID,
+                           "texture is not a JPEG-2000 code stream (.j2c starts FF 4F FF 51; a .jp2 file "
+                           "must be converted, e.g. with animesh texture)");
+    }
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(in->position[i]) || !isfinite(in->scale[i]) || in->scale[i] < 0)
+            return am_fail(err, AM_ERR_INVALID, "position and scale must be finite (scale not negative)");
+    if (in->object_name && in->object_name[0] && check_name("object", in->object_name, err))
+        return AM_ERR_INVALID;
+    int play_found = in->play == NULL;
+    for (size_t i = 0; i < in->anim_count; i++) {
+        if (check_name("animation", in->anims[i].name, err))
+            return AM_ERR_INVALID;
+        if (!in->anims[i].data || in->anims[i].size == 0)
+            return am_fail(err, AM_ERR_INVALID, "animation \"%s\" is empty", in->anims[i].name);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(in->anims[i].name, in->anims[j].name) == 0)
+                return am_fail(err, AM_ERR_INVALID, "two animations are named \"%s\"", in->anims[i].name);
+        if (in->play && strcmp(in->play, in->anims[i].name) == 0)
+            play_found = 1;
+    }
+    if (!play_found)
+        return am_fail(err, AM_ERR_INVALID, "--play %s names no animation given with --anim", in->play);
+
+    am_status s = am_uuid_from_content("mesh", in->mesh, in->mesh_size, &plan->mesh, err);
+    if (!s && in->texture) {
+        plan->has_texture = 1;
+        s = am_uuid_from_content("texture", in->texture, in->texture_size, &plan->texture, err);
+    }
+    if (s)
+        return s;
+    if (in->anim_count) {
+        plan->anim_assets = calloc(in->anim_count, sizeof *plan->anim_assets);
+        plan->anim_items = calloc(in->anim_count, sizeof *plan->anim_items);
+        if (!plan->anim_assets || !plan->anim_items) {
+            am_oar_plan_free(plan);
+            return am_fail_nomem(err, "OAR plan");
+        }
+    }
+    /* The object's identity: everything that ends up in it. */
+    am_buf d = {0};
+    char u[37];
+    am_uuid_format(&plan->mesh, u);
+    s = am_buf_printf(&d, err, "mesh=%s;", u);
+    if (!s && plan->has_texture) {
+        am_uuid_format(&plan->texture, u);
+        s = am_buf_printf(&d, err, "texture=%s;", u);
+    }
+    for (size_t i = 0; !s && i < in->anim_count; i++) {
+        s = am_uuid_from_content("animation", in->anims[i].data, in->anims[i].size, &plan->anim_assets[i], err);
+        if (!s) {
+            am_uuid_format(&plan->anim_assets[i], u);
+            s = am_buf_printf(&d, err, "anim=%s:%s;", in->anims[i].name, u);
+        }
+    }
+    if (!s)
+        s = am_buf_printf(&d, err, "play=%s;name=%s;pos=%.6f,%.6f,%.6f;scale=%.6f,%.6f,%.6f;time=%lld",
+                          in->play ? in->play : "", in->object_name ? in->object_name : "", in->position[0],
+                          in->position[1], in->position[2], in->scale[0], in->scale[1], in->scale[2],
+                          (long long)in->creation_time);
+    if (!s)
+        s = am_uuid_from_content("object", d.data, d.size, &plan->part, err);
+    if (!s)
+        s = am_uuid_from_content("archive", d.data, d.size, &plan->archive_id, err);
+    am_buf_free(&d);
+    char part[37], name[160];
+    am_uuid_format(&plan->part, part);
+    for (size_t i = 0; !s && i < in->anim_count; i++) {
+        snprintf(name, sizeof name, "item:%s:animation:%s", part, in->anims[i].name);
+        am_uuid_from_name(name, &plan->anim_items[i]);
+    }
+    if (!s && in->play) {
+        char *script = NULL;
+        s = am_oar_lsl_script(in->play, &script, err);
+        if (!s)
+            s = am_uuid_from_content("script", script, strlen(script), &plan->script, err);
+        free(script);
+        snprintf(name, sizeof name, "item:%s:script", part);
+        am_uuid_from_name(name, &plan->script_item);
+        plan->has_script = 1;
+    }
+    if (s)
+        am_oar_plan_free(plan);
+    return s;
+}
+
+/* libarchive writes through these into an am_buf. */
+typedef struct sink {
+    am_buf *out;
+    int failed;
+} sink;
+
+static la_ssize_t on_write(struct archive *a, void *user, const void *buf, size_t n)
+{
+    sink *k = user;
+    if (am_buf_append(k->out, buf, n, NULL)) {
+        k->failed = 1;
+        archive_set_error(a, 12, "out of memory");
+        return -1;
+    }
+    return (la_ssize_t)n;
+}
+
+static am_status add_entry(struct archive *a, const char *path, const void *data, size_t n, int64_t mtime,
+                           am_error *err)
+{
+    struct archive_entry *e = archive_entry_new();
+    if (!e)
+        return am_fail_nomem(err, "tar entry");
+    archive_entry_set_pathname(e, path);
+    archive_entry_set_size(e, (la_int64_t)n);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_mtime(e, (time_t)mtime, 0);
+    archive_entry_set_uid(e, 0);
+    archive_entry_set_gid(e, 0);
+    am_status s = AM_OK;
+    if (archive_write_header(a, e) != ARCHIVE_OK)
+        s = am_fail(err, AM_ERR_IO, "tar header for %s: %s", path, archive_error_string(a));
+    else if (n && archive_write_data(a, data, n) != (la_ssize_t)n)
+        s = am_fail(err, AM_ERR_IO, "tar data for %s: %s", path, archive_error_string(a));
+    archive_entry_free(e);
+    return s;
+}
+
+typedef struct asset {
+    am_uuid id;
+    const char *suffix;
+    const void *data;
+    size_t size;
+} asset;
+
+static int cmp_asset(const void *a, const void *b)
+{
+    return memcmp(((const asset *)a)->id.b, ((const asset *)b)->id.b, 16);
+}
+
+am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
+{
+    am_oar_plan plan;
+    am_status s = am_oar_plan_make(in, &plan, err);
+    if (s)
+        return s;
+    am_buf xml_archive = {0}, xml_object = {0};
+    char *script = NULL;
+    asset *assets = calloc(in->anim_count + 3, sizeof *assets);
+    struct archive *a = NULL;
+    if (!assets) {
+        s = am_fail_nomem(err, "OAR assets");
+        goto done;
+    }
+    if ((s = am_oar_archive_xml(in, &plan, &xml_archive, err)) || (s = am_oar_object_xml(in, &plan, &xml_object, err)))
+        goto done;
+    if (plan.has_script && (s = am_oar_lsl_script(in->play, &script, err)))
+        goto done;
+
+    /* Distinct assets (two names may share one .anim), sorted by UUID. */
+    size_t na = 0;
+    assets[na++] = (asset){plan.mesh, "_mesh.llmesh", in->mesh, in->mesh_size};
+    if (plan.has_texture)
+        assets[na++] = (asset){plan.texture, "_texture.jp2", in->texture, in->texture_size};
+    if (plan.has_script)
+        assets[na++] = (asset){plan.script, "_script.lsl", script, strlen(script)};
+    for (size_t i = 0; i < in->anim_count; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < na; j++)
+            dup |= memcmp(assets[j].id.b, plan.anim_assets[i].b, 16) == 0;
+        if (!dup)
+            assets[na++] = (asset){plan.anim_assets[i], "_animation.bvh", in->anims[i].data, in->anims[i].size};
+    }
+    qsort(assets, na, sizeof *assets, cmp_asset);
+
+    a = archive_write_new();
+    if (!a) {
+        s = am_fail_nomem(err, "libarchive");
+        goto done;
+    }
+    sink k = {out, 0};
+    /* pax_restricted is plain ustar unless a name needs more; the gzip header gets no
+     * timestamp so the bytes depend only on the content. */
+    if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK || archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+        archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
+        archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+        archive_write_open2(a, &k, NULL, on_write, NULL, NULL) != ARCHIVE_OK) {
+        s = am_fail(err, AM_ERR_IO, "libarchive: %s", archive_error_string(a));
+        goto done;
+    }
+    char path[512], id[37];
+    s = add_entry(a, "archive.xml", xml_archive.data, xml_archive.size, in->creation_time, err);
+    am_oar_object_path(in, &plan, path, sizeof path);
+    if (!s)
+        s = add_entry(a, path, xml_object.data, xml_object.size, in->creation_time, err);
+    for (size_t i = 0; !s && i < na; i++) {
+        am_uuid_format(&assets[i].id, id);
+        snprintf(path, sizeof path, "assets/%s%s", id, assets[i].suffix);
+        s = add_entry(a, path, assets[i].data, assets[i].size, in->creation_time, err);
+    }
+    if (archive_write_close(a) != ARCHIVE_OK && !s)
+        s = k.failed ? am_fail_nomem(err, "OAR") : am_fail(err, AM_ERR_IO, "libarchive: %s", archive_error_string(a));
+
+done:
+    if (a)
+        archive_write_free(a);
+    free(assets);
+    free(script);
+    am_buf_free(&xml_archive);
+    am_buf_free(&xml_object);
+    am_oar_plan_free(&plan);
+    return s;
+}
+
+am_status am_oar_write_file(const am_oar_input *in, const char *path, am_error *err)
+{
+    am_buf b = {0};
+    am_status s = am_oar_write(in, &b, err);
+    if (!s)
+        s = am_write_file_atomic(path, b.data, b.size, err);
+    am_buf_free(&b);
+    return s;
+}

@@ -1,0 +1,93 @@
+/* OpenSim archives (OAR) that carry one animesh object (spec/opensim-oar.md).
+ *
+ * The archive (gzip-compressed tar, written with libarchive):
+ *   archive.xml                                 first entry, version 0.8, assets included
+ *   objects/<Name>_<x>-<y>-<z>__<partUUID>.xml   the scene object group (one mesh prim)
+ *   assets/<uuid>_mesh.llmesh                   the mesh (asset type 49)
+ *   assets/<uuid>_texture.jp2                   the texture (JPEG-2000 code stream), optional
+ *   assets/<uuid>_animation.bvh                 each distinct .anim (binary, despite the suffix)
+ *   assets/<uuid>_script.lsl                    the starter script, when an animation is chosen
+ * Assets follow in ascending UUID order.
+ *
+ * Reproducible: every UUID is a version-5 UUID derived from content (digest.h), tar entries
+ * carry uid/gid 0, mode 0644 and mtime = creation_time, the gzip header has no timestamp;
+ * the same input gives the same bytes.
+ *
+ * The prim: PCode 9, a mesh sculpt (SculptType 5, SculptTexture = mesh UUID, SculptEntry
+ * true) and ExtraParams holding the sculpt entry (0x30) and the mesh-flags entry (0x70,
+ * bit 0 = animated mesh) exactly as am_oar_extra_params writes them; the texture in the
+ * TextureEntry's default face; the task inventory holds each animation (Type 20 /
+ * InvType 19) and, when `play` is set, a script (Type 10 / InvType 10) that calls
+ * llStartObjectAnimation on state_entry and on_rez. */
+#ifndef AM_WORLD_OAR_H
+#define AM_WORLD_OAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "world/digest.h"
+
+typedef struct am_oar_anim {
+    const char *name; /* inventory name: 1..63 bytes, no control characters or '|' */
+    const uint8_t *data;
+    size_t size;
+} am_oar_anim;
+
+typedef struct am_oar_input {
+    const uint8_t *mesh; /* the .llmesh asset */
+    size_t mesh_size;
+    const uint8_t *texture; /* a .j2c code stream, or NULL */
+    size_t texture_size;
+    const am_oar_anim *anims;
+    size_t anim_count;
+    const char *play;        /* one of the anim names, or NULL (no script) */
+    double position[3];      /* region coordinates, metres */
+    double scale[3];         /* prim scale; (0,0,0) means (1,1,1) */
+    const char *object_name; /* NULL: "animesh" */
+    int64_t creation_time;   /* archive datetime, CreationDate and tar mtimes (Unix s) */
+} am_oar_input;
+
+/* UUIDs chosen for an input (filled by am_oar_plan, reported by the CLI). */
+typedef struct am_oar_plan {
+    am_uuid archive_id, part, mesh, texture, script;
+    am_uuid *anim_assets; /* per input anim */
+    am_uuid *anim_items;  /* per input anim */
+    am_uuid script_item;
+    int has_texture, has_script;
+} am_oar_plan;
+
+/* Check the input (names, play, finite position, texture magic) and derive every UUID. */
+am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *err);
+void am_oar_plan_free(am_oar_plan *plan);
+
+/* The gzip-compressed tar into out. */
+am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err);
+/* The same, written atomically to path. */
+am_status am_oar_write_file(const am_oar_input *in, const char *path, am_error *err);
+
+/* Pieces, exposed for tests and other writers. */
+
+/* The shape's ExtraParams blob (opensim-oar.md, mesh-asset.md 8.1): count 2, sculpt entry
+ * (type 0x30, size 17: mesh UUID then 5), mesh-flags entry (type 0x70, size 4: LE u32 1).
+ * Always 34 bytes. */
+#define AM_OAR_EXTRA_PARAMS_SIZE 34
+void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SIZE]);
+
+/* A TextureEntry whose default face carries `texture` (or the default plywood texture
+ * 89556747-24cb-43ed-920b-47caed15465f when NULL), white, repeats 1, no offset/rotation,
+ * no exceptions. Always 63 bytes. */
+#define AM_OAR_TEXTURE_ENTRY_SIZE 63
+void am_oar_texture_entry(const am_uuid *texture, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE]);
+
+/* The LSL starter script for anim_name (malloc'd). */
+am_status am_oar_lsl_script(const char *anim_name, char **out, am_error *err);
+
+/* The object XML (SceneObjectGroup) and archive.xml text, appended to out. */
+am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_buf *out, am_error *err);
+am_status am_oar_archive_xml(const am_oar_input *in, const am_oar_plan *plan, am_buf *out, am_error *err);
+/* "objects/<Name>_<x>-<y>-<z>__<uuid>.xml" into out. */
+void am_oar_object_path(const am_oar_input *in, const am_oar_plan *plan, char *out, size_t size);
+
+#endif

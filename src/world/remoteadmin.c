@@ -1,0 +1,222 @@
+#include "world/remoteadmin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "world/http.h"
+
+void am_ra_options_default(am_ra_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    const char *pw = getenv("OPENSIM_REMOTEADMIN_PASSWORD");
+    opt->password = pw && pw[0] ? pw : NULL;
+    opt->connect_timeout_ms = 5000;
+    opt->total_timeout_ms = 600000;
+    opt->max_attempts = 3;
+    opt->backoff_ms = 1000;
+}
+
+static am_status esc(am_buf *b, const char *s, am_error *err)
+{
+    am_status st = AM_OK;
+    for (; *s && !st; s++) {
+        switch (*s) {
+        case '&': st = am_buf_append(b, "&amp;", 5, err); break;
+        case '<': st = am_buf_append(b, "&lt;", 4, err); break;
+        case '>': st = am_buf_append(b, "&gt;", 4, err); break;
+        default: st = am_buf_append(b, s, 1, err); break;
+        }
+    }
+    return st;
+}
+
+static am_status member(am_buf *b, const char *name, const char *value, am_error *err)
+{
+    am_status s = am_buf_printf(b, err, "<member><name>%s</name><value><string>", name);
+    if (!s)
+        s = esc(b, value, err);
+    if (!s)
+        s = am_buf_printf(b, err, "</string></value></member>\n");
+    return s;
+}
+
+am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err)
+{
+    if (!req->filename || !req->filename[0])
+        return am_fail(err, AM_ERR_USAGE, "admin_load_oar needs a file name or URL");
+    if (!(req->region_name && req->region_name[0]) && !(req->region_uuid && req->region_uuid[0]))
+        return am_fail(err, AM_ERR_USAGE, "admin_load_oar needs a region name or UUID");
+    am_status s = am_buf_printf(out, err,
+                                "<?xml version=\"1.0\"?>\n<methodCall><methodName>admin_load_oar</methodName>"
+                                "<params><param><value><struct>\n");
+    if (!s)
+        s = member(out, "password", password ? password : "", err);
+    if (!s)
+        s = member(out, "filename", req->filename, err);
+    if (!s && req->region_name && req->region_name[0])
+        s = member(out, "region_name", req->region_name, err);
+    if (!s && req->region_uuid && req->region_uuid[0])
+        s = member(out, "region_uuid", req->region_uuid, err);
+    if (!s)
+        s = member(out, "merge", req->merge ? "true" : "false", err);
+    if (!s)
+        s = member(out, "skip-assets", req->skip_assets ? "true" : "false", err);
+    if (!s)
+        s = am_buf_printf(out, err, "</struct></value></param></params></methodCall>\n");
+    return s;
+}
+
+static xmlNode *child(xmlNode *n, const char *name)
+{
+    for (xmlNode *c = n ? n->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+/* The scalar inside <value>: its text and its type element name ("string" when bare). */
+static void scalar(xmlNode *value, char *out, size_t size, const char **type)
+{
+    xmlNode *t = NULL;
+    for (xmlNode *c = value ? value->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) {
+            t = c;
+            break;
+        }
+    *type = t ? (const char *)t->name : "string";
+    xmlChar *txt = xmlNodeGetContent(t ? t : value);
+    snprintf(out, size, "%s", txt ? (const char *)txt : "");
+    xmlFree(txt);
+}
+
+static bool truthy(const char *type, const char *v)
+{
+    while (*v == ' ' || *v == '\n' || *v == '\t' || *v == '\r')
+        v++;
+    if (strcmp(type, "boolean") == 0 || strcmp(type, "int") == 0 || strcmp(type, "i4") == 0)
+        return atoi(v) != 0;
+    return strncmp(v, "true", 4) == 0 || strncmp(v, "True", 4) == 0;
+}
+
+am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (size > 0x7fffffff)
+        return am_fail(err, AM_ERR_INVALID, "reply too large");
+    xmlDoc *doc = xmlReadMemory((const char *)xml, (int)size, "reply.xml", NULL,
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (!root || strcmp((const char *)root->name, "methodResponse") != 0) {
+        xmlFreeDoc(doc);
+        return am_fail(err, AM_ERR_INVALID, "not an XML-RPC methodResponse");
+    }
+    xmlNode *fault = child(root, "fault");
+    xmlNode *st = fault ? child(child(fault, "value"), "struct")
+                        : child(child(child(child(root, "params"), "param"), "value"), "struct");
+    if (!st) {
+        xmlFreeDoc(doc);
+        return am_fail(err, AM_ERR_INVALID, "XML-RPC reply without a struct");
+    }
+    out->fault = fault != NULL;
+    for (xmlNode *m = st->children; m; m = m->next) {
+        if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
+            continue;
+        xmlNode *nm = child(m, "name");
+        xmlChar *name = nm ? xmlNodeGetContent(nm) : NULL;
+        char v[256];
+        const char *type;
+        scalar(child(m, "value"), v, sizeof v, &type);
+        if (name) {
+            const char *n = (const char *)name;
+            if (!fault && (strcmp(n, "loaded") == 0 || strcmp(n, "success") == 0))
+                out->loaded = truthy(type, v);
+            else if (strcmp(n, "error") == 0 || strcmp(n, "faultString") == 0)
+                snprintf(out->error, sizeof out->error, "%s", v);
+        }
+        xmlFree(name);
+    }
+    xmlFreeDoc(doc);
+    return AM_OK;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* Mask every occurrence of secret in s. */
+static void mask(char *s, const char *secret)
+{
+    if (!secret || strlen(secret) < 1)
+        return;
+    size_t n = strlen(secret);
+    for (char *p = strstr(s, secret); p; p = strstr(p + n, secret))
+        memset(p, '*', n);
+}
+
+am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
+                              int *attempts, am_error *err)
+{
+    memset(reply, 0, sizeof *reply);
+    if (attempts)
+        *attempts = 0;
+    if (!opt->url || (strncmp(opt->url, "http://", 7) != 0 && strncmp(opt->url, "https://", 8) != 0))
+        return am_fail(err, AM_ERR_USAGE, "RemoteAdmin URL must start with http:// or https://");
+    if (!opt->password)
+        return am_fail(err, AM_ERR_USAGE, "no RemoteAdmin password: set OPENSIM_REMOTEADMIN_PASSWORD");
+    am_buf body = {0};
+    am_status s = am_ra_load_oar_request(req, opt->password, &body, err);
+    if (s) {
+        am_buf_free(&body);
+        return s;
+    }
+    char shown[512];
+    am_http_redact_url(opt->url, shown, sizeof shown);
+    am_http_request hr = {opt->url, "text/xml", NULL, body.data, body.size, opt->connect_timeout_ms,
+                          opt->total_timeout_ms};
+    int max = opt->max_attempts < 1 ? 1 : opt->max_attempts;
+    long delay = opt->backoff_ms;
+    for (int attempt = 1;; attempt++) {
+        am_http_reply rep;
+        if ((s = am_http_post(&hr, &rep, err)))
+            break;
+        if (attempts)
+            *attempts = attempt;
+        if (rep.failure == AM_HTTP_REFUSED && attempt < max) {
+            am_http_reply_free(&rep);
+            sleep_ms(delay);
+            delay *= 2;
+            continue;
+        }
+        char snip[100];
+        am_http_snippet(&rep.body, 80, snip, sizeof snip);
+        mask(snip, opt->password);
+        if (rep.failure != AM_HTTP_REPLIED) {
+            s = am_fail(err, AM_ERR_NETWORK, "admin_load_oar: %s after %d attempt%s (%s)",
+                        am_http_failure_text(rep.failure), attempt, attempt == 1 ? "" : "s", rep.detail);
+        } else if (rep.status < 200 || rep.status > 299) {
+            s = am_fail(err, AM_ERR_NETWORK, "admin_load_oar: HTTP %ld: %s", rep.status, snip[0] ? snip : "(empty body)");
+        } else if (am_ra_parse_reply(rep.body.data, rep.body.size, reply, NULL)) {
+            s = am_fail(err, AM_ERR_INVALID, "admin_load_oar: malformed reply (HTTP %ld, not XML-RPC): %s", rep.status,
+                        snip[0] ? snip : "(empty body)");
+        } else if (!reply->loaded) {
+            mask(reply->error, opt->password);
+            s = am_fail(err, AM_ERR_INVALID, "admin_load_oar: the region did not load the archive%s: %s",
+                        reply->fault ? " (XML-RPC fault)" : "", reply->error[0] ? reply->error : "(no error text)");
+        }
+        am_http_reply_free(&rep);
+        if (s)
+            am_error_where(err, "%s", shown);
+        break;
+    }
+    am_buf_free(&body);
+    return s;
+}

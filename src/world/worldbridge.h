@@ -1,0 +1,80 @@
+/* The WorldBridge client: the one module that knows the wire format (spec/worldbridge.md,
+ * "Wire format"). Every command is POST <base>/<command> with a JSON object body and
+ * Content-Type application/json; the reply is {"ok": true, ...} or {"ok": false,
+ * "error": "..."}. Every request carries Idempotency-Key = SHA-256 (hex) of its exact body
+ * bytes, so a retried call can be recognised by the bridge and never spawns or stores twice.
+ *
+ * Retries (with exponential backoff) happen only when it is safe and useful: connection
+ * refused or dropped, a timeout, or a 5xx status. 4xx, {"ok": false} and malformed replies
+ * are final. The bearer token is sent as "Authorization: Bearer <token>" and never appears
+ * in an error, a dry-run file or any output. */
+#ifndef AM_WORLD_WORLDBRIDGE_H
+#define AM_WORLD_WORLDBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core/error.h"
+
+typedef struct am_wb_options {
+    const char *base_url;    /* e.g. http://127.0.0.1:9000/wb (a trailing '/' is fine) */
+    const char *token;       /* bearer token or NULL */
+    long connect_timeout_ms; /* default 5000 */
+    long total_timeout_ms;   /* per attempt; default 60000 */
+    int max_attempts;        /* default 4 (1 = no retry) */
+    long backoff_ms;         /* first retry delay, doubled each time, capped at 8 s; default 500 */
+    const char *dry_run_dir; /* when set: write each request to files there, send nothing */
+} am_wb_options;
+
+/* Defaults for everything; base_url and token from WORLDBRIDGE_URL / WORLDBRIDGE_TOKEN. */
+void am_wb_options_default(am_wb_options *opt);
+
+typedef struct am_wb_client {
+    am_wb_options opt;
+    int sequence;  /* requests made so far (numbers the dry-run files) */
+} am_wb_client;
+
+am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error *err);
+
+/* What one command returned. */
+typedef struct am_wb_result {
+    json_t *reply;          /* the parsed reply object (NULL in dry-run); json_decref it */
+    long http_status;       /* of the last attempt; 0 when nothing replied */
+    int attempts;           /* requests sent (0 in dry-run) */
+    char idempotency_key[65];
+    char uuid[37];          /* the reply's "uuid" when it carries one, else "" */
+} am_wb_result;
+
+void am_wb_result_free(am_wb_result *r);
+
+/* Send one command. body is borrowed and serialised once (compact, keys in insertion
+ * order); those exact bytes are sent on every attempt and hashed into the key. Errors name
+ * the command, the HTTP status (or the connection failure), the attempts and the first bytes
+ * of the reply: "spawn_mesh: HTTP 500 after 4 attempts: {\"ok\":false,...". On failure
+ * result->attempts and http_status are still filled. Status AM_ERR_NETWORK for transport and
+ * HTTP failures, AM_ERR_INVALID for a well-formed refusal or a malformed reply, AM_ERR_IO
+ * when a dry-run file cannot be written. */
+am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, am_wb_result *result,
+                     am_error *err);
+
+/* Request bodies (new references; NULL with err set on failure). */
+
+/* spawn_mesh: meshdata is borrowed (copied by reference); texture is either j2c bytes
+ * (tex_j2c, tex_size) sent as {"j2c_base64", "bytes", "sha256"}, or tex_uuid sent as
+ * {"uuid"}, or neither (null). */
+json_t *am_wb_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c, size_t tex_size,
+                              const char *tex_uuid, const char *name, am_error *err);
+/* store_anim: {"name", "anim_base64", "bytes", "sha256"}. */
+json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err);
+/* play_anim: {"uuid": object, "anim": asset uuid or stored name, "name": anim name}. */
+json_t *am_wb_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err);
+/* save_world: {}. */
+json_t *am_wb_save_world_body(am_error *err);
+
+/* Placeholder written into dry-run bodies where a real run would use a UUID returned by an
+ * earlier command. */
+#define AM_WB_DRY_RUN_OBJECT "{{spawn_mesh.uuid}}"
+
+#endif

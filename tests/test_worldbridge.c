@@ -1,0 +1,571 @@
+/* The WorldBridge client against a real HTTP server on 127.0.0.1 that checks every request
+ * against the contract of spec/worldbridge.md and misbehaves on demand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+#include "core/io.h"
+#include "http_server.h"
+#include "test_support.h"
+#include "world/worldbridge.h"
+#include "world_fixtures.h"
+
+#define TOKEN "tok-Secret-42"
+
+typedef struct action {
+    char key[65];
+    char reply[256];
+} action;
+
+typedef struct bridge {
+    int status_always;    /* answer every request with this status */
+    int fail_500;         /* answer 500 this many times first */
+    int hangs;            /* perform, then hang this many times (reply late) */
+    int hang_ms;
+    const char *raw_body; /* answer 200 with this body */
+    const char *expect_token;
+    action done[64];
+    size_t done_count;
+    int spawns, stores, plays, saves;
+    char violation[256];
+    int next_uuid;
+} bridge;
+
+static void violate(bridge *b, const char *fmt, ...)
+{
+    if (b->violation[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->violation, sizeof b->violation, fmt, ap);
+    va_end(ap);
+}
+
+static void sha256_hex(const void *d, size_t n, char out[65])
+{
+    unsigned char h[SHA256_DIGEST_LENGTH];
+    SHA256(d, n, h);
+    for (int i = 0; i < 32; i++)
+        sprintf(out + 2 * i, "%02x", h[i]);
+}
+
+/* Check a {"<b64key>", "bytes", "sha256"} file object: decodes, length and digest agree. */
+static void check_file(bridge *b, const json_t *o, const char *b64key, const char *cmd)
+{
+    const char *b64 = json_string_value(json_object_get(o, b64key));
+    json_int_t bytes = json_integer_value(json_object_get(o, "bytes"));
+    const char *sha = json_string_value(json_object_get(o, "sha256"));
+    if (!b64 || !json_is_integer(json_object_get(o, "bytes")) || !sha) {
+        violate(b, "%s: missing %s/bytes/sha256", cmd, b64key);
+        return;
+    }
+    size_t len = strlen(b64);
+    unsigned char *raw = malloc(len + 3);
+    int n = EVP_DecodeBlock(raw, (const unsigned char *)b64, (int)len);
+    if (n < 0) {
+        violate(b, "%s: %s is not base64", cmd, b64key);
+        free(raw);
+        return;
+    }
+    if (len >= 1 && b64[len - 1] == '=')
+        n--;
+    if (len >= 2 && b64[len - 2] == '=')
+        n--;
+    char hex[65];
+    sha256_hex(raw, (size_t)n, hex);
+    if (n != bytes)
+        violate(b, "%s: bytes %lld but %d decoded", cmd, (long long)bytes, n);
+    if (strcmp(hex, sha) != 0)
+        violate(b, "%s: sha256 does not match the decoded bytes", cmd);
+    free(raw);
+}
+
+static void check_contract(bridge *b, const am_test_http_request *rq, const char *cmd, json_t *j)
+{
+    if (strcmp(rq->method, "POST") != 0)
+        violate(b, "%s: method %s", cmd, rq->method);
+    if (strcmp(rq->content_type, "application/json") != 0)
+        violate(b, "%s: content type '%s'", cmd, rq->content_type);
+    char want[128];
+    if (b->expect_token) {
+        snprintf(want, sizeof want, "Bearer %s", b->expect_token);
+        if (strcmp(rq->authorization, want) != 0)
+            violate(b, "%s: Authorization header missing or wrong", cmd);
+    } else if (rq->authorization[0]) {
+        violate(b, "%s: unexpected Authorization header", cmd);
+    }
+    char hex[65];
+    sha256_hex(rq->body, rq->body_size, hex);
+    if (strcmp(hex, rq->idempotency_key) != 0)
+        violate(b, "%s: Idempotency-Key is not the SHA-256 of the body", cmd);
+    if (!json_is_object(j)) {
+        violate(b, "%s: body is not a JSON object", cmd);
+        return;
+    }
+    if (strcmp(cmd, "spawn_mesh") == 0) {
+        const json_t *pos = json_object_get(j, "position");
+        if (!json_is_object(json_object_get(j, "meshdata")) || json_array_size(pos) != 3 ||
+            !json_is_string(json_object_get(j, "name")) || !json_object_get(j, "texture"))
+            violate(b, "spawn_mesh: body lacks meshdata/position/texture/name");
+        const json_t *tex = json_object_get(j, "texture");
+        if (json_is_object(tex) && json_object_get(tex, "j2c_base64"))
+            check_file(b, tex, "j2c_base64", cmd);
+    } else if (strcmp(cmd, "store_anim") == 0) {
+        if (!json_is_string(json_object_get(j, "name")))
+            violate(b, "store_anim: no name");
+        check_file(b, j, "anim_base64", cmd);
+    } else if (strcmp(cmd, "play_anim") == 0) {
+        if (!json_is_string(json_object_get(j, "uuid")) || !json_is_string(json_object_get(j, "anim")) ||
+            !json_is_string(json_object_get(j, "name")))
+            violate(b, "play_anim: body lacks uuid/anim/name");
+    } else if (strcmp(cmd, "save_world") == 0) {
+        if (json_object_size(j) != 0)
+            violate(b, "save_world: body is not {}");
+    } else {
+        violate(b, "unknown command %s", cmd);
+    }
+}
+
+static void handler(const am_test_http_request *rq, am_test_http_response *resp, void *user)
+{
+    bridge *b = user;
+    const char *cmd = strncmp(rq->path, "/wb/", 4) == 0 ? rq->path + 4 : "";
+    json_t *j = json_loadb(rq->body, rq->body_size, 0, NULL);
+    check_contract(b, rq, cmd, j);
+    json_decref(j);
+    if (b->status_always) {
+        resp->status = b->status_always;
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"status %d\",\"echo\":\"%s\"}",
+                 b->status_always, rq->authorization);
+        return;
+    }
+    if (b->raw_body) {
+        snprintf(resp->body, sizeof resp->body, "%s", b->raw_body);
+        return;
+    }
+    if (b->fail_500 > 0) {
+        b->fail_500--;
+        resp->status = 500;
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"try again\"}");
+        return;
+    }
+    /* A retried request (same key) gets the first reply: nothing is done twice. */
+    for (size_t i = 0; i < b->done_count; i++)
+        if (strcmp(b->done[i].key, rq->idempotency_key) == 0) {
+            snprintf(resp->body, sizeof resp->body, "%s", b->done[i].reply);
+            if (b->hangs > 0) {
+                b->hangs--;
+                resp->hang_ms = b->hang_ms;
+            }
+            return;
+        }
+    action *a = &b->done[b->done_count++];
+    snprintf(a->key, sizeof a->key, "%s", rq->idempotency_key);
+    if (strcmp(cmd, "spawn_mesh") == 0 || strcmp(cmd, "store_anim") == 0) {
+        *(strcmp(cmd, "spawn_mesh") == 0 ? &b->spawns : &b->stores) += 1;
+        snprintf(a->reply, sizeof a->reply, "{\"ok\":true,\"uuid\":\"00000000-0000-4000-8000-%012d\"}", ++b->next_uuid);
+    } else {
+        *(strcmp(cmd, "play_anim") == 0 ? &b->plays : &b->saves) += 1;
+        snprintf(a->reply, sizeof a->reply, "{\"ok\":true}");
+    }
+    snprintf(resp->body, sizeof resp->body, "%s", a->reply);
+    if (b->hangs > 0) {
+        b->hangs--;
+        resp->hang_ms = b->hang_ms;
+    }
+}
+
+typedef struct fixture {
+    bridge b;
+    am_test_http_server *srv;
+    am_wb_client client;
+    char url[128];
+    uint8_t anim[512];
+    size_t anim_size;
+} fixture;
+
+static int setup(void **state)
+{
+    am_test_no_proxy();
+    fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->b.expect_token = TOKEN;
+    f->srv = am_test_http_start(handler, &f->b);
+    snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/wb", am_test_http_port(f->srv));
+    am_wb_options opt;
+    am_wb_options_default(&opt);
+    opt.base_url = f->url;
+    opt.token = TOKEN;
+    opt.connect_timeout_ms = 1000;
+    opt.total_timeout_ms = 300;
+    opt.max_attempts = 3;
+    opt.backoff_ms = 20;
+    am_error err;
+    assert_int_equal(am_wb_client_init(&f->client, &opt, &err), AM_OK);
+    f->anim_size = am_test_tiny_anim(f->anim, sizeof f->anim, "mPelvis", 1.0f);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    am_test_http_stop(f->srv);
+    free(f);
+    return 0;
+}
+
+static json_t *store_body(fixture *f)
+{
+    am_error err;
+    json_t *body = am_wb_store_anim_body("wave", f->anim, f->anim_size, &err);
+    assert_non_null(body);
+    return body;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static void test_full_sequence_follows_the_contract(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    json_error_t je;
+    char path[4096];
+    json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
+    assert_non_null(md);
+    const uint8_t j2c[] = {0xff, 0x4f, 0xff, 0x51, 0x00, 0x2f, 0x00, 0x00, 0x01};
+    double pos[3] = {128, 64.5, 22};
+    json_t *body = am_wb_spawn_mesh_body(md, pos, j2c, sizeof j2c, NULL, "tri", &err);
+    assert_non_null(body);
+    am_wb_result r;
+    assert_int_equal(am_wb_call(&f->client, "spawn_mesh", body, &r, &err), AM_OK);
+    assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000001");
+    assert_int_equal(r.attempts, 1);
+    assert_int_equal(r.http_status, 200);
+    char obj[37];
+    strcpy(obj, r.uuid);
+    am_wb_result_free(&r);
+    json_decref(body);
+
+    body = store_body(f);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000002");
+    am_wb_result_free(&r);
+    json_decref(body);
+
+    body = am_wb_play_anim_body(obj, "00000000-0000-4000-8000-000000000002", "wave", &err);
+    assert_int_equal(am_wb_call(&f->client, "play_anim", body, &r, &err), AM_OK);
+    assert_string_equal(r.uuid, "");
+    am_wb_result_free(&r);
+    json_decref(body);
+    body = am_wb_save_world_body(&err);
+    assert_int_equal(am_wb_call(&f->client, "save_world", body, &r, &err), AM_OK);
+    am_wb_result_free(&r);
+    json_decref(body);
+
+    assert_string_equal(f->b.violation, "");
+    assert_int_equal(am_test_http_count(f->srv), 4);
+    assert_int_equal(f->b.spawns, 1);
+    assert_int_equal(f->b.stores, 1);
+    assert_int_equal(f->b.plays, 1);
+    assert_int_equal(f->b.saves, 1);
+
+    /* The spawn body carries the meshdata unchanged and the position as given. */
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    assert_string_equal(rq.path, "/wb/spawn_mesh");
+    json_t *sent = json_loadb(rq.body, rq.body_size, 0, &je);
+    assert_true(json_equal(json_object_get(sent, "meshdata"), md));
+    assert_true(json_number_value(json_array_get(json_object_get(sent, "position"), 1)) == 64.5);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(sent, "texture"), "bytes")), 9);
+    json_decref(sent);
+    free(rq.body);
+    am_test_http_get(f->srv, 2, &rq);
+    sent = json_loadb(rq.body, rq.body_size, 0, &je);
+    assert_string_equal(json_string_value(json_object_get(sent, "uuid")), obj);
+    json_decref(sent);
+    free(rq.body);
+    json_decref(md);
+}
+
+static void test_500_once_is_retried_with_the_same_key(void **state)
+{
+    fixture *f = *state;
+    f->b.fail_500 = 1;
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    double t0 = now_ms();
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    double dt = now_ms() - t0;
+    assert_int_equal(r.attempts, 2);
+    assert_int_equal(f->b.stores, 1);
+    assert_true(dt >= 20.0); /* waited the backoff */
+    am_test_http_request a, b;
+    am_test_http_get(f->srv, 0, &a);
+    am_test_http_get(f->srv, 1, &b);
+    assert_string_equal(a.idempotency_key, b.idempotency_key);
+    assert_string_equal(a.idempotency_key, r.idempotency_key);
+    assert_int_equal(a.body_size, b.body_size);
+    assert_memory_equal(a.body, b.body, a.body_size);
+    free(a.body);
+    free(b.body);
+    assert_string_equal(f->b.violation, "");
+    am_wb_result_free(&r);
+    json_decref(body);
+}
+
+static void test_timeout_retry_never_stores_twice(void **state)
+{
+    fixture *f = *state;
+    f->b.hangs = 1;
+    f->b.hang_ms = 2000; /* well past the 300 ms total timeout */
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    double t0 = now_ms();
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    assert_true(now_ms() - t0 < 1500.0);
+    assert_int_equal(r.attempts, 2);
+    assert_int_equal(am_test_http_count(f->srv), 2);
+    assert_int_equal(f->b.stores, 1); /* the bridge acted once; the retry got the same UUID */
+    assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000001");
+    am_wb_result_free(&r);
+    json_decref(body);
+}
+
+static void test_timeouts_exhaust_attempts_and_say_so(void **state)
+{
+    fixture *f = *state;
+    f->b.hangs = 10;
+    f->b.hang_ms = 2000;
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(r.attempts, 3);
+    assert_non_null(strstr(err.msg, "store_anim: timed out"));
+    assert_non_null(strstr(err.msg, "3 attempts"));
+    assert_int_equal(f->b.stores, 1);
+    json_decref(body);
+}
+
+static void test_refused_connection_is_retried_then_reported(void **state)
+{
+    fixture *f = *state;
+    char url[128];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/wb", am_test_closed_port());
+    f->client.opt.base_url = url;
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    double t0 = now_ms();
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_true(now_ms() - t0 >= 20.0 + 40.0); /* backoff 20 then 40 ms */
+    assert_int_equal(r.attempts, 3);
+    assert_int_equal(r.http_status, 0);
+    assert_non_null(strstr(err.msg, "store_anim: connection refused after 3 attempts"));
+    assert_non_null(strstr(err.where, url));
+    assert_int_equal(am_status_exit_code(err.code), 1);
+    json_decref(body);
+}
+
+static void test_401_is_final_and_never_shows_the_token(void **state)
+{
+    fixture *f = *state;
+    f->b.status_always = 401; /* the reply even echoes the Authorization header */
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(r.attempts, 1);
+    assert_int_equal(r.http_status, 401);
+    char full[512];
+    am_error_format(&err, full, sizeof full);
+    assert_non_null(strstr(full, "store_anim: HTTP 401 (check WORLDBRIDGE_TOKEN) after 1 attempt: {\"ok\":false"));
+    assert_null(strstr(full, TOKEN));
+    assert_int_equal(am_test_http_count(f->srv), 1);
+    json_decref(body);
+}
+
+static void test_persistent_503_exhausts_attempts(void **state)
+{
+    fixture *f = *state;
+    f->b.status_always = 503;
+    am_error err;
+    am_wb_result r;
+    json_t *body = am_wb_save_world_body(&err);
+    assert_int_equal(am_wb_call(&f->client, "save_world", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(r.attempts, 3);
+    assert_int_equal(am_test_http_count(f->srv), 3);
+    assert_non_null(strstr(err.msg, "save_world: HTTP 503 after 3 attempts: {\"ok\":false,\"error\":\"status 503\""));
+    json_decref(body);
+}
+
+static void test_malformed_reply_is_reported_with_its_first_bytes(void **state)
+{
+    fixture *f = *state;
+    f->b.raw_body = "<html>Bad Gateway but 200</html>";
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_int_equal(r.attempts, 1);
+    assert_non_null(strstr(err.msg, "store_anim: malformed reply (HTTP 200, not a JSON object): <html>Bad Gateway"));
+    am_wb_result_free(&r);
+    json_decref(body);
+}
+
+static void test_reply_without_uuid_or_with_ok_false_is_an_error(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    f->b.raw_body = "{\"ok\":true}";
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "no \"uuid\""));
+    am_wb_result_free(&r);
+    f->b.raw_body = "{\"ok\":true,\"uuid\":\"not-a-uuid\"}";
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "not a UUID"));
+    am_wb_result_free(&r);
+    f->b.raw_body = "{\"ok\":false,\"error\":\"anim rejected: joint mFoo\"}";
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "store_anim: the bridge refused (HTTP 200): anim rejected: joint mFoo"));
+    assert_int_equal(r.attempts, 1);
+    am_wb_result_free(&r);
+    json_decref(body);
+}
+
+static void test_dry_run_writes_the_exact_bodies_and_sends_nothing(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    /* The real request first, to compare bytes. */
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    am_wb_result_free(&r);
+    am_test_http_request sent;
+    am_test_http_get(f->srv, 0, &sent);
+
+    char dir[512], path[1024];
+    am_test_tmpdir(dir, sizeof dir);
+    am_wb_options opt = f->client.opt;
+    opt.dry_run_dir = dir;
+    am_wb_client dry;
+    assert_int_equal(am_wb_client_init(&dry, &opt, &err), AM_OK);
+    assert_int_equal(am_wb_call(&dry, "store_anim", body, &r, &err), AM_OK);
+    assert_int_equal(r.attempts, 0);
+    assert_null(r.reply);
+    assert_int_equal(am_test_http_count(f->srv), 1);
+
+    uint8_t *data;
+    size_t size;
+    snprintf(path, sizeof path, "%s/01-store_anim.json", dir);
+    assert_int_equal(am_read_file(path, &data, &size, &err), AM_OK);
+    assert_int_equal(size, sent.body_size);
+    assert_memory_equal(data, sent.body, size);
+    free(data);
+    snprintf(path, sizeof path, "%s/01-store_anim.http", dir);
+    assert_int_equal(am_read_file(path, &data, &size, &err), AM_OK);
+    char want[256];
+    snprintf(want, sizeof want, "Idempotency-Key: %s\n", sent.idempotency_key);
+    assert_non_null(strstr((char *)data, want));
+    assert_non_null(strstr((char *)data, "POST http://127.0.0.1:"));
+    assert_non_null(strstr((char *)data, "Authorization: Bearer <WORLDBRIDGE_TOKEN, not written>"));
+    assert_null(strstr((char *)data, TOKEN));
+    free(data);
+    free(sent.body);
+    json_decref(body);
+}
+
+static void test_idempotency_key_is_sha256_of_the_body(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    am_wb_result r1, r2;
+    json_t *a = store_body(f), *b = store_body(f);
+    /* Equal payloads: equal keys (the bridge's dedup); a different payload: a new key. */
+    assert_int_equal(am_wb_call(&f->client, "store_anim", a, &r1, &err), AM_OK);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", b, &r2, &err), AM_OK);
+    assert_string_equal(r1.idempotency_key, r2.idempotency_key);
+    assert_string_equal(r1.uuid, r2.uuid);
+    assert_int_equal(f->b.stores, 1);
+    am_wb_result_free(&r1);
+    am_wb_result_free(&r2);
+    json_decref(b);
+    b = am_wb_store_anim_body("wave2", f->anim, f->anim_size, &err);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", b, &r2, &err), AM_OK);
+    assert_string_not_equal(r2.uuid, "00000000-0000-4000-8000-000000000001");
+    assert_int_equal(f->b.stores, 2);
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    char hex[65];
+    sha256_hex(rq.body, rq.body_size, hex);
+    assert_string_equal(rq.idempotency_key, hex);
+    assert_int_equal(strlen(hex), 64);
+    free(rq.body);
+    am_wb_result_free(&r2);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void test_options_come_from_the_environment(void **state)
+{
+    (void)state;
+    setenv("WORLDBRIDGE_URL", "http://127.0.0.1:1/wb", 1);
+    setenv("WORLDBRIDGE_TOKEN", "envtok", 1);
+    am_wb_options opt;
+    am_wb_options_default(&opt);
+    assert_string_equal(opt.base_url, "http://127.0.0.1:1/wb");
+    assert_string_equal(opt.token, "envtok");
+    assert_int_equal(opt.max_attempts, 4);
+    unsetenv("WORLDBRIDGE_URL");
+    unsetenv("WORLDBRIDGE_TOKEN");
+    am_wb_options_default(&opt);
+    assert_null(opt.base_url);
+    assert_null(opt.token);
+    am_wb_client c;
+    am_error err;
+    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "WORLDBRIDGE_URL"));
+    opt.base_url = "ftp://x/";
+    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_full_sequence_follows_the_contract, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_500_once_is_retried_with_the_same_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeout_retry_never_stores_twice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeouts_exhaust_attempts_and_say_so, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_connection_is_retried_then_reported, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_401_is_final_and_never_shows_the_token, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_persistent_503_exhausts_attempts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_reply_is_reported_with_its_first_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reply_without_uuid_or_with_ok_false_is_an_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dry_run_writes_the_exact_bodies_and_sends_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idempotency_key_is_sha256_of_the_body, setup, teardown),
+        cmocka_unit_test(test_options_come_from_the_environment),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
