@@ -162,7 +162,9 @@ am_status am_bench_displacement(const am_bench *b, const float *a, const float *
                                 am_error *err);
 
 /* Named vertex sets, chosen by bind-frame conditions joined by ',' (all must hold):
- * "x>=1", "x<=-1,z>0.2", "y>0", "x=2" (|x-2| <= 1e-4) ; axes x y z, operators < <= > >= =.
+ * "x>=1", "x<=-1,z>0.2", "y>0", "x=2"; axes x y z, operators < <= > >= =. <=, >= and =
+ * allow eps = max(1e-4 m, 2 x largest extent / 65535) for the 16-bit position quantisation
+ * (a vertex written at x = 1 may decode at 0.99998); < and > are strict.
  * "all" selects every vertex. An empty selection is an error naming the expression. */
 typedef struct am_bench_set {
     char name[64];

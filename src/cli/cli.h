@@ -23,6 +23,7 @@ bool am_cli_wants_help(int argc, char **argv);
 /* Commands (argv[0] is the command name). */
 int am_cmd_skeleton(int argc, char **argv);
 int am_cmd_map(int argc, char **argv);
+int am_cmd_bench(int argc, char **argv);
 int am_cmd_bendbox(int argc, char **argv);
 int am_cmd_texture(int argc, char **argv);
 

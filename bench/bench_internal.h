@@ -1,0 +1,20 @@
+/* Bench internals shared by its files and its unit tests (not part of the public API). */
+#ifndef AM_BENCH_INTERNAL_H
+#define AM_BENCH_INTERNAL_H
+
+#include "bench.h"
+
+/* Build a bench from an asset that came out of the DECODER (takes ownership; *decoded is
+ * zeroed). For unit tests of the model only: every production path goes through bytes
+ * (am_bench_load / am_bench_load_mem) so the bench never sees a writer's structures. */
+am_status am_bench_from_decoded(am_mesh_asset *decoded, const char *source, const am_skeleton *skel,
+                                const am_bench_options *opts, am_bench *out, am_error *err);
+
+/* Forward kinematics (skeleton.md 2.1) from mRoot (prim origin, rotation b->root_rot) over
+ * every skeleton joint. world may be NULL; world_pos and world_rot hold joint_count. */
+void am_bench_fk(const am_bench *b, const am_vec3 *local_pos, const am_quat *local_rot, am_mat4 *world,
+                 am_vec3 *world_pos, am_quat *world_rot);
+
+void am_bench_motion_free(am_bench_motion *m);
+
+#endif

@@ -1,0 +1,513 @@
+/* Software rasteriser for bench renders (render.h): orthographic, depth-buffered,
+ * Lambert or flat shading, vertex/texture/base colour, joints and bones drawn on top. */
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER_H 28
+#define LABEL_H 30
+#define FOOTER_H 30
+#define MARGIN 14
+
+static const uint8_t INK[3] = {28, 32, 40};
+static const uint8_t SOFT_INK[3] = {84, 92, 108};
+
+bool am_view_parse(const char *s, am_view *out)
+{
+    if (strcmp(s, "front") == 0)
+        *out = AM_VIEW_FRONT;
+    else if (strcmp(s, "side") == 0)
+        *out = AM_VIEW_SIDE;
+    else if (strcmp(s, "top") == 0)
+        *out = AM_VIEW_TOP;
+    else
+        return false;
+    return true;
+}
+
+const char *am_view_name(am_view v)
+{
+    switch (v) {
+    case AM_VIEW_FRONT: return "front";
+    case AM_VIEW_SIDE: return "side";
+    default: return "top";
+    }
+}
+
+static const char *view_axes(am_view v)
+{
+    switch (v) {
+    case AM_VIEW_FRONT: return "seen from +X: +Y right, +Z up";
+    case AM_VIEW_SIDE: return "seen from -Y: +X right, +Z up";
+    default: return "seen from +Z: -Y right, +X up";
+    }
+}
+
+am_render_options am_render_defaults(void)
+{
+    am_render_options o;
+    memset(&o, 0, sizeof o);
+    o.view = AM_VIEW_SIDE;
+    o.frame_width = 360;
+    o.frame_height = 400;
+    o.draw_joints = true;
+    return o;
+}
+
+/* (u right, v up, d toward the camera): proper rotations of the avatar axes. */
+static am_vec3 to_view(am_view view, am_vec3 p)
+{
+    switch (view) {
+    case AM_VIEW_FRONT: return am_v3(p.y, p.z, p.x);
+    case AM_VIEW_SIDE: return am_v3(p.x, p.z, -p.y);
+    default: return am_v3(-p.y, p.x, p.z);
+    }
+}
+
+typedef struct proj {
+    am_view view;
+    double scale;          /* pixels per metre */
+    double uc, vc;         /* view-space centre */
+    double cx, cy;         /* its pixel position */
+} proj;
+
+static void project(const proj *pr, am_vec3 p, double *x, double *y, double *d)
+{
+    am_vec3 q = to_view(pr->view, p);
+    *x = pr->cx + (q.x - pr->uc) * pr->scale;
+    *y = pr->cy - (q.y - pr->vc) * pr->scale;
+    *d = q.z;
+}
+
+typedef struct bounds {
+    double u0, u1, v0, v1;
+} bounds;
+
+static void grow(bounds *bd, am_view view, am_vec3 p)
+{
+    am_vec3 q = to_view(view, p);
+    bd->u0 = fmin(bd->u0, q.x);
+    bd->u1 = fmax(bd->u1, q.x);
+    bd->v0 = fmin(bd->v0, q.y);
+    bd->v1 = fmax(bd->v1, q.y);
+}
+
+/* Fit the bounds into a viewport of w x h pixels centred at (cx, cy). */
+static proj fit(am_view view, bounds bd, int w, int h, double cx, double cy)
+{
+    proj pr = {.view = view, .cx = cx, .cy = cy};
+    double du = fmax(bd.u1 - bd.u0, 1e-3), dv = fmax(bd.v1 - bd.v0, 1e-3);
+    double aw = fmax(w - 2 * MARGIN, 8), ah = fmax(h - 2 * MARGIN, 8);
+    pr.scale = fmin(aw / du, ah / dv);
+    pr.uc = 0.5 * (bd.u0 + bd.u1);
+    pr.vc = 0.5 * (bd.v0 + bd.v1);
+    return pr;
+}
+
+static void put(am_image *img, int x, int y, const uint8_t rgb[3])
+{
+    if (x < 0 || y < 0 || x >= img->width || y >= img->height)
+        return;
+    uint8_t *o = img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
+    o[0] = rgb[0];
+    o[1] = rgb[1];
+    o[2] = rgb[2];
+    o[3] = 255;
+}
+
+static void line(am_image *img, double x0, double y0, double x1, double y1, const uint8_t rgb[3], int clip_x0,
+                 int clip_x1)
+{
+    double len = fmax(fabs(x1 - x0), fabs(y1 - y0));
+    int n = (int)ceil(len) + 1;
+    if (n > 20000)
+        n = 20000;
+    for (int i = 0; i <= n; i++) {
+        double u = n ? (double)i / n : 0;
+        int x = (int)floor(x0 + (x1 - x0) * u), y = (int)floor(y0 + (y1 - y0) * u);
+        if (x >= clip_x0 && x < clip_x1)
+            put(img, x, y, rgb);
+    }
+}
+
+static void disc(am_image *img, double cx, double cy, double r, const uint8_t rgb[3], int clip_x0, int clip_x1)
+{
+    for (int y = (int)floor(cy - r); y <= (int)ceil(cy + r); y++)
+        for (int x = (int)floor(cx - r); x <= (int)ceil(cx + r); x++) {
+            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            if (dx * dx + dy * dy <= r * r && x >= clip_x0 && x < clip_x1)
+                put(img, x, y, rgb);
+        }
+}
+
+static void background(am_image *img, int x0, int y0, int w, int h)
+{
+    for (int y = y0; y < y0 + h && y < img->height; y++) {
+        double u = h > 1 ? (double)(y - y0) / (h - 1) : 0;
+        uint8_t c[3] = {(uint8_t)(238 - 34 * u), (uint8_t)(241 - 32 * u), (uint8_t)(246 - 26 * u)};
+        for (int x = x0; x < x0 + w && x < img->width; x++)
+            put(img, x, y, c);
+    }
+}
+
+typedef struct frame_in {
+    const am_bench *b;
+    const float *prim;
+    const am_vec3 *joints;
+    const am_render_options *opt;
+    const char *label;
+} frame_in;
+
+static void sample_texture(const am_image *tex, float u, float v, float out[3])
+{
+    double fu = u - floor(u), fv = v - floor(v);
+    int x = (int)(fu * tex->width), y = (int)((1.0 - fv) * tex->height); /* V up (SL) */
+    if (x >= tex->width)
+        x = tex->width - 1;
+    if (y >= tex->height)
+        y = tex->height - 1;
+    if (y < 0)
+        y = 0;
+    const uint8_t *p = tex->rgba + 4 * ((size_t)y * (size_t)tex->width + (size_t)x);
+    out[0] = p[0] / 255.0f;
+    out[1] = p[1] / 255.0f;
+    out[2] = p[2] / 255.0f;
+}
+
+/* Draw one frame into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr. */
+static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, int x0, int y0, int w, int h,
+                            am_error *err)
+{
+    const am_bench *b = in->b;
+    const am_render_options *opt = in->opt;
+    size_t n = b->vertex_count;
+    float *zbuf = malloc((size_t)w * (size_t)h * sizeof *zbuf);
+    double *sx = malloc(3 * n * sizeof *sx);
+    float *vn = opt->flat ? NULL : calloc(3 * n, sizeof *vn);
+    if (!zbuf || !sx || (!opt->flat && !vn)) {
+        free(zbuf);
+        free(sx);
+        free(vn);
+        return am_fail_nomem(err, "render buffers");
+    }
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+        zbuf[i] = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        project(pr, am_v3(in->prim[3 * i], in->prim[3 * i + 1], in->prim[3 * i + 2]), &sx[3 * i], &sx[3 * i + 1],
+                &sx[3 * i + 2]);
+    /* Posed normals in view space (area-weighted for smooth shading). */
+    for (size_t t = 0; vn && t < b->triangle_count; t++) {
+        const uint32_t *tri = b->triangles + 3 * t;
+        am_vec3 p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = to_view(pr->view, am_v3(in->prim[3 * tri[k]], in->prim[3 * tri[k] + 1], in->prim[3 * tri[k] + 2]));
+        am_vec3 nn = am_v3_cross(am_v3_sub(p[1], p[0]), am_v3_sub(p[2], p[0]));
+        for (int k = 0; k < 3; k++) {
+            vn[3 * tri[k]] += (float)nn.x;
+            vn[3 * tri[k] + 1] += (float)nn.y;
+            vn[3 * tri[k] + 2] += (float)nn.z;
+        }
+    }
+    const am_vec3 light = am_v3_normalize(am_v3(-0.35, 0.55, 0.75));
+    float base[3] = {opt->base_rgb[0], opt->base_rgb[1], opt->base_rgb[2]};
+    if (base[0] == 0 && base[1] == 0 && base[2] == 0) {
+        base[0] = 0.78f;
+        base[1] = 0.60f;
+        base[2] = 0.44f;
+    }
+    for (size_t t = 0; t < b->triangle_count; t++) {
+        const uint32_t *tri = b->triangles + 3 * t;
+        double X[3], Y[3], D[3];
+        for (int k = 0; k < 3; k++) {
+            X[k] = sx[3 * tri[k]];
+            Y[k] = sx[3 * tri[k] + 1];
+            D[k] = sx[3 * tri[k] + 2];
+        }
+        double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+        if (fabs(area) < 1e-12)
+            continue;
+        am_vec3 fnorm = am_v3(0, 0, 1);
+        if (opt->flat) {
+            am_vec3 p[3];
+            for (int k = 0; k < 3; k++)
+                p[k] = to_view(pr->view,
+                               am_v3(in->prim[3 * tri[k]], in->prim[3 * tri[k] + 1], in->prim[3 * tri[k] + 2]));
+            fnorm = am_v3_normalize(am_v3_cross(am_v3_sub(p[1], p[0]), am_v3_sub(p[2], p[0])));
+        }
+        int bx0 = (int)floor(fmin(X[0], fmin(X[1], X[2]))), bx1 = (int)ceil(fmax(X[0], fmax(X[1], X[2])));
+        int by0 = (int)floor(fmin(Y[0], fmin(Y[1], Y[2]))), by1 = (int)ceil(fmax(Y[0], fmax(Y[1], Y[2])));
+        if (bx0 < x0)
+            bx0 = x0;
+        if (by0 < y0)
+            by0 = y0;
+        if (bx1 > x0 + w - 1)
+            bx1 = x0 + w - 1;
+        if (by1 > y0 + h - 1)
+            by1 = y0 + h - 1;
+        for (int py = by0; py <= by1; py++)
+            for (int px = bx0; px <= bx1; px++) {
+                double qx = px + 0.5, qy = py + 0.5;
+                double w0 = ((X[1] - qx) * (Y[2] - qy) - (X[2] - qx) * (Y[1] - qy)) / area;
+                double w1 = ((X[2] - qx) * (Y[0] - qy) - (X[0] - qx) * (Y[2] - qy)) / area;
+                double w2 = 1.0 - w0 - w1;
+                if (w0 < -1e-9 || w1 < -1e-9 || w2 < -1e-9)
+                    continue;
+                double depth = w0 * D[0] + w1 * D[1] + w2 * D[2];
+                float *z = &zbuf[(size_t)(py - y0) * (size_t)w + (size_t)(px - x0)];
+                if (depth <= *z)
+                    continue;
+                *z = (float)depth;
+                double ww[3] = {w0, w1, w2};
+                am_vec3 nrm = fnorm;
+                if (vn) {
+                    nrm = am_v3(0, 0, 0);
+                    for (int k = 0; k < 3; k++)
+                        nrm = am_v3_add(nrm, am_v3_scale(am_v3(vn[3 * tri[k]], vn[3 * tri[k] + 1], vn[3 * tri[k] + 2]),
+                                                         ww[k]));
+                    nrm = am_v3_normalize(nrm);
+                }
+                if (nrm.z < 0) /* two-sided: light the face we see */
+                    nrm = am_v3_scale(nrm, -1);
+                double lit = 0.32 + 0.68 * fmax(0.0, am_v3_dot(nrm, light));
+                float col[3] = {base[0], base[1], base[2]};
+                if (opt->texture && b->uv) {
+                    float u = 0, v = 0;
+                    for (int k = 0; k < 3; k++) {
+                        u += (float)ww[k] * b->uv[2 * tri[k]];
+                        v += (float)ww[k] * b->uv[2 * tri[k] + 1];
+                    }
+                    sample_texture(opt->texture, u, v, col);
+                } else if (opt->vertex_rgb) {
+                    for (int c = 0; c < 3; c++)
+                        col[c] = (float)(ww[0] * opt->vertex_rgb[3 * tri[0] + c] + ww[1] * opt->vertex_rgb[3 * tri[1] + c] +
+                                         ww[2] * opt->vertex_rgb[3 * tri[2] + c]);
+                }
+                uint8_t rgb[3];
+                for (int c = 0; c < 3; c++) {
+                    double v = col[c] * lit * 255.0;
+                    rgb[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+                }
+                put(img, px, py, rgb);
+            }
+    }
+    /* The prim position (prim frame origin): a small cross. */
+    double ox, oy, od;
+    project(pr, am_v3(0, 0, 0), &ox, &oy, &od);
+    static const uint8_t PRIM[3] = {40, 110, 190};
+    line(img, ox - 6, oy, ox + 6, oy, PRIM, x0, x0 + w);
+    line(img, ox, oy - 6, ox, oy + 6, PRIM, x0, x0 + w);
+    /* Joints of the skin with bones to their nearest drawn viewer ancestor, over the mesh. */
+    if (opt->draw_joints && in->joints) {
+        const am_skeleton *sk = b->skel;
+        bool *drawn = calloc(sk->joint_count, sizeof *drawn);
+        if (drawn) {
+            for (size_t i = 0; i < b->skin_joint_count; i++)
+                if (b->skin_joint_known[i])
+                    drawn[b->skin_joint[i]] = true;
+            static const uint8_t BONE[3] = {150, 30, 40}, DOT[3] = {225, 40, 40}, RIM[3] = {60, 10, 10};
+            for (size_t j = 0; j < sk->joint_count; j++) {
+                if (!drawn[j])
+                    continue;
+                int p = sk->joints[j].parent;
+                while (p >= 0 && !drawn[p])
+                    p = sk->joints[p].parent;
+                if (p < 0)
+                    continue;
+                double ax, ay, ad, cx, cy, cd;
+                project(pr, in->joints[j], &ax, &ay, &ad);
+                project(pr, in->joints[p], &cx, &cy, &cd);
+                line(img, ax, ay, cx, cy, BONE, x0, x0 + w);
+            }
+            for (size_t j = 0; j < sk->joint_count; j++) {
+                if (!drawn[j])
+                    continue;
+                double ax, ay, ad;
+                project(pr, in->joints[j], &ax, &ay, &ad);
+                disc(img, ax, ay, 4.0, RIM, x0, x0 + w);
+                disc(img, ax, ay, 2.8, DOT, x0, x0 + w);
+            }
+            free(drawn);
+        }
+    }
+    free(zbuf);
+    free(sx);
+    free(vn);
+    return AM_OK;
+}
+
+/* Frame chrome: label on top, scale bar at the bottom, a separator on the right. */
+static void frame_chrome(am_image *img, const char *label, const proj *pr, int x0, int y0, int w, int h)
+{
+    int tw = am_text_width(label, 2);
+    am_draw_text(img, x0 + (w - tw) / 2, y0 + 8, label, 2, INK);
+    static const double steps[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100};
+    double len = steps[0];
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (steps[i] * pr->scale <= w * 0.4)
+            len = steps[i];
+    int px = (int)lround(len * pr->scale);
+    int by = y0 + h - 12;
+    for (int t = 0; t < 3; t++)
+        line(img, x0 + MARGIN, by + t - 1, x0 + MARGIN + px, by + t - 1, INK, x0, x0 + w);
+    line(img, x0 + MARGIN, by - 5, x0 + MARGIN, by + 4, INK, x0, x0 + w);
+    line(img, x0 + MARGIN + px, by - 5, x0 + MARGIN + px, by + 4, INK, x0, x0 + w);
+    char txt[32];
+    if (len >= 1)
+        snprintf(txt, sizeof txt, "%g m", len);
+    else
+        snprintf(txt, sizeof txt, "%g cm", len * 100);
+    am_draw_text(img, x0 + MARGIN + px + 8, by - 6, txt, 1, INK);
+    line(img, x0 + w - 1, y0, x0 + w - 1, y0 + h, SOFT_INK, x0, x0 + w);
+}
+
+static void header(am_image *img, const am_bench *b, const char *what, const am_render_options *opt)
+{
+    for (int y = 0; y < HEADER_H; y++)
+        for (int x = 0; x < img->width; x++)
+            put(img, x, y, (const uint8_t[3]){52, 58, 72});
+    char txt[512];
+    snprintf(txt, sizeof txt, "%s  %s  %s view (%s), prim frame, + = prim", b->source, what, am_view_name(opt->view),
+             view_axes(opt->view));
+    int scale = am_text_width(txt, 2) + 16 <= img->width ? 2 : 1;
+    /* Too long even at scale 1: cut it (the file name and motion come first). */
+    size_t maxc = (size_t)((img->width - 16) / (6 * scale));
+    if (strlen(txt) > maxc && maxc < sizeof txt)
+        txt[maxc] = '\0';
+    am_draw_text(img, 8, (HEADER_H - 7 * scale) / 2, txt, scale, (const uint8_t[3]){236, 240, 246});
+}
+
+static void options_or_default(const am_render_options *in, am_render_options *o)
+{
+    *o = in ? *in : am_render_defaults();
+    if (o->frame_width <= 0)
+        o->frame_width = 360;
+    if (o->frame_height <= 0)
+        o->frame_height = 400;
+}
+
+void am_render_even_times(double duration, size_t n, double *times)
+{
+    for (size_t i = 0; i < n; i++)
+        times[i] = n > 1 ? duration * (double)i / (double)(n - 1) : 0.0;
+}
+
+static bool joint_drawn(const am_bench *b, size_t j)
+{
+    for (size_t i = 0; i < b->skin_joint_count; i++)
+        if (b->skin_joint_known[i] && (size_t)b->skin_joint[i] == j)
+            return true;
+    return false;
+}
+
+static void bounds_of(const am_bench *b, const float *prim, const am_vec3 *joints, bool with_joints, am_view view,
+                      bounds *bd)
+{
+    for (size_t i = 0; i < b->vertex_count; i++)
+        grow(bd, view, am_v3(prim[3 * i], prim[3 * i + 1], prim[3 * i + 2]));
+    grow(bd, view, am_v3(0, 0, 0)); /* keep the prim in view */
+    if (with_joints && joints)
+        for (size_t j = 0; j < b->skel->joint_count; j++)
+            if (joint_drawn(b, j))
+                grow(bd, view, joints[j]);
+}
+
+am_status am_render_strip(const am_bench *b, int motion, const double *times, size_t n,
+                          const am_render_options *opt_in, am_image *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0 || n > 256)
+        return am_fail(err, AM_ERR_USAGE, "render: %zu frames (1..256)", n);
+    am_render_options opt;
+    options_or_default(opt_in, &opt);
+    size_t nv = b->vertex_count, nj = b->skel->joint_count;
+    float *pos = malloc(n * 3 * nv * sizeof *pos);
+    am_vec3 *jp = malloc(n * nj * sizeof *jp);
+    am_status s = AM_OK;
+    if (!pos || !jp) {
+        s = am_fail_nomem(err, "render frames");
+        goto done;
+    }
+    bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (size_t f = 0; f < n && !s; f++) {
+        s = am_bench_pose_at(b, motion, times[f], pos + f * 3 * nv, jp + f * nj, err);
+        if (!s)
+            bounds_of(b, pos + f * 3 * nv, jp + f * nj, opt.draw_joints, opt.view, &bd);
+    }
+    if (s)
+        goto done;
+    int fw = opt.frame_width, fh = opt.frame_height;
+    s = am_image_alloc(out, fw * (int)n, HEADER_H + fh, err);
+    if (s)
+        goto done;
+    int inner_h = fh - LABEL_H - FOOTER_H;
+    proj pr = fit(opt.view, bd, fw, inner_h, 0, 0);
+    const char *what = "rest";
+    char mname[300];
+    if (motion >= 0) {
+        am_bench_motion_info info;
+        if (!am_bench_motion_get_info(b, (size_t)motion, &info, NULL)) {
+            snprintf(mname, sizeof mname, "%s (%.2fs%s)", info.source, info.duration, info.loop ? ", loop" : "");
+            what = mname;
+        }
+    }
+    header(out, b, what, &opt);
+    for (size_t f = 0; f < n && !s; f++) {
+        int x0 = (int)f * fw, y0 = HEADER_H;
+        background(out, x0, y0, fw, fh);
+        proj p = pr;
+        p.cx = x0 + fw / 2.0;
+        p.cy = y0 + LABEL_H + inner_h / 2.0;
+        char label[48];
+        snprintf(label, sizeof label, motion >= 0 ? "t=%.2fs" : "rest", times[f]);
+        frame_in in = {b, pos + f * 3 * nv, jp + f * nj, &opt, label};
+        s = draw_frame(out, &in, &p, x0, y0, fw, fh, err);
+        frame_chrome(out, label, &p, x0, y0, fw, fh);
+    }
+    if (s)
+        am_image_free(out);
+done:
+    free(pos);
+    free(jp);
+    return s;
+}
+
+am_status am_render_strip_png(const am_bench *b, int motion, const double *times, size_t n,
+                              const am_render_options *opt, const char *path, am_error *err)
+{
+    am_image img;
+    am_status s = am_render_strip(b, motion, times, n, opt, &img, err);
+    if (s)
+        return s;
+    s = am_png_write(path, &img, err);
+    am_image_free(&img);
+    return s;
+}
+
+am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joints, const am_render_options *opt_in,
+                        const char *label, const char *path, am_error *err)
+{
+    am_render_options opt;
+    options_or_default(opt_in, &opt);
+    bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    bounds_of(b, prim, joints, opt.draw_joints, opt.view, &bd);
+    am_image img;
+    int fw = opt.frame_width, fh = opt.frame_height;
+    am_status s = am_image_alloc(&img, fw, HEADER_H + fh, err);
+    if (s)
+        return s;
+    int inner_h = fh - LABEL_H - FOOTER_H;
+    proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, HEADER_H + LABEL_H + inner_h / 2.0);
+    header(&img, b, label ? label : "", &opt);
+    background(&img, 0, HEADER_H, fw, fh);
+    frame_in in = {b, prim, joints, &opt, label ? label : ""};
+    s = draw_frame(&img, &in, &pr, 0, HEADER_H, fw, fh, err);
+    if (!s) {
+        frame_chrome(&img, label ? label : "", &pr, 0, HEADER_H, fw, fh);
+        s = am_png_write(path, &img, err);
+    }
+    am_image_free(&img);
+    return s;
+}

@@ -1,0 +1,503 @@
+/* animesh bench: the viewer-faithful bench on WRITTEN files (bench/bench.h). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "render.h"
+
+static const char *help =
+    "usage: animesh bench MESH.llmesh [--anim FILE.anim ...] [--time T ... | --keys]\n"
+    "                     [--set NAME:EXPR ...] [--lod N] [--json] [--max-rest-error M]\n"
+    "                     [--png-strip OUT.png [--frames N] [--view front|side|top]\n"
+    "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--no-joints]\n"
+    "                      [--frame-size WxH]] [--skeleton FILE]\n\n"
+    "Reads a mesh asset as written (through the decoder) and .anim files, places the\n"
+    "viewer's skeleton as the viewer does (defaults; mPelvis at the prim; each skinned\n"
+    "joint at its VIEWER parent plus the override the asset carries, applied only when it\n"
+    "differs from the file pos by more than 0.1 mm; bind_rot on mRoot), plays the motion\n"
+    "at each time, skins with the viewer's formula and reports:\n"
+    "  rest error   max distance of a deformed vertex from its bind position, no motion\n"
+    "  weights      unweighted, sum_dev, max_influences, bad joint indices, cross-side weight\n"
+    "  per pose     displacement from rest (max/mean/rms/p99), strain p1/p99 and share\n"
+    "               outside 0.5..1.6, cross-side leak on one-sided poses, bounding boxes,\n"
+    "               rigidity (max change of pairwise distance) and centre of each --set\n\n"
+    "Frames: positions are given in the PRIM frame (origin at the root prim, what the\n"
+    "viewer draws) and the BIND frame (the mesh's own frame, mPelvis default z 1.067):\n"
+    "bind = prim + (pelvis file pos - pelvis runtime pos), i.e. prim + (0,0,1.067) unless\n"
+    "an mPelvis override is applied. The rest error is measured in the bind frame.\n\n"
+    "  --anim FILE      a .anim to play (repeatable; motions are numbered from 0)\n"
+    "  --time T         motion time in seconds (repeatable); --keys: every key time.\n"
+    "                   Default: the key times (at most 16), else 9 even times\n"
+    "  --set NAME:EXPR  a vertex set by bind-frame conditions, e.g. tip:x>=1 or\n"
+    "                   end:x=2 or arm:y>0.2,z>1.2 (operators < <= > >= =; 'all')\n"
+    "  --lod N          0 lowest .. 3 high (default: the highest present)\n"
+    "  --max-rest-error M  exit 1 when the rest error exceeds M metres\n"
+    "  --png-strip OUT  render N frames of motion --strip-anim (default 0; rest when no\n"
+    "                   motion) side by side, one framing for the whole motion, joints drawn\n"
+    "  --frames N       frames in the strip (default 7), evenly over [0, duration]\n"
+    "  --view V         front (from +X), side (from -Y, +X right), top (default side)\n"
+    "  --texture PNG    colour from this atlas at the mesh UVs\n"
+    "  --flat           flat shading (default Lambert, smooth)\n"
+    "  --no-joints      do not draw the joints\n"
+    "  --frame-size WxH pixels per frame (default 360x400)\n"
+    "  --json           machine-readable report\n"
+    "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
+    "Exit codes: 0 ok, 1 invalid input or --max-rest-error exceeded, 2 usage, 3 I/O.\n";
+
+#define MAX_ITEMS 64
+
+typedef struct bench_args {
+    const char *mesh, *skel, *strip, *texture;
+    const char *anims[MAX_ITEMS];
+    size_t anim_count;
+    double times[MAX_ITEMS];
+    size_t time_count;
+    bool keys, json, flat, no_joints;
+    char *set_specs[MAX_ITEMS];
+    size_t set_count;
+    int lod, frames, strip_anim, fw, fh;
+    am_view view;
+    double max_rest;
+} bench_args;
+
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->lod = -1;
+    a->frames = 7;
+    a->view = AM_VIEW_SIDE;
+    a->max_rest = -1;
+    static const struct option opts[] = {{"anim", required_argument, 0, 'a'},
+                                         {"time", required_argument, 0, 't'},
+                                         {"keys", no_argument, 0, 'k'},
+                                         {"set", required_argument, 0, 'S'},
+                                         {"lod", required_argument, 0, 'l'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"max-rest-error", required_argument, 0, 'm'},
+                                         {"png-strip", required_argument, 0, 'p'},
+                                         {"frames", required_argument, 0, 'n'},
+                                         {"view", required_argument, 0, 'v'},
+                                         {"strip-anim", required_argument, 0, 'i'},
+                                         {"texture", required_argument, 0, 'x'},
+                                         {"flat", no_argument, 0, 'f'},
+                                         {"no-joints", no_argument, 0, 'J'},
+                                         {"frame-size", required_argument, 0, 'z'},
+                                         {"skeleton", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    char *end;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a':
+            if (a->anim_count >= MAX_ITEMS)
+                return am_cli_usage("bench", "at most %d --anim", MAX_ITEMS);
+            a->anims[a->anim_count++] = optarg;
+            break;
+        case 't':
+            if (a->time_count >= MAX_ITEMS)
+                return am_cli_usage("bench", "at most %d --time", MAX_ITEMS);
+            a->times[a->time_count] = strtod(optarg, &end);
+            if (end == optarg || *end || !(a->times[a->time_count] >= 0) || !isfinite(a->times[a->time_count]))
+                return am_cli_usage("bench", "--time '%s' is not a time in seconds >= 0", optarg);
+            a->time_count++;
+            break;
+        case 'k': a->keys = true; break;
+        case 'S':
+            if (a->set_count >= MAX_ITEMS)
+                return am_cli_usage("bench", "at most %d --set", MAX_ITEMS);
+            a->set_specs[a->set_count++] = optarg;
+            break;
+        case 'l':
+            a->lod = (int)strtol(optarg, &end, 10);
+            if (end == optarg || *end || a->lod < 0 || a->lod > 3)
+                return am_cli_usage("bench", "--lod '%s' must be 0..3", optarg);
+            break;
+        case 'j': a->json = true; break;
+        case 'm':
+            a->max_rest = strtod(optarg, &end);
+            if (end == optarg || *end || !(a->max_rest >= 0))
+                return am_cli_usage("bench", "--max-rest-error '%s' must be metres >= 0", optarg);
+            break;
+        case 'p': a->strip = optarg; break;
+        case 'n':
+            a->frames = (int)strtol(optarg, &end, 10);
+            if (end == optarg || *end || a->frames < 1 || a->frames > 64)
+                return am_cli_usage("bench", "--frames '%s' must be 1..64", optarg);
+            break;
+        case 'v':
+            if (!am_view_parse(optarg, &a->view))
+                return am_cli_usage("bench", "--view must be front, side or top, not '%s'", optarg);
+            break;
+        case 'i':
+            a->strip_anim = (int)strtol(optarg, &end, 10);
+            if (end == optarg || *end || a->strip_anim < 0)
+                return am_cli_usage("bench", "--strip-anim '%s' must be a motion number", optarg);
+            break;
+        case 'x': a->texture = optarg; break;
+        case 'f': a->flat = true; break;
+        case 'J': a->no_joints = true; break;
+        case 'z':
+            if (sscanf(optarg, "%dx%d", &a->fw, &a->fh) != 2 || a->fw < 64 || a->fh < 96 || a->fw > 4096 || a->fh > 4096)
+                return am_cli_usage("bench", "--frame-size '%s' must be WxH, 64x96 .. 4096x4096", optarg);
+            break;
+        case 's': a->skel = optarg; break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return am_cli_usage("bench", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return am_cli_usage("bench", "expected one MESH.llmesh");
+    if (optind < argc - 1)
+        return am_cli_usage("bench", "unexpected argument '%s'", argv[optind + 1]);
+    a->mesh = argv[optind];
+    if (a->strip && a->anim_count && (size_t)a->strip_anim >= a->anim_count)
+        return am_cli_usage("bench", "--strip-anim %d but only %zu --anim", a->strip_anim, a->anim_count);
+    if (a->keys && a->time_count)
+        return am_cli_usage("bench", "give --time or --keys, not both");
+    return 0;
+}
+
+/* Times to report for one motion. */
+static size_t motion_times(const bench_args *a, const am_bench_motion_info *info, double *out, size_t cap)
+{
+    if (a->time_count) {
+        memcpy(out, a->times, a->time_count * sizeof *out);
+        return a->time_count;
+    }
+    if (a->keys || info->key_time_count <= 16) {
+        size_t n = info->key_time_count < cap ? info->key_time_count : cap;
+        memcpy(out, info->key_times, n * sizeof *out);
+        return n;
+    }
+    am_render_even_times(info->duration, 9, out);
+    return 9;
+}
+
+static json_t *v3(am_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
+
+static json_t *stats_json(const am_bench_stats *s)
+{
+    return json_pack("{s:f,s:f,s:f,s:f,s:I}", "max_m", s->max, "mean_m", s->mean, "rms_m", s->rms, "p99_m", s->p99,
+                     "vertex", (json_int_t)s->argmax);
+}
+
+static json_t *pose_json(const am_bench_pose_report *r, const am_bench_set *sets)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "t", json_real(r->t));
+    json_object_set_new(o, "displacement", stats_json(&r->displacement));
+    json_object_set_new(o, "strain", json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:b}", "edges", (json_int_t)r->strain.edges,
+                                               "p1", r->strain.p1, "p99", r->strain.p99, "min", r->strain.min, "max",
+                                               r->strain.max, "share_outside", r->strain.share_outside, "flag",
+                                               r->strain.share_outside > 0.002));
+    json_object_set_new(o, "cross_side_leak",
+                        json_pack("{s:b,s:s,s:f,s:f,s:I}", "applies", r->leak.applies, "side",
+                                  am_bench_side_name(r->leak.side), "max_m", r->leak.max_m, "max_h", r->leak.max_h,
+                                  "vertex", (json_int_t)r->leak.argmax));
+    json_object_set_new(o, "bbox_prim", json_pack("[oo]", v3(r->min_prim), v3(r->max_prim)));
+    json_object_set_new(o, "bbox_bind", json_pack("[oo]", v3(r->min_bind), v3(r->max_bind)));
+    json_t *sa = json_array();
+    for (size_t k = 0; k < r->set_count; k++)
+        json_array_append_new(sa, json_pack("{s:s,s:s,s:I,s:f,s:b,s:o,s:o}", "name", sets[k].name, "expr", sets[k].expr,
+                                            "count", (json_int_t)sets[k].count, "rigidity_m", r->sets[k].rigidity_m,
+                                            "sampled", r->sets[k].sampled, "centre_prim", v3(r->sets[k].centre_prim),
+                                            "centre_bind", v3(r->sets[k].centre_bind)));
+    json_object_set_new(o, "sets", sa);
+    return o;
+}
+
+static void pose_text(const am_bench_pose_report *r, const am_bench_set *sets, const char *label)
+{
+    printf("  %-8s displacement max %.6f m (vertex %zu) mean %.6f rms %.6f p99 %.6f\n", label, r->displacement.max,
+           r->displacement.argmax, r->displacement.mean, r->displacement.rms, r->displacement.p99);
+    printf("           strain p1 %.4f p99 %.4f (min %.4f max %.4f), outside 0.5..1.6: %.3f%% of %zu edges%s\n",
+           r->strain.p1, r->strain.p99, r->strain.min, r->strain.max, 100 * r->strain.share_outside, r->strain.edges,
+           r->strain.share_outside > 0.002 ? "  FLAG (> 0.2%)" : "");
+    if (r->leak.applies)
+        printf("           cross-side leak (%s-side pose): %.6f m = %.5f H (vertex %zu)%s\n",
+               am_bench_side_name(r->leak.side), r->leak.max_m, r->leak.max_h, r->leak.argmax,
+               r->leak.max_h >= 0.001 ? "  FLAG (>= 0.001 H)" : "");
+    else
+        printf("           cross-side leak: n/a (pose moves %s)\n",
+               r->leak.side == AM_SIDE_NONE ? "no side joint" : "both sides or the middle");
+    printf("           bbox prim [%.4f %.4f %.4f]..[%.4f %.4f %.4f]  bind [%.4f %.4f %.4f]..[%.4f %.4f %.4f]\n",
+           r->min_prim.x, r->min_prim.y, r->min_prim.z, r->max_prim.x, r->max_prim.y, r->max_prim.z, r->min_bind.x,
+           r->min_bind.y, r->min_bind.z, r->max_bind.x, r->max_bind.y, r->max_bind.z);
+    for (size_t k = 0; k < r->set_count; k++) {
+        const am_bench_set_result *s = &r->sets[k];
+        printf("           set %s (%s, %zu vertices): rigidity %.3g m%s, centre bind (%.4f, %.4f, %.4f) prim "
+               "(%.4f, %.4f, %.4f)\n",
+               sets[k].name, sets[k].expr, sets[k].count, s->rigidity_m, s->sampled ? " (sampled)" : "",
+               s->centre_bind.x, s->centre_bind.y, s->centre_bind.z, s->centre_prim.x, s->centre_prim.y,
+               s->centre_prim.z);
+    }
+}
+
+static const char *lod_name(int lod)
+{
+    static const char *names[] = {"lowest", "low", "medium", "high"};
+    return lod >= 0 && lod < 4 ? names[lod] : "?";
+}
+
+static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *err)
+{
+    const am_skeleton *sk = b->skel;
+    am_bench_stats rest;
+    am_bench_weights wr;
+    if (am_bench_rest_error(b, &rest, err) || am_bench_weight_report(b, &wr, err))
+        return am_cli_report(err);
+    am_vec3 *joints = malloc(sk->joint_count * sizeof *joints);
+    if (!joints) {
+        am_fail_nomem(err, "joints");
+        return am_cli_report(err);
+    }
+    if (am_bench_pose_at(b, -1, 0, NULL, joints, err)) {
+        free(joints);
+        return am_cli_report(err);
+    }
+    size_t applied = 0, known = 0;
+    for (size_t j = 0; j < sk->joint_count; j++)
+        applied += b->override_applied[j];
+    for (size_t i = 0; i < b->skin_joint_count; i++)
+        known += b->skin_joint_known[i];
+    bool fail = a->max_rest >= 0 && rest.max > a->max_rest;
+
+    json_t *root = a->json ? json_object() : NULL;
+    if (root) {
+        json_object_set_new(root, "mesh", json_string(b->source));
+        json_object_set_new(root, "lod", json_string(lod_name(b->lod)));
+        json_object_set_new(root, "vertices", json_integer((json_int_t)b->vertex_count));
+        json_object_set_new(root, "triangles", json_integer((json_int_t)b->triangle_count));
+        json_t *jj = json_array();
+        for (size_t i = 0; i < b->skin_joint_count; i++) {
+            int j = b->skin_joint[i];
+            const am_skin_info *skin = &b->asset.skin;
+            json_t *o = json_pack("{s:s,s:b,s:s}", "name", skin->joint_names[i], "known", b->skin_joint_known[i],
+                                  "viewer_joint", sk->joints[j].name);
+            json_object_set_new(o, "override_applied", json_boolean(b->skin_joint_known[i] && b->override_applied[j]));
+            json_object_set_new(o, "override", b->overrides_honoured
+                                                   ? v3(am_mat4_get_translation(&skin->alt_inverse_bind[i]))
+                                                   : json_null());
+            json_object_set_new(o, "rest_prim", v3(joints[j]));
+            json_object_set_new(o, "rest_bind", v3(am_bench_prim_to_bind(b, joints[j])));
+            json_array_append_new(jj, o);
+        }
+        json_object_set_new(root, "skin",
+                            json_pack("{s:I,s:I,s:b,s:I,s:b,s:o}", "joint_count", (json_int_t)b->skin_joint_count,
+                                      "palette", (json_int_t)b->palette_count, "overrides_honoured",
+                                      b->overrides_honoured, "overrides_applied", (json_int_t)applied,
+                                      "pelvis_override_applied", b->pelvis_override_applied, "joints", jj));
+        json_object_set_new(root, "frames",
+                            json_pack("{s:o,s:[ffff]}", "bind_minus_prim", v3(b->bind_minus_prim), "root_rotation",
+                                      b->root_rot.x, b->root_rot.y, b->root_rot.z, b->root_rot.w));
+        json_t *re = stats_json(&rest);
+        json_object_set_new(re, "frame", json_string("bind"));
+        if (a->max_rest >= 0)
+            json_object_set_new(re, "pass", json_boolean(!fail));
+        json_object_set_new(root, "rest_error", re);
+        json_t *hist = json_array();
+        for (int k = 0; k <= 4; k++)
+            json_array_append_new(hist, json_integer((json_int_t)wr.influence_histogram[k]));
+        json_object_set_new(root, "weights",
+                            json_pack("{s:I,s:I,s:i,s:o,s:I,s:I,s:I,s:f,s:I,s:f}", "unweighted", (json_int_t)wr.unweighted,
+                                      "sum_dev", (json_int_t)wr.sum_dev, "max_influences", wr.max_influences,
+                                      "influence_histogram", hist, "bad_joint_index", (json_int_t)wr.bad_joint_index,
+                                      "beyond_palette", (json_int_t)wr.beyond_palette, "unknown_joint_names",
+                                      (json_int_t)wr.unknown_joint_names, "cross_side_weight", wr.cross_side_weight,
+                                      "cross_side_vertex", (json_int_t)wr.cross_side_vertex, "height_m", b->height));
+    } else {
+        printf("bench %s: LOD %s, %zu vertices, %zu triangles\n", b->source, lod_name(b->lod), b->vertex_count,
+               b->triangle_count);
+        printf("skin: %zu joint names (%zu known), palette %zu, overrides %s: %zu applied, mPelvis override %s\n",
+               b->skin_joint_count, known, b->palette_count,
+               b->overrides_honoured ? "present" : "absent or count mismatch (ignored by the viewer)", applied,
+               b->pelvis_override_applied ? "APPLIED (the whole mesh moves with it)" : "not applied");
+        printf("frames: bind = prim + (%.4f, %.4f, %.4f)%s\n", b->bind_minus_prim.x, b->bind_minus_prim.y,
+               b->bind_minus_prim.z,
+               fabs(b->root_rot.w) < 1 - 1e-12 ? " after undoing mRoot's bind_rot" : "; mRoot rotation identity");
+        for (size_t i = 0; i < b->skin_joint_count && i < 40; i++) {
+            int j = b->skin_joint[i];
+            am_vec3 pb = am_bench_prim_to_bind(b, joints[j]);
+            printf("  joint %-22s %s rest prim (%8.4f %8.4f %8.4f) bind (%8.4f %8.4f %8.4f)\n", b->asset.skin.joint_names[i],
+                   !b->skin_joint_known[i] ? "UNKNOWN->mPelvis" : b->override_applied[j] ? "override        "
+                                                                                        : "default pos     ",
+                   joints[j].x, joints[j].y, joints[j].z, pb.x, pb.y, pb.z);
+        }
+        if (b->skin_joint_count > 40)
+            printf("  ... %zu more joints (--json lists all)\n", b->skin_joint_count - 40);
+        printf("rest error (bind frame): max %.3g m (vertex %zu), mean %.3g m, p99 %.3g m%s\n", rest.max, rest.argmax,
+               rest.mean, rest.p99, a->max_rest < 0 ? "" : fail ? "  FAIL" : "  ok");
+        printf("weights: unweighted %zu%s, sum_dev %zu, max_influences %d (0:%zu 1:%zu 2:%zu 3:%zu 4:%zu), bad joint "
+               "index %zu, unknown joint names %zu, cross-side weight %.4f (vertex %zu), H %.4f m\n",
+               wr.unweighted, wr.unweighted ? " BLOCKER" : "", wr.sum_dev, wr.max_influences, wr.influence_histogram[0],
+               wr.influence_histogram[1], wr.influence_histogram[2], wr.influence_histogram[3], wr.influence_histogram[4],
+               wr.bad_joint_index, wr.unknown_joint_names, wr.cross_side_weight, wr.cross_side_vertex, b->height);
+    }
+    free(joints);
+
+    /* Sets at rest, then each motion's poses. */
+    am_bench_pose_report pr;
+    int rc = AM_EXIT_OK;
+    if (a->set_count) {
+        if (am_bench_pose_report_at(b, -1, 0, sets, a->set_count, &pr, err)) {
+            json_decref(root);
+            return am_cli_report(err);
+        }
+        if (root)
+            json_object_set_new(root, "rest_pose", pose_json(&pr, sets));
+        else
+            pose_text(&pr, sets, "rest");
+        am_bench_pose_report_free(&pr);
+    }
+    json_t *motions = root ? json_array() : NULL;
+    for (size_t m = 0; m < b->motion_count; m++) {
+        am_bench_motion_info info;
+        if (am_bench_motion_get_info(b, m, &info, err)) {
+            rc = am_cli_report(err);
+            break;
+        }
+        double times[MAX_ITEMS];
+        size_t nt = motion_times(a, &info, times, MAX_ITEMS);
+        json_t *mo = NULL, *poses = NULL;
+        if (root) {
+            json_t *kt = json_array();
+            for (size_t k = 0; k < info.key_time_count; k++)
+                json_array_append_new(kt, json_real(info.key_times[k]));
+            mo = json_pack("{s:s,s:f,s:b,s:f,s:f,s:i,s:I,s:I,s:o}", "file", info.source, "duration", info.duration,
+                           "loop", info.loop, "loop_in", info.loop_in, "loop_out", info.loop_out, "priority",
+                           info.priority, "joints", (json_int_t)info.joint_count, "unknown_joints",
+                           (json_int_t)info.unknown_joints, "key_times", kt);
+            poses = json_array();
+        } else {
+            printf("motion %zu: %s  %.3f s%s [%.3f, %.3f], priority %d, %zu joints (%zu unknown, ignored), %zu key times\n",
+                   m, info.source, info.duration, info.loop ? " loop" : "", info.loop_in, info.loop_out, info.priority,
+                   info.joint_count, info.unknown_joints, info.key_time_count);
+        }
+        for (size_t k = 0; k < nt; k++) {
+            if (am_bench_pose_report_at(b, (int)m, times[k], sets, a->set_count, &pr, err)) {
+                json_decref(mo);
+                json_decref(poses);
+                json_decref(root);
+                json_decref(motions);
+                return am_cli_report(err);
+            }
+            if (root)
+                json_array_append_new(poses, pose_json(&pr, sets));
+            else {
+                char label[32];
+                snprintf(label, sizeof label, "t=%.3fs", times[k]);
+                pose_text(&pr, sets, label);
+            }
+            am_bench_pose_report_free(&pr);
+        }
+        if (root) {
+            json_object_set_new(mo, "poses", poses);
+            json_array_append_new(motions, mo);
+        }
+    }
+    if (root)
+        json_object_set_new(root, "motions", motions);
+
+    if (a->strip && rc == AM_EXIT_OK) {
+        am_render_options opt = am_render_defaults();
+        opt.view = a->view;
+        opt.flat = a->flat;
+        opt.draw_joints = !a->no_joints;
+        if (a->fw) {
+            opt.frame_width = a->fw;
+            opt.frame_height = a->fh;
+        }
+        am_image tex = {0};
+        if (a->texture) {
+            if (am_png_read(a->texture, &tex, err)) {
+                json_decref(root);
+                return am_cli_report(err);
+            }
+            opt.texture = &tex;
+        }
+        int motion = b->motion_count ? a->strip_anim : -1;
+        double times[64];
+        double dur = 0;
+        if (motion >= 0) {
+            am_bench_motion_info info;
+            am_bench_motion_get_info(b, (size_t)motion, &info, NULL);
+            dur = info.duration;
+        }
+        size_t nf = motion >= 0 ? (size_t)a->frames : 1;
+        am_render_even_times(dur, nf, times);
+        am_status s = am_render_strip_png(b, motion, times, nf, &opt, a->strip, err);
+        am_image_free(&tex);
+        if (s) {
+            json_decref(root);
+            return am_cli_report(err);
+        }
+        if (root)
+            json_object_set_new(root, "png_strip", json_pack("{s:s,s:i,s:s}", "path", a->strip, "frames", (int)nf,
+                                                             "view", am_view_name(a->view)));
+        else
+            printf("wrote %s (%zu frames, %s view)\n", a->strip, nf, am_view_name(a->view));
+    }
+    if (root) {
+        char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+        json_decref(root);
+        if (!text) {
+            am_fail_nomem(err, "JSON output");
+            return am_cli_report(err);
+        }
+        puts(text);
+        free(text);
+    }
+    if (fail && rc == AM_EXIT_OK) {
+        fprintf(stderr, "animesh bench: rest error %.3g m exceeds --max-rest-error %g m\n", rest.max, a->max_rest);
+        rc = AM_EXIT_INVALID;
+    }
+    return rc;
+}
+
+int am_cmd_bench(int argc, char **argv)
+{
+    bench_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? AM_EXIT_OK : rc;
+    am_error err;
+    am_error_clear(&err);
+    am_skeleton skel;
+    if (am_cli_load_skeleton(a.skel, &skel, &err))
+        return am_cli_report(&err);
+    am_bench_options opts = {.lod = a.lod};
+    am_bench b;
+    if (am_bench_load(a.mesh, a.anims, a.anim_count, &skel, &opts, &b, &err)) {
+        am_skeleton_free(&skel);
+        return am_cli_report(&err);
+    }
+    am_bench_set sets[MAX_ITEMS];
+    memset(sets, 0, sizeof sets);
+    size_t made = 0;
+    for (; made < a.set_count; made++) {
+        char name[64];
+        const char *spec = a.set_specs[made], *colon = strchr(spec, ':');
+        const char *expr = colon ? colon + 1 : spec;
+        snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
+        if (am_bench_select(&b, name, expr, &sets[made], &err)) {
+            rc = am_cli_report(&err);
+            break;
+        }
+    }
+    if (made == a.set_count)
+        rc = run(&a, &b, sets, &err);
+    for (size_t i = 0; i < made; i++)
+        am_bench_set_free(&sets[i]);
+    am_bench_free(&b);
+    am_skeleton_free(&skel);
+    return rc;
+}

@@ -1,0 +1,643 @@
+/* The bench's viewer model, proven on hand-built rigs pushed through the encoder and the
+ * decoder (the bench reads bytes), with expected numbers taken from the spec's bone table
+ * (skeleton.md 2.4) and hand forward kinematics, never from the bench itself. */
+#include "test_bench_fixture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_internal.h"
+
+/* skeleton.md 2.4 (skeleton-file frame) */
+static const am_vec3 P_SF = {0.0, 0.0, 1.067};
+static const am_vec3 HIPL_SF = {0.034, 0.127, 1.026};
+static const am_vec3 KNEEL_SF = {0.033, 0.081, 0.535};
+static const am_vec3 HIPR_SF = {0.034, -0.129, 1.026};
+
+static am_skeleton skel;
+
+static int setup(void **state)
+{
+    (void)state;
+    am_test_load_viewer_skeleton(&skel);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    am_skeleton_free(&skel);
+    return 0;
+}
+
+static void assert_v3_near(am_vec3 a, am_vec3 b, double tol)
+{
+    if (am_v3_dist(a, b) > tol)
+        fail_msg("(%.6f, %.6f, %.6f) is not within %g of (%.6f, %.6f, %.6f)", a.x, a.y, a.z, tol, b.x, b.y, b.z);
+}
+
+static double rest_error(const am_bench *b)
+{
+    am_bench_stats st;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_rest_error(b, &st, &err), AM_OK);
+    return st.max;
+}
+
+static void all_to(fx_mesh *m, uint8_t joint)
+{
+    for (size_t v = 0; v < m->nv; v++)
+        fx_weigh(m, v, 0, joint, 1.0);
+}
+
+/* A bar centred on c, 0.2 x 0.1 x 0.1 m. */
+static void bar_at(fx_mesh *m, am_vec3 c)
+{
+    fx_bar(m, 2, c.x - 0.1, c.x + 0.1, c.y - 0.05, c.y + 0.05, c.z - 0.05, c.z + 0.05);
+}
+
+static void test_standard_export_rests_on_its_bind_positions(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, KNEEL_SF);
+    for (size_t v = 0; v < m.nv; v++) { /* three-way blend so every joint matters */
+        fx_weigh(&m, v, 0, 0, 0.2);
+        fx_weigh(&m, v, 1, 1, 0.3);
+        fx_weigh(&m, v, 2, 2, 0.5);
+    }
+    fx_skin sk = {.n = 3, .names = {"mPelvis", "mHipLeft", "mKneeLeft"}, .bind_world = {P_SF, HIPL_SF, KNEEL_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    assert_true(rest_error(&b) < 1e-5);
+    assert_false(b.pelvis_override_applied);
+    assert_v3_near(b.bind_minus_prim, P_SF, 1e-12);
+    /* The viewer draws it 1.067 m lower than its bind frame: around the prim. */
+    am_bench_set all;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_select(&b, "all", "all", &all, &err), AM_OK);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, NULL, &err), AM_OK);
+    am_vec3 cp, cb;
+    am_bench_centre(&b, prim, &all, &cp, &cb);
+    assert_v3_near(cp, am_v3(0.033, 0.081, 0.535 - 1.067), 1e-4);
+    assert_v3_near(cb, KNEEL_SF, 1e-4);
+    free(prim);
+    am_bench_set_free(&all);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* lessons.md rule 4, the negative control. A rig whose knee hangs from the PELVIS in its
+ * own hierarchy (no hip joint) at K. The viewer's parent of mKneeLeft is mHipLeft. The
+ * wrong export computes the knee override against the rig's parent (K - P); the right one
+ * against the viewer's parent (K - hip), adding mHipLeft at its default. The same bench
+ * must find the wrong one off by |hip default - pelvis| and the right one exact. */
+static void test_negative_control_override_from_rig_parent_is_centimetres_off(void **state)
+{
+    (void)state;
+    const am_vec3 K = {0.06, 0.10, 0.50};
+    fx_mesh m;
+    bar_at(&m, K);
+    all_to(&m, 1);
+    fx_skin wrong = {.n = 2,
+                     .names = {"mPelvis", "mKneeLeft"},
+                     .bind_world = {P_SF, K},
+                     .with_overrides = true,
+                     .override = {P_SF, am_v3_sub(K, P_SF)}};
+    am_bench b;
+    fx_bench(&m, &wrong, &skel, &b);
+    double wrong_err = rest_error(&b);
+    am_bench_free(&b);
+
+    fx_mesh_free(&m);
+    bar_at(&m, K);
+    all_to(&m, 2);
+    fx_skin right = {.n = 3,
+                     .names = {"mPelvis", "mHipLeft", "mKneeLeft"},
+                     .bind_world = {P_SF, HIPL_SF, K},
+                     .with_overrides = true,
+                     .override = {P_SF, am_v3_sub(HIPL_SF, P_SF), am_v3_sub(K, HIPL_SF)}};
+    fx_bench(&m, &right, &skel, &b);
+    double right_err = rest_error(&b);
+    int knee = am_skeleton_find(&skel, "mKneeLeft"), hip = am_skeleton_find(&skel, "mHipLeft");
+    assert_true(b.override_applied[knee]);
+    assert_false(b.override_applied[hip]); /* equal to the default: not recorded */
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+
+    /* |(0.034, 0.127, -0.041)| = 0.13772 m, from the spec's pos of mHipLeft */
+    assert_true(wrong_err > 0.01);
+    assert_float_equal(wrong_err, sqrt(0.034 * 0.034 + 0.127 * 0.127 + 0.041 * 0.041), 2e-4);
+    assert_true(right_err < 1e-4);
+}
+
+static void test_pelvis_override_at_file_height_is_ignored_other_values_lift(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, P_SF);
+    all_to(&m, 0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}, .with_overrides = true, .override = {P_SF}};
+    am_bench b;
+    am_bench_set all;
+    am_error err;
+    am_error_clear(&err);
+    am_vec3 cp;
+    float *prim;
+
+    fx_bench(&m, &sk, &skel, &b);
+    assert_false(b.pelvis_override_applied);
+    prim = malloc(3 * b.vertex_count * sizeof *prim);
+    assert_int_equal(am_bench_select(&b, "all", "all", &all, &err), AM_OK);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, NULL, &err), AM_OK);
+    am_bench_centre(&b, prim, &all, &cp, NULL);
+    assert_v3_near(cp, am_v3(0, 0, 0), 1e-4); /* the pelvis sits AT the prim */
+    free(prim);
+    am_bench_set_free(&all);
+    am_bench_free(&b);
+
+    sk.override[0] = am_v3(0, 0, 1.2);
+    fx_bench(&m, &sk, &skel, &b);
+    assert_true(b.pelvis_override_applied);
+    assert_v3_near(b.bind_minus_prim, am_v3(0, 0, 1.067 - 1.2), 1e-6); /* F32 override */
+    prim = malloc(3 * b.vertex_count * sizeof *prim);
+    assert_int_equal(am_bench_select(&b, "all", "all", &all, &err), AM_OK);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, NULL, &err), AM_OK);
+    am_bench_centre(&b, prim, &all, &cp, NULL);
+    assert_v3_near(cp, am_v3(0, 0, 1.2), 1e-4); /* the whole mesh lifted to 1.2 m above the prim */
+    free(prim);
+    am_bench_set_free(&all);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+static void test_override_threshold_is_a_tenth_of_a_millimetre(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, HIPL_SF);
+    all_to(&m, 1);
+    am_vec3 def = am_v3(0.034, 0.127, -0.041);
+    fx_skin sk = {.n = 2,
+                  .names = {"mPelvis", "mHipLeft"},
+                  .bind_world = {P_SF, HIPL_SF},
+                  .with_overrides = true,
+                  .override = {P_SF, am_v3_add(def, am_v3(0.00005, 0, 0))}};
+    int hip = am_skeleton_find(&skel, "mHipLeft");
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    assert_false(b.override_applied[hip]);
+    am_bench_free(&b);
+    sk.override[1] = am_v3_add(def, am_v3(0.0002, 0, 0));
+    fx_bench(&m, &sk, &skel, &b);
+    assert_true(b.override_applied[hip]);
+    assert_float_equal(b.rest_local_pos[hip].x, 0.0342, 1e-6);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* Hip turned +90 degrees about Y: the knee offset (-0.001, -0.046, -0.491) becomes
+ * (-0.491, -0.046, 0.001); with the hip at its runtime position (0.034, 0.127, -0.041)
+ * the knee lands at (-0.457, 0.081, -0.040) in the prim frame. */
+static void test_rotation_key_turns_the_knee_about_the_hip_as_hand_fk_says(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, KNEEL_SF);
+    all_to(&m, 2);
+    fx_skin sk = {.n = 3, .names = {"mPelvis", "mHipLeft", "mKneeLeft"}, .bind_world = {P_SF, HIPL_SF, KNEEL_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_quat q = am_quat_axis_angle(am_v3(0, 1, 0), AM_PI / 2);
+    double times[2] = {0, 1};
+    am_quat rots[2] = {q, q};
+    fx_add_rot_anim(&b, "mHipLeft", times, rots, 2, 1.0, false);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, 0, 0.5, prim, joints, &err), AM_OK);
+    am_vec3 expect = am_v3(-0.457, 0.081, -0.040);
+    assert_v3_near(joints[am_skeleton_find(&skel, "mKneeLeft")], expect, 5e-4);
+    am_bench_set all;
+    assert_int_equal(am_bench_select(&b, "all", "all", &all, &err), AM_OK);
+    am_vec3 cp, cb;
+    am_bench_centre(&b, prim, &all, &cp, &cb);
+    assert_v3_near(cp, expect, 5e-4);
+    assert_v3_near(cb, am_v3_add(expect, P_SF), 5e-4);
+    /* the bar is rigid on one joint */
+    assert_true(am_bench_rigidity(&b, prim, &all, NULL) < 1e-5);
+    am_bench_set_free(&all);
+    free(prim);
+    free(joints);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+static double smoothstep(double a, double c, double x)
+{
+    double t = (x - a) / (c - a);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return t * t * (3 - 2 * t);
+}
+
+/* The bend box's geometry and fold (bendbox.md) with the hips overridden onto the box
+ * origin O: at 90 degrees the tip stays rigid and its end centre sits 2 m above O; at 45
+ * degrees (the nlerp midpoint of the keys) at O + 2 (cos 45, 0, sin 45). */
+static void test_fold_keeps_the_tip_rigid_and_lifts_its_end(void **state)
+{
+    (void)state;
+    const am_vec3 O = {0, 0, 0.6};
+    fx_mesh m;
+    fx_bar(&m, 8, -2, 2, -1, 1, O.z - 0.5, O.z + 0.5);
+    for (size_t v = 0; v < m.nv; v++) {
+        double s = smoothstep(-1, 1, m.pos[3 * v]);
+        int k = 0;
+        if (s > 0)
+            fx_weigh(&m, v, k++, 0, s);
+        if (s < 1)
+            fx_weigh(&m, v, k, 1, 1 - s);
+    }
+    am_vec3 off = am_v3_sub(O, P_SF);
+    fx_skin sk = {.n = 2,
+                  .names = {"mHipLeft", "mHipRight"},
+                  .bind_world = {O, O},
+                  .with_overrides = true,
+                  .override = {off, off}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    assert_true(rest_error(&b) < 1e-4);
+    double times[3] = {0, 3, 6};
+    am_quat id = am_quat_identity(), fold = am_quat_axis_angle(am_v3(0, 1, 0), -AM_PI / 2);
+    am_quat rots[3] = {id, fold, id};
+    fx_add_rot_anim(&b, "mHipLeft", times, rots, 3, 6.0, true);
+
+    am_bench_set tip, end;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_select(&b, "tip", "x>=1", &tip, &err), AM_OK);
+    assert_int_equal(am_bench_select(&b, "end", "x=2", &end, &err), AM_OK);
+    assert_int_equal(tip.count, 4 * 3); /* rings at x = 1, 1.5, 2 */
+    assert_int_equal(end.count, 4);
+    am_bench_set sets[2] = {tip, end};
+    am_bench_pose_report r;
+    assert_int_equal(am_bench_pose_report_at(&b, 0, 3.0, sets, 2, &r, &err), AM_OK);
+    assert_true(r.sets[0].rigidity_m < 1e-4);
+    assert_v3_near(r.sets[1].centre_bind, am_v3(0, 0, O.z + 2), 2e-3);
+    assert_v3_near(r.sets[1].centre_prim, am_v3(0, 0, O.z + 2 - 1.067), 2e-3);
+    /* the far top corner (2, y, +0.5 from O) goes to (-0.5, y, 2): |(-2.5, 0, 1.5)| */
+    assert_float_equal(r.displacement.max, sqrt(2.5 * 2.5 + 1.5 * 1.5), 2e-3);
+    am_bench_pose_report_free(&r);
+    assert_int_equal(am_bench_pose_report_at(&b, 0, 1.5, sets, 2, &r, &err), AM_OK);
+    double c = 2 * cos(AM_PI / 4);
+    assert_v3_near(r.sets[1].centre_bind, am_v3(c, 0, O.z + c), 2e-3);
+    am_bench_pose_report_free(&r);
+    /* looping: t = 7.5 plays t = 1.5 again */
+    assert_int_equal(am_bench_pose_report_at(&b, 0, 7.5, sets, 2, &r, &err), AM_OK);
+    assert_v3_near(r.sets[1].centre_bind, am_v3(c, 0, O.z + c), 2e-3);
+    am_bench_pose_report_free(&r);
+    am_bench_set_free(&tip);
+    am_bench_set_free(&end);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* skeleton.md 4.2: mRoot takes bind_rot = inverse of the bind shape's rotation, so a bind
+ * shape rotated 90 degrees about Z is undone in the prim frame: with the standard inverse
+ * binds, prim = R^-1 (R v + t - P) = v + R^-1 (t - P) for a stored vertex v. */
+static void test_bind_rot_undoes_the_bind_shape_rotation(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, P_SF);
+    all_to(&m, 0);
+    am_quat rz = am_quat_axis_angle(am_v3(0, 0, 1), AM_PI / 2);
+    am_vec3 t = am_v3(0.1, 0.2, 0.3);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}, .has_bind_shape = true};
+    sk.bind_shape = am_mat4_from_trs(t, rz, am_v3(1, 1, 1));
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    assert_true(rest_error(&b) < 1e-4);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, NULL, &err), AM_OK);
+    am_vec3 shift = am_quat_rotate(am_quat_conj(rz), am_v3_sub(t, P_SF));
+    for (size_t v = 0; v < b.vertex_count; v++) {
+        am_vec3 stored = am_v3(b.asset.lods[AM_LOD_HIGH].faces[0].positions[3 * v],
+                               b.asset.lods[AM_LOD_HIGH].faces[0].positions[3 * v + 1],
+                               b.asset.lods[AM_LOD_HIGH].faces[0].positions[3 * v + 2]);
+        assert_v3_near(am_v3(prim[3 * v], prim[3 * v + 1], prim[3 * v + 2]), am_v3_add(stored, shift), 1e-5);
+    }
+    free(prim);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* mesh-asset.md 6.1: an unknown joint name resolves to joint number 0 (mPelvis). */
+static void test_unknown_joint_name_follows_the_pelvis(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, KNEEL_SF);
+    all_to(&m, 1);
+    fx_skin sk = {.n = 2, .names = {"mPelvis", "mNotAJoint"}, .bind_world = {P_SF, P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_bench_weights w;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_weight_report(&b, &w, &err), AM_OK);
+    assert_int_equal(w.unknown_joint_names, 1);
+    am_quat q = am_quat_axis_angle(am_v3(0, 0, 1), 0.7);
+    double times[1] = {0};
+    fx_add_rot_anim(&b, "mPelvis", times, &q, 1, 1.0, false);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    assert_int_equal(am_bench_pose_at(&b, 0, 0.0, prim, NULL, &err), AM_OK);
+    /* rotation about the pelvis (at the prim) of the rest position */
+    for (size_t v = 0; v < b.vertex_count; v++) {
+        am_vec3 rest = am_v3_sub(am_v3(b.bind_pos[3 * v], b.bind_pos[3 * v + 1], b.bind_pos[3 * v + 2]), P_SF);
+        am_vec3 expect = am_quat_rotate(am_quat_normalize(q), rest);
+        assert_v3_near(am_v3(prim[3 * v], prim[3 * v + 1], prim[3 * v + 2]), expect, 3e-4);
+    }
+    free(prim);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+static void test_weight_report_counts_what_quality_md_defines(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 3, -0.5, 0.5, -0.1, 0.1, 0.9, 1.1);
+    all_to(&m, 0);
+    m.count[0] = 0; /* unweighted: an empty list */
+    m.weight[0] = 0;
+    m.weight[4 * 1] = 0.5; /* sums to 0.5: sum_dev */
+    fx_weigh(&m, 2, 0, 0, 0.5);
+    fx_weigh(&m, 2, 1, 1, 0.3);
+    fx_weigh(&m, 2, 2, 2, 0.2); /* three influences, sums to 1 */
+    fx_skin sk = {.n = 3, .names = {"mPelvis", "mHipLeft", "mHipRight"}, .bind_world = {P_SF, HIPL_SF, HIPR_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_bench_weights w;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_weight_report(&b, &w, &err), AM_OK);
+    assert_int_equal(w.vertices, m.nv);
+    assert_int_equal(w.unweighted, 1);
+    assert_int_equal(w.sum_dev, 1);
+    assert_int_equal(w.max_influences, 3);
+    assert_int_equal(w.influence_histogram[0], 1);
+    assert_int_equal(w.influence_histogram[3], 1);
+    assert_int_equal(w.influence_histogram[1], m.nv - 2);
+    assert_int_equal(w.bad_joint_index, 0);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* A one-segment bar, ring x=-0.5 on mPelvis, ring x=+0.5 on mHipLeft. Moving the hip by d
+ * along X stretches the 4 long edges to 1 + d and the 4 side diagonals (0.2 wide) to
+ * sqrt((1 + d)^2 + 0.04) / sqrt(1.04); the 10 ring/cap edges keep their length. */
+static void test_strain_counts_edges_stretched_past_1_6(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 1, -0.5, 0.5, -0.1, 0.1, 0.9, 1.1);
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, m.pos[3 * v] > 0 ? 1 : 0, 1.0);
+    /* the diagonals reach sqrt(4.04) / sqrt(1.04) = 1.971: also outside */
+    fx_skin sk = {.n = 2, .names = {"mPelvis", "mHipLeft"}, .bind_world = {P_SF, HIPL_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    int hip = am_skeleton_find(&skel, "mHipLeft");
+    am_bench_local loc = {.joint = hip, .has_pos = true, .pos = am_v3(0.034 + 1.0, 0.127, -0.041)};
+    float *rest = malloc(3 * b.vertex_count * sizeof *rest), *posed = malloc(3 * b.vertex_count * sizeof *posed);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_locals(&b, NULL, 0, rest, NULL, &err), AM_OK);
+    assert_int_equal(am_bench_pose_locals(&b, &loc, 1, posed, NULL, &err), AM_OK);
+    am_bench_strain st;
+    assert_int_equal(am_bench_strain_report(&b, posed, &st, &err), AM_OK);
+    assert_int_equal(st.edges, 18);
+    assert_float_equal(st.min, 1.0, 1e-4);
+    assert_float_equal(st.max, 2.0, 1e-4); /* the long edges */
+    assert_float_equal(st.p99, 2.0, 1e-4);
+    assert_float_equal(st.share_outside, 8.0 / 18.0, 1e-9);
+    am_bench_stats d;
+    assert_int_equal(am_bench_displacement(&b, rest, posed, &d, &err), AM_OK);
+    assert_float_equal(d.max, 1.0, 1e-5);
+    assert_float_equal(d.mean, 0.5, 1e-5);
+    /* one-sided (a Left joint moved): leak on the right side (y < -1% H) */
+    assert_int_equal(am_bench_locals_side(&b, &loc, 1), AM_SIDE_LEFT);
+    free(rest);
+    free(posed);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* Right-side vertices on mHipRight, except one given 10% of mHipLeft: turning the left hip
+ * leaks into it by 10% of the full motion (quality.md cross-side leak). */
+static void test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 2, 0.0, 0.2, -0.3, 0.3, 0.9, 1.1);
+    size_t victim = 0; /* ring 0, corner (y0, z0): y = -0.3 */
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, m.pos[3 * v + 1] > 0 ? 1 : 2, 1.0);
+    m.weight[4 * victim] = 0.9;
+    fx_weigh(&m, victim, 1, 1, 0.1);
+    fx_skin sk = {.n = 3, .names = {"mPelvis", "mHipLeft", "mHipRight"}, .bind_world = {P_SF, HIPL_SF, HIPR_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_bench_weights w;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_weight_report(&b, &w, &err), AM_OK);
+    assert_float_equal(w.cross_side_weight, 0.1, 1e-3);
+    assert_int_equal(w.cross_side_vertex, victim);
+
+    int hip = am_skeleton_find(&skel, "mHipLeft");
+    am_quat q = am_quat_axis_angle(am_v3(1, 0, 0), 0.5);
+    am_bench_local loc = {.joint = hip, .has_rot = true, .rot = q};
+    float *rest = malloc(3 * b.vertex_count * sizeof *rest), *posed = malloc(3 * b.vertex_count * sizeof *posed);
+    assert_int_equal(am_bench_pose_locals(&b, NULL, 0, rest, NULL, &err), AM_OK);
+    assert_int_equal(am_bench_pose_locals(&b, &loc, 1, posed, NULL, &err), AM_OK);
+    am_bench_leak leak;
+    am_bench_cross_side_leak(&b, am_bench_locals_side(&b, &loc, 1), rest, posed, &leak);
+    assert_true(leak.applies);
+    assert_int_equal(leak.argmax, victim);
+    /* hand: the vertex turned about the hip (bind frame) moves by |R(v - H) - (v - H)| */
+    am_vec3 v = am_v3(m.pos[0], m.pos[1], m.pos[2]);
+    am_vec3 rel = am_v3_sub(v, HIPL_SF);
+    double full = am_v3_dist(am_quat_rotate(q, rel), rel);
+    assert_float_equal(leak.max_m, 0.1 * full, 2e-3 * full);
+    assert_float_equal(leak.max_h, leak.max_m / 0.2, 1e-3);
+    free(rest);
+    free(posed);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+static void test_vertex_set_expressions_and_their_errors(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 4, -2, 2, -1, 1, 0, 1);
+    all_to(&m, 0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_bench_set s;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_select(&b, "a", "x>=1", &s, &err), AM_OK);
+    assert_int_equal(s.count, 8);
+    am_bench_set_free(&s);
+    assert_int_equal(am_bench_select(&b, "b", "x>-2, y<0 ,z<=0", &s, &err), AM_OK);
+    assert_int_equal(s.count, 4);
+    am_bench_set_free(&s);
+    assert_int_equal(am_bench_select(&b, "c", "w>1", &s, &err), AM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "w>1"));
+    assert_int_equal(am_bench_select(&b, "d", "x>>1", &s, &err), AM_ERR_USAGE);
+    assert_int_equal(am_bench_select(&b, "e", "x>5", &s, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "selects no vertex"));
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+static void test_bad_bytes_fail_cleanly(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, P_SF);
+    all_to(&m, 0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_buf bytes;
+    fx_encode(&m, &sk, &bytes);
+    am_bench b;
+    am_error err;
+    am_error_clear(&err);
+    for (size_t cut = 0; cut < bytes.size; cut += bytes.size / 16 + 1) {
+        am_status s = am_bench_load_mem(bytes.data, cut, "cut.llmesh", &skel, NULL, &b, &err);
+        if (s == AM_OK) /* a prefix may still hold every block the bench needs */
+            am_bench_free(&b);
+        else
+            assert_true(err.msg[0] != '\0');
+    }
+    am_buf_free(&bytes);
+    assert_int_equal(am_bench_load("/nonexistent/x.llmesh", NULL, 0, &skel, NULL, &b, &err), AM_ERR_IO);
+    am_bench_options lod = {.lod = AM_LOD_LOW};
+    fx_encode(&m, &sk, &bytes);
+    assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "x", &skel, &lod, &b, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "LOD 1 is absent"));
+    am_buf_free(&bytes);
+    fx_mesh_free(&m);
+}
+
+/* 110-joint palette: a vertex on joint 111 is drawn with palette entry 109 (the shader's
+ * clamp). The encoder refuses > 110 names, so this one is built as a decoded asset. */
+static void test_joint_index_beyond_110_uses_entry_109(void **state)
+{
+    (void)state;
+    am_mesh_asset a;
+    memset(&a, 0, sizeof a);
+    a.lods[AM_LOD_HIGH].faces = calloc(1, sizeof(am_mesh_face));
+    a.lods[AM_LOD_HIGH].face_count = 1;
+    am_mesh_face *f = a.lods[AM_LOD_HIGH].faces;
+    f->vertex_count = 3;
+    f->positions = calloc(9, sizeof(float));
+    f->positions[3] = 1;
+    f->positions[7] = 1;
+    f->index_count = 3;
+    f->indices = malloc(3 * sizeof(uint16_t));
+    f->indices[0] = 0;
+    f->indices[1] = 1;
+    f->indices[2] = 2;
+    f->has_weights = true;
+    f->weight_count = malloc(3);
+    f->weight_joint = calloc(12, 1);
+    f->weight_code = calloc(12, sizeof(uint16_t));
+    for (int v = 0; v < 3; v++) {
+        f->weight_count[v] = 1;
+        f->weight_joint[4 * v] = 111;
+        f->weight_code[4 * v] = 65535;
+    }
+    a.has_skin = true;
+    a.skin.joint_count = 112;
+    a.skin.joint_names = calloc(112, sizeof(char *));
+    a.skin.inverse_bind = calloc(112, sizeof(am_mat4));
+    for (int i = 0; i < 112; i++) {
+        a.skin.joint_names[i] = fx_strdup(skel.joints[i].name);
+        /* each IBM a distinct translation so the chosen entry shows */
+        a.skin.inverse_bind[i] = am_mat4_translation(am_v3(i, 0, 0));
+    }
+    a.skin.bind_shape = am_mat4_identity();
+    am_bench b;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_from_decoded(&a, "clamp", &skel, NULL, &b, &err), AM_OK);
+    assert_int_equal(b.palette_count, 110);
+    float prim[9];
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
+    /* vertex 0 at the origin: IBM_109 moves it by +109 in x, then joint 109's world */
+    am_vec3 j109 = joints[b.skin_joint[109]];
+    assert_float_equal(prim[0], 109 + j109.x, 1e-4);
+    assert_float_equal(prim[2], j109.z, 1e-4);
+    am_bench_weights w;
+    assert_int_equal(am_bench_weight_report(&b, &w, &err), AM_OK);
+    assert_int_equal(w.beyond_palette, 3);
+    free(joints);
+    am_bench_free(&b);
+}
+
+/* A real upload (Hippolyzer's test .slm): one joint, mPelvis, inverse bind translation
+ * z -1.067, no overrides: the viewer draws it on its bind positions (bind frame). */
+static void test_real_uploaded_asset_rests_on_its_bind_positions(void **state)
+{
+    (void)state;
+    char path[4096];
+    am_bench b;
+    am_error err;
+    am_error_clear(&err);
+    am_status s = am_bench_load(am_test_shared_path(path, sizeof path, "data/mesh/hippolyzer-testslm.slm"), NULL, 0,
+                                &skel, NULL, &b, &err);
+    if (s) {
+        char buf[512];
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    }
+    assert_true(b.vertex_count > 0);
+    assert_int_equal(b.skin_joint_count, 1);
+    assert_false(b.overrides_honoured);
+    double e = rest_error(&b);
+    assert_true(e < 1e-4);
+    am_bench_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_standard_export_rests_on_its_bind_positions),
+        cmocka_unit_test(test_negative_control_override_from_rig_parent_is_centimetres_off),
+        cmocka_unit_test(test_pelvis_override_at_file_height_is_ignored_other_values_lift),
+        cmocka_unit_test(test_override_threshold_is_a_tenth_of_a_millimetre),
+        cmocka_unit_test(test_rotation_key_turns_the_knee_about_the_hip_as_hand_fk_says),
+        cmocka_unit_test(test_fold_keeps_the_tip_rigid_and_lifts_its_end),
+        cmocka_unit_test(test_bind_rot_undoes_the_bind_shape_rotation),
+        cmocka_unit_test(test_unknown_joint_name_follows_the_pelvis),
+        cmocka_unit_test(test_weight_report_counts_what_quality_md_defines),
+        cmocka_unit_test(test_strain_counts_edges_stretched_past_1_6),
+        cmocka_unit_test(test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags),
+        cmocka_unit_test(test_vertex_set_expressions_and_their_errors),
+        cmocka_unit_test(test_bad_bytes_fail_cleanly),
+        cmocka_unit_test(test_joint_index_beyond_110_uses_entry_109),
+        cmocka_unit_test(test_real_uploaded_asset_rests_on_its_bind_positions),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
