@@ -1,0 +1,145 @@
+/* animesh skin compare: our skin block against a reference (a decoded real upload). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mesh/skin_compare.h"
+
+static const char *help =
+    "usage: animesh skin compare A B [--tol T] [--alt-translation-only]\n"
+    "                                [--allow-missing-alt] [--skeleton FILE]\n\n"
+    "Compare two skin blocks joint by joint. A and B are mesh assets (.llmesh/.slm) or\n"
+    "reference skin JSON ({\"joint_names\", \"inverse_bind_matrix\",\n"
+    "\"alt_inverse_bind_matrix\", \"bind_shape_matrix\"}, as 'animesh mesh decode\n"
+    "--skin-json' writes it). For every joint both share (by canonical name: aliases are\n"
+    "resolved with the viewer skeleton when one is found) the inverse bind matrices and\n"
+    "the alternate inverse bind matrices (joint-position overrides) are compared element\n"
+    "by element; the bind shape matrix is not compared (it depends on the mesh). Prints\n"
+    "the worst difference per joint and which element it is (12..14 = translation).\n\n"
+    "  --tol T                 per-element tolerance (default 1e-4)\n"
+    "  --alt-translation-only  compare only elements 12..14 of the alternates (the only\n"
+    "                          part the viewer reads)\n"
+    "  --allow-missing-alt     alternates on one side only is not a mismatch (e.g. a\n"
+    "                          reference uploaded without joint positions)\n"
+    "  --skeleton FILE         the viewer's character/avatar_skeleton.xml\n\n"
+    "Exit 0 when every shared joint is within tolerance, at least one joint is shared and\n"
+    "both or neither carry alternates; 1 otherwise (failing joints are named); 2 usage;\n"
+    "3 I/O.\n";
+
+int am_cmd_skin_compare(int argc, char **argv)
+{
+    const char *skel_path = NULL;
+    am_skin_compare_options opt = {AM_SKIN_COMPARE_DEFAULT_TOL, NULL, false, false};
+    static const struct option opts[] = {{"tol", required_argument, 0, 't'},
+                                         {"alt-translation-only", no_argument, 0, 'a'},
+                                         {"allow-missing-alt", no_argument, 0, 'm'},
+                                         {"skeleton", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': {
+            char *end;
+            opt.tol = strtod(optarg, &end);
+            if (*end || !(opt.tol > 0))
+                return am_cli_usage("skin compare", "--tol needs a positive number, not '%s'", optarg);
+            break;
+        }
+        case 'a': opt.alt_translation_only = true; break;
+        case 'm': opt.allow_missing_alt = true; break;
+        case 's': skel_path = optarg; break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("skin compare", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 2)
+        return am_cli_usage("skin compare", "expected two inputs A and B");
+    const char *pa = argv[optind], *pb = argv[optind + 1];
+
+    am_error err;
+    am_error_clear(&err);
+    am_skin_info a, b;
+    if (am_skin_load_any(pa, &a, &err))
+        return am_cli_report(&err);
+    if (am_skin_load_any(pb, &b, &err)) {
+        am_skin_info_free(&a);
+        return am_cli_report(&err);
+    }
+    am_skeleton skel;
+    bool have_skel = false;
+    am_error serr;
+    am_error_clear(&serr);
+    if (am_cli_load_skeleton(skel_path, &skel, &serr) == AM_OK) {
+        have_skel = true;
+        opt.skel = &skel;
+    } else if (skel_path) {
+        am_skin_info_free(&a);
+        am_skin_info_free(&b);
+        return am_cli_report(&serr);
+    }
+
+    am_skin_comparison cmp;
+    int rc = AM_EXIT_OK;
+    if (am_skin_compare(&a, &b, &opt, &cmp, &err)) {
+        rc = am_cli_report(&err);
+        goto done;
+    }
+    printf("A: %s (%zu joints, alternates %s)\nB: %s (%zu joints, alternates %s)\n", pa, a.joint_count,
+           cmp.alt_a ? "yes" : "no", pb, b.joint_count, cmp.alt_b ? "yes" : "no");
+    if (!have_skel)
+        printf("(no viewer skeleton: joints matched by exact name)\n");
+    printf("%-24s %-22s %-22s\n", "joint", "inverse bind", "alt inverse bind");
+    for (size_t i = 0; i < cmp.count; i++) {
+        const am_skin_joint_diff *d = &cmp.joints[i];
+        char ibm[40], alt[40];
+        snprintf(ibm, sizeof ibm, "%.3g [%d]", d->ibm_diff, d->ibm_element);
+        if (d->alt_compared)
+            snprintf(alt, sizeof alt, "%.3g [%d]", d->alt_diff, d->alt_element);
+        else
+            snprintf(alt, sizeof alt, "-");
+        printf("%-24s %-22s %-22s %s\n", d->name, ibm, alt, d->fail ? "FAIL" : "ok");
+    }
+    if (cmp.only_a_count) {
+        printf("only in A (%zu):", cmp.only_a_count);
+        for (size_t i = 0; i < cmp.only_a_count; i++)
+            printf(" %s", cmp.only_a[i]);
+        printf("\n");
+    }
+    if (cmp.only_b_count) {
+        printf("only in B (%zu):", cmp.only_b_count);
+        for (size_t i = 0; i < cmp.only_b_count; i++)
+            printf(" %s", cmp.only_b[i]);
+        printf("\n");
+    }
+    printf("%zu shared joints, worst difference %.3g (tolerance %.3g): %s\n", cmp.count, cmp.worst, cmp.tol,
+           cmp.ok ? "match" : "MISMATCH");
+    if (!cmp.ok) {
+        if (cmp.failures) {
+            fprintf(stderr, "animesh skin compare: %zu joint%s beyond tolerance:", cmp.failures,
+                    cmp.failures == 1 ? "" : "s");
+            for (size_t i = 0; i < cmp.count; i++)
+                if (cmp.joints[i].fail)
+                    fprintf(stderr, " %s", cmp.joints[i].name);
+            fprintf(stderr, "\n");
+        }
+        if (cmp.count == 0)
+            fprintf(stderr, "animesh skin compare: no joint in common\n");
+        if (cmp.alt_a != cmp.alt_b && !opt.allow_missing_alt)
+            fprintf(stderr, "animesh skin compare: alt_inverse_bind_matrix only in %s (joint-position overrides "
+                            "present on one side only)\n",
+                    cmp.alt_a ? "A" : "B");
+        rc = AM_EXIT_INVALID;
+    }
+    am_skin_comparison_free(&cmp);
+done:
+    if (have_skel)
+        am_skeleton_free(&skel);
+    am_skin_info_free(&a);
+    am_skin_info_free(&b);
+    return rc;
+}
