@@ -28,5 +28,7 @@ int am_cmd_skin_compare(int argc, char **argv); /* 'skin compare', cmd_skin_comp
 int am_cmd_bench(int argc, char **argv);
 int am_cmd_bendbox(int argc, char **argv);
 int am_cmd_texture(int argc, char **argv);
+int am_cmd_oar(int argc, char **argv);
+int am_cmd_push(int argc, char **argv);
 
 #endif

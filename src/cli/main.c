@@ -18,6 +18,8 @@ static const command commands[] = {
     {"bench", am_cmd_bench, "measure and render a written mesh asset (+ .anim) the viewer's way"},
     {"bendbox", am_cmd_bendbox, "build the two-bone bend box (skin, atlas, fold .anim) and bench it"},
     {"texture", am_cmd_texture, "encode a PNG as a JPEG-2000 code stream (.j2c) for upload"},
+    {"oar", am_cmd_oar, "write an OpenSim archive (OAR) holding the animesh object"},
+    {"push", am_cmd_push, "push a creature into a region (WorldBridge, or RemoteAdmin + OAR)"},
 };
 
 static void usage(FILE *out)

@@ -266,6 +266,7 @@ am_status am_meshdata_load(const char *path, const am_skeleton *skel, json_t **d
                            am_error *err)
 {
     *doc = NULL;
+    am_error_clear(err);
     uint8_t *data = NULL;
     size_t size = 0;
     am_status s = am_read_file(path, &data, &size, err);

@@ -166,6 +166,7 @@ am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *re
                               int *attempts, am_error *err)
 {
     memset(reply, 0, sizeof *reply);
+    am_error_clear(err);
     if (attempts)
         *attempts = 0;
     if (!opt->url || (strncmp(opt->url, "http://", 7) != 0 && strncmp(opt->url, "https://", 8) != 0))

@@ -141,6 +141,7 @@ static am_status judge_reply(am_wb_client *c, const char *command, const am_http
 am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, am_wb_result *res, am_error *err)
 {
     memset(res, 0, sizeof *res);
+    am_error_clear(err);
     c->sequence++;
     char *json = json_dumps(body, JSON_COMPACT);
     if (!json)

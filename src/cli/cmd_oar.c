@@ -1,0 +1,240 @@
+/* animesh oar: an OpenSim archive holding one animesh object, ready for `load oar --merge`. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "cli.h"
+#include "mesh/mesh_asset.h"
+#include "world/oar.h"
+
+#define OAR_MAX_ANIMS 64
+
+static const char *help =
+    "usage: animesh oar --mesh NAME.llmesh [--texture T.j2c] --anim NAME=FILE.anim ...\n"
+    "                   [--play NAME] [--at X,Y,Z] [--scale X,Y,Z] [--object-name S]\n"
+    "                   [--skeleton FILE] -o CREATURE.oar\n\n"
+    "Write an OpenSim archive (OAR 0.8) holding one animesh object: a mesh prim with the\n"
+    "animated-mesh flag, the texture on its default face, each animation in its inventory\n"
+    "and, with --play, a script that starts that animation when the object is rezzed.\n"
+    "Load it on a region with `load oar --merge CREATURE.oar` or `animesh push --remote-admin`.\n"
+    "Asset and object UUIDs derive from the content and the archive's dates from\n"
+    "SOURCE_DATE_EPOCH (default 0), so the same inputs give byte-identical archives.\n\n"
+    "  --mesh FILE         the mesh asset (.llmesh); it is decoded and must carry a skin\n"
+    "  --texture FILE      a JPEG-2000 code stream (.j2c)\n"
+    "  --anim NAME=FILE    an animation, stored under NAME (repeatable, up to 64)\n"
+    "  --play NAME         start this animation on state_entry and on_rez\n"
+    "  --at X,Y,Z          region position in metres (default 128,128,25)\n"
+    "  --scale X,Y,Z       prim scale (default 1,1,1; the viewer ignores it for animesh)\n"
+    "  --object-name S     object name (default \"animesh\")\n"
+    "  --skeleton FILE     check animation joint names against the viewer skeleton\n"
+    "  -o FILE             the archive to write (atomically)\n\n"
+    "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
+
+static bool parse_xyz(const char *s, double out[3])
+{
+    char *end;
+    for (int i = 0; i < 3; i++) {
+        errno = 0;
+        out[i] = strtod(s, &end);
+        if (errno || end == s || (i < 2 && *end != ',') || (i == 2 && *end))
+            return false;
+        s = end + 1;
+    }
+    return true;
+}
+
+typedef struct oar_files {
+    uint8_t *mesh, *texture;
+    size_t mesh_size, texture_size;
+    am_oar_anim anims[OAR_MAX_ANIMS];
+    const char *anim_paths[OAR_MAX_ANIMS];
+    size_t anim_count;
+} oar_files;
+
+static void free_files(oar_files *f)
+{
+    free(f->mesh);
+    free(f->texture);
+    for (size_t i = 0; i < f->anim_count; i++)
+        free((void *)f->anims[i].data);
+}
+
+static am_status check_inputs(const char *mesh_path, oar_files *f, const am_skeleton *skel, am_error *err)
+{
+    am_mesh_asset asset;
+    am_status s = am_mesh_asset_decode(f->mesh, f->mesh_size, &asset, err);
+    if (!s && !asset.has_skin)
+        s = am_fail(err, AM_ERR_INVALID, "the mesh has no skin block: an animesh needs a rigged mesh");
+    if (s) {
+        am_error_where(err, "%s", mesh_path);
+        return s;
+    }
+    am_mesh_asset_free(&asset);
+    for (size_t i = 0; i < f->anim_count; i++) {
+        am_anim anim;
+        s = am_anim_decode(f->anims[i].data, f->anims[i].size, &anim, err);
+        if (!s && skel) {
+            am_anim_report rep;
+            s = am_anim_validate(&anim, skel, &rep, err);
+            if (!s)
+                s = am_anim_report_fail(&rep, err);
+            am_anim_report_free(&rep);
+        }
+        if (s) {
+            am_error_where(err, "%s", f->anim_paths[i]);
+            return s;
+        }
+        am_anim_free(&anim);
+    }
+    return AM_OK;
+}
+
+int am_cmd_oar(int argc, char **argv)
+{
+    if (am_cli_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return AM_EXIT_OK;
+    }
+    const char *mesh = NULL, *texture = NULL, *play = NULL, *object_name = NULL, *out = NULL, *skel_path = NULL;
+    am_oar_input in;
+    memset(&in, 0, sizeof in);
+    in.position[0] = 128;
+    in.position[1] = 128;
+    in.position[2] = 25;
+    oar_files f;
+    memset(&f, 0, sizeof f);
+    const char *names[OAR_MAX_ANIMS];
+    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL };
+    static const struct option opts[] = {
+        {"mesh", required_argument, 0, O_MESH},   {"texture", required_argument, 0, O_TEXTURE},
+        {"anim", required_argument, 0, O_ANIM},   {"play", required_argument, 0, O_PLAY},
+        {"at", required_argument, 0, O_AT},       {"scale", required_argument, 0, O_SCALE},
+        {"object-name", required_argument, 0, O_NAME}, {"skeleton", required_argument, 0, O_SKEL},
+        {"output", required_argument, 0, 'o'},    {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+        switch (c) {
+        case O_MESH: mesh = optarg; break;
+        case O_TEXTURE: texture = optarg; break;
+        case O_ANIM: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1])
+                return am_cli_usage("oar", "--anim expects NAME=FILE.anim, got '%s'", optarg);
+            if (f.anim_count == OAR_MAX_ANIMS)
+                return am_cli_usage("oar", "at most %d --anim", OAR_MAX_ANIMS);
+            *eq = '\0';
+            names[f.anim_count] = optarg;
+            f.anim_paths[f.anim_count++] = eq + 1;
+            break;
+        }
+        case O_PLAY: play = optarg; break;
+        case O_AT:
+            if (!parse_xyz(optarg, in.position))
+                return am_cli_usage("oar", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            break;
+        case O_SCALE:
+            if (!parse_xyz(optarg, in.scale) || !(in.scale[0] > 0 && in.scale[1] > 0 && in.scale[2] > 0))
+                return am_cli_usage("oar", "--scale expects three positive numbers X,Y,Z, got '%s'", optarg);
+            break;
+        case O_NAME: object_name = optarg; break;
+        case O_SKEL: skel_path = optarg; break;
+        case 'o': out = optarg; break;
+        default: return am_cli_usage("oar", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc)
+        return am_cli_usage("oar", "unexpected argument '%s'", argv[optind]);
+    if (!mesh)
+        return am_cli_usage("oar", "--mesh NAME.llmesh is required");
+    if (!out)
+        return am_cli_usage("oar", "-o CREATURE.oar is required");
+    if (play) {
+        bool known = false;
+        for (size_t i = 0; i < f.anim_count; i++)
+            known |= strcmp(names[i], play) == 0;
+        if (!known)
+            return am_cli_usage("oar", "--play %s names no --anim", play);
+    }
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    if (epoch && epoch[0]) {
+        char *end;
+        errno = 0;
+        long long t = strtoll(epoch, &end, 10);
+        if (errno || *end || t < 0)
+            return am_cli_usage("oar", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", epoch);
+        in.creation_time = t;
+    }
+
+    am_error err;
+    am_error_clear(&err);
+    am_skeleton skel;
+    bool have_skel = false;
+    int rc = AM_EXIT_OK;
+    size_t loaded = 0;
+    if (skel_path || getenv("ANIMESH_SKELETON") || getenv("ANIMESH_VIEWER_DIR")) {
+        if (am_cli_load_skeleton(skel_path, &skel, &err))
+            return am_cli_report(&err);
+        have_skel = true;
+    }
+    if (am_read_file(mesh, &f.mesh, &f.mesh_size, &err) ||
+        (texture && am_read_file(texture, &f.texture, &f.texture_size, &err))) {
+        rc = am_cli_report(&err);
+        goto done;
+    }
+    for (; loaded < f.anim_count; loaded++) {
+        uint8_t *data = NULL;
+        if (am_read_file(f.anim_paths[loaded], &data, &f.anims[loaded].size, &err)) {
+            rc = am_cli_report(&err);
+            goto done;
+        }
+        f.anims[loaded].data = data;
+        f.anims[loaded].name = names[loaded];
+    }
+    if (check_inputs(mesh, &f, have_skel ? &skel : NULL, &err)) {
+        rc = am_cli_report(&err);
+        goto done;
+    }
+    in.mesh = f.mesh;
+    in.mesh_size = f.mesh_size;
+    in.texture = f.texture;
+    in.texture_size = f.texture_size;
+    in.anims = f.anims;
+    in.anim_count = f.anim_count;
+    in.play = play;
+    in.object_name = object_name;
+    am_oar_plan plan;
+    if (am_oar_plan_make(&in, &plan, &err) || am_oar_write_file(&in, out, &err)) {
+        rc = am_cli_report(&err);
+        goto done;
+    }
+    char u[37], path[512];
+    am_oar_object_path(&in, &plan, path, sizeof path);
+    printf("wrote %s\n", out);
+    printf("  %s\n", path);
+    am_uuid_format(&plan.mesh, u);
+    printf("  mesh %s\n", u);
+    if (plan.has_texture) {
+        am_uuid_format(&plan.texture, u);
+        printf("  texture %s\n", u);
+    }
+    for (size_t i = 0; i < in.anim_count; i++) {
+        am_uuid_format(&plan.anim_assets[i], u);
+        printf("  animation %s %s\n", in.anims[i].name, u);
+    }
+    if (plan.has_script) {
+        am_uuid_format(&plan.script, u);
+        printf("  script (plays %s) %s\n", play, u);
+    }
+    am_oar_plan_free(&plan);
+done:
+    f.anim_count = loaded;
+    free_files(&f);
+    if (have_skel)
+        am_skeleton_free(&skel);
+    return rc;
+}

@@ -1,0 +1,427 @@
+/* animesh push: a creature into a running region, over WorldBridge (spawn, store, play,
+ * save) or by asking OpenSim's RemoteAdmin to load an OAR. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "cli.h"
+#include "world/digest.h"
+#include "world/meshdata.h"
+#include "world/remoteadmin.h"
+#include "world/worldbridge.h"
+
+#define PUSH_MAX_ANIMS 64
+
+static const char *help =
+    "usage: animesh push --bridge URL --mesh NAME.meshdata.json [--texture T.j2c|UUID]\n"
+    "                    --anim NAME=FILE.anim ... [--play NAME] [--at X,Y,Z] [--name S]\n"
+    "                    [--save] [--dry-run DIR] [--skeleton FILE]\n"
+    "       animesh push --remote-admin URL --oar FILE|URL --region NAME|--region-uuid UUID\n\n"
+    "WorldBridge: validates everything locally first (the meshdata against its schema, each\n"
+    ".anim through the decoder's checks, joint names against the viewer skeleton when one is\n"
+    "found), then spawns the mesh, stores each animation, plays the chosen one and saves the\n"
+    "world, printing each returned UUID. A failure part-way reports what was already done.\n"
+    "Every request carries an Idempotency-Key (SHA-256 of its body), so a retry or a re-run\n"
+    "cannot spawn or store twice on a bridge that honours it.\n"
+    "  --bridge URL         WorldBridge base URL (default $WORLDBRIDGE_URL); the bearer token\n"
+    "                       comes from $WORLDBRIDGE_TOKEN and is never printed\n"
+    "  --mesh FILE          the meshdata JSON (as the skin builder writes it)\n"
+    "  --texture T          a .j2c file sent inline, or the UUID of a texture on the grid\n"
+    "  --anim NAME=FILE     an animation to store under NAME (repeatable, up to 64)\n"
+    "  --play NAME          start this animation (an --anim NAME, or an asset UUID)\n"
+    "  --at X,Y,Z           region position in metres (default 128,128,25)\n"
+    "  --name S             object name (default: the meshdata name)\n"
+    "  --save               call save_world at the end\n"
+    "  --dry-run DIR        write each request (NN-command.json = exact body, .http = headers\n"
+    "                       without the token) to DIR and send nothing\n"
+    "  --connect-timeout MS connect timeout per attempt (default 5000)\n"
+    "  --timeout MS         total timeout per attempt (default 60000; RemoteAdmin 600000)\n"
+    "  --retries N          extra attempts after a refused/dropped connection, a timeout or a\n"
+    "                       5xx (default 3; RemoteAdmin retries refused connections only)\n"
+    "  --backoff MS         first retry delay, doubled each time (default 500)\n"
+    "  --skeleton FILE      the viewer's avatar_skeleton.xml (else ANIMESH_SKELETON /\n"
+    "                       ANIMESH_VIEWER_DIR; without one, joint names are not checked)\n\n"
+    "RemoteAdmin: calls admin_load_oar on the region with merge \"true\"; the password comes\n"
+    "from $OPENSIM_REMOTEADMIN_PASSWORD and is never printed. --oar is a path on the region's\n"
+    "host (an existing local file is passed as its absolute path) or an http(s) URL.\n\n"
+    "Exit codes: 0 done, 1 invalid input or refused by the peer or network failure,\n"
+    "2 usage, 3 a file could not be read or written.\n";
+
+typedef struct push_anim {
+    const char *name;
+    const char *path;
+    uint8_t *data;
+    size_t size;
+    char uuid[37];
+} push_anim;
+
+typedef struct push_args {
+    const char *bridge, *mesh, *texture, *play, *name, *dry_run, *skeleton;
+    const char *remote_admin, *oar, *region, *region_uuid;
+    double at[3];
+    bool save;
+    long connect_ms, total_ms, backoff_ms;
+    int retries;
+    push_anim anims[PUSH_MAX_ANIMS];
+    size_t anim_count;
+} push_args;
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_xyz(const char *s, double out[3])
+{
+    char *end;
+    for (int i = 0; i < 3; i++) {
+        errno = 0;
+        out[i] = strtod(s, &end);
+        if (errno || end == s || (i < 2 && *end != ',') || (i == 2 && *end))
+            return false;
+        s = end + 1;
+    }
+    return true;
+}
+
+static void free_anims(push_args *a)
+{
+    for (size_t i = 0; i < a->anim_count; i++)
+        free(a->anims[i].data);
+}
+
+/* Read and check each .anim: the decoder's checks, and joint names when skel is given. */
+static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err)
+{
+    for (size_t i = 0; i < a->anim_count; i++) {
+        push_anim *pa = &a->anims[i];
+        am_status s = am_read_file(pa->path, &pa->data, &pa->size, err);
+        if (s)
+            return s;
+        am_anim anim;
+        s = am_anim_decode(pa->data, pa->size, &anim, err);
+        if (!s && skel) {
+            am_anim_report rep;
+            s = am_anim_validate(&anim, skel, &rep, err);
+            if (!s)
+                s = am_anim_report_fail(&rep, err);
+            am_anim_report_free(&rep);
+        }
+        if (s) {
+            am_error_where(err, "%s", pa->path);
+            return s;
+        }
+        am_anim_free(&anim);
+    }
+    return AM_OK;
+}
+
+/* What a failure part-way leaves behind, so the user can finish without duplicates. */
+static void report_progress(const char *object, const push_args *a, size_t stored, const char *failed_step)
+{
+    fprintf(stderr, "animesh push: stopped at %s. Already done:\n", failed_step);
+    if (!object[0])
+        fprintf(stderr, "  nothing (no object was spawned)\n");
+    else
+        fprintf(stderr, "  object %s spawned\n", object);
+    for (size_t i = 0; i < stored; i++)
+        fprintf(stderr, "  animation %s stored as %s\n", a->anims[i].name, a->anims[i].uuid);
+    fprintf(stderr, "Re-running the same push sends the same requests with the same Idempotency-Keys,\n"
+                    "so a bridge that honours them returns these UUIDs instead of creating copies.\n");
+}
+
+static int push_bridge(push_args *a)
+{
+    am_error err;
+    am_error_clear(&err);
+    if (!a->mesh)
+        return am_cli_usage("push", "--mesh NAME.meshdata.json is required");
+    am_skeleton skel;
+    bool have_skel = false;
+    if (a->skeleton || getenv("ANIMESH_SKELETON") || getenv("ANIMESH_VIEWER_DIR")) {
+        if (am_cli_load_skeleton(a->skeleton, &skel, &err))
+            return am_cli_report(&err);
+        have_skel = true;
+    } else {
+        fprintf(stderr, "animesh push: note: no viewer skeleton given (--skeleton, ANIMESH_SKELETON); "
+                        "joint names are not checked against it\n");
+    }
+    int rc = AM_EXIT_OK;
+    json_t *meshdata = NULL, *body = NULL;
+    am_wb_result res;
+    memset(&res, 0, sizeof res);
+    char object[37] = "", step[128] = "";
+    size_t stored = 0;
+    uint8_t *tex = NULL;
+    size_t tex_size = 0;
+    const char *tex_uuid = NULL;
+    am_meshdata_summary sum;
+    if (am_meshdata_load(a->mesh, have_skel ? &skel : NULL, &meshdata, &sum, &err) ||
+        load_anims(a, have_skel ? &skel : NULL, &err)) {
+        rc = am_cli_report(&err);
+        goto done;
+    }
+    if (a->texture) {
+        if (am_uuid_parse(a->texture, NULL)) {
+            tex_uuid = a->texture;
+        } else {
+            if (am_read_file(a->texture, &tex, &tex_size, &err)) {
+                rc = am_cli_report(&err);
+                goto done;
+            }
+            static const uint8_t soc_siz[4] = {0xff, 0x4f, 0xff, 0x51};
+            if (tex_size < 4 || memcmp(tex, soc_siz, 4) != 0) {
+                am_fail(&err, AM_ERR_INVALID, "not a JPEG-2000 code stream (a .j2c starts FF 4F FF 51)");
+                am_error_where(&err, "%s", a->texture);
+                rc = am_cli_report(&err);
+                goto done;
+            }
+        }
+    }
+    if (!sum.skinned)
+        fprintf(stderr, "animesh push: note: %s has no skin: the object will not be an animesh\n", a->mesh);
+
+    am_wb_options opt;
+    am_wb_options_default(&opt);
+    if (a->bridge)
+        opt.base_url = a->bridge;
+    opt.dry_run_dir = a->dry_run;
+    if (a->connect_ms)
+        opt.connect_timeout_ms = a->connect_ms;
+    if (a->total_ms)
+        opt.total_timeout_ms = a->total_ms;
+    if (a->retries >= 0)
+        opt.max_attempts = a->retries + 1;
+    if (a->backoff_ms >= 0)
+        opt.backoff_ms = a->backoff_ms;
+    am_wb_client client;
+    if (am_wb_client_init(&client, &opt, &err)) {
+        rc = err.code == AM_ERR_USAGE ? am_cli_usage("push", "%s", err.msg) : am_cli_report(&err);
+        goto done;
+    }
+    const char *name = a->name ? a->name : sum.name;
+
+    body = am_wb_spawn_mesh_body(meshdata, a->at, tex, tex_size, tex_uuid, name, &err);
+    snprintf(step, sizeof step, "spawn_mesh");
+    if (!body || am_wb_call(&client, "spawn_mesh", body, &res, &err))
+        goto failed;
+    json_decref(body);
+    body = NULL;
+    snprintf(object, sizeof object, "%s", a->dry_run ? AM_WB_DRY_RUN_OBJECT : res.uuid);
+    if (!a->dry_run)
+        printf("object %s\n", res.uuid);
+    am_wb_result_free(&res);
+
+    for (size_t i = 0; i < a->anim_count; i++) {
+        push_anim *pa = &a->anims[i];
+        snprintf(step, sizeof step, "store_anim %s", pa->name);
+        body = am_wb_store_anim_body(pa->name, pa->data, pa->size, &err);
+        if (!body || am_wb_call(&client, "store_anim", body, &res, &err))
+            goto failed;
+        json_decref(body);
+        body = NULL;
+        snprintf(pa->uuid, sizeof pa->uuid, "%s", res.uuid);
+        if (!a->dry_run)
+            printf("anim %s %s\n", pa->name, pa->uuid);
+        stored++;
+        am_wb_result_free(&res);
+    }
+    if (a->play) {
+        const char *anim = a->play;
+        for (size_t i = 0; i < a->anim_count; i++)
+            if (strcmp(a->anims[i].name, a->play) == 0 && a->anims[i].uuid[0])
+                anim = a->anims[i].uuid; /* dry-run keeps the stored name */
+        snprintf(step, sizeof step, "play_anim %s", a->play);
+        body = am_wb_play_anim_body(object, anim, a->play, &err);
+        if (!body || am_wb_call(&client, "play_anim", body, &res, &err))
+            goto failed;
+        json_decref(body);
+        body = NULL;
+        am_wb_result_free(&res);
+        if (!a->dry_run)
+            printf("playing %s\n", a->play);
+    }
+    if (a->save) {
+        snprintf(step, sizeof step, "save_world");
+        body = am_wb_save_world_body(&err);
+        if (!body || am_wb_call(&client, "save_world", body, &res, &err))
+            goto failed;
+        json_decref(body);
+        body = NULL;
+        am_wb_result_free(&res);
+        if (!a->dry_run)
+            printf("saved\n");
+    }
+    if (a->dry_run)
+        printf("dry-run: wrote %d request%s to %s (nothing sent)\n", client.sequence, client.sequence == 1 ? "" : "s",
+               a->dry_run);
+    goto done;
+
+failed:
+    json_decref(body);
+    am_wb_result_free(&res);
+    rc = am_cli_report(&err);
+    if (!a->dry_run)
+        report_progress(object, a, stored, step);
+done:
+    json_decref(meshdata);
+    free(tex);
+    free_anims(a);
+    if (have_skel)
+        am_skeleton_free(&skel);
+    return rc;
+}
+
+static int push_remote_admin(push_args *a)
+{
+    if (!a->oar)
+        return am_cli_usage("push", "--remote-admin needs --oar FILE|URL");
+    if (!a->region && !a->region_uuid)
+        return am_cli_usage("push", "--remote-admin needs --region NAME or --region-uuid UUID");
+    if (a->region_uuid && !am_uuid_parse(a->region_uuid, NULL))
+        return am_cli_usage("push", "--region-uuid '%s' is not a UUID", a->region_uuid);
+    am_ra_options opt;
+    am_ra_options_default(&opt);
+    opt.url = a->remote_admin;
+    if (a->connect_ms)
+        opt.connect_timeout_ms = a->connect_ms;
+    if (a->total_ms)
+        opt.total_timeout_ms = a->total_ms;
+    if (a->retries >= 0)
+        opt.max_attempts = a->retries + 1;
+    if (a->backoff_ms >= 0)
+        opt.backoff_ms = a->backoff_ms;
+    if (!opt.password)
+        return am_cli_usage("push", "set OPENSIM_REMOTEADMIN_PASSWORD to the region's [RemoteAdmin] access_password");
+    /* A local file: the region can only open it by its absolute path (same host). */
+    char abs[PATH_MAX];
+    const char *filename = a->oar;
+    if (strncmp(a->oar, "http://", 7) != 0 && strncmp(a->oar, "https://", 8) != 0 && realpath(a->oar, abs))
+        filename = abs;
+    am_ra_load_oar req = {filename, a->region, a->region_uuid, true, false};
+    am_ra_reply reply;
+    am_error err;
+    am_error_clear(&err);
+    int attempts = 0;
+    if (am_ra_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
+        if (err.code == AM_ERR_USAGE)
+            return am_cli_usage("push", "%s", err.msg);
+        return am_cli_report(&err);
+    }
+    printf("loaded %s into %s\n", filename, a->region ? a->region : a->region_uuid);
+    return AM_EXIT_OK;
+}
+
+int am_cmd_push(int argc, char **argv)
+{
+    if (am_cli_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return AM_EXIT_OK;
+    }
+    push_args a;
+    memset(&a, 0, sizeof a);
+    a.at[0] = 128;
+    a.at[1] = 128;
+    a.at[2] = 25;
+    a.retries = -1;
+    a.backoff_ms = -1;
+    enum { O_BRIDGE = 256, O_MESH, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_NAME, O_SAVE, O_DRY, O_SKEL, O_RA, O_OAR,
+           O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF };
+    static const struct option opts[] = {
+        {"bridge", required_argument, 0, O_BRIDGE},   {"mesh", required_argument, 0, O_MESH},
+        {"texture", required_argument, 0, O_TEXTURE}, {"anim", required_argument, 0, O_ANIM},
+        {"play", required_argument, 0, O_PLAY},       {"at", required_argument, 0, O_AT},
+        {"name", required_argument, 0, O_NAME},       {"save", no_argument, 0, O_SAVE},
+        {"dry-run", required_argument, 0, O_DRY},     {"skeleton", required_argument, 0, O_SKEL},
+        {"remote-admin", required_argument, 0, O_RA}, {"oar", required_argument, 0, O_OAR},
+        {"region", required_argument, 0, O_REGION},   {"region-uuid", required_argument, 0, O_REGION_UUID},
+        {"connect-timeout", required_argument, 0, O_CONNECT}, {"timeout", required_argument, 0, O_TIMEOUT},
+        {"retries", required_argument, 0, O_RETRIES}, {"backoff", required_argument, 0, O_BACKOFF},
+        {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_BRIDGE: a.bridge = optarg; break;
+        case O_MESH: a.mesh = optarg; break;
+        case O_TEXTURE: a.texture = optarg; break;
+        case O_ANIM: {
+            char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || !eq[1])
+                return am_cli_usage("push", "--anim expects NAME=FILE.anim, got '%s'", optarg);
+            if (a.anim_count == PUSH_MAX_ANIMS)
+                return am_cli_usage("push", "at most %d --anim", PUSH_MAX_ANIMS);
+            *eq = '\0';
+            for (size_t i = 0; i < a.anim_count; i++)
+                if (strcmp(a.anims[i].name, optarg) == 0)
+                    return am_cli_usage("push", "two --anim are named '%s'", optarg);
+            a.anims[a.anim_count].name = optarg;
+            a.anims[a.anim_count].path = eq + 1;
+            a.anim_count++;
+            break;
+        }
+        case O_PLAY: a.play = optarg; break;
+        case O_AT:
+            if (!parse_xyz(optarg, a.at))
+                return am_cli_usage("push", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            break;
+        case O_NAME: a.name = optarg; break;
+        case O_SAVE: a.save = true; break;
+        case O_DRY: a.dry_run = optarg; break;
+        case O_SKEL: a.skeleton = optarg; break;
+        case O_RA: a.remote_admin = optarg; break;
+        case O_OAR: a.oar = optarg; break;
+        case O_REGION: a.region = optarg; break;
+        case O_REGION_UUID: a.region_uuid = optarg; break;
+        case O_CONNECT:
+        case O_TIMEOUT:
+        case O_BACKOFF:
+            if (!parse_long(optarg, c == O_BACKOFF ? 0 : 1, 86400000L, &v))
+                return am_cli_usage("push", "%s expects milliseconds, got '%s'", argv[optind - 1], optarg);
+            if (c == O_CONNECT)
+                a.connect_ms = v;
+            else if (c == O_TIMEOUT)
+                a.total_ms = v;
+            else
+                a.backoff_ms = v;
+            break;
+        case O_RETRIES:
+            if (!parse_long(optarg, 0, 20, &v))
+                return am_cli_usage("push", "--retries expects 0..20, got '%s'", optarg);
+            a.retries = (int)v;
+            break;
+        default: return am_cli_usage("push", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc)
+        return am_cli_usage("push", "unexpected argument '%s'", argv[optind]);
+    if (a.remote_admin) {
+        if (a.bridge || a.mesh || a.anim_count || a.dry_run)
+            return am_cli_usage("push", "--remote-admin loads an OAR; it does not take WorldBridge options");
+        return push_remote_admin(&a);
+    }
+    if (a.oar || a.region || a.region_uuid)
+        return am_cli_usage("push", "--oar and --region go with --remote-admin URL");
+    if (a.play) {
+        bool known = am_uuid_parse(a.play, NULL);
+        for (size_t i = 0; i < a.anim_count; i++)
+            known |= strcmp(a.anims[i].name, a.play) == 0;
+        if (!known)
+            return am_cli_usage("push", "--play %s names no --anim (give an --anim %s=FILE or an asset UUID)", a.play,
+                                a.play);
+    }
+    return push_bridge(&a);
+}

@@ -1,0 +1,490 @@
+/* OAR writer: read the archive back with libarchive and check every entry and element
+ * against spec/opensim-oar.md (layout, object XML, ExtraParams bytes, inventory, script),
+ * and that the same input gives the same bytes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <cmocka.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <uuid/uuid.h>
+
+#include "test_support.h"
+#include "world/oar.h"
+#include "world_fixtures.h"
+
+#define MAX_ENTRIES 16
+
+typedef struct entry {
+    char path[512];
+    uint8_t *data;
+    size_t size;
+    int64_t mtime;
+    int uid, gid, mode;
+} entry;
+
+typedef struct unpacked {
+    entry e[MAX_ENTRIES];
+    size_t n;
+} unpacked;
+
+static void unpack(const am_buf *oar, unpacked *u)
+{
+    memset(u, 0, sizeof *u);
+    struct archive *a = archive_read_new();
+    archive_read_support_filter_gzip(a);
+    archive_read_support_format_tar(a);
+    assert_int_equal(archive_read_open_memory(a, oar->data, oar->size), ARCHIVE_OK);
+    struct archive_entry *ae;
+    while (archive_read_next_header(a, &ae) == ARCHIVE_OK) {
+        assert_true(u->n < MAX_ENTRIES);
+        entry *e = &u->e[u->n++];
+        snprintf(e->path, sizeof e->path, "%s", archive_entry_pathname(ae));
+        e->size = (size_t)archive_entry_size(ae);
+        e->mtime = archive_entry_mtime(ae);
+        e->uid = (int)archive_entry_uid(ae);
+        e->gid = (int)archive_entry_gid(ae);
+        e->mode = (int)archive_entry_mode(ae);
+        e->data = malloc(e->size + 1);
+        assert_non_null(e->data);
+        assert_int_equal(archive_read_data(a, e->data, e->size), (la_ssize_t)e->size);
+        e->data[e->size] = 0;
+    }
+    archive_read_free(a);
+}
+
+static void unpacked_free(unpacked *u)
+{
+    for (size_t i = 0; i < u->n; i++)
+        free(u->e[i].data);
+}
+
+static const entry *find(const unpacked *u, const char *path)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (strcmp(u->e[i].path, path) == 0)
+            return &u->e[i];
+    return NULL;
+}
+
+/* The text of the single node an XPath selects (fails the test otherwise). */
+static char *xp(xmlDoc *doc, const char *expr)
+{
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+    if (!o || !o->nodesetval || o->nodesetval->nodeNr != 1)
+        fail_msg("XPath %s: %d nodes", expr, o && o->nodesetval ? o->nodesetval->nodeNr : -1);
+    xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
+    char *r = strdup((const char *)t);
+    xmlFree(t);
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    return r;
+}
+
+static int xp_count(xmlDoc *doc, const char *expr)
+{
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+    int n = o && o->nodesetval ? o->nodesetval->nodeNr : 0;
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    return n;
+}
+
+static void expect_xp(xmlDoc *doc, const char *expr, const char *want)
+{
+    char *got = xp(doc, expr);
+    if (strcmp(got, want) != 0)
+        fail_msg("%s = '%s', wanted '%s'", expr, got, want);
+    free(got);
+}
+
+static size_t b64_decode(const char *b64, uint8_t *out, size_t cap)
+{
+    size_t len = strlen(b64);
+    assert_true(len / 4 * 3 <= cap);
+    int n = EVP_DecodeBlock(out, (const unsigned char *)b64, (int)len);
+    assert_true(n >= 0);
+    if (len && b64[len - 1] == '=')
+        n--;
+    if (len > 1 && b64[len - 2] == '=')
+        n--;
+    return (size_t)n;
+}
+
+/* The spec's v5 derivation, recomputed here with libuuid and OpenSSL directly. */
+static void expected_uuid(const char *kind, const void *data, size_t n, char out[37])
+{
+    unsigned char h[32];
+    SHA256(data, n, h);
+    char name[128];
+    int k = snprintf(name, sizeof name, "%s:", kind);
+    for (int i = 0; i < 32; i++)
+        k += snprintf(name + k, sizeof name - (size_t)k, "%02x", h[i]);
+    uuid_t ns, u;
+    uuid_parse("8fe70114-ca16-4444-9d08-e92ae3b78847", ns);
+    uuid_generate_sha1(u, ns, name, strlen(name));
+    uuid_unparse_lower(u, out);
+}
+
+typedef struct inputs {
+    uint8_t mesh[64];
+    uint8_t tex[32];
+    uint8_t walk[512], idle[512];
+    size_t walk_size, idle_size;
+    am_oar_anim anims[2];
+    am_oar_input in;
+} inputs;
+
+static void make_inputs(inputs *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < sizeof t->mesh; i++)
+        t->mesh[i] = (uint8_t)(i * 7 + 1);
+    static const uint8_t soc_siz[4] = {0xff, 0x4f, 0xff, 0x51};
+    memcpy(t->tex, soc_siz, 4);
+    for (size_t i = 4; i < sizeof t->tex; i++)
+        t->tex[i] = (uint8_t)i;
+    t->walk_size = am_test_tiny_anim(t->walk, sizeof t->walk, "mPelvis", 2.0f);
+    t->idle_size = am_test_tiny_anim(t->idle, sizeof t->idle, "mTorso", 1.0f);
+    t->anims[0] = (am_oar_anim){"walk", t->walk, t->walk_size};
+    t->anims[1] = (am_oar_anim){"idle & rest", t->idle, t->idle_size};
+    t->in.mesh = t->mesh;
+    t->in.mesh_size = sizeof t->mesh;
+    t->in.texture = t->tex;
+    t->in.texture_size = sizeof t->tex;
+    t->in.anims = t->anims;
+    t->in.anim_count = 2;
+    t->in.play = "walk";
+    t->in.position[0] = 128;
+    t->in.position[1] = 64.4;
+    t->in.position[2] = 22.6;
+    t->in.object_name = "Bendy <1>";
+    t->in.creation_time = 1700000000;
+}
+
+static void test_archive_layout_and_entries(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    am_buf oar = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
+    /* gzip: magic, deflate, and no timestamp in the header (bytes 4..7). */
+    assert_true(oar.size > 18);
+    assert_int_equal(oar.data[0], 0x1f);
+    assert_int_equal(oar.data[1], 0x8b);
+    assert_int_equal(oar.data[2], 8);
+    assert_int_equal(oar.data[4] | oar.data[5] | oar.data[6] | oar.data[7], 0);
+
+    unpacked u;
+    unpack(&oar, &u);
+    char mesh[37], tex[37], walk[37], idle[37];
+    expected_uuid("mesh", t.mesh, sizeof t.mesh, mesh);
+    expected_uuid("texture", t.tex, sizeof t.tex, tex);
+    expected_uuid("animation", t.walk, t.walk_size, walk);
+    expected_uuid("animation", t.idle, t.idle_size, idle);
+    assert_int_equal(mesh[14], '5'); /* version-5 (name-based, SHA-1) UUIDs */
+
+    assert_int_equal(u.n, 7); /* archive.xml, object, mesh, texture, 2 anims, script */
+    assert_string_equal(u.e[0].path, "archive.xml");
+    assert_int_equal(strncmp(u.e[1].path, "objects/Bendy__1__128-064-023__", 31), 0);
+    for (size_t i = 0; i < u.n; i++) {
+        assert_int_equal(u.e[i].mtime, 1700000000);
+        assert_int_equal(u.e[i].uid, 0);
+        assert_int_equal(u.e[i].gid, 0);
+        assert_int_equal(u.e[i].mode & 0777, 0644);
+    }
+    for (size_t i = 3; i < u.n; i++) /* assets in ascending UUID order */
+        assert_true(strcmp(u.e[i - 1].path, u.e[i].path) < 0);
+
+    char path[256];
+    snprintf(path, sizeof path, "assets/%s_mesh.llmesh", mesh);
+    const entry *e = find(&u, path);
+    assert_non_null(e);
+    assert_int_equal(e->size, sizeof t.mesh);
+    assert_memory_equal(e->data, t.mesh, sizeof t.mesh);
+    snprintf(path, sizeof path, "assets/%s_texture.jp2", tex);
+    assert_non_null(e = find(&u, path));
+    assert_memory_equal(e->data, t.tex, sizeof t.tex);
+    snprintf(path, sizeof path, "assets/%s_animation.bvh", walk);
+    assert_non_null(e = find(&u, path));
+    assert_int_equal(e->size, t.walk_size);
+    assert_memory_equal(e->data, t.walk, t.walk_size);
+    snprintf(path, sizeof path, "assets/%s_animation.bvh", idle);
+    assert_non_null(find(&u, path));
+
+    /* archive.xml */
+    xmlDoc *doc = xmlReadMemory((const char *)u.e[0].data, (int)u.e[0].size, "archive.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    expect_xp(doc, "/archive/@major_version", "0");
+    expect_xp(doc, "/archive/@minor_version", "8");
+    expect_xp(doc, "/archive/creation_info/datetime", "1700000000");
+    expect_xp(doc, "/archive/assets_included", "True");
+    char *id = xp(doc, "/archive/creation_info/id");
+    uuid_t parsed;
+    assert_int_equal(uuid_parse(id, parsed), 0);
+    free(id);
+    xmlFreeDoc(doc);
+    unpacked_free(&u);
+    am_buf_free(&oar);
+}
+
+static void test_object_xml_carries_the_animesh_prim(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    am_buf oar = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
+    unpacked u;
+    unpack(&oar, &u);
+    char mesh[37], tex[37], walk[37], idle[37];
+    expected_uuid("mesh", t.mesh, sizeof t.mesh, mesh);
+    expected_uuid("texture", t.tex, sizeof t.tex, tex);
+    expected_uuid("animation", t.walk, t.walk_size, walk);
+    expected_uuid("animation", t.idle, t.idle_size, idle);
+
+    xmlDoc *doc = xmlReadMemory((const char *)u.e[1].data, (int)u.e[1].size, "object.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    const char *P = "/SceneObjectGroup/RootPart/SceneObjectPart";
+    char q[512];
+#define X(rel, want)                                  \
+    do {                                              \
+        snprintf(q, sizeof q, "%s/%s", P, rel);       \
+        expect_xp(doc, q, want);                      \
+    } while (0)
+    assert_int_equal(xp_count(doc, "/SceneObjectGroup/OtherParts/*"), 0);
+    assert_int_equal(xp_count(doc, "/SceneObjectGroup/OtherParts"), 1);
+    snprintf(q, sizeof q, "%s/UUID/Guid", P);
+    char *part = xp(doc, q);
+    /* The file name ends with the root part's UUID. */
+    char tail[64];
+    snprintf(tail, sizeof tail, "__%s.xml", part);
+    assert_string_equal(u.e[1].path + strlen(u.e[1].path) - strlen(tail), tail);
+    X("Name", "Bendy <1>");
+    X("GroupPosition/X", "128");
+    X("GroupPosition/Y", "64.4");
+    X("GroupPosition/Z", "22.6");
+    X("RotationOffset/W", "1");
+    X("Scale/X", "1");
+    X("CreationDate", "1700000000");
+    X("Shape/PCode", "9");
+    X("Shape/ProfileCurve", "1");
+    X("Shape/PathCurve", "16");
+    X("Shape/SculptType", "5");
+    X("Shape/SculptEntry", "true");
+    X("Shape/SculptTexture/Guid", mesh);
+
+    /* ExtraParams: the spec's example with this mesh's UUID. */
+    uint8_t want[34] = {0x02, 0x30, 0x00, 0x11, 0x00, 0x00, 0x00};
+    uuid_t mu;
+    uuid_parse(mesh, mu);
+    memcpy(want + 7, mu, 16);
+    const uint8_t rest[] = {0x05, 0x70, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00};
+    memcpy(want + 23, rest, sizeof rest);
+    snprintf(q, sizeof q, "%s/Shape/ExtraParams", P);
+    char *ep64 = xp(doc, q);
+    uint8_t ep[64];
+    assert_int_equal(b64_decode(ep64, ep, sizeof ep), 34);
+    assert_memory_equal(ep, want, 34);
+    free(ep64);
+
+    /* TextureEntry: default face = the texture, white, repeats 1. */
+    snprintf(q, sizeof q, "%s/Shape/TextureEntry", P);
+    char *te64 = xp(doc, q);
+    uint8_t te[128];
+    assert_int_equal(b64_decode(te64, te, sizeof te), 63);
+    uuid_t tu;
+    uuid_parse(tex, tu);
+    assert_memory_equal(te, tu, 16);
+    assert_int_equal(te[16], 0); /* no per-face exceptions */
+    const uint8_t one[4] = {0x00, 0x00, 0x80, 0x3f};
+    assert_memory_equal(te + 22, one, 4);
+    assert_memory_equal(te + 27, one, 4);
+    free(te64);
+
+    /* Task inventory: the two animations (20/19) and the script (10/10). */
+    snprintf(q, sizeof q, "%s/TaskInventory/TaskInventoryItem", P);
+    assert_int_equal(xp_count(doc, q), 3);
+    X("InventorySerial", "3");
+    const char *names[2] = {"walk", "idle & rest"};
+    const char *assets[2] = {walk, idle};
+    for (int i = 0; i < 2; i++) {
+        char item[256];
+        /* XPath compares the unescaped text ("idle & rest" is written "idle &amp; rest"). */
+        snprintf(item, sizeof item, "TaskInventory/TaskInventoryItem[Name=\"%s\"]", names[i]);
+        char r[512];
+        snprintf(r, sizeof r, "%s/Type", item);
+        X(r, "20");
+        snprintf(r, sizeof r, "%s/InvType", item);
+        X(r, "19");
+        snprintf(r, sizeof r, "%s/AssetID/Guid", item);
+        X(r, assets[i]);
+        snprintf(r, sizeof r, "%s/ParentPartID/Guid", item);
+        X(r, part);
+        snprintf(r, sizeof r, "%s/BasePermissions", item);
+        X(r, "2147483647");
+    }
+    X("TaskInventory/TaskInventoryItem[Name='animesh start']/Type", "10");
+    X("TaskInventory/TaskInventoryItem[Name='animesh start']/InvType", "10");
+    snprintf(q, sizeof q, "%s/TaskInventory/TaskInventoryItem[Name='animesh start']/AssetID/Guid", P);
+    char *script_id = xp(doc, q);
+    char path[256];
+    snprintf(path, sizeof path, "assets/%s_script.lsl", script_id);
+    const entry *s = find(&u, path);
+    assert_non_null(s);
+    const char *lsl = (const char *)s->data;
+    assert_non_null(strstr(lsl, "string ANIMATION = \"walk\";"));
+    const char *se = strstr(lsl, "state_entry()");
+    const char *orz = strstr(lsl, "on_rez(integer start_param)");
+    assert_non_null(se);
+    assert_non_null(orz);
+    const char *call1 = strstr(se, "llStartObjectAnimation(ANIMATION);");
+    assert_non_null(call1);
+    assert_true(call1 < orz);
+    assert_non_null(strstr(orz, "llStartObjectAnimation(ANIMATION);"));
+    /* Item IDs are distinct. */
+    snprintf(q, sizeof q, "%s/TaskInventory/TaskInventoryItem/ItemID/Guid", P);
+    assert_int_equal(xp_count(doc, q), 3);
+    free(script_id);
+    free(part);
+#undef X
+    xmlFreeDoc(doc);
+    unpacked_free(&u);
+    am_buf_free(&oar);
+}
+
+static void test_same_input_same_bytes_and_content_changes_ids(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    am_buf a = {0}, b = {0}, c = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &a, &err), AM_OK);
+    assert_int_equal(am_oar_write(&t.in, &b, &err), AM_OK);
+    assert_int_equal(a.size, b.size);
+    assert_memory_equal(a.data, b.data, a.size);
+
+    am_oar_plan p1, p2;
+    assert_int_equal(am_oar_plan_make(&t.in, &p1, &err), AM_OK);
+    t.walk[t.walk_size - 12] ^= 1; /* one bit of the walk's key data */
+    assert_int_equal(am_oar_plan_make(&t.in, &p2, &err), AM_OK);
+    assert_memory_not_equal(p1.anim_assets[0].b, p2.anim_assets[0].b, 16);
+    assert_memory_equal(p1.anim_assets[1].b, p2.anim_assets[1].b, 16);
+    assert_memory_equal(p1.mesh.b, p2.mesh.b, 16);
+    assert_memory_not_equal(p1.part.b, p2.part.b, 16); /* a new object, not an overwrite */
+    assert_int_equal(am_oar_write(&t.in, &c, &err), AM_OK);
+    assert_true(c.size != a.size || memcmp(c.data, a.data, a.size) != 0);
+    am_oar_plan_free(&p1);
+    am_oar_plan_free(&p2);
+    am_buf_free(&a);
+    am_buf_free(&b);
+    am_buf_free(&c);
+}
+
+static void test_shared_anim_bytes_are_one_asset_two_items(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    t.anims[1].data = t.walk;
+    t.anims[1].size = t.walk_size;
+    t.in.play = NULL;
+    t.in.texture = NULL;
+    am_buf oar = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
+    unpacked u;
+    unpack(&oar, &u);
+    assert_int_equal(u.n, 4); /* archive.xml, object, mesh, one animation; no script, no texture */
+    xmlDoc *doc = xmlReadMemory((const char *)u.e[1].data, (int)u.e[1].size, "o.xml", NULL, XML_PARSE_NONET);
+    assert_int_equal(xp_count(doc, "//TaskInventoryItem[Type='20']"), 2);
+    assert_int_equal(xp_count(doc, "//TaskInventoryItem[Type='10']"), 0);
+    /* No texture: the default face gets the stock plywood texture. */
+    char *te64 = xp(doc, "//Shape/TextureEntry");
+    uint8_t te[128];
+    b64_decode(te64, te, sizeof te);
+    uuid_t ply;
+    uuid_parse("89556747-24cb-43ed-920b-47caed15465f", ply);
+    assert_memory_equal(te, ply, 16);
+    free(te64);
+    xmlFreeDoc(doc);
+    unpacked_free(&u);
+    am_buf_free(&oar);
+}
+
+static void test_bad_inputs_are_refused_with_a_reason(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    am_buf oar = {0};
+    am_error err;
+    t.tex[0] = 0;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "JPEG-2000 code stream"));
+    make_inputs(&t);
+    t.in.play = "run";
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "--play run"));
+    make_inputs(&t);
+    t.anims[1].name = "walk";
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "two animations are named \"walk\""));
+    make_inputs(&t);
+    t.anims[1].name = "a|b";
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+    make_inputs(&t);
+    t.anims[1].name = "0123456789012345678901234567890123456789012345678901234567890123"; /* 64 bytes */
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "1..63 bytes"));
+    make_inputs(&t);
+    t.in.mesh_size = 0;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+    assert_int_equal(oar.size, 0);
+}
+
+static void test_extra_params_and_script_escaping(void **state)
+{
+    (void)state;
+    am_uuid u;
+    assert_true(am_uuid_parse("01234567-89ab-cdef-0123-456789abcdef", &u));
+    uint8_t ep[AM_OAR_EXTRA_PARAMS_SIZE];
+    am_oar_extra_params(&u, ep);
+    const uint8_t want[34] = {0x02, 0x30, 0x00, 0x11, 0x00, 0x00, 0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab,
+                              0xcd, 0xef, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x05, 0x70, 0x00,
+                              0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00};
+    assert_memory_equal(ep, want, 34);
+    char *lsl = NULL;
+    am_error err;
+    assert_int_equal(am_oar_lsl_script("say \"hi\" \\o/", &lsl, &err), AM_OK);
+    assert_non_null(strstr(lsl, "string ANIMATION = \"say \\\"hi\\\" \\\\o/\";"));
+    free(lsl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_archive_layout_and_entries),
+        cmocka_unit_test(test_object_xml_carries_the_animesh_prim),
+        cmocka_unit_test(test_same_input_same_bytes_and_content_changes_ids),
+        cmocka_unit_test(test_shared_anim_bytes_are_one_asset_two_items),
+        cmocka_unit_test(test_bad_inputs_are_refused_with_a_reason),
+        cmocka_unit_test(test_extra_params_and_script_escaping),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

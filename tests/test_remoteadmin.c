@@ -1,0 +1,240 @@
+/* RemoteAdmin admin_load_oar over XML-RPC against a real HTTP server on 127.0.0.1: the
+ * request's shape, `loaded` true/false, faults, malformed replies, retries only for refused
+ * connections, and the password never shown. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
+#include "http_server.h"
+#include "test_support.h"
+#include "world/remoteadmin.h"
+#include "world_fixtures.h"
+
+#define PASSWORD "pw-Very-Secret-9"
+
+typedef struct region {
+    const char *reply; /* the XML (or other) body to answer with */
+    int status;
+} region;
+
+static void handler(const am_test_http_request *rq, am_test_http_response *resp, void *user)
+{
+    region *r = user;
+    resp->status = r->status ? r->status : 200;
+    snprintf(resp->content_type, sizeof resp->content_type, "text/xml");
+    snprintf(resp->body, sizeof resp->body, "%s", r->reply);
+}
+
+#define LOADED(v)                                                                                                   \
+    "<?xml version=\"1.0\"?><methodResponse><params><param><value><struct>"                                         \
+    "<member><name>loaded</name><value><boolean>" v "</boolean></value></member>"                                   \
+    "</struct></value></param></params></methodResponse>"
+
+static char *xp(xmlDoc *doc, const char *expr)
+{
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+    if (!o || !o->nodesetval || o->nodesetval->nodeNr != 1)
+        fail_msg("XPath %s: %d nodes", expr, o && o->nodesetval ? o->nodesetval->nodeNr : -1);
+    xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
+    char *s = strdup((const char *)t);
+    xmlFree(t);
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    return s;
+}
+
+static void expect_member(xmlDoc *doc, const char *name, const char *want)
+{
+    char q[256];
+    snprintf(q, sizeof q, "/methodCall/params/param/value/struct/member[name='%s']/value/string", name);
+    char *got = xp(doc, q);
+    if (strcmp(got, want) != 0)
+        fail_msg("member %s = '%s', wanted '%s'", name, got, want);
+    free(got);
+}
+
+typedef struct fixture {
+    region r;
+    am_test_http_server *srv;
+    am_ra_options opt;
+    char url[128];
+} fixture;
+
+static int setup(void **state)
+{
+    am_test_no_proxy();
+    fixture *f = calloc(1, sizeof *f);
+    f->srv = am_test_http_start(handler, &f->r);
+    snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
+    am_ra_options_default(&f->opt);
+    f->opt.url = f->url;
+    f->opt.password = PASSWORD;
+    f->opt.total_timeout_ms = 2000;
+    f->opt.backoff_ms = 10;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    am_test_http_stop(f->srv);
+    free(f);
+    return 0;
+}
+
+static void test_request_shape_and_loaded_true(void **state)
+{
+    fixture *f = *state;
+    f->r.reply = LOADED("1");
+    am_ra_load_oar req = {"/srv/oars/bend & box.oar", "Sandbox <1>", NULL, true, false};
+    am_ra_reply reply;
+    am_error err;
+    int attempts;
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
+    assert_true(reply.loaded);
+    assert_int_equal(attempts, 1);
+    assert_int_equal(am_test_http_count(f->srv), 1);
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    assert_string_equal(rq.method, "POST");
+    assert_string_equal(rq.path, "/");
+    assert_string_equal(rq.content_type, "text/xml");
+    xmlDoc *doc = xmlReadMemory(rq.body, (int)rq.body_size, "call.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    char *m = xp(doc, "/methodCall/methodName");
+    assert_string_equal(m, "admin_load_oar");
+    free(m);
+    expect_member(doc, "password", PASSWORD);
+    expect_member(doc, "filename", "/srv/oars/bend & box.oar");
+    expect_member(doc, "region_name", "Sandbox <1>");
+    expect_member(doc, "merge", "true");
+    expect_member(doc, "skip-assets", "false");
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)"//member", ctx);
+    assert_int_equal(o->nodesetval->nodeNr, 5); /* nothing else, no region_uuid */
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    free(rq.body);
+}
+
+static void test_loaded_false_reports_the_region_error(void **state)
+{
+    fixture *f = *state;
+    f->r.reply = "<methodResponse><params><param><value><struct>"
+                 "<member><name>loaded</name><value><boolean>0</boolean></value></member>"
+                 "<member><name>error</name><value><string>region Sandbox not found</string></value></member>"
+                 "</struct></value></param></params></methodResponse>";
+    am_ra_load_oar req = {"http://example.invalid/c.oar", "Sandbox", NULL, true, false};
+    am_ra_reply reply;
+    am_error err;
+    int attempts;
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
+    assert_false(reply.loaded);
+    assert_int_equal(attempts, 1);
+    assert_non_null(strstr(err.msg, "admin_load_oar: the region did not load the archive: region Sandbox not found"));
+    assert_string_equal(err.where, f->url);
+}
+
+static void test_fault_and_malformed_and_http_errors(void **state)
+{
+    fixture *f = *state;
+    am_ra_load_oar req = {"/x.oar", NULL, "11111111-2222-3333-4444-555555555555", true, false};
+    am_ra_reply reply;
+    am_error err;
+    int attempts;
+    f->r.reply = "<methodResponse><fault><value><struct>"
+                 "<member><name>faultCode</name><value><int>-32601</int></value></member>"
+                 "<member><name>faultString</name><value><string>access denied for pw-Very-Secret-9</string></value>"
+                 "</member></struct></value></fault></methodResponse>";
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
+    assert_true(reply.fault);
+    assert_non_null(strstr(err.msg, "(XML-RPC fault): access denied for ****************"));
+    assert_null(strstr(err.msg, PASSWORD));
+
+    f->r.reply = "this is not xml";
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "admin_load_oar: malformed reply (HTTP 200, not XML-RPC): this is not xml"));
+
+    f->r.reply = "<html>oops</html>";
+    f->r.status = 500;
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
+    assert_int_equal(attempts, 1); /* a 5xx may have loaded: never sent twice */
+    assert_non_null(strstr(err.msg, "admin_load_oar: HTTP 500: <html>oops</html>"));
+    assert_int_equal(am_test_http_count(f->srv), 3);
+
+    /* The request used region_uuid. */
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    assert_non_null(strstr(rq.body, "<name>region_uuid</name><value><string>11111111-2222-3333-4444-555555555555"));
+    assert_null(strstr(rq.body, "region_name"));
+    free(rq.body);
+}
+
+static void test_refused_connection_is_retried(void **state)
+{
+    fixture *f = *state;
+    char url[128];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_closed_port());
+    f->opt.url = url;
+    am_ra_load_oar req = {"/x.oar", "R", NULL, true, false};
+    am_ra_reply reply;
+    am_error err;
+    int attempts;
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
+    assert_int_equal(attempts, 3);
+    assert_non_null(strstr(err.msg, "admin_load_oar: connection refused after 3 attempts"));
+}
+
+static void test_parse_reply_variants(void **state)
+{
+    (void)state;
+    am_ra_reply r;
+    am_error err;
+    const char *ok_int = "<methodResponse><params><param><value><struct><member><name>success</name><value>"
+                         "<i4>1</i4></value></member></struct></value></param></params></methodResponse>";
+    assert_int_equal(am_ra_parse_reply((const uint8_t *)ok_int, strlen(ok_int), &r, &err), AM_OK);
+    assert_true(r.loaded);
+    const char *no_struct = "<methodResponse><params><param><value><string>x</string></value></param></params>"
+                            "</methodResponse>";
+    assert_int_equal(am_ra_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_ra_parse_reply((const uint8_t *)"", 0, &r, &err), AM_ERR_INVALID);
+}
+
+static void test_missing_password_or_region_is_a_usage_error(void **state)
+{
+    fixture *f = *state;
+    am_ra_load_oar req = {"/x.oar", "R", NULL, true, false};
+    am_ra_reply reply;
+    am_error err;
+    f->opt.password = NULL;
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "OPENSIM_REMOTEADMIN_PASSWORD"));
+    f->opt.password = PASSWORD;
+    req.region_name = NULL;
+    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_USAGE);
+    assert_int_equal(am_test_http_count(f->srv), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_request_shape_and_loaded_true, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_loaded_false_reports_the_region_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fault_and_malformed_and_http_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_connection_is_retried, setup, teardown),
+        cmocka_unit_test(test_parse_reply_variants),
+        cmocka_unit_test_setup_teardown(test_missing_password_or_region_is_a_usage_error, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,341 @@
+/* `animesh push` end to end against a real HTTP server on 127.0.0.1: the whole sequence,
+ * local validation before anything is sent, a failure part-way, secrets never printed,
+ * dry-run, usage errors; and `push --remote-admin`. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "core/io.h"
+#include "http_server.h"
+#include "test_support.h"
+#include "world_fixtures.h"
+
+#define TOKEN "tok-CLI-Secret-77"
+#define PASSWORD "ra-CLI-Secret-88"
+
+typedef struct bridge {
+    int fail_store_number; /* the n-th store_anim (1-based) always answers 500 */
+    int status_always;
+    int stores_seen;
+    int next_uuid;
+    const char *xml_reply; /* RemoteAdmin mode */
+} bridge;
+
+static void handler(const am_test_http_request *rq, am_test_http_response *resp, void *user)
+{
+    bridge *b = user;
+    if (b->xml_reply) {
+        snprintf(resp->content_type, sizeof resp->content_type, "text/xml");
+        snprintf(resp->body, sizeof resp->body, "%s", b->xml_reply);
+        return;
+    }
+    if (b->status_always) {
+        resp->status = b->status_always;
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"denied\",\"auth\":\"%s\"}", rq->authorization);
+        return;
+    }
+    const char *cmd = rq->path + 4; /* "/wb/" */
+    if (strcmp(cmd, "store_anim") == 0 && ++b->stores_seen >= b->fail_store_number && b->fail_store_number) {
+        resp->status = 500;
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"disk full\"}");
+        b->stores_seen--; /* the same store again next time */
+        return;
+    }
+    if (strcmp(cmd, "spawn_mesh") == 0 || strcmp(cmd, "store_anim") == 0)
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":true,\"uuid\":\"00000000-0000-4000-8000-%012d\"}",
+                 ++b->next_uuid);
+    else
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":true}");
+}
+
+typedef struct fixture {
+    bridge b;
+    am_test_http_server *srv;
+    char url[128], dir[512], mesh[4096], wave[1024], idle[1024], skel[4096], common[8192];
+} fixture;
+
+static void write_bytes(const char *path, const uint8_t *d, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(d, 1, n, f), n);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    am_test_no_proxy();
+    unsetenv("WORLDBRIDGE_URL");
+    unsetenv("ANIMESH_SKELETON");
+    unsetenv("ANIMESH_VIEWER_DIR");
+    setenv("WORLDBRIDGE_TOKEN", TOKEN, 1);
+    fixture *f = calloc(1, sizeof *f);
+    f->srv = am_test_http_start(handler, &f->b);
+    snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/wb", am_test_http_port(f->srv));
+    am_test_tmpdir(f->dir, sizeof f->dir);
+    am_test_tri_meshdata_path(f->mesh, sizeof f->mesh);
+    am_test_shared_path(f->skel, sizeof f->skel, "viewer/avatar_skeleton.xml");
+    uint8_t a[512];
+    snprintf(f->wave, sizeof f->wave, "%s/wave.anim", f->dir);
+    write_bytes(f->wave, a, am_test_tiny_anim(a, sizeof a, "mTorso", 2.0f));
+    snprintf(f->idle, sizeof f->idle, "%s/idle.anim", f->dir);
+    write_bytes(f->idle, a, am_test_tiny_anim(a, sizeof a, "mPelvis", 1.0f));
+    snprintf(f->common, sizeof f->common, "--skeleton '%s' --timeout 2000 --retries 1 --backoff 5", f->skel);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    am_test_http_stop(f->srv);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+    unsetenv("WORLDBRIDGE_TOKEN");
+    unsetenv("OPENSIM_REMOTEADMIN_PASSWORD");
+    return 0;
+}
+
+static json_t *request_json(fixture *f, size_t i, char *path, size_t size)
+{
+    am_test_http_request rq;
+    am_test_http_get(f->srv, i, &rq);
+    snprintf(path, size, "%s", rq.path);
+    json_t *j = json_loadb(rq.body, rq.body_size, 0, NULL);
+    assert_non_null(j);
+    free(rq.body);
+    return j;
+}
+
+static void test_push_runs_the_whole_sequence(void **state)
+{
+    fixture *f = *state;
+    char out[8192], path[512];
+    int rc = am_test_run_cli(out, sizeof out,
+                             "push --bridge %s --mesh '%s' --anim wave='%s' --anim idle='%s' --play wave "
+                             "--at 10,20.5,30 --save %s",
+                             f->url, f->mesh, f->wave, f->idle, f->common);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "object 00000000-0000-4000-8000-000000000001\n"));
+    assert_non_null(strstr(out, "anim wave 00000000-0000-4000-8000-000000000002\n"));
+    assert_non_null(strstr(out, "anim idle 00000000-0000-4000-8000-000000000003\n"));
+    assert_non_null(strstr(out, "playing wave\n"));
+    assert_non_null(strstr(out, "saved\n"));
+    assert_null(strstr(out, TOKEN));
+    assert_int_equal(am_test_http_count(f->srv), 5);
+    static const char *order[] = {"/wb/spawn_mesh", "/wb/store_anim", "/wb/store_anim", "/wb/play_anim",
+                                  "/wb/save_world"};
+    for (size_t i = 0; i < 5; i++) {
+        json_t *j = request_json(f, i, path, sizeof path);
+        assert_string_equal(path, order[i]);
+        if (i == 0) {
+            json_t *pos = json_object_get(j, "position");
+            assert_true(json_real_value(json_array_get(pos, 1)) == 20.5);
+            assert_string_equal(json_string_value(json_object_get(j, "name")), "tri");
+            assert_true(json_is_null(json_object_get(j, "texture")));
+        }
+        if (i == 3) {
+            assert_string_equal(json_string_value(json_object_get(j, "uuid")), "00000000-0000-4000-8000-000000000001");
+            assert_string_equal(json_string_value(json_object_get(j, "anim")), "00000000-0000-4000-8000-000000000002");
+            assert_string_equal(json_string_value(json_object_get(j, "name")), "wave");
+        }
+        json_decref(j);
+    }
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    char want[128];
+    snprintf(want, sizeof want, "Bearer %s", TOKEN);
+    assert_string_equal(rq.authorization, want);
+    free(rq.body);
+}
+
+static void test_invalid_inputs_send_nothing(void **state)
+{
+    fixture *f = *state;
+    char out[8192], bad[1024];
+    /* Meshdata whose weights do not sum to 1. */
+    snprintf(bad, sizeof bad, "%s/bad.meshdata.json", f->dir);
+    am_test_write_text(bad, "{\"version\":1,\"name\":\"b\",\"submeshes\":[{\"positions\":[[0,0,0],[1,0,0],[0,1,0]],"
+                            "\"triangles\":[[0,1,2]]}],\"skin\":{\"joints\":[\"mPelvis\"],\"bindShape\":"
+                            "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],\"invBind\":[[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]],"
+                            "\"altInvBind\":[[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]],\"weights\":[[[0,1]],[[0,0.7]],"
+                            "[[0,1]]]}}");
+    int rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim wave='%s' %s", f->url, bad,
+                             f->wave, f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "bad.meshdata.json: skin.weights[1]: weights sum to 0.700000, not 1"));
+    /* A truncated .anim. */
+    uint8_t a[512];
+    size_t n = am_test_tiny_anim(a, sizeof a, "mPelvis", 1.0f);
+    snprintf(bad, sizeof bad, "%s/cut.anim", f->dir);
+    write_bytes(bad, a, n - 10);
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim cut='%s' %s", f->url, f->mesh, bad,
+                         f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "cut.anim"));
+    /* An .anim animating a joint the viewer does not have (caught with the skeleton). */
+    snprintf(bad, sizeof bad, "%s/tail.anim", f->dir);
+    write_bytes(bad, a, am_test_tiny_anim(a, sizeof a, "mTail9", 1.0f));
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim t='%s' %s", f->url, f->mesh, bad,
+                         f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "tail.anim"));
+    assert_non_null(strstr(out, "mTail9"));
+    /* A texture that is not a code stream. */
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --texture '%s' %s", f->url, f->mesh, f->wave,
+                         f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "JPEG-2000"));
+    assert_int_equal(am_test_http_count(f->srv), 0);
+}
+
+static void test_failure_part_way_reports_what_was_done(void **state)
+{
+    fixture *f = *state;
+    f->b.fail_store_number = 2; /* the second animation cannot be stored */
+    char out[8192];
+    int rc = am_test_run_cli(out, sizeof out,
+                             "push --bridge %s --mesh '%s' --anim wave='%s' --anim idle='%s' --play wave --save %s",
+                             f->url, f->mesh, f->wave, f->idle, f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "store_anim: HTTP 500 after 2 attempts: {\"ok\":false,\"error\":\"disk full\"}"));
+    assert_non_null(strstr(out, "stopped at store_anim idle. Already done:"));
+    assert_non_null(strstr(out, "object 00000000-0000-4000-8000-000000000001 spawned"));
+    assert_non_null(strstr(out, "animation wave stored as 00000000-0000-4000-8000-000000000002"));
+    assert_null(strstr(out, "animation idle stored"));
+    /* spawn, store wave, store idle twice (one retry); nothing played or saved. */
+    assert_int_equal(am_test_http_count(f->srv), 4);
+    char path[256];
+    json_t *j = request_json(f, 3, path, sizeof path);
+    assert_string_equal(path, "/wb/store_anim");
+    json_decref(j);
+}
+
+static void test_401_never_prints_the_token(void **state)
+{
+    fixture *f = *state;
+    f->b.status_always = 401; /* and echoes the Authorization header in its body */
+    char out[8192];
+    int rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' %s", f->url, f->mesh, f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "spawn_mesh: HTTP 401 (check WORLDBRIDGE_TOKEN) after 1 attempt"));
+    assert_non_null(strstr(out, "nothing (no object was spawned)"));
+    assert_null(strstr(out, TOKEN));
+    assert_int_equal(am_test_http_count(f->srv), 1);
+}
+
+static void test_dry_run_writes_requests_and_sends_nothing(void **state)
+{
+    fixture *f = *state;
+    char out[8192], dry[1024], path[1200];
+    snprintf(dry, sizeof dry, "%s/dry", f->dir);
+    int rc = am_test_run_cli(out, sizeof out,
+                             "push --bridge %s --mesh '%s' --anim wave='%s' --play wave --save --dry-run '%s' %s",
+                             f->url, f->mesh, f->wave, dry, f->common);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "dry-run: wrote 4 requests to"));
+    assert_int_equal(am_test_http_count(f->srv), 0);
+    static const char *files[] = {"01-spawn_mesh", "02-store_anim", "03-play_anim", "04-save_world"};
+    for (size_t i = 0; i < 4; i++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s.json", dry, files[i]);
+        assert_int_equal(stat(path, &st), 0);
+        snprintf(path, sizeof path, "%s/%s.http", dry, files[i]);
+        uint8_t *d;
+        size_t n;
+        am_error err;
+        assert_int_equal(am_read_file(path, &d, &n, &err), AM_OK);
+        assert_null(strstr((char *)d, TOKEN));
+        free(d);
+    }
+    snprintf(path, sizeof path, "%s/03-play_anim.json", dry);
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    assert_string_equal(json_string_value(json_object_get(j, "uuid")), "{{spawn_mesh.uuid}}");
+    assert_string_equal(json_string_value(json_object_get(j, "anim")), "wave");
+    json_decref(j);
+}
+
+static void test_usage_errors(void **state)
+{
+    fixture *f = *state;
+    char out[8192];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --help"), 0);
+    assert_non_null(strstr(out, "--remote-admin"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s", f->url), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim wave", f->url, f->mesh), 2);
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim w='%s' --play run", f->url, f->mesh, f->wave),
+        2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --mesh '%s' %s", f->mesh, f->common), 2);
+    assert_non_null(strstr(out, "WORLDBRIDGE_URL"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --at 1,2", f->url, f->mesh), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --timeout soon", f->url, f->mesh), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar x.oar", f->url), 2);
+    assert_int_equal(am_test_http_count(f->srv), 0);
+}
+
+static void test_remote_admin_loads_and_hides_the_password(void **state)
+{
+    fixture *f = *state;
+    char out[8192], url[128], oar[1024];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
+    snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
+    am_test_write_text(oar, "x");
+    /* No password: usage error, nothing sent. */
+    unsetenv("OPENSIM_REMOTEADMIN_PASSWORD");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, oar), 2);
+    assert_non_null(strstr(out, "OPENSIM_REMOTEADMIN_PASSWORD"));
+    assert_int_equal(am_test_http_count(f->srv), 0);
+
+    setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
+    f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
+                     "<boolean>1</boolean></value></member></struct></value></param></params></methodResponse>";
+    int rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, oar);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "loaded "));
+    assert_null(strstr(out, PASSWORD));
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    assert_non_null(strstr(rq.body, "<name>password</name><value><string>" PASSWORD "</string>"));
+    assert_non_null(strstr(rq.body, "<name>merge</name><value><string>true</string>"));
+    char want[1200];
+    snprintf(want, sizeof want, "<name>filename</name><value><string>%s</string>", oar); /* absolute already */
+    assert_non_null(strstr(rq.body, want));
+    free(rq.body);
+
+    f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
+                     "<boolean>0</boolean></value></member><member><name>error</name><value><string>bad password "
+                     PASSWORD "</string></value></member></struct></value></param></params></methodResponse>";
+    rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar http://h/c.oar --region Sandbox", url);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "the region did not load the archive: bad password"));
+    assert_null(strstr(out, PASSWORD));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_push_runs_the_whole_sequence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_invalid_inputs_send_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failure_part_way_reports_what_was_done, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_401_never_prints_the_token, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dry_run_writes_requests_and_sends_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remote_admin_loads_and_hides_the_password, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
