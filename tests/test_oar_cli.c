@@ -1,0 +1,222 @@
+/* `animesh oar` on the bend box's own outputs (the files `animesh bendbox` writes): the
+ * archive holds those exact bytes, loads back with libarchive, is reproducible, and bad
+ * inputs are refused; the bend box meshdata passes the WorldBridge schema check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "core/io.h"
+#include "mesh/mesh_asset.h"
+#include "test_support.h"
+#include "world/meshdata.h"
+
+typedef struct fixture {
+    char dir[512], skel[4096];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    am_test_tmpdir(f->dir, sizeof f->dir);
+    am_test_shared_path(f->skel, sizeof f->skel, "viewer/avatar_skeleton.xml");
+    unsetenv("SOURCE_DATE_EPOCH");
+    char out[8192];
+    int rc = am_test_run_cli(out, sizeof out, "bendbox --out '%s' --skeleton '%s'", f->dir, f->skel);
+    if (rc != 0)
+        fail_msg("bendbox failed (%d): %s", rc, out);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+    unsetenv("SOURCE_DATE_EPOCH");
+    return 0;
+}
+
+static uint8_t *slurp(const char *dir, const char *name, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    uint8_t *d;
+    am_error err;
+    if (am_read_file(path, &d, n, &err))
+        fail_msg("cannot read %s", path);
+    return d;
+}
+
+/* Find the entry whose path ends with suffix; returns its bytes (malloc'd) or NULL. */
+static uint8_t *entry_with_suffix(const uint8_t *oar, size_t size, const char *suffix, size_t *n, int *index,
+                                  int64_t *mtime)
+{
+    struct archive *a = archive_read_new();
+    archive_read_support_filter_gzip(a);
+    archive_read_support_format_tar(a);
+    assert_int_equal(archive_read_open_memory(a, oar, size), ARCHIVE_OK);
+    struct archive_entry *e;
+    uint8_t *found = NULL;
+    int i = 0;
+    while (!found && archive_read_next_header(a, &e) == ARCHIVE_OK) {
+        const char *p = archive_entry_pathname(e);
+        size_t pl = strlen(p), sl = strlen(suffix);
+        if (pl >= sl && strcmp(p + pl - sl, suffix) == 0) {
+            *n = (size_t)archive_entry_size(e);
+            found = malloc(*n + 1);
+            assert_int_equal(archive_read_data(a, found, *n), (la_ssize_t)*n);
+            *index = i;
+            *mtime = archive_entry_mtime(e);
+        }
+        i++;
+    }
+    archive_read_free(a);
+    return found;
+}
+
+static void test_bendbox_outputs_become_an_oar(void **state)
+{
+    fixture *f = *state;
+    char out[8192];
+    setenv("SOURCE_DATE_EPOCH", "1712345678", 1);
+    int rc = am_test_run_cli(out, sizeof out,
+                             "oar --mesh '%s/bendbox.llmesh' --texture '%s/bendbox_atlas.j2c' "
+                             "--anim fold='%s/bendbox_fold.anim' --play fold --object-name 'Bend box' --at 128,128,22 "
+                             "--skeleton '%s' -o '%s/bb.oar'",
+                             f->dir, f->dir, f->dir, f->skel, f->dir);
+    if (rc != 0)
+        fail_msg("oar failed (%d): %s", rc, out);
+    assert_non_null(strstr(out, "objects/Bend_box_128-128-022__"));
+    size_t n, m;
+    uint8_t *oar = slurp(f->dir, "bb.oar", &n);
+    static const struct {
+        const char *file, *suffix;
+    } pairs[] = {{"bendbox.llmesh", "_mesh.llmesh"},
+                 {"bendbox_atlas.j2c", "_texture.jp2"},
+                 {"bendbox_fold.anim", "_animation.bvh"}};
+    for (size_t i = 0; i < 3; i++) {
+        uint8_t *orig = slurp(f->dir, pairs[i].file, &m);
+        size_t got_n;
+        int idx;
+        int64_t mtime;
+        uint8_t *got = entry_with_suffix(oar, n, pairs[i].suffix, &got_n, &idx, &mtime);
+        assert_non_null(got);
+        assert_int_equal(got_n, m);
+        assert_memory_equal(got, orig, m);
+        assert_true(idx >= 2); /* after archive.xml and the object */
+        assert_int_equal(mtime, 1712345678);
+        free(got);
+        free(orig);
+    }
+    size_t xn;
+    int idx;
+    int64_t mt;
+    uint8_t *xml = entry_with_suffix(oar, n, "archive.xml", &xn, &idx, &mt);
+    assert_int_equal(idx, 0);
+    xml[xn] = 0;
+    assert_non_null(strstr((char *)xml, "<datetime>1712345678</datetime>"));
+    free(xml);
+
+    /* Same command, same bytes. */
+    rc = am_test_run_cli(out, sizeof out,
+                         "oar --mesh '%s/bendbox.llmesh' --texture '%s/bendbox_atlas.j2c' "
+                         "--anim fold='%s/bendbox_fold.anim' --play fold --object-name 'Bend box' --at 128,128,22 "
+                         "--skeleton '%s' -o '%s/bb2.oar'",
+                         f->dir, f->dir, f->dir, f->skel, f->dir);
+    assert_int_equal(rc, 0);
+    uint8_t *oar2 = slurp(f->dir, "bb2.oar", &m);
+    assert_int_equal(m, n);
+    assert_memory_equal(oar, oar2, n);
+    free(oar2);
+    free(oar);
+}
+
+static void test_bendbox_meshdata_passes_the_schema_and_dry_run(void **state)
+{
+    fixture *f = *state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bendbox.meshdata.json", f->dir);
+    json_t *doc;
+    am_meshdata_summary sum;
+    am_error err;
+    if (am_meshdata_load(path, &skel, &doc, &sum, &err)) {
+        char buf[512];
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    }
+    assert_true(sum.skinned);
+    assert_int_equal(sum.submeshes, 1);
+    assert_true(sum.joints >= 2);
+    json_decref(doc);
+    am_skeleton_free(&skel);
+    char out[8192];
+    int rc = am_test_run_cli(out, sizeof out,
+                             "push --mesh '%s' --texture '%s/bendbox_atlas.j2c' --anim fold='%s/bendbox_fold.anim' "
+                             "--play fold --save --skeleton '%s' --dry-run '%s/dry'",
+                             path, f->dir, f->dir, f->skel, f->dir);
+    if (rc != 0)
+        fail_msg("push --dry-run failed (%d): %s", rc, out);
+    assert_non_null(strstr(out, "dry-run: wrote 4 requests"));
+}
+
+static void test_bad_mesh_inputs_are_refused(void **state)
+{
+    fixture *f = *state;
+    char out[8192], path[1024];
+    /* Not a mesh asset at all. */
+    int rc = am_test_run_cli(out, sizeof out, "oar --mesh '%s/bendbox_fold.anim' -o '%s/x.oar'", f->dir, f->dir);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "bendbox_fold.anim"));
+    /* A valid mesh without a skin: no animesh can come of it. */
+    am_mesh_asset asset;
+    am_error err;
+    snprintf(path, sizeof path, "%s/bendbox.llmesh", f->dir);
+    assert_int_equal(am_mesh_asset_load(path, &asset, &err), AM_OK);
+    for (int l = 0; l < AM_LOD_COUNT; l++)
+        for (size_t i = 0; i < asset.lods[l].face_count; i++)
+            asset.lods[l].faces[i].has_weights = false;
+    asset.has_skin = false;
+    am_buf b = {0};
+    assert_int_equal(am_mesh_asset_encode(&asset, &b, &err), AM_OK);
+    snprintf(path, sizeof path, "%s/static.llmesh", f->dir);
+    assert_int_equal(am_write_file_atomic(path, b.data, b.size, &err), AM_OK);
+    am_buf_free(&b);
+    am_mesh_asset_free(&asset);
+    rc = am_test_run_cli(out, sizeof out, "oar --mesh '%s' -o '%s/x.oar'", path, f->dir);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "static.llmesh: the mesh has no skin block"));
+    /* Usage. */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh '%s/bendbox.llmesh'", f->dir), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh '%s/bendbox.llmesh' --play x -o '%s/x.oar'", f->dir,
+                                     f->dir),
+                     2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh '%s/missing.llmesh' -o '%s/x.oar'", f->dir, f->dir),
+                     3);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --help"), 0);
+    snprintf(path, sizeof path, "%s/x.oar", f->dir);
+    FILE *fp = fopen(path, "rb");
+    assert_null(fp); /* nothing written on failure */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_bendbox_outputs_become_an_oar, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bendbox_meshdata_passes_the_schema_and_dry_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_mesh_inputs_are_refused, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
