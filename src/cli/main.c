@@ -15,6 +15,7 @@ static const command commands[] = {
     {"skeleton", am_cmd_skeleton, "list the viewer skeleton's bones and collision volumes"},
     {"map", am_cmd_map, "check a joint map (rig joint -> stock joint) against the skeleton"},
     {"mesh", am_cmd_mesh, "decode a mesh asset (.llmesh/.slm): blocks, LODs, weights, skin"},
+    {"skin", am_cmd_skin, "build a rig's skin: .llmesh + .dae + WorldBridge meshdata"},
     {"bench", am_cmd_bench, "measure and render a written mesh asset (+ .anim) the viewer's way"},
     {"bendbox", am_cmd_bendbox, "build the two-bone bend box (skin, atlas, fold .anim) and bench it"},
     {"texture", am_cmd_texture, "encode a PNG as a JPEG-2000 code stream (.j2c) for upload"},

@@ -1,0 +1,161 @@
+/* animesh skin RIG.json --out DIR: the rig -> .llmesh + .dae + .meshdata.json (skin_build.h);
+ * animesh skin compare ...: dispatched to the mesh module's comparison command. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "skin/rig.h"
+#include "skin/skin_build.h"
+
+static const char *help =
+    "usage: animesh skin RIG.json --out DIR [--region-max-tris N] [--skeleton FILE]\n"
+    "       animesh skin compare ...   (compare two skin blocks; see 'animesh skin compare --help')\n\n"
+    "Build the animesh skin of a rig (README \"Rig JSON\") against the viewer's skeleton and\n"
+    "write, atomically, into DIR:\n"
+    "  NAME.llmesh          the mesh asset: 4 LODs (meshoptimizer), weights, skin block with\n"
+    "                       inverse binds and joint-position overrides\n"
+    "  NAME.dae             COLLADA for the viewer's uploader (\"include joint positions\")\n"
+    "  NAME.meshdata.json   WorldBridge meshdata (single-face meshes only)\n"
+    "Joints are resolved by name (aliases allowed, unknown names refused), missing viewer\n"
+    "ancestors are added, every override is the offset from the joint's VIEWER parent.\n\n"
+    "  --out DIR              output directory (created if missing)\n"
+    "  --region-max-tris N    the region's AnimatedObjectMaxTris (default 150000, OpenSim's\n"
+    "                         default; 0 disables the check)\n"
+    "  --face-vertex-limit N  split faces above N vertices (default 65531, at most 65536)\n"
+    "  --skeleton FILE        the viewer's character/avatar_skeleton.xml\n\n"
+    "Prints joints (and which carry overrides), faces, vertices, triangles per LOD, weight\n"
+    "figures and the viewer's animesh triangle estimate and streaming cost.\n"
+    "Exit 0 ok; 1 invalid rig, over the region limit, or a multi-face mesh (no meshdata\n"
+    "written); 2 usage; 3 I/O.\n";
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void print_summary(const am_skin_summary *s)
+{
+    printf("%s: %zu joints (%zu from the rig + %zu viewer ancestors), %zu moved by overrides\n", s->name,
+           s->joint_count, s->rig_joint_count, s->appended_count, s->override_count);
+    for (size_t i = 0; i < s->joint_count; i++) {
+        const am_skin_joint_info *j = &s->joints[i];
+        const char *parent = j->parent >= 0 ? s->joints[j->parent].name : "mRoot";
+        printf("  %-16s under %-16s local (%8.4f, %8.4f, %8.4f)", j->name, parent, j->alt_pos.x, j->alt_pos.y,
+               j->alt_pos.z);
+        if (j->overridden)
+            printf("  OVERRIDE (default %.3f, %.3f, %.3f)", j->default_pos.x, j->default_pos.y, j->default_pos.z);
+        else if (j->rig_joint < 0)
+            printf("  added ancestor, default");
+        else
+            printf("  default");
+        printf("\n");
+    }
+    printf("faces %zu, vertices %zu (high LOD)\n", s->face_count, s->vertex_count);
+    printf("triangles per LOD: high %zu, medium %zu, low %zu, lowest %zu\n", s->lod_triangles[AM_LOD_HIGH],
+           s->lod_triangles[AM_LOD_MEDIUM], s->lod_triangles[AM_LOD_LOW], s->lod_triangles[AM_LOD_LOWEST]);
+    printf("weights: up to %zu influences per vertex written (rig up to %zu); %zu vertices changed by the 4-limit "
+           "(%zu influences dropped); %zu renormalised\n",
+           s->max_influences_out, s->max_influences_in, s->vertices_capped, s->influences_dropped,
+           s->vertices_renormalised);
+    if (s->cost_known) {
+        printf("LOD bytes: high %zu, medium %zu, low %zu, lowest %zu\n", s->lod_bytes[AM_LOD_HIGH],
+               s->lod_bytes[AM_LOD_MEDIUM], s->lod_bytes[AM_LOD_LOW], s->lod_bytes[AM_LOD_LOWEST]);
+        printf("animesh triangle estimate %.0f", s->est_tris_max);
+        if (s->region_max_tris > 0)
+            printf(" (region limit %ld%s)", s->region_max_tris, s->over_region_limit ? ": OVER" : ": ok");
+        printf("; streaming cost %.3f (viewer estimate of land impact: 15 + 1.5 per 1000 of %.0f charged "
+               "triangles)\n",
+               s->streaming_cost, s->streaming_tris);
+    }
+    if (s->llmesh_path[0])
+        printf("wrote %s\n", s->llmesh_path);
+    if (s->dae_path[0])
+        printf("wrote %s\n", s->dae_path);
+    if (s->meshdata_written)
+        printf("wrote %s\n", s->meshdata_path);
+    for (size_t i = 0; i < s->warning_count; i++)
+        fprintf(stderr, "animesh skin: warning: %s\n", s->warnings[i]);
+}
+
+int am_cmd_skin(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "compare") == 0)
+        return am_cmd_skin_compare(argc - 1, argv + 1);
+    if (argc < 2) {
+        fputs(help, stderr);
+        return AM_EXIT_USAGE;
+    }
+    const char *skel_path = NULL, *out_dir = NULL;
+    am_skin_options opts;
+    am_skin_options_default(&opts);
+    static const struct option lopts[] = {{"out", required_argument, 0, 'o'},
+                                          {"region-max-tris", required_argument, 0, 'r'},
+                                          {"face-vertex-limit", required_argument, 0, 'f'},
+                                          {"skeleton", required_argument, 0, 's'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out_dir = optarg; break;
+        case 's': skel_path = optarg; break;
+        case 'r':
+            if (!parse_long(optarg, 0, LONG_MAX, &v))
+                return am_cli_usage("skin", "--region-max-tris: expected a non-negative integer, got '%s'", optarg);
+            opts.region_max_tris = v;
+            break;
+        case 'f':
+            if (!parse_long(optarg, 3, AM_MESH_MAX_FACE_VERTICES, &v))
+                return am_cli_usage("skin", "--face-vertex-limit: expected an integer in 3..%d, got '%s'",
+                                    AM_MESH_MAX_FACE_VERTICES, optarg);
+            opts.face_vertex_limit = (size_t)v;
+            break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("skin", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("skin", "expected exactly one RIG.json");
+    if (!out_dir)
+        return am_cli_usage("skin", "--out DIR is required");
+
+    am_error err;
+    am_error_clear(&err);
+    am_rig rig;
+    if (am_rig_load(argv[optind], &rig, &err))
+        return am_cli_report(&err);
+    am_skeleton skel;
+    if (am_cli_load_skeleton(skel_path, &skel, &err)) {
+        am_rig_free(&rig);
+        return am_cli_report(&err);
+    }
+    am_skin_summary *sum = calloc(1, sizeof *sum);
+    int rc = AM_EXIT_OK;
+    if (!sum) {
+        am_fail_nomem(&err, "summary");
+        rc = am_cli_report(&err);
+    } else {
+        am_status st = am_skin_export(&rig, &skel, &opts, out_dir, sum, &err);
+        if (sum->joint_count)
+            print_summary(sum);
+        if (st)
+            rc = am_cli_report(&err);
+    }
+    free(sum);
+    am_skeleton_free(&skel);
+    am_rig_free(&rig);
+    return rc;
+}
