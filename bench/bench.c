@@ -219,6 +219,7 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
     b->bind_min = lo;
     b->bind_max = hi;
     b->height = hi.z - lo.z;
+    am_bench_compute_sides(b);
     return AM_OK;
 }
 

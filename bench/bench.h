@@ -89,6 +89,10 @@ typedef struct am_bench {
     am_vec3 bind_minus_prim;   /* pelvis file pos - pelvis runtime local pos */
     am_vec3 bind_min, bind_max;/* bind-frame bounding box of the vertices */
     double height;             /* bind_max.z - bind_min.z (H of quality.md), metres */
+    bool sides_follow_y;       /* Left bones hold the +Y side and Right bones the -Y side: no
+                                  side bone owns (> 0.5) a vertex beyond the midline. False for
+                                  e.g. the bend box, whose "hips" hold the -X/+X halves; the
+                                  cross-side leak then does not apply. */
 
     am_bench_motion **motions;
     size_t motion_count;
@@ -217,7 +221,7 @@ const char *am_bench_side_name(am_bench_side side);
 /* Cross-side leak on a one-sided pose: the largest displacement (rest pose -> posed) of a
  * vertex on the OTHER side (bind y < -1% H for a Left pose, y > 1% H for a Right pose). */
 typedef struct am_bench_leak {
-    bool applies;              /* the pose is one-sided */
+    bool applies;              /* the pose is one-sided and b->sides_follow_y */
     am_bench_side side;
     double max_m, max_h;       /* metres and in units of H */
     size_t argmax;

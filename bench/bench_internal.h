@@ -17,4 +17,7 @@ void am_bench_fk(const am_bench *b, const am_vec3 *local_pos, const am_quat *loc
 
 void am_bench_motion_free(am_bench_motion *m);
 
+/* Fill b->sides_follow_y from the weights (after the rest state and bounds exist). */
+void am_bench_compute_sides(am_bench *b);
+
 #endif

@@ -277,7 +277,7 @@ void am_bench_cross_side_leak(const am_bench *b, am_bench_side side, const float
 {
     memset(out, 0, sizeof *out);
     out->side = side;
-    out->applies = side == AM_SIDE_LEFT || side == AM_SIDE_RIGHT;
+    out->applies = (side == AM_SIDE_LEFT || side == AM_SIDE_RIGHT) && b->sides_follow_y;
     if (!out->applies)
         return;
     double tol = 0.01 * b->height;
@@ -293,6 +293,27 @@ void am_bench_cross_side_leak(const am_bench *b, am_bench_side side, const float
         }
     }
     out->max_h = b->height > 0 ? out->max_m / b->height : 0.0;
+}
+
+void am_bench_compute_sides(am_bench *b)
+{
+    double tol = 0.01 * b->height;
+    b->sides_follow_y = true;
+    for (size_t v = 0; v < b->vertex_count && b->sides_follow_y; v++) {
+        double y = b->bind_pos[3 * v + 1], sum = 0;
+        if (fabs(y) <= tol)
+            continue;
+        for (int k = 0; k < 4; k++)
+            sum += b->weights[4 * v + k];
+        for (int k = 0; k < 4 && sum > 0; k++) {
+            unsigned j = b->joints[4 * v + k];
+            if (j >= b->skin_joint_count || !b->skin_joint_known[j] || b->weights[4 * v + k] / sum <= 0.5)
+                continue;
+            am_bench_side s = joint_side(b->skel, b->skin_joint[j]);
+            if ((s == AM_SIDE_LEFT && y < -tol) || (s == AM_SIDE_RIGHT && y > tol))
+                b->sides_follow_y = false;
+        }
+    }
 }
 
 /* --- weights --- */

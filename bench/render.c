@@ -368,15 +368,23 @@ static void header(am_image *img, const am_bench *b, const char *what, const am_
     for (int y = 0; y < HEADER_H; y++)
         for (int x = 0; x < img->width; x++)
             put(img, x, y, (const uint8_t[3]){52, 58, 72});
-    char txt[512];
-    snprintf(txt, sizeof txt, "%s  %s  %s view (%s), prim frame, + = prim", b->source, what, am_view_name(opt->view),
-             view_axes(opt->view));
-    int scale = am_text_width(txt, 2) + 16 <= img->width ? 2 : 1;
-    /* Too long even at scale 1: cut it (the file name and motion come first). */
-    size_t maxc = (size_t)((img->width - 16) / (6 * scale));
-    if (strlen(txt) > maxc && maxc < sizeof txt)
-        txt[maxc] = '\0';
-    am_draw_text(img, 8, (HEADER_H - 7 * scale) / 2, txt, scale, (const uint8_t[3]){236, 240, 246});
+    static const uint8_t TXT[3] = {236, 240, 246};
+    char l1[300], l2[200], one[520];
+    snprintf(l1, sizeof l1, "%s  %s", b->source, what);
+    snprintf(l2, sizeof l2, "%s view (%s), prim frame, + = prim", am_view_name(opt->view), view_axes(opt->view));
+    snprintf(one, sizeof one, "%s  %s", l1, l2);
+    if (am_text_width(one, 2) + 16 <= img->width) {
+        am_draw_text(img, 8, (HEADER_H - 14) / 2, one, 2, TXT);
+        return;
+    }
+    /* Narrow: two lines at scale 1, each cut to the width. */
+    size_t maxc = (size_t)((img->width - 16) / 6);
+    if (strlen(l1) > maxc && maxc < sizeof l1)
+        l1[maxc] = '\0';
+    if (strlen(l2) > maxc && maxc < sizeof l2)
+        l2[maxc] = '\0';
+    am_draw_text(img, 8, 4, l1, 1, TXT);
+    am_draw_text(img, 8, 16, l2, 1, TXT);
 }
 
 static void options_or_default(const am_render_options *in, am_render_options *o)

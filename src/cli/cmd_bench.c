@@ -226,6 +226,9 @@ static void pose_text(const am_bench_pose_report *r, const am_bench_set *sets, c
         printf("           cross-side leak (%s-side pose): %.6f m = %.5f H (vertex %zu)%s\n",
                am_bench_side_name(r->leak.side), r->leak.max_m, r->leak.max_h, r->leak.argmax,
                r->leak.max_h >= 0.001 ? "  FLAG (>= 0.001 H)" : "");
+    else if (r->leak.side == AM_SIDE_LEFT || r->leak.side == AM_SIDE_RIGHT)
+        printf("           cross-side leak: n/a (%s-side pose, but this mesh's side bones do not hold +Y/-Y)\n",
+               am_bench_side_name(r->leak.side));
     else
         printf("           cross-side leak: n/a (pose moves %s)\n",
                r->leak.side == AM_SIDE_NONE ? "no side joint" : "both sides or the middle");
@@ -314,6 +317,7 @@ static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *e
                                       "beyond_palette", (json_int_t)wr.beyond_palette, "unknown_joint_names",
                                       (json_int_t)wr.unknown_joint_names, "cross_side_weight", wr.cross_side_weight,
                                       "cross_side_vertex", (json_int_t)wr.cross_side_vertex, "height_m", b->height));
+        json_object_set_new(json_object_get(root, "weights"), "sides_follow_y", json_boolean(b->sides_follow_y));
     } else {
         printf("bench %s: LOD %s, %zu vertices, %zu triangles\n", b->source, lod_name(b->lod), b->vertex_count,
                b->triangle_count);
@@ -337,10 +341,11 @@ static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *e
         printf("rest error (bind frame): max %.3g m (vertex %zu), mean %.3g m, p99 %.3g m%s\n", rest.max, rest.argmax,
                rest.mean, rest.p99, a->max_rest < 0 ? "" : fail ? "  FAIL" : "  ok");
         printf("weights: unweighted %zu%s, sum_dev %zu, max_influences %d (0:%zu 1:%zu 2:%zu 3:%zu 4:%zu), bad joint "
-               "index %zu, unknown joint names %zu, cross-side weight %.4f (vertex %zu), H %.4f m\n",
+               "index %zu, unknown joint names %zu, cross-side weight %.4f (vertex %zu), H %.4f m, sides %s\n",
                wr.unweighted, wr.unweighted ? " BLOCKER" : "", wr.sum_dev, wr.max_influences, wr.influence_histogram[0],
                wr.influence_histogram[1], wr.influence_histogram[2], wr.influence_histogram[3], wr.influence_histogram[4],
-               wr.bad_joint_index, wr.unknown_joint_names, wr.cross_side_weight, wr.cross_side_vertex, b->height);
+               wr.bad_joint_index, wr.unknown_joint_names, wr.cross_side_weight, wr.cross_side_vertex, b->height,
+               b->sides_follow_y ? "follow +Y/-Y" : "not +Y/-Y (no cross-side leak)");
     }
     free(joints);
 

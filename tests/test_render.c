@@ -1,0 +1,299 @@
+/* Renders: the bitmap font's pixels, PNG round trips, strip layout, view orientation and
+ * the depth test, checked on pixels of hand-built meshes read through the bench. */
+#include "test_bench_fixture.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+
+static am_skeleton skel;
+static const am_vec3 P_SF = {0.0, 0.0, 1.067};
+
+static int setup(void **state)
+{
+    (void)state;
+    am_test_load_viewer_skeleton(&skel);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    am_skeleton_free(&skel);
+    return 0;
+}
+
+static const uint8_t *px(const am_image *img, int x, int y)
+{
+    return img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
+}
+
+static void test_font_draws_the_glyph_bits(void **state)
+{
+    (void)state;
+    am_image img;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_image_alloc(&img, 20, 10, &err), AM_OK);
+    const uint8_t red[3] = {255, 0, 0};
+    int adv = am_draw_text(&img, 0, 0, "1", 1, red);
+    assert_int_equal(adv, 6);
+    /* '1': row 0 = 00100, row 6 = 01110 */
+    assert_int_equal(px(&img, 2, 0)[0], 255);
+    assert_int_equal(px(&img, 0, 0)[0], 0);
+    assert_int_equal(px(&img, 1, 6)[0], 255);
+    assert_int_equal(px(&img, 3, 6)[0], 255);
+    assert_int_equal(px(&img, 4, 6)[0], 0);
+    assert_int_equal(am_text_width("12", 1), 11);
+    assert_int_equal(am_text_width("t=1.50s", 2), 7 * 12 - 2);
+    /* clipped at the border without writing outside */
+    am_draw_text(&img, 17, 8, "888", 2, red);
+    am_image_free(&img);
+}
+
+static void test_png_round_trip_keeps_every_pixel(void **state)
+{
+    (void)state;
+    am_image img, back;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_image_alloc(&img, 7, 5, &err), AM_OK);
+    for (size_t i = 0; i < 7 * 5 * 4; i++)
+        img.rgba[i] = (uint8_t)(i * 37 + 11);
+    char dir[512], path[600];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    assert_int_equal(am_png_write(path, &img, &err), AM_OK);
+    assert_int_equal(am_png_read(path, &back, &err), AM_OK);
+    assert_int_equal(back.width, 7);
+    assert_int_equal(back.height, 5);
+    assert_memory_equal(back.rgba, img.rgba, 7 * 5 * 4);
+    am_image_free(&back);
+    snprintf(path, sizeof path, "%s/not.png", dir);
+    am_test_write_text(path, "not a png at all");
+    assert_int_equal(am_png_read(path, &back, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "not.png"));
+    assert_int_equal(am_png_read("/nonexistent/x.png", &back, &err), AM_ERR_IO);
+    am_image_free(&img);
+}
+
+static bool is_background(const uint8_t *p)
+{
+    /* the background gradient is grey-blue with b > g > r; the clay mesh is r > g > b */
+    return p[2] > p[0];
+}
+
+static size_t mesh_pixels(const am_image *img, int x0, int x1, double *mean_x, double *mean_y)
+{
+    size_t n = 0;
+    double sx = 0, sy = 0;
+    for (int y = 28 + 30; y < img->height - 30; y++)
+        for (int x = x0; x < x1; x++)
+            if (!is_background(px(img, x, y))) {
+                n++;
+                sx += x;
+                sy += y;
+            }
+    if (mean_x)
+        *mean_x = n ? sx / n : 0;
+    if (mean_y)
+        *mean_y = n ? sy / n : 0;
+    return n;
+}
+
+static void test_strip_lays_frames_side_by_side_with_one_framing(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 4, -2, 2, -0.3, 0.3, 1.0, 1.2);
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, 0, 1.0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 200;
+    opt.frame_height = 240;
+    opt.draw_joints = false;
+    double times[3] = {0, 0, 0};
+    am_image img;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_render_strip(&b, -1, times, 3, &opt, &img, &err), AM_OK);
+    assert_int_equal(img.width, 600);
+    assert_int_equal(img.height, 28 + 240);
+    size_t n0 = mesh_pixels(&img, 0, 200, NULL, NULL);
+    assert_true(n0 > 500);
+    assert_int_equal(mesh_pixels(&img, 200, 400, NULL, NULL), n0);
+    assert_int_equal(mesh_pixels(&img, 400, 600, NULL, NULL), n0);
+    /* side view of a 4 m bar: it spans the frame's width less the margins */
+    int first = -1, last = -1;
+    int row = 28 + 30 + (240 - 60) / 2;
+    for (int x = 0; x < 200; x++)
+        if (!is_background(px(&img, x, row))) {
+            if (first < 0)
+                first = x;
+            last = x;
+        }
+    assert_in_range(first, 10, 18);
+    assert_in_range(last, 181, 189);
+    am_image_free(&img);
+    assert_int_equal(am_render_strip(&b, -1, times, 0, &opt, &img, &err), AM_ERR_USAGE);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* A bar from x 0 to 1 on the creature's left (y 0.5 .. 0.6), red where x > 0.5 and green
+ * elsewhere: side view puts +X to the right, front view +Y to the right, top view +X up
+ * and +Y to the left. */
+static void test_views_orient_the_avatar_axes(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 2, 0, 1, 0.5, 0.6, 1.0, 1.1);
+    float *rgb = malloc(3 * m.nv * sizeof *rgb);
+    for (size_t v = 0; v < m.nv; v++) {
+        fx_weigh(&m, v, 0, 0, 1.0);
+        bool red = m.pos[3 * v] > 0.75;
+        rgb[3 * v] = red ? 0.9f : 0.1f;
+        rgb[3 * v + 1] = red ? 0.1f : 0.9f;
+        rgb[3 * v + 2] = 0.05f;
+    }
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_render_options opt = am_render_defaults();
+    opt.vertex_rgb = rgb;
+    opt.draw_joints = false;
+    am_error err;
+    am_error_clear(&err);
+    am_view views[3] = {AM_VIEW_SIDE, AM_VIEW_FRONT, AM_VIEW_TOP};
+    for (int k = 0; k < 3; k++) {
+        opt.view = views[k];
+        am_image img;
+        double t = 0;
+        assert_int_equal(am_render_strip(&b, -1, &t, 1, &opt, &img, &err), AM_OK);
+        double rx = 0, ry = 0, gx = 0, gy = 0;
+        size_t nr = 0, ng = 0;
+        for (int y = 28; y < img.height; y++)
+            for (int x = 0; x < img.width; x++) {
+                const uint8_t *p = px(&img, x, y);
+                if (p[0] > 2 * p[1] && p[0] > 40) {
+                    rx += x, ry += y, nr++;
+                } else if (p[1] > 2 * p[0] && p[1] > 40) {
+                    gx += x, gy += y, ng++;
+                }
+            }
+        double cx = img.width / 2.0;
+        if (views[k] == AM_VIEW_SIDE) {
+            assert_true(nr > 50 && ng > 50);
+            assert_true(rx / nr > gx / ng); /* +X to the right */
+        } else if (views[k] == AM_VIEW_FRONT) {
+            assert_true(nr + ng > 50);
+            assert_true((rx + gx) / (nr + ng) > cx); /* +Y (left side) to the right of the prim */
+        } else {
+            assert_true(nr > 50 && ng > 50);
+            assert_true(ry / nr < gy / ng);          /* +X up */
+            assert_true((rx + gx) / (nr + ng) < cx); /* +Y to the left */
+        }
+        am_image_free(&img);
+    }
+    free(rgb);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* Top view of a bar whose top face is listed FIRST (the bar is built upside down): blue
+ * on top, red underneath; without a depth test the red bottom, drawn later, would show. */
+static void test_depth_buffer_shows_the_nearest_face(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 1, -0.5, 0.5, -0.2, 0.2, 1.3, 1.0);
+    float *rgb = malloc(3 * m.nv * sizeof *rgb);
+    for (size_t v = 0; v < m.nv; v++) {
+        fx_weigh(&m, v, 0, 0, 1.0);
+        bool top = m.pos[3 * v + 2] > 1.2;
+        rgb[3 * v] = top ? 0.05f : 0.95f;
+        rgb[3 * v + 1] = 0.05f;
+        rgb[3 * v + 2] = top ? 0.95f : 0.05f;
+    }
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_render_options opt = am_render_defaults();
+    opt.view = AM_VIEW_TOP;
+    opt.vertex_rgb = rgb;
+    opt.draw_joints = false;
+    opt.flat = true;
+    am_image img;
+    am_error err;
+    am_error_clear(&err);
+    double t = 0;
+    assert_int_equal(am_render_strip(&b, -1, &t, 1, &opt, &img, &err), AM_OK);
+    size_t blue = 0, red = 0;
+    for (int y = 28; y < img.height; y++)
+        for (int x = 0; x < img.width; x++) {
+            const uint8_t *p = px(&img, x, y);
+            blue += p[2] > 3 * p[0] + 20;
+            red += p[0] > 3 * p[2] + 20;
+        }
+    assert_true(blue > 1000);
+    assert_int_equal(red, 0);
+    am_image_free(&img);
+    free(rgb);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+static void test_single_frame_png_has_the_frame_size(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 2, -0.2, 0.2, -0.1, 0.1, 1.0, 1.1);
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, 0, 1.0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
+    char dir[512], path[600];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/one.png", dir);
+    am_render_options opt = am_render_defaults();
+    assert_int_equal(am_render_png(&b, prim, joints, &opt, "rest", path, &err), AM_OK);
+    am_image img;
+    assert_int_equal(am_png_read(path, &img, &err), AM_OK);
+    assert_int_equal(img.width, 360);
+    assert_int_equal(img.height, 28 + 400);
+    /* the joint dot (mPelvis, at the prim) is drawn red over the mesh */
+    size_t dots = 0;
+    for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++) {
+        const uint8_t *p = img.rgba + 4 * i;
+        dots += p[0] == 225 && p[1] == 40 && p[2] == 40;
+    }
+    assert_true(dots >= 12);
+    am_image_free(&img);
+    free(prim);
+    free(joints);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_font_draws_the_glyph_bits),
+        cmocka_unit_test(test_png_round_trip_keeps_every_pixel),
+        cmocka_unit_test(test_strip_lays_frames_side_by_side_with_one_framing),
+        cmocka_unit_test(test_views_orient_the_avatar_axes),
+        cmocka_unit_test(test_depth_buffer_shows_the_nearest_face),
+        cmocka_unit_test(test_single_frame_png_has_the_frame_size),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
