@@ -288,6 +288,10 @@ static void test_fold_keeps_the_tip_rigid_and_lifts_its_end(void **state)
     assert_int_equal(am_bench_pose_report_at(&b, 0, 3.0, sets, 2, &r, &err), AM_OK);
     assert_true(r.sets[0].rigidity_m < 1e-4);
     assert_v3_near(r.sets[1].centre_bind, am_v3(0, 0, O.z + 2), 2e-3);
+    /* the "hips" hold the -X/+X halves, not the +Y/-Y sides: no cross-side leak figure */
+    assert_false(b.sides_follow_y);
+    assert_int_equal(r.leak.side, AM_SIDE_LEFT);
+    assert_false(r.leak.applies);
     assert_v3_near(r.sets[1].centre_prim, am_v3(0, 0, O.z + 2 - 1.067), 2e-3);
     /* the far top corner (2, y, +0.5 from O) goes to (-0.5, y, 2): |(-2.5, 0, 1.5)| */
     assert_float_equal(r.displacement.max, sqrt(2.5 * 2.5 + 1.5 * 1.5), 2e-3);
@@ -461,6 +465,7 @@ static void test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags(voi
     assert_int_equal(am_bench_weight_report(&b, &w, &err), AM_OK);
     assert_float_equal(w.cross_side_weight, 0.1, 1e-3);
     assert_int_equal(w.cross_side_vertex, victim);
+    assert_true(b.sides_follow_y);
 
     int hip = am_skeleton_find(&skel, "mHipLeft");
     am_quat q = am_quat_axis_angle(am_v3(1, 0, 0), 0.5);
