@@ -158,7 +158,7 @@ am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *a, am_error *
         jt->rot_offset = r.pos;
         if ((size_t)nr > (r.size - r.pos) / 8) {
             char what[128];
-            snprintf(what, sizeof what, "%d rotation keys need %zu bytes, %zu left", nr,
+            snprintf(what, sizeof what, "truncated: %d rotation keys need %zu bytes, %zu left", nr,
                      (size_t)nr * 8, r.size - r.pos);
             st = fail(err, c_off, "rot_key", 17, jn, what);
             goto out;
@@ -188,7 +188,7 @@ am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *a, am_error *
         jt->pos_offset = r.pos;
         if ((size_t)np > (r.size - r.pos) / 8) {
             char what[128];
-            snprintf(what, sizeof what, "%d position keys need %zu bytes, %zu left", np,
+            snprintf(what, sizeof what, "truncated: %d position keys need %zu bytes, %zu left", np,
                      (size_t)np * 8, r.size - r.pos);
             st = fail(err, c_off, "pos_key", 20, jn, what);
             goto out;

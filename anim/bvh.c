@@ -376,7 +376,7 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
         target[j] = t;
     }
     if (st == AM_OK && target[0] != pelvis)
-        st = am_fail(err, AM_ERR_INVALID, "bvh: illegal ROOT joint '%s': the root must map to mPelvis",
+        st = am_fail(err, AM_ERR_INVALID, "bvh: illegal ROOT joint '%s': the root must map to mPelvis (give a joint map)",
                      b->joints[0].name);
     /* frames output: 1..nf-1 (frame 0 is the reference), or the single frame */
     size_t first = nf > 1 ? 1 : 0, nkeys = nf - first;

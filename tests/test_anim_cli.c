@@ -1,0 +1,190 @@
+/* `animesh anim` end to end: decode, the JSON round trip through encode, check's exit
+ * codes on real files, from-bvh on the CMU file, usage and I/O errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "core/io.h"
+#include "test_support.h"
+
+#define SET "data/anim/opensim-default-set/"
+
+static char out[1 << 16];
+
+static void skel_env(void)
+{
+    char p[1024];
+    setenv("ANIMESH_SKELETON", am_test_shared_path(p, sizeof p, "viewer/avatar_skeleton.xml"), 1);
+}
+
+static void assert_same_file(const char *a, const char *b)
+{
+    uint8_t *da, *db;
+    size_t na, nb;
+    am_error err = {0};
+    assert_int_equal(am_read_file(a, &da, &na, &err), AM_OK);
+    assert_int_equal(am_read_file(b, &db, &nb, &err), AM_OK);
+    assert_int_equal(na, nb);
+    assert_memory_equal(da, db, na);
+    free(da);
+    free(db);
+}
+
+static void test_decode_prints_the_spot_check_values(void **state)
+{
+    (void)state;
+    char p[1024];
+    am_test_shared_path(p, sizeof p, SET "18b3a4b5-b463-bd48-e4b6-71eaac76c515.dat");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", p), 0);
+    assert_non_null(strstr(out, "duration 3.9500 s, base priority 2"));
+    assert_non_null(strstr(out, "hand pose 1"));
+    assert_non_null(strstr(out, "19 joints"));
+    assert_non_null(strstr(out, "2 constraints"));
+}
+
+static void test_json_round_trip_reproduces_real_files_byte_for_byte(void **state)
+{
+    (void)state;
+    /* constraints; 11 constraints (kept verbatim); 128 joints */
+    const char *files[] = {"18b3a4b5-b463-bd48-e4b6-71eaac76c515.dat", "9b0c1c4e-8ac7-7969-1494-28c874c4f668.dat",
+                           "PS_T_Pose_bento.anim"};
+    char dir[256];
+    am_test_tmpdir(dir, sizeof dir);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char rel[256], src[1024], dst[512];
+        snprintf(dst, sizeof dst, "%s/rt%zu.anim", dir, i);
+        snprintf(rel, sizeof rel, SET "%s", files[i]);
+        am_test_shared_path(src, sizeof src, rel);
+        int rc = am_test_run_cli(out, sizeof out, "anim decode --json '%s' | '%s' anim encode - -o '%s'", src,
+                                 AM_CLI_PATH, dst);
+        if (rc != 0)
+            fail_msg("%s: %s", files[i], out);
+        assert_same_file(src, dst);
+    }
+}
+
+static void test_encode_from_values_without_codes(void **state)
+{
+    (void)state;
+    /* The worked example of anim.md 9 written as values: the spec's bytes come out. */
+    char dir[256], js[512], dst[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(js, sizeof js, "%s/m.json", dir);
+    snprintf(dst, sizeof dst, "%s/m.anim", dir);
+    am_test_write_text(js, "{\"base_priority\": 3, \"duration\": 1, \"loop\": 1, \"loop_in\": 0, \"loop_out\": 1,"
+                           " \"ease_in\": 0.5, \"ease_out\": 0.5, \"hand_pose\": 1, \"joints\": ["
+                           " {\"name\": \"mPelvis\", \"priority\": 3,"
+                           "  \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}, {\"t\": 1, \"rot\": [0,0,0.70710677,0.70710677]}],"
+                           "  \"pos_keys\": [{\"t\": 0, \"pos\": [0,0,0]}, {\"t\": 1, \"pos\": [0,0,0.1]}]},"
+                           " {\"name\": \"mHipLeft\", \"priority\": -1,"
+                           "  \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}, {\"t\": 1, \"rot\": [0,0.38268343,0,0.92387953]}]}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 0);
+    uint8_t *d;
+    size_t n;
+    am_error err = {0};
+    assert_int_equal(am_read_file(dst, &d, &n, &err), AM_OK);
+    assert_int_equal(n, 134);
+    /* spot bytes of the spec's dump: z code 55937 (81 DA) at 71, 33422 (8E 82) at 91, 45307 (FB B0) at 122 */
+    assert_int_equal(d[71], 0x81);
+    assert_int_equal(d[72], 0xDA);
+    assert_int_equal(d[91], 0x8E);
+    assert_int_equal(d[92], 0x82);
+    assert_int_equal(d[122], 0xFB);
+    assert_int_equal(d[123], 0xB0);
+    free(d);
+    /* a bad field is named */
+    am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\", \"rot_keys\": [{\"t\": 0, \"rot\": [0,0]}]}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, "joints[0].rot_keys[0]"));
+}
+
+static void test_check_exit_codes_on_real_files(void **state)
+{
+    (void)state;
+    skel_env();
+    char p[1024];
+    am_test_shared_path(p, sizeof p, SET "18b3a4b5-b463-bd48-e4b6-71eaac76c515.dat");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", p), 0);
+    assert_non_null(strstr(out, "would accept"));
+    /* bow_and_arrow is not a joint: refused on upload, named with its byte offset */
+    am_test_shared_path(p, sizeof p, SET "8b102617-bcba-037b-86c1-b76219f90c88.dat");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", p), 1);
+    assert_non_null(strstr(out, "joint 'bow_and_arrow'"));
+    assert_non_null(strstr(out, "at byte 391"));
+    /* a truncated file: every reason, exit 1 */
+    char dir[256], cut[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(cut, sizeof cut, "%s/cut.anim", dir);
+    uint8_t *d;
+    size_t n;
+    am_error err = {0};
+    am_test_shared_path(p, sizeof p, SET "18b3a4b5-b463-bd48-e4b6-71eaac76c515.dat");
+    assert_int_equal(am_read_file(p, &d, &n, &err), AM_OK);
+    assert_int_equal(am_write_file_atomic(cut, d, 100, &err), AM_OK);
+    free(d);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", cut), 1);
+    assert_non_null(strstr(out, "truncated"));
+}
+
+static void test_from_bvh_converts_the_cmu_file(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/usr/share/assimp/models/BVH/01_01.bvh", "rb");
+    if (!f) {
+        skip();
+        return;
+    }
+    fclose(f);
+    skel_env();
+    char dir[256], map[512], dst[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(map, sizeof map, "%s/cmu.json", dir);
+    snprintf(dst, sizeof dst, "%s/cmu.anim", dir);
+    am_test_write_text(map, "{\"joints\": {\"Hips\": \"mPelvis\", \"Spine\": \"mTorso\", \"Spine1\": \"mChest\","
+                            " \"Neck\": \"mNeck\", \"Head\": \"mHead\", \"LeftUpLeg\": \"mHipLeft\", \"LeftLeg\": \"mKneeLeft\","
+                            " \"RightUpLeg\": \"mHipRight\", \"RightLeg\": \"mKneeRight\"}}");
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "anim from-bvh /usr/share/assimp/models/BVH/01_01.bvh --map '%s' --priority 4 "
+                                     "--loop --ease-in 0.5 --hand-pose 0 -o '%s'", map, dst),
+                     0);
+    am_anim a;
+    am_error err = {0};
+    assert_int_equal(am_anim_load(dst, &a, &err), AM_OK);
+    assert_int_equal(a.joint_count, 9);
+    assert_int_equal(a.base_priority, 4);
+    assert_int_equal(a.loop, 1);
+    assert_true(a.ease_in == 0.5f);
+    assert_int_equal(a.hand_pose, 0);
+    assert_true(a.loop_out == a.duration);
+    am_anim_free(&a);
+    /* without the map the CMU root is refused by name; bad options are usage errors */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh /usr/share/assimp/models/BVH/01_01.bvh -o '%s'", dst), 1);
+    assert_non_null(strstr(out, "Hips"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh x.bvh --priority 9 -o '%s'", dst), 2);
+}
+
+static void test_usage_and_io_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim --help"), 0);
+    assert_non_null(strstr(out, "from-bvh"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode --help"), 0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim frobnicate"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode x.json"), 2); /* no -o */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode /nonexistent/x.anim"), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decode_prints_the_spot_check_values),
+        cmocka_unit_test(test_json_round_trip_reproduces_real_files_byte_for_byte),
+        cmocka_unit_test(test_encode_from_values_without_codes),
+        cmocka_unit_test(test_check_exit_codes_on_real_files),
+        cmocka_unit_test(test_from_bvh_converts_the_cmu_file),
+        cmocka_unit_test(test_usage_and_io_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
