@@ -195,6 +195,34 @@ void am_anim_pos_key_set(am_anim_pos_key *key, float time, am_vec3 pos_m, float 
 void am_anim_redecode(am_anim *anim);
 
 /* ---------------------------------------------------------------------------------------
+ * JSON (the `animesh anim decode --json` / `encode` schema)
+ *
+ *   { "format": "animesh-anim-json-1", "version": 1, "sub_version": 0,
+ *     "base_priority": 2, "duration": 3.95 (s), "emote": "", "loop": 0|1,
+ *     "loop_in": s, "loop_out": s, "ease_in": s, "ease_out": s, "hand_pose": 0..14,
+ *     "joints": [ { "name": "mPelvis", "priority": -1..6,
+ *                   "rot_keys": [ { "t": s, "rot": [x, y, z, w], "code": [t, x, y, z] } ],
+ *                   "pos_keys": [ { "t": s, "pos": [x, y, z] (m), "code": [t, x, y, z] } ] } ],
+ *     "num_constraints": n,
+ *     "constraints": [ { "chain_length": n, "type": 0 point | 1 plane,
+ *                        "source_volume": "L_HAND", "source_volume_raw": "32 hex digits",
+ *                        "source_offset": [x, y, z], "target_volume": "GROUND",
+ *                        "target_volume_raw": "...", "target_offset": [..], "target_dir": [..],
+ *                        "ease_in_start": s, "ease_in_stop": s, "ease_out_start": s,
+ *                        "ease_out_stop": s } ],
+ *     "trailing": "hex of bytes after the last field read (rare)" }
+ *
+ * Reading: "code" wins when present (exact bytes); without it a key is encoded from
+ * "t" and "rot"/"pos" with the viewer's recipe ("rot" may also be the stored [x, y, z]).
+ * "*_raw" wins over the volume name. Defaults: version 1.0, base_priority 4, loop 0,
+ * loop_in 0, loop_out = duration, ease 0, hand_pose 0, priority -1, no constraints.
+ * ------------------------------------------------------------------------------------- */
+
+am_status am_anim_to_json(const am_anim *anim, am_buf *out, am_error *err);
+/* `source` names the input in errors ("motion.json: joints[3].rot_keys[2]: ..."). */
+am_status am_anim_from_json(const char *text, size_t size, const char *source, am_anim *out, am_error *err);
+
+/* ---------------------------------------------------------------------------------------
  * Playback evaluation (sections 6.4, 6.5, 7), as the viewer's keyframe motion does it
  * ------------------------------------------------------------------------------------- */
 

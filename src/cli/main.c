@@ -14,6 +14,7 @@ typedef struct command {
 static const command commands[] = {
     {"skeleton", am_cmd_skeleton, "list the viewer skeleton's bones and collision volumes"},
     {"map", am_cmd_map, "check a joint map (rig joint -> stock joint) against the skeleton"},
+    {"anim", am_cmd_anim, "decode, encode, check .anim files; BVH mocap -> .anim"},
     {"mesh", am_cmd_mesh, "decode a mesh asset (.llmesh/.slm): blocks, LODs, weights, skin"},
     {"skin", am_cmd_skin, "build a rig's skin: .llmesh + .dae + WorldBridge meshdata"},
     {"bench", am_cmd_bench, "measure and render a written mesh asset (+ .anim) the viewer's way"},

@@ -1,0 +1,396 @@
+/* animesh anim: decode, encode, check and BVH import of .anim files. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "bvh.h"
+#include "cli.h"
+#include "core/io.h"
+
+static const char *help =
+    "usage: animesh anim decode FILE.anim [--json] [-o OUT]\n"
+    "       animesh anim encode MOTION.json|- -o OUT.anim\n"
+    "       animesh anim check FILE.anim [--skeleton FILE]\n"
+    "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
+    "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
+    "                [--hand-pose N] [--keep-static] [--skeleton FILE] -o OUT.anim\n\n"
+    "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
+    "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
+    "            with decoded values and raw U16 codes, constraints)\n"
+    "  encode    JSON in decode's schema -> .anim ('-' reads stdin); keys with \"code\" are\n"
+    "            written exactly, others are quantised the viewer's way. `decode --json |\n"
+    "            encode - -o X` reproduces the file byte for byte. The output is decoded\n"
+    "            again and compared before it is written.\n"
+    "  check     every check the viewer applies (on upload), plus ours for its gaps;\n"
+    "            exit 0 if the viewer would accept the file, 1 listing every reason if not\n"
+    "  from-bvh  BVH motion capture -> .anim exactly as the viewer's BVH upload converts it\n"
+    "            (frame 0 = reference, SL = (BVH z, x, y), inches, pelvis relative to\n"
+    "            frame 0). --map maps BVH joint names to stock names ({\"joints\": {...}});\n"
+    "            default: the viewer's names (hip, abdomen, chest, lThigh, ... and mPelvis,\n"
+    "            ...). Defaults as the viewer's loader: priority 2, no loop, ease 0.3 s /\n"
+    "            0.3 s, hand pose 1. Joints that never move are omitted (--keep-static).\n\n"
+    "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
+    "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
+
+static int read_input(const char *path, uint8_t **data, size_t *size, am_error *err)
+{
+    if (strcmp(path, "-") != 0)
+        return am_read_file(path, data, size, err);
+    am_buf b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        if (am_buf_append(&b, chunk, n, err) != AM_OK) {
+            am_buf_free(&b);
+            return err->code;
+        }
+    if (am_buf_append(&b, "", 1, err) != AM_OK) {
+        am_buf_free(&b);
+        return err->code;
+    }
+    *data = b.data;
+    *size = b.size - 1;
+    return AM_OK;
+}
+
+static void print_summary(const char *path, const am_anim *a, size_t bytes)
+{
+    size_t rk = 0, pk = 0;
+    for (size_t j = 0; j < a->joint_count; j++)
+        rk += a->joints[j].rot_count, pk += a->joints[j].pos_count;
+    printf("%s: .anim %u.%u, %zu bytes\n", path, a->version, a->sub_version, bytes);
+    printf("  duration %.4f s, base priority %d, %s", a->duration, a->base_priority,
+           a->loop ? "looping" : "not looping");
+    if (a->loop)
+        printf(" %.4f..%.4f s", a->loop_in, a->loop_out);
+    printf(", ease in %.3f s / out %.3f s, hand pose %u%s%s\n", a->ease_in, a->ease_out, a->hand_pose,
+           a->emote_name[0] ? ", emote " : "", a->emote_name);
+    printf("  %zu joints, %zu rotation keys, %zu position keys, %d constraints%s\n", a->joint_count, rk, pk,
+           a->constraint_count ? (int)a->constraint_count : a->constraint_count_raw,
+           a->constraint_count == 0 && a->constraint_count_raw != 0 ? " (over the limit: ignored by the viewer)" : "");
+    for (size_t j = 0; j < a->joint_count; j++) {
+        const am_anim_joint *jt = &a->joints[j];
+        printf("    %-20s priority %2d  %4zu rot keys  %4zu pos keys\n", jt->name, am_anim_joint_priority(a, j),
+               jt->rot_count, jt->pos_count);
+    }
+    for (size_t c = 0; c < a->constraint_count; c++) {
+        char s[17], t[17];
+        const am_anim_constraint *cs = &a->constraints[c];
+        printf("    constraint %zu: %s %s -> %s, chain %u\n", c, cs->type ? "plane" : "point",
+               am_anim_volume_name(cs->source_volume, s), am_anim_volume_name(cs->target_volume, t), cs->chain_length);
+    }
+    if (a->trailing_size)
+        printf("  %zu bytes after the last field (ignored by the viewer, kept)\n", a->trailing_size);
+}
+
+static int cmd_decode(int argc, char **argv)
+{
+    bool json = false;
+    const char *out_path = NULL;
+    static const struct option opts[] = {
+        {"json", no_argument, 0, 'j'}, {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = true; break;
+        case 'o': out_path = optarg; break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("anim decode", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("anim decode", "expected exactly one FILE.anim");
+    const char *path = argv[optind];
+    am_error err;
+    am_error_clear(&err);
+    uint8_t *data;
+    size_t size;
+    if (read_input(path, &data, &size, &err))
+        return am_cli_report(&err);
+    am_anim a;
+    if (am_anim_decode(data, size, &a, &err)) {
+        free(data);
+        am_error_where(&err, "%s", path);
+        return am_cli_report(&err);
+    }
+    free(data);
+    int rc = AM_EXIT_OK;
+    if (json) {
+        am_buf b = {0};
+        if (am_anim_to_json(&a, &b, &err) ||
+            (out_path ? am_write_file_atomic(out_path, b.data, b.size, &err) : (fwrite(b.data, 1, b.size, stdout), AM_OK)))
+            rc = am_cli_report(&err);
+        am_buf_free(&b);
+    } else {
+        print_summary(path, &a, size);
+    }
+    am_anim_free(&a);
+    return rc;
+}
+
+static int cmd_encode(int argc, char **argv)
+{
+    const char *out_path = NULL;
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out_path = optarg; break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("anim encode", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("anim encode", "expected exactly one MOTION.json (or - for stdin)");
+    if (!out_path)
+        return am_cli_usage("anim encode", "-o OUT.anim is required");
+    const char *in = argv[optind];
+    am_error err;
+    am_error_clear(&err);
+    uint8_t *data;
+    size_t size;
+    if (read_input(in, &data, &size, &err))
+        return am_cli_report(&err);
+    am_anim a;
+    am_status st = am_anim_from_json((const char *)data, size, strcmp(in, "-") ? in : "stdin", &a, &err);
+    free(data);
+    if (st)
+        return am_cli_report(&err);
+    am_buf b = {0};
+    am_motion_stats ms;
+    st = am_anim_encode(&a, &b, &err);
+    /* Decode what was encoded and compare with what the JSON meant (a mismatch is an error). */
+    if (st == AM_OK)
+        st = am_anim_verify_bytes(b.data, b.size, &a, &ms, &err);
+    if (st == AM_OK)
+        st = am_write_file_atomic(out_path, b.data, b.size, &err);
+    int rc = AM_EXIT_OK;
+    if (st)
+        rc = am_cli_report(&err);
+    else
+        printf("%s: %zu bytes, %zu joints, verified by decoding\n", out_path, b.size, a.joint_count);
+    am_buf_free(&b);
+    am_anim_free(&a);
+    return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    const char *skel_path = NULL;
+    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': skel_path = optarg; break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("anim check", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("anim check", "expected exactly one FILE.anim");
+    const char *path = argv[optind];
+    am_error err;
+    am_error_clear(&err);
+    uint8_t *data;
+    size_t size;
+    if (read_input(path, &data, &size, &err))
+        return am_cli_report(&err);
+    am_anim a;
+    am_status st = am_anim_parse(data, size, &a, &err);
+    free(data);
+    if (st) {
+        char buf[512];
+        fprintf(stderr, "%s: the viewer would reject it:\n  - %s\n", path, am_error_format(&err, buf, sizeof buf));
+        return am_status_exit_code(st);
+    }
+    am_skeleton skel;
+    bool have_skel = am_cli_load_skeleton(skel_path, &skel, &err) == AM_OK;
+    if (!have_skel && skel_path) {
+        am_anim_free(&a);
+        return am_cli_report(&err);
+    }
+    if (!have_skel)
+        fprintf(stderr, "%s: note: no viewer skeleton found (--skeleton or ANIMESH_SKELETON): joint and "
+                        "collision-volume names are not checked\n", path);
+    am_anim_report rep;
+    int rc = AM_EXIT_OK;
+    if (am_anim_validate(&a, have_skel ? &skel : NULL, &rep, &err)) {
+        rc = am_cli_report(&err);
+    } else {
+        for (size_t i = 0; i < rep.count; i++) {
+            const am_anim_issue *is = &rep.issues[i];
+            if (is->offset != AM_NO_OFFSET)
+                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s (at byte %zu)\n", is->msg, is->offset);
+            else
+                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s\n", is->msg);
+        }
+        if (rep.errors) {
+            fprintf(stderr, "%s: the viewer would not accept it (%zu reason%s above)\n", path, rep.errors,
+                    rep.errors == 1 ? "" : "s");
+            rc = AM_EXIT_INVALID;
+        } else {
+            printf("%s: ok: the viewer would accept it (%zu joints, %.3f s)\n", path, a.joint_count, a.duration);
+        }
+    }
+    am_anim_report_free(&rep);
+    if (have_skel)
+        am_skeleton_free(&skel);
+    am_anim_free(&a);
+    return rc;
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *e;
+    *out = strtod(s, &e);
+    return e != s && *e == '\0';
+}
+
+static bool parse_int(const char *s, long *out)
+{
+    char *e;
+    *out = strtol(s, &e, 10);
+    return e != s && *e == '\0';
+}
+
+static int cmd_from_bvh(int argc, char **argv)
+{
+    const char *skel_path = NULL, *map_path = NULL, *out_path = NULL;
+    am_bvh_opts o;
+    am_bvh_opts_init(&o);
+    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"map", required_argument, 0, 'm'},
+                                         {"priority", required_argument, 0, 'p'}, {"loop", no_argument, 0, 'l'},
+                                         {"loop-in", required_argument, 0, 'I'},  {"loop-out", required_argument, 0, 'O'},
+                                         {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
+                                         {"hand-pose", required_argument, 0, 'H'}, {"keep-static", no_argument, 0, 'k'},
+                                         {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    long n;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': skel_path = optarg; break;
+        case 'm': map_path = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 'l': o.loop = true; break;
+        case 'k': o.keep_static_joints = true; break;
+        case 'p':
+            if (!parse_int(optarg, &n) || n < 0 || n > AM_ANIM_MAX_PRIORITY)
+                return am_cli_usage("anim from-bvh", "--priority must be 0..6");
+            o.priority = (int32_t)n;
+            break;
+        case 'H':
+            if (!parse_int(optarg, &n) || n < 0 || n >= AM_ANIM_MAX_HAND_POSE)
+                return am_cli_usage("anim from-bvh", "--hand-pose must be 0..13");
+            o.hand_pose = (uint32_t)n;
+            break;
+        case 'I':
+        case 'O':
+        case 'i':
+        case 'e': {
+            double v;
+            if (!parse_double(optarg, &v) || v < 0)
+                return am_cli_usage("anim from-bvh", "'%s' needs a number of seconds >= 0", argv[optind - 2]);
+            if (c == 'I')
+                o.loop_in_s = v;
+            else if (c == 'O')
+                o.loop_out_s = v;
+            else if (c == 'i')
+                o.ease_in_s = v;
+            else
+                o.ease_out_s = v;
+            break;
+        }
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("anim from-bvh", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("anim from-bvh", "expected exactly one IN.bvh");
+    if (!out_path)
+        return am_cli_usage("anim from-bvh", "-o OUT.anim is required");
+    const char *in = argv[optind];
+    am_error err;
+    am_error_clear(&err);
+    am_skeleton skel;
+    if (am_cli_load_skeleton(skel_path, &skel, &err))
+        return am_cli_report(&err);
+    am_joint_map map;
+    bool have_map = false;
+    am_bvh b;
+    am_anim a = {0};
+    am_buf buf = {0};
+    am_bvh_stats bs;
+    am_anim_report rep = {0};
+    int rc = AM_EXIT_OK;
+    am_status st = AM_OK;
+    if (map_path) {
+        st = am_joint_map_load(map_path, &map, &err);
+        have_map = st == AM_OK;
+        o.map = have_map ? &map : NULL;
+    }
+    if (st == AM_OK && (st = am_bvh_load(in, &b, &err)) == AM_OK) {
+        st = am_bvh_to_anim(&b, &skel, &o, &a, &bs, &err);
+        am_bvh_free(&b);
+        if (st)
+            am_error_where(&err, "%s", in);
+    }
+    if (st == AM_OK)
+        st = am_anim_encode(&a, &buf, &err);
+    if (st == AM_OK)
+        st = am_anim_verify_bytes(buf.data, buf.size, &a, NULL, &err);
+    if (st == AM_OK)
+        st = am_anim_validate(&a, &skel, &rep, &err);
+    if (st == AM_OK)
+        st = am_anim_report_fail(&rep, &err);
+    if (st == AM_OK)
+        st = am_write_file_atomic(out_path, buf.data, buf.size, &err);
+    if (st) {
+        rc = am_cli_report(&err);
+    } else {
+        size_t keys = 0;
+        for (size_t j = 0; j < a.joint_count; j++)
+            keys += a.joints[j].rot_count + a.joints[j].pos_count;
+        printf("%s: %zu joints, %zu keys, %.3f s, priority %d, %s, %zu bytes (verified by decoding)\n", out_path,
+               a.joint_count, keys, a.duration, a.base_priority, a.loop ? "looping" : "not looping", buf.size);
+        if (bs.static_joints)
+            printf("  %zu mapped joints never move and were omitted (--keep-static keeps them)\n", bs.static_joints);
+        if (bs.unmapped)
+            printf("  %zu BVH joints have no stock name and were skipped: %s\n", bs.unmapped, bs.skipped);
+    }
+    am_anim_report_free(&rep);
+    am_buf_free(&buf);
+    am_anim_free(&a);
+    if (have_map)
+        am_joint_map_free(&map);
+    am_skeleton_free(&skel);
+    return rc;
+}
+
+int am_cmd_anim(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? AM_EXIT_USAGE : AM_EXIT_OK;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "decode") == 0)
+        return cmd_decode(argc - 1, argv + 1);
+    if (strcmp(sub, "encode") == 0)
+        return cmd_encode(argc - 1, argv + 1);
+    if (strcmp(sub, "check") == 0)
+        return cmd_check(argc - 1, argv + 1);
+    if (strcmp(sub, "from-bvh") == 0)
+        return cmd_from_bvh(argc - 1, argv + 1);
+    return am_cli_usage("anim", "unknown subcommand '%s' (expected decode, encode, check or from-bvh)", sub);
+}
