@@ -43,6 +43,14 @@ static am_quat unscaled_inverse_rotation(const am_mat4 *bsm)
     return am_quat_normalize(am_quat_from_rows(rows));
 }
 
+static bool mat_plausible(const am_mat4 *m)
+{
+    for (int k = 0; k < 16; k++)
+        if (!(fabs(m->m[k]) <= 1e6))
+            return false;
+    return true;
+}
+
 static const am_mesh_lod *pick_lod(const am_mesh_asset *a, int want, int *chosen)
 {
     if (want >= 0 && want < AM_LOD_COUNT) {
@@ -95,6 +103,11 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
             size_t o = v0 + v;
             am_vec3 p = am_v3(fc->positions[3 * v], fc->positions[3 * v + 1], fc->positions[3 * v + 2]);
             am_vec3 q = am_mat4_transform_point(bsm, p);
+            if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || fabs(q.x) > 1e6 || fabs(q.y) > 1e6 ||
+                fabs(q.z) > 1e6)
+                return am_fail(err, AM_ERR_INVALID,
+                               "%s: face %zu vertex %zu: position after the bind shape is not finite or beyond 1e6 m",
+                               b->source, f, v);
             b->bind_pos[3 * o] = (float)q.x;
             b->bind_pos[3 * o + 1] = (float)q.y;
             b->bind_pos[3 * o + 2] = (float)q.z;
@@ -199,6 +212,19 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
     if (!skin->inverse_bind)
         return am_fail(err, AM_ERR_INVALID, "%s: skin: no inverse_bind_matrix (the viewer skips the palette)",
                        b->source);
+    /* Matrices the viewer would turn into garbage are refused here, so every pose below
+     * stays finite (the decoder checks syntax, not plausibility). */
+    for (size_t i = 0; i < skin->joint_count; i++) {
+        if (!mat_plausible(&skin->inverse_bind[i]))
+            return am_fail(err, AM_ERR_INVALID, "%s: skin: inverse_bind_matrix[%zu] (%s) has a non-finite or huge element",
+                           b->source, i, skin->joint_names[i]);
+        if (skin->alt_inverse_bind && i < skin->alt_count && !mat_plausible(&skin->alt_inverse_bind[i]))
+            return am_fail(err, AM_ERR_INVALID,
+                           "%s: skin: alt_inverse_bind_matrix[%zu] (%s) has a non-finite or huge element", b->source, i,
+                           skin->joint_names[i]);
+    }
+    if (!mat_plausible(&skin->bind_shape))
+        return am_fail(err, AM_ERR_INVALID, "%s: skin: bind_shape_matrix has a non-finite or huge element", b->source);
     int want = opts ? opts->lod : -1;
     const am_mesh_lod *lod = pick_lod(&b->asset, want, &b->lod);
     if (!lod)

@@ -89,6 +89,8 @@ typedef struct bounds {
 static void grow(bounds *bd, am_view view, am_vec3 p)
 {
     am_vec3 q = to_view(view, p);
+    if (!(fabs(q.x) < 1e5 && fabs(q.y) < 1e5))
+        return; /* a broken pose (non-finite or far away) does not set the framing */
     bd->u0 = fmin(bd->u0, q.x);
     bd->u1 = fmax(bd->u1, q.x);
     bd->v0 = fmin(bd->v0, q.y);
@@ -100,6 +102,11 @@ static proj fit(am_view view, bounds bd, int w, int h, double cx, double cy)
 {
     proj pr = {.view = view, .cx = cx, .cy = cy};
     double du = fmax(bd.u1 - bd.u0, 1e-3), dv = fmax(bd.v1 - bd.v0, 1e-3);
+    if (!isfinite(du) || !isfinite(dv) || !isfinite(bd.u0) || !isfinite(bd.v0)) {
+        /* a broken pose: frame the prim's surroundings instead of infinity */
+        bd = (bounds){-1, 1, -1, 1};
+        du = dv = 2;
+    }
     double aw = fmax(w - 2 * MARGIN, 8), ah = fmax(h - 2 * MARGIN, 8);
     pr.scale = fmin(aw / du, ah / dv);
     pr.uc = 0.5 * (bd.u0 + bd.u1);
@@ -118,9 +125,15 @@ static void put(am_image *img, int x, int y, const uint8_t rgb[3])
     o[3] = 255;
 }
 
+/* Screen coordinates far outside any image (a broken pose) are not drawn: keeps every
+ * double -> int conversion defined. */
+static bool drawable(double x, double y) { return isfinite(x) && isfinite(y) && fabs(x) < 1e6 && fabs(y) < 1e6; }
+
 static void line(am_image *img, double x0, double y0, double x1, double y1, const uint8_t rgb[3], int clip_x0,
                  int clip_x1)
 {
+    if (!drawable(x0, y0) || !drawable(x1, y1))
+        return;
     double len = fmax(fabs(x1 - x0), fabs(y1 - y0));
     int n = (int)ceil(len) + 1;
     if (n > 20000)
@@ -135,6 +148,8 @@ static void line(am_image *img, double x0, double y0, double x1, double y1, cons
 
 static void disc(am_image *img, double cx, double cy, double r, const uint8_t rgb[3], int clip_x0, int clip_x1)
 {
+    if (!drawable(cx, cy))
+        return;
     for (int y = (int)floor(cy - r); y <= (int)ceil(cy + r); y++)
         for (int x = (int)floor(cx - r); x <= (int)ceil(cx + r); x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
@@ -226,6 +241,9 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
             Y[k] = sx[3 * tri[k] + 1];
             D[k] = sx[3 * tri[k] + 2];
         }
+        if (!drawable(X[0], Y[0]) || !drawable(X[1], Y[1]) || !drawable(X[2], Y[2]) || !isfinite(D[0]) ||
+            !isfinite(D[1]) || !isfinite(D[2]))
+            continue;
         double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
         if (fabs(area) < 1e-12)
             continue;
@@ -348,7 +366,8 @@ static void frame_chrome(am_image *img, const char *label, const proj *pr, int x
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (steps[i] * pr->scale <= w * 0.4)
             len = steps[i];
-    int px = (int)lround(len * pr->scale);
+    double pxd = len * pr->scale;
+    int px = isfinite(pxd) && pxd < w ? (int)lround(pxd) : w / 2;
     int by = y0 + h - 12;
     for (int t = 0; t < 3; t++)
         line(img, x0 + MARGIN, by + t - 1, x0 + MARGIN + px, by + t - 1, INK, x0, x0 + w);

@@ -542,6 +542,12 @@ static void test_bad_bytes_fail_cleanly(void **state)
     assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "x", &skel, &lod, &b, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "LOD 1 is absent"));
     am_buf_free(&bytes);
+    /* an inverse bind no viewer could use: refused by name, never posed */
+    sk.bind_world[0] = am_v3(0, 0, -1e7);
+    fx_encode(&m, &sk, &bytes);
+    assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "huge.llmesh", &skel, NULL, &b, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "inverse_bind_matrix[0] (mPelvis)"));
+    am_buf_free(&bytes);
     fx_mesh_free(&m);
 }
 
