@@ -335,6 +335,40 @@ static void test_j2c_decode_refuses_garbage_and_truncation(void **state)
     am_tex_image_free(&a);
 }
 
+/* A header claiming a huge image or thousands of tiles is refused before OpenJPEG
+ * allocates for it (found by fuzzing: 458760 x 8 in 8 x 8 tiles ran out of memory). */
+static void test_j2c_decode_refuses_hostile_siz_before_allocating(void **state)
+{
+    (void)state;
+    am_tex_image a, d;
+    make_noise(&a, 64, 64, 3, 11);
+    am_buf b = {0};
+    am_j2c_options o = {true};
+    assert_int_equal(am_j2c_encode(&a, &o, &b, NULL), AM_OK);
+    am_error err;
+
+    uint8_t *huge = malloc(b.size);
+    assert_non_null(huge);
+    memcpy(huge, b.data, b.size);
+    const uint8_t wide[4] = {0x00, 0x07, 0x00, 0x08}; /* Xsiz = 458760 */
+    memcpy(huge + 8, wide, 4);
+    am_error_clear(&err);
+    assert_int_equal(am_j2c_decode(huge, b.size, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "at most 4096"));
+    assert_int_equal(err.offset, 8);
+
+    memcpy(huge, b.data, b.size);
+    const uint8_t one[4] = {0, 0, 0, 1}; /* XTsiz = YTsiz = 1: 4096 tiles */
+    memcpy(huge + 24, one, 4);
+    memcpy(huge + 28, one, 4);
+    am_error_clear(&err);
+    assert_int_equal(am_j2c_decode(huge, b.size, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "tiles"));
+    free(huge);
+    am_buf_free(&b);
+    am_tex_image_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_j2c_lossy_decodes_within_stated_tolerance),
         cmocka_unit_test(test_j2c_encode_refuses_bad_sizes),
         cmocka_unit_test(test_j2c_decode_refuses_garbage_and_truncation),
+        cmocka_unit_test(test_j2c_decode_refuses_hostile_siz_before_allocating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

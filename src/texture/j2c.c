@@ -7,7 +7,13 @@
 
 #include "texture/texture.h"
 
-#define AM_J2C_MAX_SIDE 16384u
+#define AM_J2C_MAX_SIDE 4096u /* SL textures are <= 2048; bounds what a hostile header can allocate */
+#define AM_J2C_MAX_TILES 1024u
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 typedef struct opj_msg {
     char text[200];
@@ -241,6 +247,23 @@ am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_
     /* A raw code stream starts with SOC (FF 4F) followed by SIZ (FF 51). */
     if (size < 4 || data[0] != 0xFF || data[1] != 0x4F || data[2] != 0xFF || data[3] != 0x51)
         return am_fail(err, AM_ERR_INVALID, "not a JPEG-2000 code stream (no SOC/SIZ marker at byte 0)");
+    /* Check the SIZ segment ourselves first (ISO 15444-1 A.5.1): OpenJPEG allocates per
+     * tile while reading the header, so a hostile size or tile count must not reach it. */
+    if (size < 43)
+        return am_fail_at(err, AM_ERR_INVALID, size, "JPEG-2000 SIZ segment truncated");
+    uint32_t xs = rd32(data + 8), ys = rd32(data + 12), xo = rd32(data + 16), yo = rd32(data + 20);
+    uint32_t xt = rd32(data + 24), yt = rd32(data + 28), xto = rd32(data + 32), yto = rd32(data + 36);
+    uint32_t csiz = (uint32_t)data[40] << 8 | data[41];
+    if (xo >= xs || yo >= ys || xs - xo > AM_J2C_MAX_SIDE || ys - yo > AM_J2C_MAX_SIDE)
+        return am_fail_at(err, AM_ERR_INVALID, 8, "JPEG-2000 image size %ux%u unsupported (at most %u a side)",
+                          xs - (xo < xs ? xo : 0), ys - (yo < ys ? yo : 0), AM_J2C_MAX_SIDE);
+    if (xt == 0 || yt == 0 || xto > xo || yto > yo ||
+        (uint64_t)((xs - xto + xt - 1) / xt) * ((ys - yto + yt - 1) / yt) > AM_J2C_MAX_TILES)
+        return am_fail_at(err, AM_ERR_INVALID, 24, "JPEG-2000 tiling unsupported (tile %ux%u, more than %u tiles)", xt,
+                          yt, AM_J2C_MAX_TILES);
+    if (csiz < 1 || csiz > 4)
+        return am_fail_at(err, AM_ERR_INVALID, 40, "JPEG-2000 image with %u components (1 to 4 supported)", csiz);
+
     opj_msg msg = {{0}};
     opj_dparameters_t dp;
     opj_set_default_decoder_parameters(&dp);

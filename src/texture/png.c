@@ -8,7 +8,7 @@
 
 /* Larger inputs are refused before allocating (a 1024 texture is the goal; --resize may
  * shrink a bigger picture, but not an absurd one). */
-#define AM_PNG_MAX_SIDE 16384u
+#define AM_PNG_MAX_SIDE 8192u
 
 static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 

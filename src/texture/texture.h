@@ -41,7 +41,8 @@ void am_tex_image_free(am_tex_image *img);
 
 /* --- PNG (libpng) --- */
 /* Decode a PNG from memory; any bit depth / colour type becomes 8-bit RGB or RGBA
- * (16-bit samples are reduced by rounding). Not a PNG, truncated or corrupt data: AM_ERR_INVALID. */
+ * (16-bit samples are reduced by rounding). Not a PNG, truncated or corrupt data, or more
+ * than 8192 pixels a side: AM_ERR_INVALID. */
 am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
 am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err);
 am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err);
@@ -55,7 +56,10 @@ typedef struct am_j2c_options {
 
 /* Encode img into out (appended). The image must pass am_texture_check_size. */
 am_status am_j2c_encode(const am_tex_image *img, const am_j2c_options *opt, am_buf *out, am_error *err);
-/* Decode a .j2c code stream (full resolution) into an 8-bit image of 3 or 4 channels. */
+/* Decode a .j2c code stream (full resolution) into an 8-bit image of 3 or 4 channels (grey
+ * becomes RGB, grey + alpha RGBA). The SIZ segment is checked before OpenJPEG sees it:
+ * more than 4096 pixels a side, more than 1024 tiles or other than 1-4 components is
+ * refused (AM_ERR_INVALID with the byte offset), so a hostile header cannot make it allocate. */
 am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
 
 /* --- sizes --- */

@@ -1,0 +1,21 @@
+/* Fuzz the texture decoders: arbitrary bytes as a PNG and as a JPEG-2000 code stream must
+ * give an image or a clean error, never a crash or a leak. Decoded images re-encode. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "texture/texture.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    am_tex_image img;
+    am_error err;
+    if (am_tex_png_decode(data, size, &img, &err) == AM_OK) {
+        am_buf b = {0};
+        (void)am_tex_png_encode(&img, &b, &err);
+        am_buf_free(&b);
+        am_tex_image_free(&img);
+    }
+    if (am_j2c_decode(data, size, &img, &err) == AM_OK)
+        am_tex_image_free(&img);
+    return 0;
+}
