@@ -547,6 +547,12 @@ static void test_options_come_from_the_environment(void **state)
     am_error err;
     assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
     assert_non_null(strstr(err.msg, "WORLDBRIDGE_URL"));
+    opt.base_url = "http://127.0.0.1:1/";
+    opt.token = "abc\r\nX-Injected: 1";
+    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "control character"));
+    assert_null(strstr(err.msg, "abc"));
+    opt.token = NULL;
     opt.base_url = "ftp://x/";
     assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
 }

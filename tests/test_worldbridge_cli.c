@@ -197,6 +197,16 @@ static void test_invalid_inputs_send_nothing(void **state)
                          f->common);
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "JPEG-2000"));
+    /* The right magic but not a decodable code stream. */
+    uint8_t j[64] = {0xff, 0x4f, 0xff, 0x51};
+    for (size_t i = 4; i < sizeof j; i++)
+        j[i] = (uint8_t)(i * 37);
+    snprintf(bad, sizeof bad, "%s/noise.j2c", f->dir);
+    write_bytes(bad, j, sizeof j);
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --texture '%s' %s", f->url, f->mesh, bad,
+                         f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "noise.j2c"));
     assert_int_equal(am_test_http_count(f->srv), 0);
 }
 

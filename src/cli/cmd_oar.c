@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
 #include "cli.h"
 #include "mesh/mesh_asset.h"
+#include "world/checks.h"
 #include "world/oar.h"
 
 #define OAR_MAX_ANIMS 64
@@ -62,7 +62,7 @@ static void free_files(oar_files *f)
         free((void *)f->anims[i].data);
 }
 
-static am_status check_inputs(const char *mesh_path, oar_files *f, const am_skeleton *skel, am_error *err)
+static am_status check_inputs(const char *mesh_path, const char *texture_path, oar_files *f, const am_skeleton *skel, am_error *err)
 {
     am_mesh_asset asset;
     am_status s = am_mesh_asset_decode(f->mesh, f->mesh_size, &asset, err);
@@ -73,21 +73,16 @@ static am_status check_inputs(const char *mesh_path, oar_files *f, const am_skel
         return s;
     }
     am_mesh_asset_free(&asset);
+    if (f->texture && (s = am_world_check_texture(f->texture, f->texture_size, NULL, NULL, err))) {
+        am_error_where(err, "%s", texture_path);
+        return s;
+    }
     for (size_t i = 0; i < f->anim_count; i++) {
-        am_anim anim;
-        s = am_anim_decode(f->anims[i].data, f->anims[i].size, &anim, err);
-        if (!s && skel) {
-            am_anim_report rep;
-            s = am_anim_validate(&anim, skel, &rep, err);
-            if (!s)
-                s = am_anim_report_fail(&rep, err);
-            am_anim_report_free(&rep);
-        }
+        s = am_world_check_anim(f->anims[i].data, f->anims[i].size, skel, err);
         if (s) {
             am_error_where(err, "%s", f->anim_paths[i]);
             return s;
         }
-        am_anim_free(&anim);
     }
     return AM_OK;
 }
@@ -195,7 +190,7 @@ int am_cmd_oar(int argc, char **argv)
         f.anims[loaded].data = data;
         f.anims[loaded].name = names[loaded];
     }
-    if (check_inputs(mesh, &f, have_skel ? &skel : NULL, &err)) {
+    if (check_inputs(mesh, texture, &f, have_skel ? &skel : NULL, &err)) {
         rc = am_cli_report(&err);
         goto done;
     }

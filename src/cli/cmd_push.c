@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
 #include "cli.h"
+#include "world/checks.h"
 #include "world/digest.h"
 #include "world/meshdata.h"
 #include "world/remoteadmin.h"
@@ -109,20 +109,11 @@ static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err
         am_status s = am_read_file(pa->path, &pa->data, &pa->size, err);
         if (s)
             return s;
-        am_anim anim;
-        s = am_anim_decode(pa->data, pa->size, &anim, err);
-        if (!s && skel) {
-            am_anim_report rep;
-            s = am_anim_validate(&anim, skel, &rep, err);
-            if (!s)
-                s = am_anim_report_fail(&rep, err);
-            am_anim_report_free(&rep);
-        }
+        s = am_world_check_anim(pa->data, pa->size, skel, err);
         if (s) {
             am_error_where(err, "%s", pa->path);
             return s;
         }
-        am_anim_free(&anim);
     }
     return AM_OK;
 }
@@ -180,9 +171,7 @@ static int push_bridge(push_args *a)
                 rc = am_cli_report(&err);
                 goto done;
             }
-            static const uint8_t soc_siz[4] = {0xff, 0x4f, 0xff, 0x51};
-            if (tex_size < 4 || memcmp(tex, soc_siz, 4) != 0) {
-                am_fail(&err, AM_ERR_INVALID, "not a JPEG-2000 code stream (a .j2c starts FF 4F FF 51)");
+            if (am_world_check_texture(tex, tex_size, NULL, NULL, &err)) {
                 am_error_where(&err, "%s", a->texture);
                 rc = am_cli_report(&err);
                 goto done;

@@ -37,6 +37,10 @@ am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error 
         if (strncmp(opt->base_url, "http://", 7) != 0 && strncmp(opt->base_url, "https://", 8) != 0)
             return am_fail(err, AM_ERR_USAGE, "WorldBridge URL must start with http:// or https://");
     }
+    /* A control character in the token would end the header and start another. */
+    for (const char *t = opt->token; t && *t; t++)
+        if ((unsigned char)*t < 0x20 || *t == 0x7f)
+            return am_fail(err, AM_ERR_USAGE, "WORLDBRIDGE_TOKEN holds a control character");
     if (c->opt.max_attempts < 1)
         c->opt.max_attempts = 1;
     if (c->opt.backoff_ms < 0)

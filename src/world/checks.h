@@ -1,0 +1,20 @@
+/* Local checks that `push` and `oar` run on their inputs, so nothing invalid leaves the
+ * machine: the texture is a raw JPEG-2000 code stream that decodes (OpenJPEG) to a size the
+ * viewer accepts (power-of-two sides, 1..1024); each .anim passes the decoder's checks
+ * (anim/anim.h: the viewer's rejections and ours) and, with a skeleton, the joint-name
+ * checks an upload applies. */
+#ifndef AM_WORLD_CHECKS_H
+#define AM_WORLD_CHECKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "skeleton.h"
+
+/* width/height may be NULL. */
+am_status am_world_check_texture(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err);
+/* skel may be NULL (names then unchecked). */
+am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleton *skel, am_error *err);
+
+#endif
