@@ -407,7 +407,7 @@ am_status am_anim_encode(const am_anim *a, am_buf *o, am_error *err)
     TRY(w_u32(o, (uint32_t)a->joint_count, err));
     for (size_t j = 0; j < a->joint_count; j++) {
         const am_anim_joint *jt = &a->joints[j];
-        if (!jt->name || !*jt->name)
+        if (!jt->name) /* an empty name is legal bytes (the viewer refuses it on upload) */
             return am_fail(err, AM_ERR_INVALID, "anim encode: joint %zu has no name", j);
         if (jt->rot_count > INT32_MAX || jt->pos_count > INT32_MAX)
             return am_fail(err, AM_ERR_INVALID, "anim encode: joint '%s' has too many keys", jt->name);
