@@ -58,6 +58,18 @@ static void test_usage_errors_exit_2_and_missing_files_3(void **state)
     am_test_write_text(path, "this is not a mesh asset");
     assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --skeleton '%s'", path, skel_path), 1);
     assert_non_null(strstr(out, "junk.llmesh"));
+    /* a good mesh with a broken .anim: the error names the .anim */
+    char mesh[4096], anim[600];
+    am_test_shared_path(mesh, sizeof mesh, "data/mesh/hippolyzer-testslm.slm");
+    snprintf(anim, sizeof anim, "%s/junk.anim", dir);
+    am_test_write_text(anim, "\x01\x00\x00\x00 not an anim");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --anim '%s' --skeleton '%s'", mesh, anim, skel_path),
+                     1);
+    assert_non_null(strstr(out, "junk.anim"));
+    /* a set that selects nothing is refused by name */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --set 'far:x>100' --skeleton '%s'", mesh, skel_path),
+                     1);
+    assert_non_null(strstr(out, "far"));
 }
 
 static json_t *run_json(const char *fmt_args)
