@@ -55,7 +55,6 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
                        "meshdata: the mesh needs %zu faces (%zu vertices, at most 65536 per face) but WorldBridge "
                        "writes vertex weights into submesh 0 only (lessons rule 12): reduce the mesh to one face",
                        res->face_count, sum->vertex_count);
-    /* Only the vertices the triangles use, in first-use order (the face's own vertices). */
     size_t n = res->vertex_count;
     uint32_t *remap = malloc(n * sizeof *remap), *order = malloc(n * sizeof *order);
     if (!remap || !order) {
@@ -65,14 +64,15 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
     }
     for (size_t i = 0; i < n; i++)
         remap[i] = UINT32_MAX;
+    /* vertices the triangles use, in the rig's order (unused ones dropped) */
+    for (size_t i = 0; i < 3 * res->triangle_count; i++)
+        remap[res->triangles[i]] = 0;
     size_t used = 0;
-    for (size_t i = 0; i < 3 * res->triangle_count; i++) {
-        uint32_t v = res->triangles[i];
-        if (remap[v] == UINT32_MAX) {
+    for (size_t v = 0; v < n; v++)
+        if (remap[v] == 0) {
             remap[v] = (uint32_t)used;
-            order[used++] = v;
+            order[used++] = (uint32_t)v;
         }
-    }
     float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
     char a[32], b[32], c[32];
     st = AM_OK;
