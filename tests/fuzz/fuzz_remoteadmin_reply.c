@@ -1,0 +1,13 @@
+/* Fuzz the RemoteAdmin XML-RPC reply parser: any bytes give a reply or a clean error. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "world/remoteadmin.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    am_ra_reply reply;
+    am_error err;
+    (void)am_ra_parse_reply(data, size, &reply, &err);
+    return 0;
+}
