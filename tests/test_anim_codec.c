@@ -410,6 +410,74 @@ static void test_constraint_counts_over_ten_are_kept_verbatim(void **state)
     free(data);
 }
 
+/* Constraint checks that need the skeleton (rows 23-32) and our chain-length check. */
+static void test_constraint_checks_against_the_skeleton(void **state)
+{
+    (void)state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    char n0[] = "mSpine4", n1[] = "mChest", emote[] = "";
+    am_anim_rot_key k = {0};
+    am_anim_rot_key_set(&k, 0.0f, am_quat_identity(), 1.0f);
+    am_anim_joint joints[2] = {{.name = n0, .priority = -1, .rot_keys = &k, .rot_count = 1},
+                               {.name = n1, .priority = -1, .rot_keys = &k, .rot_count = 1}};
+    am_anim_constraint cs = {.chain_length = 1, .type = 0};
+    memcpy(cs.source_volume, "CHEST", 6);
+    memcpy(cs.target_volume, "GROUND", 7);
+    am_anim a = {.version = 1, .base_priority = 3, .duration = 1.0f, .emote_name = emote, .loop_out = 1.0f,
+                 .joints = joints, .joint_count = 2, .constraints = &cs, .constraint_count = 1,
+                 .constraint_count_raw = 1};
+    am_anim_report rep;
+    am_error err = {0};
+    /* CHEST hangs from mChest: chain = mChest and its parent mSpine4 (a Bento spine bone
+     * between mTorso and mChest), both animated: valid */
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    if (rep.errors)
+        fail_msg("%s", rep.issues[0].msg);
+    am_anim_report_free(&rep);
+    /* chain 2 reaches mSpine3, which the motion does not animate: row 32 */
+    cs.chain_length = 2;
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    assert_int_equal(rep.errors, 1);
+    assert_string_equal(rep.issues[0].check, "chain_joint");
+    assert_int_equal(rep.issues[0].viewer_row, 32);
+    assert_non_null(strstr(rep.issues[0].msg, "mSpine3"));
+    am_anim_report_free(&rep);
+    /* chain 3 > 2 joints: row 23 */
+    cs.chain_length = 3;
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    assert_string_equal(rep.issues[0].check, "chain_length");
+    assert_int_equal(rep.issues[0].viewer_row, 23);
+    am_anim_report_free(&rep);
+    /* a source that is a bone, not a volume: row 25; an unknown target: row 27 */
+    cs.chain_length = 1;
+    memcpy(cs.source_volume, "mChest", 7);
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    assert_string_equal(rep.issues[0].check, "source_volume");
+    am_anim_report_free(&rep);
+    memcpy(cs.source_volume, "CHEST\0\0", 7);
+    memcpy(cs.target_volume, "MOON\0\0", 7);
+    cs.type = 2; /* and a bad type: row 24 */
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    assert_int_equal(rep.errors, 2);
+    assert_string_equal(rep.issues[0].check, "constraint_type");
+    assert_string_equal(rep.issues[1].check, "target_volume");
+    am_anim_report_free(&rep);
+    /* chain length 4 with enough joints: passes the viewer, fails our check */
+    memcpy(cs.target_volume, "GROUND", 7);
+    cs.type = 1;
+    cs.chain_length = 4;
+    am_anim_joint many[5] = {joints[0], joints[1], joints[0], joints[1], joints[0]};
+    a.joints = many;
+    a.joint_count = 5;
+    assert_int_equal(am_anim_validate(&a, NULL, &rep, &err), AM_OK);
+    assert_int_equal(rep.errors, 1);
+    assert_int_equal(rep.issues[0].severity, AM_ANIM_OURS);
+    assert_non_null(strstr(rep.issues[0].msg, "our check"));
+    am_anim_report_free(&rep);
+    am_skeleton_free(&skel);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_name_without_terminator_is_a_clean_error),
         cmocka_unit_test(test_every_truncation_of_a_real_file_is_a_clean_error),
         cmocka_unit_test(test_constraint_counts_over_ten_are_kept_verbatim),
+        cmocka_unit_test(test_constraint_checks_against_the_skeleton),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
