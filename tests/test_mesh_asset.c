@@ -748,6 +748,34 @@ static void test_decoder_joint_index_and_empty_list(void **state)
     am_mesh_asset_free(&src);
 }
 
+/* 2: a zlib (RFC 1950) stream, inflated up to a cap, bytes after its end ignored. */
+static void test_zlib_block_cap_and_trailing_bytes(void **state)
+{
+    (void)state;
+    uint8_t zeros[10000] = {0};
+    am_buf z = {0};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_zblock_deflate(zeros, sizeof zeros, &z, &err), AM_OK);
+    assert_int_equal(z.data[0], 0x78); /* zlib header, level 9: 78 DA */
+    assert_int_equal(z.data[1], 0xda);
+    uint8_t *out;
+    size_t n;
+    assert_int_equal(am_zblock_inflate(z.data, z.size, 1000, &out, &n, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "more than 1000"));
+    assert_null(out);
+    size_t packed = z.size;
+    assert_int_equal(am_buf_append(&z, "trailing", 8, &err), AM_OK);
+    assert_int_equal(am_zblock_inflate(z.data, z.size, sizeof zeros, &out, &n, &err), AM_OK);
+    assert_int_equal(n, sizeof zeros);
+    assert_memory_equal(out, zeros, n);
+    free(out);
+    /* cut before the Adler-32 trailer: no Z_STREAM_END */
+    assert_int_equal(am_zblock_inflate(z.data, packed - 2, sizeof zeros, &out, &n, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "truncated"));
+    am_buf_free(&z);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -762,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_header_over_4096_bytes_is_refused),
         cmocka_unit_test(test_encoder_refuses_bad_weights),
         cmocka_unit_test(test_decoder_joint_index_and_empty_list),
+        cmocka_unit_test(test_zlib_block_cap_and_trailing_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
