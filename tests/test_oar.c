@@ -17,6 +17,7 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <uuid/uuid.h>
+#include <zlib.h>
 
 #include "test_support.h"
 #include "world/oar.h"
@@ -476,6 +477,60 @@ static void test_extra_params_and_script_escaping(void **state)
     free(lsl);
 }
 
+/* OpenSim's tar reader reads only the 100-byte name field of each 512-byte header: check the
+ * raw headers (gunzip with zlib, walk the blocks) for a long object name. */
+static void test_raw_tar_headers_hold_whole_paths(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    t.in.object_name = "A very long creature name that goes on and on, past 50 bytes"; /* 60 */
+    t.in.position[0] = 2047.6; /* a var region: four digits */
+    am_buf oar = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
+    size_t cap = 1 << 20;
+    uint8_t *tar = malloc(cap);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+    z.next_in = oar.data;
+    z.avail_in = (uInt)oar.size;
+    z.next_out = tar;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    size_t n = z.total_out;
+    inflateEnd(&z);
+    size_t off = 0, entries = 0;
+    while (off + 512 <= n && tar[off] != 0) {
+        const uint8_t *h = tar + off;
+        char name[101];
+        memcpy(name, h, 100);
+        name[100] = 0;
+        assert_true(strlen(name) <= 99);
+        assert_int_equal(h[345], 0); /* ustar prefix field unused */
+        assert_true(h[156] == '0');  /* regular file: no pax 'x' or GNU 'L' headers */
+        assert_memory_equal(h + 257, "ustar", 5);
+        if (entries == 1) {
+            assert_int_equal(strncmp(name, "objects/A_very_long_creature_name", 33), 0);
+            assert_non_null(strstr(name, "_2048-064-023__"));
+            assert_int_equal(strcmp(name + strlen(name) - 4, ".xml"), 0);
+        }
+        char size_oct[13];
+        memcpy(size_oct, h + 124, 12);
+        size_oct[12] = 0;
+        size_t sz = (size_t)strtoul(size_oct, NULL, 8);
+        off += 512 + (sz + 511) / 512 * 512;
+        entries++;
+    }
+    assert_int_equal(entries, 7);
+    free(tar);
+    am_buf_free(&oar);
+    /* A position outside any region is refused (and would not fit a header). */
+    t.in.position[2] = 1e9;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_shared_anim_bytes_are_one_asset_two_items),
         cmocka_unit_test(test_bad_inputs_are_refused_with_a_reason),
         cmocka_unit_test(test_extra_params_and_script_escaping),
+        cmocka_unit_test(test_raw_tar_headers_hold_whole_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

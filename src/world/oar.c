@@ -45,6 +45,10 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     for (int i = 0; i < 3; i++)
         if (!isfinite(in->position[i]) || !isfinite(in->scale[i]) || in->scale[i] < 0)
             return am_fail(err, AM_ERR_INVALID, "position and scale must be finite (scale not negative)");
+    for (int i = 0; i < 3; i++)
+        if (fabs(in->position[i]) > 100000 || in->scale[i] > 1000)
+            return am_fail(err, AM_ERR_INVALID, "position %g or scale %g is outside any region", in->position[i],
+                           in->scale[i]);
     if (in->object_name && in->object_name[0] && check_name("object", in->object_name, err))
         return AM_ERR_INVALID;
     int play_found = in->play == NULL;
@@ -144,6 +148,8 @@ static la_ssize_t on_write(struct archive *a, void *user, const void *buf, size_
 static am_status add_entry(struct archive *a, const char *path, const void *data, size_t n, int64_t mtime,
                            am_error *err)
 {
+    if (strlen(path) > AM_OAR_MAX_PATH)
+        return am_fail(err, AM_ERR_INVALID, "archive path longer than %d bytes: %s", AM_OAR_MAX_PATH, path);
     struct archive_entry *e = archive_entry_new();
     if (!e)
         return am_fail_nomem(err, "tar entry");
@@ -216,9 +222,9 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
         goto done;
     }
     sink k = {out, 0};
-    /* pax_restricted is plain ustar unless a name needs more; the gzip header gets no
-     * timestamp so the bytes depend only on the content. */
-    if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK || archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+    /* Plain ustar (what OpenSim reads); the gzip header gets no timestamp so the bytes
+     * depend only on the content. */
+    if (archive_write_set_format_ustar(a) != ARCHIVE_OK || archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
         archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
         archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
         archive_write_open2(a, &k, NULL, on_write, NULL, NULL) != ARCHIVE_OK) {

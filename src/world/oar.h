@@ -9,6 +9,9 @@
  *   assets/<uuid>_script.lsl                    the starter script, when an animation is chosen
  * Assets follow in ascending UUID order.
  *
+ * Entries are plain ustar headers with the whole path in the name field (at most 99 bytes),
+ * which is all OpenSim's own tar reader understands.
+ *
  * Reproducible: every UUID is a version-5 UUID derived from content (digest.h), tar entries
  * carry uid/gid 0, mode 0644 and mtime = creation_time, the gzip header has no timestamp;
  * the same input gives the same bytes.
@@ -87,7 +90,12 @@ am_status am_oar_lsl_script(const char *anim_name, char **out, am_error *err);
 /* The object XML (SceneObjectGroup) and archive.xml text, appended to out. */
 am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_buf *out, am_error *err);
 am_status am_oar_archive_xml(const am_oar_input *in, const am_oar_plan *plan, am_buf *out, am_error *err);
-/* "objects/<Name>_<x>-<y>-<z>__<uuid>.xml" into out. */
+/* Every path in the archive is at most this long: OpenSim's tar reader reads only the
+ * 100-byte ustar name field (no prefix, no pax), NUL-trimmed. */
+#define AM_OAR_MAX_PATH 99
+
+/* "objects/<Name>_<x>-<y>-<z>__<uuid>.xml" into out (the name cut to keep the path within
+ * AM_OAR_MAX_PATH, characters other than A-Z a-z 0-9 - . replaced by '_'). */
 void am_oar_object_path(const am_oar_input *in, const am_oar_plan *plan, char *out, size_t size);
 
 #endif

@@ -262,18 +262,23 @@ am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_
 
 void am_oar_object_path(const am_oar_input *in, const am_oar_plan *plan, char *out, size_t size)
 {
-    /* Only the name is free text: keep it to safe file-name characters. */
-    char name[51];
+    /* OpenSim's tar reader takes the name from the 100-byte ustar name field only (no
+     * prefix field, no pax headers), so the whole path must stay below 100 bytes: the
+     * free-text name is cut to fit, and kept to safe file-name characters. */
+    char id[37], tail[96];
+    am_uuid_format(&plan->part, id);
+    snprintf(tail, sizeof tail, "_%03ld-%03ld-%03ld__%s.xml", lround(in->position[0]), lround(in->position[1]),
+             lround(in->position[2]), id);
+    size_t fixed = strlen("objects/") + strlen(tail);
+    size_t room = fixed < AM_OAR_MAX_PATH ? AM_OAR_MAX_PATH - fixed : 0;
+    char name[AM_OAR_MAX_PATH];
     const char *src = object_name(in);
     size_t n = 0;
-    for (; src[n] && n < sizeof name - 1; n++) {
+    for (; src[n] && n < room && n < sizeof name - 1; n++) {
         char c = src[n];
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
         name[n] = ok ? c : '_';
     }
     name[n] = '\0';
-    char id[37];
-    am_uuid_format(&plan->part, id);
-    snprintf(out, size, "objects/%s_%03ld-%03ld-%03ld__%s.xml", name, lround(in->position[0]), lround(in->position[1]),
-             lround(in->position[2]), id);
+    snprintf(out, size, "objects/%s%s", name, tail);
 }
