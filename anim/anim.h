@@ -326,6 +326,12 @@ am_status am_motion_check_loop(const am_motion *m, am_error *err);
 am_status am_motion_write_anim(const am_motion *m, const am_motion_sample_opts *opts,
                                const am_skeleton *skel, const char *path, am_buf *out_bytes,
                                am_motion_stats *stats, am_error *err);
+/* Drop keys the viewer's interpolation reproduces: for each joint, keep the first and
+ * last key and, from each kept key, the farthest later key (within 64) such that every key
+ * between is reproduced within rot_tol_deg / pos_tol_m (measured on decoded values).
+ * Keys must be in ascending time order (as sampled). before/after (may be NULL) receive
+ * the total key counts. */
+void am_anim_reduce_keys(am_anim *anim, double rot_tol_deg, double pos_tol_m, size_t *before, size_t *after);
 /* The same check on bytes already encoded: decode them and compare each joint's keys with
  * the intended anim values (times within one time code, rotations within the angle of
  * two codes per component, positions within two codes). */

@@ -379,7 +379,8 @@ am_status am_anim_from_json(const char *text, size_t size, const char *source, a
     if (nc > AM_ANIM_MAX_CONSTRAINTS)
         bad(&r, "%zu constraints: at most %d are read by the viewer", nc, AM_ANIM_MAX_CONSTRAINTS);
     a->constraint_count_raw = (int32_t)integer(&r, root, "num_constraints", (long long)nc, INT32_MIN, INT32_MAX, "header");
-    if (r.st == AM_OK && nc && a->constraint_count_raw != (int32_t)nc)
+    if (r.st == AM_OK && a->constraint_count_raw != (int32_t)nc &&
+        (nc || (a->constraint_count_raw >= 0 && a->constraint_count_raw <= AM_ANIM_MAX_CONSTRAINTS)))
         bad(&r, "'num_constraints' %d differs from the %zu constraints listed", a->constraint_count_raw, nc);
     if (r.st == AM_OK && nc) {
         a->constraints = calloc(nc, sizeof *a->constraints);

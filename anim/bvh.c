@@ -469,6 +469,14 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
         jt->pos_count = has_pos ? nkeys : 0;
         stats->mapped++;
     }
+    if (st == AM_OK && o.reduce_deg > 0)
+        am_anim_reduce_keys(a, o.reduce_deg, o.reduce_m > 0 ? o.reduce_m : 0.0005, &stats->keys_before,
+                            &stats->keys_after);
+    else if (st == AM_OK) {
+        for (size_t j = 0; j < a->joint_count; j++)
+            stats->keys_before += a->joints[j].rot_count + a->joints[j].pos_count;
+        stats->keys_after = stats->keys_before;
+    }
     free(target);
     free(moves);
     if (st != AM_OK)

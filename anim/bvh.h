@@ -54,6 +54,10 @@ typedef struct am_bvh_opts {
     double ease_in_s, ease_out_s; /* viewer defaults 0.3 / 0.3 */
     uint32_t hand_pose;           /* viewer default 1 */
     bool keep_static_joints;      /* false: omit joints that never move (8.6) */
+    double reduce_deg;            /* > 0: drop keys reproduced within this angle (and
+                                   * reduce_m metres) by interpolation (our reduction, not
+                                   * the viewer's optimize); 0: every frame is a key */
+    double reduce_m;
 } am_bvh_opts;
 
 /* The viewer loader's defaults (8.1): priority 2, no loop, ease 0.3/0.3, hand pose 1. */
@@ -64,10 +68,11 @@ typedef struct am_bvh_stats {
     size_t unmapped; /* BVH joints with no stock name (skipped, listed in `skipped`) */
     size_t static_joints; /* mapped joints omitted because they never move */
     char skipped[512];    /* comma-separated names of unmapped joints (truncated) */
+    size_t keys_before, keys_after; /* rotation + position keys before / after reduction */
 } am_bvh_stats;
 
-/* Convert. Every frame after the reference becomes a key (no key reduction). The root
- * must map to mPelvis. Unmapped joints are skipped and listed in stats. */
+/* Convert. Every frame after the reference becomes a key unless opts->reduce_deg > 0.
+ * The root must map to mPelvis. Unmapped joints are skipped and listed in stats. */
 am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_opts *opts,
                          am_anim *out, am_bvh_stats *stats, am_error *err);
 

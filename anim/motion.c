@@ -196,6 +196,22 @@ static size_t reduce_pos(am_anim_pos_key *k, size_t n, double tol_m)
     return out;
 }
 
+void am_anim_reduce_keys(am_anim *a, double rot_tol_deg, double pos_tol_m, size_t *before, size_t *after)
+{
+    size_t b = 0, n = 0;
+    for (size_t j = 0; j < a->joint_count; j++) {
+        am_anim_joint *jt = &a->joints[j];
+        b += jt->rot_count + jt->pos_count;
+        jt->rot_count = reduce_rot(jt->rot_keys, jt->rot_count, rot_tol_deg * AM_DEG2RAD);
+        jt->pos_count = reduce_pos(jt->pos_keys, jt->pos_count, pos_tol_m);
+        n += jt->rot_count + jt->pos_count;
+    }
+    if (before)
+        *before = b;
+    if (after)
+        *after = n;
+}
+
 static char *dupstr(const char *s)
 {
     size_t n = strlen(s);

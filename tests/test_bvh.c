@@ -210,6 +210,31 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     am_anim_report_free(&rep);
     am_anim_free(&back);
     am_buf_free(&buf);
+    /* Key reduction: every frame key of the full conversion is played back by the reduced
+     * file within the tolerance (checked on every 10th frame). */
+    am_anim red;
+    am_bvh_stats rs;
+    o.reduce_deg = 0.5;
+    assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &red, &rs, &err), AM_OK);
+    assert_int_equal(rs.keys_before, st.keys_before);
+    assert_true(rs.keys_after < rs.keys_before / 2);
+    assert_int_equal(red.joint_count, a.joint_count);
+    am_anim_joint_pose *pose = calloc(red.joint_count, sizeof *pose);
+    assert_non_null(pose);
+    double worst = 0, worst_pos = 0;
+    for (size_t k = 0; k < a.joints[0].rot_count; k += 10) {
+        am_anim_eval_curves(&red, a.joints[0].rot_keys[k].time, pose);
+        for (size_t j = 0; j < a.joint_count; j++) {
+            worst = fmax(worst, am_quat_angle_between(pose[j].rot, a.joints[j].rot_keys[k].rot) * AM_RAD2DEG);
+            if (a.joints[j].pos_count)
+                worst_pos = fmax(worst_pos, am_v3_dist(pose[j].pos, a.joints[j].pos_keys[k].pos));
+        }
+    }
+    assert_true(worst <= 0.5 + 1e-6);
+    assert_true(worst_pos <= 0.0005 + 1e-6);
+    free(pose);
+    am_anim_free(&red);
+    o.reduce_deg = 0;
     /* Without a map the CMU root name is not the viewer's: refused by name. */
     am_anim_free(&a);
     o.map = NULL;

@@ -15,7 +15,8 @@ static const char *help =
     "       animesh anim check FILE.anim [--skeleton FILE]\n"
     "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
     "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
-    "                [--hand-pose N] [--keep-static] [--skeleton FILE] -o OUT.anim\n\n"
+    "                [--hand-pose N] [--keep-static] [--reduce DEG] [--skeleton FILE]\n"
+    "                -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints)\n"
@@ -30,7 +31,9 @@ static const char *help =
     "            frame 0). --map maps BVH joint names to stock names ({\"joints\": {...}});\n"
     "            default: the viewer's names (hip, abdomen, chest, lThigh, ... and mPelvis,\n"
     "            ...). Defaults as the viewer's loader: priority 2, no loop, ease 0.3 s /\n"
-    "            0.3 s, hand pose 1. Joints that never move are omitted (--keep-static).\n\n"
+    "            0.3 s, hand pose 1. Joints that never move are omitted (--keep-static).\n"
+    "            Every frame after frame 0 becomes a key; --reduce DEG drops the keys that\n"
+    "            interpolation reproduces within DEG degrees (and 0.5 mm) and reports it.\n\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
@@ -271,6 +274,7 @@ static int cmd_from_bvh(int argc, char **argv)
                                          {"loop-in", required_argument, 0, 'I'},  {"loop-out", required_argument, 0, 'O'},
                                          {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
                                          {"hand-pose", required_argument, 0, 'H'}, {"keep-static", no_argument, 0, 'k'},
+                                         {"reduce", required_argument, 0, 'R'},
                                          {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     optind = 1;
@@ -284,6 +288,13 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case 'l': o.loop = true; break;
         case 'k': o.keep_static_joints = true; break;
+        case 'R': {
+            double v;
+            if (!parse_double(optarg, &v) || !(v > 0) || v > 10)
+                return am_cli_usage("anim from-bvh", "--reduce needs a tolerance in degrees (0 < DEG <= 10)");
+            o.reduce_deg = v;
+            break;
+        }
         case 'p':
             if (!parse_int(optarg, &n) || n < 0 || n > AM_ANIM_MAX_PRIORITY)
                 return am_cli_usage("anim from-bvh", "--priority must be 0..6");
@@ -363,6 +374,9 @@ static int cmd_from_bvh(int argc, char **argv)
             keys += a.joints[j].rot_count + a.joints[j].pos_count;
         printf("%s: %zu joints, %zu keys, %.3f s, priority %d, %s, %zu bytes (verified by decoding)\n", out_path,
                a.joint_count, keys, a.duration, a.base_priority, a.loop ? "looping" : "not looping", buf.size);
+        if (bs.keys_after != bs.keys_before)
+            printf("  key reduction: %zu -> %zu keys (%.1f%% saved)\n", bs.keys_before, bs.keys_after,
+                   100.0 * (double)(bs.keys_before - bs.keys_after) / (double)bs.keys_before);
         if (bs.static_joints)
             printf("  %zu mapped joints never move and were omitted (--keep-static keeps them)\n", bs.static_joints);
         if (bs.unmapped)
