@@ -207,6 +207,20 @@ static void test_parse_reply_variants(void **state)
     assert_true(r.loaded);
     const char *no_struct = "<methodResponse><params><param><value><string>x</string></value></param></params>"
                             "</methodResponse>";
+    const char *threw = "<methodResponse><params><param><value><struct>"
+                        "<member><name>loaded</name><value><boolean>1</boolean></value></member>"
+                        "<member><name>success</name><value><boolean>0</boolean></value></member>"
+                        "<member><name>error</name><value>no such file</value></member>"
+                        "</struct></value></param></params></methodResponse>";
+    assert_int_equal(am_ra_parse_reply((const uint8_t *)threw, strlen(threw), &r, &err), AM_OK);
+    assert_false(r.loaded);
+    assert_string_equal(r.error, "no such file"); /* a bare <value> is a string */
+    const char *both = "<methodResponse><params><param><value><struct>"
+                       "<member><name>success</name><value><boolean>1</boolean></value></member>"
+                       "<member><name>loaded</name><value><boolean>0</boolean></value></member>"
+                       "</struct></value></param></params></methodResponse>";
+    assert_int_equal(am_ra_parse_reply((const uint8_t *)both, strlen(both), &r, &err), AM_OK);
+    assert_false(r.loaded);
     assert_int_equal(am_ra_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err), AM_ERR_INVALID);
     assert_int_equal(am_ra_parse_reply((const uint8_t *)"", 0, &r, &err), AM_ERR_INVALID);
 }

@@ -251,7 +251,8 @@ static void test_dry_run_writes_requests_and_sends_nothing(void **state)
     char out[8192], dry[1024], path[1200];
     snprintf(dry, sizeof dry, "%s/dry", f->dir);
     int rc = am_test_run_cli(out, sizeof out,
-                             "push --bridge %s --mesh '%s' --anim wave='%s' --play wave --save --dry-run '%s' %s",
+                             "push --bridge %s --mesh '%s' --anim wave='%s' --play wave --save --dry-run '%s' "
+                             "--texture 89556747-24cb-43ed-920b-47caed15465f %s",
                              f->url, f->mesh, f->wave, dry, f->common);
     if (rc != 0)
         fail_msg("exit %d: %s", rc, out);
@@ -270,9 +271,14 @@ static void test_dry_run_writes_requests_and_sends_nothing(void **state)
         assert_null(strstr((char *)d, TOKEN));
         free(d);
     }
-    snprintf(path, sizeof path, "%s/03-play_anim.json", dry);
     json_error_t je;
+    snprintf(path, sizeof path, "%s/01-spawn_mesh.json", dry);
     json_t *j = json_load_file(path, 0, &je);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "texture"), "uuid")),
+                        "89556747-24cb-43ed-920b-47caed15465f");
+    json_decref(j);
+    snprintf(path, sizeof path, "%s/03-play_anim.json", dry);
+    j = json_load_file(path, 0, &je);
     assert_string_equal(json_string_value(json_object_get(j, "uuid")), "{{spawn_mesh.uuid}}");
     assert_string_equal(json_string_value(json_object_get(j, "anim")), "wave");
     json_decref(j);

@@ -124,6 +124,10 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
         return am_fail(err, AM_ERR_INVALID, "XML-RPC reply without a struct");
     }
     out->fault = fault != NULL;
+    /* OpenSim answers {success, loaded} on success and {success: false, error} when the
+     * load threw: `loaded` decides when present, `success` otherwise, and a false
+     * `success` always wins. */
+    int loaded = -1, success = -1;
     for (xmlNode *m = st->children; m; m = m->next) {
         if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
             continue;
@@ -134,13 +138,16 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
         scalar(child(m, "value"), v, sizeof v, &type);
         if (name) {
             const char *n = (const char *)name;
-            if (!fault && (strcmp(n, "loaded") == 0 || strcmp(n, "success") == 0))
-                out->loaded = truthy(type, v);
+            if (!fault && strcmp(n, "loaded") == 0)
+                loaded = truthy(type, v);
+            else if (!fault && strcmp(n, "success") == 0)
+                success = truthy(type, v);
             else if (strcmp(n, "error") == 0 || strcmp(n, "faultString") == 0)
                 snprintf(out->error, sizeof out->error, "%s", v);
         }
         xmlFree(name);
     }
+    out->loaded = (loaded >= 0 ? loaded == 1 : success == 1) && success != 0;
     xmlFreeDoc(doc);
     return AM_OK;
 }

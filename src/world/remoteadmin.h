@@ -40,7 +40,7 @@ typedef struct am_ra_load_oar {
 am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err);
 
 typedef struct am_ra_reply {
-    bool loaded;      /* `loaded` (or `success`) was true */
+    bool loaded;      /* `loaded` true (or, without it, `success` true), and `success` not false */
     bool fault;       /* an XML-RPC <fault> */
     char error[256];  /* `error` or the fault string, "" when none */
 } am_ra_reply;
