@@ -406,11 +406,59 @@ static void test_uploader_round_trip_with_attachment_points_and_volumes(void **s
     am_rig_free(&rig);
 }
 
+/* A textured rig with an image: the material samples it through TEXCOORD set 0. */
+static void test_textured_rig_material_references_the_image(void **state)
+{
+    static const char json[] =
+        "{\"name\": \"tex\", \"joints\": [{\"name\": \"mPelvis\", \"world\": [0, 0, 1.067]}],"
+        "\"vertices\": [[0,0,1,0,0,1,0,0],[0.2,0,1.1,0,0,1,1,0],[0,0.2,1.3,0,0,1,0,1]],"
+        "\"triangles\": [[0,1,2]], \"weights\": [[[0,1]],[[0,1]],[[0,1]]],"
+        "\"material\": {\"rgb\": [1, 0.5, 0], \"textured\": true}}";
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_rig_parse_json(json, sizeof json - 1, "tex", &rig, &err), AM_OK);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_skin_options opts;
+    am_skin_options_default(&opts);
+    opts.texture_image = "tex_atlas.png";
+    am_skin_result res;
+    assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
+    am_buf dae = {0};
+    assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
+    xmlDoc *doc = xmlReadMemory((const char *)dae.data, (int)dae.size, "t.dae", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    const xmlNode *root = xmlDocGetRootElement(doc);
+    const xmlNode *img = find(root, "image", "id", "tex-image");
+    assert_non_null(img);
+    xmlChar *file = xmlNodeGetContent(child(img, "init_from"));
+    assert_string_equal((const char *)file, "tex_atlas.png");
+    xmlFree(file);
+    const xmlNode *texn = find(root, "texture", "texture", "tex-sampler");
+    assert_non_null(texn);
+    assert_non_null(find(root, "bind_vertex_input", "input_semantic", "TEXCOORD"));
+    xmlFreeDoc(doc);
+    am_buf_free(&dae);
+    am_skin_result_free(&res);
+    /* untextured: a diffuse colour and no image */
+    rig.textured = false;
+    assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
+    assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
+    assert_null(strstr((const char *)dae.data, "<library_images>"));
+    assert_non_null(strstr((const char *)dae.data, "<color sid=\"diffuse\">1 0.5 0 1</color>"));
+    am_buf_free(&dae);
+    am_skin_result_free(&res);
+    am_skeleton_free(&skel);
+    am_rig_free(&rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uploader_computes_our_skin_block_from_our_dae_quadruped),
         cmocka_unit_test(test_uploader_round_trip_with_attachment_points_and_volumes),
+        cmocka_unit_test(test_textured_rig_material_references_the_image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,22 @@ void am_skin_xml_name(char *out, size_t size, const char *name)
             return st;                                  \
     } while (0)
 
+/* Text content with the XML special characters escaped. */
+static am_status put_escaped(am_buf *out, const char *s, am_error *err)
+{
+    am_status st;
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': P("&amp;"); break;
+        case '<': P("&lt;"); break;
+        case '>': P("&gt;"); break;
+        case '"': P("&quot;"); break;
+        default: P("%c", *s);
+        }
+    }
+    return AM_OK;
+}
+
 /* COLLADA writes matrices row-major with column vectors: row r, column c of the column
  * form is LL element m[4c + r]. */
 static am_status put_matrix(am_buf *out, const am_mat4 *m, am_error *err)
@@ -203,10 +219,26 @@ am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err
       "    <unit name=\"meter\" meter=\"1\"/>\n    <up_axis>Z_UP</up_axis>\n  </asset>\n",
       AM_VERSION);
     char r[32], g[32], b[32];
-    P("  <library_effects>\n    <effect id=\"%s-effect\">\n      <profile_COMMON>\n        <technique sid=\"common\">\n"
-      "          <phong>\n            <diffuse><color sid=\"diffuse\">%s %s %s 1</color></diffuse>\n"
-      "          </phong>\n        </technique>\n      </profile_COMMON>\n    </effect>\n  </library_effects>\n",
-      nm, am_skin_fmt(r, res->rgb[0]), am_skin_fmt(g, res->rgb[1]), am_skin_fmt(b, res->rgb[2]));
+    bool tex = res->textured && res->texture_image[0];
+    if (tex) {
+        P("  <library_images>\n    <image id=\"%s-image\" name=\"%s-image\">\n      <init_from>", nm, nm);
+        if ((st = put_escaped(out, res->texture_image, err)))
+            return st;
+        P("</init_from>\n    </image>\n  </library_images>\n");
+    }
+    P("  <library_effects>\n    <effect id=\"%s-effect\">\n      <profile_COMMON>\n", nm);
+    if (tex)
+        P("        <newparam sid=\"%s-surface\">\n          <surface type=\"2D\"><init_from>%s-image</init_from></surface>\n"
+          "        </newparam>\n        <newparam sid=\"%s-sampler\">\n"
+          "          <sampler2D><source>%s-surface</source></sampler2D>\n        </newparam>\n",
+          nm, nm, nm, nm);
+    P("        <technique sid=\"common\">\n          <phong>\n");
+    if (tex)
+        P("            <diffuse><texture texture=\"%s-sampler\" texcoord=\"UVMap\"/></diffuse>\n", nm);
+    else
+        P("            <diffuse><color sid=\"diffuse\">%s %s %s 1</color></diffuse>\n", am_skin_fmt(r, res->rgb[0]),
+          am_skin_fmt(g, res->rgb[1]), am_skin_fmt(b, res->rgb[2]));
+    P("          </phong>\n        </technique>\n      </profile_COMMON>\n    </effect>\n  </library_effects>\n");
     P("  <library_materials>\n    <material id=\"%s-material\" name=\"%s\">\n"
       "      <instance_effect url=\"#%s-effect\"/>\n    </material>\n  </library_materials>\n",
       nm, nm, nm);
@@ -225,8 +257,13 @@ am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err
             P("          <skeleton>#%s</skeleton>\n", jn);
         }
     P("          <bind_material>\n            <technique_common>\n");
-    for (size_t f = 0; f < res->face_count; f++)
-        P("              <instance_material symbol=\"face%zu\" target=\"#%s-material\"/>\n", f, nm);
+    for (size_t f = 0; f < res->face_count; f++) {
+        P("              <instance_material symbol=\"face%zu\" target=\"#%s-material\">", f, nm);
+        if (tex)
+            P("\n                <bind_vertex_input semantic=\"UVMap\" input_semantic=\"TEXCOORD\" input_set=\"0\"/>\n"
+              "              ");
+        P("</instance_material>\n");
+    }
     P("            </technique_common>\n          </bind_material>\n        </instance_controller>\n      </node>\n"
       "    </visual_scene>\n  </library_visual_scenes>\n"
       "  <scene>\n    <instance_visual_scene url=\"#Scene\"/>\n  </scene>\n</COLLADA>\n");

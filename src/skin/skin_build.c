@@ -461,6 +461,8 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         (st = am_skin_split_faces(rig->triangles, rig->triangle_count, rig->vertex_count, opts.face_vertex_limit, faces,
                                   &face_count, err)))
         goto done;
+    if (opts.texture_image)
+        snprintf(out->texture_image, sizeof out->texture_image, "%s", opts.texture_image);
     out->face_count = face_count;
     for (size_t f = 0; f < face_count; f++) {
         out->face_tri_start[f] = faces[f].first_triangle;

@@ -67,6 +67,9 @@ typedef struct am_skin_options {
                                     (default 0.01, 0.03, 0.1) */
     double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
     bool lock_scale_if_joint_position;
+    const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
+                                    material samples when the rig is textured, e.g. the bend
+                                    box atlas PNG; NULL: diffuse colour only */
 } am_skin_options;
 
 void am_skin_options_default(am_skin_options *opts);
@@ -149,6 +152,7 @@ typedef struct am_skin_result {
     size_t face_tri_start[AM_MESH_MAX_FACES + 1]; /* triangles of face f: [start[f], start[f+1]) */
     double rgb[3];
     bool textured;
+    char texture_image[256];   /* from the options ("" = none) */
 } am_skin_result;
 
 /* Build the skin. Errors name the joint, vertex or triangle ("rig 'x': vertex 12: no
