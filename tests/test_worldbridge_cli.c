@@ -298,6 +298,7 @@ static void test_usage_errors(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "push --mesh '%s' %s", f->mesh, f->common), 2);
     assert_non_null(strstr(out, "WORLDBRIDGE_URL"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --at 1,2", f->url, f->mesh), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --at 1,nan,2", f->url, f->mesh), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --timeout soon", f->url, f->mesh), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar x.oar", f->url), 2);
     assert_int_equal(am_test_http_count(f->srv), 0);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ static bool parse_xyz(const char *s, double out[3])
     for (int i = 0; i < 3; i++) {
         errno = 0;
         out[i] = strtod(s, &end);
-        if (errno || end == s || (i < 2 && *end != ',') || (i == 2 && *end))
+        if (errno || end == s || !isfinite(out[i]) || (i < 2 && *end != ',') || (i == 2 && *end))
             return false;
         s = end + 1;
     }
