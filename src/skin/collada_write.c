@@ -9,6 +9,8 @@
  *  - joint nodes nested exactly as avatar_skeleton.xml, every ancestor present, name = sid
  *    = id, first child <translate sid="translate"> = the alt translation the skin block
  *    carries (lessons rule 8), referenced by <skeleton> so the SID path applies (5.1).
+ * Matrices and translations are written as the shortest text of their F32 value: the
+ * viewer keeps them in F32, so nothing it would use is lost.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,18 @@ const char *am_skin_fmt(char buf[32], double v)
     snprintf(buf, 32, "%.15g", v);
     if (strtod(buf, NULL) != v)
         snprintf(buf, 32, "%.17g", v);
+    return buf;
+}
+
+const char *am_skin_fmt_f32(char buf[32], float v)
+{
+    if (v == 0)
+        v = 0;
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(buf, 32, "%.*g", digits, (double)v);
+        if ((float)strtod(buf, NULL) == v)
+            break;
+    }
     return buf;
 }
 
@@ -69,7 +83,7 @@ static am_status put_matrix(am_buf *out, const am_mat4 *m, am_error *err)
     char b[32];
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++)
-            P("%s%s", (r || c) ? " " : "", am_skin_fmt(b, m->m[4 * c + r]));
+            P("%s%s", (r || c) ? " " : "", am_skin_fmt_f32(b, (float)m->m[4 * c + r]));
     return AM_OK;
 }
 
@@ -78,8 +92,9 @@ static am_status put_source(am_buf *out, const char *id, const float *v, size_t 
 {
     am_status st;
     P("        <source id=\"%s\">\n          <float_array id=\"%s-array\" count=\"%zu\">", id, id, count * (size_t)stride);
+    char b[32];
     for (size_t i = 0; i < count * (size_t)stride; i++)
-        P("%s%.9g", i ? " " : "", (double)v[i]);
+        P("%s%s", i ? " " : "", am_skin_fmt_f32(b, v[i]));
     P("</float_array>\n          <technique_common>\n            <accessor source=\"#%s-array\" count=\"%zu\" "
       "stride=\"%d\">\n",
       id, count, stride);
@@ -191,8 +206,8 @@ static am_status put_joint_node(const am_skin_summary *sum, size_t j, int depth,
     am_skin_xml_name(jn, sizeof jn, sum->joints[j].name);
     const am_vec3 t = sum->joints[j].alt_pos;
     P("%*s<node id=\"%s\" name=\"%s\" sid=\"%s\" type=\"JOINT\">\n", 2 * depth, "", jn, jn, jn);
-    P("%*s  <translate sid=\"translate\">%s %s %s</translate>\n", 2 * depth, "", am_skin_fmt(x, t.x),
-      am_skin_fmt(y, t.y), am_skin_fmt(z, t.z));
+    P("%*s  <translate sid=\"translate\">%s %s %s</translate>\n", 2 * depth, "", am_skin_fmt_f32(x, (float)t.x),
+      am_skin_fmt_f32(y, (float)t.y), am_skin_fmt_f32(z, (float)t.z));
     for (size_t c = 0; c < sum->joint_count; c++)
         if (sum->joints[c].parent == (int)j && (st = put_joint_node(sum, c, depth + 1, out, err)))
             return st;

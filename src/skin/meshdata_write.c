@@ -92,17 +92,17 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
             mn[k] = p[k] < mn[k] ? p[k] : mn[k];
             mx[k] = p[k] > mx[k] ? p[k] : mx[k];
         }
-        P("%s[%.9g, %.9g, %.9g]", i ? ", " : "", p[0], p[1], p[2]);
+        P("%s[%s, %s, %s]", i ? ", " : "", am_skin_fmt_f32(a, p[0]), am_skin_fmt_f32(b, p[1]), am_skin_fmt_f32(c, p[2]));
     }
     P("],\n  \"normals\": [");
     for (size_t i = 0; i < used; i++) {
         const float *p = &res->normals[3 * (size_t)order[i]];
-        P("%s[%.9g, %.9g, %.9g]", i ? ", " : "", p[0], p[1], p[2]);
+        P("%s[%s, %s, %s]", i ? ", " : "", am_skin_fmt_f32(a, p[0]), am_skin_fmt_f32(b, p[1]), am_skin_fmt_f32(c, p[2]));
     }
     P("],\n  \"uvs\": [");
     for (size_t i = 0; i < used; i++) {
         const float *p = &res->uvs[2 * (size_t)order[i]];
-        P("%s[%.9g, %.9g]", i ? ", " : "", p[0], p[1]);
+        P("%s[%s, %s]", i ? ", " : "", am_skin_fmt_f32(a, p[0]), am_skin_fmt_f32(b, p[1]));
     }
     P("],\n  \"triangles\": [");
     for (size_t t = 0; t < res->triangle_count; t++) {
@@ -142,8 +142,8 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
             P("%s[%d, %s]", k ? ", " : "", res->weight_joint[4 * v + k], am_skin_fmt(a, res->weight_value[4 * v + k]));
         P("]");
     }
-    P("]\n },\n \"extent\": [%.9g, %.9g, %.9g]\n}\n", (double)(mx[0] - mn[0]), (double)(mx[1] - mn[1]),
-      (double)(mx[2] - mn[2]));
+    P("]\n },\n \"extent\": [%s, %s, %s]\n}\n", am_skin_fmt_f32(a, mx[0] - mn[0]), am_skin_fmt_f32(b, mx[1] - mn[1]),
+      am_skin_fmt_f32(c, mx[2] - mn[2]));
 done:
     free(remap);
     free(order);

@@ -1,5 +1,5 @@
 /* Rig JSON writer: the schema am_rig_parse_json reads (README "Rig JSON"). Numbers are
- * written with 9 significant digits, enough to round-trip every F32 exactly. */
+ * written in the shortest form that reads back to the same value (F32 or F64). */
 #include "skin/rig.h"
 #include "skin/skin_internal.h"
 
@@ -51,8 +51,11 @@ am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
     P("  ],\n  \"vertices\": [\n");
     for (size_t i = 0; i < rig->vertex_count; i++) {
         const float *p = &rig->positions[3 * i], *n = &rig->normals[3 * i], *t = &rig->uvs[2 * i];
-        P("    [%.9g, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g]%s\n", p[0], p[1], p[2], n[0], n[1], n[2], t[0],
-          t[1], i + 1 < rig->vertex_count ? "," : "");
+        char f[8][32];
+        P("    [%s, %s, %s, %s, %s, %s, %s, %s]%s\n", am_skin_fmt_f32(f[0], p[0]), am_skin_fmt_f32(f[1], p[1]),
+          am_skin_fmt_f32(f[2], p[2]), am_skin_fmt_f32(f[3], n[0]), am_skin_fmt_f32(f[4], n[1]),
+          am_skin_fmt_f32(f[5], n[2]), am_skin_fmt_f32(f[6], t[0]), am_skin_fmt_f32(f[7], t[1]),
+          i + 1 < rig->vertex_count ? "," : "");
     }
     P("  ],\n  \"triangles\": [\n");
     for (size_t i = 0; i < rig->triangle_count; i++) {

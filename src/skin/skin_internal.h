@@ -51,6 +51,8 @@ void am_skin_warn(am_skin_summary *sum, const char *fmt, ...) __attribute__((for
 
 /* Shortest of %.15g / %.17g that reads back as the same double (writers' numbers). */
 const char *am_skin_fmt(char buf[32], double v);
+/* Shortest %.Ng (N = 6..9) that reads back as the same float. */
+const char *am_skin_fmt_f32(char buf[32], float v);
 /* A joint or file name usable as an XML ID / COLLADA Name_array token: spaces and other
  * characters outside [A-Za-z0-9_.-] become '_' (the uploader's alias map accepts the
  * underscore form of attachment names, skeleton.md 6.1). */
