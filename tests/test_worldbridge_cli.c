@@ -343,6 +343,19 @@ static void test_remote_admin_loads_and_hides_the_password(void **state)
     assert_null(strstr(out, PASSWORD));
 }
 
+static void test_bridge_url_from_the_environment(void **state)
+{
+    fixture *f = *state;
+    setenv("WORLDBRIDGE_URL", f->url, 1);
+    char out[8192];
+    int rc = am_test_run_cli(out, sizeof out, "push --mesh '%s' %s", f->mesh, f->common);
+    unsetenv("WORLDBRIDGE_URL");
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "object 00000000-0000-4000-8000-000000000001"));
+    assert_int_equal(am_test_http_count(f->srv), 1); /* spawn only: no anims, no --play, no --save */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +366,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dry_run_writes_requests_and_sends_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remote_admin_loads_and_hides_the_password, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bridge_url_from_the_environment, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
