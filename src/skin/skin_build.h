@@ -20,7 +20,8 @@
  *   3. Weights (skin_weights.c, mesh-asset.md 4.6): influences on one joint merged, at
  *      most 4 kept (smallest dropped), renormalised, quantised so the stored codes of
  *      every vertex sum to exactly 65535 (the residual of truncation goes to the largest
- *      influence). A vertex with no positive influence is refused by index.
+ *      influence). An influence whose code would be 0 is dropped (the viewer would decode
+ *      it as 0.001). A vertex with no positive influence is refused by index.
  *   4. Faces (skin_faces.c): the triangles are split greedily, in order, into faces of at
  *      most `face_vertex_limit` vertices (<= 8 faces), each vertex keeping its weights.
  *   5. Positions into the unit cube as the uploader does (mesh-asset.md 4.8, in F32), the
