@@ -1,10 +1,11 @@
-/* PNG in and out through libpng's simplified API; images are RGBA, rows top to bottom. */
-#include <png.h>
+/* The renderer's RGBA images and their PNG files. The PNG codec itself lives once, in
+ * src/texture (libpng); an am_image is an RGBA am_tex_image under another name. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/io.h"
 #include "render.h"
+#include "texture/texture.h"
 
 am_status am_image_alloc(am_image *img, int width, int height, am_error *err)
 {
@@ -30,62 +31,36 @@ void am_image_free(am_image *img)
 am_status am_png_read(const char *path, am_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_tex_image tex;
+    am_status s = am_tex_png_read(path, &tex, err);
     if (s)
         return s;
-    png_image pi;
-    memset(&pi, 0, sizeof pi);
-    pi.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&pi, data, size)) {
-        s = am_fail(err, AM_ERR_INVALID, "%s: not a readable PNG (%s)", path, pi.message);
-        free(data);
-        return s;
+    s = am_image_alloc(out, (int)tex.width, (int)tex.height, err);
+    if (!s) {
+        size_t n = (size_t)tex.width * tex.height;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(out->rgba + 4 * i, tex.pixels + tex.channels * i, 3);
+            out->rgba[4 * i + 3] = tex.channels == 4 ? tex.pixels[4 * i + 3] : 255;
+        }
     }
-    pi.format = PNG_FORMAT_RGBA;
-    s = am_image_alloc(out, (int)pi.width, (int)pi.height, err);
-    if (s) {
-        png_image_free(&pi);
-        free(data);
-        return s;
-    }
-    if (!png_image_finish_read(&pi, NULL, out->rgba, 0, NULL)) {
-        s = am_fail(err, AM_ERR_INVALID, "%s: PNG decode failed (%s)", path, pi.message);
-        am_image_free(out);
-    }
-    png_image_free(&pi);
-    free(data);
+    am_tex_image_free(&tex);
     return s;
+}
+
+static am_tex_image as_tex(const am_image *img)
+{
+    am_tex_image t = {(uint32_t)img->width, (uint32_t)img->height, 4, img->rgba};
+    return t;
 }
 
 am_status am_png_encode(const am_image *img, am_buf *out, am_error *err)
 {
-    png_image pi;
-    memset(&pi, 0, sizeof pi);
-    pi.version = PNG_IMAGE_VERSION;
-    pi.width = (png_uint_32)img->width;
-    pi.height = (png_uint_32)img->height;
-    pi.format = PNG_FORMAT_RGBA;
-    png_alloc_size_t need = 0;
-    if (!png_image_write_to_memory(&pi, NULL, &need, 0, img->rgba, 0, NULL))
-        return am_fail(err, AM_ERR_INVALID, "PNG encode failed (%s)", pi.message);
-    am_status s = am_buf_reserve(out, need, err);
-    if (s)
-        return s;
-    png_alloc_size_t got = need;
-    if (!png_image_write_to_memory(&pi, out->data + out->size, &got, 0, img->rgba, 0, NULL))
-        return am_fail(err, AM_ERR_INVALID, "PNG encode failed (%s)", pi.message);
-    out->size += got;
-    return AM_OK;
+    am_tex_image t = as_tex(img);
+    return am_tex_png_encode(&t, out, err);
 }
 
 am_status am_png_write(const char *path, const am_image *img, am_error *err)
 {
-    am_buf b = {0};
-    am_status s = am_png_encode(img, &b, err);
-    if (!s)
-        s = am_write_file_atomic(path, b.data, b.size, err);
-    am_buf_free(&b);
-    return s;
+    am_tex_image t = as_tex(img);
+    return am_tex_png_write(path, &t, err);
 }
