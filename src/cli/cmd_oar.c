@@ -67,13 +67,16 @@ static am_status check_inputs(const char *mesh_path, const char *texture_path, o
 {
     am_mesh_asset asset;
     am_status s = am_mesh_asset_decode(f->mesh, f->mesh_size, &asset, err);
-    if (!s && !asset.has_skin)
-        s = am_fail(err, AM_ERR_INVALID, "the mesh has no skin block: an animesh needs a rigged mesh");
+    if (!s) {
+        bool skinned = asset.has_skin;
+        am_mesh_asset_free(&asset);
+        if (!skinned)
+            s = am_fail(err, AM_ERR_INVALID, "the mesh has no skin block: an animesh needs a rigged mesh");
+    }
     if (s) {
         am_error_where(err, "%s", mesh_path);
         return s;
     }
-    am_mesh_asset_free(&asset);
     if (f->texture && (s = am_world_check_texture(f->texture, f->texture_size, NULL, NULL, err))) {
         am_error_where(err, "%s", texture_path);
         return s;
