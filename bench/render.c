@@ -396,7 +396,10 @@ static void header(am_image *img, const am_bench *b, const char *what, const am_
         am_draw_text(img, 8, (HEADER_H - 14) / 2, one, 2, TXT);
         return;
     }
-    /* Narrow: two lines at scale 1, each cut to the width. */
+    /* Narrow: two lines at scale 1, the frame note moved to the shorter first line so the
+     * view's axes stay readable; each line cut to the width. */
+    snprintf(l1, sizeof l1, "%s  %s, prim frame", b->source, what);
+    snprintf(l2, sizeof l2, "%s view (%s), + = prim", am_view_name(opt->view), view_axes(opt->view));
     size_t maxc = (size_t)((img->width - 16) / 6);
     if (strlen(l1) > maxc && maxc < sizeof l1)
         l1[maxc] = '\0';
