@@ -212,14 +212,6 @@ void am_anim_reduce_keys(am_anim *a, double rot_tol_deg, double pos_tol_m, size_
         *after = n;
 }
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s);
-    char *d = malloc(n + 1);
-    if (d)
-        memcpy(d, s, n + 1);
-    return d;
-}
 
 am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts, const am_skeleton *skel,
                            am_anim *a, am_motion_stats *stats, am_error *err)
@@ -238,7 +230,7 @@ am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts
     a->sub_version = AM_ANIM_SUBVERSION;
     a->base_priority = m->base_priority;
     a->duration = dur;
-    a->emote_name = dupstr(m->emote ? m->emote : "");
+    a->emote_name = am_strdup(m->emote ? m->emote : "");
     a->loop = m->loop ? 1 : 0;
     if (m->loop) {
         a->loop_in = (float)(m->loop_in * m->duration_s);
@@ -260,7 +252,7 @@ am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts
         const am_motion_track *tr = &m->tracks[j];
         am_anim_joint *jt = &a->joints[j];
         a->joint_count = j + 1;
-        jt->name = dupstr(tr->joint);
+        jt->name = am_strdup(tr->joint);
         jt->priority = tr->priority;
         double *ts = NULL;
         size_t n = sample_times(m, tr, o.intervals, &ts);

@@ -9,15 +9,6 @@
 
 #include "core/io.h"
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void am_joint_map_free(am_joint_map *map)
 {
     if (!map)
@@ -42,8 +33,8 @@ static am_status add_parent(am_joint_map *map, const char *child, const char *pa
         return am_fail_nomem(err, "rig parents");
     map->parents = np;
     am_rig_parent *p = &map->parents[map->parent_count];
-    p->child = dup_str(child);
-    p->parent = dup_str(parent);
+    p->child = am_strdup(child);
+    p->parent = am_strdup(parent);
     if (!p->child || !p->parent) {
         free(p->child);
         free(p->parent);
@@ -117,8 +108,8 @@ am_status am_joint_map_parse(const char *json, size_t size, const char *source, 
             goto done;
         }
         am_joint_map_entry *e = &out->entries[out->count];
-        e->rig_name = dup_str(key);
-        e->stock_name = dup_str(json_string_value(val));
+        e->rig_name = am_strdup(key);
+        e->stock_name = am_strdup(json_string_value(val));
         out->count++;
         if (!e->rig_name || !e->stock_name) {
             s = am_fail_nomem(err, "joint map");
@@ -227,7 +218,7 @@ static am_status report_add(am_map_report *r, am_error *err, const char *fmt, ..
     if (!np)
         return am_fail_nomem(err, "report");
     r->problems = np;
-    if (!(r->problems[r->count] = dup_str(buf)))
+    if (!(r->problems[r->count] = am_strdup(buf)))
         return am_fail_nomem(err, "report");
     r->count++;
     return AM_OK;

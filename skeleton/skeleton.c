@@ -14,15 +14,6 @@
 
 /* ---- small helpers ---- */
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 typedef struct parse_ctx {
     const char *source;
     am_skeleton *skel;
@@ -82,7 +73,7 @@ static char *attr(xmlNodePtr node, const char *name)
     xmlChar *v = xmlGetProp(node, (const xmlChar *)name);
     if (!v)
         return NULL;
-    char *d = dup_str((const char *)v);
+    char *d = am_strdup((const char *)v);
     xmlFree(v);
     return d;
 }
@@ -114,7 +105,7 @@ static am_status read_vec_attr(parse_ctx *pc, xmlNodePtr node, const char *jname
 
 static am_status split_aliases(am_joint *j, const char *s, am_error *err)
 {
-    char *copy = dup_str(s);
+    char *copy = am_strdup(s);
     if (!copy)
         return am_fail_nomem(err, "aliases");
     size_t n = 0;
@@ -124,13 +115,13 @@ static am_status split_aliases(am_joint *j, const char *s, am_error *err)
     if (n == 0)
         return AM_OK;
     j->aliases = calloc(n, sizeof *j->aliases);
-    copy = dup_str(s);
+    copy = am_strdup(s);
     if (!j->aliases || !copy) {
         free(copy);
         return am_fail_nomem(err, "aliases");
     }
     for (char *tok = strtok(copy, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
-        j->aliases[j->alias_count] = dup_str(tok);
+        j->aliases[j->alias_count] = am_strdup(tok);
         if (!j->aliases[j->alias_count]) {
             free(copy);
             return am_fail_nomem(err, "aliases");
@@ -151,7 +142,7 @@ static am_status read_joint(parse_ctx *pc, xmlNodePtr node, bool is_bone, int pa
     if (!j->name) {
         if (is_bone)
             return fail_line(pc, j->line, "bone without name%s%s", "", "");
-        j->name = dup_str("Collision Volume"); /* the viewer's default */
+        j->name = am_strdup("Collision Volume"); /* the viewer's default */
         if (!j->name)
             return am_fail_nomem(pc->err, "name");
     }
@@ -169,9 +160,9 @@ static am_status read_joint(parse_ctx *pc, xmlNodePtr node, bool is_bone, int pa
     j->connected = attr(node, "connected");
     j->group = attr(node, "group");
     j->support = attr(node, "support");
-    if (!j->group && !(j->group = dup_str("global")))
+    if (!j->group && !(j->group = am_strdup("global")))
         return am_fail_nomem(pc->err, "group");
-    if (!j->support && !(j->support = dup_str("base")))
+    if (!j->support && !(j->support = am_strdup("base")))
         return am_fail_nomem(pc->err, "support");
     if (is_bone) {
         char *al = attr(node, "aliases");
@@ -272,7 +263,7 @@ static am_status add_alias(am_skeleton *sk, size_t *cap, const char *alias, int 
         sk->aliases = na;
         *cap = nc;
     }
-    char *d = dup_str(alias);
+    char *d = am_strdup(alias);
     if (!d)
         return am_fail_nomem(err, "alias map");
     sk->aliases[sk->alias_count].alias = d;
@@ -345,9 +336,9 @@ static am_status add_attachments(am_skeleton *sk, size_t *cap, am_error *err)
         memset(&j, 0, sizeof j);
         j.kind = AM_JOINT_ATTACHMENT;
         j.joint_num = 158 + defs[i].id;
-        j.name = dup_str(defs[i].name);
-        j.group = dup_str("Attachment");
-        j.support = dup_str("base");
+        j.name = am_strdup(defs[i].name);
+        j.group = am_strdup("Attachment");
+        j.support = am_strdup("base");
         j.parent = am_skeleton_find_exact(sk, defs[i].parent); /* mRoot -> -1 */
         j.pos = defs[i].position;
         j.rot_deg = defs[i].rotation;

@@ -160,6 +160,17 @@ char *am_path_join(char *buf, size_t size, const char *dir, const char *name)
     return buf;
 }
 
+char *am_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
 am_status am_buf_reserve(am_buf *b, size_t extra, am_error *err)
 {
     if (extra > SIZE_MAX / 2 - b->size)

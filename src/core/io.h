@@ -21,6 +21,9 @@ am_status am_mkdir_p(const char *path, am_error *err);
 /* Join dir and name into buf ("dir/name"); returns buf or NULL if it does not fit. */
 char *am_path_join(char *buf, size_t size, const char *dir, const char *name);
 
+/* malloc'd copy of a NUL-terminated string; NULL when out of memory (or s is NULL). */
+char *am_strdup(const char *s);
+
 /* A growable byte buffer for writers. */
 typedef struct am_buf {
     uint8_t *data;
