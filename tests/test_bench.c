@@ -631,6 +631,107 @@ static void test_real_uploaded_asset_rests_on_its_bind_positions(void **state)
     am_bench_free(&b);
 }
 
+/* mesh-asset.md 6.1: joint names resolve through the viewer's aliases ("hip" = mPelvis,
+ * "avatar_mHipLeft", "lFoot" = mAnkleLeft) and an alias's override moves the canonical
+ * joint: the ankle 1 cm forward of its default offset under the knee (not in the skin,
+ * so at its default (-0.001, -0.046, -0.491) under the hip). */
+static void test_alias_names_resolve_and_carry_their_overrides(void **state)
+{
+    (void)state;
+    const am_vec3 ankle_bind = {0.033 - 0.029 + 0.01, 0.081 + 0.001, 0.535 - 0.468};
+    fx_mesh m;
+    bar_at(&m, ankle_bind);
+    all_to(&m, 2);
+    fx_skin sk = {.n = 3,
+                  .names = {"hip", "avatar_mHipLeft", "lFoot"},
+                  .bind_world = {P_SF, HIPL_SF, ankle_bind},
+                  .with_overrides = true,
+                  .override = {P_SF, am_v3(0.034, 0.127, -0.041), am_v3(-0.019, 0.001, -0.468)}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    int pelvis = am_skeleton_find_exact(&skel, "mPelvis"), hip = am_skeleton_find_exact(&skel, "mHipLeft"),
+        ankle = am_skeleton_find_exact(&skel, "mAnkleLeft");
+    assert_int_equal(b.skin_joint[0], pelvis);
+    assert_int_equal(b.skin_joint[1], hip);
+    assert_int_equal(b.skin_joint[2], ankle);
+    assert_true(b.skin_joint_known[2]);
+    assert_true(b.override_applied[ankle]);
+    assert_false(b.override_applied[hip]);
+    assert_false(b.pelvis_override_applied);
+    assert_float_equal(b.rest_local_pos[ankle].x, -0.019, 1e-6);
+    assert_true(rest_error(&b) < 1e-4);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, NULL, joints, &err), AM_OK);
+    /* prim frame: the bind position lowered by mPelvis's 1.067 */
+    assert_v3_near(joints[ankle], am_v3(ankle_bind.x, ankle_bind.y, ankle_bind.z - 1.067), 1e-6);
+    free(joints);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* skeleton.md 2.1: a joint's scale scales the offsets of its DIRECT children only. With
+ * mHipLeft scaled (2, 1, 0.5): knee = hip + (-0.001, -0.046, -0.491) * (2, 1, 0.5) =
+ * (0.032, 0.081, -0.2865) in the prim frame; the ankle's offset is NOT scaled again:
+ * (0.032 - 0.029, 0.081 + 0.001, -0.2865 - 0.468) = (0.003, 0.082, -0.7545). A vertex on
+ * the hip 0.1 m forward of it (bind) is drawn 0.2 m forward (the hip's own scale). */
+static void test_parent_scale_scales_child_offsets_and_is_not_inherited(void **state)
+{
+    (void)state;
+    int hip = am_skeleton_find_exact(&skel, "mHipLeft"), knee = am_skeleton_find_exact(&skel, "mKneeLeft"),
+        ankle = am_skeleton_find_exact(&skel, "mAnkleLeft");
+    am_vec3 saved = skel.joints[hip].scale;
+    skel.joints[hip].scale = am_v3(2, 1, 0.5);
+    fx_mesh m;
+    bar_at(&m, am_v3_add(HIPL_SF, am_v3(0.1, 0, 0)));
+    all_to(&m, 1);
+    fx_skin sk = {.n = 2, .names = {"mPelvis", "mHipLeft"}, .bind_world = {P_SF, HIPL_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
+    skel.joints[hip].scale = saved;
+    assert_v3_near(joints[hip], am_v3(0.034, 0.127, -0.041), 1e-9);
+    assert_v3_near(joints[knee], am_v3(0.032, 0.081, -0.2865), 1e-9);
+    assert_v3_near(joints[ankle], am_v3(0.003, 0.082, -0.7545), 1e-9);
+    am_bench_set all;
+    assert_int_equal(am_bench_select(&b, "all", "all", &all, &err), AM_OK);
+    am_vec3 c;
+    am_bench_centre(&b, prim, &all, &c, NULL);
+    assert_v3_near(c, am_v3(0.034 + 0.2, 0.127, -0.041), 1e-4);
+    am_bench_set_free(&all);
+    free(prim);
+    free(joints);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* LLSkinningUtil::getUnscaledQuaternion normalises the rows first: a bind shape that scales
+ * (2, 3, 4) and turns 90 degrees about Z still gives bind_rot = the inverse turn exactly. */
+static void test_bind_rot_ignores_the_bind_shape_scale(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    bar_at(&m, P_SF);
+    all_to(&m, 0);
+    am_quat rz = am_quat_axis_angle(am_v3(0, 0, 1), AM_PI / 2);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}, .has_bind_shape = true};
+    sk.bind_shape = am_mat4_from_trs(am_v3(0.1, 0.2, 0.3), rz, am_v3(2, 3, 4));
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    assert_near(am_quat_angle_between(b.root_rot, am_quat_conj(rz)), 0, 1e-9);
+    /* a prim-frame point maps back to the bind frame through that rotation */
+    am_vec3 q = am_bench_prim_to_bind(&b, am_v3(1, 0, 0));
+    assert_v3_near(q, am_v3(0, 1, 1.067), 1e-9);
+    assert_true(rest_error(&b) < 1e-4);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +750,9 @@ int main(void)
         cmocka_unit_test(test_bad_bytes_fail_cleanly),
         cmocka_unit_test(test_joint_index_beyond_110_uses_entry_109),
         cmocka_unit_test(test_real_uploaded_asset_rests_on_its_bind_positions),
+        cmocka_unit_test(test_alias_names_resolve_and_carry_their_overrides),
+        cmocka_unit_test(test_parent_scale_scales_child_offsets_and_is_not_inherited),
+        cmocka_unit_test(test_bind_rot_ignores_the_bind_shape_scale),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
