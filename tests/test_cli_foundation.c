@@ -85,6 +85,69 @@ static void test_map_check_exit_codes(void **state)
     remove(dir);
 }
 
+static void test_every_command_and_subcommand_has_help(void **state)
+{
+    (void)state;
+    const char *cmds[] = {"skeleton", "map", "map check", "anim", "anim decode", "anim encode", "anim check",
+                          "anim from-bvh", "mesh", "mesh decode", "skin", "skin compare", "bench", "bendbox",
+                          "texture", "oar", "push"};
+    char out[16384];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        int rc = am_test_run_cli(out, sizeof out, "%s --help", cmds[i]);
+        if (rc != 0 || !strstr(out, "usage: animesh "))
+            fail_msg("'%s --help' exited %d: %.200s", cmds[i], rc, out);
+    }
+}
+
+static void test_numeric_options_refuse_values_that_do_not_fit(void **state)
+{
+    (void)state;
+    /* Whole-string parsing (cli_args.h): a value that overflows, trails garbage or is not
+     * finite is a usage error naming the option, never wrapped into range. These run
+     * before any file is opened. */
+    char out[8192];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --lod 4294967296"), 2);
+    assert_non_null(strstr(out, "--lod"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --frames 4294967297"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --time 1e999"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare a b --tol inf"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh x.bvh --hand-pose 18446744073709551617 -o y"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh m --at 1,2,3x -o x.oar"), 2);
+    assert_non_null(strstr(out, "--at expects X,Y,Z"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge http://127.0.0.1:1/ --mesh m --at 1,,3"), 2);
+    /* the option is named, not its value */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge http://127.0.0.1:1/ --mesh m --timeout 0"), 2);
+    assert_non_null(strstr(out, "--timeout expects milliseconds"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --bridge http://127.0.0.1:1/ --mesh m --backoff x"), 2);
+    assert_non_null(strstr(out, "--backoff expects milliseconds"));
+}
+
+static void test_duplicate_animation_names_are_usage_errors_in_oar_and_push(void **state)
+{
+    (void)state;
+    char out[8192];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh m --anim a=x.anim --anim a=y.anim -o x.oar"), 2);
+    assert_non_null(strstr(out, "two --anim are named 'a'"));
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "push --bridge http://127.0.0.1:1/ --mesh m --anim a=x.anim --anim a=y.anim"),
+                     2);
+    assert_non_null(strstr(out, "two --anim are named 'a'"));
+}
+
+static void test_skin_errors_name_the_rig_file(void **state)
+{
+    (void)state;
+    char dir[256], rig[1024], out[16384];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(rig, sizeof rig, "%s/assets/rigs/quadruped.json", AM_SOURCE_DIR);
+    /* over the region's triangle limit: the rig is at fault, and named */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin '%s' --out '%s' --region-max-tris 10 --skeleton '%s'", rig,
+                                     dir, skel),
+                     1);
+    assert_non_null(strstr(out, "quadruped.json: "));
+    assert_non_null(strstr(out, "region limit 10"));
+}
+
 int main(void)
 {
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
@@ -95,6 +158,10 @@ int main(void)
         cmocka_unit_test(test_skeleton_json_lists_bones_and_volumes),
         cmocka_unit_test(test_skeleton_errors_and_exit_codes),
         cmocka_unit_test(test_map_check_exit_codes),
+        cmocka_unit_test(test_every_command_and_subcommand_has_help),
+        cmocka_unit_test(test_numeric_options_refuse_values_that_do_not_fit),
+        cmocka_unit_test(test_duplicate_animation_names_are_usage_errors_in_oar_and_push),
+        cmocka_unit_test(test_skin_errors_name_the_rig_file),
     };
     return cmocka_run_group_tests_name("cli_foundation", tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "cli_args.h"
 #include "render.h"
 
 static const char *help =
@@ -96,7 +97,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
     optind = 1;
     opterr = 0;
     int c;
-    char *end;
+    long v;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'a':
@@ -107,8 +108,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         case 't':
             if (a->time_count >= MAX_ITEMS)
                 return am_cli_usage("bench", "at most %d --time", MAX_ITEMS);
-            a->times[a->time_count] = strtod(optarg, &end);
-            if (end == optarg || *end || !(a->times[a->time_count] >= 0) || !isfinite(a->times[a->time_count]))
+            if (!am_cli_parse_double(optarg, &a->times[a->time_count]) || !(a->times[a->time_count] >= 0))
                 return am_cli_usage("bench", "--time '%s' is not a time in seconds >= 0", optarg);
             a->time_count++;
             break;
@@ -119,30 +119,29 @@ static int parse_args(int argc, char **argv, bench_args *a)
             a->set_specs[a->set_count++] = optarg;
             break;
         case 'l':
-            a->lod = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || a->lod < 0 || a->lod > 3)
+            if (!am_cli_parse_long(optarg, 0, 3, &v))
                 return am_cli_usage("bench", "--lod '%s' must be 0..3", optarg);
+            a->lod = (int)v;
             break;
         case 'j': a->json = true; break;
         case 'm':
-            a->max_rest = strtod(optarg, &end);
-            if (end == optarg || *end || !(a->max_rest >= 0))
+            if (!am_cli_parse_double(optarg, &a->max_rest) || !(a->max_rest >= 0))
                 return am_cli_usage("bench", "--max-rest-error '%s' must be metres >= 0", optarg);
             break;
         case 'p': a->strip = optarg; break;
         case 'n':
-            a->frames = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || a->frames < 1 || a->frames > 64)
+            if (!am_cli_parse_long(optarg, 1, 64, &v))
                 return am_cli_usage("bench", "--frames '%s' must be 1..64", optarg);
+            a->frames = (int)v;
             break;
         case 'v':
             if (!am_view_parse(optarg, &a->view))
                 return am_cli_usage("bench", "--view must be front, side or top, not '%s'", optarg);
             break;
         case 'i':
-            a->strip_anim = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || a->strip_anim < 0)
+            if (!am_cli_parse_long(optarg, 0, MAX_ITEMS - 1, &v))
                 return am_cli_usage("bench", "--strip-anim '%s' must be a motion number", optarg);
+            a->strip_anim = (int)v;
             break;
         case 'x': a->texture = optarg; break;
         case 'f': a->flat = true; break;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "mesh/mesh_asset.h"
 #include "world/checks.h"
 #include "world/oar.h"
@@ -33,19 +34,6 @@ static const char *help =
     "  --skeleton FILE     check animation joint names against the viewer skeleton\n"
     "  -o FILE             the archive to write (atomically)\n\n"
     "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
-
-static bool parse_xyz(const char *s, double out[3])
-{
-    char *end;
-    for (int i = 0; i < 3; i++) {
-        errno = 0;
-        out[i] = strtod(s, &end);
-        if (errno || end == s || !isfinite(out[i]) || (i < 2 && *end != ',') || (i == 2 && *end))
-            return false;
-        s = end + 1;
-    }
-    return true;
-}
 
 typedef struct oar_files {
     uint8_t *mesh, *texture;
@@ -127,17 +115,20 @@ int am_cmd_oar(int argc, char **argv)
             if (f.anim_count == OAR_MAX_ANIMS)
                 return am_cli_usage("oar", "at most %d --anim", OAR_MAX_ANIMS);
             *eq = '\0';
+            for (size_t i = 0; i < f.anim_count; i++)
+                if (strcmp(names[i], optarg) == 0)
+                    return am_cli_usage("oar", "two --anim are named '%s'", optarg);
             names[f.anim_count] = optarg;
             f.anim_paths[f.anim_count++] = eq + 1;
             break;
         }
         case O_PLAY: play = optarg; break;
         case O_AT:
-            if (!parse_xyz(optarg, in.position))
+            if (!am_cli_parse_xyz(optarg, in.position))
                 return am_cli_usage("oar", "--at expects X,Y,Z in metres, got '%s'", optarg);
             break;
         case O_SCALE:
-            if (!parse_xyz(optarg, in.scale) || !(in.scale[0] > 0 && in.scale[1] > 0 && in.scale[2] > 0))
+            if (!am_cli_parse_xyz(optarg, in.scale) || !(in.scale[0] > 0 && in.scale[1] > 0 && in.scale[2] > 0))
                 return am_cli_usage("oar", "--scale expects three positive numbers X,Y,Z, got '%s'", optarg);
             break;
         case O_NAME: object_name = optarg; break;

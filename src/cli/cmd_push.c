@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "world/checks.h"
 #include "world/digest.h"
 #include "world/meshdata.h"
@@ -71,30 +72,6 @@ typedef struct push_args {
     push_anim anims[PUSH_MAX_ANIMS];
     size_t anim_count;
 } push_args;
-
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_xyz(const char *s, double out[3])
-{
-    char *end;
-    for (int i = 0; i < 3; i++) {
-        errno = 0;
-        out[i] = strtod(s, &end);
-        if (errno || end == s || !isfinite(out[i]) || (i < 2 && *end != ',') || (i == 2 && *end))
-            return false;
-        s = end + 1;
-    }
-    return true;
-}
 
 static void free_anims(push_args *a)
 {
@@ -365,7 +342,7 @@ int am_cmd_push(int argc, char **argv)
         }
         case O_PLAY: a.play = optarg; break;
         case O_AT:
-            if (!parse_xyz(optarg, a.at))
+            if (!am_cli_parse_xyz(optarg, a.at))
                 return am_cli_usage("push", "--at expects X,Y,Z in metres, got '%s'", optarg);
             break;
         case O_NAME: a.name = optarg; break;
@@ -379,8 +356,10 @@ int am_cmd_push(int argc, char **argv)
         case O_CONNECT:
         case O_TIMEOUT:
         case O_BACKOFF:
-            if (!parse_long(optarg, c == O_BACKOFF ? 0 : 1, 86400000L, &v))
-                return am_cli_usage("push", "%s expects milliseconds, got '%s'", argv[optind - 1], optarg);
+            if (!am_cli_parse_long(optarg, c == O_BACKOFF ? 0 : 1, 86400000L, &v))
+                return am_cli_usage("push", "--%s expects milliseconds (%s..86400000), got '%s'",
+                                    c == O_CONNECT ? "connect-timeout" : c == O_TIMEOUT ? "timeout" : "backoff",
+                                    c == O_BACKOFF ? "0" : "1", optarg);
             if (c == O_CONNECT)
                 a.connect_ms = v;
             else if (c == O_TIMEOUT)
@@ -389,7 +368,7 @@ int am_cmd_push(int argc, char **argv)
                 a.backoff_ms = v;
             break;
         case O_RETRIES:
-            if (!parse_long(optarg, 0, 20, &v))
+            if (!am_cli_parse_long(optarg, 0, 20, &v))
                 return am_cli_usage("push", "--retries expects 0..20, got '%s'", optarg);
             a.retries = (int)v;
             break;

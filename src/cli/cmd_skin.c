@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 
 static const char *help =
-    "usage: animesh skin RIG.json --out DIR [--region-max-tris N] [--skeleton FILE]\n"
+    "usage: animesh skin RIG.json --out DIR [--region-max-tris N] [--face-vertex-limit N]\n"
+    "                    [--skeleton FILE]\n"
     "       animesh skin compare ...   (compare two skin blocks; see 'animesh skin compare --help')\n\n"
     "Build the animesh skin of a rig (README \"Rig JSON\") against the viewer's skeleton and\n"
     "write, atomically, into DIR:\n"
@@ -31,17 +33,6 @@ static const char *help =
     "figures and the viewer's animesh triangle estimate and streaming cost.\n"
     "Exit 0 ok; 1 invalid rig, over the region limit, or a multi-face mesh (no meshdata\n"
     "written); 2 usage; 3 I/O.\n";
-
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
 
 static void print_summary(const am_skin_summary *s)
 {
@@ -113,12 +104,12 @@ int am_cmd_skin(int argc, char **argv)
         case 'o': out_dir = optarg; break;
         case 's': skel_path = optarg; break;
         case 'r':
-            if (!parse_long(optarg, 0, LONG_MAX, &v))
+            if (!am_cli_parse_long(optarg, 0, LONG_MAX, &v))
                 return am_cli_usage("skin", "--region-max-tris: expected a non-negative integer, got '%s'", optarg);
             opts.region_max_tris = v;
             break;
         case 'f':
-            if (!parse_long(optarg, 3, AM_MESH_MAX_FACE_VERTICES, &v))
+            if (!am_cli_parse_long(optarg, 3, AM_MESH_MAX_FACE_VERTICES, &v))
                 return am_cli_usage("skin", "--face-vertex-limit: expected an integer in 3..%d, got '%s'",
                                     AM_MESH_MAX_FACE_VERTICES, optarg);
             opts.face_vertex_limit = (size_t)v;
@@ -151,6 +142,8 @@ int am_cmd_skin(int argc, char **argv)
         am_status st = am_skin_export(&rig, &skel, &opts, out_dir, sum, &err);
         if (sum->joint_count)
             print_summary(sum);
+        if (st == AM_ERR_INVALID) /* the rig is at fault: name its file (I/O errors name theirs) */
+            am_error_where(&err, "%s", argv[optind]);
         if (st)
             rc = am_cli_report(&err);
     }

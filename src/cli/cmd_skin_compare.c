@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "mesh/skin_compare.h"
 
 static const char *help =
@@ -43,13 +44,10 @@ int am_cmd_skin_compare(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 't': {
-            char *end;
-            opt.tol = strtod(optarg, &end);
-            if (*end || !(opt.tol > 0))
+        case 't':
+            if (!am_cli_parse_double(optarg, &opt.tol) || !(opt.tol > 0))
                 return am_cli_usage("skin compare", "--tol needs a positive number, not '%s'", optarg);
             break;
-        }
         case 'a': opt.alt_translation_only = true; break;
         case 'm': opt.allow_missing_alt = true; break;
         case 's': skel_path = optarg; break;
