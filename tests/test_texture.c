@@ -369,6 +369,28 @@ static void test_j2c_decode_refuses_hostile_siz_before_allocating(void **state)
     am_tex_image_free(&a);
 }
 
+static void test_png_write_failure_names_the_path_once(void **state)
+{
+    (void)state;
+    /* The output's parent is a regular file: the write fails, and the message names the
+     * path once ("P: cannot create", not "P: P: cannot create"). */
+    char dir[256], file[512], path[640], msg[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(file, sizeof file, "%s/plain", dir);
+    am_test_write_text(file, "x");
+    snprintf(path, sizeof path, "%s/out.png", file);
+    am_tex_image a;
+    make_noise(&a, 4, 4, 3, 1);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_tex_png_write(path, &a, &err), AM_ERR_IO);
+    am_error_format(&err, msg, sizeof msg);
+    const char *first = strstr(msg, path);
+    assert_non_null(first);
+    assert_null(strstr(first + strlen(path), path));
+    am_tex_image_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -376,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_png_decode_expands_grey_to_rgb),
         cmocka_unit_test(test_png_encode_then_decode_is_exact_rgb_and_rgba),
         cmocka_unit_test(test_png_decode_refuses_garbage_and_truncation),
+        cmocka_unit_test(test_png_write_failure_names_the_path_once),
         cmocka_unit_test(test_size_rule_accepts_powers_of_two_up_to_1024),
         cmocka_unit_test(test_box_resize_averages_covered_area),
         cmocka_unit_test(test_j2c_is_a_raw_code_stream_with_the_right_siz),

@@ -114,10 +114,10 @@ am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *
 {
     am_buf b = {0};
     am_status s = am_tex_png_encode(img, &b, err);
-    if (!s)
-        s = am_write_file_atomic(path, b.data, b.size, err);
-    am_buf_free(&b);
     if (s)
         am_error_where(err, "%s", path);
+    else /* names the path itself */
+        s = am_write_file_atomic(path, b.data, b.size, err);
+    am_buf_free(&b);
     return s;
 }
