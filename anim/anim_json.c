@@ -294,6 +294,20 @@ static void read_keys(rd *r, json_t *arr, am_anim_joint *jt, bool rot, float dur
         } else if (!nums(r, vv, v, rot ? 4 : 3, vw)) {
             return;
         }
+        /* The encoder would clamp these silently: a key meant elsewhere is an input error. */
+        if (dur >= 0 && (!(t >= 0) || (float)t > dur)) {
+            bad(r, "%s: 't' %g s is outside 0..%g s (the duration)", what, t, (double)dur);
+            return;
+        }
+        if (rot && !(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]) > 1e-6)) {
+            bad(r, "%s is not a rotation (zero quaternion)", vw);
+            return;
+        }
+        for (int i = 0; !rot && i < 3; i++)
+            if (fabs(v[i]) > AM_ANIM_POS_RANGE) {
+                bad(r, "%s[%d] %g m is outside -5..5 m (the .anim position range)", vw, i, v[i]);
+                return;
+            }
         if (rot)
             am_anim_rot_key_set(&jt->rot_keys[k], (float)t, (am_quat){v[0], v[1], v[2], v[3]}, dur);
         else

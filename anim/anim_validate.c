@@ -190,51 +190,52 @@ static void check_constraints(ctx *c, const am_skeleton *skel)
     for (size_t i = 0; i < a->constraint_count; i++) {
         const am_anim_constraint *cs = &a->constraints[i];
         size_t off = cs->offset;
-        char src[17], dst[17], who[40];
+        char src[17], dst[17], who[64];
         am_anim_volume_name(cs->source_volume, src);
         am_anim_volume_name(cs->target_volume, dst);
-        snprintf(who, sizeof who, "constraint %zu", i);
+        /* a constraint is not a joint entry: name it by its index and volumes */
+        snprintf(who, sizeof who, "constraint %zu ('%s' -> '%s')", i, src, dst);
         if (cs->chain_length > a->joint_count)
-            add(c, AM_ANIM_REJECT, "chain_length", 23, src, off, "%s: chain length %u exceeds the %zu joints",
+            add(c, AM_ANIM_REJECT, "chain_length", 23, "", off, "%s: chain length %u exceeds the %zu joints",
                 who, cs->chain_length, a->joint_count);
         else if (cs->chain_length >= AM_ANIM_MAX_CHAIN)
-            add(c, AM_ANIM_OURS, "chain_length", 0, src, off,
+            add(c, AM_ANIM_OURS, "chain_length", 0, "", off,
                 "%s: chain length %u overflows the viewer solver's arrays (use 0..3)", who, cs->chain_length);
         if (cs->type >= 2)
-            add(c, AM_ANIM_REJECT, "constraint_type", 24, src, off + 1, "%s: type %u (0 point, 1 plane)", who,
+            add(c, AM_ANIM_REJECT, "constraint_type", 24, "", off + 1, "%s: type %u (0 point, 1 plane)", who,
                 cs->type);
         if (!finite3(cs->source_offset))
-            add(c, AM_ANIM_REJECT, "source_offset", 26, src, off + 18, "%s: source offset not finite", who);
+            add(c, AM_ANIM_REJECT, "source_offset", 26, "", off + 18, "%s: source offset not finite", who);
         if (!finite3(cs->target_offset) || !finite3(cs->target_dir) || !isfinite(cs->ease_in_start) ||
             !isfinite(cs->ease_in_stop) || !isfinite(cs->ease_out_start) || !isfinite(cs->ease_out_stop))
-            add(c, AM_ANIM_REJECT, "constraint_values", 28, src, off + 46,
+            add(c, AM_ANIM_REJECT, "constraint_values", 28, "", off + 46,
                 "%s: a target offset, direction or ease time is not finite", who);
         if (!skel)
             continue;
         if (!is_volume(skel, src)) {
-            add(c, AM_ANIM_REJECT, "source_volume", 25, src, off + 2,
+            add(c, AM_ANIM_REJECT, "source_volume", 25, "", off + 2,
                 "%s: source '%s' is not a collision volume", who, src);
             continue;
         }
         if (strcmp(dst, "GROUND") != 0 && !is_volume(skel, dst))
-            add(c, AM_ANIM_REJECT, "target_volume", 27, src, off + 30,
+            add(c, AM_ANIM_REJECT, "target_volume", 27, "", off + 30,
                 "%s: target '%s' is neither GROUND nor a collision volume", who, dst);
         int j = am_skeleton_parent(skel, am_skeleton_find_exact(skel, src));
         for (unsigned s = 0; s <= cs->chain_length; s++) {
             if (j < 0) {
-                add(c, AM_ANIM_REJECT, "chain_parent", 30, src, off,
+                add(c, AM_ANIM_REJECT, "chain_parent", 30, "", off,
                     "%s: the chain of %u joints above '%s' runs past the root", who, cs->chain_length, src);
                 break;
             }
             bool blocked;
             long e = entry_for(a, skel, j, &blocked);
             if (e < 0 && blocked) {
-                add(c, AM_ANIM_REJECT, "invalid_joint", 31, src, off,
+                add(c, AM_ANIM_REJECT, "invalid_joint", 31, "", off,
                     "%s: an unresolved joint entry precedes chain joint '%s'", who, skel->joints[j].name);
                 break;
             }
             if (e < 0) {
-                add(c, AM_ANIM_REJECT, "chain_joint", 32, src, off,
+                add(c, AM_ANIM_REJECT, "chain_joint", 32, "", off,
                     "%s: chain joint '%s' is not animated by the motion", who, skel->joints[j].name);
                 break;
             }

@@ -164,6 +164,90 @@ static void test_from_bvh_converts_the_cmu_file(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh x.bvh --priority 9 -o '%s'", dst), 2);
 }
 
+static void test_encode_refuses_keys_the_encoder_would_clamp(void **state)
+{
+    (void)state;
+    /* F32_to_U16 clamps: a key at 5 s of a 1 s motion would land at 1 s, a 9 m position at
+     * 5 m, a zero quaternion at identity. From JSON these are input errors, named. */
+    char dir[256], js[512], dst[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(js, sizeof js, "%s/m.json", dir);
+    snprintf(dst, sizeof dst, "%s/m.anim", dir);
+    am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\","
+                           " \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}, {\"t\": 5, \"rot\": [0,0,0,1]}]}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, js));
+    assert_non_null(strstr(out, "joints[0].rot_keys[1]: 't' 5 s is outside 0..1 s"));
+    am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\","
+                           " \"pos_keys\": [{\"t\": 0, \"pos\": [0,-9,0]}]}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, "joints[0].pos_keys[0].pos[1] -9 m is outside -5..5 m"));
+    am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\","
+                           " \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,0]}]}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, "joints[0].rot_keys[0].rot is not a rotation"));
+    /* nothing was written */
+    FILE *f = fopen(dst, "rb");
+    assert_null(f);
+    /* keys exactly at 0 and at the duration are fine */
+    am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\","
+                           " \"pos_keys\": [{\"t\": 0, \"pos\": [0,0,5]}, {\"t\": 1, \"pos\": [0,0,-5]}]}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 0);
+}
+
+static void test_encode_check_failures_name_the_input_and_the_constraint(void **state)
+{
+    (void)state;
+    /* A structural check that fails after the JSON was read (constraint type 7, anim.md 4
+     * row 24): the message names the JSON file and the constraint by index and volumes,
+     * not as a joint. */
+    char dir[256], js[512], dst[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(js, sizeof js, "%s/c.json", dir);
+    snprintf(dst, sizeof dst, "%s/c.anim", dir);
+    am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mWristLeft\","
+                           " \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}]}],"
+                           " \"constraints\": [{\"chain_length\": 0, \"type\": 7, \"source_volume\": \"L_HAND\","
+                           " \"target_volume\": \"GROUND\"}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, js));
+    assert_non_null(strstr(out, "constraint 0 ('L_HAND' -> 'GROUND'): type 7"));
+    assert_null(strstr(out, "joint 'L_HAND'"));
+}
+
+static const char *small_bvh = "HIERARCHY\nROOT hip\n{\n OFFSET 0 0 0\n"
+                               " CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                               " JOINT abdomen\n {\n  OFFSET 0 3 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                               "  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\nMOTION\nFrames: 3\nFrame Time: 0.5\n"
+                               "0 40 0 0 0 0 0 0 0\n0 40 0 0 0 0 10 0 0\n0 40 0 0 0 0 20 0 0\n";
+
+static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
+{
+    (void)state;
+    skel_env();
+    char dir[256], bvh[512], map[512], dst[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(bvh, sizeof bvh, "%s/s.bvh", dir);
+    snprintf(map, sizeof map, "%s/m.json", dir);
+    snprintf(dst, sizeof dst, "%s/s.anim", dir);
+    am_test_write_text(bvh, small_bvh);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' -o '%s'", bvh, dst), 0);
+    /* usage errors name the option, also in the --opt=value form */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop-in=-1 -o '%s'", bvh, dst), 2);
+    assert_non_null(strstr(out, "--loop-in needs a number of seconds >= 0, got '-1'"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --ease-out inf -o '%s'", bvh, dst), 2);
+    assert_non_null(strstr(out, "--ease-out"));
+    /* an integer that does not fit is refused, not wrapped into range */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --priority 4294967298 -o '%s'", bvh, dst),
+                     2);
+    /* a map target that is not a viewer joint: both the BVH and the map are named */
+    am_test_write_text(map, "{\"joints\": {\"hip\": \"mNope\"}}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --map '%s' -o '%s'", bvh, map, dst), 1);
+    assert_non_null(strstr(out, bvh));
+    assert_non_null(strstr(out, map));
+    assert_non_null(strstr(out, "'mNope'"));
+}
+
 static void test_usage_and_io_errors(void **state)
 {
     (void)state;
@@ -184,6 +268,9 @@ int main(void)
         cmocka_unit_test(test_encode_from_values_without_codes),
         cmocka_unit_test(test_check_exit_codes_on_real_files),
         cmocka_unit_test(test_from_bvh_converts_the_cmu_file),
+        cmocka_unit_test(test_encode_refuses_keys_the_encoder_would_clamp),
+        cmocka_unit_test(test_encode_check_failures_name_the_input_and_the_constraint),
+        cmocka_unit_test(test_from_bvh_errors_name_the_option_and_both_files),
         cmocka_unit_test(test_usage_and_io_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include "anim.h"
 #include "bvh.h"
 #include "cli.h"
+#include "cli_args.h"
 #include "core/io.h"
 
 static const char *help =
@@ -161,7 +162,8 @@ static int cmd_encode(int argc, char **argv)
     if (read_input(in, &data, &size, &err))
         return am_cli_report(&err);
     am_anim a;
-    am_status st = am_anim_from_json((const char *)data, size, strcmp(in, "-") ? in : "stdin", &a, &err);
+    const char *source = strcmp(in, "-") ? in : "stdin";
+    am_status st = am_anim_from_json((const char *)data, size, source, &a, &err);
     free(data);
     if (st)
         return am_cli_report(&err);
@@ -171,7 +173,9 @@ static int cmd_encode(int argc, char **argv)
     /* Decode what was encoded and compare with what the JSON meant (a mismatch is an error). */
     if (st == AM_OK)
         st = am_anim_verify_bytes(b.data, b.size, &a, &ms, &err);
-    if (st == AM_OK)
+    if (st)
+        am_error_where(&err, "%s", source); /* the byte offsets are those of the encoded file */
+    else
         st = am_write_file_atomic(out_path, b.data, b.size, &err);
     int rc = AM_EXIT_OK;
     if (st)
@@ -250,20 +254,6 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
-static bool parse_double(const char *s, double *out)
-{
-    char *e;
-    *out = strtod(s, &e);
-    return e != s && *e == '\0';
-}
-
-static bool parse_int(const char *s, long *out)
-{
-    char *e;
-    *out = strtol(s, &e, 10);
-    return e != s && *e == '\0';
-}
-
 static int cmd_from_bvh(int argc, char **argv)
 {
     const char *skel_path = NULL, *map_path = NULL, *out_path = NULL;
@@ -290,18 +280,18 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'k': o.keep_static_joints = true; break;
         case 'R': {
             double v;
-            if (!parse_double(optarg, &v) || !(v > 0) || v > 10)
+            if (!am_cli_parse_double(optarg, &v) || !(v > 0) || v > 10)
                 return am_cli_usage("anim from-bvh", "--reduce needs a tolerance in degrees (0 < DEG <= 10)");
             o.reduce_deg = v;
             break;
         }
         case 'p':
-            if (!parse_int(optarg, &n) || n < 0 || n > AM_ANIM_MAX_PRIORITY)
+            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_PRIORITY, &n))
                 return am_cli_usage("anim from-bvh", "--priority must be 0..6");
             o.priority = (int32_t)n;
             break;
         case 'H':
-            if (!parse_int(optarg, &n) || n < 0 || n >= AM_ANIM_MAX_HAND_POSE)
+            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
                 return am_cli_usage("anim from-bvh", "--hand-pose must be 0..13");
             o.hand_pose = (uint32_t)n;
             break;
@@ -310,8 +300,10 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'i':
         case 'e': {
             double v;
-            if (!parse_double(optarg, &v) || v < 0)
-                return am_cli_usage("anim from-bvh", "'%s' needs a number of seconds >= 0", argv[optind - 2]);
+            if (!am_cli_parse_double(optarg, &v) || !(v >= 0))
+                return am_cli_usage("anim from-bvh", "--%s needs a number of seconds >= 0, got '%s'",
+                                    c == 'I' ? "loop-in" : c == 'O' ? "loop-out" : c == 'i' ? "ease-in" : "ease-out",
+                                    optarg);
             if (c == 'I')
                 o.loop_in_s = v;
             else if (c == 'O')
@@ -353,17 +345,19 @@ static int cmd_from_bvh(int argc, char **argv)
     if (st == AM_OK && (st = am_bvh_load(in, &b, &err)) == AM_OK) {
         st = am_bvh_to_anim(&b, &skel, &o, &a, &bs, &err);
         am_bvh_free(&b);
-        if (st)
+        if (st == AM_OK)
+            st = am_anim_encode(&a, &buf, &err);
+        if (st == AM_OK)
+            st = am_anim_verify_bytes(buf.data, buf.size, &a, NULL, &err);
+        if (st == AM_OK)
+            st = am_anim_validate(&a, &skel, &rep, &err);
+        if (st == AM_OK)
+            st = am_anim_report_fail(&rep, &err);
+        if (st && map_path)
+            am_error_where(&err, "%s (joint map %s)", in, map_path);
+        else if (st)
             am_error_where(&err, "%s", in);
     }
-    if (st == AM_OK)
-        st = am_anim_encode(&a, &buf, &err);
-    if (st == AM_OK)
-        st = am_anim_verify_bytes(buf.data, buf.size, &a, NULL, &err);
-    if (st == AM_OK)
-        st = am_anim_validate(&a, &skel, &rep, &err);
-    if (st == AM_OK)
-        st = am_anim_report_fail(&rep, &err);
     if (st == AM_OK)
         st = am_write_file_atomic(out_path, buf.data, buf.size, &err);
     if (st) {
