@@ -776,6 +776,53 @@ static void test_zlib_block_cap_and_trailing_bytes(void **state)
     am_buf_free(&z);
 }
 
+/* An asset whose alt_inverse_bind_matrix is an EMPTY array (the viewer: 0 != joint count,
+ * overrides ignored). The decoder must not hand out a non-NULL array with alt_count 0,
+ * which every reader takes as "joint_count entries" (mesh_asset.h): it reads as absent,
+ * with a warning, and re-encodes without the key. */
+static void test_empty_alt_inverse_bind_list_reads_as_absent(void **state)
+{
+    (void)state;
+    am_mesh_asset a;
+    build_worked_example(&a);
+    am_buf file = {0};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_mesh_asset_encode(&a, &file, &err), AM_OK);
+    am_mesh_asset_free(&a);
+    uint8_t *raw;
+    size_t raw_n, packed;
+    inflate_block(&file, "skin", &raw, &raw_n, &packed);
+    am_llsd skin;
+    size_t used;
+    assert_int_equal(am_llsd_parse(raw, raw_n, NULL, &skin, &used, &err), AM_OK);
+    am_llsd *alt = (am_llsd *)am_llsd_get(&skin, "alt_inverse_bind_matrix");
+    assert_non_null(alt);
+    am_llsd_free(alt);
+    am_llsd_set_array(alt);
+    am_buf raw2 = {0}, file2 = {0};
+    assert_int_equal(am_llsd_format(&skin, &raw2, &err), AM_OK);
+    splice_block(file.data, file.size, "skin", raw2.data, raw2.size, &file2);
+    decode_ok(file2.data, file2.size, &a);
+    assert_int_equal(a.skin.joint_count, 2);
+    assert_null(a.skin.alt_inverse_bind);
+    assert_int_equal(a.skin.alt_count, 0);
+    bool warned = false;
+    for (size_t i = 0; i < a.warning_count; i++)
+        warned |= strstr(a.warnings[i], "alt_inverse_bind_matrix") != NULL;
+    assert_true(warned);
+    /* re-encodes (reads no alternate beyond the array) */
+    am_buf again = {0};
+    assert_int_equal(am_mesh_asset_encode(&a, &again, &err), AM_OK);
+    am_buf_free(&again);
+    am_mesh_asset_free(&a);
+    am_llsd_free(&skin);
+    free(raw);
+    am_buf_free(&raw2);
+    am_buf_free(&file2);
+    am_buf_free(&file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -791,6 +838,7 @@ int main(void)
         cmocka_unit_test(test_encoder_refuses_bad_weights),
         cmocka_unit_test(test_decoder_joint_index_and_empty_list),
         cmocka_unit_test(test_zlib_block_cap_and_trailing_bytes),
+        cmocka_unit_test(test_empty_alt_inverse_bind_list_reads_as_absent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,32 @@ static void test_bad_reference_json_names_the_field(void **state)
     assert_int_equal(am_skin_json_parse(broken, strlen(broken), "ref.json", &s, &err), AM_ERR_INVALID);
 }
 
+/* An empty alt_inverse_bind_matrix list reads as absent: a non-NULL array with
+ * alt_count 0 means "joint_count entries" to every reader (mesh_asset.h), and comparing
+ * such a skin read past the array (found by mutating reference JSON under ASan). */
+static void test_empty_alt_list_in_reference_json_reads_as_absent(void **state)
+{
+    (void)state;
+    const char *text = "{\"joint_names\": [\"mPelvis\", \"mTorso\"], \"inverse_bind_matrix\": "
+                       "[[1,0,0,0,0,1,0,0,0,0,1,0,0,0,-1.067,1], [1,0,0,0,0,1,0,0,0,0,1,0,0,0,-1.151,1]], "
+                       "\"alt_inverse_bind_matrix\": []}";
+    am_skin_info s;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_skin_json_parse(text, strlen(text), "ref.json", &s, &err), AM_OK);
+    assert_int_equal(s.joint_count, 2);
+    assert_null(s.alt_inverse_bind);
+    assert_int_equal(s.alt_count, 0);
+    assert_int_equal(am_skin_alt_override(&s, 1, NULL, NULL, NULL), -1);
+    am_skin_comparison c;
+    assert_int_equal(am_skin_compare(&s, &s, NULL, &c, &err), AM_OK);
+    assert_int_equal(c.count, 2);
+    assert_false(c.joints[1].alt_compared);
+    assert_true(c.ok);
+    am_skin_comparison_free(&c);
+    am_skin_info_free(&s);
+}
+
 /* 'mesh decode': summary, whole-asset JSON, skin reference JSON; errors and usage. */
 static void test_cli_mesh_decode(void **state)
 {
@@ -274,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_aliases_match_by_canonical_name),
         cmocka_unit_test(test_override_detection_uses_default_positions),
         cmocka_unit_test(test_bad_reference_json_names_the_field),
+        cmocka_unit_test(test_empty_alt_list_in_reference_json_reads_as_absent),
         cmocka_unit_test(test_cli_mesh_decode),
         cmocka_unit_test(test_cli_skin_compare),
     };

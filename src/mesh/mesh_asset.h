@@ -66,7 +66,9 @@ typedef struct am_skin_info {
     am_mat4 *inverse_bind;    /* joint_count entries */
     am_mat4 *alt_inverse_bind;/* alt_count entries (= joint_count when valid), or NULL when absent */
     size_t alt_count;         /* as stored (the viewer ignores overrides when != joint_count);
-                                 0 with a non-NULL array is read as joint_count by the encoder */
+                                 0 with a non-NULL array is read as joint_count by the encoder
+                                 and every reader, so the decoders never produce it: an
+                                 empty stored list decodes as absent (NULL, 0) */
     bool has_pelvis_offset;
     double pelvis_offset;
     bool lock_scale_if_joint_position;

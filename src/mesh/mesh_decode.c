@@ -388,7 +388,7 @@ static am_status read_matrix_list(const am_llsd *v, const char *key, am_mat4 **o
     return AM_OK;
 }
 
-static am_status decode_skin(const am_llsd *v, am_skin_info *skin, am_error *err)
+static am_status decode_skin(am_mesh_asset *a, const am_llsd *v, am_skin_info *skin, am_error *err)
 {
     am_status s;
     if (v->type != AM_LLSD_MAP)
@@ -428,6 +428,15 @@ static am_status decode_skin(const am_llsd *v, am_skin_info *skin, am_error *err
     const am_llsd *alt = am_llsd_get(v, "alt_inverse_bind_matrix");
     if (alt && (s = read_matrix_list(alt, "alt_inverse_bind_matrix", &skin->alt_inverse_bind, &skin->alt_count, err)))
         return s;
+    if (skin->alt_inverse_bind && skin->alt_count == 0) {
+        /* An empty list: the viewer ignores overrides (0 != joint count), as when the key is
+         * absent. Read as absent: a non-NULL array with alt_count 0 means joint_count
+         * entries to the encoder and every reader (mesh_asset.h). */
+        free(skin->alt_inverse_bind);
+        skin->alt_inverse_bind = NULL;
+        if ((s = warn(a, err, "skin: alt_inverse_bind_matrix is an empty array (read as absent: no overrides)")))
+            return s;
+    }
     const am_llsd *po = am_llsd_get(v, "pelvis_offset");
     if (po) {
         if (!am_llsd_as_number(po, &skin->pelvis_offset))
@@ -584,7 +593,7 @@ am_status am_mesh_asset_decode(const uint8_t *data, size_t size, am_mesh_asset *
                 s = decode_lod(out, name, &tree, &out->physics_mesh, err);
             } else if (b == AM_BLOCK_SKIN) {
                 out->has_skin = true;
-                s = decode_skin(&tree, &out->skin, err);
+                s = decode_skin(out, &tree, &out->skin, err);
             }
         }
         am_llsd_free(&tree);

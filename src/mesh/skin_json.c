@@ -96,6 +96,12 @@ am_status am_skin_json_parse(const char *text, size_t size, const char *source, 
     if (alt && !json_is_null(alt) &&
         (s = json_matrix_list(alt, &out->alt_inverse_bind, &out->alt_count, source, "alt_inverse_bind_matrix", err)))
         goto done;
+    if (out->alt_inverse_bind && out->alt_count == 0) {
+        /* empty list = absent (the viewer ignores overrides either way); a non-NULL array
+         * with alt_count 0 would mean joint_count entries (mesh_asset.h) */
+        free(out->alt_inverse_bind);
+        out->alt_inverse_bind = NULL;
+    }
     const json_t *bsm = json_object_get(root, "bind_shape_matrix");
     out->bind_shape = am_mat4_identity();
     if (bsm && (s = json_matrix(bsm, &out->bind_shape, source, "bind_shape_matrix", err)))
