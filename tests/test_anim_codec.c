@@ -9,21 +9,11 @@
 
 #include "anim.h"
 #include "core/io.h"
+#include "anim_fixtures.h"
 #include "test_support.h"
 
 #define SET_DIR "data/anim/opensim-default-set"
 
-/* The 134-byte file of anim.md section 9, transcribed from the spec's hex dump. */
-static const uint8_t worked[134] = {
-    0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x80, 0x3F, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x3F, 0x00, 0x00, 0x00,
-    0x3F, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x6D, 0x50, 0x65, 0x6C, 0x76, 0x69, 0x73,
-    0x00, 0x03, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0x7F, 0xFF, 0x7F, 0xFF,
-    0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0x7F, 0x81, 0xDA, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF,
-    0x7F, 0xFF, 0x7F, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0x7F, 0x8E, 0x82, 0x6D, 0x48, 0x69,
-    0x70, 0x4C, 0x65, 0x66, 0x74, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0xFF, 0x7F, 0xFF, 0x7F, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFB, 0xB0, 0xFF, 0x7F, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 
 static void read_shared(const char *rel, uint8_t **data, size_t *size)
 {
@@ -135,7 +125,7 @@ static void test_worked_example_decodes_as_the_spec_says(void **state)
     (void)state;
     am_anim a;
     am_error err = {0};
-    assert_int_equal(am_anim_decode(worked, sizeof worked, &a, &err), AM_OK);
+    assert_int_equal(am_anim_decode(am_test_anim_worked, sizeof am_test_anim_worked, &a, &err), AM_OK);
     assert_int_equal(a.base_priority, 3);
     assert_true(a.duration == 1.0f);
     assert_string_equal(a.emote_name, "");
@@ -188,8 +178,8 @@ static void test_worked_example_encodes_byte_for_byte(void **state)
     am_buf out = {0};
     am_error err = {0};
     assert_int_equal(am_anim_encode(&a, &out, &err), AM_OK);
-    assert_int_equal(out.size, sizeof worked);
-    assert_memory_equal(out.data, worked, sizeof worked);
+    assert_int_equal(out.size, sizeof am_test_anim_worked);
+    assert_memory_equal(out.data, am_test_anim_worked, sizeof am_test_anim_worked);
     am_buf_free(&out);
 }
 
@@ -265,8 +255,8 @@ static void expect_decode_error(const uint8_t *data, size_t size, const char *ne
 static void test_bad_headers_name_the_check_and_offset(void **state)
 {
     (void)state;
-    uint8_t b[sizeof worked];
-    memcpy(b, worked, sizeof b);
+    uint8_t b[sizeof am_test_anim_worked];
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* duration 61 s */
     float d = 61.0f;
     memcpy(b + 8, &d, 4);
@@ -279,19 +269,19 @@ static void test_bad_headers_name_the_check_and_offset(void **state)
     d = NAN;
     memcpy(b + 8, &d, 4);
     expect_decode_error(b, sizeof b, "not finite", 8);
-    memcpy(b, worked, sizeof b);
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* joint count over the limit */
     b[37] = 217;
     expect_decode_error(b, sizeof b, "num_joints 217", 37);
     b[37] = 0;
     expect_decode_error(b, sizeof b, "num_joints 0", 37);
-    memcpy(b, worked, sizeof b);
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* hand pose 15 rejected, 14 our own error */
     b[33] = 15;
     expect_decode_error(b, sizeof b, "hand_pose", 33);
     b[33] = 14;
     expect_decode_error(b, sizeof b, "our check", 33);
-    memcpy(b, worked, sizeof b);
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* base priority -2 rejected; 7 accepted (the viewer uses 6) */
     int32_t p = -2;
     memcpy(b + 4, &p, 4);
@@ -302,7 +292,7 @@ static void test_bad_headers_name_the_check_and_offset(void **state)
     am_error err = {0};
     assert_int_equal(am_anim_decode(b, sizeof b, &a, &err), AM_OK);
     am_anim_free(&a);
-    memcpy(b, worked, sizeof b);
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* joint priority 9: our own error; -2 rejected */
     p = 9;
     memcpy(b + 49, &p, 4);
@@ -310,7 +300,7 @@ static void test_bad_headers_name_the_check_and_offset(void **state)
     p = -2;
     memcpy(b + 49, &p, 4);
     expect_decode_error(b, sizeof b, "joint_priority", 49);
-    memcpy(b, worked, sizeof b);
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* version 2.0 */
     b[0] = 2;
     expect_decode_error(b, sizeof b, "version", 0);
@@ -323,7 +313,7 @@ static void test_joint_named_mroot_is_rejected(void **state)
     /* Re-encode the worked example with the pelvis renamed. */
     am_anim a;
     am_error err = {0};
-    assert_int_equal(am_anim_decode(worked, sizeof worked, &a, &err), AM_OK);
+    assert_int_equal(am_anim_decode(am_test_anim_worked, sizeof am_test_anim_worked, &a, &err), AM_OK);
     free(a.joints[0].name);
     a.joints[0].name = strdup("mRoot");
     am_buf out = {0};
@@ -336,8 +326,8 @@ static void test_joint_named_mroot_is_rejected(void **state)
 static void test_key_time_beyond_duration_is_rejected(void **state)
 {
     (void)state;
-    uint8_t b[sizeof worked];
-    memcpy(b, worked, sizeof b);
+    uint8_t b[sizeof am_test_anim_worked];
+    memcpy(b, am_test_anim_worked, sizeof b);
     /* Codes cannot express a time beyond a non-negative duration (65535 decodes to the
      * duration exactly), so edit a decoded value to prove row 17 fires and is located. */
     am_anim a;
@@ -360,11 +350,11 @@ static void test_name_without_terminator_is_a_clean_error(void **state)
     (void)state;
     /* Header up to the emote, then an emote name that runs to the end of the buffer. */
     uint8_t b[20];
-    memcpy(b, worked, 12);
+    memcpy(b, am_test_anim_worked, 12);
     memset(b + 12, 'a', 8);
     expect_decode_error(b, sizeof b, "emote_name", 12);
     /* A joint name without terminator: the worked example cut inside "mPelvis". */
-    expect_decode_error(worked, 45, "joint_name", 41);
+    expect_decode_error(am_test_anim_worked, 45, "joint_name", 41);
 }
 
 static void test_every_truncation_of_a_real_file_is_a_clean_error(void **state)
