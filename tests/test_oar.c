@@ -77,21 +77,6 @@ static const entry *find(const unpacked *u, const char *path)
     return NULL;
 }
 
-/* The text of the single node an XPath selects (fails the test otherwise). */
-static char *xp(xmlDoc *doc, const char *expr)
-{
-    xmlXPathContext *ctx = xmlXPathNewContext(doc);
-    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
-    if (!o || !o->nodesetval || o->nodesetval->nodeNr != 1)
-        fail_msg("XPath %s: %d nodes", expr, o && o->nodesetval ? o->nodesetval->nodeNr : -1);
-    xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
-    char *r = strdup((const char *)t);
-    xmlFree(t);
-    xmlXPathFreeObject(o);
-    xmlXPathFreeContext(ctx);
-    return r;
-}
-
 static int xp_count(xmlDoc *doc, const char *expr)
 {
     xmlXPathContext *ctx = xmlXPathNewContext(doc);
@@ -104,7 +89,7 @@ static int xp_count(xmlDoc *doc, const char *expr)
 
 static void expect_xp(xmlDoc *doc, const char *expr, const char *want)
 {
-    char *got = xp(doc, expr);
+    char *got = am_test_xpath_text(doc, expr);
     if (strcmp(got, want) != 0)
         fail_msg("%s = '%s', wanted '%s'", expr, got, want);
     free(got);
@@ -233,7 +218,7 @@ static void test_archive_layout_and_entries(void **state)
     expect_xp(doc, "/archive/@minor_version", "8");
     expect_xp(doc, "/archive/creation_info/datetime", "1700000000");
     expect_xp(doc, "/archive/assets_included", "True");
-    char *id = xp(doc, "/archive/creation_info/id");
+    char *id = am_test_xpath_text(doc, "/archive/creation_info/id");
     uuid_t parsed;
     assert_int_equal(uuid_parse(id, parsed), 0);
     free(id);
@@ -270,7 +255,7 @@ static void test_object_xml_carries_the_animesh_prim(void **state)
     assert_int_equal(xp_count(doc, "/SceneObjectGroup/OtherParts/*"), 0);
     assert_int_equal(xp_count(doc, "/SceneObjectGroup/OtherParts"), 1);
     snprintf(q, sizeof q, "%s/UUID/Guid", P);
-    char *part = xp(doc, q);
+    char *part = am_test_xpath_text(doc, q);
     /* The file name ends with the root part's UUID. */
     char tail[64];
     snprintf(tail, sizeof tail, "__%s.xml", part);
@@ -297,7 +282,7 @@ static void test_object_xml_carries_the_animesh_prim(void **state)
     const uint8_t rest[] = {0x05, 0x70, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00};
     memcpy(want + 23, rest, sizeof rest);
     snprintf(q, sizeof q, "%s/Shape/ExtraParams", P);
-    char *ep64 = xp(doc, q);
+    char *ep64 = am_test_xpath_text(doc, q);
     uint8_t ep[64];
     assert_int_equal(b64_decode(ep64, ep, sizeof ep), 34);
     assert_memory_equal(ep, want, 34);
@@ -305,7 +290,7 @@ static void test_object_xml_carries_the_animesh_prim(void **state)
 
     /* TextureEntry: default face = the texture, white, repeats 1. */
     snprintf(q, sizeof q, "%s/Shape/TextureEntry", P);
-    char *te64 = xp(doc, q);
+    char *te64 = am_test_xpath_text(doc, q);
     uint8_t te[128];
     assert_int_equal(b64_decode(te64, te, sizeof te), 63);
     uuid_t tu;
@@ -342,7 +327,7 @@ static void test_object_xml_carries_the_animesh_prim(void **state)
     X("TaskInventory/TaskInventoryItem[Name='animesh start']/Type", "10");
     X("TaskInventory/TaskInventoryItem[Name='animesh start']/InvType", "10");
     snprintf(q, sizeof q, "%s/TaskInventory/TaskInventoryItem[Name='animesh start']/AssetID/Guid", P);
-    char *script_id = xp(doc, q);
+    char *script_id = am_test_xpath_text(doc, q);
     char path[256];
     snprintf(path, sizeof path, "assets/%s_script.lsl", script_id);
     const entry *s = find(&u, path);
@@ -416,7 +401,7 @@ static void test_shared_anim_bytes_are_one_asset_two_items(void **state)
     assert_int_equal(xp_count(doc, "//TaskInventoryItem[Type='20']"), 2);
     assert_int_equal(xp_count(doc, "//TaskInventoryItem[Type='10']"), 0);
     /* No texture: the default face gets the stock plywood texture. */
-    char *te64 = xp(doc, "//Shape/TextureEntry");
+    char *te64 = am_test_xpath_text(doc, "//Shape/TextureEntry");
     uint8_t te[128];
     b64_decode(te64, te, sizeof te);
     uuid_t ply;

@@ -38,25 +38,11 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     "<member><name>loaded</name><value><boolean>" v "</boolean></value></member>"                                   \
     "</struct></value></param></params></methodResponse>"
 
-static char *xp(xmlDoc *doc, const char *expr)
-{
-    xmlXPathContext *ctx = xmlXPathNewContext(doc);
-    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
-    if (!o || !o->nodesetval || o->nodesetval->nodeNr != 1)
-        fail_msg("XPath %s: %d nodes", expr, o && o->nodesetval ? o->nodesetval->nodeNr : -1);
-    xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
-    char *s = strdup((const char *)t);
-    xmlFree(t);
-    xmlXPathFreeObject(o);
-    xmlXPathFreeContext(ctx);
-    return s;
-}
-
 static void expect_member(xmlDoc *doc, const char *name, const char *want)
 {
     char q[256];
     snprintf(q, sizeof q, "/methodCall/params/param/value/struct/member[name='%s']/value/string", name);
-    char *got = xp(doc, q);
+    char *got = am_test_xpath_text(doc, q);
     if (strcmp(got, want) != 0)
         fail_msg("member %s = '%s', wanted '%s'", name, got, want);
     free(got);
@@ -111,7 +97,7 @@ static void test_request_shape_and_loaded_true(void **state)
     assert_string_equal(rq.content_type, "text/xml");
     xmlDoc *doc = xmlReadMemory(rq.body, (int)rq.body_size, "call.xml", NULL, XML_PARSE_NONET);
     assert_non_null(doc);
-    char *m = xp(doc, "/methodCall/methodName");
+    char *m = am_test_xpath_text(doc, "/methodCall/methodName");
     assert_string_equal(m, "admin_load_oar");
     free(m);
     expect_member(doc, "password", PASSWORD);

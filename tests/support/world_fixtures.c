@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <libxml/xpath.h>
 
 typedef struct wr {
     uint8_t *p;
@@ -80,4 +81,18 @@ void am_test_no_proxy(void)
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
     setenv("no_proxy", "127.0.0.1,localhost", 1);
+}
+
+char *am_test_xpath_text(xmlDoc *doc, const char *expr)
+{
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+    if (!o || !o->nodesetval || o->nodesetval->nodeNr != 1)
+        fail_msg("XPath %s: %d nodes", expr, o && o->nodesetval ? o->nodesetval->nodeNr : -1);
+    xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
+    char *r = strdup((const char *)t);
+    xmlFree(t);
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    return r;
 }
