@@ -72,6 +72,29 @@ static char *rd_cstr(reader *r)
     return s;
 }
 
+/* num_rot_keys / num_pos_keys (S32) and the check that its 8-byte keys fit in the bytes
+ * left, before anything is allocated (rows 16d/17 for rotations, 19/20 for positions). */
+static am_status rd_key_count(reader *r, bool rot, const char *jn, size_t *count, am_error *err)
+{
+    const char *check = rot ? "num_rot_keys" : "num_pos_keys";
+    int row = rot ? 16 : 19;
+    if (!can(r, 4))
+        return fail(err, r->pos, check, row, jn,
+                    rot ? "truncated: cannot read num_rot_keys" : "truncated: cannot read num_pos_keys");
+    size_t c_off = r->pos;
+    int32_t n = rd_s32(r);
+    if (n < 0)
+        return fail(err, c_off, check, row, jn, rot ? "negative rotation key count" : "negative position key count");
+    if ((size_t)n > (r->size - r->pos) / 8) {
+        char what[128];
+        snprintf(what, sizeof what, "truncated: %d %s keys need %zu bytes, %zu left", n,
+                 rot ? "rotation" : "position", (size_t)n * 8, r->size - r->pos);
+        return fail(err, c_off, rot ? "rot_key" : "pos_key", rot ? 17 : 20, jn, what);
+    }
+    *count = (size_t)n;
+    return AM_OK;
+}
+
 #define NEED(n, check, row, joint, what)                                                       \
     do {                                                                                       \
         if (!can(&r, (n))) {                                                                   \
@@ -148,66 +171,37 @@ am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *a, am_error *
         const char *jn = jt->name;
         NEED(4, "joint_priority", 16, jn, "joint priority");
         jt->priority = rd_s32(&r);
-        NEED(4, "num_rot_keys", 16, jn, "num_rot_keys");
-        size_t c_off = r.pos;
-        int32_t nr = rd_s32(&r);
-        if (nr < 0) {
-            st = fail(err, c_off, "num_rot_keys", 16, jn, "negative rotation key count");
+        size_t nr, np;
+        if ((st = rd_key_count(&r, true, jn, &nr, err)) != AM_OK)
             goto out;
-        }
         jt->rot_offset = r.pos;
-        if ((size_t)nr > (r.size - r.pos) / 8) {
-            char what[128];
-            snprintf(what, sizeof what, "truncated: %d rotation keys need %zu bytes, %zu left", nr,
-                     (size_t)nr * 8, r.size - r.pos);
-            st = fail(err, c_off, "rot_key", 17, jn, what);
+        if (nr && !(jt->rot_keys = calloc(nr, sizeof *jt->rot_keys))) {
+            st = am_fail_nomem(err, "rotation keys");
             goto out;
         }
-        if (nr > 0) {
-            jt->rot_keys = calloc((size_t)nr, sizeof *jt->rot_keys);
-            if (!jt->rot_keys) {
-                st = am_fail_nomem(err, "rotation keys");
-                goto out;
-            }
-        }
-        for (int32_t k = 0; k < nr; k++) {
+        for (size_t k = 0; k < nr; k++) {
             am_anim_rot_key *key = &jt->rot_keys[k];
             key->time_code = rd_u16(&r);
             key->x_code = rd_u16(&r);
             key->y_code = rd_u16(&r);
             key->z_code = rd_u16(&r);
         }
-        jt->rot_count = (size_t)nr;
-        NEED(4, "num_pos_keys", 19, jn, "num_pos_keys");
-        c_off = r.pos;
-        int32_t np = rd_s32(&r);
-        if (np < 0) {
-            st = fail(err, c_off, "num_pos_keys", 19, jn, "negative position key count");
+        jt->rot_count = nr;
+        if ((st = rd_key_count(&r, false, jn, &np, err)) != AM_OK)
             goto out;
-        }
         jt->pos_offset = r.pos;
-        if ((size_t)np > (r.size - r.pos) / 8) {
-            char what[128];
-            snprintf(what, sizeof what, "truncated: %d position keys need %zu bytes, %zu left", np,
-                     (size_t)np * 8, r.size - r.pos);
-            st = fail(err, c_off, "pos_key", 20, jn, what);
+        if (np && !(jt->pos_keys = calloc(np, sizeof *jt->pos_keys))) {
+            st = am_fail_nomem(err, "position keys");
             goto out;
         }
-        if (np > 0) {
-            jt->pos_keys = calloc((size_t)np, sizeof *jt->pos_keys);
-            if (!jt->pos_keys) {
-                st = am_fail_nomem(err, "position keys");
-                goto out;
-            }
-        }
-        for (int32_t k = 0; k < np; k++) {
+        for (size_t k = 0; k < np; k++) {
             am_anim_pos_key *key = &jt->pos_keys[k];
             key->time_code = rd_u16(&r);
             key->x_code = rd_u16(&r);
             key->y_code = rd_u16(&r);
             key->z_code = rd_u16(&r);
         }
-        jt->pos_count = (size_t)np;
+        jt->pos_count = np;
     }
     NEED(4, "num_constraints", 21, "", "num_constraints");
     a->constraints_offset = r.pos;

@@ -142,38 +142,32 @@ static size_t sample_times(const am_motion *m, const am_motion_track *tr, unsign
 /* Keys a reduction may bridge at once (bounds the cost on long clips). */
 #define REDUCE_WINDOW 64
 
-/* Greedy key reduction on quantised keys: from each kept key, extend to the farthest key
- * such that the viewer's interpolation reproduces every key in between within tol. */
-static size_t reduce_rot(am_anim_rot_key *k, size_t n, double tol_rad)
+/* Whether interpolating from key a to key c reproduces key i within tol, the way the
+ * viewer interpolates (6.4): nlerp for rotations (radians), lerp for positions (metres). */
+typedef bool (*reproduces_fn)(const void *keys, size_t a, size_t c, size_t i, double tol);
+
+static bool rot_reproduces(const void *keys, size_t a, size_t c, size_t i, double tol_rad)
 {
-    if (n <= 2)
-        return n;
-    size_t out = 1, a = 0;
-    while (a < n - 1) {
-        /* The farthest key whose interpolation from `a` reproduces every key between
-         * (a sub-arc of an nlerp is not an nlerp of its ends, so scan from the far end). */
-        size_t far = a + REDUCE_WINDOW < n - 1 ? a + REDUCE_WINDOW : n - 1, b = a + 1;
-        for (size_t c = far; c > a + 1; c--) {
-            bool ok = true;
-            for (size_t i = a + 1; i < c && ok; i++) {
-                double u = (k[i].time - k[a].time) / (double)(k[c].time - k[a].time);
-                ok = am_quat_angle_between(am_quat_nlerp_viewer(u, k[a].rot, k[c].rot), k[i].rot) <= tol_rad;
-            }
-            if (ok) {
-                b = c;
-                break;
-            }
-        }
-        k[out++] = k[b];
-        a = b;
-    }
-    return out;
+    const am_anim_rot_key *k = keys;
+    double u = (k[i].time - k[a].time) / (double)(k[c].time - k[a].time);
+    return am_quat_angle_between(am_quat_nlerp_viewer(u, k[a].rot, k[c].rot), k[i].rot) <= tol_rad;
 }
 
-static size_t reduce_pos(am_anim_pos_key *k, size_t n, double tol_m)
+static bool pos_reproduces(const void *keys, size_t a, size_t c, size_t i, double tol_m)
+{
+    const am_anim_pos_key *k = keys;
+    double u = (k[i].time - k[a].time) / (double)(k[c].time - k[a].time);
+    return am_v3_dist(am_v3_lerp(k[a].pos, k[c].pos, u), k[i].pos) <= tol_m;
+}
+
+/* Greedy key reduction on quantised keys (n keys of key_size bytes, compacted in place):
+ * from each kept key, extend to the farthest key such that the viewer's interpolation
+ * reproduces every key in between within tol. Returns the kept count. */
+static size_t reduce(void *keys, size_t n, size_t key_size, reproduces_fn reproduces, double tol)
 {
     if (n <= 2)
         return n;
+    unsigned char *k = keys;
     size_t out = 1, a = 0;
     while (a < n - 1) {
         /* The farthest key whose interpolation from `a` reproduces every key between
@@ -181,16 +175,15 @@ static size_t reduce_pos(am_anim_pos_key *k, size_t n, double tol_m)
         size_t far = a + REDUCE_WINDOW < n - 1 ? a + REDUCE_WINDOW : n - 1, b = a + 1;
         for (size_t c = far; c > a + 1; c--) {
             bool ok = true;
-            for (size_t i = a + 1; i < c && ok; i++) {
-                double u = (k[i].time - k[a].time) / (double)(k[c].time - k[a].time);
-                ok = am_v3_dist(am_v3_lerp(k[a].pos, k[c].pos, u), k[i].pos) <= tol_m;
-            }
+            for (size_t i = a + 1; i < c && ok; i++)
+                ok = reproduces(keys, a, c, i, tol);
             if (ok) {
                 b = c;
                 break;
             }
         }
-        k[out++] = k[b];
+        /* out <= b: this never overwrites a key still to be read */
+        memmove(k + out++ * key_size, k + b * key_size, key_size);
         a = b;
     }
     return out;
@@ -202,8 +195,9 @@ void am_anim_reduce_keys(am_anim *a, double rot_tol_deg, double pos_tol_m, size_
     for (size_t j = 0; j < a->joint_count; j++) {
         am_anim_joint *jt = &a->joints[j];
         b += jt->rot_count + jt->pos_count;
-        jt->rot_count = reduce_rot(jt->rot_keys, jt->rot_count, rot_tol_deg * AM_DEG2RAD);
-        jt->pos_count = reduce_pos(jt->pos_keys, jt->pos_count, pos_tol_m);
+        jt->rot_count = reduce(jt->rot_keys, jt->rot_count, sizeof *jt->rot_keys, rot_reproduces,
+                               rot_tol_deg * AM_DEG2RAD);
+        jt->pos_count = reduce(jt->pos_keys, jt->pos_count, sizeof *jt->pos_keys, pos_reproduces, pos_tol_m);
         n += jt->rot_count + jt->pos_count;
     }
     if (before)
@@ -277,8 +271,8 @@ am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts
         jt->pos_count = tr->has_pos ? n : 0;
         before += jt->rot_count + jt->pos_count;
         if (o.reduce) {
-            jt->rot_count = reduce_rot(jt->rot_keys, jt->rot_count, rot_tol);
-            jt->pos_count = reduce_pos(jt->pos_keys, jt->pos_count, pos_tol);
+            jt->rot_count = reduce(jt->rot_keys, jt->rot_count, sizeof *jt->rot_keys, rot_reproduces, rot_tol);
+            jt->pos_count = reduce(jt->pos_keys, jt->pos_count, sizeof *jt->pos_keys, pos_reproduces, pos_tol);
         }
         after += jt->rot_count + jt->pos_count;
     }
