@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "anim.h"
+#include "anim_fixtures.h"
 #include "core/io.h"
 #include "test_support.h"
 
@@ -248,6 +249,31 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
     assert_non_null(strstr(out, "'mNope'"));
 }
 
+static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_it(void **state)
+{
+    (void)state;
+    /* The worked example with hand pose 20 (anim.md 4 row 14 rejects > 14): readable, so
+     * decode shows it (with a note) for inspection and repair; check exits 1. */
+    char dir[256], bad[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(bad, sizeof bad, "%s/hand20.anim", dir);
+    uint8_t b[AM_TEST_ANIM_WORKED_SIZE];
+    memcpy(b, am_test_anim_worked, sizeof b);
+    b[33] = 20;
+    am_error err = {0};
+    assert_int_equal(am_write_file_atomic(bad, b, sizeof b, &err), AM_OK);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", bad), 0);
+    assert_non_null(strstr(out, "hand pose 20"));
+    assert_non_null(strstr(out, "note: the viewer would not accept this file"));
+    assert_non_null(strstr(out, "(at byte 33)"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", bad), 1);
+    assert_non_null(strstr(out, "hand pose 20 is over 14"));
+    /* a file whose structure cannot be read is still an error */
+    assert_int_equal(am_write_file_atomic(bad, b, 60, &err), AM_OK);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", bad), 1);
+    assert_non_null(strstr(out, "truncated"));
+}
+
 static void test_usage_and_io_errors(void **state)
 {
     (void)state;
@@ -271,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_encode_refuses_keys_the_encoder_would_clamp),
         cmocka_unit_test(test_encode_check_failures_name_the_input_and_the_constraint),
         cmocka_unit_test(test_from_bvh_errors_name_the_option_and_both_files),
+        cmocka_unit_test(test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_it),
         cmocka_unit_test(test_usage_and_io_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

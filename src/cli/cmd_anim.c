@@ -20,7 +20,8 @@ static const char *help =
     "                -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
-    "            with decoded values and raw U16 codes, constraints)\n"
+    "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
+    "            would refuse is still shown, with a note (exit 1 only when unreadable)\n"
     "  encode    JSON in decode's schema -> .anim ('-' reads stdin); keys with \"code\" are\n"
     "            written exactly, others are quantised the viewer's way. `decode --json |\n"
     "            encode - -o X` reproduces the file byte for byte. The output is decoded\n"
@@ -115,13 +116,27 @@ static int cmd_decode(int argc, char **argv)
     size_t size;
     if (read_input(path, &data, &size, &err))
         return am_cli_report(&err);
+    /* Structure only: a readable file the viewer would refuse (hand pose 20, a key past
+     * the duration, ...) is still shown, so it can be inspected and fixed; `check` judges. */
     am_anim a;
-    if (am_anim_decode(data, size, &a, &err)) {
+    if (am_anim_parse(data, size, &a, &err)) {
         free(data);
         am_error_where(&err, "%s", path);
         return am_cli_report(&err);
     }
     free(data);
+    am_anim_report rep;
+    if (am_anim_validate(&a, NULL, &rep, &err) == AM_OK) {
+        if (rep.errors) {
+            char first[512];
+            am_anim_report_fail(&rep, &err);
+            fprintf(stderr, "%s: note: the viewer would not accept this file (%zu reason%s, 'animesh anim check' "
+                            "lists them); first: %s\n",
+                    path, rep.errors, rep.errors == 1 ? "" : "s", am_error_format(&err, first, sizeof first));
+        }
+        am_anim_report_free(&rep);
+    }
+    am_error_clear(&err);
     int rc = AM_EXIT_OK;
     if (json) {
         am_buf b = {0};
