@@ -166,6 +166,8 @@ int am_cmd_oar(int argc, char **argv)
     bool have_skel = false;
     int rc = AM_EXIT_OK;
     size_t loaded = 0;
+    am_oar_plan plan; /* freed at done: a failed write after a good plan must not leak it */
+    memset(&plan, 0, sizeof plan);
     if (skel_path || getenv("ANIMESH_SKELETON") || getenv("ANIMESH_VIEWER_DIR")) {
         if (am_cli_load_skeleton(skel_path, &skel, &err))
             return am_cli_report(&err);
@@ -197,7 +199,6 @@ int am_cmd_oar(int argc, char **argv)
     in.anim_count = f.anim_count;
     in.play = play;
     in.object_name = object_name;
-    am_oar_plan plan;
     if (am_oar_plan_make(&in, &plan, &err) || am_oar_write_file(&in, out, &err)) {
         rc = am_cli_report(&err);
         goto done;
@@ -220,8 +221,8 @@ int am_cmd_oar(int argc, char **argv)
         am_uuid_format(&plan.script, u);
         printf("  script (plays %s) %s\n", play, u);
     }
-    am_oar_plan_free(&plan);
 done:
+    am_oar_plan_free(&plan);
     f.anim_count = loaded;
     free_files(&f);
     if (have_skel)
