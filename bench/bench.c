@@ -149,6 +149,23 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
     return AM_OK;
 }
 
+/* Where the mesh's own bind pose puts mPelvis: the origin of the inverse of its inverse bind
+ * when the skin names mPelvis (a rig that moved its pelvis binds it there), else the file
+ * default (0, 0, 1.067), which is also what a skin without mPelvis was bound against. */
+static am_vec3 pelvis_bind_pos(const am_bench *b, int pelvis)
+{
+    const am_skin_info *skin = &b->asset.skin;
+    for (size_t i = 0; i < skin->joint_count; i++) {
+        if (!b->skin_joint_known[i] || b->skin_joint[i] != pelvis)
+            continue;
+        am_mat4 bind;
+        if (am_mat4_inverse(&skin->inverse_bind[i], &bind))
+            return am_mat4_get_translation(&bind);
+        break;
+    }
+    return b->skel->joints[pelvis].pos;
+}
+
 /* The viewer's rest state: defaults, mPelvis at mRoot, overrides (mesh-asset.md 7.2). */
 static am_status rest_state(am_bench *b, am_error *err)
 {
@@ -196,7 +213,7 @@ static am_status rest_state(am_bench *b, am_error *err)
     }
     b->pelvis_override_applied = b->override_applied[pelvis];
     b->root_rot = unscaled_inverse_rotation(&skin->bind_shape);
-    b->bind_minus_prim = am_v3_sub(sk->joints[pelvis].pos, b->rest_local_pos[pelvis]);
+    b->bind_minus_prim = am_v3_sub(pelvis_bind_pos(b, pelvis), b->rest_local_pos[pelvis]);
     return AM_OK;
 }
 

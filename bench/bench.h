@@ -86,7 +86,8 @@ typedef struct am_bench {
     bool *override_applied;    /* passed the 0.1 mm test */
     bool pelvis_override_applied;
     am_quat root_rot;          /* mRoot rotation = bind_rot (prim rotation identity) */
-    am_vec3 bind_minus_prim;   /* pelvis file pos - pelvis runtime local pos */
+    am_vec3 bind_minus_prim;   /* pelvis bind pos (from its inverse bind, else the file pos)
+                                  - pelvis runtime local pos */
     am_vec3 bind_min, bind_max;/* bind-frame bounding box of the vertices */
     double height;             /* bind_max.z - bind_min.z (H of quality.md), metres */
     bool sides_follow_y;       /* Left bones hold the +Y side and Right bones the -Y side: no
