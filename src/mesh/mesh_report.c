@@ -127,8 +127,10 @@ static json_t *lod_json(const am_mesh_lod *lod)
 static json_t *skin_json(const am_skin_info *s, am_error *err)
 {
     am_buf b = {0};
-    if (am_skin_json_write(s, &b, err))
+    if (am_skin_json_write(s, &b, err)) {
+        am_buf_free(&b); /* partly written (e.g. up to a non-finite element) */
         return NULL;
+    }
     json_t *o = json_loadb((const char *)b.data, b.size, 0, NULL);
     am_buf_free(&b);
     if (!o)

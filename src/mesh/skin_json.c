@@ -134,8 +134,8 @@ static am_status put_matrix_list(am_buf *out, const char *key, const am_mat4 *ms
 {
     am_status s = am_buf_printf(out, err, ",\n \"%s\": [", key);
     for (size_t i = 0; i < n && !s; i++) {
-        if (!(s = am_buf_printf(out, err, "%s\n  ", i ? "," : "")))
-            s = put_matrix(out, &ms[i], err);
+        if (!(s = am_buf_printf(out, err, "%s\n  ", i ? "," : "")) && (s = put_matrix(out, &ms[i], err)))
+            am_error_where(err, "%s[%zu]", key, i);
     }
     return s ? s : am_buf_printf(out, err, "\n ]");
 }
