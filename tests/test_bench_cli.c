@@ -70,6 +70,9 @@ static void test_usage_errors_exit_2_and_missing_files_3(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --set 'far:x>100' --skeleton '%s'", mesh, skel_path),
                      1);
     assert_non_null(strstr(out, "far"));
+    /* a malformed set is a usage error naming the option as given */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --set 'tip:q>1' --skeleton '%s'", mesh, skel_path), 2);
+    assert_non_null(strstr(out, "--set tip:q>1: "));
 }
 
 static json_t *run_json(const char *fmt_args)

@@ -495,6 +495,7 @@ int am_cmd_bench(int argc, char **argv)
         const char *expr = colon ? colon + 1 : spec;
         snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
         if (am_bench_select(&b, name, expr, &sets[made], &err)) {
+            am_error_where(&err, "--set %s", spec);
             rc = am_cli_report(&err);
             break;
         }
