@@ -58,6 +58,29 @@ static void test_first_key_held_before_and_last_after(void **state)
     am_anim_free(&a);
 }
 
+static void test_keys_more_than_180_degrees_apart_take_the_short_arc_by_slerp(void **state)
+{
+    (void)state;
+    /* anim.md 6.4: when dot(q0, q1) < 0 the viewer interpolates spherically between -q0
+     * and q1. Keys 120 deg and -120 deg about +Z (both stored with w >= 0, dot = -0.5):
+     * the short way passes through 180 deg, at constant speed, so a quarter of the way is
+     * 150 deg (an nlerp would give 147.8 deg; the long way would give 60 deg). */
+    am_anim a;
+    am_error err = {0};
+    assert_int_equal(am_anim_decode(am_test_anim_worked, sizeof am_test_anim_worked, &a, &err), AM_OK);
+    am_anim_joint *jt = &a.joints[0];
+    jt->rot_keys[0].rot = (am_quat){0, 0, 0.86602540, 0.5};
+    jt->rot_keys[1].rot = (am_quat){0, 0, -0.86602540, 0.5};
+    am_anim_joint_pose p[2];
+    am_anim_eval_curves(&a, 0.25, p);
+    am_vec3 fwd = am_quat_rotate(p[0].rot, am_v3(1, 0, 0));
+    assert_near(atan2(fwd.y, fwd.x) * AM_RAD2DEG, 150.0, 0.01);
+    am_anim_eval_curves(&a, 0.5, p);
+    fwd = am_quat_rotate(p[0].rot, am_v3(1, 0, 0));
+    assert_near(fabs(atan2(fwd.y, fwd.x)) * AM_RAD2DEG, 180.0, 0.01);
+    am_anim_free(&a);
+}
+
 static void test_unsorted_and_duplicate_keys_play_like_the_viewers_map(void **state)
 {
     (void)state;
@@ -115,6 +138,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worked_example_plays_as_the_spec_says),
         cmocka_unit_test(test_first_key_held_before_and_last_after),
+        cmocka_unit_test(test_keys_more_than_180_degrees_apart_take_the_short_arc_by_slerp),
         cmocka_unit_test(test_unsorted_and_duplicate_keys_play_like_the_viewers_map),
         cmocka_unit_test(test_loop_between_loop_in_and_loop_out),
         cmocka_unit_test(test_resolve_keeps_only_the_first_entry_of_a_joint),
