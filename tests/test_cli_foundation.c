@@ -132,6 +132,15 @@ static void test_duplicate_animation_names_are_usage_errors_in_oar_and_push(void
                                      "push --bridge http://127.0.0.1:1/ --mesh m --anim a=x.anim --anim a=y.anim"),
                      2);
     assert_non_null(strstr(out, "two --anim are named 'a'"));
+    /* names OpenSim cannot store (over 63 bytes, '|', control characters) are argument
+     * errors too, found before any file is read */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh m --anim 'a|b=x.anim' -o x.oar"), 2);
+    assert_non_null(strstr(out, "--anim name \"a|b\""));
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "oar --mesh m --object-name "
+                                     "0123456789012345678901234567890123456789012345678901234567890123 -o x.oar"),
+                     2);
+    assert_non_null(strstr(out, "1..63 bytes"));
 }
 
 static void test_skin_errors_name_the_rig_file(void **state)

@@ -115,6 +115,9 @@ int am_cmd_oar(int argc, char **argv)
             if (f.anim_count == OAR_MAX_ANIMS)
                 return am_cli_usage("oar", "at most %d --anim", OAR_MAX_ANIMS);
             *eq = '\0';
+            am_error nerr;
+            if (am_oar_check_name("--anim", optarg, &nerr))
+                return am_cli_usage("oar", "%s", nerr.msg);
             for (size_t i = 0; i < f.anim_count; i++)
                 if (strcmp(names[i], optarg) == 0)
                     return am_cli_usage("oar", "two --anim are named '%s'", optarg);
@@ -131,7 +134,13 @@ int am_cmd_oar(int argc, char **argv)
             if (!am_cli_parse_xyz(optarg, in.scale) || !(in.scale[0] > 0 && in.scale[1] > 0 && in.scale[2] > 0))
                 return am_cli_usage("oar", "--scale expects three positive numbers X,Y,Z, got '%s'", optarg);
             break;
-        case O_NAME: object_name = optarg; break;
+        case O_NAME: {
+            am_error nerr;
+            if (optarg[0] && am_oar_check_name("--object-name", optarg, &nerr))
+                return am_cli_usage("oar", "%s", nerr.msg);
+            object_name = optarg;
+            break;
+        }
         case O_SKEL: skel_path = optarg; break;
         case 'o': out = optarg; break;
         default: return am_cli_usage("oar", "unknown or incomplete option '%s'", argv[optind - 1]);

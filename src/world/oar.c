@@ -9,7 +9,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-static am_status check_name(const char *what, const char *name, am_error *err)
+am_status am_oar_check_name(const char *what, const char *name, am_error *err)
 {
     size_t n = name ? strlen(name) : 0;
     if (n == 0 || n > 63)
@@ -49,11 +49,11 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         if (fabs(in->position[i]) > 100000 || in->scale[i] > 1000)
             return am_fail(err, AM_ERR_INVALID, "position %g or scale %g is outside any region", in->position[i],
                            in->scale[i]);
-    if (in->object_name && in->object_name[0] && check_name("object", in->object_name, err))
+    if (in->object_name && in->object_name[0] && am_oar_check_name("object", in->object_name, err))
         return AM_ERR_INVALID;
     int play_found = in->play == NULL;
     for (size_t i = 0; i < in->anim_count; i++) {
-        if (check_name("animation", in->anims[i].name, err))
+        if (am_oar_check_name("animation", in->anims[i].name, err))
             return AM_ERR_INVALID;
         if (!in->anims[i].data || in->anims[i].size == 0)
             return am_fail(err, AM_ERR_INVALID, "animation \"%s\" is empty", in->anims[i].name);

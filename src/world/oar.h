@@ -61,6 +61,10 @@ typedef struct am_oar_plan {
     int has_texture, has_script;
 } am_oar_plan;
 
+/* An object or animation name as OpenSim stores it: 1..63 bytes, no control character and
+ * no '|' (the inventory's separator). `what` ("object", "animation") starts the message. */
+am_status am_oar_check_name(const char *what, const char *name, am_error *err);
+
 /* Check the input (names, play, finite position, texture magic) and derive every UUID. */
 am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *err);
 void am_oar_plan_free(am_oar_plan *plan);
