@@ -268,6 +268,14 @@ static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_i
     assert_non_null(strstr(out, "(at byte 33)"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", bad), 1);
     assert_non_null(strstr(out, "hand pose 20 is over 14"));
+    /* version 0.1: the viewer reads it (anim.md 2.5); check says it cannot judge it */
+    uint8_t v01[AM_TEST_ANIM_WORKED_SIZE];
+    memcpy(v01, am_test_anim_worked, sizeof v01);
+    v01[0] = 0, v01[2] = 1;
+    assert_int_equal(am_write_file_atomic(bad, v01, sizeof v01, &err), AM_OK);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", bad), 1);
+    assert_non_null(strstr(out, "version 0.1"));
+    assert_null(strstr(out, "would reject"));
     /* a file whose structure cannot be read is still an error */
     assert_int_equal(am_write_file_atomic(bad, b, 60, &err), AM_OK);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", bad), 1);

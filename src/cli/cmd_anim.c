@@ -225,9 +225,17 @@ static int cmd_check(int argc, char **argv)
     size_t size;
     if (read_input(path, &data, &size, &err))
         return am_cli_report(&err);
+    /* Version 0.1 (anim.md 2.5) is a layout the viewer still reads but animesh does not:
+     * say so rather than claim the viewer would reject it. */
+    bool legacy = size >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 1 && data[3] == 0;
     am_anim a;
     am_status st = am_anim_parse(data, size, &a, &err);
     free(data);
+    if (st && legacy) {
+        fprintf(stderr, "%s: version 0.1 (the legacy layout of anim.md 2.5): the viewer reads it, animesh cannot "
+                        "check it; re-export it as version 1.0\n", path);
+        return AM_EXIT_INVALID;
+    }
     if (st) {
         char buf[512];
         fprintf(stderr, "%s: the viewer would reject it:\n  - %s\n", path, am_error_format(&err, buf, sizeof buf));
