@@ -290,6 +290,8 @@ static void test_usage_and_io_errors(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode --help"), 0);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim frobnicate"), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode x.anim -o x.json"), 2); /* -o needs --json */
+    assert_non_null(strstr(out, "-o needs --json"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode x.json"), 2); /* no -o */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode /nonexistent/x.anim"), 3);
 }

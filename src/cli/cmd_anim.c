@@ -109,6 +109,8 @@ static int cmd_decode(int argc, char **argv)
     }
     if (optind != argc - 1)
         return am_cli_usage("anim decode", "expected exactly one FILE.anim");
+    if (out_path && !json) /* the summary goes to stdout; -o would be ignored */
+        return am_cli_usage("anim decode", "-o needs --json");
     const char *path = argv[optind];
     am_error err;
     am_error_clear(&err);
