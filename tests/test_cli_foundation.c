@@ -122,6 +122,19 @@ static void test_numeric_options_refuse_values_that_do_not_fit(void **state)
     assert_non_null(strstr(out, "--backoff expects milliseconds"));
 }
 
+static void test_options_that_would_be_ignored_are_refused(void **state)
+{
+    (void)state;
+    /* an option with no effect in that combination is a usage error, not silence */
+    char out[8192];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --frames 3"), 2);
+    assert_non_null(strstr(out, "--frames only applies to a --png-strip"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --flat --view=top"), 2);
+    assert_non_null(strstr(out, "--flat only applies"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode x.anim -o y.json"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode x.llmesh --out y.json"), 2);
+}
+
 static void test_duplicate_animation_names_are_usage_errors_in_oar_and_push(void **state)
 {
     (void)state;
@@ -169,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_map_check_exit_codes),
         cmocka_unit_test(test_every_command_and_subcommand_has_help),
         cmocka_unit_test(test_numeric_options_refuse_values_that_do_not_fit),
+        cmocka_unit_test(test_options_that_would_be_ignored_are_refused),
         cmocka_unit_test(test_duplicate_animation_names_are_usage_errors_in_oar_and_push),
         cmocka_unit_test(test_skin_errors_name_the_rig_file),
     };

@@ -57,6 +57,7 @@ static const char *help =
 
 typedef struct bench_args {
     const char *mesh, *skel, *strip, *texture;
+    const char *strip_only; /* the first option given that only a --png-strip uses */
     const char *anims[MAX_ITEMS];
     size_t anim_count;
     double times[MAX_ITEMS];
@@ -98,7 +99,10 @@ static int parse_args(int argc, char **argv, bench_args *a)
     opterr = 0;
     int c;
     long v;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    int li = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+        if (strchr("nvixfJz", c) && c && !a->strip_only)
+            a->strip_only = opts[li].name;
         switch (c) {
         case 'a':
             if (a->anim_count >= MAX_ITEMS)
@@ -160,6 +164,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
     if (optind < argc - 1)
         return am_cli_usage("bench", "unexpected argument '%s'", argv[optind + 1]);
     a->mesh = argv[optind];
+    if (a->strip_only && !a->strip)
+        return am_cli_usage("bench", "--%s only applies to a --png-strip", a->strip_only);
     if (a->strip && a->anim_count && (size_t)a->strip_anim >= a->anim_count)
         return am_cli_usage("bench", "--strip-anim %d but only %zu --anim", a->strip_anim, a->anim_count);
     if (a->keys && a->time_count)
