@@ -131,6 +131,8 @@ static void test_options_that_would_be_ignored_are_refused(void **state)
     assert_non_null(strstr(out, "--frames only applies to a --png-strip"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --flat --view=top"), 2);
     assert_non_null(strstr(out, "--flat only applies"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench x.llmesh --png-strip s.png --strip-anim 2"), 2);
+    assert_non_null(strstr(out, "--strip-anim 2 but only 0 --anim"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode x.anim -o y.json"), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode x.llmesh --out y.json"), 2);
 }

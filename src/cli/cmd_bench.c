@@ -166,7 +166,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
     a->mesh = argv[optind];
     if (a->strip_only && !a->strip)
         return am_cli_usage("bench", "--%s only applies to a --png-strip", a->strip_only);
-    if (a->strip && a->anim_count && (size_t)a->strip_anim >= a->anim_count)
+    if (a->strip_anim > 0 && (size_t)a->strip_anim >= a->anim_count)
         return am_cli_usage("bench", "--strip-anim %d but only %zu --anim", a->strip_anim, a->anim_count);
     if (a->keys && a->time_count)
         return am_cli_usage("bench", "give --time or --keys, not both");
