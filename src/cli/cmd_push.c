@@ -66,7 +66,7 @@ typedef struct push_args {
     const char *bridge, *mesh, *texture, *play, *name, *dry_run, *skeleton;
     const char *remote_admin, *oar, *region, *region_uuid;
     double at[3];
-    bool save;
+    bool save, at_given;
     long connect_ms, total_ms, backoff_ms;
     int retries;
     push_anim anims[PUSH_MAX_ANIMS];
@@ -344,6 +344,7 @@ int am_cmd_push(int argc, char **argv)
         case O_AT:
             if (!am_cli_parse_xyz(optarg, a.at))
                 return am_cli_usage("push", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            a.at_given = true;
             break;
         case O_NAME: a.name = optarg; break;
         case O_SAVE: a.save = true; break;
@@ -378,7 +379,8 @@ int am_cmd_push(int argc, char **argv)
     if (optind != argc)
         return am_cli_usage("push", "unexpected argument '%s'", argv[optind]);
     if (a.remote_admin) {
-        if (a.bridge || a.mesh || a.anim_count || a.dry_run)
+        if (a.bridge || a.mesh || a.anim_count || a.dry_run || a.texture || a.play || a.name || a.save ||
+            a.skeleton || a.at_given)
             return am_cli_usage("push", "--remote-admin loads an OAR; it does not take WorldBridge options");
         return push_remote_admin(&a);
     }
