@@ -125,7 +125,7 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
             for (int k = 0; k < 4; k++) {
                 uint8_t j = fc->weight_joint[4 * v + k];
                 float w = fc->weight_value ? fc->weight_value[4 * v + k]
-                          : k < cnt        ? fminf(fmaxf(fc->weight_code[4 * v + k] / 65535.0f, 0.001f), 0.999f)
+                          : k < cnt        ? am_mesh_weight_value(fc->weight_code[4 * v + k])
                                            : 0.0f;
                 if (w == 0.0f)
                     continue;

@@ -133,6 +133,18 @@ am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err
  * LOD at all, a header over 4096 bytes, indices >= vertex count, > 65536 vertices. */
 am_status am_mesh_asset_encode(const am_mesh_asset *asset, am_buf *out, am_error *err);
 
+/* --- quantisation (mesh-asset.md 4.3, 4.6), the viewer's F32 steps; the one copy --- */
+/* q = (U16)(((v - min) / range) * 65535), truncated. A range that is not > 0 (the 0/0 trap
+ * of a flat axis) gives 0; results are clamped to 0..65535 so the cast stays defined. */
+uint16_t am_mesh_quantize(float v, float min, float range);
+/* v = (q / 65535) * range + min (unpackVolumeFacesInternal). */
+float am_mesh_dequantize(uint16_t q, float min, float range);
+/* q = (U16)((n + 1) * 0.5 * 65535), n clamped to [-1, 1]; and back: (q / 65535) * 2 - 1. */
+uint16_t am_mesh_quantize_normal(float n);
+float am_mesh_dequantize_normal(uint16_t q);
+/* A stored weight code as the viewer decodes it: clamp(q / 65535, 0.001, 0.999). */
+float am_mesh_weight_value(uint16_t code);
+
 void am_mesh_asset_free(am_mesh_asset *asset);
 void am_mesh_face_free(am_mesh_face *face);
 void am_skin_info_free(am_skin_info *skin);

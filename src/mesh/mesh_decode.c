@@ -40,17 +40,6 @@ static uint16_t rd_u16le(const uint8_t *p)
     return (uint16_t)(p[0] | (p[1] << 8));
 }
 
-/* The viewer's dequantisation: set, div 65535, mul range, add min, each an F32 step
- * (LLVector4a ops). Kept as separate statements so no FMA contraction can occur. */
-static float dequant(uint16_t q, float range, float mn)
-{
-    float t = (float)q;
-    t = t / 65535.0f;
-    t = t * range;
-    t = t + mn;
-    return t;
-}
-
 /* A vector of n numbers (LLVector3/2::setValue: asReal per element, missing -> 0). */
 static bool read_vec(const am_llsd *v, double *out, size_t n)
 {
@@ -134,14 +123,9 @@ static am_status decode_weights(const face_ctx *c, const am_llsd *w, am_mesh_fac
                 return face_fail(c, "Weights", base + pos, "vertex %zu influence %u: weight truncated", v, k);
             uint16_t q = rd_u16le(p + pos);
             pos += 2;
-            float wv = (float)q / 65535.0f;
-            if (wv < 0.001f)
-                wv = 0.001f;
-            if (wv > 0.999f)
-                wv = 0.999f;
             f->weight_joint[4 * v + k] = joint;
             f->weight_code[4 * v + k] = q;
-            f->weight_value[4 * v + k] = wv;
+            f->weight_value[4 * v + k] = am_mesh_weight_value(q);
             k++;
             if (k >= AM_MAX_INFLUENCES)
                 break; /* a full list has no terminator */
@@ -223,7 +207,7 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
         for (size_t i = 0; i < 3 * n; i++) {
             uint16_t q = rd_u16le(pos->bytes + 2 * i);
             f->position_codes[i] = q;
-            f->positions[i] = dequant(q, frange[i % 3], fmin[i % 3]);
+            f->positions[i] = am_mesh_dequantize(q, fmin[i % 3], frange[i % 3]);
         }
     }
 
@@ -239,12 +223,8 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
             return am_fail_nomem(c->err, "normals");
         for (size_t i = 0; i < 3 * n; i++) {
             uint16_t q = rd_u16le(nrm->bytes + 2 * i);
-            float t = (float)q;
-            t = t / 65535.0f;
-            t = t * 2.0f;
-            t = t - 1.0f;
             f->normal_codes[i] = q;
-            f->normals[i] = t;
+            f->normals[i] = am_mesh_dequantize_normal(q);
         }
     }
 
@@ -270,7 +250,7 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
         for (size_t i = 0; i < 2 * n; i++) {
             uint16_t q = rd_u16le(tc->bytes + 2 * i);
             f->uv_codes[i] = q;
-            f->uvs[i] = dequant(q, frange[i % 2], fmin[i % 2]);
+            f->uvs[i] = am_mesh_dequantize(q, fmin[i % 2], frange[i % 2]);
         }
     }
 

@@ -11,36 +11,6 @@
 #include "mesh/mesh_asset.h"
 #include "mesh/zblock.h"
 
-/* ---------- quantisation (4.3), F32 steps as the viewer writes them ---------- */
-
-/* q = (U16)(((p - min) / range) * 65535); a zero-range axis (the 0/0 trap) writes 0. */
-static uint16_t quant_domain(float p, float mn, float range)
-{
-    if (!(range > 0.0f))
-        return 0;
-    float t = p - mn;
-    t = t / range;
-    t = t * 65535.0f;
-    if (!(t >= 0.0f)) /* cannot happen inside the domain; keeps the cast defined */
-        return 0;
-    if (t >= 65535.0f)
-        return 65535;
-    return (uint16_t)t;
-}
-
-/* q = (U16)((n + 1) * 0.5 * 65535), n clamped to [-1, 1] so the cast stays defined. */
-static uint16_t quant_normal(float n)
-{
-    if (!(n >= -1.0f))
-        n = -1.0f;
-    if (n > 1.0f)
-        n = 1.0f;
-    float t = n + 1.0f;
-    t = t * 0.5f;
-    t = t * 65535.0f;
-    return (uint16_t)t;
-}
-
 static void put_u16le(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)v;
@@ -191,7 +161,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
             range[k] = box->max[k] - box->min[k];
         }
         for (size_t i = 0; i < 3 * n; i++)
-            put_u16le(buf + 2 * i, quant_domain(f->positions[i], box->min[i % 3], range[i % 3]));
+            put_u16le(buf + 2 * i, am_mesh_quantize(f->positions[i], box->min[i % 3], range[i % 3]));
     }
     if ((s = put_binary(map, "Position", buf, 6 * n, err)) || (s = put_domain(map, "PositionDomain", mn, mx, 3, err)))
         return s;
@@ -201,7 +171,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
         if (!(buf = malloc(6 * n)))
             return am_fail_nomem(err, "normals");
         for (size_t i = 0; i < 3 * n; i++)
-            put_u16le(buf + 2 * i, f->normal_codes ? f->normal_codes[i] : quant_normal(f->normals[i]));
+            put_u16le(buf + 2 * i, f->normal_codes ? f->normal_codes[i] : am_mesh_quantize_normal(f->normals[i]));
         if ((s = put_binary(map, "Normal", buf, 6 * n, err)))
             return s;
     }
@@ -232,7 +202,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
                 umax[k] = hi[k];
             }
             for (size_t i = 0; i < 2 * n; i++)
-                put_u16le(buf + 2 * i, quant_domain(f->uvs[i], lo[i % 2], range[i % 2]));
+                put_u16le(buf + 2 * i, am_mesh_quantize(f->uvs[i], lo[i % 2], range[i % 2]));
         }
         if ((s = put_binary(map, "TexCoord0", buf, 4 * n, err)) ||
             (s = put_domain(map, "TexCoord0Domain", umin, umax, 2, err)))
