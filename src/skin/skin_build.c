@@ -61,6 +61,8 @@ typedef struct face_attr {
     float *pos;   /* 3 per local vertex, normalised */
     float *nrm;   /* 3, normalised-frame normals */
     float *uv;    /* 2 */
+    uint32_t *cls;/* weight class per local vertex: medium LOD (joint + band) */
+    uint32_t *cls_far; /* low and lowest LODs (dominant joint only) */
 } face_attr;
 
 /* Build one asset face from `idx` (local indices into the high face `src`), keeping only
@@ -364,10 +366,15 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
         at[f].pos = malloc(src->vertex_count * 3 * sizeof(float));
         at[f].nrm = malloc(src->vertex_count * 3 * sizeof(float));
         at[f].uv = malloc(src->vertex_count * 2 * sizeof(float));
-        if (!at[f].pos || !at[f].nrm || !at[f].uv) {
+        at[f].cls = malloc((src->vertex_count ? src->vertex_count : 1) * sizeof(uint32_t));
+        at[f].cls_far = malloc((src->vertex_count ? src->vertex_count : 1) * sizeof(uint32_t));
+        if (!at[f].pos || !at[f].nrm || !at[f].uv || !at[f].cls || !at[f].cls_far) {
             st = am_fail_nomem(err, "LOD attributes");
             goto done;
         }
+        if ((st = am_skin_weight_classes(res, src->vertices, src->vertex_count, true, at[f].cls, err)) ||
+            (st = am_skin_weight_classes(res, src->vertices, src->vertex_count, false, at[f].cls_far, err)))
+            goto done;
         for (size_t i = 0; i < src->vertex_count; i++) {
             size_t v = src->vertices[i];
             am_skin_norm_position(norm, &res->positions[3 * v], &at[f].pos[3 * i]);
@@ -386,8 +393,10 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
         for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST; lod--) {
             int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
             double ratio = opts->generate_lods ? opts->lod_ratio[step] : 1.0;
-            if ((st = am_skin_simplify(lod_idx[lod + 1][f], lod_n[lod + 1][f], at[f].pos, src->vertex_count, ratio,
-                                       opts->lod_error[step], &lod_idx[lod][f], &lod_n[lod][f], err)))
+            if ((st = am_skin_simplify(lod_idx[lod + 1][f], lod_n[lod + 1][f], at[f].pos, src->vertex_count,
+                                       lod == AM_LOD_MEDIUM ? at[f].cls : at[f].cls_far, ratio,
+                                       opts->lod_error[step], &lod_idx[lod][f], &lod_n[lod][f],
+                                       err)))
                 goto done;
         }
     }
@@ -422,6 +431,8 @@ done:
         free(at[f].pos);
         free(at[f].nrm);
         free(at[f].uv);
+        free(at[f].cls);
+        free(at[f].cls_far);
         for (int lod = 0; lod < AM_LOD_COUNT; lod++)
             free(lod_idx[lod][f]);
     }

@@ -41,10 +41,17 @@ void am_skin_norm_normal(const am_skin_norm *n, const float *nin, float out[3]);
 am_mat4 am_skin_norm_bind_shape(const am_skin_norm *n);
 
 /* LOD index lists: simplify `indices` (local to one face, vertex positions `pos` with
- * stride 3 floats) to about ratio * triangles with meshoptimizer. Writes into *out
- * (malloc'd) and its count; never returns an empty list (falls back to the input). */
+ * stride 3 floats) with meshoptimizer, each weight class (vertex_class: equal ids = equal
+ * stored influences) to about ratio * its triangles with its border locked; triangles
+ * spanning classes are kept. Writes into *out (malloc'd) and its count; never returns an
+ * empty list (falls back to the input). */
 am_status am_skin_simplify(const uint32_t *indices, size_t index_count, const float *pos, size_t vertex_count,
-                           double ratio, double error, uint32_t **out, size_t *out_count, am_error *err);
+                           const uint32_t *vertex_class, double ratio, double error, uint32_t **out,
+                           size_t *out_count, am_error *err);
+/* Weight class per local vertex of a face (dominant joint, plus its weight band when
+ * `bands`; see skin_lod.c): equal ids = same class. `vertices` maps local to rig vertex. */
+am_status am_skin_weight_classes(const am_skin_result *res, const uint32_t *vertices, size_t count,
+                                 bool bands, uint32_t *out, am_error *err);
 
 void am_skin_warn(am_skin_summary *sum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
