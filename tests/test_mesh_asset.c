@@ -848,6 +848,29 @@ static void test_asset_json_with_non_finite_skin_fails_without_leak(void **state
     am_mesh_asset_free(&a);
 }
 
+/* mesh-asset.md 4.3 and 4.6, the shared quantisers: truncation (0.5 -> 32767), the
+ * zero-range trap written as 0, normals over [-1, 1], weights clamped to [0.001, 0.999]. */
+static void test_quantisers_follow_the_viewer_formulas(void **state)
+{
+    (void)state;
+    assert_int_equal(am_mesh_quantize(0.5f, 0.0f, 1.0f), 32767);
+    assert_int_equal(am_mesh_quantize(1.0f, 0.0f, 1.0f), 65535);
+    assert_int_equal(am_mesh_quantize(-2.0f, -2.0f, 4.0f), 0);
+    assert_int_equal(am_mesh_quantize(3.0f, 3.0f, 0.0f), 0); /* flat axis */
+    assert_true(am_mesh_dequantize(65535, -0.5f, 1.0f) == 0.5f);
+    assert_true(am_mesh_dequantize(0, -0.5f, 1.0f) == -0.5f);
+    assert_near(am_mesh_dequantize(32767, 0.0f, 2.0f), 2.0 * 32767 / 65535, 1e-7);
+    assert_int_equal(am_mesh_quantize_normal(1.0f), 65535);
+    assert_int_equal(am_mesh_quantize_normal(-1.0f), 0);
+    assert_int_equal(am_mesh_quantize_normal(0.0f), 32767);
+    assert_int_equal(am_mesh_quantize_normal(-7.0f), 0);
+    assert_true(am_mesh_dequantize_normal(65535) == 1.0f);
+    assert_true(am_mesh_dequantize_normal(0) == -1.0f);
+    assert_true(am_mesh_weight_value(65535) == 0.999f);
+    assert_true(am_mesh_weight_value(0) == 0.001f);
+    assert_true(am_mesh_weight_value(32767) == 32767.0f / 65535.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -865,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_zlib_block_cap_and_trailing_bytes),
         cmocka_unit_test(test_empty_alt_inverse_bind_list_reads_as_absent),
         cmocka_unit_test(test_asset_json_with_non_finite_skin_fails_without_leak),
+        cmocka_unit_test(test_quantisers_follow_the_viewer_formulas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
