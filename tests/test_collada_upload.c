@@ -406,6 +406,34 @@ static void test_uploader_round_trip_with_attachment_points_and_volumes(void **s
     am_rig_free(&rig);
 }
 
+/* The odd rig of test_skin_independent_fk.c (hand numbers there): a moved tail link, a link
+ * within 0.1 mm of its default, a joint under an appended ancestor, a moved mHindLimbsRoot
+ * with a leg under it, a moved collision volume; mPelvis and five ancestors appended. The
+ * uploader must compute the same overrides and inverse binds from our .dae. */
+static void test_uploader_round_trip_of_an_odd_rig(void **state)
+{
+    static const char json[] =
+        "{\"name\": \"odd\", \"joints\": ["
+        "{\"name\": \"mTail1\", \"world\": [-0.116, 0, 1.114]},"
+        "{\"name\": \"mTail2\", \"world\": [-0.35, 0, 1.13]},"
+        "{\"name\": \"mTail3\", \"world\": [-0.51795, 0, 1.13]},"
+        "{\"name\": \"mTail5\", \"world\": [-0.80, 0.02, 1.10]},"
+        "{\"name\": \"mHindLimbsRoot\", \"world\": [-0.25, 0, 1.20]},"
+        "{\"name\": \"mHindLimb1Left\", \"world\": [-0.45, 0.13, 1.08]},"
+        "{\"name\": \"mHindLimb3Left\", \"world\": [-0.47, 0.09, 0.12]},"
+        "{\"name\": \"BELLY\", \"world\": [0.05, 0, 1.20]}],"
+        "\"vertices\": [[-0.1,0,1.1,0,0,1,0,0],[-0.4,0,1.1,0,0,1,1,0],[-0.5,0,1.2,0,0,1,0,1],[-0.8,0,1.1,0,0,1,1,1],"
+        "[-0.25,0,1.2,0,0,1,0,0],[-0.45,0.1,1.0,0,0,1,1,0],[-0.47,0.1,0.2,0,0,1,0,1],[0.05,0,1.2,0,0,1,1,1]],"
+        "\"triangles\": [[0,1,2],[1,3,2],[4,5,6],[5,7,6]],"
+        "\"weights\": [[[0,1]],[[1,0.6],[0,0.4]],[[2,1]],[[3,1]],[[4,1]],[[5,0.5],[4,0.5]],[[6,1]],[[7,1]]]}";
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_rig_parse_json(json, sizeof json - 1, "odd", &rig, &err), AM_OK);
+    check_rig(&rig);
+    am_rig_free(&rig);
+}
+
 /* A textured rig with an image: the material samples it through TEXCOORD set 0. */
 static void test_textured_rig_material_references_the_image(void **state)
 {
@@ -458,6 +486,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uploader_computes_our_skin_block_from_our_dae_quadruped),
         cmocka_unit_test(test_uploader_round_trip_with_attachment_points_and_volumes),
+        cmocka_unit_test(test_uploader_round_trip_of_an_odd_rig),
         cmocka_unit_test(test_textured_rig_material_references_the_image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
