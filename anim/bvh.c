@@ -349,6 +349,13 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
     if (dur > AM_ANIM_MAX_DURATION)
         return am_fail(err, AM_ERR_INVALID, "bvh: %zu frames of %g s last %.3f s, over the viewer's %g s limit", nf,
                        b->frame_time_s, dur, (double)AM_ANIM_MAX_DURATION);
+    /* The upload floater keeps loop points within the clip and in <= out (8.1 step 4). */
+    if (o.loop) {
+        double in = o.loop_in_s, out = o.loop_out_s >= 0 ? o.loop_out_s : dur;
+        if (!(in >= 0) || !(out <= dur + 1e-6) || !(in <= out))
+            return am_fail(err, AM_ERR_USAGE, "bvh: loop %g..%g s must lie within the %.6g s clip with in <= out",
+                           in, out, dur);
+    }
     int *target = malloc(nj * sizeof *target);
     if (!target)
         return am_fail_nomem(err, "bvh map");

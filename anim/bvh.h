@@ -50,7 +50,8 @@ typedef struct am_bvh_opts {
                               * names, aliases such as hip/abdomen/lThigh, avatar_ names) */
     int32_t priority;        /* base and joint priority (viewer default 2) */
     bool loop;
-    double loop_in_s, loop_out_s; /* used when loop; loop_out < 0 means duration */
+    double loop_in_s, loop_out_s; /* used when loop; loop_out < 0 means duration; must
+                                   * satisfy 0 <= in <= out <= duration (AM_ERR_USAGE) */
     double ease_in_s, ease_out_s; /* viewer defaults 0.3 / 0.3 */
     uint32_t hand_pose;           /* viewer default 1 */
     bool keep_static_joints;      /* false: omit joints that never move (8.6) */

@@ -238,6 +238,16 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
     assert_non_null(strstr(out, "--loop-in needs a number of seconds >= 0, got '-1'"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --ease-out inf -o '%s'", bvh, dst), 2);
     assert_non_null(strstr(out, "--ease-out"));
+    /* loop points outside the clip or reversed (the upload floater would not allow them,
+     * anim.md 8.1), or given without --loop */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop --loop-out 5 -o '%s'", bvh, dst), 2);
+    assert_non_null(strstr(out, "within the 0.5 s clip")); /* (3 frames - 2) x 0.5 s */
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop --loop-in 0.4 --loop-out 0.2 -o '%s'", bvh, dst), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop-in 0.5 -o '%s'", bvh, dst), 2);
+    assert_non_null(strstr(out, "need --loop"));
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop --loop-in 0.25 --loop-out 0.5 -o '%s'", bvh, dst), 0);
     /* an integer that does not fit is refused, not wrapped into range */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --priority 4294967298 -o '%s'", bvh, dst),
                      2);

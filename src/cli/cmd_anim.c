@@ -347,6 +347,8 @@ static int cmd_from_bvh(int argc, char **argv)
         return am_cli_usage("anim from-bvh", "expected exactly one IN.bvh");
     if (!out_path)
         return am_cli_usage("anim from-bvh", "-o OUT.anim is required");
+    if (!o.loop && (o.loop_in_s != 0 || o.loop_out_s >= 0))
+        return am_cli_usage("anim from-bvh", "--loop-in / --loop-out need --loop");
     const char *in = argv[optind];
     am_error err;
     am_error_clear(&err);
