@@ -224,6 +224,36 @@ static void test_weight_row_summing_to_zero_is_refused_by_vertex(void **state)
     am_skeleton_free(&skel);
 }
 
+/* A coordinate of 1e30 (or a rig in millimetres) is a units mistake: refused by vertex,
+ * before anything is written; an 80 m creature is legal but the viewer scales it down. */
+static void test_absurd_coordinates_refused_oversize_warned(void **state)
+{
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    const char *names[] = {"mPelvis"};
+    am_rig *r = grid_rig(3, 3, names, 1);
+    set_weights(r, 1, all_on_joint0);
+    r->positions[3 * 4] = 1e30f;
+    am_skin_result res;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "vertex 4: coordinate"));
+    assert_non_null(strstr(err.msg, "wrong units?"));
+    r->positions[3 * 4] = 80.0f; /* 80 m across: built, with the viewer's scale-down named */
+    assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_OK);
+    bool warned = false;
+    for (size_t i = 0; i < res.summary.warning_count; i++)
+        warned = warned || strstr(res.summary.warnings[i], "larger than 64 m") != NULL;
+    assert_true(warned);
+    am_skin_result_free(&res);
+    r->joints[0].world.z = -2000;
+    assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "joint 'mPelvis': world"));
+    free_rig(r);
+    am_skeleton_free(&skel);
+}
+
 static void test_joint_index_out_of_range_is_refused(void **state)
 {
     /* in JSON: at parse time, naming the field */
@@ -311,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_six_influences_keep_the_four_largest_renormalised),
         cmocka_unit_test(test_weight_row_summing_to_zero_is_refused_by_vertex),
         cmocka_unit_test(test_joint_index_out_of_range_is_refused),
+        cmocka_unit_test(test_absurd_coordinates_refused_oversize_warned),
         cmocka_unit_test(test_region_triangle_limit_refuses_before_writing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -288,12 +288,45 @@ static am_status check_rig(const am_rig *rig, am_error *err)
     for (size_t i = 0; i < 2 * rig->vertex_count; i++)
         if (!isfinite(rig->uvs[i]))
             return am_fail(err, AM_ERR_INVALID, "vertex %zu: UV is not finite", i / 2);
+    /* Metres in the bind frame: beyond this the 16-bit position domain, the viewer's 64 m
+     * scale fix-up and every region size say it is a unit mistake, not a creature. */
+    for (size_t i = 0; i < 3 * rig->vertex_count; i++)
+        if (fabsf(rig->positions[i]) > AM_RIG_MAX_COORD_M)
+            return am_fail(err, AM_ERR_INVALID,
+                           "vertex %zu: coordinate %g m is beyond +-%g m (bind frame, metres: wrong units?)", i / 3,
+                           (double)rig->positions[i], AM_RIG_MAX_COORD_M);
+    for (size_t j = 0; j < rig->joint_count; j++) {
+        am_vec3 w = rig->joints[j].world;
+        if (!isfinite(w.x) || !isfinite(w.y) || !isfinite(w.z) || fabs(w.x) > AM_RIG_MAX_COORD_M ||
+            fabs(w.y) > AM_RIG_MAX_COORD_M || fabs(w.z) > AM_RIG_MAX_COORD_M)
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': world (%g, %g, %g) is beyond +-%g m (bind frame, metres)",
+                           rig->joints[j].name, w.x, w.y, w.z, AM_RIG_MAX_COORD_M);
+    }
     for (size_t t = 0; t < rig->triangle_count; t++)
         for (int k = 0; k < 3; k++)
             if (rig->triangles[3 * t + k] >= rig->vertex_count)
                 return am_fail(err, AM_ERR_INVALID, "triangle %zu: vertex index %u out of range (%zu vertices)", t,
                                rig->triangles[3 * t + k], rig->vertex_count);
     return AM_OK;
+}
+
+/* The viewer scales an animesh whose animated box exceeds 64 m down to fit (skeleton.md
+ * 4.5): legal, but the creature will not be the size it was built at. */
+static void warn_if_oversized(const am_rig *rig, am_skin_summary *sum)
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = 0; i < rig->vertex_count; i++)
+        for (int k = 0; k < 3; k++) {
+            float v = rig->positions[3 * i + k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
+    float side = 0;
+    for (int k = 0; k < 3; k++)
+        side = hi[k] - lo[k] > side ? hi[k] - lo[k] : side;
+    if (side > AM_ANIMESH_MAX_LEGAL_SIZE_M)
+        am_skin_warn(sum, "the mesh is %.1f m across: the viewer scales an animesh larger than %g m down to fit "
+                          "(AnimatedObjectsMaxLegalSize)", (double)side, AM_ANIMESH_MAX_LEGAL_SIZE_M);
 }
 
 /* Copy the rig's geometry (bind frame) into the result, triangles as they are (faces are
@@ -462,6 +495,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     size_t face_count = 0;
     if ((st = check_rig(rig, err)))
         goto done;
+    warn_if_oversized(rig, sum);
     rig_to_skin = malloc(rig->joint_count * sizeof *rig_to_skin);
     if (!ibm || !alt || !rig_to_skin) {
         st = am_fail_nomem(err, "skin");

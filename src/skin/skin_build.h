@@ -58,6 +58,12 @@
 #define AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT 65531
 #define AM_SKIN_MAX_WARNINGS 16
 
+/* Largest bind-frame coordinate accepted, metres (a rig beyond it is refused as a units
+ * mistake). The viewer scales an animesh whose animated box exceeds 64 m down to fit
+ * (skeleton.md 4.5); the summary warns about that separately. */
+#define AM_RIG_MAX_COORD_M 1000.0
+#define AM_ANIMESH_MAX_LEGAL_SIZE_M 64.0
+
 typedef struct am_skin_options {
     long region_max_tris;        /* triangle limit checked (estimate, 8.2); <= 0: not checked */
     size_t face_vertex_limit;    /* 3 .. 65536; default AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT */
