@@ -242,6 +242,15 @@ double am_anim_curve_time(const am_anim *anim, double tau_s);
 void am_anim_eval_curves(const am_anim *anim, double curve_t, am_anim_joint_pose *out);
 /* am_anim_curve_time + am_anim_eval_curves. */
 void am_anim_eval(const am_anim *anim, double tau_s, am_anim_joint_pose *out);
+/* The loop seam of a looping file as the viewer plays it (6.5: the pose jumps from its value
+ * at loop_out to its value at loop_in, with no blend): the largest rotation jump (degrees)
+ * and position jump (metres) over the joint entries, and the entry index of each (-1 when
+ * no entry has that channel). Not looping: all zero and -1. */
+typedef struct am_anim_seam {
+    double rot_deg, pos_m;
+    long rot_joint, pos_joint;
+} am_anim_seam;
+void am_anim_loop_seam(const am_anim *anim, am_anim_seam *out);
 /* Resolve joint entries against the skeleton: out[i] = skeleton joint index, or -1 when
  * the name is unknown, the joint number is outside 0..215, or an earlier entry already
  * animates the same joint (only the first entry plays, 6.1). */

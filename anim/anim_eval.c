@@ -4,6 +4,7 @@
  * the neighbours by time, and among keys with the same decoded time the later one in the
  * file wins, as the viewer's std::map insertion does. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "anim.h"
 
@@ -92,4 +93,30 @@ void am_anim_resolve(const am_anim *a, const am_skeleton *skel, int *out)
                 idx = -1; /* a second entry for the same joint has no effect */
         out[j] = idx;
     }
+}
+
+void am_anim_loop_seam(const am_anim *a, am_anim_seam *out)
+{
+    *out = (am_anim_seam){0, 0, -1, -1};
+    if (!a->loop || a->joint_count == 0)
+        return;
+    am_anim_joint_pose *p_in = malloc(2 * a->joint_count * sizeof *p_in);
+    if (!p_in)
+        return; /* a diagnostic: nothing to report rather than a failure */
+    am_anim_joint_pose *p_out = p_in + a->joint_count;
+    am_anim_eval_curves(a, a->loop_in, p_in);
+    am_anim_eval_curves(a, a->loop_out, p_out);
+    for (size_t j = 0; j < a->joint_count; j++) {
+        if (p_in[j].has_rot) {
+            double d = am_quat_angle_between(p_in[j].rot, p_out[j].rot) * AM_RAD2DEG;
+            if (out->rot_joint < 0 || d > out->rot_deg)
+                out->rot_deg = d, out->rot_joint = (long)j;
+        }
+        if (p_in[j].has_pos) {
+            double d = am_v3_dist(p_in[j].pos, p_out[j].pos);
+            if (out->pos_joint < 0 || d > out->pos_m)
+                out->pos_m = d, out->pos_joint = (long)j;
+        }
+    }
+    free(p_in);
 }

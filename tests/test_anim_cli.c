@@ -81,6 +81,8 @@ static void test_encode_from_values_without_codes(void **state)
                            " {\"name\": \"mHipLeft\", \"priority\": -1,"
                            "  \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}, {\"t\": 1, \"rot\": [0,0.38268343,0,0.92387953]}]}]}");
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 0);
+    /* it loops from a 90 deg pose back to rest: written (the spec's bytes), with a note */
+    assert_non_null(strstr(out, "note: the pose jumps at the loop seam (1.000 s -> 0.000 s): 90.00 deg on joint 'mPelvis'"));
     uint8_t *d;
     size_t n;
     am_error err = {0};

@@ -81,6 +81,32 @@ static void test_keys_more_than_180_degrees_apart_take_the_short_arc_by_slerp(vo
     am_anim_free(&a);
 }
 
+static void test_loop_seam_measures_the_jump_the_viewer_plays(void **state)
+{
+    (void)state;
+    /* The worked example loops 0..1 s; the pelvis goes from identity to 89.9969 deg and
+     * from 0 to 0.09987068 m (anim.md 9), so that is the jump at every seam. */
+    am_anim a;
+    am_error err = {0};
+    assert_int_equal(am_anim_decode(am_test_anim_worked, sizeof am_test_anim_worked, &a, &err), AM_OK);
+    am_anim_seam seam;
+    am_anim_loop_seam(&a, &seam);
+    assert_int_equal(seam.rot_joint, 0);
+    assert_near(seam.rot_deg, 89.9969, 1e-3);
+    assert_int_equal(seam.pos_joint, 0);
+    assert_near(seam.pos_m, 0.09987068, 1e-7);
+    /* a loop over [1, 1] has no seam; a motion that does not loop has none either */
+    a.loop_in = 1.0f;
+    am_anim_loop_seam(&a, &seam);
+    assert_near(seam.rot_deg, 0.0, 0);
+    assert_near(seam.pos_m, 0.0, 0);
+    a.loop = 0;
+    am_anim_loop_seam(&a, &seam);
+    assert_int_equal(seam.rot_joint, -1);
+    assert_int_equal(seam.pos_joint, -1);
+    am_anim_free(&a);
+}
+
 static void test_unsorted_and_duplicate_keys_play_like_the_viewers_map(void **state)
 {
     (void)state;
@@ -139,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_worked_example_plays_as_the_spec_says),
         cmocka_unit_test(test_first_key_held_before_and_last_after),
         cmocka_unit_test(test_keys_more_than_180_degrees_apart_take_the_short_arc_by_slerp),
+        cmocka_unit_test(test_loop_seam_measures_the_jump_the_viewer_plays),
         cmocka_unit_test(test_unsorted_and_duplicate_keys_play_like_the_viewers_map),
         cmocka_unit_test(test_loop_between_loop_in_and_loop_out),
         cmocka_unit_test(test_resolve_keeps_only_the_first_entry_of_a_joint),

@@ -60,6 +60,21 @@ static int read_input(const char *path, uint8_t **data, size_t *size, am_error *
     return AM_OK;
 }
 
+/* lessons.md rule 7: a looping motion should end where it starts. The viewer plays the jump
+ * at the seam every cycle (anim.md 6.5); real files and mocap often have one, so this is a
+ * note, not a refusal (the motion writer, am_motion_write_anim, refuses). */
+static void note_loop_seam(const char *path, const am_anim *a)
+{
+    am_anim_seam seam;
+    am_anim_loop_seam(a, &seam);
+    if (seam.rot_deg > 0.05)
+        fprintf(stderr, "%s: note: the pose jumps at the loop seam (%.3f s -> %.3f s): %.2f deg on joint '%s'\n", path,
+                a->loop_out, a->loop_in, seam.rot_deg, a->joints[seam.rot_joint].name);
+    if (seam.pos_m > 0.0005)
+        fprintf(stderr, "%s: note: the pose jumps at the loop seam (%.3f s -> %.3f s): %.4f m on joint '%s'\n", path,
+                a->loop_out, a->loop_in, seam.pos_m, a->joints[seam.pos_joint].name);
+}
+
 static void print_summary(const char *path, const am_anim *a, size_t bytes)
 {
     size_t rk = 0, pk = 0;
@@ -197,8 +212,10 @@ static int cmd_encode(int argc, char **argv)
     int rc = AM_EXIT_OK;
     if (st)
         rc = am_cli_report(&err);
-    else
+    else {
         printf("%s: %zu bytes, %zu joints, verified by decoding\n", out_path, b.size, a.joint_count);
+        note_loop_seam(out_path, &a);
+    }
     am_buf_free(&b);
     am_anim_free(&a);
     return rc;
@@ -402,6 +419,7 @@ static int cmd_from_bvh(int argc, char **argv)
             printf("  %zu mapped joints never move and were omitted (--keep-static keeps them)\n", bs.static_joints);
         if (bs.unmapped)
             printf("  %zu BVH joints have no stock name and were skipped: %s\n", bs.unmapped, bs.skipped);
+        note_loop_seam(out_path, &a);
     }
     am_anim_report_free(&rep);
     am_buf_free(&buf);
