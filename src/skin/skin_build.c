@@ -38,24 +38,6 @@ void am_skin_result_free(am_skin_result *res)
     memset(res, 0, sizeof *res);
 }
 
-/* mesh-asset.md 4.3: q = (U16)(((v - min) / range) * 65535) in F32; a zero range writes 0
- * (the viewer's writer would divide by zero there). */
-static uint16_t quantize(float v, float mn, float mx)
-{
-    float range = mx - mn;
-    if (!(range > 0))
-        return 0;
-    float q = ((v - mn) / range) * 65535.0f;
-    if (!(q > 0))
-        return 0;
-    return q >= 65535.0f ? 65535 : (uint16_t)q;
-}
-
-static float dequantize(uint16_t q, float mn, float mx)
-{
-    return ((float)q / 65535.0f) * (mx - mn) + mn;
-}
-
 /* Per high-LOD face: the normalised attributes of its vertices, in local order. */
 typedef struct face_attr {
     float *pos;   /* 3 per local vertex, normalised */
@@ -123,27 +105,28 @@ static am_status make_face(const am_skin_face_split *src, const face_attr *at, c
         if (o == UINT32_MAX)
             continue;
         for (int k = 0; k < 3; k++) {
-            uint16_t q = quantize(at->pos[3 * i + k], dmin[k], dmax[k]);
+            /* the asset's quantisation (mesh-asset.md 4.3), decoded values as the viewer's */
+            float range = dmax[k] - dmin[k];
+            uint16_t q = am_mesh_quantize(at->pos[3 * i + k], dmin[k], range);
             f->position_codes[3 * o + k] = q;
-            f->positions[3 * o + k] = dequantize(q, dmin[k], dmax[k]);
-            float nq = (at->nrm[3 * i + k] + 1.0f) * 0.5f * 65535.0f;
-            uint16_t nc = nq <= 0 ? 0 : nq >= 65535.0f ? 65535 : (uint16_t)nq;
+            f->positions[3 * o + k] = am_mesh_dequantize(q, dmin[k], range);
+            uint16_t nc = am_mesh_quantize_normal(at->nrm[3 * i + k]);
             f->normal_codes[3 * o + k] = nc;
-            f->normals[3 * o + k] = ((float)nc / 65535.0f) * 2.0f - 1.0f;
+            f->normals[3 * o + k] = am_mesh_dequantize_normal(nc);
         }
         for (int k = 0; k < 2; k++) {
-            uint16_t q = quantize(at->uv[2 * i + k], umin[k], umax[k]);
+            float range = umax[k] - umin[k];
+            uint16_t q = am_mesh_quantize(at->uv[2 * i + k], umin[k], range);
             f->uv_codes[2 * o + k] = q;
-            f->uvs[2 * o + k] = dequantize(q, umin[k], umax[k]);
+            f->uvs[2 * o + k] = am_mesh_dequantize(q, umin[k], range);
         }
         uint32_t v = src->vertices[i];
         f->weight_count[o] = res->weight_count[v];
         for (int k = 0; k < res->weight_count[v]; k++) {
             uint16_t q = res->weight_code[4 * v + k];
-            float w = (float)q / 65535.0f;
             f->weight_joint[4 * o + k] = res->weight_joint[4 * v + k];
             f->weight_code[4 * o + k] = q;
-            f->weight_value[4 * o + k] = w < 0.001f ? 0.001f : w > 0.999f ? 0.999f : w;
+            f->weight_value[4 * o + k] = am_mesh_weight_value(q);
         }
     }
     for (size_t i = 0; i < n_idx; i++)
