@@ -23,6 +23,7 @@
 
 typedef struct bridge {
     int fail_store_number; /* the n-th store_anim (1-based) always answers 500 */
+    int fail_save;         /* save_world always answers 500 */
     int status_always;
     int stores_seen;
     int next_uuid;
@@ -43,6 +44,11 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
         return;
     }
     const char *cmd = rq->path + 4; /* "/wb/" */
+    if (b->fail_save && strcmp(cmd, "save_world") == 0) {
+        resp->status = 500;
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"read-only region\"}");
+        return;
+    }
     if (strcmp(cmd, "store_anim") == 0 && ++b->stores_seen >= b->fail_store_number && b->fail_store_number) {
         resp->status = 500;
         snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"disk full\"}");
@@ -232,6 +238,20 @@ static void test_failure_part_way_reports_what_was_done(void **state)
     json_decref(j);
 }
 
+static void test_failure_at_save_reports_the_animation_playing(void **state)
+{
+    fixture *f = *state;
+    f->b.fail_save = 1;
+    char out[8192];
+    int rc = am_test_run_cli(out, sizeof out,
+                             "push --bridge %s --mesh '%s' --anim wave='%s' --play wave --save %s", f->url, f->mesh,
+                             f->wave, f->common);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "stopped at save_world. Already done:"));
+    assert_non_null(strstr(out, "animation wave stored as 00000000-0000-4000-8000-000000000002"));
+    assert_non_null(strstr(out, "animation wave playing"));
+}
+
 static void test_401_never_prints_the_token(void **state)
 {
     fixture *f = *state;
@@ -362,6 +382,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_push_runs_the_whole_sequence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalid_inputs_send_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failure_part_way_reports_what_was_done, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failure_at_save_reports_the_animation_playing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_401_never_prints_the_token, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dry_run_writes_requests_and_sends_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),

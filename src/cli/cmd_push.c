@@ -97,7 +97,8 @@ static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err
 }
 
 /* What a failure part-way leaves behind, so the user can finish without duplicates. */
-static void report_progress(const char *object, const push_args *a, size_t stored, const char *failed_step)
+static void report_progress(const char *object, const push_args *a, size_t stored, bool played,
+                            const char *failed_step)
 {
     fprintf(stderr, "animesh push: stopped at %s. Already done:\n", failed_step);
     if (!object[0])
@@ -106,6 +107,8 @@ static void report_progress(const char *object, const push_args *a, size_t store
         fprintf(stderr, "  object %s spawned\n", object);
     for (size_t i = 0; i < stored; i++)
         fprintf(stderr, "  animation %s stored as %s\n", a->anims[i].name, a->anims[i].uuid);
+    if (played)
+        fprintf(stderr, "  animation %s playing\n", a->play);
     fprintf(stderr, "Re-running the same push sends the same requests with the same Idempotency-Keys,\n"
                     "so a bridge that honours them returns these UUIDs instead of creating copies.\n");
 }
@@ -132,6 +135,7 @@ static int push_bridge(push_args *a)
     memset(&res, 0, sizeof res);
     char object[37] = "", step[128] = "";
     size_t stored = 0;
+    bool played = false;
     uint8_t *tex = NULL;
     size_t tex_size = 0;
     const char *tex_uuid = NULL;
@@ -216,6 +220,7 @@ static int push_bridge(push_args *a)
         json_decref(body);
         body = NULL;
         am_wb_result_free(&res);
+        played = true;
         if (!a->dry_run)
             printf("playing %s\n", a->play);
     }
@@ -240,7 +245,7 @@ failed:
     am_wb_result_free(&res);
     rc = am_cli_report(&err);
     if (!a->dry_run)
-        report_progress(object, a, stored, step);
+        report_progress(object, a, stored, played, step);
 done:
     json_decref(meshdata);
     free(tex);
