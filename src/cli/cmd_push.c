@@ -73,6 +73,20 @@ typedef struct push_args {
     size_t anim_count;
 } push_args;
 
+/* --connect-timeout, --timeout, --retries and --backoff over the defaults of either client's
+ * options (am_wb_options and am_ra_options name these fields alike). */
+#define APPLY_TIMING(opt, a)                                                                   \
+    do {                                                                                       \
+        if ((a)->connect_ms)                                                                   \
+            (opt)->connect_timeout_ms = (a)->connect_ms;                                       \
+        if ((a)->total_ms)                                                                     \
+            (opt)->total_timeout_ms = (a)->total_ms;                                           \
+        if ((a)->retries >= 0)                                                                 \
+            (opt)->max_attempts = (a)->retries + 1;                                            \
+        if ((a)->backoff_ms >= 0)                                                              \
+            (opt)->backoff_ms = (a)->backoff_ms;                                               \
+    } while (0)
+
 static void free_anims(push_args *a)
 {
     for (size_t i = 0; i < a->anim_count; i++)
@@ -168,14 +182,7 @@ static int push_bridge(push_args *a)
     if (a->bridge)
         opt.base_url = a->bridge;
     opt.dry_run_dir = a->dry_run;
-    if (a->connect_ms)
-        opt.connect_timeout_ms = a->connect_ms;
-    if (a->total_ms)
-        opt.total_timeout_ms = a->total_ms;
-    if (a->retries >= 0)
-        opt.max_attempts = a->retries + 1;
-    if (a->backoff_ms >= 0)
-        opt.backoff_ms = a->backoff_ms;
+    APPLY_TIMING(&opt, a);
     am_wb_client client;
     if (am_wb_client_init(&client, &opt, &err)) {
         rc = err.code == AM_ERR_USAGE ? am_cli_usage("push", "%s", err.msg) : am_cli_report(&err);
@@ -266,14 +273,7 @@ static int push_remote_admin(push_args *a)
     am_ra_options opt;
     am_ra_options_default(&opt);
     opt.url = a->remote_admin;
-    if (a->connect_ms)
-        opt.connect_timeout_ms = a->connect_ms;
-    if (a->total_ms)
-        opt.total_timeout_ms = a->total_ms;
-    if (a->retries >= 0)
-        opt.max_attempts = a->retries + 1;
-    if (a->backoff_ms >= 0)
-        opt.backoff_ms = a->backoff_ms;
+    APPLY_TIMING(&opt, a);
     if (!opt.password)
         return am_cli_usage("push", "set OPENSIM_REMOTEADMIN_PASSWORD to the region's [RemoteAdmin] access_password");
     /* A local file: the region can only open it by its absolute path (same host). */
