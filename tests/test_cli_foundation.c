@@ -135,9 +135,16 @@ static void test_options_that_would_be_ignored_are_refused(void **state)
     assert_non_null(strstr(out, "--strip-anim 2 but only 0 --anim"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode x.anim -o y.json"), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode x.llmesh --out y.json"), 2);
-    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin http://127.0.0.1:1/ --oar x.oar --region R --save"),
-                     2);
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "push --remote-admin http://127.0.0.1:1/ --oar x.oar --region R --save"), 2);
     assert_non_null(strstr(out, "does not take WorldBridge options"));
+    /* commands are appended to the bridge URL's path: a query would swallow them */
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "push --bridge 'http://127.0.0.1:1/wb?token=x' --mesh "
+                                     "'%s/assets/world/tri.meshdata.json'",
+                                     AM_SOURCE_DIR),
+                     2);
+    assert_non_null(strstr(out, "must not carry a query"));
 }
 
 static void test_duplicate_animation_names_are_usage_errors_in_oar_and_push(void **state)

@@ -36,6 +36,12 @@ am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error 
             return am_fail(err, AM_ERR_USAGE, "no WorldBridge URL: pass --bridge URL or set WORLDBRIDGE_URL");
         if (strncmp(opt->base_url, "http://", 7) != 0 && strncmp(opt->base_url, "https://", 8) != 0)
             return am_fail(err, AM_ERR_USAGE, "WorldBridge URL must start with http:// or https://");
+        /* commands are appended to the path: a query or fragment would swallow them (and a
+         * secret in a query would be printed with every error) */
+        if (strpbrk(opt->base_url, "?#"))
+            return am_fail(err, AM_ERR_USAGE,
+                           "WorldBridge URL must not carry a query or fragment ('?', '#'): each command is "
+                           "POSTed to <URL>/<command>; pass a token in WORLDBRIDGE_TOKEN");
     }
     /* A control character in the token would end the header and start another. */
     for (const char *t = opt->token; t && *t; t++)
