@@ -251,6 +251,10 @@ typedef struct am_anim_seam {
     long rot_joint, pos_joint;
 } am_anim_seam;
 void am_anim_loop_seam(const am_anim *anim, am_anim_seam *out);
+/* The loop guard for a file (lessons.md rule 7): a looping anim whose pose at loop_out
+ * differs from loop_in by more than one quantisation step, or by more than tol_deg / tol_m
+ * when those are larger, is an error naming the joint and the jump. AM_OK when not looping. */
+am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, am_error *err);
 /* Resolve joint entries against the skeleton: out[i] = skeleton joint index, or -1 when
  * the name is unknown, the joint number is outside 0..215, or an earlier entry already
  * animates the same joint (only the first entry plays, 6.1). */

@@ -484,6 +484,8 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
             stats->keys_before += a->joints[j].rot_count + a->joints[j].pos_count;
         stats->keys_after = stats->keys_before;
     }
+    if (st == AM_OK && a->loop)
+        st = am_anim_check_loop(a, o.loop_tolerance_deg, o.loop_tolerance_m, err);
     free(target);
     free(moves);
     if (st != AM_OK)

@@ -59,6 +59,10 @@ typedef struct am_bvh_opts {
                                    * reduce_m metres) by interpolation (our reduction, not
                                    * the viewer's optimize); 0: every frame is a key */
     double reduce_m;
+    /* Loop guard (lessons.md rule 7): with `loop`, the pose at loop_out must equal loop_in
+     * within one quantisation step, or within these when larger (mocap rarely closes
+     * exactly: choose loop points where the pose matches, or accept a visible seam here). */
+    double loop_tolerance_deg, loop_tolerance_m;
 } am_bvh_opts;
 
 /* The viewer loader's defaults (8.1): priority 2, no loop, ease 0.3/0.3, hand pose 1. */

@@ -13,6 +13,25 @@
 #define ROT_STEP_RAD (2.0 * 1.7320508075688772 * (2.0 / 65535.0))
 #define POS_STEP_M (1.7320508075688772 * (10.0 / 65535.0))
 
+am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, am_error *err)
+{
+    am_anim_seam seam;
+    am_anim_loop_seam(anim, &seam);
+    double rot_allowed = fmax(ROT_STEP_RAD * AM_RAD2DEG, tol_deg);
+    double pos_allowed = fmax(POS_STEP_M, tol_m);
+    if (seam.rot_joint >= 0 && seam.rot_deg > rot_allowed)
+        return am_fail(err, AM_ERR_INVALID,
+                       "loop guard: joint '%s' is %.3f deg away at the loop seam (pose at loop_out %.3f s vs "
+                       "loop_in %.3f s; allowed %.4f deg)",
+                       anim->joints[seam.rot_joint].name, seam.rot_deg, anim->loop_out, anim->loop_in, rot_allowed);
+    if (seam.pos_joint >= 0 && seam.pos_m > pos_allowed)
+        return am_fail(err, AM_ERR_INVALID,
+                       "loop guard: joint '%s' is %.4f m away at the loop seam (loop_out %.3f s vs loop_in %.3f s; "
+                       "allowed %.5f m)",
+                       anim->joints[seam.pos_joint].name, seam.pos_m, anim->loop_out, anim->loop_in, pos_allowed);
+    return AM_OK;
+}
+
 void am_motion_init(am_motion *m)
 {
     memset(m, 0, sizeof *m);

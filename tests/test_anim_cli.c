@@ -147,9 +147,20 @@ static void test_from_bvh_converts_the_cmu_file(void **state)
     am_test_write_text(map, "{\"joints\": {\"Hips\": \"mPelvis\", \"Spine\": \"mTorso\", \"Spine1\": \"mChest\","
                             " \"Neck\": \"mNeck\", \"Head\": \"mHead\", \"LeftUpLeg\": \"mHipLeft\", \"LeftLeg\": \"mKneeLeft\","
                             " \"RightUpLeg\": \"mHipRight\", \"RightLeg\": \"mKneeRight\"}}");
+    /* The walk does not end where it starts: as a loop it is refused by the loop guard,
+     * naming a joint, and nothing is written... */
     assert_int_equal(am_test_run_cli(out, sizeof out,
                                      "anim from-bvh /usr/share/assimp/models/BVH/01_01.bvh --map '%s' --priority 4 "
                                      "--loop --ease-in 0.5 --hand-pose 0 -o '%s'", map, dst),
+                     1);
+    assert_non_null(strstr(out, "loop guard: joint '"));
+    assert_non_null(strstr(out, "away at the loop seam"));
+    FILE *none = fopen(dst, "rb");
+    assert_null(none);
+    /* ...unless the user accepts the seam explicitly. */
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "anim from-bvh /usr/share/assimp/models/BVH/01_01.bvh --map '%s' --priority 4 "
+                                     "--loop --loop-tolerance 180 --ease-in 0.5 --hand-pose 0 -o '%s'", map, dst),
                      0);
     am_anim a;
     am_error err = {0};
@@ -249,7 +260,11 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop-in 0.5 -o '%s'", bvh, dst), 2);
     assert_non_null(strstr(out, "need --loop"));
     assert_int_equal(
-        am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop --loop-in 0.25 --loop-out 0.5 -o '%s'", bvh, dst), 0);
+        am_test_run_cli(out, sizeof out,
+                        "anim from-bvh '%s' --loop --loop-in 0.25 --loop-out 0.5 --loop-tolerance 180 -o '%s'", bvh, dst),
+        0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop --loop-tolerance -1 -o '%s'", bvh, dst),
+                     2);
     /* an integer that does not fit is refused, not wrapped into range */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --priority 4294967298 -o '%s'", bvh, dst),
                      2);

@@ -255,6 +255,48 @@ static void expect_bvh_error(const char *text, const char *needle)
         fail_msg("expected '%s' in: %s", needle, err.msg);
 }
 
+/* Loop guard (lessons.md rule 7) on a converted file: the CMU walk ends metres and tens of
+ * degrees from where it starts, so as a loop it is refused naming the joint; a tolerance
+ * accepts the seam knowingly; without --loop there is no seam to guard. */
+static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
+{
+    (void)state;
+    uint8_t *text;
+    size_t size;
+    am_error err = {0};
+    if (am_read_file(CMU_BVH, &text, &size, &err) != AM_OK) {
+        skip();
+        return;
+    }
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_bvh b;
+    assert_int_equal(am_bvh_parse((const char *)text, size, &b, &err), AM_OK);
+    am_joint_map map;
+    assert_int_equal(am_joint_map_parse(cmu_map_json, strlen(cmu_map_json), "cmu", &map, &err), AM_OK);
+    am_bvh_opts o;
+    am_bvh_opts_init(&o);
+    o.map = &map;
+    o.loop = true;
+    am_anim a;
+    am_bvh_stats st;
+    assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "loop guard: joint '"));
+    assert_null(a.joints); /* nothing half-built is handed back */
+    o.loop_tolerance_deg = 180;
+    o.loop_tolerance_m = 10;
+    assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_OK);
+    am_anim_seam seam;
+    am_anim_loop_seam(&a, &seam);
+    assert_true(seam.rot_deg > 10); /* the seam is real, and accepted on request */
+    assert_true(seam.pos_m > 1);
+    am_anim_free(&a);
+    am_joint_map_free(&map);
+    am_bvh_free(&b);
+    am_skeleton_free(&skel);
+    free(text);
+}
+
 static void test_bad_bvh_is_a_clean_error_naming_the_line(void **state)
 {
     (void)state;
@@ -279,6 +321,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny_bvh_converts_as_the_viewer_does),
         cmocka_unit_test(test_cmu_01_01_converts_with_a_joint_map),
+        cmocka_unit_test(test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard),
         cmocka_unit_test(test_bad_bvh_is_a_clean_error_naming_the_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

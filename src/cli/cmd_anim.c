@@ -16,8 +16,8 @@ static const char *help =
     "       animesh anim check FILE.anim [--skeleton FILE]\n"
     "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
     "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
-    "                [--hand-pose N] [--keep-static] [--reduce DEG] [--skeleton FILE]\n"
-    "                -o OUT.anim\n\n"
+    "                [--hand-pose N] [--keep-static] [--reduce DEG] [--loop-tolerance DEG]\n"
+    "                [--skeleton FILE] -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
@@ -35,7 +35,11 @@ static const char *help =
     "            ...). Defaults as the viewer's loader: priority 2, no loop, ease 0.3 s /\n"
     "            0.3 s, hand pose 1. Joints that never move are omitted (--keep-static).\n"
     "            Every frame after frame 0 becomes a key; --reduce DEG drops the keys that\n"
-    "            interpolation reproduces within DEG degrees (and 0.5 mm) and reports it.\n\n"
+    "            interpolation reproduces within DEG degrees (and 0.5 mm) and reports it.\n"
+    "            Loop guard: with --loop the pose at the loop-out point must equal the\n"
+    "            loop-in point within one quantisation step, or the file is refused naming\n"
+    "            the joint and the jump; pick loop points where the pose matches, or accept\n"
+    "            a visible seam with --loop-tolerance DEG (and DEG cm for the pelvis).\n\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
@@ -307,6 +311,7 @@ static int cmd_from_bvh(int argc, char **argv)
                                          {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
                                          {"hand-pose", required_argument, 0, 'H'}, {"keep-static", no_argument, 0, 'k'},
                                          {"reduce", required_argument, 0, 'R'},
+                                         {"loop-tolerance", required_argument, 0, 'T'},
                                          {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     optind = 1;
@@ -325,6 +330,16 @@ static int cmd_from_bvh(int argc, char **argv)
             if (!am_cli_parse_double(optarg, &v) || !(v > 0) || v > 10)
                 return am_cli_usage("anim from-bvh", "--reduce needs a tolerance in degrees (0 < DEG <= 10)");
             o.reduce_deg = v;
+            break;
+        }
+        case 'T': {
+            double v;
+            if (!am_cli_parse_double(optarg, &v) || !(v >= 0) || v > 180)
+                return am_cli_usage("anim from-bvh", "--loop-tolerance needs an angle in degrees (0..180)");
+            /* the same tolerance in degrees for rotations and, scaled, 1 cm per degree for
+             * the pelvis position: an explicit acceptance of a visible seam */
+            o.loop_tolerance_deg = v;
+            o.loop_tolerance_m = v * 0.01;
             break;
         }
         case 'p':
