@@ -154,9 +154,11 @@ static am_status check_skin(const json_t *skin, size_t nv0, const am_skeleton *s
             if (strcmp(name, json_string_value(json_array_get(joints, j))) == 0)
                 return bad(err, g, "\"%s\" repeats skin.joints[%zu]", name, j);
         if (skel) {
-            int ix = am_skeleton_find_exact(skel, name);
-            if (ix < 0 || skel->joints[ix].kind == AM_JOINT_ATTACHMENT)
-                return bad(err, g, "unknown joint \"%s\" (not a viewer bone or collision volume)", name);
+            /* Bones, collision volumes and (non-HUD) attachment points are all legal skin
+             * joints (skeleton.md 6.1), canonical names as animesh skin writes them. */
+            if (am_skeleton_find_exact(skel, name) < 0)
+                return bad(err, g, "unknown joint \"%s\" (not a viewer bone, collision volume or attachment point)",
+                           name);
         }
     }
     const json_t *bs = json_object_get(skin, "bindShape");
