@@ -198,6 +198,15 @@ static void test_invalid_inputs_send_nothing(void **state)
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "tail.anim"));
     assert_non_null(strstr(out, "mTail9"));
+    assert_non_null(strstr(out, "--allow-unknown-joints"));
+    /* The user may send it anyway (the region stores it; the viewer drops the joint), with a
+     * warning; a dry run shows it would be stored. */
+    char dry[600];
+    snprintf(dry, sizeof dry, "%s/dry-unknown", f->dir);
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim t='%s' --allow-unknown-joints --dry-run '%s' %s",
+                         f->url, f->mesh, bad, dry, f->common);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "warning: 1 joint(s) not in the viewer's skeleton"));
     /* A texture that is not a code stream. */
     rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --texture '%s' %s", f->url, f->mesh, f->wave,
                          f->common);

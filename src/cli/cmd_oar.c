@@ -17,7 +17,7 @@
 static const char *help =
     "usage: animesh oar --mesh NAME.llmesh [--texture T.j2c] --anim NAME=FILE.anim ...\n"
     "                   [--play NAME] [--at X,Y,Z] [--scale X,Y,Z] [--object-name S]\n"
-    "                   [--skeleton FILE] -o CREATURE.oar\n\n"
+    "                   [--skeleton FILE] [--allow-unknown-joints] -o CREATURE.oar\n\n"
     "Write an OpenSim archive (OAR 0.8) holding one animesh object: a mesh prim with the\n"
     "animated-mesh flag, the texture on its default face, each animation in its inventory\n"
     "and, with --play, a script that starts that animation when the object is rezzed.\n"
@@ -32,6 +32,8 @@ static const char *help =
     "  --scale X,Y,Z       prim scale (default 1,1,1; the viewer ignores it for animesh)\n"
     "  --object-name S     object name (default \"animesh\")\n"
     "  --skeleton FILE     check animation joint names against the viewer skeleton\n"
+    "  --allow-unknown-joints  keep an animation that animates joints the viewer does not\n"
+    "                      have (dropped in-world; a warning names the file; default refused)\n"
     "  -o FILE             the archive to write (atomically)\n\n"
     "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
 
@@ -51,7 +53,8 @@ static void free_files(oar_files *f)
         free((void *)f->anims[i].data);
 }
 
-static am_status check_inputs(const char *mesh_path, const char *texture_path, oar_files *f, const am_skeleton *skel, am_error *err)
+static am_status check_inputs(const char *mesh_path, const char *texture_path, oar_files *f, const am_skeleton *skel,
+                              bool allow_unknown_joints, am_error *err)
 {
     am_mesh_asset asset;
     am_status s = am_mesh_asset_decode(f->mesh, f->mesh_size, &asset, err);
@@ -70,11 +73,15 @@ static am_status check_inputs(const char *mesh_path, const char *texture_path, o
         return s;
     }
     for (size_t i = 0; i < f->anim_count; i++) {
-        s = am_world_check_anim(f->anims[i].data, f->anims[i].size, skel, err);
+        size_t unknown = 0;
+        s = am_world_check_anim(f->anims[i].data, f->anims[i].size, skel, allow_unknown_joints, &unknown, err);
         if (s) {
             am_error_where(err, "%s", f->anim_paths[i]);
             return s;
         }
+        if (unknown)
+            fprintf(stderr, "%s: warning: %zu joint(s) not in the viewer's skeleton: the viewer drops them in-world "
+                            "(an upload would refuse the file); see animesh anim check\n", f->anim_paths[i], unknown);
     }
     return AM_OK;
 }
@@ -94,12 +101,14 @@ int am_cmd_oar(int argc, char **argv)
     oar_files f;
     memset(&f, 0, sizeof f);
     const char *names[OAR_MAX_ANIMS];
-    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL };
+    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN };
+    bool allow_unknown_joints = false;
     static const struct option opts[] = {
         {"mesh", required_argument, 0, O_MESH},   {"texture", required_argument, 0, O_TEXTURE},
         {"anim", required_argument, 0, O_ANIM},   {"play", required_argument, 0, O_PLAY},
         {"at", required_argument, 0, O_AT},       {"scale", required_argument, 0, O_SCALE},
         {"object-name", required_argument, 0, O_NAME}, {"skeleton", required_argument, 0, O_SKEL},
+        {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN},
         {"output", required_argument, 0, 'o'},    {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -126,6 +135,7 @@ int am_cmd_oar(int argc, char **argv)
             break;
         }
         case O_PLAY: play = optarg; break;
+        case O_ALLOW_UNKNOWN: allow_unknown_joints = true; break;
         case O_AT:
             if (!am_cli_parse_xyz(optarg, in.position))
                 return am_cli_usage("oar", "--at expects X,Y,Z in metres, got '%s'", optarg);
@@ -196,7 +206,7 @@ int am_cmd_oar(int argc, char **argv)
         f.anims[loaded].data = data;
         f.anims[loaded].name = names[loaded];
     }
-    if (check_inputs(mesh, texture, &f, have_skel ? &skel : NULL, &err)) {
+    if (check_inputs(mesh, texture, &f, have_skel ? &skel : NULL, allow_unknown_joints, &err)) {
         rc = am_cli_report(&err);
         goto done;
     }

@@ -22,7 +22,7 @@
 static const char *help =
     "usage: animesh push --bridge URL --mesh NAME.meshdata.json [--texture T.j2c|UUID]\n"
     "                    --anim NAME=FILE.anim ... [--play NAME] [--at X,Y,Z] [--name S]\n"
-    "                    [--save] [--dry-run DIR] [--skeleton FILE]\n"
+    "                    [--save] [--dry-run DIR] [--skeleton FILE] [--allow-unknown-joints]\n"
     "       animesh push --remote-admin URL --oar FILE|URL --region NAME|--region-uuid UUID\n\n"
     "WorldBridge: validates everything locally first (the meshdata against its schema, each\n"
     ".anim through the decoder's checks, joint names against the viewer skeleton when one is\n"
@@ -39,15 +39,19 @@ static const char *help =
     "  --at X,Y,Z           region position in metres (default 128,128,25)\n"
     "  --name S             object name (default: the meshdata name)\n"
     "  --save               call save_world at the end\n"
-    "  --dry-run DIR        write each request (NN-command.json = exact body, .http = headers\n"
-    "                       without the token) to DIR and send nothing\n"
+    "  --dry-run DIR        write each request (NN-command.json = the body, .http = headers\n"
+    "                       without the token) to DIR and send nothing; UUIDs only the bridge\n"
+    "                       can assign appear as placeholders ({{spawn_mesh.uuid}})\n"
     "  --connect-timeout MS connect timeout per attempt (default 5000)\n"
     "  --timeout MS         total timeout per attempt (default 60000; RemoteAdmin 600000)\n"
     "  --retries N          extra attempts after a refused/dropped connection, a timeout or a\n"
     "                       5xx (default 3; RemoteAdmin retries refused connections only)\n"
     "  --backoff MS         first retry delay, doubled each time (default 500)\n"
     "  --skeleton FILE      the viewer's avatar_skeleton.xml (else ANIMESH_SKELETON /\n"
-    "                       ANIMESH_VIEWER_DIR; without one, joint names are not checked)\n\n"
+    "                       ANIMESH_VIEWER_DIR; without one, joint names are not checked)\n"
+    "  --allow-unknown-joints  send an .anim that animates joints the viewer does not have (a\n"
+    "                       prop joint in a stock animation): the viewer drops those joints\n"
+    "                       in-world; a warning names the file (default: refused)\n\n"
     "RemoteAdmin: calls admin_load_oar on the region with merge \"true\"; the password comes\n"
     "from $OPENSIM_REMOTEADMIN_PASSWORD and is never printed. --oar is a path on the region's\n"
     "host (an existing local file is passed as its absolute path) or an http(s) URL.\n\n"
@@ -66,7 +70,7 @@ typedef struct push_args {
     const char *bridge, *mesh, *texture, *play, *name, *dry_run, *skeleton;
     const char *remote_admin, *oar, *region, *region_uuid;
     double at[3];
-    bool save, at_given;
+    bool save, at_given, allow_unknown_joints;
     long connect_ms, total_ms, backoff_ms;
     int retries;
     push_anim anims[PUSH_MAX_ANIMS];
@@ -101,11 +105,15 @@ static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err
         am_status s = am_read_file(pa->path, &pa->data, &pa->size, err);
         if (s)
             return s;
-        s = am_world_check_anim(pa->data, pa->size, skel, err);
+        size_t unknown = 0;
+        s = am_world_check_anim(pa->data, pa->size, skel, a->allow_unknown_joints, &unknown, err);
         if (s) {
             am_error_where(err, "%s", pa->path);
             return s;
         }
+        if (unknown)
+            fprintf(stderr, "%s: warning: %zu joint(s) not in the viewer's skeleton: the viewer drops them in-world "
+                            "(an upload would refuse the file); see animesh anim check\n", pa->path, unknown);
     }
     return AM_OK;
 }
@@ -309,7 +317,7 @@ int am_cmd_push(int argc, char **argv)
     a.retries = -1;
     a.backoff_ms = -1;
     enum { O_BRIDGE = 256, O_MESH, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_NAME, O_SAVE, O_DRY, O_SKEL, O_RA, O_OAR,
-           O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF };
+           O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF, O_ALLOW_UNKNOWN };
     static const struct option opts[] = {
         {"bridge", required_argument, 0, O_BRIDGE},   {"mesh", required_argument, 0, O_MESH},
         {"texture", required_argument, 0, O_TEXTURE}, {"anim", required_argument, 0, O_ANIM},
@@ -320,6 +328,7 @@ int am_cmd_push(int argc, char **argv)
         {"region", required_argument, 0, O_REGION},   {"region-uuid", required_argument, 0, O_REGION_UUID},
         {"connect-timeout", required_argument, 0, O_CONNECT}, {"timeout", required_argument, 0, O_TIMEOUT},
         {"retries", required_argument, 0, O_RETRIES}, {"backoff", required_argument, 0, O_BACKOFF},
+        {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -353,6 +362,7 @@ int am_cmd_push(int argc, char **argv)
             break;
         case O_NAME: a.name = optarg; break;
         case O_SAVE: a.save = true; break;
+        case O_ALLOW_UNKNOWN: a.allow_unknown_joints = true; break;
         case O_DRY: a.dry_run = optarg; break;
         case O_SKEL: a.skeleton = optarg; break;
         case O_RA: a.remote_admin = optarg; break;

@@ -25,8 +25,11 @@ am_status am_world_check_texture(const uint8_t *data, size_t size, uint32_t *wid
     return s;
 }
 
-am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleton *skel, am_error *err)
+am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleton *skel, bool allow_unknown_joints,
+                              size_t *unknown_joints, am_error *err)
 {
+    if (unknown_joints)
+        *unknown_joints = 0;
     am_anim anim;
     am_status s = am_anim_decode(data, size, &anim, err);
     if (s)
@@ -34,9 +37,20 @@ am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleto
     if (skel) {
         am_anim_report rep;
         s = am_anim_validate(&anim, skel, &rep, err);
-        if (!s)
-            s = am_anim_report_fail(&rep, err);
-        am_anim_report_free(&rep);
+        for (size_t i = 0; !s && i < rep.count; i++) {
+            const am_anim_issue *is = &rep.issues[i];
+            const char *hint = is->severity == AM_ANIM_REJECT_UPLOAD
+                                   ? " (--allow-unknown-joints sends it anyway: the viewer drops that joint in-world)"
+                                   : "";
+            if (is->severity == AM_ANIM_REJECT_UPLOAD && allow_unknown_joints) {
+                if (unknown_joints)
+                    (*unknown_joints)++;
+            } else if (is->severity != AM_ANIM_NOTE) {
+                s = is->offset != AM_NO_OFFSET ? am_fail_at(err, AM_ERR_INVALID, is->offset, "%s%s", is->msg, hint)
+                                               : am_fail(err, AM_ERR_INVALID, "%s%s", is->msg, hint);
+            }
+        }
+        am_anim_report_free(&rep); /* zeroed by validate even when it fails */
     }
     am_anim_free(&anim);
     return s;

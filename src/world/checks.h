@@ -6,6 +6,7 @@
 #ifndef AM_WORLD_CHECKS_H
 #define AM_WORLD_CHECKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,7 +15,12 @@
 
 /* width/height may be NULL. */
 am_status am_world_check_texture(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err);
-/* skel may be NULL (names then unchecked). */
-am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleton *skel, am_error *err);
+/* skel may be NULL (names then unchecked). A joint the viewer does not know is refused,
+ * as an upload refuses it, unless allow_unknown_joints: the file reaches the region's asset
+ * store directly (OAR, store_anim), and the viewer then drops that joint in-world (a prop
+ * joint in a stock animation, say); such joints are counted in *unknown_joints (may be
+ * NULL) for a warning. What the viewer refuses to play always fails. */
+am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleton *skel, bool allow_unknown_joints,
+                              size_t *unknown_joints, am_error *err);
 
 #endif
