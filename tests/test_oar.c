@@ -455,6 +455,17 @@ static void test_extra_params_and_script_escaping(void **state)
                               0xcd, 0xef, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x05, 0x70, 0x00,
                               0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00};
     assert_memory_equal(ep, want, 34);
+    /* The default face's colour is stored inverted (255 - c): white is 00 00 00 00, and the
+     * rig colour (0.55, 0.4, 0.25) is 255-140, 255-102, 255-64, alpha 00 (opaque). */
+    uint8_t te[AM_OAR_TEXTURE_ENTRY_SIZE];
+    am_oar_texture_entry(&u, NULL, te);
+    const uint8_t white[5] = {0x00, 0x00, 0x00, 0x00, 0x00};
+    assert_memory_equal(te + 17, white, 4);
+    const double rgb[3] = {0.55, 0.4, 0.25};
+    am_oar_texture_entry(&u, rgb, te);
+    const uint8_t tinted[4] = {0x73, 0x99, 0xbf, 0x00};
+    assert_memory_equal(te + 17, tinted, 4);
+    assert_memory_equal(te, u.b, 16);
     char *lsl = NULL;
     am_error err;
     assert_int_equal(am_oar_lsl_script("say \"hi\" \\o/", &lsl, &err), AM_OK);

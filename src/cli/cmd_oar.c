@@ -16,7 +16,7 @@
 
 static const char *help =
     "usage: animesh oar --mesh NAME.llmesh [--texture T.j2c] --anim NAME=FILE.anim ...\n"
-    "                   [--play NAME] [--at X,Y,Z] [--scale X,Y,Z] [--object-name S]\n"
+    "                   [--play NAME] [--at X,Y,Z] [--scale X,Y,Z] [--object-name S] [--color R,G,B]\n"
     "                   [--skeleton FILE] [--allow-unknown-joints] -o CREATURE.oar\n\n"
     "Write an OpenSim archive (OAR 0.8) holding one animesh object: a mesh prim with the\n"
     "animated-mesh flag, the texture on its default face, each animation in its inventory\n"
@@ -31,6 +31,8 @@ static const char *help =
     "  --at X,Y,Z          region position in metres (default 128,128,25)\n"
     "  --scale X,Y,Z       prim scale (default 1,1,1; the viewer ignores it for animesh)\n"
     "  --object-name S     object name (default \"animesh\")\n"
+    "  --color R,G,B       tint of the default face, 0..1 each (the rig's material rgb; the\n"
+    "                      .llmesh carries no colour; default white)\n"
     "  --skeleton FILE     check animation joint names against the viewer skeleton\n"
     "  --allow-unknown-joints  keep an animation that animates joints the viewer does not\n"
     "                      have (dropped in-world; a warning names the file; default refused)\n"
@@ -101,14 +103,14 @@ int am_cmd_oar(int argc, char **argv)
     oar_files f;
     memset(&f, 0, sizeof f);
     const char *names[OAR_MAX_ANIMS];
-    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN };
+    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN, O_COLOR };
     bool allow_unknown_joints = false;
     static const struct option opts[] = {
         {"mesh", required_argument, 0, O_MESH},   {"texture", required_argument, 0, O_TEXTURE},
         {"anim", required_argument, 0, O_ANIM},   {"play", required_argument, 0, O_PLAY},
         {"at", required_argument, 0, O_AT},       {"scale", required_argument, 0, O_SCALE},
         {"object-name", required_argument, 0, O_NAME}, {"skeleton", required_argument, 0, O_SKEL},
-        {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN},
+        {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN}, {"color", required_argument, 0, O_COLOR},
         {"output", required_argument, 0, 'o'},    {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -136,6 +138,12 @@ int am_cmd_oar(int argc, char **argv)
         }
         case O_PLAY: play = optarg; break;
         case O_ALLOW_UNKNOWN: allow_unknown_joints = true; break;
+        case O_COLOR:
+            if (!am_cli_parse_xyz(optarg, in.color) || in.color[0] < 0 || in.color[0] > 1 || in.color[1] < 0 ||
+                in.color[1] > 1 || in.color[2] < 0 || in.color[2] > 1)
+                return am_cli_usage("oar", "--color expects R,G,B each 0..1 (the rig's material rgb), got '%s'", optarg);
+            in.has_color = true;
+            break;
         case O_AT:
             if (!am_cli_parse_xyz(optarg, in.position))
                 return am_cli_usage("oar", "--at expects X,Y,Z in metres, got '%s'", optarg);

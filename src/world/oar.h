@@ -25,6 +25,7 @@
 #ifndef AM_WORLD_OAR_H
 #define AM_WORLD_OAR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,8 @@ typedef struct am_oar_input {
     double position[3];      /* region coordinates, metres */
     double scale[3];         /* prim scale; (0,0,0) means (1,1,1) */
     const char *object_name; /* NULL: "animesh" */
+    bool has_color;          /* tint the default face (material colour of the rig) */
+    double color[3];         /* RGB, 0..1 (used when has_color; else opaque white) */
     int64_t creation_time;   /* archive datetime, CreationDate and tar mtimes (Unix s) */
 } am_oar_input;
 
@@ -86,7 +89,7 @@ void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SI
  * 89556747-24cb-43ed-920b-47caed15465f when NULL), white, repeats 1, no offset/rotation,
  * no exceptions. Always 63 bytes. */
 #define AM_OAR_TEXTURE_ENTRY_SIZE 63
-void am_oar_texture_entry(const am_uuid *texture, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE]);
+void am_oar_texture_entry(const am_uuid *texture, const double *rgb, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE]);
 
 /* The LSL starter script for anim_name (malloc'd). */
 am_status am_oar_lsl_script(const char *anim_name, char **out, am_error *err);

@@ -1,4 +1,5 @@
 /* The binary blobs inside an OpenSim prim shape and the starter script. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SI
     put_u32le(p, 1); /* ANIMATED_MESH_ENABLED_FLAG */
 }
 
-void am_oar_texture_entry(const am_uuid *texture, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE])
+void am_oar_texture_entry(const am_uuid *texture, const double *rgb, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE])
 {
     /* Each section: the default value, then the face-exception list, here empty (one 0x00
      * byte); the last section (material ID) has no terminator, as OpenSim writes it. */
@@ -51,6 +52,10 @@ void am_oar_texture_entry(const am_uuid *texture, uint8_t out[AM_OAR_TEXTURE_ENT
     p += 16;
     *p++ = 0;
     memset(p, 0, 4); /* colour, stored inverted: 00 00 00 00 = opaque white */
+    for (int k = 0; rgb && k < 3; k++) {
+        double c = rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k];
+        p[k] = (uint8_t)(255 - (int)lround(c * 255.0)); /* alpha stays 00: opaque */
+    }
     p += 4;
     *p++ = 0;
     static const uint8_t one[4] = {0x00, 0x00, 0x80, 0x3f}; /* 1.0f little-endian */

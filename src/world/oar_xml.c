@@ -140,7 +140,7 @@ static void shape(xw *w, const am_oar_input *in, const am_oar_plan *plan, const 
 {
     const char *I = "        ";
     uint8_t te[AM_OAR_TEXTURE_ENTRY_SIZE], ep[AM_OAR_EXTRA_PARAMS_SIZE];
-    am_oar_texture_entry(plan->has_texture ? &plan->texture : NULL, te);
+    am_oar_texture_entry(plan->has_texture ? &plan->texture : NULL, in->has_color ? in->color : NULL, te);
     am_oar_extra_params(&plan->mesh, ep);
     put(w, "      <Shape>\n");
     put(w, "%s<ProfileCurve>1</ProfileCurve>\n", I);
