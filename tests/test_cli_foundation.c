@@ -182,6 +182,29 @@ static void test_skin_errors_name_the_rig_file(void **state)
     assert_non_null(strstr(out, "region limit 10"));
 }
 
+/* Mix-ups a user makes on day one get a message that says what happened. */
+static void test_common_mixups_are_named(void **state)
+{
+    (void)state;
+    char dir[256], json[512], dae[512], out[8192];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(json, sizeof json, "%s/bendbox.meshdata.json", dir);
+    snprintf(dae, sizeof dae, "%s/bendbox.dae", dir);
+    am_test_write_text(json, "{\"version\": 1, \"name\": \"bendbox\"}");
+    am_test_write_text(dae, "<?xml version=\"1.0\"?><COLLADA/>");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s'", json), 1);
+    assert_non_null(strstr(out, "text file (JSON"));
+    assert_non_null(strstr(out, "not a binary mesh asset"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s'", dae), 1);
+    assert_non_null(strstr(out, "text file (XML"));
+    unsetenv("WORLDBRIDGE_URL");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push"), 2);
+    assert_non_null(strstr(out, "say where to push: --bridge URL"));
+    remove(json);
+    remove(dae);
+    remove(dir);
+}
+
 int main(void)
 {
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
@@ -192,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_skeleton_json_lists_bones_and_volumes),
         cmocka_unit_test(test_skeleton_errors_and_exit_codes),
         cmocka_unit_test(test_map_check_exit_codes),
+        cmocka_unit_test(test_common_mixups_are_named),
         cmocka_unit_test(test_every_command_and_subcommand_has_help),
         cmocka_unit_test(test_numeric_options_refuse_values_that_do_not_fit),
         cmocka_unit_test(test_options_that_would_be_ignored_are_refused),

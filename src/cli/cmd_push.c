@@ -401,6 +401,9 @@ int am_cmd_push(int argc, char **argv)
     }
     if (a.oar || a.region || a.region_uuid)
         return am_cli_usage("push", "--oar and --region go with --remote-admin URL");
+    if (!a.bridge && !getenv("WORLDBRIDGE_URL") && !a.mesh && !a.dry_run)
+        return am_cli_usage("push", "say where to push: --bridge URL (WorldBridge, or $WORLDBRIDGE_URL) with "
+                                    "--mesh NAME.meshdata.json, or --remote-admin URL --oar FILE --region NAME");
     if (a.play) {
         bool known = am_uuid_parse(a.play, NULL);
         for (size_t i = 0; i < a.anim_count; i++)

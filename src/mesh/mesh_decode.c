@@ -449,6 +449,12 @@ static am_status read_header(const uint8_t *data, size_t size, am_mesh_asset *a,
         }
     }
     if (s) {
+        /* A text file where a binary asset belongs is a common mix-up (the meshdata JSON or
+         * the .dae beside the .llmesh): say so instead of quoting a nonsense LLSD count. */
+        if (size >= 2 && (data[0] == '<' || (data[0] == '{' && (data[1] == '"' || data[1] == '\n' ||
+                                                                   data[1] == ' ' || data[1] == '\r'))))
+            am_fail_at(err, AM_ERR_INVALID, 0, "this is a text file (%s), not a binary mesh asset (.llmesh / .slm)",
+                       data[0] == '<' ? "XML: a .dae?" : "JSON: a meshdata or rig file?");
         am_error_where(err, "header");
         return s;
     }
