@@ -283,12 +283,17 @@ am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, a
         r->chains_checked++;
         if (!am_skeleton_is_ancestor(skel, pt, targets[i])) {
             const am_joint *a = &skel->joints[pt], *b = &skel->joints[targets[i]];
+            /* Name what is wrong: a reversed chain is not a pair of siblings. */
+            const char *why = am_skeleton_is_ancestor(skel, targets[i], pt)
+                                  ? "the chain runs backwards: a rotation on the rig parent would not carry the "
+                                    "child, and the child would carry the parent"
+                                  : "siblings in the viewer's skeleton do not move together";
             s = report_add(r, err,
                            "rig chain '%s' -> '%s' maps to '%s' -> '%s', which is not ancestor -> "
                            "descendant in the viewer's skeleton ('%s' has viewer parent '%s', '%s' has "
-                           "viewer parent '%s'): siblings in the viewer's skeleton do not move together",
+                           "viewer parent '%s'): %s",
                            p, map->entries[i].rig_name, a->name, b->name, a->name,
-                           parent_name(skel, pt), b->name, parent_name(skel, targets[i]));
+                           parent_name(skel, pt), b->name, parent_name(skel, targets[i]), why);
         }
     }
     /* 4. the 110-joint limit counts the skin's joints: the mapped joints plus every

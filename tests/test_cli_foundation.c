@@ -197,6 +197,9 @@ static void test_common_mixups_are_named(void **state)
     assert_non_null(strstr(out, "not a binary mesh asset"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s'", dae), 1);
     assert_non_null(strstr(out, "text file (XML"));
+    /* bench: a time with no motion to pose would be silently ignored */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --time 3", json), 2);
+    assert_non_null(strstr(out, "--time poses a motion: give --anim"));
     unsetenv("WORLDBRIDGE_URL");
     assert_int_equal(am_test_run_cli(out, sizeof out, "push"), 2);
     assert_non_null(strstr(out, "say where to push: --bridge URL"));

@@ -101,6 +101,20 @@ static void test_front_legs_under_rig_chest_are_refused(void **state)
     am_map_report_free(&r);
 }
 
+static void test_reversed_chain_is_named_as_reversed(void **state)
+{
+    am_map_report r;
+    check(*state,
+          "{\"joints\": {\"thigh\": \"mHipLeft\", \"shin\": \"mKneeLeft\"},"
+          " \"rig_parents\": {\"thigh\": \"shin\"}}",
+          &r);
+    assert_int_equal(r.count, 1);
+    assert_true(has_problem(&r, "'shin' -> 'thigh' maps to 'mKneeLeft' -> 'mHipLeft'"));
+    assert_true(has_problem(&r, "the chain runs backwards"));
+    assert_false(has_problem(&r, "siblings"));
+    am_map_report_free(&r);
+}
+
 static void test_valid_quadruped_map_with_viewer_chains(void **state)
 {
     am_map_report r;
@@ -189,6 +203,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unknown_name_is_refused_by_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_rig_joints_on_one_stock_joint, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sibling_chain_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reversed_chain_is_named_as_reversed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_front_legs_under_rig_chest_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_valid_quadruped_map_with_viewer_chains, setup, teardown),
         cmocka_unit_test_setup_teardown(test_more_than_110_joints, setup, teardown),

@@ -170,6 +170,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
         return am_cli_usage("bench", "--strip-anim %d but only %zu --anim", a->strip_anim, a->anim_count);
     if (a->keys && a->time_count)
         return am_cli_usage("bench", "give --time or --keys, not both");
+    if ((a->keys || a->time_count) && a->anim_count == 0)
+        return am_cli_usage("bench", "--%s poses a motion: give --anim FILE.anim (without one the bench reports "
+                                     "the rest pose)", a->keys ? "keys" : "time");
     return 0;
 }
 
