@@ -351,11 +351,17 @@ static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *e
         printf("rest error (bind frame): max %.3g m (vertex %zu), mean %.3g m, p99 %.3g m%s\n", rest.max, rest.argmax,
                rest.mean, rest.p99, a->max_rest < 0 ? "" : fail ? "  FAIL" : "  ok");
         printf("weights: unweighted %zu%s, sum_dev %zu, max_influences %d (0:%zu 1:%zu 2:%zu 3:%zu 4:%zu), bad joint "
-               "index %zu, unknown joint names %zu, cross-side weight %.4f (vertex %zu), H %.4f m, sides %s\n",
+               "index %zu, unknown joint names %zu, H %.4f m\n",
                wr.unweighted, wr.unweighted ? " BLOCKER" : "", wr.sum_dev, wr.max_influences, wr.influence_histogram[0],
                wr.influence_histogram[1], wr.influence_histogram[2], wr.influence_histogram[3], wr.influence_histogram[4],
-               wr.bad_joint_index, wr.unknown_joint_names, wr.cross_side_weight, wr.cross_side_vertex, b->height,
-               b->sides_follow_y ? "follow +Y/-Y" : "not +Y/-Y (no cross-side leak)");
+               wr.bad_joint_index, wr.unknown_joint_names, b->height);
+        /* The cross-side figure means something only when Left/Right bones hold the mesh's
+         * +Y/-Y sides (a bend box's "hips" hold -X/+X halves): say so instead of a 1.0. */
+        if (b->sides_follow_y)
+            printf("cross-side weight: %.4f (vertex %zu): the largest weight a Left bone gives a right-side vertex "
+                   "or vice versa\n", wr.cross_side_weight, wr.cross_side_vertex);
+        else
+            printf("cross-side weight: not applicable (the mesh's Left/Right bones do not hold its +Y/-Y sides)\n");
     }
     free(joints);
 
