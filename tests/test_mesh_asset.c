@@ -8,6 +8,7 @@
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
 #include "mesh/zblock.h"
+#include "mesh_fixtures.h"
 #include "test_support.h"
 
 static void load_slm(uint8_t **data, size_t *size)
@@ -264,23 +265,7 @@ static void build_worked_example(am_mesh_asset *a)
 
     a->has_skin = true;
     am_skin_info *s = &a->skin;
-    s->joint_count = 2;
-    s->joint_names = malloc(2 * sizeof(char *));
-    s->joint_names[0] = strdup("mPelvis");
-    s->joint_names[1] = strdup("mTorso");
-    s->inverse_bind = malloc(2 * sizeof(am_mat4));
-    s->alt_inverse_bind = malloc(2 * sizeof(am_mat4));
-    s->alt_count = 2;
-    for (int j = 0; j < 2; j++) {
-        s->inverse_bind[j] = am_mat4_identity();
-        s->alt_inverse_bind[j] = am_mat4_identity();
-    }
-    /* F32 values widened to F64, as the viewer's LLMatrix4 writes them */
-    s->inverse_bind[0].m[14] = (double)-1.067f;
-    s->inverse_bind[1].m[14] = (double)-1.167f;
-    s->alt_inverse_bind[0].m[14] = (double)1.067f;
-    s->alt_inverse_bind[1].m[14] = (double)0.100f;
-    s->bind_shape = am_mat4_identity();
+    am_test_worked_example_skin(s);
     s->bind_shape.m[0] = (double)size[0];
     s->bind_shape.m[5] = (double)size[1];
     s->bind_shape.m[10] = (double)size[2];

@@ -6,6 +6,7 @@
 
 #include "mesh/mesh_asset.h"
 #include "mesh/skin_compare.h"
+#include "mesh_fixtures.h"
 #include "test_support.h"
 
 static const char *slm_path(char *buf, size_t n)
@@ -13,27 +14,6 @@ static const char *slm_path(char *buf, size_t n)
     return am_test_shared_path(buf, n, "data/mesh/hippolyzer-testslm.slm");
 }
 
-/* The worked example's skin (mesh-asset.md 9.2), F32 values widened. */
-static void example_skin(am_skin_info *s)
-{
-    memset(s, 0, sizeof *s);
-    s->joint_count = 2;
-    s->joint_names = malloc(2 * sizeof(char *));
-    s->joint_names[0] = strdup("mPelvis");
-    s->joint_names[1] = strdup("mTorso");
-    s->inverse_bind = malloc(2 * sizeof(am_mat4));
-    s->alt_inverse_bind = malloc(2 * sizeof(am_mat4));
-    s->alt_count = 2;
-    for (int j = 0; j < 2; j++) {
-        s->inverse_bind[j] = am_mat4_identity();
-        s->alt_inverse_bind[j] = am_mat4_identity();
-    }
-    s->inverse_bind[0].m[14] = (double)-1.067f;
-    s->inverse_bind[1].m[14] = (double)-1.167f;
-    s->alt_inverse_bind[0].m[14] = (double)1.067f;
-    s->alt_inverse_bind[1].m[14] = (double)0.100f;
-    s->bind_shape = am_mat4_identity();
-}
 
 static void write_skin_json(const am_skin_info *s, const char *path)
 {
@@ -72,7 +52,7 @@ static void test_reference_json_round_trips(void **state)
     am_test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/ref.json", dir);
     am_skin_info s, back;
-    example_skin(&s);
+    am_test_worked_example_skin(&s);
     s.bind_shape.m[0] = (double)0.2f;
     write_skin_json(&s, path);
     am_error err;
@@ -91,8 +71,8 @@ static void test_perturbed_alt_translation_fails_naming_the_joint(void **state)
 {
     (void)state;
     am_skin_info a, b;
-    example_skin(&a);
-    example_skin(&b);
+    am_test_worked_example_skin(&a);
+    am_test_worked_example_skin(&b);
     am_error err;
     am_skin_comparison c;
     /* 50 micrometres: inside the default 1e-4 */
@@ -141,8 +121,8 @@ static void test_aliases_match_by_canonical_name(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_skin_info a, b;
-    example_skin(&a);
-    example_skin(&b);
+    am_test_worked_example_skin(&a);
+    am_test_worked_example_skin(&b);
     free(b.joint_names[0]);
     b.joint_names[0] = strdup("avatar_mPelvis");
     am_error err;
@@ -171,7 +151,7 @@ static void test_override_detection_uses_default_positions(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_skin_info s;
-    example_skin(&s);
+    am_test_worked_example_skin(&s);
     am_vec3 t, d;
     assert_int_equal(am_skin_alt_override(&s, 0, &skel, &t, &d), 0);
     assert_near(d.z, 1.067, 1e-9);
@@ -275,7 +255,7 @@ static void test_cli_skin_compare(void **state)
     assert_non_null(strstr(out, "match"));
 
     am_skin_info s;
-    example_skin(&s);
+    am_test_worked_example_skin(&s);
     snprintf(a, sizeof a, "%s/a.json", dir);
     snprintf(b, sizeof b, "%s/b.json", dir);
     write_skin_json(&s, a);

@@ -1,0 +1,13 @@
+/* Mesh-asset fixtures shared by the tests: values taken from the spec, built once. */
+#ifndef AM_TEST_MESH_FIXTURES_H
+#define AM_TEST_MESH_FIXTURES_H
+
+#include "mesh/mesh_asset.h"
+
+/* The skin of mesh-asset.md 9.2 (one triangle, two joints): joint names mPelvis and mTorso,
+ * inverse binds translating z by -1.067 / -1.167, alternates carrying the overrides 1.067
+ * and 0.100 (F32 values widened to F64, as the viewer writes them), identity bind shape.
+ * Overwrites *s; free with am_skin_info_free. */
+void am_test_worked_example_skin(am_skin_info *s);
+
+#endif
