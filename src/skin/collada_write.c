@@ -1,8 +1,9 @@
 /* COLLADA 1.4.1 writer for the viewer's uploader with "include joint positions"
  * (collada-upload.md 8, the exporter checklist):
  *  - <unit meter="1"/>, <up_axis>Z_UP</up_axis>: the uploader applies neither to skin data;
- *  - geometry in the bind frame with an identity <bind_shape_matrix>: the uploader's own
- *    normalisation then gives the asset exactly our bind shape (4.2);
+ *  - geometry in the bind frame with an identity <bind_shape_matrix> (an explicit skin:
+ *    its mesh-space geometry and its own bind shape): the uploader's own normalisation
+ *    then gives the asset exactly our bind shape (4.2);
  *  - one <triangles> per face, materials face0..face7 (sorted case-insensitively = in order);
  *  - <joints>: canonical names (underscore form), inverse binds in COLLADA order (the
  *    transpose of the skin block's LL layout, mesh-asset.md 5.2);
@@ -146,8 +147,11 @@ static am_status put_controller(const am_skin_result *res, const char *nm, am_bu
     size_t nj = skin->joint_count;
     char b[32];
     P("  <library_controllers>\n    <controller id=\"%s-skin\" name=\"%s\">\n      <skin source=\"#%s-mesh\">\n"
-      "        <bind_shape_matrix>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</bind_shape_matrix>\n",
+      "        <bind_shape_matrix>",
       nm, nm, nm);
+    if ((st = put_matrix(out, &res->source_bind_shape, err)))
+        return st;
+    P("</bind_shape_matrix>\n");
     P("        <source id=\"%s-joints\">\n          <Name_array id=\"%s-joints-array\" count=\"%zu\">", nm, nm, nj);
     for (size_t j = 0; j < nj; j++) {
         char jn[64];

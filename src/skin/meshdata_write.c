@@ -1,7 +1,8 @@
 /* WorldBridge meshdata JSON (worldbridge.md "The meshdata JSON"). One submesh only:
  * WorldBridge writes vertex weights into submesh 0 only (lessons rule 12).
  * Positions are the bind frame (metres, Z up), not normalised, so bindShape is the
- * identity here (it maps these positions to the bind frame); invBind and altInvBind are
+ * identity here (it maps these positions to the bind frame; an explicit skin's positions
+ * are in the mesh's space and bindShape is its own); invBind and altInvBind are
  * the skin block's, element order as the mesh asset (LL layout, translation at 12..14). */
 #include <math.h>
 #include <stdio.h>
@@ -118,9 +119,8 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
         if ((st = put_json_string(out, skin->joint_names[j], err)))
             goto done;
     }
-    am_mat4 ident = am_mat4_identity();
     P("],\n  \"bindShape\": ");
-    if ((st = put_mat(out, &ident, err)))
+    if ((st = put_mat(out, &res->source_bind_shape, err)))
         goto done;
     P(",\n  \"invBind\": [");
     for (size_t j = 0; j < skin->joint_count; j++) {

@@ -87,8 +87,49 @@ static am_status parse_joints(const json_t *root, const char *src, am_rig *rig, 
         if (parse_vec(json_object_get(j, "world"), 3, w, err, src, field))
             return err ? err->code : AM_ERR_INVALID;
         rig->joints[i].world = am_v3(w[0], w[1], w[2]);
+        if (!rig->explicit_skin)
+            continue;
+        snprintf(field, sizeof field, "joints[%zu].inverse_bind", i);
+        if (parse_vec(json_object_get(j, "inverse_bind"), 16, rig->joints[i].inverse_bind.m, err, src, field))
+            return AM_ERR_INVALID;
+        if (!rig->has_joint_positions)
+            continue;
+        snprintf(field, sizeof field, "joints[%zu].position", i);
+        if (parse_vec(json_object_get(j, "position"), 3, w, err, src, field))
+            return AM_ERR_INVALID;
+        rig->joints[i].position = am_v3(w[0], w[1], w[2]);
     }
     return AM_OK;
+}
+
+/* The optional explicit skin (rig.h): {"bind_shape": [16 numbers, LL layout],
+ * "joint_positions": true|false}; its presence makes every joint carry "inverse_bind" (and
+ * "position" with joint_positions). */
+static am_status parse_skin(const json_t *root, const char *src, am_rig *rig, am_error *err)
+{
+    rig->bind_shape = am_mat4_identity();
+    const json_t *skin = json_object_get(root, "skin");
+    if (!skin)
+        return AM_OK;
+    if (!json_is_object(skin))
+        return field_fail(err, src, "skin", "expected {\"bind_shape\": [16 numbers], \"joint_positions\": bool}");
+    rig->explicit_skin = true;
+    if (parse_vec(json_object_get(skin, "bind_shape"), 16, rig->bind_shape.m, err, src, "skin.bind_shape"))
+        return AM_ERR_INVALID;
+    am_mat4 inv;
+    if (!am_mat4_inverse(&rig->bind_shape, &inv))
+        return field_fail(err, src, "skin.bind_shape", "the bind shape matrix is singular");
+    const json_t *jp = json_object_get(skin, "joint_positions");
+    if (jp && !json_is_boolean(jp))
+        return field_fail(err, src, "skin.joint_positions", "expected true or false");
+    rig->has_joint_positions = !jp || json_is_true(jp);
+    return AM_OK;
+}
+
+am_vec3 am_rig_bind_position(const am_rig *rig, size_t v)
+{
+    am_vec3 p = am_v3(rig->positions[3 * v], rig->positions[3 * v + 1], rig->positions[3 * v + 2]);
+    return rig->explicit_skin ? am_mat4_transform_point(&rig->bind_shape, p) : p;
 }
 
 static am_status parse_vertices(const json_t *root, const char *src, am_rig *rig, am_error *err)
@@ -260,7 +301,7 @@ am_status am_rig_parse_json(const char *json, size_t size, const char *source, a
         st = am_fail_nomem(err, "rig name");
         goto done;
     }
-    if ((st = parse_joints(root, src, out, err)) || (st = parse_vertices(root, src, out, err)) ||
+    if ((st = parse_skin(root, src, out, err)) || (st = parse_joints(root, src, out, err)) || (st = parse_vertices(root, src, out, err)) ||
         (st = parse_triangles(root, src, out, err)) || (st = parse_weights(root, src, out, err)) ||
         (st = parse_material(root, src, out, err)))
         goto done;

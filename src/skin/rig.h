@@ -21,6 +21,11 @@
 typedef struct am_rig_joint {
     char *name;     /* stock name or alias, as written */
     am_vec3 world;  /* rest world position, bind frame, metres */
+    /* Explicit skin only (am_rig.explicit_skin, below): */
+    am_mat4 inverse_bind; /* LL layout, written into the skin block as is */
+    am_vec3 position;     /* the joint position written as its override (the alternate
+                             inverse bind's translation): its local position under its
+                             VIEWER parent, metres */
 } am_rig_joint;
 
 typedef struct am_rig_influence {
@@ -45,7 +50,26 @@ typedef struct am_rig {
 
     double rgb[3];               /* material colour, 0..1 */
     bool textured;
+
+    /* An EXPLICIT skin: the skin block as a file already rigged to the viewer skeleton
+     * carries it (what the viewer's COLLADA uploader takes from a .dae with "include joint
+     * positions", collada-upload.md 4-6), written as is instead of computed from `world`.
+     * When set:
+     *  - the skin's joints are exactly `joints`, in order: no viewer ancestor is appended;
+     *  - positions and normals are in the mesh's own space and the bind frame is
+     *    positions * bind_shape (LL layout, row vectors); the asset's bind shape is the
+     *    uploader's unit-cube normalisation followed by this matrix;
+     *  - each joint's inverse_bind is written as is; with has_joint_positions each
+     *    alternate inverse bind is that inverse bind with its translation replaced by the
+     *    joint's `position` (collada-upload.md 6 step 2), else none are written;
+     *  - `world` is for reports only: where the viewer puts the joint at rest. */
+    bool explicit_skin;
+    am_mat4 bind_shape;
+    bool has_joint_positions;
 } am_rig;
+
+/* A vertex position in the bind frame: as stored, or through the explicit bind shape. */
+am_vec3 am_rig_bind_position(const am_rig *rig, size_t vertex);
 
 /* Parse the rig JSON of the README; errors name the file and the field
  * ("rig.json: weights[12][1]: joint index 7 out of range (5 joints)"). */

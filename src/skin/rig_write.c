@@ -27,6 +27,17 @@ static am_status json_string(am_buf *out, const char *s, am_error *err)
     return am_buf_append(out, "\"", 1, err);
 }
 
+/* [a, b, c, ...] in the shortest text that reads back to the same double. */
+static am_status put_numbers(am_buf *out, const double *v, size_t n, am_error *err)
+{
+    am_status st;
+    char b[32];
+    for (size_t i = 0; i < n; i++)
+        if ((st = am_buf_printf(out, err, "%s%s", i ? ", " : "[", am_skin_fmt(b, v[i]))))
+            return st;
+    return am_buf_append(out, "]", 1, err);
+}
+
 am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
 {
     am_status st;
@@ -38,15 +49,33 @@ am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
     P("{\n  \"name\": ");
     if ((st = json_string(out, rig->name ? rig->name : "rig", err)))
         return st;
+    if (rig->explicit_skin) {
+        P(",\n  \"skin\": {\"bind_shape\": ");
+        if ((st = put_numbers(out, rig->bind_shape.m, 16, err)))
+            return st;
+        P(", \"joint_positions\": %s}", rig->has_joint_positions ? "true" : "false");
+    }
     P(",\n  \"joints\": [\n");
     for (size_t i = 0; i < rig->joint_count; i++) {
         const am_rig_joint *j = &rig->joints[i];
         P("    {\"name\": ");
         if ((st = json_string(out, j->name, err)))
             return st;
-        char a[32], b[32], c[32];
-        P(", \"world\": [%s, %s, %s]}%s\n", am_skin_fmt(a, j->world.x), am_skin_fmt(b, j->world.y), am_skin_fmt(c, j->world.z),
-          i + 1 < rig->joint_count ? "," : "");
+        double w[3] = {j->world.x, j->world.y, j->world.z}, p[3] = {j->position.x, j->position.y, j->position.z};
+        P(", \"world\": ");
+        if ((st = put_numbers(out, w, 3, err)))
+            return st;
+        if (rig->explicit_skin) {
+            P(", \"inverse_bind\": ");
+            if ((st = put_numbers(out, j->inverse_bind.m, 16, err)))
+                return st;
+            if (rig->has_joint_positions) {
+                P(", \"position\": ");
+                if ((st = put_numbers(out, p, 3, err)))
+                    return st;
+            }
+        }
+        P("}%s\n", i + 1 < rig->joint_count ? "," : "");
     }
     P("  ],\n  \"vertices\": [\n");
     for (size_t i = 0; i < rig->vertex_count; i++) {

@@ -273,11 +273,15 @@ static am_status check_rig(const am_rig *rig, am_error *err)
             return am_fail(err, AM_ERR_INVALID, "vertex %zu: UV is not finite", i / 2);
     /* Metres in the bind frame: beyond this the 16-bit position domain, the viewer's 64 m
      * scale fix-up and every region size say it is a unit mistake, not a creature. */
-    for (size_t i = 0; i < 3 * rig->vertex_count; i++)
-        if (fabsf(rig->positions[i]) > AM_RIG_MAX_COORD_M)
-            return am_fail(err, AM_ERR_INVALID,
-                           "vertex %zu: coordinate %g m is beyond +-%g m (bind frame, metres: wrong units?)", i / 3,
-                           (double)rig->positions[i], AM_RIG_MAX_COORD_M);
+    for (size_t v = 0; v < rig->vertex_count; v++) {
+        am_vec3 p = am_rig_bind_position(rig, v);
+        double c[3] = {p.x, p.y, p.z};
+        for (int k = 0; k < 3; k++)
+            if (!(fabs(c[k]) <= AM_RIG_MAX_COORD_M))
+                return am_fail(err, AM_ERR_INVALID,
+                               "vertex %zu: coordinate %g m is beyond +-%g m (bind frame, metres: wrong units?)", v,
+                               c[k], AM_RIG_MAX_COORD_M);
+    }
     for (size_t j = 0; j < rig->joint_count; j++) {
         am_vec3 w = rig->joints[j].world;
         if (!isfinite(w.x) || !isfinite(w.y) || !isfinite(w.z) || fabs(w.x) > AM_RIG_MAX_COORD_M ||
@@ -298,12 +302,14 @@ static am_status check_rig(const am_rig *rig, am_error *err)
 static void warn_if_oversized(const am_rig *rig, am_skin_summary *sum)
 {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t i = 0; i < rig->vertex_count; i++)
+    for (size_t i = 0; i < rig->vertex_count; i++) {
+        am_vec3 p = am_rig_bind_position(rig, i);
+        float c[3] = {(float)p.x, (float)p.y, (float)p.z};
         for (int k = 0; k < 3; k++) {
-            float v = rig->positions[3 * i + k];
-            lo[k] = v < lo[k] ? v : lo[k];
-            hi[k] = v > hi[k] ? v : hi[k];
+            lo[k] = c[k] < lo[k] ? c[k] : lo[k];
+            hi[k] = c[k] > hi[k] ? c[k] : hi[k];
         }
+    }
     float side = 0;
     for (int k = 0; k < 3; k++)
         side = hi[k] - lo[k] > side ? hi[k] - lo[k] : side;
@@ -340,8 +346,8 @@ static am_status copy_geometry(const am_rig *rig, am_skin_result *res, am_error 
     return AM_OK;
 }
 
-static am_status build_skin_info(const am_skin_options *opts, const am_mat4 *ibm, const am_mat4 *alt,
-                                 const am_skin_norm *norm, am_skin_result *res, am_error *err)
+static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts, const am_mat4 *ibm,
+                                 const am_mat4 *alt, const am_skin_norm *norm, am_skin_result *res, am_error *err)
 {
     am_skin_info *s = &res->asset.skin;
     size_t n = res->summary.joint_count;
@@ -360,7 +366,15 @@ static am_status build_skin_info(const am_skin_options *opts, const am_mat4 *ibm
         s->alt_inverse_bind[i] = alt[i];
     }
     s->alt_count = n;
-    s->bind_shape = am_skin_norm_bind_shape(norm);
+    /* The uploader's normalisation first, then the file's own bind shape (collada-upload.md
+     * 4.2); identity for a computed skin, whose positions are already in the bind frame. */
+    am_mat4 nt = am_skin_norm_bind_shape(norm);
+    s->bind_shape = am_mat4_mul(&nt, &res->source_bind_shape);
+    if (rig->explicit_skin && !rig->has_joint_positions) {
+        free(s->alt_inverse_bind);
+        s->alt_inverse_bind = NULL;
+        s->alt_count = 0;
+    }
     s->has_pelvis_offset = true; /* the uploader always writes it with joint positions */
     s->pelvis_offset = opts->pelvis_offset;
     s->lock_scale_if_joint_position = opts->lock_scale_if_joint_position;
@@ -489,6 +503,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         (st = am_skin_split_faces(rig->triangles, rig->triangle_count, rig->vertex_count, opts.face_vertex_limit, faces,
                                   &face_count, err)))
         goto done;
+    out->source_bind_shape = rig->explicit_skin ? rig->bind_shape : am_mat4_identity();
     if (opts.texture_image)
         snprintf(out->texture_image, sizeof out->texture_image, "%s", opts.texture_image);
     out->face_count = face_count;
@@ -505,7 +520,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     am_skin_norm norm;
     am_skin_norm_compute(out->positions, faces, face_count, &norm);
     if ((st = build_lods(&opts, faces, face_count, &norm, out, err)) ||
-        (st = build_skin_info(&opts, ibm, alt, &norm, out, err)))
+        (st = build_skin_info(rig, &opts, ibm, alt, &norm, out, err)))
         goto done;
     count_coincident(out);
 done:

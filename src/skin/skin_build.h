@@ -2,6 +2,10 @@
  * (mesh_asset.h) ready for am_mesh_asset_encode, plus the same skin written as a COLLADA
  * file for the viewer's uploader and as WorldBridge meshdata JSON.
  *
+ * A rig with an EXPLICIT skin (rig.h: a file already rigged to the viewer skeleton) skips
+ * step 1's closed set and step 2's computation: its joints, inverse binds, joint positions
+ * and bind shape are written as given; every other step is the same.
+ *
  * What it does, in order (each step names the spec it follows):
  *   1. Joints (skin_joints.c): every rig joint name resolved through the skeleton (aliases
  *      allowed, unknown names refused by name, two rig joints on one stock joint refused);
@@ -139,8 +143,8 @@ typedef struct am_skin_summary {
 } am_skin_summary;
 
 /* The built skin. `asset` is ready for am_mesh_asset_encode. The geometry below is the
- * high LOD in the BIND frame (not normalised), faces in order, which is what the .dae and
- * the meshdata carry. Owned; free with am_skin_result_free. */
+ * high LOD in the BIND frame (not normalised; for an explicit skin in the mesh's space,
+ * see source_bind_shape), faces in order, which is what the .dae and the meshdata carry. Owned; free with am_skin_result_free. */
 typedef struct am_skin_result {
     am_mesh_asset asset;
     am_skin_summary summary;
@@ -160,6 +164,10 @@ typedef struct am_skin_result {
     double rgb[3];
     bool textured;
     char texture_image[256];   /* from the options ("" = none) */
+    /* Maps `positions` to the bind frame: identity, except for a rig with an explicit skin
+     * (rig.h), whose positions stay in the mesh's own space; the .dae and the meshdata
+     * carry it as their bind shape. */
+    am_mat4 source_bind_shape;
 } am_skin_result;
 
 /* Build the skin. Errors name the joint, vertex or triangle ("rig 'x': vertex 12: no

@@ -53,6 +53,96 @@ static am_vec3 local_under(am_vec3 w, am_vec3 pw, am_quat r, am_vec3 s)
     return am_v3(d.x / s.x, d.y / s.y, d.z / s.z);
 }
 
+static void warn_pelvis_moved(am_skin_summary *sum, const am_skin_joint_info *ji)
+{
+    sum->pelvis_moved = true;
+    am_skin_warn(sum,
+                 "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer "
+                 "applies that override under mRoot, so the bind-frame origin (not (0, 0, %.3f)) is drawn "
+                 "at the prim: the mesh appears %.3f m higher (skeleton.md 5.8)",
+                 ji->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
+                 ji->default_pos.z, ji->default_pos.z, ji->default_pos.z);
+}
+
+/* An explicit skin (rig.h): the joints exactly as the rig lists them, inverse binds as
+ * given, alternates = inverse bind with the translation replaced by the joint position.
+ * Where the viewer puts each joint at rest (bind_world, for reports and the .dae) follows
+ * from those positions down the viewer hierarchy. */
+static am_status explicit_joints(const am_rig *rig, const am_skeleton *skel, const int *stock, am_skin_summary *sum,
+                                 int *rig_to_skin, am_mat4 *ibm, am_mat4 *alt, am_error *err)
+{
+    size_t n = rig->joint_count;
+    if (n > AM_MAX_JOINTS_PER_MESH)
+        return am_fail(err, AM_ERR_INVALID,
+                       "%zu joints in the skin: the viewer allows %d per mesh (LL_MAX_JOINTS_PER_MESH_OBJECT; the "
+                       "uploader disables skinning above it)",
+                       n, AM_MAX_JOINTS_PER_MESH);
+    int *skin_of = malloc(skel->joint_count * sizeof *skin_of);
+    am_vec3 *world = malloc(skel->joint_count * sizeof *world);
+    if (!skin_of || !world) {
+        free(skin_of);
+        free(world);
+        return am_fail_nomem(err, "skin joints");
+    }
+    for (size_t i = 0; i < skel->joint_count; i++)
+        skin_of[i] = -1;
+    for (size_t r = 0; r < n; r++)
+        skin_of[stock[r]] = (int)r;
+    sum->joint_count = n;
+    sum->rig_joint_count = n;
+    sum->appended_count = 0;
+    sum->override_count = 0;
+    sum->pelvis_moved = false;
+    /* Viewer rest positions, parents first (skeleton order), with the overrides the
+     * viewer applies (beyond 0.1 mm) in place of the defaults. */
+    for (size_t i = 0; i < skel->joint_count; i++) {
+        const am_joint *sj = &skel->joints[i];
+        am_vec3 local = sj->pos;
+        int r = skin_of[i];
+        if (r >= 0 && rig->has_joint_positions) {
+            am_vec3 d = am_v3_sub(rig->joints[r].position, sj->pos);
+            if (am_v3_dot(d, d) > AM_JOINT_POS_THRESHOLD * AM_JOINT_POS_THRESHOLD)
+                local = rig->joints[r].position;
+        }
+        if (sj->parent < 0) {
+            world[i] = local;
+        } else {
+            const am_joint *pj = &skel->joints[sj->parent];
+            world[i] = am_v3_add(world[sj->parent], am_quat_rotate(pj->world_rot, am_v3_mul(local, pj->scale)));
+        }
+    }
+    for (size_t r = 0; r < n; r++) {
+        am_skin_joint_info *ji = &sum->joints[r];
+        const am_joint *sj = &skel->joints[stock[r]];
+        memset(ji, 0, sizeof *ji);
+        snprintf(ji->name, sizeof ji->name, "%s", sj->name);
+        ji->skel_joint = stock[r];
+        ji->rig_joint = (int)r;
+        /* Nearest viewer ancestor that is in the skin (the viewer parent itself when listed). */
+        ji->parent = -1;
+        for (int a = sj->parent; a >= 0 && ji->parent < 0; a = skel->joints[a].parent)
+            ji->parent = skin_of[a];
+        ji->default_pos = sj->pos;
+        ji->alt_pos = rig->has_joint_positions ? rig->joints[r].position : sj->pos;
+        am_vec3 d = am_v3_sub(ji->alt_pos, ji->default_pos);
+        ji->overridden = rig->has_joint_positions &&
+                         am_v3_dot(d, d) > AM_JOINT_POS_THRESHOLD * AM_JOINT_POS_THRESHOLD;
+        if (ji->overridden)
+            sum->override_count++;
+        ji->bind_world = world[stock[r]];
+        ji->rig_world = rig->joints[r].world;
+        if (sj->parent < 0 && ji->overridden && sj->kind == AM_JOINT_BONE)
+            warn_pelvis_moved(sum, ji);
+        rig_to_skin[r] = (int)r;
+        ibm[r] = rig->joints[r].inverse_bind;
+        alt[r] = ibm[r];
+        am_mat4_set_translation(&alt[r], ji->alt_pos);
+    }
+    free(skin_of);
+    free(world);
+    return AM_OK;
+}
+
 am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_skin_summary *sum, int *rig_to_skin,
                                am_mat4 *ibm, am_mat4 *alt, am_error *err)
 {
@@ -68,6 +158,10 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
     }
     if ((st = resolve_names(rig, skel, stock, err)))
         goto done;
+    if (rig->explicit_skin) {
+        st = explicit_joints(rig, skel, stock, sum, rig_to_skin, ibm, alt, err);
+        goto done;
+    }
     size_t n = am_skeleton_closed_set(skel, stock, rig->joint_count, closed);
     if (n > AM_MAX_JOINTS_PER_MESH) {
         st = am_fail(err, AM_ERR_INVALID,
@@ -143,15 +237,8 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
             ji->rig_world = ji->bind_world;
         ji->snap_m = am_v3_dist(ji->bind_world, ji->rig_world);
 
-        if (sj->parent < 0 && ji->overridden && sj->kind == AM_JOINT_BONE) {
-            sum->pelvis_moved = true;
-            am_skin_warn(sum,
-                         "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer "
-                         "applies that override under mRoot, so the bind-frame origin (not (0, 0, %.3f)) is drawn "
-                         "at the prim: the mesh appears %.3f m higher (skeleton.md 5.8)",
-                         ji->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
-                         ji->default_pos.z, ji->default_pos.z, ji->default_pos.z);
-        }
+        if (sj->parent < 0 && ji->overridden && sj->kind == AM_JOINT_BONE)
+            warn_pelvis_moved(sum, ji);
 
         /* The viewer's rest world matrix of this joint with the overrides applied; the
          * inverse bind is its inverse so the rest pose is drawn undeformed. */
