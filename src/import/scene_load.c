@@ -1,0 +1,144 @@
+/* Format recognition and the reader table (scene_load.h). */
+#include "import/scene_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "core/io.h"
+
+/* One row per reader. A reader adds its row here and its recogniser in am_scene_sniff. */
+typedef struct reader_row {
+    am_scene_format_info info;
+    am_scene_reader_fn read;
+} reader_row;
+
+static const reader_row readers[] = {
+    {{AM_SCENE_FORMAT_UNKNOWN, NULL, NULL, 0}, NULL}, /* sentinel */
+};
+
+const am_scene_format_info *am_scene_format_lookup(am_scene_format format)
+{
+    for (size_t i = 0; readers[i].read; i++)
+        if (readers[i].info.format == format)
+            return &readers[i].info;
+    return NULL;
+}
+
+static bool has_extension(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n >= e && strcasecmp(path + n - e, ext) == 0;
+}
+
+am_scene_format am_scene_sniff(const uint8_t *head, size_t n, const char *path)
+{
+    if (n >= 4 && memcmp(head, "glTF", 4) == 0)
+        return AM_SCENE_FORMAT_GLTF; /* GLB magic */
+    if (n >= 20 && memcmp(head, "Kaydara FBX Binary", 18) == 0)
+        return AM_SCENE_FORMAT_FBX;
+    /* Text formats: skip a UTF-8 BOM and leading white space. */
+    size_t i = 0;
+    if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+        i = 3;
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+        i++;
+    const char *t = (const char *)head + i;
+    size_t left = n - i;
+    if (left >= 9 && memcmp(t, "HIERARCHY", 9) == 0)
+        return AM_SCENE_FORMAT_BVH;
+    if (left >= 1 && t[0] == '<') {
+        /* XML: COLLADA when its root element is <COLLADA (after a prolog / comments). */
+        const char *hit = NULL;
+        for (size_t k = 0; k + 8 <= left && !hit; k++)
+            if (memcmp(t + k, "<COLLADA", 8) == 0)
+                hit = t + k;
+        if (hit)
+            return AM_SCENE_FORMAT_COLLADA;
+    }
+    if (left >= 1 && t[0] == '{' && has_extension(path, ".gltf"))
+        return AM_SCENE_FORMAT_GLTF;
+    if (left >= 1 && (t[0] == ';' || memcmp(t, "FBXHeaderExtension", left < 18 ? left : 18) == 0) &&
+        has_extension(path, ".fbx"))
+        return AM_SCENE_FORMAT_FBX; /* ASCII FBX */
+    if (has_extension(path, ".obj"))
+        return AM_SCENE_FORMAT_OBJ;
+    return AM_SCENE_FORMAT_UNKNOWN;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    char *d = malloc(n + 1);
+    if (!d)
+        return NULL;
+    if (slash) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+        if (n == 0)
+            strcpy(d, "/");
+    } else {
+        strcpy(d, ".");
+    }
+    return d;
+}
+
+am_status am_scene_load(const char *path, am_scene *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
+        am_error_where(err, "%s", path);
+        return AM_ERR_IO;
+    }
+    uint8_t head[512];
+    size_t n = fread(head, 1, sizeof head, f);
+    struct stat sb;
+    int stat_ok = fstat(fileno(f), &sb) == 0;
+    fclose(f);
+    am_scene_format format = am_scene_sniff(head, n, path);
+    const am_scene_format_info *info = am_scene_format_lookup(format);
+    const reader_row *row = NULL;
+    for (size_t i = 0; readers[i].read; i++)
+        if (readers[i].info.format == format)
+            row = &readers[i];
+    if (!info || !row) {
+        am_fail(err, AM_ERR_INVALID,
+                format == AM_SCENE_FORMAT_UNKNOWN
+                    ? "not a model file animesh reads (COLLADA .dae, glTF .gltf/.glb, FBX, BVH, OBJ)"
+                    : "this build has no reader for this format");
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
+    if (stat_ok && (uint64_t)sb.st_size > info->max_bytes) {
+        am_fail(err, AM_ERR_INVALID, "%s file of %lld bytes is over the %zu MB limit for that format", info->name,
+                (long long)sb.st_size, info->max_bytes >> 20);
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    am_status st = am_read_file(path, &data, &size, err);
+    if (st)
+        return st;
+    out->source = am_strdup(path);
+    out->base_dir = dir_of(path);
+    if (!out->source || !out->base_dir) {
+        free(data);
+        am_scene_free(out);
+        return am_fail_nomem(err, path);
+    }
+    out->format = format;
+    st = row->read(data, size, out->source, out->base_dir, out, err);
+    free(data);
+    if (!st)
+        st = am_scene_finish(out, err);
+    if (st)
+        am_scene_free(out);
+    return st;
+}
