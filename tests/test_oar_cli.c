@@ -211,6 +211,60 @@ static void test_bad_mesh_inputs_are_refused(void **state)
     assert_null(fp); /* nothing written on failure */
 }
 
+/* The UUID printed after `label` (e.g. "  mesh ") in oar's output. */
+static void printed_uuid(const char *out, const char *label, char uuid[37])
+{
+    const char *p = strstr(out, label);
+    if (!p)
+        fail_msg("no '%s' in: %s", label, out);
+    snprintf(uuid, 37, "%.36s", p + strlen(label));
+}
+
+static void test_salt_gives_new_uuids_and_the_archive_is_checked(void **state)
+{
+    fixture *f = *state;
+    char plain[8192], salted[8192], out[8192];
+    const char *args = "oar --mesh '%s/bendbox.llmesh' --texture '%s/bendbox_atlas.j2c' --anim fold='%s/bendbox_fold.anim' "
+                       "--play fold %s -o '%s/%s'";
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, args, f->dir, f->dir, f->dir, "", f->dir, "plain.oar");
+    assert_int_equal(am_test_run_cli(plain, sizeof plain, "%s", cmd), 0);
+    snprintf(cmd, sizeof cmd, args, f->dir, f->dir, f->dir, "--salt retry-2", f->dir, "salted.oar");
+    assert_int_equal(am_test_run_cli(salted, sizeof salted, "%s", cmd), 0);
+    assert_non_null(strstr(plain, "checked: read back whole, 4 assets decode and match their UUIDs"));
+    assert_non_null(strstr(salted, "UUID salt retry-2"));
+    static const char *labels[] = {"  mesh ", "  texture ", "  animation fold ", "  script (plays fold) "};
+    for (size_t i = 0; i < 4; i++) {
+        char a[37], b[37];
+        printed_uuid(plain, labels[i], a);
+        printed_uuid(salted, labels[i], b);
+        if (strcmp(a, b) == 0)
+            fail_msg("%s is %s with and without the salt", labels[i], a);
+    }
+    /* The same salt, the same archive; the salt is in archive.xml. */
+    snprintf(cmd, sizeof cmd, args, f->dir, f->dir, f->dir, "--salt retry-2", f->dir, "salted2.oar");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "%s", cmd), 0);
+    size_t n1, n2, xn;
+    uint8_t *a = slurp(f->dir, "salted.oar", &n1), *b = slurp(f->dir, "salted2.oar", &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(a, b, n1);
+    int idx;
+    int64_t mt;
+    uint8_t *xml = entry_with_suffix(a, n1, "archive.xml", &xn, &idx, &mt);
+    xml[xn] = 0;
+    assert_non_null(strstr((char *)xml, "<animesh uuid_salt=\"retry-2\" />"));
+    free(xml);
+    free(a);
+    free(b);
+    /* A salt outside A-Z a-z 0-9 . _ - is a usage error, nothing written. */
+    snprintf(cmd, sizeof cmd, args, f->dir, f->dir, f->dir, "--salt 'two words'", f->dir, "bad.oar");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "%s", cmd), 2);
+    assert_non_null(strstr(out, "--salt"));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bad.oar", f->dir);
+    assert_null(fopen(path, "rb"));
+}
+
 static void test_unwritable_output_is_an_io_error_without_leaks(void **state)
 {
     fixture *f = *state;
@@ -235,6 +289,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bendbox_outputs_become_an_oar, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bendbox_meshdata_passes_the_schema_and_dry_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_mesh_inputs_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_salt_gives_new_uuids_and_the_archive_is_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unwritable_output_is_an_io_error_without_leaks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

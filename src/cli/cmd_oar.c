@@ -11,19 +11,22 @@
 #include "mesh/mesh_asset.h"
 #include "world/checks.h"
 #include "world/oar.h"
+#include "world/oar_check.h"
 
 #define OAR_MAX_ANIMS 64
 
 static const char *help =
     "usage: animesh oar --mesh NAME.llmesh [--texture T.j2c] --anim NAME=FILE.anim ...\n"
     "                   [--play NAME] [--at X,Y,Z] [--scale X,Y,Z] [--object-name S] [--color R,G,B]\n"
-    "                   [--skeleton FILE] [--allow-unknown-joints] -o CREATURE.oar\n\n"
+    "                   [--skeleton FILE] [--allow-unknown-joints] [--salt S] -o CREATURE.oar\n\n"
     "Write an OpenSim archive (OAR 0.8) holding one animesh object: a mesh prim with the\n"
     "animated-mesh flag, the texture on its default face, each animation in its inventory\n"
     "and, with --play, a script that starts that animation when the object is rezzed.\n"
     "Load it on a region with `load oar --merge CREATURE.oar` or `animesh push --remote-admin`.\n"
     "Asset and object UUIDs derive from the content and the archive's dates from\n"
-    "SOURCE_DATE_EPOCH (default 0), so the same inputs give byte-identical archives.\n\n"
+    "SOURCE_DATE_EPOCH (default 0), so the same inputs give byte-identical archives. The\n"
+    "archive is read back and checked completely (gzip and tar whole, every asset decodes and\n"
+    "matches its UUID) before it is written.\n\n"
     "  --mesh FILE         the mesh asset (.llmesh); it is decoded and must carry a skin\n"
     "  --texture FILE      a JPEG-2000 code stream (.j2c)\n"
     "  --anim NAME=FILE    an animation, stored under NAME (repeatable, up to 64)\n"
@@ -36,6 +39,10 @@ static const char *help =
     "  --skeleton FILE     check animation joint names against the viewer skeleton\n"
     "  --allow-unknown-joints  keep an animation that animates joints the viewer does not\n"
     "                      have (dropped in-world; a warning names the file; default refused)\n"
+    "  --salt S            derive other UUIDs (1..64 of A-Z a-z 0-9 . _ -; recorded in\n"
+    "                      archive.xml): a grid keeps the first copy it stored under a UUID, so\n"
+    "                      after a damaged load (a cut-short archive) only new UUIDs get the\n"
+    "                      creature in whole; any new salt does, e.g. the date\n"
     "  -o FILE             the archive to write (atomically)\n\n"
     "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
 
@@ -103,7 +110,7 @@ int am_cmd_oar(int argc, char **argv)
     oar_files f;
     memset(&f, 0, sizeof f);
     const char *names[OAR_MAX_ANIMS];
-    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN, O_COLOR };
+    enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN, O_COLOR, O_SALT };
     bool allow_unknown_joints = false;
     static const struct option opts[] = {
         {"mesh", required_argument, 0, O_MESH},   {"texture", required_argument, 0, O_TEXTURE},
@@ -111,7 +118,8 @@ int am_cmd_oar(int argc, char **argv)
         {"at", required_argument, 0, O_AT},       {"scale", required_argument, 0, O_SCALE},
         {"object-name", required_argument, 0, O_NAME}, {"skeleton", required_argument, 0, O_SKEL},
         {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN}, {"color", required_argument, 0, O_COLOR},
-        {"output", required_argument, 0, 'o'},    {0, 0, 0, 0}};
+        {"salt", required_argument, 0, O_SALT},   {"output", required_argument, 0, 'o'},
+        {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int c;
@@ -160,6 +168,13 @@ int am_cmd_oar(int argc, char **argv)
             break;
         }
         case O_SKEL: skel_path = optarg; break;
+        case O_SALT: {
+            am_error serr;
+            if (am_oar_check_salt(optarg, &serr))
+                return am_cli_usage("oar", "--salt: %s", serr.msg);
+            in.uuid_salt = optarg;
+            break;
+        }
         case 'o': out = optarg; break;
         default: return am_cli_usage("oar", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -195,6 +210,7 @@ int am_cmd_oar(int argc, char **argv)
     size_t loaded = 0;
     am_oar_plan plan; /* freed at done: a failed write after a good plan must not leak it */
     memset(&plan, 0, sizeof plan);
+    am_buf archive = {0};
     if (skel_path || getenv("ANIMESH_SKELETON") || getenv("ANIMESH_VIEWER_DIR")) {
         if (am_cli_load_skeleton(skel_path, &skel, &err))
             return am_cli_report(&err);
@@ -226,7 +242,10 @@ int am_cmd_oar(int argc, char **argv)
     in.anim_count = f.anim_count;
     in.play = play;
     in.object_name = object_name;
-    if (am_oar_plan_make(&in, &plan, &err) || am_oar_write_file(&in, out, &err)) {
+    am_oar_check_report rep;
+    if (am_oar_plan_make(&in, &plan, &err) || am_oar_write(&in, &archive, &err) ||
+        am_oar_check_bytes(archive.data, archive.size, &rep, &err) ||
+        am_write_file_atomic(out, archive.data, archive.size, &err)) {
         rc = am_cli_report(&err);
         goto done;
     }
@@ -248,7 +267,13 @@ int am_cmd_oar(int argc, char **argv)
         am_uuid_format(&plan.script, u);
         printf("  script (plays %s) %s\n", play, u);
     }
+    if (in.uuid_salt)
+        printf("  UUID salt %s\n", in.uuid_salt);
+    printf("  checked: read back whole, %zu asset%s decode and match their UUIDs\n",
+           rep.meshes + rep.animations + rep.textures + rep.scripts,
+           rep.meshes + rep.animations + rep.textures + rep.scripts == 1 ? "" : "s");
 done:
+    am_buf_free(&archive);
     am_oar_plan_free(&plan);
     f.anim_count = loaded;
     free_files(&f);

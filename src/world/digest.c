@@ -50,6 +50,38 @@ am_status am_base64_encode(const void *data, size_t n, char **out, am_error *err
     return AM_OK;
 }
 
+am_status am_base64_decode(const char *text, uint8_t **out, size_t *n, am_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    size_t len = strlen(text), k = 0;
+    if (len > (size_t)0x5fffffff)
+        return am_fail(err, AM_ERR_INVALID, "base64 text too long");
+    char *clean = malloc(len + 1);
+    uint8_t *bin = malloc(len / 4 * 3 + 3);
+    if (!clean || !bin) {
+        free(clean);
+        free(bin);
+        return am_fail_nomem(err, "base64");
+    }
+    for (size_t i = 0; i < len; i++)
+        if (!strchr(" \t\r\n", text[i]))
+            clean[k++] = text[i];
+    clean[k] = '\0';
+    size_t pad = k >= 1 && clean[k - 1] == '=' ? (k >= 2 && clean[k - 2] == '=' ? 2 : 1) : 0;
+    /* '=' only as the last one or two characters (EVP_DecodeBlock would accept it inside). */
+    int bad = k % 4 != 0 || strcspn(clean, "=") < k - pad;
+    int w = bad ? -1 : EVP_DecodeBlock(bin, (const unsigned char *)clean, (int)k);
+    free(clean);
+    if (w < 0 || (size_t)w < pad) {
+        free(bin);
+        return am_fail(err, AM_ERR_INVALID, "not base64");
+    }
+    *out = bin;
+    *n = (size_t)w - pad;
+    return AM_OK;
+}
+
 void am_uuid_from_name(const char *name, am_uuid *out)
 {
     uuid_t ns, u;
@@ -60,11 +92,19 @@ void am_uuid_from_name(const char *name, am_uuid *out)
 
 am_status am_uuid_from_content(const char *kind, const void *data, size_t n, am_uuid *out, am_error *err)
 {
-    char hex[65], name[160];
+    return am_uuid_from_content_salted(kind, NULL, data, n, out, err);
+}
+
+am_status am_uuid_from_content_salted(const char *kind, const char *salt, const void *data, size_t n, am_uuid *out,
+                                      am_error *err)
+{
+    char hex[65], name[256];
     am_status s = am_sha256_hex(data, n, hex, err);
     if (s)
         return s;
-    snprintf(name, sizeof name, "%s:%s", kind, hex);
+    if (snprintf(name, sizeof name, "%s:%s%s%s", kind, hex, salt && salt[0] ? ":" : "", salt ? salt : "") >=
+        (int)sizeof name)
+        return am_fail(err, AM_ERR_INVALID, "UUID kind or salt too long");
     am_uuid_from_name(name, out);
     return AM_OK;
 }

@@ -16,6 +16,9 @@ am_status am_sha256_hex(const void *data, size_t n, char out[65], am_error *err)
 
 /* Standard base64 (RFC 4648, with padding, no line breaks) into a malloc'd string. */
 am_status am_base64_encode(const void *data, size_t n, char **out, am_error *err);
+/* And back: white space is skipped; anything else outside the alphabet, a length that is not
+ * a multiple of 4 or misplaced padding is AM_ERR_INVALID. *out is malloc'd (n may be 0). */
+am_status am_base64_decode(const char *text, uint8_t **out, size_t *n, am_error *err);
 
 /* A UUID is kept as its 16 bytes in network order (the order of the RFC text form and of
  * the OpenSim ExtraParams blob). */
@@ -30,6 +33,11 @@ typedef struct am_uuid {
 void am_uuid_from_name(const char *name, am_uuid *out);
 /* Version-5 UUID of "<kind>:<sha256 hex of data>": same bytes and kind, same UUID. */
 am_status am_uuid_from_content(const char *kind, const void *data, size_t n, am_uuid *out, am_error *err);
+/* The same with a salt: "<kind>:<sha256 hex of data>:<salt>" (salt NULL or "" = unsalted).
+ * A new salt gives every asset a new UUID, the way out when a grid already stores a damaged
+ * copy under the unsalted one (an asset UUID is stored once; a later load skips it). */
+am_status am_uuid_from_content_salted(const char *kind, const char *salt, const void *data, size_t n, am_uuid *out,
+                                      am_error *err);
 /* Lowercase text form, 36 characters plus NUL. */
 void am_uuid_format(const am_uuid *u, char out[37]);
 /* Parse the 36-character text form; false when s is not a UUID. */

@@ -22,6 +22,21 @@ am_status am_oar_check_name(const char *what, const char *name, am_error *err)
     return AM_OK;
 }
 
+am_status am_oar_check_salt(const char *salt, am_error *err)
+{
+    size_t n = salt ? strlen(salt) : 0;
+    if (n == 0 || n > AM_OAR_MAX_SALT)
+        return am_fail(err, AM_ERR_INVALID, "UUID salt \"%s\" must be 1..%d characters", salt ? salt : "",
+                       AM_OAR_MAX_SALT);
+    for (size_t i = 0; i < n; i++) {
+        char c = salt[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-'))
+            return am_fail(err, AM_ERR_INVALID, "UUID salt \"%s\" may hold only A-Z a-z 0-9 . _ -", salt);
+    }
+    return AM_OK;
+}
+
 void am_oar_plan_free(am_oar_plan *plan)
 {
     free(plan->anim_assets);
@@ -65,11 +80,14 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     }
     if (!play_found)
         return am_fail(err, AM_ERR_INVALID, "--play %s names no animation given with --anim", in->play);
+    const char *salt = in->uuid_salt && in->uuid_salt[0] ? in->uuid_salt : NULL;
+    if (salt && am_oar_check_salt(salt, err))
+        return AM_ERR_INVALID;
 
-    am_status s = am_uuid_from_content("mesh", in->mesh, in->mesh_size, &plan->mesh, err);
+    am_status s = am_uuid_from_content_salted("mesh", salt, in->mesh, in->mesh_size, &plan->mesh, err);
     if (!s && in->texture) {
         plan->has_texture = 1;
-        s = am_uuid_from_content("texture", in->texture, in->texture_size, &plan->texture, err);
+        s = am_uuid_from_content_salted("texture", salt, in->texture, in->texture_size, &plan->texture, err);
     }
     if (s)
         return s;
@@ -91,7 +109,8 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         s = am_buf_printf(&d, err, "texture=%s;", u);
     }
     for (size_t i = 0; !s && i < in->anim_count; i++) {
-        s = am_uuid_from_content("animation", in->anims[i].data, in->anims[i].size, &plan->anim_assets[i], err);
+        s = am_uuid_from_content_salted("animation", salt, in->anims[i].data, in->anims[i].size, &plan->anim_assets[i],
+                                        err);
         if (!s) {
             am_uuid_format(&plan->anim_assets[i], u);
             s = am_buf_printf(&d, err, "anim=%s:%s;", in->anims[i].name, u);
@@ -102,6 +121,8 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
                           in->play ? in->play : "", in->object_name ? in->object_name : "", in->position[0],
                           in->position[1], in->position[2], in->scale[0], in->scale[1], in->scale[2],
                           (long long)in->creation_time);
+    if (!s && salt)
+        s = am_buf_printf(&d, err, ";salt=%s", salt);
     if (!s)
         s = am_uuid_from_content("object", d.data, d.size, &plan->part, err);
     if (!s)
@@ -117,7 +138,7 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         char *script = NULL;
         s = am_oar_lsl_script(in->play, &script, err);
         if (!s)
-            s = am_uuid_from_content("script", script, strlen(script), &plan->script, err);
+            s = am_uuid_from_content_salted("script", salt, script, strlen(script), &plan->script, err);
         free(script);
         snprintf(name, sizeof name, "item:%s:script", part);
         am_uuid_from_name(name, &plan->script_item);

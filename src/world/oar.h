@@ -14,7 +14,9 @@
  *
  * Reproducible: every UUID is a version-5 UUID derived from content (digest.h), tar entries
  * carry uid/gid 0, mode 0644 and mtime = creation_time, the gzip header has no timestamp;
- * the same input gives the same bytes.
+ * the same input gives the same bytes. With a UUID salt every UUID changes (an asset's is
+ * v5 of "<kind>:<sha256>:<salt>") and archive.xml records it as <animesh uuid_salt="S"/>
+ * (OpenSim ignores the element), so a reader can check each asset against its UUID.
  *
  * The prim: PCode 9, a mesh sculpt (SculptType 5, SculptTexture = mesh UUID, SculptEntry
  * true) and ExtraParams holding the sculpt entry (0x30) and the mesh-flags entry (0x70,
@@ -53,6 +55,7 @@ typedef struct am_oar_input {
     bool has_color;          /* tint the default face (material colour of the rig) */
     double color[3];         /* RGB, 0..1 (used when has_color; else opaque white) */
     int64_t creation_time;   /* archive datetime, CreationDate and tar mtimes (Unix s) */
+    const char *uuid_salt;   /* NULL or "": the plain content UUIDs; else see am_oar_check_salt */
 } am_oar_input;
 
 /* UUIDs chosen for an input (filled by am_oar_plan, reported by the CLI). */
@@ -68,7 +71,11 @@ typedef struct am_oar_plan {
  * no '|' (the inventory's separator). `what` ("object", "animation") starts the message. */
 am_status am_oar_check_name(const char *what, const char *name, am_error *err);
 
-/* Check the input (names, play, finite position, texture magic) and derive every UUID. */
+/* A UUID salt: 1..AM_OAR_MAX_SALT characters from A-Z a-z 0-9 . _ - */
+#define AM_OAR_MAX_SALT 64
+am_status am_oar_check_salt(const char *salt, am_error *err);
+
+/* Check the input (names, play, finite position, texture magic, salt) and derive every UUID. */
 am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *err);
 void am_oar_plan_free(am_oar_plan *plan);
 

@@ -101,6 +101,11 @@ am_status am_oar_archive_xml(const am_oar_input *in, const am_oar_plan *plan, am
     put(&w, "  <creation_info>\n    <datetime>%lld</datetime>\n    <id>%s</id>\n  </creation_info>\n",
         (long long)in->creation_time, id);
     put(&w, "  <assets_included>True</assets_included>\n");
+    if (in->uuid_salt && in->uuid_salt[0]) {
+        put(&w, "  <animesh uuid_salt=\"");
+        text(&w, in->uuid_salt);
+        put(&w, "\" />\n");
+    }
     put(&w, "</archive>\n");
     return w.s;
 }
