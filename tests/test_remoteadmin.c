@@ -1,6 +1,8 @@
-/* RemoteAdmin admin_load_oar over XML-RPC against a real HTTP server on 127.0.0.1: the
- * request's shape, `loaded` true/false, faults, malformed replies, retries only for refused
- * connections, and the password never shown. */
+/* RemoteAdmin admin_load_oar / admin_save_oar over XML-RPC against a real HTTP server on
+ * 127.0.0.1: the requests' shape (the region as region_id, the member OpenSim reads), `loaded`
+ * and `saved` true/false, faults, malformed replies, retries only for refused connections, the
+ * password never shown; and --verify's save, read back and compare against a stand-in that
+ * writes the save file the way a region does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,10 @@
 
 #include "http_server.h"
 #include "test_support.h"
+#include <unistd.h>
+
+#include "world/oar_check.h"
+#include "world/oar_verify.h"
 #include "world/remoteadmin.h"
 #include "world_fixtures.h"
 
@@ -23,6 +29,10 @@
 typedef struct region {
     const char *reply; /* the XML (or other) body to answer with */
     int status;
+    /* admin_save_oar, as a region does it: write these bytes to the filename asked for (not
+     * at all when NULL), then answer `saved`. */
+    const am_buf *save;
+    char saved_to[1024];
 } region;
 
 static void handler(const am_test_http_request *rq, am_test_http_response *resp, void *user)
@@ -31,6 +41,7 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     resp->status = r->status ? r->status : 200;
     snprintf(resp->content_type, sizeof resp->content_type, "text/xml");
     snprintf(resp->body, sizeof resp->body, "%s", r->reply);
+    am_test_region_save(rq, r->save, resp, r->saved_to, sizeof r->saved_to);
 }
 
 #define LOADED(v)                                                                                                   \
@@ -107,7 +118,7 @@ static void test_request_shape_and_loaded_true(void **state)
     expect_member(doc, "skip-assets", "false");
     xmlXPathContext *ctx = xmlXPathNewContext(doc);
     xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)"//member", ctx);
-    assert_int_equal(o->nodesetval->nodeNr, 5); /* nothing else, no region_uuid */
+    assert_int_equal(o->nodesetval->nodeNr, 5); /* nothing else, no region_id */
     xmlXPathFreeObject(o);
     xmlXPathFreeContext(ctx);
     xmlFreeDoc(doc);
@@ -159,10 +170,12 @@ static void test_fault_and_malformed_and_http_errors(void **state)
     assert_non_null(strstr(err.msg, "admin_load_oar: HTTP 500: <html>oops</html>"));
     assert_int_equal(am_test_http_count(f->srv), 3);
 
-    /* The request used region_uuid. */
+    /* The region went as region_id: OpenSim reads that member (its doc comment's region_uuid
+     * is never read: "no region_name or region_id given"). */
     am_test_http_request rq;
     am_test_http_get(f->srv, 0, &rq);
-    assert_non_null(strstr(rq.body, "<name>region_uuid</name><value><string>11111111-2222-3333-4444-555555555555"));
+    assert_non_null(strstr(rq.body, "<name>region_id</name><value><string>11111111-2222-3333-4444-555555555555"));
+    assert_null(strstr(rq.body, "region_uuid"));
     assert_null(strstr(rq.body, "region_name"));
     free(rq.body);
 }
@@ -178,8 +191,8 @@ static void test_refused_connection_is_retried(void **state)
     am_error err;
     int attempts;
     assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
-    assert_int_equal(attempts, 3);
-    assert_non_null(strstr(err.msg, "admin_load_oar: connection refused after 3 attempts"));
+    assert_int_equal(attempts, 4); /* 3 retries by default, as for WorldBridge */
+    assert_non_null(strstr(err.msg, "admin_load_oar: connection refused after 4 attempts"));
 }
 
 static void test_parse_reply_variants(void **state)
@@ -226,6 +239,123 @@ static void test_missing_password_or_region_is_a_usage_error(void **state)
     assert_int_equal(am_test_http_count(f->srv), 0);
 }
 
+static void test_save_request_and_saved_reply(void **state)
+{
+    fixture *f = *state;
+    f->r.reply = LOADED("0"); /* a `loaded` member means nothing to a save */
+    am_ra_save_oar req = {"/tmp/x & y.oar", NULL, "7d3e9a3c-1b2f-4c5d-8e6f-0a1b2c3d4e5f"};
+    am_ra_reply reply;
+    am_error err;
+    int attempts;
+    assert_int_equal(am_ra_save_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
+    assert_true(reply.saved);
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 0, &rq);
+    xmlDoc *doc = xmlReadMemory(rq.body, (int)rq.body_size, "call.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    char *m = am_test_xpath_text(doc, "/methodCall/methodName");
+    assert_string_equal(m, "admin_save_oar");
+    free(m);
+    expect_member(doc, "password", PASSWORD);
+    expect_member(doc, "filename", "/tmp/x & y.oar");
+    expect_member(doc, "region_id", "7d3e9a3c-1b2f-4c5d-8e6f-0a1b2c3d4e5f");
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)"//member", ctx);
+    assert_int_equal(o->nodesetval->nodeNr, 3); /* no merge, no skip-assets */
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    free(rq.body);
+    /* The region could not write there: saved false with its words. */
+    f->r.reply = "<methodResponse><params><param><value><struct>"
+                 "<member><name>error</name><value><string>Access to the path is denied.</string></value></member>"
+                 "<member><name>saved</name><value><boolean>0</boolean></value></member>"
+                 "<member><name>success</name><value><boolean>0</boolean></value></member>"
+                 "</struct></value></param></params></methodResponse>";
+    assert_int_equal(am_ra_parse_reply((const uint8_t *)f->r.reply, strlen(f->r.reply), &reply, &err), AM_OK);
+    assert_false(reply.saved);
+    assert_false(reply.loaded);
+    assert_string_equal(reply.error, "Access to the path is denied.");
+}
+
+/* No directory of ours is left in dir. */
+static void expect_no_leftovers(const char *dir)
+{
+    char cmd[1200], out[256];
+    snprintf(cmd, sizeof cmd, "ls -A '%s'", dir);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    pclose(p);
+    if (n)
+        fail_msg("left in %s: %s", dir, out);
+}
+
+static void test_verify_reads_the_save_back_and_cleans_up(void **state)
+{
+    fixture *f = *state;
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_buf oar = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
+    am_oar_contents ours;
+    assert_int_equal(am_oar_read(oar.data, oar.size, &ours, &err), AM_OK);
+    char dir[512];
+    am_test_tmpdir(dir, sizeof dir);
+    am_oar_verify_options vo;
+    am_oar_verify_options_default(&vo);
+    vo.dir = dir;
+    vo.appear_ms = 300;
+    vo.poll_ms = 20;
+    am_oar_diff d;
+    /* The region saves exactly what was sent: verified. */
+    f->r.save = &oar;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_OK);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(d.copies, 1);
+    assert_int_equal(d.assets, 4);
+    am_oar_diff_free(&d);
+    assert_int_equal(strncmp(f->r.saved_to, dir, strlen(dir)), 0); /* a file in a fresh directory there */
+    assert_non_null(strstr(f->r.saved_to, "/animesh-verify-"));
+    expect_no_leftovers(dir);
+    /* A save with the texture cut short: the difference names it. */
+    am_test_tar_entry e[8];
+    size_t n = am_test_untar(&oar, e, 8);
+    const am_test_tar_entry *order[8];
+    for (size_t i = 0; i < n; i++) {
+        order[i] = &e[i];
+        if (strstr(e[i].path, "_texture.jp2"))
+            e[i].size -= 10;
+    }
+    am_buf bad = {0};
+    am_test_pack_tgz(order, n, &bad);
+    f->r.save = &bad;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_OK);
+    assert_int_equal(d.count, 1);
+    assert_non_null(strstr(d.lines[0], "_texture.jp2: the region holds only the first"));
+    am_oar_diff_free(&d);
+    expect_no_leftovers(dir);
+    /* A save that never arrives (the region's files are elsewhere), and one never whole. */
+    f->r.save = NULL;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_IO);
+    assert_non_null(strstr(err.msg, "is not on this machine"));
+    expect_no_leftovers(dir);
+    bad.size /= 2;
+    f->r.save = &bad;
+    vo.complete_ms = 200;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "the region's save is not whole after"));
+    assert_non_null(strstr(err.msg, "cut short"));
+    expect_no_leftovers(dir);
+    rmdir(dir);
+    am_test_tar_free(e, n);
+    am_buf_free(&bad);
+    am_oar_contents_free(&ours);
+    am_buf_free(&oar);
+    am_test_oar_inputs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +365,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_connection_is_retried, setup, teardown),
         cmocka_unit_test(test_parse_reply_variants),
         cmocka_unit_test_setup_teardown(test_missing_password_or_region_is_a_usage_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_request_and_saved_reply, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verify_reads_the_save_back_and_cleans_up, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

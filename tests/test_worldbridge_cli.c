@@ -1,6 +1,7 @@
 /* `animesh push` end to end against a real HTTP server on 127.0.0.1: the whole sequence,
  * local validation before anything is sent, a failure part-way, secrets never printed,
- * dry-run, usage errors; and `push --remote-admin`. */
+ * dry-run, usage errors; `push --remote-admin` with its check before sending and --verify;
+ * and the defaults `push --help` states are the ones push keeps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -28,6 +30,8 @@ typedef struct bridge {
     int stores_seen;
     int next_uuid;
     const char *xml_reply; /* RemoteAdmin mode */
+    const am_buf *save;    /* what admin_save_oar writes (RemoteAdmin mode) */
+    char saved_to[1024];
 } bridge;
 
 static void handler(const am_test_http_request *rq, am_test_http_response *resp, void *user)
@@ -36,6 +40,7 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     if (b->xml_reply) {
         snprintf(resp->content_type, sizeof resp->content_type, "text/xml");
         snprintf(resp->body, sizeof resp->body, "%s", b->xml_reply);
+        am_test_region_save(rq, b->save, resp, b->saved_to, sizeof b->saved_to);
         return;
     }
     if (b->status_always) {
@@ -336,10 +341,17 @@ static void test_usage_errors(void **state)
 static void test_remote_admin_loads_and_hides_the_password(void **state)
 {
     fixture *f = *state;
-    char out[8192], url[128], oar[1024];
+    char out[8192], url[128], oar[1024], junk[1024];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
     snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
-    am_test_write_text(oar, "x");
+    snprintf(junk, sizeof junk, "%s/junk.oar", f->dir);
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_buf archive = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &archive, &err), AM_OK);
+    write_bytes(oar, archive.data, archive.size);
+    am_test_write_text(junk, "x");
     /* No password: usage error, nothing sent. */
     unsetenv("OPENSIM_REMOTEADMIN_PASSWORD");
     assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, oar), 2);
@@ -349,11 +361,25 @@ static void test_remote_admin_loads_and_hides_the_password(void **state)
     setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
     f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
                      "<boolean>1</boolean></value></member></struct></value></param></params></methodResponse>";
-    int rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, oar);
+    /* Not an archive, and an archive cut short: refused before anything is sent. */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, junk), 1);
+    assert_non_null(strstr(out, "junk.oar: not gzip-compressed"));
+    assert_non_null(strstr(out, "not sent"));
+    write_bytes(junk, archive.data, archive.size * 2 / 3);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, junk), 1);
+    assert_non_null(strstr(out, "junk.oar: assets/"));
+    assert_non_null(strstr(out, "the file is cut short"));
+    assert_int_equal(am_test_http_count(f->srv), 0);
+
+    int rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox --no-verify", url, oar);
     if (rc != 0)
         fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "checked "));
+    assert_non_null(strstr(out, "1 object, 1 part, 4 assets decode and match their UUIDs"));
     assert_non_null(strstr(out, "loaded "));
+    assert_null(strstr(out, "verified"));
     assert_null(strstr(out, PASSWORD));
+    assert_int_equal(am_test_http_count(f->srv), 1);
     am_test_http_request rq;
     am_test_http_get(f->srv, 0, &rq);
     assert_non_null(strstr(rq.body, "<name>password</name><value><string>" PASSWORD "</string>"));
@@ -368,8 +394,149 @@ static void test_remote_admin_loads_and_hides_the_password(void **state)
                      PASSWORD "</string></value></member></struct></value></param></params></methodResponse>";
     rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar http://h/c.oar --region Sandbox", url);
     assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "not checked before sending (the region fetches the URL itself)"));
     assert_non_null(strstr(out, "the region did not load the archive: bad password"));
     assert_null(strstr(out, PASSWORD));
+    am_buf_free(&archive);
+    am_test_oar_inputs_free(&t);
+}
+
+static void test_remote_admin_verifies_on_loopback(void **state)
+{
+    fixture *f = *state;
+    char out[8192], url[128], oar[1024], vdir[1024];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
+    snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
+    snprintf(vdir, sizeof vdir, "%s/v", f->dir);
+    assert_int_equal(mkdir(vdir, 0700), 0);
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_buf archive = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &archive, &err), AM_OK);
+    write_bytes(oar, archive.data, archive.size);
+    setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
+    f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
+                     "<boolean>1</boolean></value></member></struct></value></param></params></methodResponse>";
+    /* The stand-in saves back what it was given: loaded and verified (on by default: loopback). */
+    f->b.save = &archive;
+    int rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox --verify-dir '%s'",
+                             url, oar, vdir);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "loaded and verified: 1 object (1 part, animesh flag set), 4 assets byte-identical\n"));
+    assert_int_equal(am_test_http_count(f->srv), 2);
+    am_test_http_request rq;
+    am_test_http_get(f->srv, 1, &rq);
+    assert_non_null(strstr(rq.body, "<methodName>admin_save_oar</methodName>"));
+    assert_non_null(strstr(rq.body, "<name>region_name</name><value><string>Sandbox</string>"));
+    free(rq.body);
+    assert_int_equal(strncmp(f->b.saved_to, vdir, strlen(vdir)), 0);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rmdir '%s'", vdir); /* empty again: the save and its directory are gone */
+    assert_int_equal(system(cmd), 0);
+    /* A save whose mesh differs: what differs is printed, exit 1. */
+    am_test_tar_entry e[8];
+    size_t n = am_test_untar(&archive, e, 8);
+    const am_test_tar_entry *order[8];
+    for (size_t i = 0; i < n; i++) {
+        order[i] = &e[i];
+        if (strstr(e[i].path, "_mesh.llmesh"))
+            e[i].data[e[i].size - 1] ^= 0x55;
+    }
+    am_buf bad = {0};
+    am_test_pack_tgz(order, n, &bad);
+    f->b.save = &bad;
+    rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, oar);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "NOT verified: what the region saved differs from the archive:\n  assets/"));
+    assert_non_null(strstr(out, "_mesh.llmesh: the region holds"));
+    /* --no-verify sends no save; --verify with a URL --oar is a usage error. */
+    size_t before = am_test_http_count(f->srv);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox --no-verify",
+                                     url, oar),
+                     0);
+    assert_int_equal(am_test_http_count(f->srv), before + 1);
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar http://h/c.oar --region Sandbox --verify", url), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region S --verify --no-verify",
+                                     url, oar),
+                     2);
+    am_test_tar_free(e, n);
+    am_buf_free(&bad);
+    am_buf_free(&archive);
+    am_test_oar_inputs_free(&t);
+}
+
+/* The first number after `key` in text (and after "; RemoteAdmin " right behind it, if any). */
+static void defaults_after(const char *text, const char *key, long *wb, long *ra)
+{
+    const char *p = strstr(text, key);
+    if (!p)
+        fail_msg("push --help lacks '%s'", key);
+    p += strlen(key);
+    char *end;
+    *wb = strtol(p, &end, 10);
+    assert_true(end > p);
+    *ra = *wb;
+    if (strncmp(end, "; RemoteAdmin ", 14) == 0 && end[14] >= '0' && end[14] <= '9')
+        *ra = strtol(end + 14, NULL, 10);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The least time n retries take, backoff b doubling (capped at 8 s as both clients cap it). */
+static double least_wait(long n, long b)
+{
+    double s = 0, d = (double)b;
+    for (long i = 0; i < n; i++, d = d * 2 > 8000 ? 8000 : d * 2)
+        s += d;
+    return s / 1000.0;
+}
+
+static void test_help_states_the_retries_push_makes(void **state)
+{
+    fixture *f = *state;
+    char out[16384];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --help"), 0);
+    long wb_retries, ra_retries, wb_backoff, ra_backoff;
+    defaults_after(out, "5xx (default ", &wb_retries, &ra_retries);
+    defaults_after(out, "doubled each time (default ", &wb_backoff, &ra_backoff);
+    /* WorldBridge: a 503 is retried; every attempt reaches the server. */
+    f->b.status_always = 503;
+    double t0 = seconds_now();
+    int rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --skeleton '%s'", f->url, f->mesh, f->skel);
+    double took = seconds_now() - t0;
+    assert_int_equal(rc, 1);
+    assert_int_equal(am_test_http_count(f->srv), (size_t)wb_retries + 1);
+    if (took < least_wait(wb_retries, wb_backoff))
+        fail_msg("%ld retries %ld ms apart doubling take at least %.2f s; push took %.2f s", wb_retries, wb_backoff,
+                 least_wait(wb_retries, wb_backoff), took);
+    /* RemoteAdmin: a refused connection is retried. */
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    char oar[1024], url[128], want[64];
+    snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
+    am_error err;
+    assert_int_equal(am_oar_write_file(&t.in, oar, &err), AM_OK);
+    am_test_oar_inputs_free(&t);
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_closed_port());
+    setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
+    t0 = seconds_now();
+    rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region R", url, oar);
+    took = seconds_now() - t0;
+    assert_int_equal(rc, 1);
+    snprintf(want, sizeof want, "connection refused after %ld attempts", ra_retries + 1);
+    if (!strstr(out, want))
+        fail_msg("'%s' lacks '%s'", out, want);
+    if (took < least_wait(ra_retries, ra_backoff))
+        fail_msg("%ld retries %ld ms apart doubling take at least %.2f s; push took %.2f s", ra_retries, ra_backoff,
+                 least_wait(ra_retries, ra_backoff), took);
 }
 
 static void test_bridge_url_from_the_environment(void **state)
@@ -396,6 +563,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dry_run_writes_requests_and_sends_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remote_admin_loads_and_hides_the_password, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remote_admin_verifies_on_loopback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_help_states_the_retries_push_makes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bridge_url_from_the_environment, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,50 +13,94 @@
 #include "cli_args.h"
 #include "world/checks.h"
 #include "world/digest.h"
+#include "world/http.h"
 #include "world/meshdata.h"
+#include "world/oar_check.h"
+#include "world/oar_verify.h"
 #include "world/remoteadmin.h"
 #include "world/worldbridge.h"
 
 #define PUSH_MAX_ANIMS 64
 
-static const char *help =
-    "usage: animesh push --bridge URL --mesh NAME.meshdata.json [--texture T.j2c|UUID]\n"
-    "                    --anim NAME=FILE.anim ... [--play NAME] [--at X,Y,Z] [--name S]\n"
-    "                    [--save] [--dry-run DIR] [--skeleton FILE] [--allow-unknown-joints]\n"
-    "       animesh push --remote-admin URL --oar FILE|URL --region NAME|--region-uuid UUID\n\n"
-    "WorldBridge: validates everything locally first (the meshdata against its schema, each\n"
-    ".anim through the decoder's checks, joint names against the viewer skeleton when one is\n"
-    "found), then spawns the mesh, stores each animation, plays the chosen one and saves the\n"
-    "world, printing each returned UUID. A failure part-way reports what was already done.\n"
-    "Every request carries an Idempotency-Key (SHA-256 of its body), so a retry or a re-run\n"
-    "cannot spawn or store twice on a bridge that honours it.\n"
-    "  --bridge URL         WorldBridge base URL (default $WORLDBRIDGE_URL); the bearer token\n"
-    "                       comes from $WORLDBRIDGE_TOKEN and is never printed\n"
-    "  --mesh FILE          the meshdata JSON (as the skin builder writes it)\n"
-    "  --texture T          a .j2c file sent inline, or the UUID of a texture on the grid\n"
-    "  --anim NAME=FILE     an animation to store under NAME (repeatable, up to 64)\n"
-    "  --play NAME          start this animation (an --anim NAME, or an asset UUID)\n"
-    "  --at X,Y,Z           region position in metres (default 128,128,25)\n"
-    "  --name S             object name (default: the meshdata name)\n"
-    "  --save               call save_world at the end\n"
-    "  --dry-run DIR        write each request (NN-command.json = the body, .http = headers\n"
-    "                       without the token) to DIR and send nothing; UUIDs only the bridge\n"
-    "                       can assign appear as placeholders ({{spawn_mesh.uuid}})\n"
-    "  --connect-timeout MS connect timeout per attempt (default 5000)\n"
-    "  --timeout MS         total timeout per attempt (default 60000; RemoteAdmin 600000)\n"
-    "  --retries N          extra attempts after a refused/dropped connection, a timeout or a\n"
-    "                       5xx (default 3; RemoteAdmin retries refused connections only)\n"
-    "  --backoff MS         first retry delay, doubled each time (default 500)\n"
-    "  --skeleton FILE      the viewer's avatar_skeleton.xml (else ANIMESH_SKELETON /\n"
-    "                       ANIMESH_VIEWER_DIR; without one, joint names are not checked)\n"
-    "  --allow-unknown-joints  send an .anim that animates joints the viewer does not have (a\n"
-    "                       prop joint in a stock animation): the viewer drops those joints\n"
-    "                       in-world; a warning names the file (default: refused)\n\n"
-    "RemoteAdmin: calls admin_load_oar on the region with merge \"true\"; the password comes\n"
-    "from $OPENSIM_REMOTEADMIN_PASSWORD and is never printed. --oar is a path on the region's\n"
-    "host (an existing local file is passed as its absolute path) or an http(s) URL.\n\n"
-    "Exit codes: 0 done, 1 invalid input or refused by the peer or network failure,\n"
-    "2 usage, 3 a file could not be read or written.\n";
+/* The help text. Every default it states is read from the options the clients start from
+ * (am_wb_options_default, am_ra_options_default), so the text cannot drift from the behaviour. */
+static const char *both_defaults(char *out, size_t size, long wb, long ra)
+{
+    if (wb == ra)
+        snprintf(out, size, "default %ld", wb);
+    else
+        snprintf(out, size, "default %ld; RemoteAdmin %ld", wb, ra);
+    return out;
+}
+
+static void print_help(void)
+{
+    am_wb_options wb;
+    am_ra_options ra;
+    am_wb_options_default(&wb);
+    am_ra_options_default(&ra);
+    char connect[64], timeout[64], retries[64], backoff[64];
+    both_defaults(connect, sizeof connect, wb.connect_timeout_ms, ra.connect_timeout_ms);
+    both_defaults(timeout, sizeof timeout, wb.total_timeout_ms, ra.total_timeout_ms);
+    both_defaults(retries, sizeof retries, wb.max_attempts - 1, ra.max_attempts - 1);
+    both_defaults(backoff, sizeof backoff, wb.backoff_ms, ra.backoff_ms);
+    printf("usage: animesh push --bridge URL --mesh NAME.meshdata.json [--texture T.j2c|UUID]\n"
+           "                    --anim NAME=FILE.anim ... [--play NAME] [--at X,Y,Z] [--name S]\n"
+           "                    [--save] [--dry-run DIR] [--skeleton FILE] [--allow-unknown-joints]\n"
+           "       animesh push --remote-admin URL --oar FILE|URL --region NAME|--region-uuid UUID\n"
+           "                    [--verify|--no-verify] [--verify-dir DIR]\n\n"
+           "WorldBridge: validates everything locally first (the meshdata against its schema, each\n"
+           ".anim through the decoder's checks, joint names against the viewer skeleton when one is\n"
+           "found), then spawns the mesh, stores each animation, plays the chosen one and saves the\n"
+           "world, printing each returned UUID. A failure part-way reports what was already done.\n"
+           "Every request carries an Idempotency-Key (SHA-256 of its body), so a retry or a re-run\n"
+           "cannot spawn or store twice on a bridge that honours it.\n"
+           "  --bridge URL         WorldBridge base URL (default $WORLDBRIDGE_URL); the bearer token\n"
+           "                       comes from $WORLDBRIDGE_TOKEN and is never printed\n"
+           "  --mesh FILE          the meshdata JSON (as the skin builder writes it)\n"
+           "  --texture T          a .j2c file sent inline, or the UUID of a texture on the grid\n"
+           "  --anim NAME=FILE     an animation to store under NAME (repeatable, up to %d)\n"
+           "  --play NAME          start this animation (an --anim NAME, or an asset UUID)\n"
+           "  --at X,Y,Z           region position in metres (default 128,128,25)\n"
+           "  --name S             object name (default: the meshdata name)\n"
+           "  --save               call save_world at the end\n"
+           "  --dry-run DIR        write each request (NN-command.json = the body, .http = headers\n"
+           "                       without the token) to DIR and send nothing; UUIDs only the bridge\n"
+           "                       can assign appear as placeholders ({{spawn_mesh.uuid}})\n"
+           "  --connect-timeout MS connect timeout per attempt (%s)\n"
+           "  --timeout MS         total timeout per attempt (%s)\n"
+           "  --retries N          extra attempts after a refused/dropped connection, a timeout or a\n"
+           "                       5xx (%s); RemoteAdmin retries refused connections only\n"
+           "  --backoff MS         first retry delay, doubled each time (%s)\n"
+           "  --skeleton FILE      the viewer's avatar_skeleton.xml (else ANIMESH_SKELETON /\n"
+           "                       ANIMESH_VIEWER_DIR; without one, joint names are not checked)\n"
+           "  --allow-unknown-joints  send an .anim that animates joints the viewer does not have (a\n"
+           "                       prop joint in a stock animation): the viewer drops those joints\n"
+           "                       in-world; a warning names the file (default: refused)\n\n"
+           "RemoteAdmin: calls admin_load_oar on the region with merge \"true\"; the password comes\n"
+           "from $OPENSIM_REMOTEADMIN_PASSWORD and is never printed. --oar is a path on the region's\n"
+           "host (an existing local file is passed as its absolute path) or an http(s) URL.\n"
+           "A local archive is checked completely first (gzip and tar whole, archive.xml first, every\n"
+           "asset decodes and matches its UUID) and a bad one is refused naming the entry: OpenSim\n"
+           "answers `loaded` even for a cut-short archive and keeps its broken assets for good.\n"
+           "  --region NAME        the region to load into\n"
+           "  --region-uuid UUID   the region by its UUID instead (sent as region_id)\n"
+           "  --verify             after loading, have the region save itself (admin_save_oar) to a\n"
+           "                       temporary file, read it back and compare the object, its animesh\n"
+           "                       flag, mesh and inventory and every asset byte for byte: prints\n"
+           "                       \"loaded and verified\" or what differs (exit 1). On by default\n"
+           "                       when the URL is loopback (the region's files are this machine's)\n"
+           "  --no-verify          do not\n"
+           "  --verify-dir DIR     where the region writes that file: a directory the region can\n"
+           "                       write and this machine reads at the same path (default $TMPDIR\n"
+           "                       or /tmp); needed for --verify on a region elsewhere\n\n"
+           "A grid that stored a damaged copy of an asset (an earlier load of a cut-short archive)\n"
+           "keeps it: a later load skips that UUID. Build the archive again with\n"
+           "`animesh oar --salt NEW` for new UUIDs, and load that.\n\n"
+           "Exit codes: 0 done, 1 invalid input or refused by the peer or network failure or a\n"
+           "difference found by --verify, 2 usage, 3 a file could not be read or written.\n",
+           PUSH_MAX_ANIMS, connect, timeout, retries, backoff);
+}
 
 typedef struct push_anim {
     const char *name;
@@ -68,7 +112,8 @@ typedef struct push_anim {
 
 typedef struct push_args {
     const char *bridge, *mesh, *texture, *play, *name, *dry_run, *skeleton;
-    const char *remote_admin, *oar, *region, *region_uuid;
+    const char *remote_admin, *oar, *region, *region_uuid, *verify_dir;
+    int verify; /* -1: by default (on for a local archive and a loopback URL), 0 no, 1 yes */
     double at[3];
     bool save, at_given, allow_unknown_joints;
     long connect_ms, total_ms, backoff_ms;
@@ -270,6 +315,53 @@ done:
     return rc;
 }
 
+/* The archive as it will be sent: read and checked completely. */
+static int check_local_oar(const char *path, am_oar_contents *ours)
+{
+    am_error err;
+    am_error_clear(&err);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (am_read_file(path, &data, &size, &err))
+        return am_cli_report(&err);
+    am_oar_check_report rep;
+    am_status s = am_oar_read(data, size, ours, &err);
+    if (!s)
+        s = am_oar_check(ours, &rep, &err);
+    free(data);
+    if (s) {
+        am_error_where(&err, "%s", path);
+        int rc = am_cli_report(&err);
+        fprintf(stderr, "animesh push: not sent: OpenSim would answer `loaded` and keep whatever it could read, "
+                        "cut-short assets included, for good\n");
+        return rc;
+    }
+    fprintf(stderr, "animesh push: checked %s: %zu object%s, %zu part%s, %zu asset%s decode and match their UUIDs\n",
+            path, rep.objects, rep.objects == 1 ? "" : "s", rep.parts, rep.parts == 1 ? "" : "s",
+            rep.meshes + rep.animations + rep.textures + rep.scripts,
+            rep.meshes + rep.animations + rep.textures + rep.scripts == 1 ? "" : "s");
+    return AM_EXIT_OK;
+}
+
+static int print_verification(const am_oar_contents *ours, const am_oar_diff *d)
+{
+    if (d->count) {
+        printf("NOT verified: what the region saved differs from the archive:\n");
+        for (size_t i = 0; i < d->count; i++)
+            printf("  %s\n", d->lines[i]);
+        return AM_EXIT_INVALID;
+    }
+    printf("loaded and verified: %zu object%s (%zu part%s, animesh flag %s), %zu asset%s byte-identical", ours->object_count,
+           ours->object_count == 1 ? "" : "s", d->parts, d->parts == 1 ? "" : "s", d->animesh_flag ? "set" : "not set",
+           d->assets, d->assets == 1 ? "" : "s");
+    if (d->playing[0])
+        printf("; playing %s", d->playing);
+    if (d->copies > 1)
+        printf("; the region holds %zu copies (it was loaded before)", d->copies);
+    printf("\n");
+    return AM_EXIT_OK;
+}
+
 static int push_remote_admin(push_args *a)
 {
     if (!a->oar)
@@ -287,26 +379,62 @@ static int push_remote_admin(push_args *a)
     /* A local file: the region can only open it by its absolute path (same host). */
     char abs[PATH_MAX];
     const char *filename = a->oar;
-    if (strncmp(a->oar, "http://", 7) != 0 && strncmp(a->oar, "https://", 8) != 0 && realpath(a->oar, abs))
+    bool url = strncmp(a->oar, "http://", 7) == 0 || strncmp(a->oar, "https://", 8) == 0;
+    bool local = !url && realpath(a->oar, abs);
+    if (local)
         filename = abs;
+    if (a->verify_dir && a->verify < 0)
+        a->verify = 1; /* a place for the save only makes sense for a verification */
+    if (a->verify == 1 && !local)
+        return am_cli_usage("push", "--verify compares the region's save with the archive: --oar must be a file on "
+                                    "this machine");
+    bool verify = a->verify == 1 || (a->verify < 0 && local && am_http_url_is_loopback(a->remote_admin));
+    am_oar_contents ours;
+    memset(&ours, 0, sizeof ours);
+    int rc;
+    if (local && (rc = check_local_oar(a->oar, &ours)))
+        return rc;
+    if (!local)
+        fprintf(stderr, "animesh push: note: %s is not a file on this machine, so it is not checked before sending%s\n",
+                a->oar, url ? " (the region fetches the URL itself)" : " (taken as a path on the region host)");
     am_ra_load_oar req = {filename, a->region, a->region_uuid, true, false};
     am_ra_reply reply;
     am_error err;
     am_error_clear(&err);
     int attempts = 0;
+    const char *region = a->region ? a->region : a->region_uuid;
     if (am_ra_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
+        am_oar_contents_free(&ours);
         if (err.code == AM_ERR_USAGE)
             return am_cli_usage("push", "%s", err.msg);
         return am_cli_report(&err);
     }
-    printf("loaded %s into %s\n", filename, a->region ? a->region : a->region_uuid);
-    return AM_EXIT_OK;
+    printf("loaded %s into %s\n", filename, region);
+    fflush(stdout);
+    rc = AM_EXIT_OK;
+    if (verify) {
+        fprintf(stderr, "animesh push: verifying: the region saves itself (admin_save_oar), animesh reads it back\n");
+        am_oar_verify_options vo;
+        am_oar_verify_options_default(&vo);
+        vo.dir = a->verify_dir;
+        am_oar_diff diff;
+        if (am_oar_verify(&opt, a->region, a->region_uuid, &ours, &vo, &diff, &err))
+            rc = am_cli_report(&err);
+        else
+            rc = print_verification(&ours, &diff);
+        am_oar_diff_free(&diff);
+    } else if (local && a->verify < 0) {
+        fprintf(stderr, "animesh push: note: not verified (the region is not on loopback): --verify with "
+                        "--verify-dir DIR, a directory the region writes and this machine reads\n");
+    }
+    am_oar_contents_free(&ours);
+    return rc;
 }
 
 int am_cmd_push(int argc, char **argv)
 {
     if (am_cli_wants_help(argc, argv)) {
-        fputs(help, stdout);
+        print_help();
         return AM_EXIT_OK;
     }
     push_args a;
@@ -316,8 +444,10 @@ int am_cmd_push(int argc, char **argv)
     a.at[2] = 25;
     a.retries = -1;
     a.backoff_ms = -1;
+    a.verify = -1;
     enum { O_BRIDGE = 256, O_MESH, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_NAME, O_SAVE, O_DRY, O_SKEL, O_RA, O_OAR,
-           O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF, O_ALLOW_UNKNOWN };
+           O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF, O_ALLOW_UNKNOWN, O_VERIFY,
+           O_NO_VERIFY, O_VERIFY_DIR };
     static const struct option opts[] = {
         {"bridge", required_argument, 0, O_BRIDGE},   {"mesh", required_argument, 0, O_MESH},
         {"texture", required_argument, 0, O_TEXTURE}, {"anim", required_argument, 0, O_ANIM},
@@ -329,6 +459,8 @@ int am_cmd_push(int argc, char **argv)
         {"connect-timeout", required_argument, 0, O_CONNECT}, {"timeout", required_argument, 0, O_TIMEOUT},
         {"retries", required_argument, 0, O_RETRIES}, {"backoff", required_argument, 0, O_BACKOFF},
         {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN},
+        {"verify", no_argument, 0, O_VERIFY},         {"no-verify", no_argument, 0, O_NO_VERIFY},
+        {"verify-dir", required_argument, 0, O_VERIFY_DIR},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -369,6 +501,13 @@ int am_cmd_push(int argc, char **argv)
         case O_OAR: a.oar = optarg; break;
         case O_REGION: a.region = optarg; break;
         case O_REGION_UUID: a.region_uuid = optarg; break;
+        case O_VERIFY:
+        case O_NO_VERIFY:
+            if (a.verify >= 0 && a.verify != (c == O_VERIFY))
+                return am_cli_usage("push", "--verify and --no-verify together");
+            a.verify = c == O_VERIFY;
+            break;
+        case O_VERIFY_DIR: a.verify_dir = optarg; break;
         case O_CONNECT:
         case O_TIMEOUT:
         case O_BACKOFF:
@@ -399,8 +538,8 @@ int am_cmd_push(int argc, char **argv)
             return am_cli_usage("push", "--remote-admin loads an OAR; it does not take WorldBridge options");
         return push_remote_admin(&a);
     }
-    if (a.oar || a.region || a.region_uuid)
-        return am_cli_usage("push", "--oar and --region go with --remote-admin URL");
+    if (a.oar || a.region || a.region_uuid || a.verify >= 0 || a.verify_dir)
+        return am_cli_usage("push", "--oar, --region and --verify go with --remote-admin URL");
     if (!a.bridge && !getenv("WORLDBRIDGE_URL") && !a.mesh && !a.dry_run)
         return am_cli_usage("push", "say where to push: --bridge URL (WorldBridge, or $WORLDBRIDGE_URL) with "
                                     "--mesh NAME.meshdata.json, or --remote-admin URL --oar FILE --region NAME");

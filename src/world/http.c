@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
 
 #define AM_HTTP_MAX_REPLY ((size_t)16 << 20)
 
@@ -175,4 +178,40 @@ void am_http_redact_url(const char *url, char *out, size_t out_size)
         return;
     }
     snprintf(out, out_size, "%.*s%s", (int)(host - url), url, at + 1);
+}
+
+bool am_http_url_is_loopback(const char *url)
+{
+    const char *scheme = url ? strstr(url, "://") : NULL;
+    if (!scheme)
+        return false;
+    const char *host = scheme + 3;
+    const char *end = host + strcspn(host, "/?#");
+    for (const char *p = host; p < end; p++)
+        if (*p == '@')
+            host = p + 1; /* after any user:password@ */
+    char h[256];
+    size_t n;
+    if (*host == '[') {
+        const char *close = memchr(host, ']', (size_t)(end - host));
+        if (!close)
+            return false;
+        host++;
+        n = (size_t)(close - host);
+    } else {
+        n = strcspn(host, ":/?#");
+    }
+    if (n == 0 || n >= sizeof h)
+        return false;
+    memcpy(h, host, n);
+    h[n] = '\0';
+    if (h[n - 1] == '.')
+        h[--n] = '\0';
+    if (strcasecmp(h, "localhost") == 0)
+        return true;
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (inet_pton(AF_INET, h, &v4) == 1)
+        return (ntohl(v4.s_addr) >> 24) == 127;
+    return inet_pton(AF_INET6, h, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
 }

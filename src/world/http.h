@@ -4,6 +4,7 @@
 #ifndef AM_WORLD_HTTP_H
 #define AM_WORLD_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -52,5 +53,8 @@ void am_http_snippet(const am_buf *body, size_t max, char *out, size_t out_size)
 
 /* url without any "user:password@" part, for messages. */
 void am_http_redact_url(const char *url, char *out, size_t out_size);
+
+/* Whether url's host is this machine's loopback: localhost, 127.0.0.0/8 or ::1. */
+bool am_http_url_is_loopback(const char *url);
 
 #endif

@@ -16,10 +16,10 @@ void am_ra_options_default(am_ra_options *opt)
     memset(opt, 0, sizeof *opt);
     const char *pw = getenv("OPENSIM_REMOTEADMIN_PASSWORD");
     opt->password = pw && pw[0] ? pw : NULL;
-    opt->connect_timeout_ms = 5000;
-    opt->total_timeout_ms = 600000;
-    opt->max_attempts = 3;
-    opt->backoff_ms = 1000;
+    opt->connect_timeout_ms = AM_RA_DEFAULT_CONNECT_TIMEOUT_MS;
+    opt->total_timeout_ms = AM_RA_DEFAULT_TOTAL_TIMEOUT_MS;
+    opt->max_attempts = AM_RA_DEFAULT_RETRIES + 1;
+    opt->backoff_ms = AM_RA_DEFAULT_BACKOFF_MS;
 }
 
 static am_status esc(am_buf *b, const char *s, am_error *err)
@@ -46,30 +46,43 @@ static am_status member(am_buf *b, const char *name, const char *value, am_error
     return s;
 }
 
-am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err)
+/* The methodCall for `method`: password, filename, the region and, for a load, merge and skip-assets. */
+static am_status request(const char *method, const char *password, const char *filename, const char *region_name,
+                         const char *region_id, const am_ra_load_oar *load, am_buf *out, am_error *err)
 {
-    if (!req->filename || !req->filename[0])
-        return am_fail(err, AM_ERR_USAGE, "admin_load_oar needs a file name or URL");
-    if (!(req->region_name && req->region_name[0]) && !(req->region_uuid && req->region_uuid[0]))
-        return am_fail(err, AM_ERR_USAGE, "admin_load_oar needs a region name or UUID");
+    if (!filename || !filename[0])
+        return am_fail(err, AM_ERR_USAGE, "%s needs a file name or URL", method);
+    if (!(region_name && region_name[0]) && !(region_id && region_id[0]))
+        return am_fail(err, AM_ERR_USAGE, "%s needs a region name or UUID", method);
     am_status s = am_buf_printf(out, err,
-                                "<?xml version=\"1.0\"?>\n<methodCall><methodName>admin_load_oar</methodName>"
-                                "<params><param><value><struct>\n");
+                                "<?xml version=\"1.0\"?>\n<methodCall><methodName>%s</methodName>"
+                                "<params><param><value><struct>\n",
+                                method);
     if (!s)
         s = member(out, "password", password ? password : "", err);
     if (!s)
-        s = member(out, "filename", req->filename, err);
-    if (!s && req->region_name && req->region_name[0])
-        s = member(out, "region_name", req->region_name, err);
-    if (!s && req->region_uuid && req->region_uuid[0])
-        s = member(out, "region_uuid", req->region_uuid, err);
-    if (!s)
-        s = member(out, "merge", req->merge ? "true" : "false", err);
-    if (!s)
-        s = member(out, "skip-assets", req->skip_assets ? "true" : "false", err);
+        s = member(out, "filename", filename, err);
+    if (!s && region_name && region_name[0])
+        s = member(out, "region_name", region_name, err);
+    if (!s && region_id && region_id[0])
+        s = member(out, "region_id", region_id, err);
+    if (!s && load)
+        s = member(out, "merge", load->merge ? "true" : "false", err);
+    if (!s && load)
+        s = member(out, "skip-assets", load->skip_assets ? "true" : "false", err);
     if (!s)
         s = am_buf_printf(out, err, "</struct></value></param></params></methodCall>\n");
     return s;
+}
+
+am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err)
+{
+    return request("admin_load_oar", password, req->filename, req->region_name, req->region_id, req, out, err);
+}
+
+am_status am_ra_save_oar_request(const am_ra_save_oar *req, const char *password, am_buf *out, am_error *err)
+{
+    return request("admin_save_oar", password, req->filename, req->region_name, req->region_id, NULL, out, err);
 }
 
 static xmlNode *child(xmlNode *n, const char *name)
@@ -127,7 +140,7 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
     /* OpenSim answers {success, loaded} on success and {success: false, error} when the
      * load threw: `loaded` decides when present, `success` otherwise, and a false
      * `success` always wins. */
-    int loaded = -1, success = -1;
+    int loaded = -1, saved = -1, success = -1;
     for (xmlNode *m = st->children; m; m = m->next) {
         if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
             continue;
@@ -140,6 +153,8 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
             const char *n = (const char *)name;
             if (!fault && strcmp(n, "loaded") == 0)
                 loaded = truthy(type, v);
+            else if (!fault && strcmp(n, "saved") == 0)
+                saved = truthy(type, v);
             else if (!fault && strcmp(n, "success") == 0)
                 success = truthy(type, v);
             else if (strcmp(n, "error") == 0 || strcmp(n, "faultString") == 0)
@@ -148,6 +163,7 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
         xmlFree(name);
     }
     out->loaded = (loaded >= 0 ? loaded == 1 : success == 1) && success != 0;
+    out->saved = (saved >= 0 ? saved == 1 : success == 1) && success != 0;
     xmlFreeDoc(doc);
     return AM_OK;
 }
@@ -169,29 +185,17 @@ static void mask(char *s, const char *secret)
         memset(p, '*', n);
 }
 
-am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
-                              int *attempts, am_error *err)
+/* Post body to the region and judge the reply (`saving` picks `saved` over `loaded`). */
+static am_status call(const am_ra_options *opt, const char *method, bool saving, const am_buf *body,
+                      am_ra_reply *reply, int *attempts, am_error *err)
 {
-    memset(reply, 0, sizeof *reply);
-    am_error_clear(err);
-    if (attempts)
-        *attempts = 0;
-    if (!opt->url || (strncmp(opt->url, "http://", 7) != 0 && strncmp(opt->url, "https://", 8) != 0))
-        return am_fail(err, AM_ERR_USAGE, "RemoteAdmin URL must start with http:// or https://");
-    if (!opt->password)
-        return am_fail(err, AM_ERR_USAGE, "no RemoteAdmin password: set OPENSIM_REMOTEADMIN_PASSWORD");
-    am_buf body = {0};
-    am_status s = am_ra_load_oar_request(req, opt->password, &body, err);
-    if (s) {
-        am_buf_free(&body);
-        return s;
-    }
+    am_status s = AM_OK;
     char shown[512];
     am_http_redact_url(opt->url, shown, sizeof shown);
-    am_http_request hr = {opt->url, "text/xml", NULL, body.data, body.size, opt->connect_timeout_ms,
+    am_http_request hr = {opt->url, "text/xml", NULL, body->data, body->size, opt->connect_timeout_ms,
                           opt->total_timeout_ms};
     int max = opt->max_attempts < 1 ? 1 : opt->max_attempts;
-    long delay = opt->backoff_ms;
+    long delay = opt->backoff_ms < 0 ? 0 : opt->backoff_ms;
     for (int attempt = 1;; attempt++) {
         am_http_reply rep;
         if ((s = am_http_post(&hr, &rep, err)))
@@ -201,30 +205,74 @@ am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *re
         if (rep.failure == AM_HTTP_REFUSED && attempt < max) {
             am_http_reply_free(&rep);
             sleep_ms(delay);
-            delay *= 2;
+            delay = delay * 2 > AM_RA_MAX_BACKOFF_MS ? AM_RA_MAX_BACKOFF_MS : delay * 2;
             continue;
         }
         char snip[100];
         am_http_snippet(&rep.body, 80, snip, sizeof snip);
         mask(snip, opt->password);
         if (rep.failure != AM_HTTP_REPLIED) {
-            s = am_fail(err, AM_ERR_NETWORK, "admin_load_oar: %s after %d attempt%s (%s)",
+            s = am_fail(err, AM_ERR_NETWORK, "%s: %s after %d attempt%s (%s)", method,
                         am_http_failure_text(rep.failure), attempt, attempt == 1 ? "" : "s", rep.detail);
         } else if (rep.status < 200 || rep.status > 299) {
-            s = am_fail(err, AM_ERR_NETWORK, "admin_load_oar: HTTP %ld: %s", rep.status, snip[0] ? snip : "(empty body)");
+            s = am_fail(err, AM_ERR_NETWORK, "%s: HTTP %ld: %s", method, rep.status, snip[0] ? snip : "(empty body)");
         } else if (am_ra_parse_reply(rep.body.data, rep.body.size, reply, NULL)) {
-            s = am_fail(err, AM_ERR_INVALID, "admin_load_oar: malformed reply (HTTP %ld, not XML-RPC): %s", rep.status,
+            s = am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not XML-RPC): %s", method, rep.status,
                         snip[0] ? snip : "(empty body)");
-        } else if (!reply->loaded) {
+        } else if (!(saving ? reply->saved : reply->loaded)) {
             mask(reply->error, opt->password);
-            s = am_fail(err, AM_ERR_INVALID, "admin_load_oar: the region did not load the archive%s: %s",
-                        reply->fault ? " (XML-RPC fault)" : "", reply->error[0] ? reply->error : "(no error text)");
+            s = am_fail(err, AM_ERR_INVALID, "%s: the region did not %s the archive%s: %s", method,
+                        saving ? "save" : "load", reply->fault ? " (XML-RPC fault)" : "",
+                        reply->error[0] ? reply->error : "(no error text)");
         }
         am_http_reply_free(&rep);
         if (s)
             am_error_where(err, "%s", shown);
         break;
     }
+    return s;
+}
+
+/* What both calls check before sending anything. */
+static am_status preflight(const am_ra_options *opt, am_error *err)
+{
+    if (!opt->url || (strncmp(opt->url, "http://", 7) != 0 && strncmp(opt->url, "https://", 8) != 0))
+        return am_fail(err, AM_ERR_USAGE, "RemoteAdmin URL must start with http:// or https://");
+    if (!opt->password)
+        return am_fail(err, AM_ERR_USAGE, "no RemoteAdmin password: set OPENSIM_REMOTEADMIN_PASSWORD");
+    return AM_OK;
+}
+
+am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
+                              int *attempts, am_error *err)
+{
+    memset(reply, 0, sizeof *reply);
+    am_error_clear(err);
+    if (attempts)
+        *attempts = 0;
+    am_buf body = {0};
+    am_status s = preflight(opt, err);
+    if (!s)
+        s = am_ra_load_oar_request(req, opt->password, &body, err);
+    if (!s)
+        s = call(opt, "admin_load_oar", false, &body, reply, attempts, err);
+    am_buf_free(&body);
+    return s;
+}
+
+am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
+                              int *attempts, am_error *err)
+{
+    memset(reply, 0, sizeof *reply);
+    am_error_clear(err);
+    if (attempts)
+        *attempts = 0;
+    am_buf body = {0};
+    am_status s = preflight(opt, err);
+    if (!s)
+        s = am_ra_save_oar_request(req, opt->password, &body, err);
+    if (!s)
+        s = call(opt, "admin_save_oar", true, &body, reply, attempts, err);
     am_buf_free(&body);
     return s;
 }

@@ -1,7 +1,14 @@
 /* OpenSim RemoteAdmin over XML-RPC (spec/opensim-oar.md, "Loading over HTTP"):
- * admin_load_oar with one struct parameter {password, filename, region_name | region_uuid,
+ * admin_load_oar with one struct parameter {password, filename, region_name | region_id,
  * merge, skip-assets}; merge and skip-assets are the STRINGS "true"/"false". The reply
  * struct carries `loaded` (boolean) and `error` on failure; an XML-RPC <fault> is an error.
+ * admin_save_oar {password, filename, region_name | region_id} answers `saved`. The region is
+ * named by `region_id`: OpenSim's own doc comment says region_uuid, its code reads region_id
+ * (measured against 0.9.2.2).
+ *
+ * `loaded: true` only means the load returned: OpenSim logs a bad archive's errors and still
+ * answers true (oar_check.h). admin_save_oar waits at most 5 s for the save and then answers
+ * `saved: true` whether the file is complete or not: read it only once it is whole.
  *
  * Loading twice would place the object twice, so a request is retried only when the
  * connection was refused (it never reached the region). The password is sent in the body
@@ -16,13 +23,24 @@
 #include "core/error.h"
 #include "core/io.h"
 
+/* The defaults (`push --help` prints them from am_ra_options_default). Retries: the same
+ * schedule as WorldBridge's, 3 retries 500 ms apart doubling (3.5 s in all), so one --retries
+ * and --backoff mean the same for both; a refused connection never reached the region, so
+ * retrying it is always safe, and the wait covers a listener restarting, not a region booting
+ * (that takes longer: the error then says the connection was refused). */
+#define AM_RA_DEFAULT_CONNECT_TIMEOUT_MS 5000L
+#define AM_RA_DEFAULT_TOTAL_TIMEOUT_MS 600000L /* a large archive takes a while to load */
+#define AM_RA_DEFAULT_RETRIES 3
+#define AM_RA_DEFAULT_BACKOFF_MS 500L
+#define AM_RA_MAX_BACKOFF_MS 8000L /* the doubling stops here */
+
 typedef struct am_ra_options {
     const char *url;         /* the region's HTTP address, e.g. http://127.0.0.1:9000/ */
     const char *password;    /* [RemoteAdmin] access_password */
-    long connect_timeout_ms; /* default 5000 */
-    long total_timeout_ms;   /* default 600000: a large archive takes a while to load */
-    int max_attempts;        /* default 3 (retries only for refused connections) */
-    long backoff_ms;         /* default 1000 */
+    long connect_timeout_ms; /* AM_RA_DEFAULT_CONNECT_TIMEOUT_MS */
+    long total_timeout_ms;   /* AM_RA_DEFAULT_TOTAL_TIMEOUT_MS */
+    int max_attempts;        /* AM_RA_DEFAULT_RETRIES + 1 (retries only for refused connections) */
+    long backoff_ms;         /* AM_RA_DEFAULT_BACKOFF_MS before the first retry, doubled each time */
 } am_ra_options;
 
 /* Defaults; the password from OPENSIM_REMOTEADMIN_PASSWORD. */
@@ -30,8 +48,8 @@ void am_ra_options_default(am_ra_options *opt);
 
 typedef struct am_ra_load_oar {
     const char *filename;    /* a path on the region host or an http(s) URL */
-    const char *region_name; /* one of region_name / region_uuid */
-    const char *region_uuid;
+    const char *region_name; /* one of region_name / region_id (the region's UUID) */
+    const char *region_id;
     bool merge;              /* normally true: keep what is in the region */
     bool skip_assets;
 } am_ra_load_oar;
@@ -39,8 +57,18 @@ typedef struct am_ra_load_oar {
 /* The XML-RPC request body (methodCall) for admin_load_oar. Text is XML-escaped. */
 am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err);
 
+typedef struct am_ra_save_oar {
+    const char *filename;    /* a path on the region host the region can write */
+    const char *region_name; /* one of region_name / region_id */
+    const char *region_id;
+} am_ra_save_oar;
+
+/* The methodCall body for admin_save_oar. */
+am_status am_ra_save_oar_request(const am_ra_save_oar *req, const char *password, am_buf *out, am_error *err);
+
 typedef struct am_ra_reply {
     bool loaded;      /* `loaded` true (or, without it, `success` true), and `success` not false */
+    bool saved;       /* the same for `saved` (admin_save_oar) */
     bool fault;       /* an XML-RPC <fault> */
     char error[256];  /* `error` or the fault string, "" when none */
 } am_ra_reply;
@@ -51,6 +79,9 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
 /* Send admin_load_oar and judge the reply: AM_OK only when loaded is true. Errors name
  * the method, the HTTP status or connection failure, and the region's error text. */
 am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
+                              int *attempts, am_error *err);
+/* Send admin_save_oar: AM_OK only when saved is true (the file may still be being written). */
+am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
                               int *attempts, am_error *err);
 
 #endif

@@ -1,0 +1,34 @@
+/* Proving a load: after admin_load_oar, the region saves itself (admin_save_oar) to a
+ * temporary file, which is read back once whole and compared with the archive that was sent
+ * (oar_check.h). The temporary file and its directory are removed again, whatever happens.
+ *
+ * The region writes the file on ITS host: this works when that host's file system is this
+ * machine's (a region on loopback, or a directory both see at the same path, `dir`). The
+ * directory is made with mkdtemp and opened to writes by others (mode 0733, no listing) so a
+ * region running as another user can save into it; the file name is random as well. */
+#ifndef AM_WORLD_OAR_VERIFY_H
+#define AM_WORLD_OAR_VERIFY_H
+
+#include "core/error.h"
+#include "world/oar_check.h"
+#include "world/remoteadmin.h"
+
+typedef struct am_oar_verify_options {
+    const char *dir;  /* where the temporary directory goes; NULL: $TMPDIR, else /tmp */
+    long appear_ms;   /* how long the save may take to show up here after `saved` [3000] */
+    long complete_ms; /* then how long it may take to be whole [the RemoteAdmin total timeout] */
+    long poll_ms;     /* how often to look [200] */
+} am_oar_verify_options;
+
+void am_oar_verify_options_default(am_oar_verify_options *vo);
+
+/* Save the region named by region_name or region_id, read the save back and compare it with
+ * ours into diff (free with am_oar_diff_free). AM_OK when the comparison ran (diff->count 0 =
+ * verified); otherwise the error names what failed: admin_save_oar's reply, a save that never
+ * appeared here (AM_ERR_IO: the region host's file system is not this one), or one that never
+ * became whole. */
+am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
+                        const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
+                        am_error *err);
+
+#endif
