@@ -97,37 +97,6 @@ static void test_written_archive_reads_back_and_passes(void **state)
     am_test_oar_inputs_free(&t);
 }
 
-/* Which entry holds the last byte a prefix of the file inflates to, by hand (zlib with a
- * sync flush, then the 512-byte ustar headers): "" when the prefix ends on a header. */
-static void entry_at_cut(const am_buf *oar, size_t cut, char *out, size_t size)
-{
-    out[0] = 0;
-    uint8_t *tar = malloc(1 << 20);
-    assert_non_null(tar);
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
-    z.next_in = oar->data;
-    z.avail_in = (uInt)cut;
-    z.next_out = tar;
-    z.avail_out = 1 << 20;
-    (void)inflate(&z, Z_SYNC_FLUSH);
-    size_t n = z.total_out;
-    inflateEnd(&z);
-    for (size_t off = 0; off + 512 <= n && tar[off];) {
-        char sz[13];
-        memcpy(sz, tar + off + 124, 12);
-        sz[12] = 0;
-        size_t len = (size_t)strtoul(sz, NULL, 8);
-        if (off + 512 + len > n) { /* the cut falls in this entry's data */
-            snprintf(out, size, "%.100s", (const char *)tar + off);
-            break;
-        }
-        off += 512 + (len + 511) / 512 * 512;
-    }
-    free(tar);
-}
-
 static void test_every_cut_is_refused_naming_the_entry(void **state)
 {
     (void)state;
@@ -144,7 +113,7 @@ static void test_every_cut_is_refused_naming_the_entry(void **state)
         if (s != AM_ERR_INVALID)
             fail_msg("a cut at %zu of %zu bytes gave %d", cut, oar.size, s);
         char want[128];
-        entry_at_cut(&oar, cut, want, sizeof want);
+        am_test_entry_at_cut(&oar, cut, want, sizeof want);
         if (cut >= 18 && want[0]) {
             if (strcmp(err.where, want) != 0)
                 fail_msg("cut at %zu: where '%s' (%s), the cut falls in %s", cut, err.where, err.msg, want);

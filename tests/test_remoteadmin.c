@@ -59,6 +59,27 @@ static void expect_member(xmlDoc *doc, const char *name, const char *want)
     free(got);
 }
 
+/* The request parsed, its methodName checked. */
+static xmlDoc *call_doc(const am_test_http_request *rq, const char *method)
+{
+    xmlDoc *doc = xmlReadMemory(rq->body, (int)rq->body_size, "call.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    char *m = am_test_xpath_text(doc, "/methodCall/methodName");
+    assert_string_equal(m, method);
+    free(m);
+    return doc;
+}
+
+static int member_count(xmlDoc *doc)
+{
+    xmlXPathContext *ctx = xmlXPathNewContext(doc);
+    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)"//member", ctx);
+    int n = o && o->nodesetval ? o->nodesetval->nodeNr : 0;
+    xmlXPathFreeObject(o);
+    xmlXPathFreeContext(ctx);
+    return n;
+}
+
 typedef struct fixture {
     region r;
     am_test_http_server *srv;
@@ -106,21 +127,13 @@ static void test_request_shape_and_loaded_true(void **state)
     assert_string_equal(rq.method, "POST");
     assert_string_equal(rq.path, "/");
     assert_string_equal(rq.content_type, "text/xml");
-    xmlDoc *doc = xmlReadMemory(rq.body, (int)rq.body_size, "call.xml", NULL, XML_PARSE_NONET);
-    assert_non_null(doc);
-    char *m = am_test_xpath_text(doc, "/methodCall/methodName");
-    assert_string_equal(m, "admin_load_oar");
-    free(m);
+    xmlDoc *doc = call_doc(&rq, "admin_load_oar");
     expect_member(doc, "password", PASSWORD);
     expect_member(doc, "filename", "/srv/oars/bend & box.oar");
     expect_member(doc, "region_name", "Sandbox <1>");
     expect_member(doc, "merge", "true");
     expect_member(doc, "skip-assets", "false");
-    xmlXPathContext *ctx = xmlXPathNewContext(doc);
-    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)"//member", ctx);
-    assert_int_equal(o->nodesetval->nodeNr, 5); /* nothing else, no region_id */
-    xmlXPathFreeObject(o);
-    xmlXPathFreeContext(ctx);
+    assert_int_equal(member_count(doc), 5); /* nothing else, no region_id */
     xmlFreeDoc(doc);
     free(rq.body);
 }
@@ -251,19 +264,11 @@ static void test_save_request_and_saved_reply(void **state)
     assert_true(reply.saved);
     am_test_http_request rq;
     am_test_http_get(f->srv, 0, &rq);
-    xmlDoc *doc = xmlReadMemory(rq.body, (int)rq.body_size, "call.xml", NULL, XML_PARSE_NONET);
-    assert_non_null(doc);
-    char *m = am_test_xpath_text(doc, "/methodCall/methodName");
-    assert_string_equal(m, "admin_save_oar");
-    free(m);
+    xmlDoc *doc = call_doc(&rq, "admin_save_oar");
     expect_member(doc, "password", PASSWORD);
     expect_member(doc, "filename", "/tmp/x & y.oar");
     expect_member(doc, "region_id", "7d3e9a3c-1b2f-4c5d-8e6f-0a1b2c3d4e5f");
-    xmlXPathContext *ctx = xmlXPathNewContext(doc);
-    xmlXPathObject *o = xmlXPathEvalExpression((const xmlChar *)"//member", ctx);
-    assert_int_equal(o->nodesetval->nodeNr, 3); /* no merge, no skip-assets */
-    xmlXPathFreeObject(o);
-    xmlXPathFreeContext(ctx);
+    assert_int_equal(member_count(doc), 3); /* no merge, no skip-assets */
     xmlFreeDoc(doc);
     free(rq.body);
     /* The region could not write there: saved false with its words. */

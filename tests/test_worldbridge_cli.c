@@ -338,6 +338,17 @@ static void test_usage_errors(void **state)
     assert_int_equal(am_test_http_count(f->srv), 0);
 }
 
+/* A valid archive (real inputs, am_oar_write) in archive and at path. */
+static void valid_oar(const char *path, am_buf *archive)
+{
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, archive, &err), AM_OK);
+    am_test_oar_inputs_free(&t);
+    write_bytes(path, archive->data, archive->size);
+}
+
 static void test_remote_admin_loads_and_hides_the_password(void **state)
 {
     fixture *f = *state;
@@ -345,12 +356,8 @@ static void test_remote_admin_loads_and_hides_the_password(void **state)
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
     snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
     snprintf(junk, sizeof junk, "%s/junk.oar", f->dir);
-    am_test_oar_inputs t;
-    am_test_oar_inputs_make(&t);
     am_buf archive = {0};
-    am_error err;
-    assert_int_equal(am_oar_write(&t.in, &archive, &err), AM_OK);
-    write_bytes(oar, archive.data, archive.size);
+    valid_oar(oar, &archive);
     am_test_write_text(junk, "x");
     /* No password: usage error, nothing sent. */
     unsetenv("OPENSIM_REMOTEADMIN_PASSWORD");
@@ -398,7 +405,6 @@ static void test_remote_admin_loads_and_hides_the_password(void **state)
     assert_non_null(strstr(out, "the region did not load the archive: bad password"));
     assert_null(strstr(out, PASSWORD));
     am_buf_free(&archive);
-    am_test_oar_inputs_free(&t);
 }
 
 static void test_remote_admin_verifies_on_loopback(void **state)
@@ -409,12 +415,8 @@ static void test_remote_admin_verifies_on_loopback(void **state)
     snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
     snprintf(vdir, sizeof vdir, "%s/v", f->dir);
     assert_int_equal(mkdir(vdir, 0700), 0);
-    am_test_oar_inputs t;
-    am_test_oar_inputs_make(&t);
     am_buf archive = {0};
-    am_error err;
-    assert_int_equal(am_oar_write(&t.in, &archive, &err), AM_OK);
-    write_bytes(oar, archive.data, archive.size);
+    valid_oar(oar, &archive);
     setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
     f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
                      "<boolean>1</boolean></value></member></struct></value></param></params></methodResponse>";
@@ -465,7 +467,6 @@ static void test_remote_admin_verifies_on_loopback(void **state)
     am_test_tar_free(e, n);
     am_buf_free(&bad);
     am_buf_free(&archive);
-    am_test_oar_inputs_free(&t);
 }
 
 /* The first number after `key` in text (and after "; RemoteAdmin " right behind it, if any). */
@@ -518,13 +519,11 @@ static void test_help_states_the_retries_push_makes(void **state)
         fail_msg("%ld retries %ld ms apart doubling take at least %.2f s; push took %.2f s", wb_retries, wb_backoff,
                  least_wait(wb_retries, wb_backoff), took);
     /* RemoteAdmin: a refused connection is retried. */
-    am_test_oar_inputs t;
-    am_test_oar_inputs_make(&t);
     char oar[1024], url[128], want[64];
     snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
-    am_error err;
-    assert_int_equal(am_oar_write_file(&t.in, oar, &err), AM_OK);
-    am_test_oar_inputs_free(&t);
+    am_buf archive = {0};
+    valid_oar(oar, &archive);
+    am_buf_free(&archive);
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_closed_port());
     setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
     t0 = seconds_now();

@@ -351,9 +351,9 @@ static int print_verification(const am_oar_contents *ours, const am_oar_diff *d)
             printf("  %s\n", d->lines[i]);
         return AM_EXIT_INVALID;
     }
-    printf("loaded and verified: %zu object%s (%zu part%s, animesh flag %s), %zu asset%s byte-identical", ours->object_count,
-           ours->object_count == 1 ? "" : "s", d->parts, d->parts == 1 ? "" : "s", d->animesh_flag ? "set" : "not set",
-           d->assets, d->assets == 1 ? "" : "s");
+    printf("loaded and verified: %zu object%s (%zu part%s, animesh flag %s), %zu asset%s byte-identical",
+           ours->object_count, ours->object_count == 1 ? "" : "s", d->parts, d->parts == 1 ? "" : "s",
+           d->animesh_flag ? "set" : "not set", d->assets, d->assets == 1 ? "" : "s");
     if (d->playing[0])
         printf("; playing %s", d->playing);
     if (d->copies > 1)

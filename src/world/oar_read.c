@@ -21,7 +21,9 @@
  * large): this bounds the time spent on a gzip bomb; memory is bounded by what is kept. */
 #define AM_OAR_MAX_STREAM ((uint64_t)8 << 30)
 
-typedef enum gz_state { GZ_RUNNING, GZ_COMPLETE, GZ_TRUNCATED, GZ_CORRUPT, GZ_TRAILING, GZ_TOO_LARGE, GZ_NOMEM } gz_state;
+typedef enum gz_state {
+    GZ_RUNNING, GZ_COMPLETE, GZ_TRUNCATED, GZ_CORRUPT, GZ_TRAILING, GZ_TOO_LARGE, GZ_NOMEM
+} gz_state;
 
 typedef struct gz_reader {
     const uint8_t *in;
@@ -142,7 +144,8 @@ static am_status untar(gz_reader *gz, am_oar_keep_fn keep, void *user, am_oar_co
         return am_fail_nomem(err, "libarchive");
     am_status s = AM_OK;
     size_t kept = 0;
-    if (archive_read_support_format_tar(a) != ARCHIVE_OK || archive_read_open(a, gz, NULL, gz_read, NULL) != ARCHIVE_OK) {
+    if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
+        archive_read_open(a, gz, NULL, gz_read, NULL) != ARCHIVE_OK) {
         res->state = gz->total ? TAR_DAMAGED : TAR_CUT_IN_HEADER;
         snprintf(res->why, sizeof res->why, "not a tar archive (%s)", archive_error_string(a));
         archive_read_free(a);
@@ -632,7 +635,8 @@ am_status am_oar_read_filtered(const uint8_t *data, size_t size, am_oar_keep_fn 
         s = unpack_failure(gz, &tr, size, err);
     free(gz);
     if (!s && (out->entry_count == 0 || strcmp(out->entries[0].path, "archive.xml") != 0))
-        s = am_fail(err, AM_ERR_INVALID, "the first entry is %s%s%s, not archive.xml (OpenSim reads the control file first)",
+        s = am_fail(err, AM_ERR_INVALID,
+                    "the first entry is %s%s%s, not archive.xml (OpenSim reads the control file first)",
                     out->entry_count ? "\"" : "nothing", out->entry_count ? out->entries[0].path : "",
                     out->entry_count ? "\"" : "");
     if (!s)

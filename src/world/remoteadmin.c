@@ -243,8 +243,10 @@ static am_status preflight(const am_ra_options *opt, am_error *err)
     return AM_OK;
 }
 
-am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
-                              int *attempts, am_error *err)
+/* Check, build, send, judge: one admin_* call (a save when load is NULL). */
+static am_status call_method(const am_ra_options *opt, const char *method, const char *filename,
+                             const char *region_name, const char *region_id, const am_ra_load_oar *load,
+                             am_ra_reply *reply, int *attempts, am_error *err)
 {
     memset(reply, 0, sizeof *reply);
     am_error_clear(err);
@@ -253,26 +255,23 @@ am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *re
     am_buf body = {0};
     am_status s = preflight(opt, err);
     if (!s)
-        s = am_ra_load_oar_request(req, opt->password, &body, err);
+        s = request(method, opt->password, filename, region_name, region_id, load, &body, err);
     if (!s)
-        s = call(opt, "admin_load_oar", false, &body, reply, attempts, err);
+        s = call(opt, method, load == NULL, &body, reply, attempts, err);
     am_buf_free(&body);
     return s;
+}
+
+am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
+                              int *attempts, am_error *err)
+{
+    return call_method(opt, "admin_load_oar", req->filename, req->region_name, req->region_id, req, reply, attempts,
+                       err);
 }
 
 am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
                               int *attempts, am_error *err)
 {
-    memset(reply, 0, sizeof *reply);
-    am_error_clear(err);
-    if (attempts)
-        *attempts = 0;
-    am_buf body = {0};
-    am_status s = preflight(opt, err);
-    if (!s)
-        s = am_ra_save_oar_request(req, opt->password, &body, err);
-    if (!s)
-        s = call(opt, "admin_save_oar", true, &body, reply, attempts, err);
-    am_buf_free(&body);
-    return s;
+    return call_method(opt, "admin_save_oar", req->filename, req->region_name, req->region_id, NULL, reply, attempts,
+                       err);
 }

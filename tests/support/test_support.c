@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "core/io.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +61,15 @@ int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...)
     }
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+uint8_t *am_test_slurp(const char *path, size_t *size)
+{
+    uint8_t *d = NULL;
+    am_error err;
+    if (am_read_file(path, &d, size, &err))
+        fail_msg("cannot read %s", path);
+    return d;
 }
 
 void am_test_write_text(const char *path, const char *text)

@@ -30,6 +30,8 @@ const char *am_test_tmpdir(char *buf, size_t size);
 /* Run the animesh CLI with a shell command line appended; captures stdout+stderr into out
  * (truncated to out_size) and returns the exit code. */
 int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A whole file (malloc'd, NUL after the data); fails the test when it cannot be read. */
+uint8_t *am_test_slurp(const char *path, size_t *size);
 /* Write text to a file (test fixtures). */
 void am_test_write_text(const char *path, const char *text);
 

@@ -13,8 +13,10 @@
 
 #include <openssl/sha.h>
 #include <uuid/uuid.h>
+#include <zlib.h>
 
 #include "http_server.h"
+#include "test_support.h"
 #include "texture/texture.h"
 #include "world/digest.h"
 
@@ -111,12 +113,7 @@ char *am_test_xpath_text(xmlDoc *doc, const char *expr)
 static uint8_t *read_shared(const char *rel, size_t *size)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", AM_SHARED_DIR, rel);
-    uint8_t *d = NULL;
-    am_error err;
-    if (am_read_file(path, &d, size, &err))
-        fail_msg("cannot read %s", path);
-    return d;
+    return am_test_slurp(am_test_shared_path(path, sizeof path, rel), size);
 }
 
 void am_test_oar_inputs_make(am_test_oar_inputs *t)
@@ -212,6 +209,36 @@ void am_test_pack_tgz(const am_test_tar_entry *const *entries, size_t n, am_buf 
     }
     assert_int_equal(archive_write_close(w), ARCHIVE_OK);
     archive_write_free(w);
+}
+
+void am_test_entry_at_cut(const am_buf *oar, size_t cut, char *out, size_t size)
+{
+    out[0] = 0;
+    size_t cap = (size_t)16 << 20;
+    uint8_t *tar = malloc(cap);
+    assert_non_null(tar);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+    z.next_in = oar->data;
+    z.avail_in = (uInt)cut;
+    z.next_out = tar;
+    z.avail_out = (uInt)cap;
+    (void)inflate(&z, Z_SYNC_FLUSH);
+    size_t n = z.total_out;
+    inflateEnd(&z);
+    for (size_t off = 0; off + 512 <= n && tar[off];) {
+        char sz[13];
+        memcpy(sz, tar + off + 124, 12);
+        sz[12] = 0;
+        size_t len = (size_t)strtoul(sz, NULL, 8);
+        if (off + 512 + len > n) { /* the cut falls in this entry's data */
+            snprintf(out, size, "%.100s", (const char *)tar + off);
+            break;
+        }
+        off += 512 + (len + 511) / 512 * 512;
+    }
+    free(tar);
 }
 
 void am_test_content_uuid(const char *kind, const char *salt, const void *data, size_t n, char out[37])

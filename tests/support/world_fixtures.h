@@ -51,6 +51,11 @@ void am_test_tar_free(am_test_tar_entry *entries, size_t n);
 /* Write entries as strict ustar + gzip (libarchive), appended to out. */
 void am_test_pack_tgz(const am_test_tar_entry *const *entries, size_t n, am_buf *out);
 
+/* The entry whose data holds the last byte the first `cut` bytes of a .oar inflate to, found by
+ * hand (zlib with a sync flush, then the 512-byte ustar headers); "" when the cut falls on a
+ * header or the end. */
+void am_test_entry_at_cut(const am_buf *oar, size_t cut, char *out, size_t size);
+
 /* The content UUID of spec/opensim-oar.md recomputed with OpenSSL and libuuid: v5 in the
  * animesh namespace of "<kind>:<sha256 hex>" (":<salt>" appended when salt is not NULL). */
 void am_test_content_uuid(const char *kind, const char *salt, const void *data, size_t n, char out[37]);
