@@ -23,7 +23,8 @@ PACKAGES=(
   libxml2-dev libopenjp2-7-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
   zlib1g-dev libpng-dev libassimp-dev libmeshoptimizer-dev libsuitesparse-dev
   libarchive-dev uuid-dev libssl-dev
-  assimp-testmodels          # real CMU mocap (BVH) used by the tests
+  libjpeg62-turbo-dev        # JPEG material textures (glTF/FBX imports)
+  assimp-testmodels          # real test models: CMU mocap (BVH), skinned glTF and FBX
   libmicrohttpd-dev          # the in-test HTTP server for the WorldBridge/RemoteAdmin tests
   clang libclang-rt-14-dev   # libFuzzer targets
 )

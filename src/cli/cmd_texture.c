@@ -6,19 +6,20 @@
 #include "texture/texture.h"
 
 static const char *help =
-    "usage: animesh texture IN.png -o OUT.j2c [--lossless] [--resize]\n\n"
-    "Encode a PNG as the JPEG-2000 code stream (.j2c) Second Life and OpenSim store\n"
+    "usage: animesh texture IN.png|IN.jpg -o OUT.j2c [--lossless] [--resize]\n\n"
+    "Encode a PNG or JPEG as the JPEG-2000 code stream (.j2c) Second Life and OpenSim store\n"
     "textures as (OpenJPEG: raw J2K code stream, 64x64 code blocks, RPCL progression,\n"
     "up to 6 resolution levels).\n\n"
     "  -o, --output FILE  the .j2c to write (written atomically: nothing on failure)\n"
-    "  --lossless         reversible 5/3 wavelet: decodes to exactly the PNG's pixels\n"
+    "  --lossless         reversible 5/3 wavelet: decodes to exactly the input's pixels\n"
     "                     (default: irreversible 9/7, quality layers 40:1 .. 5:1)\n"
     "  --resize           accept a side that is not a power of two or is over 1024: scale\n"
     "                     each side DOWN to the largest power of two <= it (max 1024)\n"
     "                     with a box filter (area average); never upscales\n\n"
     "Without --resize, a side that is not a power of two (1, 2, 4 .. 1024) is refused.\n"
-    "Grey and palette PNGs become RGB; an alpha channel is kept (RGBA).\n"
-    "Exit codes: 0 written, 1 not a PNG / bad size, 2 usage, 3 file not readable/writable.\n";
+    "Grey and palette PNGs and every JPEG become RGB; a PNG's alpha channel is kept (RGBA).\n"
+    "The type is read from the file's first bytes, not its name.\n"
+    "Exit codes: 0 written, 1 not a PNG or JPEG / bad size, 2 usage, 3 file not readable/writable.\n";
 
 int am_cmd_texture(int argc, char **argv)
 {
@@ -46,7 +47,7 @@ int am_cmd_texture(int argc, char **argv)
         }
     }
     if (optind != argc - 1)
-        return am_cli_usage("texture", "expected exactly one input PNG");
+        return am_cli_usage("texture", "expected exactly one input image (PNG or JPEG)");
     if (!out_path)
         return am_cli_usage("texture", "missing -o OUT.j2c");
     const char *in_path = argv[optind];

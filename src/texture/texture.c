@@ -146,7 +146,7 @@ am_status am_texture_convert(const char *png_path, const char *j2c_path, const a
 {
     memset(res, 0, sizeof *res);
     am_tex_image img, small = {0};
-    am_status s = am_tex_png_read(png_path, &img, err);
+    am_status s = am_image_read(png_path, &img, err);
     if (s)
         return s;
     res->in_width = img.width;

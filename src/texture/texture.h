@@ -1,5 +1,5 @@
-/* Textures for upload: 8-bit images, PNG in and out, and the JPEG-2000 code stream (.j2c)
- * Second Life and OpenSim store textures as. (Prefix am_tex_: the bench's renderer has its
+/* Textures for upload: 8-bit images, PNG in and out, JPEG in, and the JPEG-2000 code
+ * stream (.j2c) Second Life and OpenSim store textures as. (Prefix am_tex_: the bench's renderer has its
  * own RGBA am_image in bench/render.h.)
  *
  * An am_tex_image is 8 bits per channel, rows top to bottom (row 0 is the top of the picture,
@@ -49,6 +49,38 @@ am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
 /* Encode and write atomically. */
 am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err);
 
+/* --- JPEG (libjpeg-turbo) --- */
+/* Decode a baseline or progressive JPEG from memory into 8-bit RGB (grey, YCbCr and CMYK /
+ * YCCK pictures all become RGB; Adobe's inverted CMYK is recognised). Not a JPEG, corrupt
+ * or truncated data (libjpeg's "premature end" warning), or more than 8192 pixels a side
+ * (checked from the header, before allocating): AM_ERR_INVALID. */
+am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
+
+/* --- any image a model may carry: sniffed, then decoded --- */
+typedef enum am_image_type {
+    AM_IMAGE_UNKNOWN = 0,
+    AM_IMAGE_PNG,
+    AM_IMAGE_JPEG,
+    AM_IMAGE_OTHER /* recognised, but not a type animesh decodes (GIF, WebP, KTX2, ...) */
+} am_image_type;
+
+/* What the first bytes say the image is. *kind (may be NULL) gets a name for messages:
+ * "PNG", "JPEG", "GIF", "WebP", "KTX2", "BMP", "DDS", "JPEG 2000", "TIFF", "Photoshop",
+ * or "unknown". */
+am_image_type am_image_sniff(const uint8_t *data, size_t size, const char **kind);
+/* The MIME type of a PNG or JPEG ("image/png", "image/jpeg"), "" otherwise. */
+const char *am_image_mime(am_image_type type);
+
+/* The import pipeline's texture entry: bytes from a model (a glTF bufferView or data URI,
+ * an FBX embedded texture, or a file's contents), sniffed as PNG or JPEG and decoded to
+ * 8-bit RGB or RGBA, rows top to bottom. The alpha channel is kept exactly when the file
+ * has one (PNG with alpha); an opaque picture stays RGB, because the viewer draws any
+ * texture with an alpha channel as alpha-blended. Anything else is AM_ERR_INVALID naming
+ * what it is ("a WebP image: only PNG and JPEG textures are read"). Then am_j2c_encode. */
+am_status am_image_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
+/* The same from a file (the error names the path). */
+am_status am_image_read(const char *path, am_tex_image *out, am_error *err);
+
 /* --- JPEG-2000 code stream (OpenJPEG) --- */
 typedef struct am_j2c_options {
     bool lossless;
@@ -96,8 +128,8 @@ typedef struct am_texture_result {
     size_t j2c_bytes;
 } am_texture_result;
 
-/* Read a PNG, check (or with opt->resize, fit) its size, encode and write the .j2c
- * atomically. On any failure nothing is written at out_path. */
+/* Read a PNG or JPEG (am_image_read), check (or with opt->resize, fit) its size, encode and
+ * write the .j2c atomically. On any failure nothing is written at out_path. */
 am_status am_texture_convert(const char *png_path, const char *j2c_path, const am_texture_options *opt,
                              am_texture_result *res, am_error *err);
 
