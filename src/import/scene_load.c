@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "core/io.h"
+#include "import/assimp_read.h"
+#include "import/gltf.h"
 
 /* One row per reader. A reader adds its row here and its recogniser in am_scene_sniff. */
 typedef struct reader_row {
@@ -17,6 +19,9 @@ typedef struct reader_row {
 } reader_row;
 
 static const reader_row readers[] = {
+    {{AM_SCENE_FORMAT_GLTF, "glTF", ".gltf .glb", AM_GLTF_MAX_FILE_BYTES}, am_gltf_read},
+    {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read},
+    {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read},
     {{AM_SCENE_FORMAT_UNKNOWN, NULL, NULL, 0}, NULL}, /* sentinel */
 };
 
@@ -66,6 +71,8 @@ am_scene_format am_scene_sniff(const uint8_t *head, size_t n, const char *path)
         return AM_SCENE_FORMAT_FBX; /* ASCII FBX */
     if (has_extension(path, ".obj"))
         return AM_SCENE_FORMAT_OBJ;
+    if (am_assimp_recognise(head, n, path))
+        return AM_SCENE_FORMAT_ASSIMP;
     return AM_SCENE_FORMAT_UNKNOWN;
 }
 
