@@ -29,8 +29,9 @@ if command -v clang >/dev/null 2>&1 && [ -f tests/fuzz/CMakeLists.txt ]; then
     # Fixed seed and run count: the same binary explores the same inputs every run, so CI is
     # repeatable; the time cap keeps it short. Longer runs: AM_FUZZ_RUNS / AM_FUZZ_SECONDS.
     echo "fuzz: $name (${AM_FUZZ_RUNS:-40000} runs, at most ${AM_FUZZ_SECONDS:-30}s)"
+    dict="tests/fuzz/$name.dict"
     "$f" -seed=1 -runs="${AM_FUZZ_RUNS:-40000}" -max_total_time="${AM_FUZZ_SECONDS:-30}" \
-      -print_final_stats=1 "$FUZZ/corpus-$name" \
+      -print_final_stats=1 $( [ -f "$dict" ] && echo "-dict=$dict" ) "$FUZZ/corpus-$name" \
       $( [ -d "$corpus" ] && echo "$corpus" ) 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' || true
     test "${PIPESTATUS[0]}" -eq 0
   done

@@ -230,8 +230,8 @@ static void test_bendbox_poses_match_the_files_own_skinning_for_each_interpolati
 }
 
 /* The fold at 3 s (90 degrees) by hand: the +X end's top corner (2, 1, 1), fully on
- * "bend" (hinge at (0, 0.5, 0)), turns 90 degrees about +Z to (-0.5, 2.5, 1); CUBICSPLINE
- * between keys follows the Hermite formula, not a lerp. */
+ * "bend" (hinge at (0, 0.5, 0)), turns 90 degrees about +Z to (-0.5, 2.5, 1), and the root's
+ * lift (0.1 at 3 s) raises it to y 2.6. */
 static void test_bendbox_fold_by_hand(void **state)
 {
     (void)state;
@@ -324,6 +324,7 @@ static void test_node_matrix_is_the_ll_layout(void **state)
     am_scene s;
     am_gf_load(path, &s);
     assert_int_equal(s.node_count, 1);
+    assert_int_equal(s.note_count, 0);
     assert_true(s.nodes[0].has_trs);
     am_vec3 p = am_mat4_transform_point(&s.nodes[0].world, am_v3(1, 0, 0));
     assert_near(p.x, 5, 1e-12);
@@ -333,6 +334,15 @@ static void test_node_matrix_is_the_ll_layout(void **state)
     assert_near(s.nodes[0].translation.y, 6, 1e-12);
     assert_near(s.nodes[0].translation.z, 7, 1e-12);
     assert_quat_same_rotation(s.nodes[0].rotation, am_quat_axis_angle(am_v3(0, 0, 1), AM_PI / 2), 1e-12);
+    am_scene_free(&s);
+    /* the same behind a UTF-8 byte order mark: read, with a note */
+    am_test_write_text(path, "\xEF\xBB\xBF{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"n\"}]}");
+    am_gf_load(path, &s);
+    assert_int_equal(s.node_count, 1);
+    bool noted = false;
+    for (size_t n = 0; n < s.note_count; n++)
+        noted = noted || strstr(s.notes[n], "UTF-8 byte order mark (skipped)");
+    assert_true(noted);
     am_scene_free(&s);
 
     /* The fixtures' matrix option: the same rig, the same poses. */

@@ -42,6 +42,16 @@ am_status am_fail_at(am_error *err, am_status code, size_t offset, const char *f
     return code;
 }
 
+am_status am_fail_where(am_error *err, am_status code, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(err, code, AM_NO_OFFSET, fmt, ap);
+    va_end(ap);
+    am_error_where(err, "%s", where);
+    return code;
+}
+
 void am_error_where(am_error *err, const char *fmt, ...)
 {
     if (!err)

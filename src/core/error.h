@@ -36,6 +36,11 @@ am_status am_fail(am_error *err, am_status code, const char *fmt, ...)
 am_status am_fail_at(am_error *err, am_status code, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* am_fail, then am_error_where(err, "%s", where): one call for readers that name their
+ * file on every error. */
+am_status am_fail_where(am_error *err, am_status code, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Name the place (file, field) the error belongs to; keeps an existing `where` by
  * prefixing: "file.json: joints[3]". */
 void am_error_where(am_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

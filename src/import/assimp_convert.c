@@ -3,7 +3,6 @@
 #include <assimp/material.h>
 #include <assimp/metadata.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,18 +39,8 @@ static am_status dup_name(ai_convert *cv, const struct aiString *s, char **out)
     return *out ? AM_OK : am_fail_nomem(cv->err, "assimp name");
 }
 
-static am_status fail(ai_convert *cv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static am_status fail(ai_convert *cv, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    am_fail(cv->err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(cv->err, "%s", cv->source);
-    return AM_ERR_INVALID;
-}
+/* "file: what" */
+#define fail(cv, ...) am_fail_where((cv)->err, AM_ERR_INVALID, (cv)->source, __VA_ARGS__)
 
 /* --- nodes ------------------------------------------------------------------------- */
 

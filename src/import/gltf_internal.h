@@ -69,7 +69,7 @@ typedef struct gltf_accessor {
 } gltf_accessor;
 
 /* Fail with "element: message" in msg and the file in `where` (printf-style). */
-am_status gltf_fail(gltf_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define gltf_fail(c, ...) am_fail_where((c)->err, AM_ERR_INVALID, (c)->source, __VA_ARGS__)
 /* Name the element on an error that rose from a lower layer (file_ref, base64, ...). */
 am_status gltf_wrap(gltf_ctx *c, am_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -88,6 +88,13 @@ am_status gltf_get_numbers(gltf_ctx *c, json_t *obj, const char *key, size_t n, 
 const char *gltf_get_string(json_t *obj, const char *key);
 /* A malloc'd copy (NULL -> nomem error). */
 am_status gltf_strdup(gltf_ctx *c, const char *s, char **out);
+
+/* One scene item (item_size bytes, zeroed) per element of the top-level array `key`,
+ * each filled by `read`; *count set before the first read (am_scene_free then frees a
+ * partly read list). Nothing allocated when the array is absent or empty. */
+typedef am_status (*gltf_item_fn)(gltf_ctx *c, size_t index, json_t *obj, void *item);
+am_status gltf_read_list(gltf_ctx *c, const char *key, size_t item_size, void **items, size_t *count,
+                         gltf_item_fn read);
 
 /* Buffers and views (gltf_buffers.c). */
 am_status gltf_view_bytes(gltf_ctx *c, size_t view, const char *what, const uint8_t **data, size_t *size,

@@ -102,8 +102,9 @@ static am_status read_image(gltf_ctx *c, size_t image, am_scene_material *m)
     return AM_OK;
 }
 
-static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, am_scene_material *m)
+static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, void *item)
 {
+    am_scene_material *m = item;
     char where[40];
     snprintf(where, sizeof where, "materials[%zu]", index);
     for (int k = 0; k < 4; k++)
@@ -111,8 +112,6 @@ static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, am_scene_
     am_status st = gltf_strdup(c, gltf_get_string(obj, "name"), &m->name);
     if (st)
         return st;
-    if (!json_is_object(obj))
-        return gltf_fail(c, "%s: not an object", where);
     json_t *pbr = json_object_get(obj, "pbrMetallicRoughness");
     if (!pbr)
         return AM_OK;
@@ -148,18 +147,6 @@ static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, am_scene_
 
 am_status gltf_read_materials(gltf_ctx *c)
 {
-    json_t *list = gltf_array(c, "materials");
-    size_t n = list ? json_array_size(list) : 0;
-    if (!n)
-        return AM_OK;
-    c->scene->materials = calloc(n, sizeof *c->scene->materials);
-    if (!c->scene->materials)
-        return am_fail_nomem(c->err, "scene materials");
-    c->scene->material_count = n;
-    for (size_t i = 0; i < n; i++) {
-        am_status st = read_material(c, i, json_array_get(list, i), &c->scene->materials[i]);
-        if (st)
-            return st;
-    }
-    return AM_OK;
+    return gltf_read_list(c, "materials", sizeof(am_scene_material), (void **)&c->scene->materials,
+                          &c->scene->material_count, read_material);
 }

@@ -8,18 +8,6 @@
 #include "core/io.h"
 #include "import/gltf_internal.h"
 
-am_status gltf_fail(gltf_ctx *c, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    am_fail(c->err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(c->err, "%s", c->source);
-    return AM_ERR_INVALID;
-}
-
 am_status gltf_wrap(gltf_ctx *c, am_status st, const char *fmt, ...)
 {
     char place[128];
@@ -99,6 +87,27 @@ const char *gltf_get_string(json_t *obj, const char *key)
 {
     json_t *v = json_object_get(obj, key);
     return json_is_string(v) ? json_string_value(v) : "";
+}
+
+am_status gltf_read_list(gltf_ctx *c, const char *key, size_t item_size, void **items, size_t *count,
+                         gltf_item_fn read)
+{
+    json_t *list = gltf_array(c, key);
+    size_t n = list ? json_array_size(list) : 0;
+    if (!n)
+        return AM_OK;
+    if (!(*items = calloc(n, item_size)))
+        return am_fail_nomem(c->err, key);
+    *count = n;
+    for (size_t i = 0; i < n; i++) {
+        json_t *obj = json_array_get(list, i);
+        if (!json_is_object(obj))
+            return gltf_fail(c, "%s[%zu]: not an object", key, i);
+        am_status st = read(c, i, obj, (uint8_t *)*items + i * item_size);
+        if (st)
+            return st;
+    }
+    return AM_OK;
 }
 
 am_status gltf_strdup(gltf_ctx *c, const char *s, char **out)
@@ -234,6 +243,11 @@ am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, con
     am_status st;
     if (c.glb && (st = read_glb(&c, data, size, &json, &json_size)))
         return st;
+    if (json_size >= 3 && json[0] == 0xEF && json[1] == 0xBB && json[2] == 0xBF) {
+        json += 3; /* a UTF-8 byte order mark: not allowed by glTF 2.0, but harmless */
+        json_size -= 3;
+        am_scene_note(out, "the JSON starts with a UTF-8 byte order mark (skipped)");
+    }
     json_error_t jerr;
     c.root = json_loadb((const char *)json, json_size, JSON_REJECT_DUPLICATES, &jerr);
     if (!c.root)

@@ -6,8 +6,9 @@
 
 #include "import/gltf_internal.h"
 
-static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, am_scene_skin *k)
+static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, void *item)
 {
+    am_scene_skin *k = item;
     char where[32];
     snprintf(where, sizeof where, "skins[%zu]", index);
     k->bind_shape = am_mat4_identity();
@@ -106,21 +107,6 @@ static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, am_scene_skin
 
 am_status gltf_read_skins(gltf_ctx *c)
 {
-    json_t *list = gltf_array(c, "skins");
-    size_t n = list ? json_array_size(list) : 0;
-    if (!n)
-        return AM_OK;
-    c->scene->skins = calloc(n, sizeof *c->scene->skins);
-    if (!c->scene->skins)
-        return am_fail_nomem(c->err, "scene skins");
-    c->scene->skin_count = n;
-    for (size_t i = 0; i < n; i++) {
-        json_t *obj = json_array_get(list, i);
-        if (!json_is_object(obj))
-            return gltf_fail(c, "skins[%zu]: not an object", i);
-        am_status st = read_skin(c, i, obj, &c->scene->skins[i]);
-        if (st)
-            return st;
-    }
-    return AM_OK;
+    return gltf_read_list(c, "skins", sizeof(am_scene_skin), (void **)&c->scene->skins, &c->scene->skin_count,
+                          read_skin);
 }

@@ -62,7 +62,9 @@ am_status am_image_decode(const uint8_t *data, size_t size, am_tex_image *out, a
     }
 }
 
-am_status am_image_read(const char *path, am_tex_image *out, am_error *err)
+/* A whole file through `decode`; the error names the path. */
+static am_status read_with(const char *path, am_status (*decode)(const uint8_t *, size_t, am_tex_image *, am_error *),
+                           am_tex_image *out, am_error *err)
 {
     uint8_t *data;
     size_t size;
@@ -70,9 +72,19 @@ am_status am_image_read(const char *path, am_tex_image *out, am_error *err)
     am_status s = am_read_file(path, &data, &size, err);
     if (s)
         return s;
-    s = am_image_decode(data, size, out, err);
+    s = decode(data, size, out, err);
     free(data);
     if (s)
         am_error_where(err, "%s", path);
     return s;
+}
+
+am_status am_image_read(const char *path, am_tex_image *out, am_error *err)
+{
+    return read_with(path, am_image_decode, out, err);
+}
+
+am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err)
+{
+    return read_with(path, am_tex_png_decode, out, err);
 }

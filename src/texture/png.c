@@ -71,21 +71,6 @@ am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out,
     return AM_OK;
 }
 
-am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err)
-{
-    uint8_t *data;
-    size_t size;
-    memset(out, 0, sizeof *out);
-    am_status s = am_read_file(path, &data, &size, err);
-    if (s)
-        return s;
-    s = am_tex_png_decode(data, size, out, err);
-    free(data);
-    if (s)
-        am_error_where(err, "%s", path);
-    return s;
-}
-
 am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
 {
     if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))

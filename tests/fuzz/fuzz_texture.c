@@ -1,5 +1,6 @@
-/* Fuzz the texture decoders: arbitrary bytes as a PNG and as a JPEG-2000 code stream must
- * give an image or a clean error, never a crash or a leak. Decoded images re-encode. */
+/* Fuzz the texture decoders: arbitrary bytes as a PNG, as a JPEG (through the import
+ * pipeline's sniffing am_image_decode) and as a JPEG-2000 code stream must give an image or
+ * a clean error, never a crash or a leak. Decoded images re-encode. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         am_buf_free(&b);
         am_tex_image_free(&img);
     }
+    if (am_tex_jpeg_decode(data, size, &img, &err) == AM_OK)
+        am_tex_image_free(&img);
+    if (am_image_decode(data, size, &img, &err) == AM_OK)
+        am_tex_image_free(&img);
     if (am_j2c_decode(data, size, &img, &err) == AM_OK)
         am_tex_image_free(&img);
     return 0;

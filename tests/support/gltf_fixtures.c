@@ -64,6 +64,15 @@ static void put_quat(float *dst, am_quat q)
     dst[0] = (float)q.x, dst[1] = (float)q.y, dst[2] = (float)q.z, dst[3] = (float)q.w;
 }
 
+static am_gf_clip *new_clip(am_gf_model *m, const char *name, size_t max_channels)
+{
+    m->clip_count = 1;
+    m->clips = xcalloc(1, sizeof *m->clips);
+    snprintf(m->clips[0].name, sizeof m->clips[0].name, "%s", name);
+    m->clips[0].channels = xcalloc(max_channels, sizeof *m->clips[0].channels);
+    return &m->clips[0];
+}
+
 static am_gf_channel *new_channel(am_gf_clip *clip, int node, am_scene_path path, am_scene_interp interp, size_t keys)
 {
     am_gf_channel *c = &clip->channels[clip->channel_count++];
@@ -138,11 +147,7 @@ void am_gf_bendbox(am_gf_model *m, am_scene_interp interp)
     memcpy(&m->indices[at], caps, sizeof caps);
 
     /* fold: angle a(t) = 90 deg * sin^2(pi t / 6), sampled at 0, 1.5, 3, 4.5, 6 s. */
-    m->clip_count = 1;
-    m->clips = xcalloc(1, sizeof *m->clips);
-    am_gf_clip *clip = &m->clips[0];
-    snprintf(clip->name, sizeof clip->name, "fold");
-    clip->channels = xcalloc(2, sizeof *clip->channels);
+    am_gf_clip *clip = new_clip(m, "fold", 2);
     const size_t keys = 5;
     am_gf_channel *rot = new_channel(clip, 1, AM_SCENE_PATH_ROTATION, interp, keys);
     am_gf_channel *lift = new_channel(clip, 0, AM_SCENE_PATH_TRANSLATION, interp, keys);
@@ -291,11 +296,7 @@ void am_gf_quadruped(am_gf_model *m)
     }
 
     /* walk: a trot over 1 s, 9 LINEAR keys; every motion periodic, so key 8 = key 0. */
-    m->clip_count = 1;
-    m->clips = xcalloc(1, sizeof *m->clips);
-    am_gf_clip *clip = &m->clips[0];
-    snprintf(clip->name, sizeof clip->name, "walk");
-    clip->channels = xcalloc(16, sizeof *clip->channels);
+    am_gf_clip *clip = new_clip(m, "walk", 16);
     const size_t keys = 9;
     struct swing {
         const char *name;

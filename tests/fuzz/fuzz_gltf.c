@@ -1,0 +1,78 @@
+/* libFuzzer target for the glTF reader (src/import/gltf.h), both entries: the bytes as a
+ * .glb when they start with "glTF", else as .gltf JSON, which is also wrapped into a GLB
+ * (header + JSON chunk) so JSON mutations reach the container code too. Whatever is read
+ * must then pass or fail am_scene_finish cleanly, and a finished scene must evaluate and
+ * skin without trouble: every clip at its start, middle and end, every mesh. The model's
+ * folder does not exist, so no file reference can reach the file system. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/gltf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void exercise(const am_scene *s)
+{
+    am_scene_trs *trs = malloc((s->node_count + 1) * sizeof *trs);
+    am_mat4 *local = malloc((s->node_count + 1) * sizeof *local), *world = malloc((s->node_count + 1) * sizeof *world);
+    if (!trs || !local || !world)
+        goto done;
+    for (size_t c = 0; c <= s->clip_count; c++) {
+        const am_scene_clip *clip = c < s->clip_count ? &s->clips[c] : NULL;
+        double t0 = clip ? clip->start_s : 0, t1 = clip ? clip->end_s : 0;
+        for (int k = 0; k < 3; k++) {
+            am_scene_eval_clip(s, clip, t0 + (t1 - t0) * k / 2, trs, local);
+            am_scene_world_from_local(s, local, world);
+            for (size_t m = 0; m < s->mesh_count; m++) {
+                float *out = malloc((3 * s->meshes[m].vertex_count + 1) * sizeof *out);
+                am_error err;
+                if (out)
+                    (void)am_scene_skin_positions(s, m, world, out, &err);
+                free(out);
+            }
+        }
+    }
+done:
+    free(trs);
+    free(local);
+    free(world);
+}
+
+static void read_one(const uint8_t *data, size_t size, const char *name)
+{
+    am_scene s;
+    memset(&s, 0, sizeof s);
+    am_error err;
+    if (am_gltf_read(data, size, name, "/nonexistent-animesh-fuzz", &s, &err) == AM_OK &&
+        am_scene_finish(&s, &err) == AM_OK)
+        exercise(&s);
+    am_scene_free(&s);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    read_one(data, size, "fuzz.glb-or-gltf");
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0)
+        return 0;
+    size_t padded = (size + 3) & ~(size_t)3;
+    uint8_t *glb = malloc(20 + padded);
+    if (!glb)
+        return 0;
+    memcpy(glb, "glTF", 4);
+    put32(glb + 4, 2);
+    put32(glb + 8, (uint32_t)(20 + padded));
+    put32(glb + 12, (uint32_t)padded);
+    put32(glb + 16, 0x4E4F534Au);
+    memcpy(glb + 20, data, size);
+    memset(glb + 20 + size, ' ', padded - size);
+    read_one(glb, 20 + padded, "fuzz.glb");
+    free(glb);
+    return 0;
+}
