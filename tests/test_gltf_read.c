@@ -437,6 +437,39 @@ static void test_quantised_weights_uvs_and_small_indices(void **state)
     am_gf_remove_tree(dir);
 }
 
+/* The limit fixtures: a 120-joint chain with a 70 s clip, and a model with no skin. */
+static void test_chain_and_unrigged_fixtures(void **state)
+{
+    (void)state;
+    char dir[256], path[1024];
+    am_test_tmpdir(dir, sizeof dir);
+    am_gf_model m;
+    am_gf_chain(&m, 120, 0.05, 70.0);
+    am_gf_options o = {.container = AM_GF_GLB};
+    am_gf_write(&m, &o, dir, "chain", path, sizeof path);
+    const double times[] = {0, 13.1, 35, 52.5, 70};
+    check_poses(path, &m, times, 5);
+    am_scene s;
+    am_gf_load(path, &s);
+    assert_int_equal(s.skins[0].joint_count, 120);
+    assert_int_equal(s.node_count, 121);
+    assert_int_equal(s.nodes[119].parent, 118);
+    assert_near(s.nodes[119].world.m[13], 119 * 0.05, 1e-5);
+    assert_near(s.clips[0].end_s, 70, 0);
+    am_scene_free(&s);
+    o.no_skin = true;
+    am_gf_write(&m, &o, dir, "still", path, sizeof path);
+    am_gf_load(path, &s);
+    assert_int_equal(s.skin_count, 0);
+    assert_int_equal(s.clip_count, 0);
+    assert_int_equal(s.meshes[0].skin, -1);
+    assert_null(s.meshes[0].influence_start);
+    assert_int_equal(s.meshes[0].vertex_count, 8 * 120);
+    am_scene_free(&s);
+    am_gf_model_free(&m);
+    am_gf_remove_tree(dir);
+}
+
 /* Khronos' simple skin (Debian's assimp-testmodels), worked by hand: joints node1 (at
  * (0, 1, 0)) and node2 (its child); both inverse binds translate by (-0.5, -1, 0); the
  * clip turns node2 about Z: 45 degrees at 0.5 s, 90 at 1.0 s (so 67.5 at 0.75 s, slerp). */
@@ -598,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_every_joints_weights_set_is_merged),
         cmocka_unit_test(test_quantised_weights_uvs_and_small_indices),
         cmocka_unit_test(test_textures_from_a_view_a_file_and_a_data_uri),
+        cmocka_unit_test(test_chain_and_unrigged_fixtures),
         cmocka_unit_test(test_simple_skin_real_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

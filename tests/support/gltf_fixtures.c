@@ -64,6 +64,19 @@ static void put_quat(float *dst, am_quat q)
     dst[0] = (float)q.x, dst[1] = (float)q.y, dst[2] = (float)q.z, dst[3] = (float)q.w;
 }
 
+/* The mesh arrays, zeroed: 2 influences per vertex. */
+static void alloc_mesh(am_gf_model *m, size_t vertices, size_t indices)
+{
+    m->vertex_count = vertices;
+    m->index_count = indices;
+    m->positions = xcalloc(3 * vertices, sizeof(float));
+    m->normals = xcalloc(3 * vertices, sizeof(float));
+    m->uvs = xcalloc(2 * vertices, sizeof(float));
+    m->indices = xcalloc(indices, sizeof(uint32_t));
+    m->influence_count = 2;
+    m->influences = xcalloc(2 * vertices, sizeof *m->influences);
+}
+
 static am_gf_clip *new_clip(am_gf_model *m, const char *name, size_t max_channels)
 {
     m->clip_count = 1;
@@ -112,12 +125,7 @@ void am_gf_bendbox(am_gf_model *m, am_scene_interp interp)
     /* 17 rings of 4 corners along x, then the two end caps. */
     const int rings = 17;
     const double cy[4] = {0, 1, 1, 0}, cz[4] = {-1, -1, 1, 1};
-    m->vertex_count = (size_t)rings * 4;
-    m->positions = xcalloc(3 * m->vertex_count, sizeof(float));
-    m->normals = xcalloc(3 * m->vertex_count, sizeof(float));
-    m->uvs = xcalloc(2 * m->vertex_count, sizeof(float));
-    m->influence_count = 2;
-    m->influences = xcalloc(2 * m->vertex_count, sizeof *m->influences);
+    alloc_mesh(m, (size_t)rings * 4, (size_t)(rings - 1) * 4 * 6 + 12);
     for (int r = 0; r < rings; r++)
         for (int k = 0; k < 4; k++) {
             size_t v = (size_t)(4 * r + k);
@@ -133,8 +141,6 @@ void am_gf_bendbox(am_gf_model *m, am_scene_interp interp)
             m->influences[2 * v] = (am_gf_influence){0, (float)(1 - s)};
             m->influences[2 * v + 1] = (am_gf_influence){1, (float)s};
         }
-    m->index_count = (size_t)(rings - 1) * 4 * 6 + 12;
-    m->indices = xcalloc(m->index_count, sizeof(uint32_t));
     size_t at = 0;
     for (int r = 0; r + 1 < rings; r++)
         for (int k = 0; k < 4; k++) {
@@ -254,14 +260,7 @@ void am_gf_quadruped(am_gf_model *m)
     }
     /* A box per bone: 4 corners at its head (all this joint), 4 at its tail (half the
      * joint the tail belongs to). */
-    m->vertex_count = 8 * QUAD_JOINTS;
-    m->index_count = 36 * QUAD_JOINTS;
-    m->positions = xcalloc(3 * m->vertex_count, sizeof(float));
-    m->normals = xcalloc(3 * m->vertex_count, sizeof(float));
-    m->uvs = xcalloc(2 * m->vertex_count, sizeof(float));
-    m->indices = xcalloc(m->index_count, sizeof(uint32_t));
-    m->influence_count = 2;
-    m->influences = xcalloc(2 * m->vertex_count, sizeof *m->influences);
+    alloc_mesh(m, 8 * QUAD_JOINTS, 36 * QUAD_JOINTS);
     for (size_t j = 0; j < QUAD_JOINTS; j++) {
         const joint_spec *js = &quad_joints[j];
         size_t n = j + 1;
@@ -335,6 +334,59 @@ void am_gf_quadruped(am_gf_model *m)
         bob->times[k] = (float)t;
         am_vec3 p = am_v3_add(m->nodes[1].t, am_v3(0, 0.02 * sin(4 * AM_PI * t), 0));
         bob->values[3 * k] = (float)p.x, bob->values[3 * k + 1] = (float)p.y, bob->values[3 * k + 2] = (float)p.z;
+    }
+}
+
+/* --- a chain ------------------------------------------------------------------------ */
+
+void am_gf_chain(am_gf_model *m, size_t joints, double segment_m, double duration_s)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "chain");
+    m->height_m = segment_m * (double)joints;
+    for (int k = 0; k < 4; k++)
+        m->base_color[k] = 1.0;
+    m->node_count = m->joint_count = joints;
+    m->nodes = xcalloc(joints, sizeof *m->nodes);
+    m->joints = xcalloc(joints, sizeof *m->joints);
+    for (size_t j = 0; j < joints; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "j%zu", j);
+        set_node(&m->nodes[j], name, (int)j - 1, am_v3(0, j ? segment_m : 0, 0), am_quat_identity());
+        m->joints[j] = (int)j;
+    }
+    /* A box per segment: 4 corners at its start, 4 at its end. */
+    const double hw = 0.1 * segment_m;
+    alloc_mesh(m, 8 * joints, 24 * joints);
+    for (size_t j = 0; j < joints; j++)
+        for (int e = 0; e < 2; e++)
+            for (int k = 0; k < 4; k++) {
+                size_t v = 8 * j + 4 * (size_t)e + (size_t)k;
+                double x = (k == 1 || k == 2) ? hw : -hw, z = k < 2 ? -hw : hw;
+                m->positions[3 * v] = (float)x;
+                m->positions[3 * v + 1] = (float)(segment_m * ((double)j + e));
+                m->positions[3 * v + 2] = (float)z;
+                m->normals[3 * v] = (float)(x / hw * M_SQRT1_2), m->normals[3 * v + 2] = (float)(z / hw * M_SQRT1_2);
+                m->uvs[2 * v] = (float)k / 4, m->uvs[2 * v + 1] = (float)(((double)j + e) / (double)joints);
+                bool blend = e && j + 1 < joints;
+                m->influences[2 * v] = (am_gf_influence){(uint16_t)j, blend ? 0.5f : 1.0f};
+                m->influences[2 * v + 1] = (am_gf_influence){(uint16_t)(blend ? j + 1 : 0), blend ? 0.5f : 0.0f};
+            }
+    for (size_t j = 0; j < joints; j++)
+        for (uint32_t k = 0; k < 4; k++) {
+            uint32_t a = (uint32_t)(8 * j) + k, b = (uint32_t)(8 * j) + (k + 1) % 4, c = a + 4, d = b + 4;
+            uint32_t q[6] = {a, b, c, b, d, c};
+            memcpy(&m->indices[24 * j + 6 * k], q, sizeof q);
+        }
+    am_gf_clip *clip = new_clip(m, "sway", joints);
+    const size_t keys = 5;
+    for (size_t j = 0; j < joints; j++) {
+        am_gf_channel *c = new_channel(clip, (int)j, AM_SCENE_PATH_ROTATION, AM_SCENE_INTERP_LINEAR, keys);
+        for (size_t k = 0; k < keys; k++) {
+            double t = duration_s * (double)k / (keys - 1);
+            c->times[k] = (float)t;
+            put_quat(&c->values[4 * k], am_quat_axis_angle(am_v3(0, 0, 1), 10 * AM_DEG2RAD * sin(2 * AM_PI * t / duration_s)));
+        }
     }
 }
 
@@ -642,6 +694,8 @@ static size_t add_uints(writer *w, const uint32_t *v, size_t count, size_t width
     return add_accessor(w, view, 0, type, count, gltf_type, false);
 }
 
+static void write_skin_and_clips(writer *w, const am_gf_model *m);
+
 json_t *am_gf_document(const am_gf_model *m, const am_gf_options *opt, am_buf *bin)
 {
     am_gf_options defaults = {0};
@@ -683,7 +737,10 @@ json_t *am_gf_document(const am_gf_model *m, const am_gf_options *opt, am_buf *b
     }
     char mesh_name[80];
     snprintf(mesh_name, sizeof mesh_name, "%s_mesh", m->name);
-    json_array_append_new(nodes, json_pack("{s:s, s:i, s:i}", "name", mesh_name, "mesh", 0, "skin", 0));
+    json_t *mesh_node = json_pack("{s:s, s:i}", "name", mesh_name, "mesh", 0);
+    if (!opt->no_skin)
+        json_object_set_new(mesh_node, "skin", json_integer(0));
+    json_array_append_new(nodes, mesh_node);
     json_array_append_new(roots, json_integer((json_int_t)m->node_count));
     json_object_set_new(w.doc, "nodes", nodes);
     json_object_set_new(w.doc, "scenes", json_pack("[{s:o}]", "nodes", roots));
@@ -714,7 +771,7 @@ json_t *am_gf_document(const am_gf_model *m, const am_gf_options *opt, am_buf *b
     if (m->uvs)
         json_object_set_new(attrs, "TEXCOORD_0",
                             json_integer((json_int_t)add_floats(&w, m->uvs, m->vertex_count, 2, ut, "VEC2")));
-    size_t sets = (m->influence_count + 3) / 4;
+    size_t sets = opt->no_skin ? 0 : (m->influence_count + 3) / 4;
     for (size_t s = 0; s < sets; s++) {
         uint32_t *j = xcalloc(4 * m->vertex_count, sizeof *j);
         float *wv = xcalloc(4 * m->vertex_count, sizeof *wv);
@@ -741,7 +798,20 @@ json_t *am_gf_document(const am_gf_model *m, const am_gf_options *opt, am_buf *b
                                   "baseColorFactor", m->base_color[0], m->base_color[1], m->base_color[2],
                                   m->base_color[3]));
 
-    /* skin: inverse binds from the rest pose */
+    if (!opt->no_skin)
+        write_skin_and_clips(&w, m);
+    json_object_set_new(w.doc, "bufferViews", w.views);
+    json_object_set_new(w.doc, "accessors", w.accessors);
+    while (bin->size % 4)
+        am_buf_append(bin, "\0", 1, NULL);
+    json_object_set_new(w.doc, "buffers", json_pack("[{s:I}]", "byteLength", (json_int_t)bin->size));
+    return w.doc;
+}
+
+/* The skin (inverse binds from the rest pose) and the animations. */
+static void write_skin_and_clips(writer *wp, const am_gf_model *m)
+{
+    writer w = *wp;
     am_mat4 *rest = xcalloc(m->node_count, sizeof *rest);
     am_gf_rest_world(m, rest);
     float *ibm = xcalloc(16 * m->joint_count, sizeof *ibm);
@@ -784,12 +854,6 @@ json_t *am_gf_document(const am_gf_model *m, const am_gf_options *opt, am_buf *b
         json_object_set_new(w.doc, "animations", anims);
     else
         json_decref(anims);
-    json_object_set_new(w.doc, "bufferViews", w.views);
-    json_object_set_new(w.doc, "accessors", w.accessors);
-    while (bin->size % 4)
-        am_buf_append(bin, "\0", 1, NULL);
-    json_object_set_new(w.doc, "buffers", json_pack("[{s:I}]", "byteLength", (json_int_t)bin->size));
-    return w.doc;
 }
 
 static void put_le32(am_buf *b, uint32_t v)

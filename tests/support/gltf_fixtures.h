@@ -117,6 +117,13 @@ void am_gf_bendbox(am_gf_model *m, am_scene_interp interp);
  * about the lateral axis), a tail wag, a head bob and a Hips translation bob. */
 void am_gf_quadruped(am_gf_model *m);
 
+/* A chain of `joints` joints "j0", "j1", ... standing up +Y, each `segment_m` long (j0 at
+ * the origin), a thin box around each segment weighted to its joint (the last ring of each
+ * box half to the next joint), and one LINEAR clip "sway" of `duration_s` (5 keys) turning
+ * every joint by up to 10 degrees about +Z. For limits: more joints than a skin may have,
+ * a clip longer than the viewer plays. */
+void am_gf_chain(am_gf_model *m, size_t joints, double segment_m, double duration_s);
+
 void am_gf_model_free(am_gf_model *m);
 
 /* --- frames -------------------------------------------------------------------------- */
@@ -147,6 +154,7 @@ typedef struct am_gf_options {
     int index_type;   /* 5125 UNSIGNED_INT (default), 5121, 5123 */
     bool interleave;  /* POSITION + NORMAL interleaved in one bufferView (byteStride 24) */
     bool matrices;    /* node rest transforms written as `matrix` instead of TRS */
+    bool no_skin;     /* the mesh without JOINTS/WEIGHTS, no skin, no clips: an unrigged model */
 } am_gf_options;
 
 /* The glTF document (buffers[0] has byteLength but no uri yet) and its binary buffer. */
