@@ -1,6 +1,7 @@
 /* Textures for upload: 8-bit images, PNG in and out, JPEG in, and the JPEG-2000 code
- * stream (.j2c) Second Life and OpenSim store textures as. (Prefix am_tex_: the bench's renderer has its
- * own RGBA am_image in bench/render.h.)
+ * stream (.j2c) Second Life and OpenSim store textures as. (Prefix am_tex_: the bench's
+ * renderer has its own RGBA am_image in bench/render.h. The am_image_sniff/decode/read
+ * entries below, for any image a model carries, also fill an am_tex_image.)
  *
  * An am_tex_image is 8 bits per channel, rows top to bottom (row 0 is the top of the picture,
  * as in PNG), channels interleaved: 3 = RGB, 4 = RGBA. Grey PNGs are expanded to RGB and
