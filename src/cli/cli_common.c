@@ -6,7 +6,7 @@
 
 int am_cli_report(const am_error *err)
 {
-    char buf[512];
+    char buf[AM_ERROR_TEXT_MAX];
     fprintf(stderr, "animesh: %s\n", am_error_format(err, buf, sizeof buf));
     return am_status_exit_code(err->code);
 }

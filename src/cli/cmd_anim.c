@@ -149,7 +149,7 @@ static int cmd_decode(int argc, char **argv)
     am_anim_report rep;
     if (am_anim_validate(&a, NULL, &rep, &err) == AM_OK) {
         if (rep.errors) {
-            char first[512];
+            char first[AM_ERROR_TEXT_MAX];
             am_anim_report_fail(&rep, &err);
             fprintf(stderr, "%s: note: the viewer would not accept this file (%zu reason%s, 'animesh anim check' "
                             "lists them); first: %s\n",
@@ -260,7 +260,7 @@ static int cmd_check(int argc, char **argv)
         return AM_EXIT_INVALID;
     }
     if (st) {
-        char buf[512];
+        char buf[AM_ERROR_TEXT_MAX];
         fprintf(stderr, "%s: the viewer would reject it:\n  - %s\n", path, am_error_format(&err, buf, sizeof buf));
         return am_status_exit_code(st);
     }

@@ -1,6 +1,18 @@
 /* Errors are values: every fallible call fills an am_error and returns a status.
  * The message says what went wrong; `where` names the file/field/joint; `offset`
- * is the byte offset in binary input when it applies (else AM_NO_OFFSET). */
+ * is the byte offset in binary input when it applies (else AM_NO_OFFSET).
+ *
+ * Contract (every function below, and every library call that takes an am_error *):
+ * - err may be NULL: the status is still returned, nothing is recorded.
+ * - The caller's struct may hold anything (never cleared, reused, stack garbage): no
+ *   function reads past its arrays, and am_fail / am_fail_at / am_fail_nomem start a NEW
+ *   error: they set code, message and offset and reset `where`, so a reused error never
+ *   carries an old place into the next message. am_error_where then adds places from the
+ *   inside out as the error rises.
+ * - Arguments may point into the same am_error (am_fail(err, c, "%s", err->msg) is fine).
+ * - `where` keeps the outermost place (normally the file) first; when places do not fit,
+ *   the middle of a long place is cut ("/very/long/...er/file.json") so the file name and
+ *   the field both stay. */
 #ifndef AM_ERROR_H
 #define AM_ERROR_H
 
@@ -20,15 +32,19 @@ typedef enum am_status {
 typedef struct am_error {
     am_status code;
     char msg[256];
-    char where[128];
+    char where[1024]; /* room for a long path and the field inside it */
     size_t offset;
 } am_error;
+
+/* A buffer that always holds am_error_format's full text. */
+#define AM_ERROR_TEXT_MAX (sizeof(((am_error *)0)->where) + sizeof(((am_error *)0)->msg) + 48)
 
 /* Reset to "no error". Safe on NULL. */
 void am_error_clear(am_error *err);
 
-/* Set code and a printf-style message; returns code so callers can `return am_fail(...)`.
- * err may be NULL (the error is then only returned). */
+/* Start a new error: code and a printf-style message, `where` emptied, no offset; returns
+ * code so callers can `return am_fail(...)`. err may be NULL (the error is then only
+ * returned). */
 am_status am_fail(am_error *err, am_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -41,14 +57,14 @@ am_status am_fail_at(am_error *err, am_status code, size_t offset, const char *f
 am_status am_fail_where(am_error *err, am_status code, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Name the place (file, field) the error belongs to; keeps an existing `where` by
- * prefixing: "file.json: joints[3]". */
+/* Name the place (file, field) the error belongs to, after am_fail; an existing `where`
+ * is kept by prefixing: "file.json: joints[3]". */
 void am_error_where(am_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Shorthand for allocation failures. */
 am_status am_fail_nomem(am_error *err, const char *what);
 
-/* "where: msg (at byte N)" into buf. */
+/* "where: msg (at byte N)" into buf (truncated to size; AM_ERROR_TEXT_MAX always fits). */
 const char *am_error_format(const am_error *err, char *buf, size_t size);
 
 /* The process exit code the CLI uses for a status (see README "Exit codes"). */

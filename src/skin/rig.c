@@ -12,8 +12,6 @@
 
 static am_status field_fail(am_error *err, const char *src, const char *field, const char *msg)
 {
-    if (err)
-        err->where[0] = '\0';
     am_fail(err, AM_ERR_INVALID, "%s", msg);
     am_error_where(err, "%s: %s", src, field);
     return AM_ERR_INVALID;

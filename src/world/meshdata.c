@@ -21,10 +21,7 @@ static am_status bad(am_error *err, const char *field, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     am_fail(err, AM_ERR_INVALID, "%s", msg);
-    if (err) {
-        err->where[0] = '\0';
-        am_error_where(err, "%s", field);
-    }
+    am_error_where(err, "%s", field);
     return AM_ERR_INVALID;
 }
 
