@@ -516,28 +516,38 @@ am_status am_render_strip_png(const am_bench *b, int motion, const double *times
     return s;
 }
 
-am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joints, const am_render_options *opt_in,
-                        const char *label, const char *path, am_error *err)
+am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *joints,
+                          const am_render_options *opt_in, const char *label, am_image *img, am_error *err)
 {
     am_render_options opt;
     options_or_default(opt_in, &opt);
     bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     bounds_of(b, prim, joints, opt.draw_joints, opt.view, &bd);
-    am_image img;
     int fw = opt.frame_width, fh = opt.frame_height;
-    am_status s = am_image_alloc(&img, fw, HEADER_H + fh, err);
+    am_status s = am_image_alloc(img, fw, HEADER_H + fh, err);
     if (s)
         return s;
     int inner_h = fh - LABEL_H - FOOTER_H;
     proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, HEADER_H + LABEL_H + inner_h / 2.0);
-    header(&img, b, label ? label : "", &opt);
-    background(&img, 0, HEADER_H, fw, fh);
+    header(img, b, label ? label : "", &opt);
+    background(img, 0, HEADER_H, fw, fh);
     frame_in in = {b, prim, joints, &opt, label ? label : ""};
-    s = draw_frame(&img, &in, &pr, 0, HEADER_H, fw, fh, err);
-    if (!s) {
-        frame_chrome(&img, label ? label : "", &pr, 0, HEADER_H, fw, fh);
-        s = am_png_write(path, &img, err);
-    }
+    s = draw_frame(img, &in, &pr, 0, HEADER_H, fw, fh, err);
+    if (s)
+        am_image_free(img);
+    else
+        frame_chrome(img, label ? label : "", &pr, 0, HEADER_H, fw, fh);
+    return s;
+}
+
+am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joints, const am_render_options *opt,
+                        const char *label, const char *path, am_error *err)
+{
+    am_image img;
+    am_status s = am_render_frame(b, prim, joints, opt, label, &img, err);
+    if (s)
+        return s;
+    s = am_png_write(path, &img, err);
     am_image_free(&img);
     return s;
 }

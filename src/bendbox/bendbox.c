@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "bendbox/bendbox.h"
+#include "core/outset.h"
 #include "render.h"
 #include "skin/skin_build.h"
 
@@ -28,74 +29,89 @@ static void progress(const am_bendbox_options *opt, const char *step, const char
     opt->progress(opt->user, step, detail);
 }
 
-/* Record a written file with its size on disk. */
-static am_status add_file(am_bendbox_report *rep, const char *path, const char *what, am_error *err)
+/* Every file the run writes: one output set, renamed into place together at the end
+ * (core/outset.h), so a failure leaves the folder as it was. */
+static const char *const out_names[] = {"bendbox.rig.json", "bendbox_atlas.png", "bendbox_atlas.j2c",
+                                        "bendbox.llmesh",   "bendbox.dae",       "bendbox.meshdata.json",
+                                        "bendbox_fold.anim", "fold_side.png",    "rest_front.png"};
+
+/* Record an output of the set (its final path, the size of the bytes written). */
+static am_status add_file(am_bendbox_report *rep, const am_outset *set, const char *name, const char *what,
+                          am_error *err)
 {
     if (rep->file_count >= AM_BENDBOX_MAX_FILES)
         return am_fail(err, AM_ERR_INVALID, "bend box: too many files to report");
+    const char *tmp = am_outset_temp_path(set, name);
     struct stat st;
-    if (stat(path, &st) != 0)
-        return am_fail(err, AM_ERR_IO, "bend box: %s was not written", path);
+    if (!tmp || stat(tmp, &st) != 0)
+        return am_fail(err, AM_ERR_IO, "bend box: %s was not written", name);
     am_bendbox_file *f = &rep->files[rep->file_count++];
-    snprintf(f->path, sizeof f->path, "%s", path);
+    snprintf(f->path, sizeof f->path, "%s", am_outset_path(set, name));
     snprintf(f->what, sizeof f->what, "%s", what);
     f->bytes = (size_t)st.st_size;
     return AM_OK;
 }
 
-static am_status join(char *buf, size_t size, const char *dir, const char *name, am_error *err)
+/* Add bytes to the set and record them. */
+static am_status put(am_bendbox_report *rep, am_outset *set, const char *name, const am_buf *b, const char *what,
+                     am_error *err)
 {
-    if (!am_path_join(buf, size, dir, name))
-        return am_fail(err, AM_ERR_USAGE, "output directory path too long: %s", dir);
-    return AM_OK;
+    am_status s = am_outset_add(set, name, b->data, b->size, err);
+    return s ? s : add_file(rep, set, name, what, err);
 }
 
-static am_status write_buf(const char *path, const am_buf *b, am_error *err)
+static am_status put_png(am_bendbox_report *rep, am_outset *set, const char *name, const am_tex_image *img,
+                         const char *what, am_error *err)
 {
-    am_status s = am_write_file_atomic(path, b->data, b->size, err);
+    am_buf b = {0};
+    am_status s = am_tex_png_encode(img, &b, err);
+    if (!s)
+        s = put(rep, set, name, &b, what, err);
+    am_buf_free(&b);
+    return s;
+}
+
+static am_status put_picture(am_bendbox_report *rep, am_outset *set, const char *name, const am_image *img,
+                             const char *what, am_error *err)
+{
+    am_buf b = {0};
+    am_status s = am_png_encode(img, &b, err);
+    if (!s)
+        s = put(rep, set, name, &b, what, err);
+    am_buf_free(&b);
     return s;
 }
 
 /* Rig JSON, atlas PNG and its lossless .j2c (decoded back and compared). */
-static am_status write_rig_and_atlas(const am_bendbox_options *opt, const am_rig *rig, am_tex_image *atlas,
-                                     am_bendbox_report *rep, am_error *err)
+static am_status write_rig_and_atlas(const am_bendbox_options *opt, am_outset *set, const am_rig *rig,
+                                     am_tex_image *atlas, am_bendbox_report *rep, am_error *err)
 {
-    char path[1024];
     am_buf b = {0};
     am_status s = am_rig_to_json(rig, &b, err);
     if (!s)
-        s = join(path, sizeof path, opt->out_dir, "bendbox.rig.json", err);
-    if (!s)
-        s = write_buf(path, &b, err);
+        s = put(rep, set, "bendbox.rig.json", &b, "rig (input of the skin builder)", err);
     am_buf_free(&b);
-    if (!s)
-        s = add_file(rep, path, "rig (input of the skin builder)", err);
     if (s)
         return s;
     progress(opt, "rig", "%zu vertices, %zu triangles, mHipRight + mHipLeft at the hinge (0, 0, %.3f) bind frame",
              rig->vertex_count, rig->triangle_count, AM_BENDBOX_HINGE_Z);
 
-    if ((s = am_bendbox_build_atlas(atlas, err)) || (s = join(path, sizeof path, opt->out_dir, "bendbox_atlas.png", err)) ||
-        (s = am_tex_png_write(path, atlas, err)) || (s = add_file(rep, path, "orientation atlas", err)))
+    if ((s = am_bendbox_build_atlas(atlas, err)) ||
+        (s = put_png(rep, set, "bendbox_atlas.png", atlas, "orientation atlas", err)))
         return s;
     am_j2c_options jo = {true};
     s = am_j2c_encode(atlas, &jo, &b, err);
     if (!s)
-        s = join(path, sizeof path, opt->out_dir, "bendbox_atlas.j2c", err);
-    if (!s)
-        s = write_buf(path, &b, err);
-    if (!s)
-        s = add_file(rep, path, "atlas, JPEG-2000 code stream (lossless)", err);
-    if (s) {
-        am_buf_free(&b);
+        s = put(rep, set, "bendbox_atlas.j2c", &b, "atlas, JPEG-2000 code stream (lossless)", err);
+    am_buf_free(&b);
+    if (s)
         return s;
-    }
     /* Prove the written stream decodes to the atlas (lossless: exactly). */
     uint8_t *data;
     size_t size;
     am_tex_image back;
     am_tex_diff diff = {0};
-    s = am_read_file(path, &data, &size, err);
+    s = am_read_file(am_outset_temp_path(set, "bendbox_atlas.j2c"), &data, &size, err);
     if (!s) {
         s = am_j2c_decode(data, size, &back, err);
         free(data);
@@ -104,30 +120,29 @@ static am_status write_rig_and_atlas(const am_bendbox_options *opt, const am_rig
             am_tex_image_free(&back);
         }
     }
-    am_buf_free(&b);
     if (s)
         return s;
     rep->atlas_j2c_max_abs = diff.max_abs;
     if (diff.max_abs != 0)
-        return am_fail(err, AM_ERR_INVALID, "%s decodes with a pixel error of %d (lossless expected 0)", path,
-                       diff.max_abs);
+        return am_fail(err, AM_ERR_INVALID, "%s decodes with a pixel error of %d (lossless expected 0)",
+                       am_outset_path(set, "bendbox_atlas.j2c"), diff.max_abs);
     progress(opt, "atlas", "%ux%u PNG and lossless .j2c (%zu bytes), decoded back: pixel error 0", atlas->width,
              atlas->height, rep->files[rep->file_count - 1].bytes);
     return AM_OK;
 }
 
-static am_status write_skin(const am_bendbox_options *opt, const am_rig *rig, am_bendbox_report *rep,
+static am_status write_skin(const am_bendbox_options *opt, am_outset *set, const am_rig *rig, am_bendbox_report *rep,
                             am_skin_summary *sum, am_error *err)
 {
     am_skin_options so;
     am_skin_options_default(&so);
     so.generate_lods = false; /* every LOD keeps the 1 m squares the fold needs */
-    am_status s = am_skin_export(rig, opt->skel, &so, opt->out_dir, sum, err);
+    am_status s = am_skin_export_to_set(rig, opt->skel, &so, set, sum, err);
     if (s)
         return s;
-    if ((s = add_file(rep, sum->llmesh_path, "mesh asset (skin, overrides)", err)) ||
-        (s = add_file(rep, sum->dae_path, "COLLADA for the viewer's uploader", err)) ||
-        (s = add_file(rep, sum->meshdata_path, "WorldBridge meshdata JSON", err)))
+    if ((s = add_file(rep, set, "bendbox.llmesh", "mesh asset (skin, overrides)", err)) ||
+        (s = add_file(rep, set, "bendbox.dae", "COLLADA for the viewer's uploader", err)) ||
+        (s = add_file(rep, set, "bendbox.meshdata.json", "WorldBridge meshdata JSON", err)))
         return s;
     rep->vertices = sum->vertex_count;
     rep->triangles = sum->lod_triangles[AM_LOD_HIGH];
@@ -147,8 +162,7 @@ static am_status write_skin(const am_bendbox_options *opt, const am_rig *rig, am
     return AM_OK;
 }
 
-static am_status write_anim(const am_bendbox_options *opt, am_bendbox_report *rep, char *anim_path, size_t size,
-                            am_error *err)
+static am_status write_anim(const am_bendbox_options *opt, am_outset *set, am_bendbox_report *rep, am_error *err)
 {
     am_bendbox_motion keep;
     am_motion m;
@@ -156,11 +170,12 @@ static am_status write_anim(const am_bendbox_options *opt, am_bendbox_report *re
     am_motion_sample_opts so = am_bendbox_sample_opts();
     am_motion_stats st;
     memset(&st, 0, sizeof st);
-    am_status s = join(anim_path, size, opt->out_dir, "bendbox_fold.anim", err);
+    am_buf bytes = {0};
+    /* guarded, encoded, decoded back and compared; the set writes the bytes */
+    am_status s = am_motion_write_anim(&m, &so, opt->skel, NULL, &bytes, &st, err);
     if (!s)
-        s = am_motion_write_anim(&m, &so, opt->skel, anim_path, NULL, &st, err);
-    if (!s)
-        s = add_file(rep, anim_path, "fold animation (6 s loop, priority 4)", err);
+        s = put(rep, set, "bendbox_fold.anim", &bytes, "fold animation (6 s loop, priority 4)", err);
+    am_buf_free(&bytes);
     if (s)
         return s;
     rep->anim_keys = st.keys_after;
@@ -197,19 +212,21 @@ static am_status atlas_rgba(const am_tex_image *atlas, am_image *out, am_error *
     return AM_OK;
 }
 
-static am_status run_bench(const am_bendbox_options *opt, const char *mesh_path, const char *anim_path,
-                           const am_tex_image *atlas, am_bendbox_report *rep, am_error *err)
+static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const am_tex_image *atlas,
+                           am_bendbox_report *rep, am_error *err)
 {
     am_bench b;
-    const char *anims[1] = {anim_path};
-    am_status s = am_bench_load(mesh_path, anims, 1, opt->skel, NULL, &b, err);
+    /* the bytes as written: the set's temp files, before they are renamed */
+    const char *anims[1] = {am_outset_temp_path(set, "bendbox_fold.anim")};
+    const char *mesh_path = am_outset_path(set, "bendbox.llmesh"), *anim_path = am_outset_path(set, "bendbox_fold.anim");
+    am_status s = am_bench_load(am_outset_temp_path(set, "bendbox.llmesh"), anims, 1, opt->skel, NULL, &b, err);
     if (s)
         return s;
     am_bench_set sets[3];
     memset(sets, 0, sizeof sets);
     float *rest = NULL, *posed = NULL;
     am_vec3 *joints = NULL;
-    am_image tex = {0};
+    am_image tex = {0}, pic = {0};
     am_bench_stats rest_err;
     const am_vec3 hinge = am_bendbox_hinge();
     if ((s = am_bench_rest_error(&b, &rest_err, err)))
@@ -286,7 +303,6 @@ static am_status run_bench(const am_bendbox_options *opt, const char *mesh_path,
     check(rep, "-X half (x<=-1) moved (m)", moved, AM_BENDBOX_MAX_REST_ERROR_M);
 
     /* Pictures: the fold strip seen from the side, the rest pose from the front. */
-    char path[1024];
     if ((s = atlas_rgba(atlas, &tex, err)))
         goto done;
     am_render_options ro = am_render_defaults();
@@ -295,19 +311,19 @@ static am_status run_bench(const am_bendbox_options *opt, const char *mesh_path,
     ro.draw_joints = true;
     double times[7];
     am_render_even_times(AM_BENDBOX_DURATION_S, 7, times);
-    if ((s = join(path, sizeof path, opt->out_dir, "fold_side.png", err)) ||
-        (s = am_render_strip_png(&b, 0, times, 7, &ro, path, err)) ||
-        (s = add_file(rep, path, "fold strip, side view, t = 0..6 s", err)))
+    if ((s = am_render_strip(&b, 0, times, 7, &ro, &pic, err)) ||
+        (s = put_picture(rep, set, "fold_side.png", &pic, "fold strip, side view, t = 0..6 s", err)))
         goto done;
+    am_image_free(&pic);
     ro.view = AM_VIEW_FRONT;
-    if ((s = join(path, sizeof path, opt->out_dir, "rest_front.png", err)) ||
-        (s = am_render_png(&b, rest, joints, &ro, "rest", path, err)) ||
-        (s = add_file(rep, path, "rest pose, front view", err)))
+    if ((s = am_render_frame(&b, rest, joints, &ro, "rest", &pic, err)) ||
+        (s = put_picture(rep, set, "rest_front.png", &pic, "rest pose, front view", err)))
         goto done;
     progress(opt, "render", "fold_side.png (7 frames) and rest_front.png");
     rep->benched = true;
 done:
     am_image_free(&tex);
+    am_image_free(&pic);
     free(rest);
     free(posed);
     free(joints);
@@ -323,23 +339,36 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
     rep->all_pass = true;
     if (!opt->out_dir || !opt->skel)
         return am_fail(err, AM_ERR_USAGE, "bend box: an output directory and the viewer skeleton are required");
+    am_outset *set = NULL;
     am_status s = am_mkdir_p(opt->out_dir, err);
+    if (!s)
+        s = am_outset_begin(&set, opt->out_dir, out_names, opt->bench ? 9 : 7, err);
     if (s)
         return s;
+    rep->temps_swept = am_outset_swept(set);
     am_rig rig;
     am_tex_image atlas = {0};
     am_skin_summary *sum = calloc(1, sizeof *sum); /* large: keep it off the stack */
-    if (!sum)
+    if (!sum) {
+        am_outset_free(set);
         return am_fail_nomem(err, "skin summary");
-    char anim_path[1024];
+    }
     s = am_bendbox_build_rig(&rig, err);
     if (s) {
         free(sum);
+        am_outset_free(set);
         return s;
     }
-    if (!(s = write_rig_and_atlas(opt, &rig, &atlas, rep, err)) && !(s = write_skin(opt, &rig, rep, sum, err)) &&
-        !(s = write_anim(opt, rep, anim_path, sizeof anim_path, err)) && opt->bench)
-        s = run_bench(opt, sum->llmesh_path, anim_path, &atlas, rep, err);
+    if (!(s = write_rig_and_atlas(opt, set, &rig, &atlas, rep, err)) && !(s = write_skin(opt, set, &rig, rep, sum, err)) &&
+        !(s = write_anim(opt, set, rep, err)) && opt->bench)
+        s = run_bench(opt, set, &atlas, rep, err);
+    /* Checks may fail (the report says so): the files are still what was built. An error
+     * leaves the folder as it was. */
+    if (!s)
+        s = am_outset_commit(set, err);
+    if (s)
+        rep->file_count = 0;
+    am_outset_free(set);
     am_tex_image_free(&atlas);
     am_rig_free(&rig);
     free(sum);

@@ -125,8 +125,9 @@ typedef struct am_bendbox_fold_sample {
 #define AM_BENDBOX_FOLD_SAMPLES 4 /* t = 0, 1.5, 3, 6 s */
 
 typedef struct am_bendbox_report {
-    am_bendbox_file files[AM_BENDBOX_MAX_FILES];
+    am_bendbox_file files[AM_BENDBOX_MAX_FILES]; /* written as one set: all or none */
     size_t file_count;
+    size_t temps_swept; /* temp files of a killed earlier run removed from the folder */
 
     /* what was built */
     size_t vertices, triangles;

@@ -40,6 +40,9 @@ static void print_summary(const am_bendbox_report *rep)
     printf("\nfiles written:\n");
     for (size_t i = 0; i < rep->file_count; i++)
         printf("  %-48s %9zu bytes  %s\n", rep->files[i].path, rep->files[i].bytes, rep->files[i].what);
+    if (rep->temps_swept)
+        printf("  (removed %zu temporary file%s left by an interrupted run)\n", rep->temps_swept,
+               rep->temps_swept == 1 ? "" : "s");
     if (!rep->benched) {
         printf("\n(run with --bench to measure the written files)\n");
         return;

@@ -17,7 +17,8 @@ static const char *help =
     "                    [--skeleton FILE]\n"
     "       animesh skin compare ...   (compare two skin blocks; see 'animesh skin compare --help')\n\n"
     "Build the animesh skin of a rig (README \"Rig JSON\") against the viewer's skeleton and\n"
-    "write, atomically, into DIR:\n"
+    "write into DIR, as one set (each file to a temp file first, all renamed together when\n"
+    "all are complete; temp files a killed run left are removed):\n"
     "  NAME.llmesh          the mesh asset: 4 LODs (meshoptimizer), weights, skin block with\n"
     "                       inverse binds and joint-position overrides\n"
     "  NAME.dae             COLLADA for the viewer's uploader (\"include joint positions\")\n"
@@ -32,7 +33,8 @@ static const char *help =
     "Prints joints (and which carry overrides), faces, vertices, triangles per LOD, weight\n"
     "figures and the viewer's animesh triangle estimate and streaming cost.\n"
     "Exit 0 ok; 1 invalid rig, over the region limit, or a multi-face mesh (no meshdata\n"
-    "written); 2 usage; 3 I/O.\n";
+    "written, and an old NAME.meshdata.json is removed so it is never pushed with the new\n"
+    "mesh); 2 usage; 3 I/O.\n";
 
 static void print_summary(const am_skin_summary *s)
 {
@@ -74,6 +76,12 @@ static void print_summary(const am_skin_summary *s)
         printf("wrote %s\n", s->dae_path);
     if (s->meshdata_written)
         printf("wrote %s\n", s->meshdata_path);
+    if (s->meshdata_removed)
+        printf("removed %s: an old meshdata this run could not rewrite (it would not match the new mesh)\n",
+               s->meshdata_path);
+    if (s->temps_swept)
+        printf("removed %zu temporary file%s left in the output folder by an interrupted run\n", s->temps_swept,
+               s->temps_swept == 1 ? "" : "s");
     for (size_t i = 0; i < s->warning_count; i++)
         fprintf(stderr, "animesh skin: warning: %s\n", s->warnings[i]);
 }

@@ -1,5 +1,7 @@
 #include "core/io.h"
 
+#include <stdbool.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -9,113 +11,225 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err)
+#include "core/outset.h"
+
+static bool is_space(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Past an optional UTF-8 byte-order mark and whitespace. */
+static size_t text_start(const uint8_t *h, size_t n)
+{
+    size_t i = n >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF ? 3 : 0;
+    while (i < n && is_space(h[i]))
+        i++;
+    return i;
+}
+
+const char *am_sniff_kind(const uint8_t *h, size_t n)
+{
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const uint8_t jp2[8] = {0, 0, 0, 12, 'j', 'P', ' ', ' '};
+    if (n == 0)
+        return "empty";
+    if (n >= 8 && memcmp(h, png, 8) == 0)
+        return "a PNG image";
+    if (n >= 4 && h[0] == 0xFF && h[1] == 0x4F && h[2] == 0xFF && h[3] == 0x51)
+        return "a JPEG-2000 code stream";
+    if (n >= 8 && memcmp(h, jp2, 8) == 0)
+        return "a JP2 file (JPEG-2000 in a box container)";
+    if (n >= 2 && h[0] == '{' && h[1] == 0x00)
+        return "a binary mesh asset";
+    if (n >= 4 && h[0] == 1 && h[1] == 0 && h[2] == 0 && h[3] == 0)
+        return "an .anim file";
+    size_t i = text_start(h, n);
+    if (i == n)
+        return "empty (only whitespace)";
+    for (size_t k = 0; k < n; k++)
+        if (h[k] < 0x09 || (h[k] > 0x0d && h[k] < 0x20) || h[k] == 0x7f)
+            return "binary data";
+    if (n - i >= 9 && memcmp(h + i, "HIERARCHY", 9) == 0)
+        return "a BVH file";
+    if (h[i] == '<') {
+        for (size_t k = i; k + 7 <= n; k++)
+            if (memcmp(h + k, "COLLADA", 7) == 0)
+                return "XML (a COLLADA .dae)";
+        return "XML";
+    }
+    if (h[i] == '{' || h[i] == '[')
+        return "JSON";
+    return "text";
+}
+
+am_status am_sniff_text(const uint8_t *head, size_t n, const char *firsts, const char *what, am_error *err)
+{
+    size_t i = text_start(head, n);
+    if (i < n && strchr(firsts, head[i]) && head[i] != '\0') {
+        /* a text format's first bytes hold no control characters */
+        bool binary = false;
+        for (size_t k = 0; k < n && !binary; k++)
+            binary = head[k] < 0x09 || (head[k] > 0x0d && head[k] < 0x20) || head[k] == 0x7f;
+        if (!binary)
+            return AM_OK;
+    }
+    const char *kind = am_sniff_kind(head, n);
+    if (strcmp(kind, "text") == 0)
+        return am_fail_at(err, AM_ERR_INVALID, i, "not %s: the text starts with '%c'", what, head[i]);
+    return am_fail(err, AM_ERR_INVALID, "not %s: the file is %s", what, kind);
+}
+
+static void mib(char *out, size_t size, size_t bytes)
+{
+    if (bytes >= ((size_t)1 << 20))
+        snprintf(out, size, "%zu bytes (%.1f MiB)", bytes, (double)bytes / (1 << 20));
+    else
+        snprintf(out, size, "%zu bytes", bytes);
+}
+
+static am_status too_large(const char *path, const am_file_format *fmt, size_t limit, size_t got, bool exact,
+                           am_error *err)
+{
+    char have[64], max[64];
+    mib(have, sizeof have, got);
+    mib(max, sizeof max, limit);
+    am_fail(err, AM_ERR_INVALID, "the file is %s%s: over the %s limit for a %s (README \"Size limits\")",
+            exact ? "" : "more than ", have, max, fmt ? fmt->name : "file");
+    am_error_where(err, "%s", path);
+    return AM_ERR_INVALID;
+}
+
+/* Read into buf until it holds `want` bytes or the input ends. */
+static bool read_full(int fd, uint8_t *buf, size_t want, size_t *got)
+{
+    *got = 0;
+    while (*got < want) {
+        ssize_t r = read(fd, buf + *got, want - *got);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        if (r == 0)
+            break;
+        *got += (size_t)r;
+    }
+    return true;
+}
+
+am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size,
+                          am_error *err)
 {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    const size_t limit = fmt && fmt->max_bytes ? fmt->max_bytes : AM_READ_MAX_BYTES;
+    const bool is_stdin = strcmp(path, "-") == 0;
+    const char *shown = is_stdin ? "stdin" : path;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
-        am_error_where(err, "%s", path);
+        am_error_where(err, "%s", shown);
         return AM_ERR_IO;
     }
-    size_t cap = 65536, n = 0;
-    uint8_t *buf = malloc(cap + 1);
-    if (!buf) {
-        fclose(f);
-        return am_fail_nomem(err, path);
+    am_status st = AM_OK;
+    uint8_t *buf = NULL;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0)
+        goto read_error;
+    if (S_ISDIR(sb.st_mode)) {
+        st = am_fail(err, AM_ERR_IO, "cannot read: it is a directory");
+        am_error_where(err, "%s", shown);
+        goto done;
     }
-    for (;;) {
+    const bool regular = S_ISREG(sb.st_mode);
+    const bool over = regular && (uint64_t)sb.st_size > (uint64_t)limit;
+    /* A regular file gets its size plus one byte (which tells that it grew meanwhile); a
+     * pipe grows up to limit + 1 (which tells that it is too long). */
+    size_t cap = regular && !over ? (size_t)sb.st_size + 1 : AM_SNIFF_BYTES;
+    if (cap < AM_SNIFF_BYTES)
+        cap = AM_SNIFF_BYTES;
+    buf = malloc(cap + 1);
+    if (!buf) {
+        st = am_fail_nomem(err, shown);
+        goto done;
+    }
+    /* The head first: a wrong file is named before its size matters. */
+    size_t n = 0, got;
+    if (!read_full(fd, buf, AM_SNIFF_BYTES, &n))
+        goto read_error;
+    if (fmt && fmt->sniff && (st = fmt->sniff(buf, n, err))) {
+        am_error_where(err, "%s", shown);
+        goto done;
+    }
+    if (over) {
+        st = too_large(shown, fmt, limit, (size_t)sb.st_size, true, err);
+        goto done;
+    }
+    while (n == AM_SNIFF_BYTES || n == cap) {
         if (n == cap) {
-            if (cap > ((size_t)1 << 40)) {
-                free(buf);
-                fclose(f);
-                am_error_where(err, "%s", path);
-                return am_fail(err, AM_ERR_IO, "file too large");
+            if (cap > limit) {
+                st = too_large(shown, fmt, limit, limit, false, err);
+                goto done;
             }
-            uint8_t *nb = realloc(buf, cap * 2 + 1);
+            size_t ncap = cap > limit / 2 ? limit + 1 : cap * 2;
+            uint8_t *nb = realloc(buf, ncap + 1);
             if (!nb) {
-                free(buf);
-                fclose(f);
-                return am_fail_nomem(err, path);
+                st = am_fail_nomem(err, shown);
+                goto done;
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
-        size_t got = fread(buf + n, 1, cap - n, f);
+        size_t before = n;
+        if (!read_full(fd, buf + n, cap - n, &got))
+            goto read_error;
         n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno;
-                free(buf);
-                fclose(f);
-                am_fail(err, AM_ERR_IO, "read failed: %s", strerror(e));
-                am_error_where(err, "%s", path);
-                return AM_ERR_IO;
-            }
-            break;
-        }
+        if (n < cap || got == 0 || n == before)
+            break; /* the input ended */
     }
-    fclose(f);
     buf[n] = 0;
     *data = buf;
     *size = n;
-    return AM_OK;
+    buf = NULL;
+    goto done;
+read_error:
+    st = am_fail(err, AM_ERR_IO, "read failed: %s", strerror(errno));
+    am_error_where(err, "%s", shown);
+done:
+    free(buf);
+    if (!is_stdin)
+        close(fd);
+    return st;
+}
+
+am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err)
+{
+    return am_read_file_as(path, NULL, data, size, err);
 }
 
 am_status am_write_file_atomic(const char *path, const void *data, size_t size, am_error *err)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp)
-        return am_fail_nomem(err, path);
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        am_fail(err, AM_ERR_IO, "cannot create: %s", strerror(e));
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    if (slash) {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        if (!(dir = malloc(n + 1)))
+            return am_fail_nomem(err, path);
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    const char *name = slash ? slash + 1 : path;
+    am_outset *set = NULL;
+    am_status s = am_outset_begin(&set, dir ? dir : ".", &name, 1, err);
+    if (!s)
+        s = am_outset_add(set, name, data, size, err);
+    if (!s)
+        s = am_outset_commit(set, err);
+    if (s && err && !strstr(err->where, name))
         am_error_where(err, "%s", path);
-        return AM_ERR_IO;
-    }
-    const uint8_t *p = data;
-    size_t left = size;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            am_fail(err, AM_ERR_IO, "write failed: %s", strerror(e));
-            am_error_where(err, "%s", path);
-            return AM_ERR_IO;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
-    /* mkstemp makes 0600; written products are ordinary user files. */
-    fchmod(fd, 0644);
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        am_fail(err, AM_ERR_IO, "cannot finish writing: %s", strerror(e));
-        am_error_where(err, "%s", path);
-        return AM_ERR_IO;
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        am_fail(err, AM_ERR_IO, "cannot rename into place: %s", strerror(e));
-        am_error_where(err, "%s", path);
-        return AM_ERR_IO;
-    }
-    free(tmp);
-    return AM_OK;
+    am_outset_free(set);
+    free(dir);
+    return s;
 }
 
 am_status am_mkdir_p(const char *path, am_error *err)

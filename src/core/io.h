@@ -1,5 +1,10 @@
 /* Whole-file reads and atomic writes: a file is written to a temporary name in the
- * same directory and renamed into place, so a failure never leaves half a file. */
+ * same directory and renamed into place, so a failure never leaves half a file (several
+ * files that belong together: core/outset.h).
+ *
+ * Reads are bounded: a reader names its format (am_file_format), whose first bytes are
+ * looked at and whose size limit is checked from the file's size before anything else is
+ * read or allocated, so a wrong or huge file is refused at once (README "Size limits"). */
 #ifndef AM_IO_H
 #define AM_IO_H
 
@@ -8,11 +13,42 @@
 
 #include "core/error.h"
 
-/* Read a whole file. *data is malloc'd with one extra NUL byte (not counted in *size)
- * so text parsers may treat it as a string. Missing/unreadable file -> AM_ERR_IO. */
+/* What a reader expects of a file. */
+typedef struct am_file_format {
+    const char *name; /* for messages: "mesh asset", "BVH file", "joint map JSON" */
+    size_t max_bytes; /* larger files are refused (AM_ERR_INVALID) before they are read */
+    /* Optional: look at the first bytes (n = min(AM_SNIFF_BYTES, file size)) and refuse a
+     * file that is plainly not this format, saying what it looks like (am_sniff_kind);
+     * AM_OK to read on. The message should not name the file: the reader adds it. */
+    am_status (*sniff)(const uint8_t *head, size_t n, am_error *err);
+} am_file_format;
+
+#define AM_SNIFF_BYTES 512
+/* The limit for a read without a format (our own files read back). */
+#define AM_READ_MAX_BYTES ((size_t)1 << 30)
+
+/* Read a whole file (path "-" reads stdin). Sniffs the head, checks the size limit (from
+ * fstat for a regular file, while reading for a pipe), then reads. *data is malloc'd with
+ * one extra NUL byte (not counted in *size) so text parsers may treat it as a string.
+ * fmt may be NULL (no sniff, AM_READ_MAX_BYTES). Missing/unreadable file -> AM_ERR_IO
+ * keeping errno's words ("Permission denied"); sniff or size refusals -> AM_ERR_INVALID.
+ * Errors name the path. */
+am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size,
+                          am_error *err);
+/* am_read_file_as(path, NULL, ...). */
 am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err);
 
-/* Write data to path atomically (temp file + fsync + rename). */
+/* What the first bytes of a file look like, for messages that help when the wrong file
+ * was given: "empty", "a PNG image", "a JPEG-2000 code stream", "a binary mesh asset",
+ * "an .anim file", "XML", "JSON", "a BVH file", "binary data" or "text". */
+const char *am_sniff_kind(const uint8_t *head, size_t n);
+/* A sniff for text formats: AM_OK when the first byte after whitespace (and an optional
+ * UTF-8 byte-order mark) is one of `firsts`; otherwise "not <what>: the file is <kind>". */
+am_status am_sniff_text(const uint8_t *head, size_t n, const char *firsts, const char *what, am_error *err);
+
+/* Write data to path atomically (temp file + fsync + rename), as a one-file output set
+ * (core/outset.h: the mode of a file replaced is kept, a symbolic link is written through,
+ * a killed run's temps of that name are swept). */
 am_status am_write_file_atomic(const char *path, const void *data, size_t size, am_error *err);
 
 /* Create a directory (and parents) if missing. */

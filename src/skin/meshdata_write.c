@@ -53,9 +53,9 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
         return am_fail(err, AM_ERR_INVALID, "meshdata: nothing to write (no skin built)");
     if (res->face_count > 1)
         return am_fail(err, AM_ERR_INVALID,
-                       "meshdata: the mesh needs %zu faces (%zu vertices, at most 65536 per face) but WorldBridge "
+                       "meshdata: the mesh needs %zu faces (%zu vertices, split at %zu per face) but WorldBridge "
                        "writes vertex weights into submesh 0 only (lessons rule 12): reduce the mesh to one face",
-                       res->face_count, sum->vertex_count);
+                       res->face_count, sum->vertex_count, sum->face_vertex_limit);
     size_t n = res->vertex_count;
     uint32_t *remap = malloc(n * sizeof *remap), *order = malloc(n * sizeof *order);
     if (!remap || !order) {

@@ -483,6 +483,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     am_skin_summary *sum = &out->summary;
     snprintf(sum->name, sizeof sum->name, "%s", rig->name ? rig->name : "rig");
     sum->region_max_tris = opts.region_max_tris;
+    sum->face_vertex_limit = opts.face_vertex_limit;
 
     am_status st;
     int *rig_to_skin = NULL;

@@ -50,6 +50,7 @@
 
 #include "core/error.h"
 #include "core/io.h"
+#include "core/outset.h"
 #include "math/am_math.h"
 #include "mesh/mesh_asset.h"
 #include "skeleton.h"
@@ -109,6 +110,7 @@ typedef struct am_skin_summary {
     bool pelvis_moved;           /* the rig moves mPelvis: placement changes (skeleton.md 5.8) */
 
     size_t face_count;
+    size_t face_vertex_limit;    /* faces were split above this many vertices */
     size_t vertex_count;         /* high LOD, over all faces */
     size_t lod_triangles[AM_LOD_COUNT];
     size_t lod_vertices[AM_LOD_COUNT];
@@ -137,6 +139,8 @@ typedef struct am_skin_summary {
     char dae_path[1024];
     char meshdata_path[1024];
     bool meshdata_written;
+    bool meshdata_removed;       /* an old NAME.meshdata.json this run could not rewrite was removed */
+    size_t temps_swept;          /* temp files of a killed earlier run removed from DIR */
 
     char warnings[AM_SKIN_MAX_WARNINGS][256];
     size_t warning_count;
@@ -190,12 +194,22 @@ am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err
 am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err);
 
 /* Build, encode, check the region limit and write DIR/NAME.llmesh, NAME.dae and
- * NAME.meshdata.json atomically (DIR is created). Over the region limit nothing is
- * written (AM_ERR_INVALID). A multi-face skin writes the .llmesh and .dae, then fails
- * with AM_ERR_INVALID explaining why the meshdata was not written. `summary` (optional)
- * is filled whenever the build succeeded. */
+ * NAME.meshdata.json as ONE output set (core/outset.h; DIR is created): every file is
+ * written to a temp file first and they are renamed together only when all are complete,
+ * so no failure leaves new files beside old ones. Over the region limit nothing is written
+ * (AM_ERR_INVALID). A multi-face skin has no meshdata (WorldBridge weights submesh 0
+ * only): the .llmesh and .dae are put in place, an old NAME.meshdata.json is removed
+ * (summary.meshdata_removed) so `push` cannot send it with the new mesh, and the call fails
+ * with AM_ERR_INVALID explaining why. `summary` (optional) is filled whenever the build
+ * succeeded; its paths are empty when nothing was written. */
 am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                          const char *out_dir, am_skin_summary *summary, am_error *err);
+
+/* The same outputs added to a set the caller began in the output folder and will commit
+ * (a pipeline writing more files with them, such as the bend box). The summary's paths are
+ * the final names; am_outset_temp_path gives the bytes before the commit. */
+am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                                am_outset *set, am_skin_summary *summary, am_error *err);
 
 void am_skin_result_free(am_skin_result *res);
 

@@ -1,3 +1,4 @@
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "test_support.h"
 
 #include "core/io.h"
@@ -6,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 const char *am_test_shared_path(char *buf, size_t size, const char *rel)
 {
@@ -33,6 +36,22 @@ const char *am_test_tmpdir(char *buf, size_t size)
     if (!mkdtemp(buf))
         fail_msg("mkdtemp failed");
     return buf;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void am_test_rmtree(const char *dir)
+{
+    if (!dir || !dir[0] || strcmp(dir, "/") == 0)
+        fail_msg("am_test_rmtree: refusing '%s'", dir ? dir : "(null)");
+    if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        fail_msg("cannot remove the test folder %s", dir);
 }
 
 int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...)

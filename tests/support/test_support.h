@@ -25,8 +25,12 @@ void am_test_assert_near(double a, double b, double tol, const char *ea, const c
 const char *am_test_shared_path(char *buf, size_t size, const char *rel);
 /* The viewer skeleton from ../shared/viewer (fails the test if missing). */
 void am_test_load_viewer_skeleton(am_skeleton *skel);
-/* A fresh temporary directory (mkdtemp); caller owns the returned buffer contents. */
+/* A fresh temporary directory "$TMPDIR/animesh-test-XXXXXX" (mkdtemp; /tmp without
+ * TMPDIR); remove it with am_test_rmtree when the test ends. */
 const char *am_test_tmpdir(char *buf, size_t size);
+/* Remove a directory and everything in it (what am_test_tmpdir made); fails the test when
+ * something cannot be removed. Symbolic links are removed, never followed. */
+void am_test_rmtree(const char *dir);
 /* Run the animesh CLI with a shell command line appended; captures stdout+stderr into out
  * (truncated to out_size) and returns the exit code. */
 int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
