@@ -263,6 +263,34 @@ static void test_salt_gives_new_uuids_and_the_archive_is_checked(void **state)
     char path[1024];
     snprintf(path, sizeof path, "%s/bad.oar", f->dir);
     assert_null(fopen(path, "rb"));
+/* Names become object XML: a name that is not UTF-8 would make it ill-formed. */
+static void test_a_name_that_is_not_utf8_is_refused(void **state)
+{
+    fixture *f = *state;
+    char out[8192], path[1024];
+    int rc = am_test_run_cli(out, sizeof out,
+                             "oar --mesh '%s/bendbox.llmesh' --anim \"$(printf 'fold\\377')=%s/bendbox_fold.anim\" "
+                             "-o '%s/x.oar'",
+                             f->dir, f->dir, f->dir);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--anim name \"fold\\xFF\" is not valid UTF-8 (byte 4)"));
+    rc = am_test_run_cli(out, sizeof out,
+                         "oar --mesh '%s/bendbox.llmesh' --object-name \"$(printf 'Box \\303\\050')\" -o '%s/x.oar'",
+                         f->dir, f->dir);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--object-name name \"Box \\xC3(\" is not valid UTF-8 (byte 4)"));
+    snprintf(path, sizeof path, "%s/x.oar", f->dir);
+    FILE *fp = fopen(path, "rb");
+    assert_null(fp); /* nothing written */
+    /* well-formed UTF-8 is fine ("Boete" with a grave accent) */
+    rc = am_test_run_cli(out, sizeof out,
+                         "oar --mesh '%s/bendbox.llmesh' --object-name \"$(printf 'Bo\\303\\250te')\" -o '%s/x.oar'",
+                         f->dir, f->dir);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fclose(fp);
 }
 
 static void test_unwritable_output_is_an_io_error_without_leaks(void **state)
@@ -290,6 +318,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bendbox_meshdata_passes_the_schema_and_dry_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_mesh_inputs_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_salt_gives_new_uuids_and_the_archive_is_checked, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_name_that_is_not_utf8_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unwritable_output_is_an_io_error_without_leaks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

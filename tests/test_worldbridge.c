@@ -33,6 +33,8 @@ typedef struct bridge {
     int fail_500;         /* answer 500 this many times first */
     int hangs;            /* perform, then hang this many times (reply late) */
     int hang_ms;
+    int drops;            /* perform, then close without a reply this many times */
+    int cuts;             /* perform, then drop the connection mid-reply this many times */
     const char *raw_body; /* answer 200 with this body */
     const char *expect_token;
     action done[64];
@@ -183,6 +185,13 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     if (b->hangs > 0) {
         b->hangs--;
         resp->hang_ms = b->hang_ms;
+    }
+    if (b->drops > 0) {
+        b->drops--;
+        resp->drop = 1;
+    } else if (b->cuts > 0) {
+        b->cuts--;
+        resp->cut_after = 10; /* {"ok":true, then nothing */
     }
 }
 
@@ -350,6 +359,46 @@ static void test_timeout_retry_never_stores_twice(void **state)
     json_decref(body);
 }
 
+/* The bridge acted, then the connection went (before the reply, or in its middle): both
+ * are retried, and the Idempotency-Key brings back the first result (no second store). */
+static void test_a_reply_dropped_before_or_midway_is_retried_without_a_second_store(void **state)
+{
+    fixture *f = *state;
+    for (int cut = 0; cut < 2; cut++) {
+        memset(f->b.done, 0, sizeof f->b.done);
+        f->b.done_count = 0;
+        f->b.stores = 0;
+        f->b.drops = cut ? 0 : 1;
+        f->b.cuts = cut ? 1 : 0;
+        am_error err;
+        am_wb_result r;
+        json_t *body = store_body(f);
+        am_status s = am_wb_call(&f->client, "store_anim", body, &r, &err);
+        if (s) {
+            char buf[AM_ERROR_TEXT_MAX];
+            fail_msg("%s: %s", cut ? "cut" : "dropped", am_error_format(&err, buf, sizeof buf));
+        }
+        assert_int_equal(r.attempts, 2);
+        assert_int_equal(f->b.stores, 1);
+        assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000001");
+        am_wb_result_free(&r);
+        f->b.next_uuid = 0;
+        json_decref(body);
+    }
+    /* with no retry left, the cut is named as such */
+    f->client.opt.max_attempts = 1;
+    f->b.done_count = 0;
+    f->b.cuts = 1;
+    am_error err;
+    am_wb_result r;
+    json_t *body = store_body(f);
+    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_non_null(strstr(err.msg, "in the middle of the reply"));
+    am_wb_result_free(&r);
+    json_decref(body);
+    assert_string_equal(f->b.violation, "");
+}
+
 static void test_timeouts_exhaust_attempts_and_say_so(void **state)
 {
     fixture *f = *state;
@@ -476,10 +525,14 @@ static void test_dry_run_writes_the_exact_bodies_and_sends_nothing(void **state)
     assert_int_equal(r.attempts, 0);
     assert_null(r.reply);
     assert_int_equal(am_test_http_count(f->srv), 1);
+    /* The request files are one output set: nothing is in place before the run finishes. */
+    snprintf(path, sizeof path, "%s/01-store_anim.json", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(am_wb_client_finish(&dry, &err), AM_OK);
+    am_wb_client_free(&dry);
 
     uint8_t *data;
     size_t size;
-    snprintf(path, sizeof path, "%s/01-store_anim.json", dir);
     assert_int_equal(am_read_file(path, &data, &size, &err), AM_OK);
     assert_int_equal(size, sent.body_size);
     assert_memory_equal(data, sent.body, size);
@@ -495,6 +548,7 @@ static void test_dry_run_writes_the_exact_bodies_and_sends_nothing(void **state)
     free(data);
     free(sent.body);
     json_decref(body);
+    am_test_rmtree(dir);
 }
 
 static void test_idempotency_key_is_sha256_of_the_body(void **state)
@@ -563,6 +617,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_sequence_follows_the_contract, setup, teardown),
         cmocka_unit_test_setup_teardown(test_500_once_is_retried_with_the_same_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_retry_never_stores_twice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_reply_dropped_before_or_midway_is_retried_without_a_second_store, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_timeouts_exhaust_attempts_and_say_so, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_connection_is_retried_then_reported, setup, teardown),
         cmocka_unit_test_setup_teardown(test_401_is_final_and_never_shows_the_token, setup, teardown),

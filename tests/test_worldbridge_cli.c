@@ -227,6 +227,16 @@ static void test_invalid_inputs_send_nothing(void **state)
                          f->common);
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "noise.j2c"));
+    /* A name that is not UTF-8 cannot travel as JSON text: said so (it was "out of memory"). */
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --anim \"$(printf 'w\\377')=%s\" %s", f->url,
+                         f->mesh, f->wave, f->common);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--anim name \"w\\xFF\" is not valid UTF-8"));
+    rc = am_test_run_cli(out, sizeof out, "push --bridge %s --mesh '%s' --name \"$(printf 'x\\300\\200')\" %s", f->url,
+                         f->mesh, f->common);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "not valid UTF-8"));
+    assert_null(strstr(out, "out of memory"));
     assert_int_equal(am_test_http_count(f->srv), 0);
 }
 

@@ -69,8 +69,10 @@ static void print_help(void)
            "                       can assign appear as placeholders ({{spawn_mesh.uuid}})\n"
            "  --connect-timeout MS connect timeout per attempt (%s)\n"
            "  --timeout MS         total timeout per attempt (%s)\n"
-           "  --retries N          extra attempts after a refused/dropped connection, a timeout or a\n"
-           "                       5xx (%s); RemoteAdmin retries refused connections only\n"
+           "  --retries N          extra attempts after a refused connection, one dropped before or in\n"
+           "                       the middle of the reply, a timeout or a 5xx (%s): safe, the\n"
+           "                       Idempotency-Key makes a repeat return the first result. RemoteAdmin\n"
+           "                       retries refused connections only (a repeat would load twice)\n"
            "  --backoff MS         first retry delay, doubled each time (%s)\n"
            "  --skeleton FILE      the viewer's avatar_skeleton.xml (else ANIMESH_SKELETON /\n"
            "                       ANIMESH_VIEWER_DIR; without one, joint names are not checked)\n"
@@ -200,6 +202,8 @@ static int push_bridge(push_args *a)
     json_t *meshdata = NULL, *body = NULL;
     am_wb_result res;
     memset(&res, 0, sizeof res);
+    am_wb_client client;
+    memset(&client, 0, sizeof client);
     char object[37] = "", step[128] = "";
     size_t stored = 0;
     bool played = false;
@@ -236,7 +240,6 @@ static int push_bridge(push_args *a)
         opt.base_url = a->bridge;
     opt.dry_run_dir = a->dry_run;
     APPLY_TIMING(&opt, a);
-    am_wb_client client;
     if (am_wb_client_init(&client, &opt, &err)) {
         rc = err.code == AM_ERR_USAGE ? am_cli_usage("push", "%s", err.msg) : am_cli_report(&err);
         goto done;
@@ -295,9 +298,14 @@ static int push_bridge(push_args *a)
         if (!a->dry_run)
             printf("saved\n");
     }
-    if (a->dry_run)
+    if (a->dry_run) {
+        if (am_wb_client_finish(&client, &err)) {
+            rc = am_cli_report(&err);
+            goto done;
+        }
         printf("dry-run: wrote %d request%s to %s (nothing sent)\n", client.sequence, client.sequence == 1 ? "" : "s",
                a->dry_run);
+    }
     goto done;
 
 failed:
@@ -307,6 +315,7 @@ failed:
     if (!a->dry_run)
         report_progress(object, a, stored, played, step);
 done:
+    am_wb_client_free(&client);
     json_decref(meshdata);
     free(tex);
     free_anims(a);
@@ -478,6 +487,9 @@ int am_cmd_push(int argc, char **argv)
             if (a.anim_count == PUSH_MAX_ANIMS)
                 return am_cli_usage("push", "at most %d --anim", PUSH_MAX_ANIMS);
             *eq = '\0';
+            am_error nerr; /* names travel as JSON text: refused here, before anything is sent */
+            if (am_world_check_text("--anim", optarg, &nerr))
+                return am_cli_usage("push", "%s", nerr.msg);
             for (size_t i = 0; i < a.anim_count; i++)
                 if (strcmp(a.anims[i].name, optarg) == 0)
                     return am_cli_usage("push", "two --anim are named '%s'", optarg);
@@ -492,7 +504,13 @@ int am_cmd_push(int argc, char **argv)
                 return am_cli_usage("push", "--at expects X,Y,Z in metres, got '%s'", optarg);
             a.at_given = true;
             break;
-        case O_NAME: a.name = optarg; break;
+        case O_NAME: {
+            am_error nerr;
+            if (am_world_check_text("--name", optarg, &nerr))
+                return am_cli_usage("push", "%s", nerr.msg);
+            a.name = optarg;
+            break;
+        }
         case O_SAVE: a.save = true; break;
         case O_ALLOW_UNKNOWN: a.allow_unknown_joints = true; break;
         case O_DRY: a.dry_run = optarg; break;

@@ -13,6 +13,11 @@
 #include "core/error.h"
 #include "skeleton.h"
 
+/* A name that travels as JSON or XML text (an object or animation name): valid UTF-8 and
+ * no control characters. The message names `what` ("--anim", "object") and shows the
+ * bad byte. */
+am_status am_world_check_text(const char *what, const char *text, am_error *err);
+
 /* width/height may be NULL. */
 am_status am_world_check_texture(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err);
 /* skel may be NULL (names then unchecked). A joint the viewer does not know is refused,

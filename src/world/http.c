@@ -32,14 +32,19 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *user)
     return n;
 }
 
-static am_http_failure classify(CURLcode c)
+static am_http_failure classify(CURLcode c, long status)
 {
+    /* A status line arrived and then the connection went: the reply was cut. */
+    if (status > 0 && (c == CURLE_PARTIAL_FILE || c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR ||
+                       c == CURLE_GOT_NOTHING))
+        return AM_HTTP_CUT;
     switch (c) {
     case CURLE_COULDNT_CONNECT:
         return AM_HTTP_REFUSED;
     case CURLE_SEND_ERROR:
     case CURLE_RECV_ERROR:
     case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
         return AM_HTTP_DROPPED;
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
@@ -69,6 +74,7 @@ const char *am_http_failure_text(am_http_failure f)
     case AM_HTTP_REPLIED: return "replied";
     case AM_HTTP_REFUSED: return "connection refused";
     case AM_HTTP_DROPPED: return "connection dropped before a reply";
+    case AM_HTTP_CUT: return "connection dropped in the middle of the reply";
     case AM_HTTP_DNS: return "host name did not resolve";
     case AM_HTTP_TIMEOUT: return "timed out";
     case AM_HTTP_TLS: return "TLS error";
@@ -130,7 +136,9 @@ am_status am_http_post(const am_http_request *req, am_http_reply *reply, am_erro
         reply->failure = AM_HTTP_OTHER;
         snprintf(reply->detail, sizeof reply->detail, "reply larger than %zu bytes", AM_HTTP_MAX_REPLY);
     } else if (rc != CURLE_OK) {
-        reply->failure = classify(rc);
+        long seen = 0;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &seen);
+        reply->failure = classify(rc, seen);
         snprintf(reply->detail, sizeof reply->detail, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
     } else {
         reply->failure = AM_HTTP_REPLIED;
@@ -148,20 +156,9 @@ void am_http_reply_free(am_http_reply *reply)
     am_buf_free(&reply->body);
 }
 
-void am_http_snippet(const am_buf *body, size_t max, char *out, size_t out_size)
+void am_http_snippet(const am_buf *body, size_t max, const am_secrets *secrets, char *out, size_t out_size)
 {
-    if (!out_size)
-        return;
-    size_t n = body->size < max ? body->size : max;
-    if (n > out_size - 4)
-        n = out_size - 4;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t ch = body->data[i];
-        out[i] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '.';
-    }
-    out[n] = '\0';
-    if (body->size > n)
-        strcat(out, "...");
+    am_secret_snippet(body->data, body->size, secrets, max, out, out_size);
 }
 
 void am_http_redact_url(const char *url, char *out, size_t out_size)

@@ -9,12 +9,14 @@
 
 #include "core/error.h"
 #include "core/io.h"
+#include "core/secret.h"
 
 /* Why a request produced no HTTP reply. */
 typedef enum am_http_failure {
     AM_HTTP_REPLIED = 0,  /* an HTTP status arrived (any status, 2xx or not) */
     AM_HTTP_REFUSED,      /* connection refused: the request never reached the peer */
-    AM_HTTP_DROPPED,      /* connection dropped after sending: the peer may have acted */
+    AM_HTTP_DROPPED,      /* connection dropped after sending, before a reply: the peer may have acted */
+    AM_HTTP_CUT,          /* connection dropped in the middle of the reply (status seen, body cut) */
     AM_HTTP_DNS,          /* host name did not resolve */
     AM_HTTP_TIMEOUT,      /* connect or total timeout */
     AM_HTTP_TLS,          /* TLS handshake or certificate failure */
@@ -47,9 +49,9 @@ void am_http_reply_free(am_http_reply *reply);
 /* "connection refused", "timed out", ... for messages. */
 const char *am_http_failure_text(am_http_failure f);
 
-/* Copy up to max bytes of a reply into out as printable text (control bytes become '.'),
- * adding "..." when truncated: the "first bytes of the body" errors quote. */
-void am_http_snippet(const am_buf *body, size_t max, char *out, size_t out_size);
+/* The "first bytes of the body" errors quote: up to max bytes as printable text (control
+ * bytes become '.'), "..." when cut, every secret masked first (core/secret.h). */
+void am_http_snippet(const am_buf *body, size_t max, const am_secrets *secrets, char *out, size_t out_size);
 
 /* url without any "user:password@" part, for messages. */
 void am_http_redact_url(const char *url, char *out, size_t out_size);

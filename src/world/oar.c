@@ -9,16 +9,21 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "core/text.h"
+#include "world/checks.h"
+
 am_status am_oar_check_name(const char *what, const char *name, am_error *err)
 {
     size_t n = name ? strlen(name) : 0;
+    char shown[200];
     if (n == 0 || n > 63)
-        return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" must be 1..63 bytes", what, name ? name : "");
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (c < 0x20 || c == 0x7f || c == '|')
-            return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" holds a control character or '|'", what, name);
-    }
+        return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" must be 1..63 bytes", what,
+                       am_text_shown(name, shown, sizeof shown));
+    if (am_world_check_text(what, name, err))
+        return AM_ERR_INVALID;
+    if (strchr(name, '|'))
+        return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" holds '|' (OpenSim's inventory separator)", what,
+                       am_text_shown(name, shown, sizeof shown));
     return AM_OK;
 }
 
@@ -57,13 +62,15 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
                            "texture is not a JPEG-2000 code stream (.j2c starts FF 4F FF 51; a .jp2 file "
                            "must be converted, e.g. with animesh texture)");
     }
-    for (int i = 0; i < 3; i++)
-        if (!isfinite(in->position[i]) || !isfinite(in->scale[i]) || in->scale[i] < 0)
-            return am_fail(err, AM_ERR_INVALID, "position and scale must be finite (scale not negative)");
-    for (int i = 0; i < 3; i++)
-        if (fabs(in->position[i]) > 100000 || in->scale[i] > 1000)
-            return am_fail(err, AM_ERR_INVALID, "position %g or scale %g is outside any region", in->position[i],
-                           in->scale[i]);
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; i++) {
+        /* each value named on its own: a bad position says nothing about a scale */
+        if (!isfinite(in->position[i]) || fabs(in->position[i]) > 100000)
+            return am_fail(err, AM_ERR_INVALID, "position %c %g m is outside any region (|value| <= 100000 m)",
+                           axis[i], in->position[i]);
+        if (!isfinite(in->scale[i]) || in->scale[i] < 0 || in->scale[i] > 1000)
+            return am_fail(err, AM_ERR_INVALID, "scale %c %g is outside 0..1000", axis[i], in->scale[i]);
+    }
     if (in->object_name && in->object_name[0] && am_oar_check_name("object", in->object_name, err))
         return AM_ERR_INVALID;
     int play_found = in->play == NULL;

@@ -175,23 +175,17 @@ static void sleep_ms(long ms)
     }
 }
 
-/* Mask every occurrence of secret in s. */
-static void mask(char *s, const char *secret)
-{
-    if (!secret || strlen(secret) < 1)
-        return;
-    size_t n = strlen(secret);
-    for (char *p = strstr(s, secret); p; p = strstr(p + n, secret))
-        memset(p, '*', n);
-}
-
 /* Post body to the region and judge the reply (`saving` picks `saved` over `loaded`). */
 static am_status call(const am_ra_options *opt, const char *method, bool saving, const am_buf *body,
                       am_ra_reply *reply, int *attempts, am_error *err)
 {
     am_status s = AM_OK;
+    /* The password never leaves the process: every text quoting the region is masked
+     * before it is cut (core/secret.h); the error text arrives cut to 255 bytes. */
+    am_secrets sec = {{opt->password}};
     char shown[512];
     am_http_redact_url(opt->url, shown, sizeof shown);
+    am_secret_mask(shown, &sec, strlen(shown) + 1 >= sizeof shown);
     am_http_request hr = {opt->url, "text/xml", NULL, body->data, body->size, opt->connect_timeout_ms,
                           opt->total_timeout_ms};
     int max = opt->max_attempts < 1 ? 1 : opt->max_attempts;
@@ -209,8 +203,8 @@ static am_status call(const am_ra_options *opt, const char *method, bool saving,
             continue;
         }
         char snip[100];
-        am_http_snippet(&rep.body, 80, snip, sizeof snip);
-        mask(snip, opt->password);
+        am_http_snippet(&rep.body, 80, &sec, snip, sizeof snip);
+        am_secret_mask(rep.detail, &sec, strlen(rep.detail) + 1 >= sizeof rep.detail);
         if (rep.failure != AM_HTTP_REPLIED) {
             s = am_fail(err, AM_ERR_NETWORK, "%s: %s after %d attempt%s (%s)", method,
                         am_http_failure_text(rep.failure), attempt, attempt == 1 ? "" : "s", rep.detail);
@@ -220,11 +214,12 @@ static am_status call(const am_ra_options *opt, const char *method, bool saving,
             s = am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not XML-RPC): %s", method, rep.status,
                         snip[0] ? snip : "(empty body)");
         } else if (!(saving ? reply->saved : reply->loaded)) {
-            mask(reply->error, opt->password);
+            am_secret_mask(reply->error, &sec, strlen(reply->error) + 1 >= sizeof reply->error);
             s = am_fail(err, AM_ERR_INVALID, "%s: the region did not %s the archive%s: %s", method,
                         saving ? "save" : "load", reply->fault ? " (XML-RPC fault)" : "",
                         reply->error[0] ? reply->error : "(no error text)");
         }
+        am_secret_mask(reply->error, &sec, strlen(reply->error) + 1 >= sizeof reply->error);
         am_http_reply_free(&rep);
         if (s)
             am_error_where(err, "%s", shown);

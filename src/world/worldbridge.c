@@ -8,6 +8,9 @@
 #include <time.h>
 
 #include "core/io.h"
+#include "core/outset.h"
+#include "core/secret.h"
+#include "world/checks.h"
 #include "world/digest.h"
 #include "world/http.h"
 
@@ -68,82 +71,120 @@ static void sleep_ms(long ms)
     }
 }
 
-/* The reply's first bytes, with the token (should a server echo it) masked. */
-static void snippet(const am_buf *body, const char *token, char *out, size_t size)
+/* The token in every spelling a bridge could echo (core/secret.h). */
+static am_secrets secrets_of(const char *token)
 {
-    am_http_snippet(body, AM_WB_SNIPPET, out, size);
-    if (!token || strlen(token) < 4)
-        return;
-    size_t tl = strlen(token);
-    for (char *p = strstr(out, token); p; p = strstr(p, token)) {
-        memset(p, '*', tl);
-        p += tl;
-    }
+    am_secrets sec = {{token}};
+    return sec;
 }
 
+/* The reply's first bytes, with the token masked before they are cut. */
+static void snippet(const am_buf *body, const char *token, char *out, size_t size)
+{
+    am_secrets sec = secrets_of(token);
+    am_http_snippet(body, AM_WB_SNIPPET, &sec, out, size);
+}
+
+/* A URL for messages: no user:password@, no token. */
+static void shown_url(const char *url, const char *token, char *out, size_t size)
+{
+    am_http_redact_url(url, out, size);
+    am_secrets sec = secrets_of(token);
+    am_secret_mask(out, &sec, strlen(out) + 1 >= size);
+}
+
+/* Dry run: each request becomes NN-command.json (the body) and NN-command.http (URL and
+ * headers, no token) in one output set, committed by am_wb_client_finish. */
 static am_status dry_run(am_wb_client *c, const char *command, const char *url, const char *json, size_t n,
                          am_wb_result *res, am_error *err)
 {
-    am_status s = am_mkdir_p(c->opt.dry_run_dir, err);
-    if (s)
+    am_status s = AM_OK;
+    if (!c->dry_set && ((s = am_mkdir_p(c->opt.dry_run_dir, err)) ||
+                        (s = am_outset_begin(&c->dry_set, c->opt.dry_run_dir, NULL, 0, err))))
         return s;
-    char name[128], path[4096];
+    char name[128];
     snprintf(name, sizeof name, "%02d-%s.json", c->sequence, command);
-    if (!am_path_join(path, sizeof path, c->opt.dry_run_dir, name))
-        return am_fail(err, AM_ERR_IO, "dry-run path too long");
-    if ((s = am_write_file_atomic(path, json, n, err)))
+    /* The body is ours, but a name could hold the token: it never reaches a file. */
+    am_secrets sec = secrets_of(c->opt.token);
+    char *masked = malloc(n + 1);
+    if (!masked)
+        return am_fail_nomem(err, "dry-run body");
+    memcpy(masked, json, n + 1);
+    am_secret_mask_bytes((uint8_t *)masked, n, &sec, false);
+    s = am_outset_add(c->dry_set, name, masked, n, err);
+    free(masked);
+    if (s)
         return s;
     am_buf h = {0};
     char shown[1024];
-    am_http_redact_url(url, shown, sizeof shown);
+    shown_url(url, c->opt.token, shown, sizeof shown);
     s = am_buf_printf(&h, err,
                       "POST %s\nContent-Type: application/json\nContent-Length: %zu\nIdempotency-Key: %s\n%s",
                       shown, n, res->idempotency_key,
                       c->opt.token ? "Authorization: Bearer <WORLDBRIDGE_TOKEN, not written>\n" : "");
     if (!s) {
         snprintf(name, sizeof name, "%02d-%s.http", c->sequence, command);
-        if (!am_path_join(path, sizeof path, c->opt.dry_run_dir, name))
-            s = am_fail(err, AM_ERR_IO, "dry-run path too long");
-        else
-            s = am_write_file_atomic(path, h.data, h.size, err);
+        s = am_outset_add(c->dry_set, name, h.data, h.size, err);
     }
     am_buf_free(&h);
     return s;
 }
 
-/* Judge a 2xx reply: a JSON object with "ok": true (and a UUID when the command returns one). */
-static am_status judge_reply(am_wb_client *c, const char *command, const am_http_reply *rep, am_wb_result *res,
-                             am_error *err)
+am_status am_wb_client_finish(am_wb_client *c, am_error *err)
+{
+    if (!c->dry_set)
+        return AM_OK;
+    am_status s = am_outset_commit(c->dry_set, err);
+    am_outset_free(c->dry_set);
+    c->dry_set = NULL;
+    return s;
+}
+
+void am_wb_client_free(am_wb_client *c)
+{
+    am_outset_free(c->dry_set); /* uncommitted: nothing written */
+    c->dry_set = NULL;
+}
+
+am_status am_wb_judge_reply(const char *command, long status, const uint8_t *body, size_t size, const char *token,
+                            am_wb_result *res, am_error *err)
 {
     char snip[AM_WB_SNIPPET + 8];
-    snippet(&rep->body, c->opt.token, snip, sizeof snip);
+    am_buf b = {(uint8_t *)body, size, size};
+    snippet(&b, token, snip, sizeof snip);
     json_error_t je;
-    json_t *j = json_loadb((const char *)rep->body.data, rep->body.size, 0, &je);
+    json_t *j = size ? json_loadb((const char *)body, size, 0, &je) : NULL;
     if (!j || !json_is_object(j)) {
         if (j)
             json_decref(j);
-        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not a JSON object): %s", command,
-                       rep->status, snip[0] ? snip : "(empty body)");
+        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not a JSON object): %s", command, status,
+                       snip[0] ? snip : "(empty body)");
     }
     res->reply = j;
     const json_t *ok = json_object_get(j, "ok");
     if (!json_is_true(ok)) {
         const char *e = json_string_value(json_object_get(j, "error"));
+        if (json_is_false(ok) && e) {
+            /* the bridge's own words: masked whole, then cut */
+            char said[128];
+            am_secrets sec = secrets_of(token);
+            am_secret_snippet((const uint8_t *)e, strlen(e), &sec, 120, said, sizeof said);
+            return am_fail(err, AM_ERR_INVALID, "%s: the bridge refused (HTTP %ld): %s", command, status, said);
+        }
         if (json_is_false(ok))
-            return am_fail(err, AM_ERR_INVALID, "%s: the bridge refused (HTTP %ld): %.120s", command, rep->status,
-                           e ? e : snip);
-        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, no \"ok\": true): %s", command,
-                       rep->status, snip);
+            return am_fail(err, AM_ERR_INVALID, "%s: the bridge refused (HTTP %ld): %s", command, status, snip);
+        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, no \"ok\": true): %s", command, status,
+                       snip);
     }
     const json_t *u = json_object_get(j, "uuid");
     if (u) {
         if (!am_uuid_parse(json_string_value(u), NULL))
             return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, \"uuid\" is not a UUID): %s",
-                           command, rep->status, snip);
+                           command, status, snip);
         snprintf(res->uuid, sizeof res->uuid, "%s", json_string_value(u));
     } else if (strcmp(command, "spawn_mesh") == 0 || strcmp(command, "store_anim") == 0) {
-        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, no \"uuid\"): %s", command,
-                       rep->status, snip);
+        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, no \"uuid\"): %s", command, status,
+                       snip);
     }
     return AM_OK;
 }
@@ -188,7 +229,8 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
     am_http_request req = {url, "application/json", headers, json, n, c->opt.connect_timeout_ms,
                            c->opt.total_timeout_ms};
     char shown[512];
-    am_http_redact_url(url, shown, sizeof shown);
+    shown_url(url, c->opt.token, shown, sizeof shown);
+    am_secrets sec = secrets_of(c->opt.token);
     long delay = c->opt.backoff_ms;
     for (int attempt = 1;; attempt++) {
         am_http_reply rep;
@@ -197,8 +239,11 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
             break;
         res->attempts = attempt;
         res->http_status = rep.failure == AM_HTTP_REPLIED ? rep.status : 0;
+        /* Safe to repeat: the Idempotency-Key makes the bridge answer a repeat with the
+         * first result, so a reply lost before or in the middle is asked for again. */
         bool transient = rep.failure == AM_HTTP_REFUSED || rep.failure == AM_HTTP_DROPPED ||
-                         rep.failure == AM_HTTP_TIMEOUT || (rep.failure == AM_HTTP_REPLIED && rep.status >= 500);
+                         rep.failure == AM_HTTP_CUT || rep.failure == AM_HTTP_TIMEOUT ||
+                         (rep.failure == AM_HTTP_REPLIED && rep.status >= 500);
         if (transient && attempt < c->opt.max_attempts) {
             am_http_reply_free(&rep);
             sleep_ms(delay);
@@ -207,6 +252,7 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
         }
         char snip[AM_WB_SNIPPET + 8];
         snippet(&rep.body, c->opt.token, snip, sizeof snip);
+        am_secret_mask(rep.detail, &sec, strlen(rep.detail) + 1 >= sizeof rep.detail);
         const char *tries = attempt == 1 ? "1 attempt" : NULL;
         char tries_buf[32];
         if (!tries) {
@@ -224,7 +270,7 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
             s = am_fail(err, AM_ERR_NETWORK, "%s: HTTP %ld%s after %s: %s", command, rep.status, hint, tries,
                         snip[0] ? snip : "(empty body)");
         } else {
-            s = judge_reply(c, command, &rep, res, err);
+            s = am_wb_judge_reply(command, rep.status, rep.body.data, rep.body.size, c->opt.token, res, err);
         }
         am_http_reply_free(&rep);
         if (s)
@@ -256,6 +302,8 @@ static am_status add_file(json_t *obj, const char *b64_key, const uint8_t *data,
 json_t *am_wb_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c, size_t tex_size,
                               const char *tex_uuid, const char *name, am_error *err)
 {
+    if (am_world_check_text("spawn_mesh: object", name, err))
+        return NULL;
     json_t *tex;
     if (tex_j2c) {
         if (!(tex = json_object())) {
@@ -276,12 +324,14 @@ json_t *am_wb_spawn_mesh_body(json_t *meshdata, const double position[3], const 
                                 position[1], position[2], "texture", tex, "name", name)
                     : NULL;
     if (!b)
-        am_fail(err, AM_ERR_INVALID, "cannot build the spawn_mesh body (out of memory or a name that is not UTF-8)");
+        am_fail_nomem(err, "spawn_mesh body");
     return b;
 }
 
 json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err)
 {
+    if (am_world_check_text("store_anim: animation", name, err))
+        return NULL;
     json_t *b = json_object();
     if (!b || json_object_set_new(b, "name", json_string(name))) {
         json_decref(b);
@@ -297,6 +347,8 @@ json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size
 
 json_t *am_wb_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err)
 {
+    if (am_world_check_text("play_anim: animation", anim, err) || am_world_check_text("play_anim: animation", name, err))
+        return NULL;
     json_t *b = json_pack("{s:s,s:s,s:s}", "uuid", object_uuid, "anim", anim, "name", name);
     if (!b)
         am_fail_nomem(err, "play_anim body");

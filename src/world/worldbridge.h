@@ -5,9 +5,11 @@
  * bytes, so a retried call can be recognised by the bridge and never spawns or stores twice.
  *
  * Retries (with exponential backoff) happen only when it is safe and useful: connection
- * refused or dropped, a timeout, or a 5xx status. 4xx, {"ok": false} and malformed replies
- * are final. The bearer token is sent as "Authorization: Bearer <token>" and never appears
- * in an error, a dry-run file or any output. */
+ * refused, dropped before the reply or in the middle of it, a timeout, or a 5xx status (the
+ * Idempotency-Key makes a repeat safe even when the bridge acted on the first try). 4xx,
+ * {"ok": false} and malformed replies are final. The bearer token is sent as
+ * "Authorization: Bearer <token>" and never appears in an error, a dry-run file or any
+ * output: every text quoting the bridge is masked before it is cut (core/secret.h). */
 #ifndef AM_WORLD_WORLDBRIDGE_H
 #define AM_WORLD_WORLDBRIDGE_H
 
@@ -31,12 +33,20 @@ typedef struct am_wb_options {
 /* Defaults for everything; base_url and token from WORLDBRIDGE_URL / WORLDBRIDGE_TOKEN. */
 void am_wb_options_default(am_wb_options *opt);
 
+struct am_outset;
+
 typedef struct am_wb_client {
     am_wb_options opt;
     int sequence;  /* requests made so far (numbers the dry-run files) */
+    struct am_outset *dry_set; /* the dry run's files until am_wb_client_finish */
 } am_wb_client;
 
 am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error *err);
+/* Dry run: put every request file written so far in place, together (core/outset.h).
+ * No-op otherwise. */
+am_status am_wb_client_finish(am_wb_client *c, am_error *err);
+/* Release the client; a dry run not finished writes nothing. */
+void am_wb_client_free(am_wb_client *c);
 
 /* What one command returned. */
 typedef struct am_wb_result {
@@ -58,6 +68,12 @@ void am_wb_result_free(am_wb_result *r);
  * when a dry-run file cannot be written. */
 am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, am_wb_result *result,
                      am_error *err);
+
+/* Judge what the bridge replied with a 2xx status: a JSON object with "ok": true, and a
+ * "uuid" for spawn_mesh and store_anim. Fills result->reply (json_decref it) and uuid.
+ * Errors quote the reply (token masked). am_wb_call uses it; public for the fuzz target. */
+am_status am_wb_judge_reply(const char *command, long status, const uint8_t *body, size_t size, const char *token,
+                            am_wb_result *result, am_error *err);
 
 /* Request bodies (new references; NULL with err set on failure). */
 

@@ -53,6 +53,54 @@ static enum MHD_Result reply(struct MHD_Connection *c, int status, const char *b
     return ret;
 }
 
+/* A body sent only up to `cut` bytes of its announced length. */
+typedef struct cut_body {
+    char *data;
+    size_t size, cut;
+} cut_body;
+
+static ssize_t read_cut(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    cut_body *c = cls;
+    if (pos >= c->cut)
+        return MHD_CONTENT_READER_END_WITH_ERROR; /* closes the connection mid-body */
+    size_t n = c->cut - (size_t)pos < max ? c->cut - (size_t)pos : max;
+    memcpy(buf, c->data + pos, n);
+    return (ssize_t)n;
+}
+
+static void free_cut(void *cls)
+{
+    cut_body *c = cls;
+    free(c->data);
+    free(c);
+}
+
+static enum MHD_Result reply_cut(struct MHD_Connection *c, int status, const char *body, const char *ctype,
+                                 size_t cut)
+{
+    cut_body *cb = calloc(1, sizeof *cb);
+    if (!cb)
+        return MHD_NO;
+    cb->size = strlen(body);
+    cb->cut = cut < cb->size ? cut : cb->size;
+    cb->data = malloc(cb->size + 1);
+    if (!cb->data) {
+        free(cb);
+        return MHD_NO;
+    }
+    memcpy(cb->data, body, cb->size + 1);
+    struct MHD_Response *r = MHD_create_response_from_callback(cb->size, 1024, read_cut, cb, free_cut);
+    if (!r) {
+        free_cut(cb);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", ctype);
+    enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *data, size_t *data_size, void **con_cls)
 {
@@ -123,6 +171,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         struct timespec ts = {0, 10 * 1000000L};
         nanosleep(&ts, NULL);
     }
+    if (resp.drop)
+        return MHD_NO; /* MHD closes the connection: no status line at all */
+    if (resp.cut_after)
+        return reply_cut(c, resp.status, resp.body, resp.content_type, resp.cut_after);
     return reply(c, resp.status, resp.body, resp.content_type);
 }
 

@@ -23,6 +23,9 @@ typedef struct am_test_http_response {
     char body[4096];       /* default "" */
     char content_type[64]; /* default application/json */
     int hang_ms;           /* sleep this long before answering (bounded; cut short on stop) */
+    int drop;              /* close the connection without any reply (after acting) */
+    size_t cut_after;      /* > 0: send the status and headers for the whole body, then only
+                              this many bytes of it, then close (a reply dropped midway) */
 } am_test_http_response;
 
 typedef void (*am_test_http_handler)(const am_test_http_request *req, am_test_http_response *resp, void *user);
