@@ -50,7 +50,8 @@
  * Quantisation, bit-exact in IEEE single precision (section 1.1, 3.2)
  * ------------------------------------------------------------------------------------- */
 
-/* F32_to_U16: clamp, normalise, FLOOR (not round). */
+/* F32_to_U16: clamp, normalise, FLOOR (not round). An empty range (upper <= lower, e.g. a
+ * 0 s duration) or a non-finite one gives 0 (the viewer would divide by zero). */
 uint16_t am_anim_f32_to_u16(float val, float lower, float upper);
 /* U16_to_F32 with the viewer's zero snap (|val| < one step -> 0). */
 float am_anim_u16_to_f32(uint16_t code, float lower, float upper);

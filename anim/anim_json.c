@@ -163,6 +163,17 @@ static double num(rd *r, json_t *o, const char *key, double def, bool required, 
     return json_number_value(v);
 }
 
+/* A field the file stores as an F32: judged after the conversion, as the file will hold it
+ * (1e308 becomes infinity, 1e-50 becomes 0). */
+static float f32(rd *r, json_t *o, const char *key, double def, bool required, const char *ctx)
+{
+    double d = num(r, o, key, def, required, ctx);
+    float f = (float)d;
+    if (!isfinite(f))
+        bad(r, "%s: '%s' %g does not fit a 32-bit float (the .anim stores F32)", ctx, key, d);
+    return f;
+}
+
 static long long integer(rd *r, json_t *o, const char *key, long long def, long long lo, long long hi, const char *ctx)
 {
     json_t *v = json_object_get(o, key);
@@ -281,7 +292,13 @@ static void read_keys(rd *r, json_t *arr, am_anim_joint *jt, bool rot, float dur
             }
             continue;
         }
-        double t = num(r, ko, "t", 0, true, what), v[4] = {0, 0, 0, 1};
+        /* without a code the key's time is quantised against the duration: it needs one */
+        if (!(dur > 0.0f)) {
+            bad(r, "%s: a key without 'code' needs a positive 'duration' (the header's is %g s as a 32-bit float)",
+                what, (double)dur);
+            return;
+        }
+        double t = f32(r, ko, "t", 0, true, what), v[4] = {0, 0, 0, 1};
         json_t *vv = json_object_get(ko, rot ? "rot" : "pos");
         char vw[112];
         snprintf(vw, sizeof vw, "%s.%s", what, rot ? "rot" : "pos");
@@ -295,7 +312,7 @@ static void read_keys(rd *r, json_t *arr, am_anim_joint *jt, bool rot, float dur
             return;
         }
         /* The encoder would clamp these silently: a key meant elsewhere is an input error. */
-        if (dur >= 0 && (!(t >= 0) || (float)t > dur)) {
+        if (!(t >= 0) || (float)t > dur) {
             bad(r, "%s: 't' %g s is outside 0..%g s (the duration)", what, t, (double)dur);
             return;
         }
@@ -333,7 +350,10 @@ am_status am_anim_from_json(const char *text, size_t size, const char *source, a
     a->version = (uint16_t)integer(&r, root, "version", 1, 0, 65535, "header");
     a->sub_version = (uint16_t)integer(&r, root, "sub_version", 0, 0, 65535, "header");
     a->base_priority = (int32_t)integer(&r, root, "base_priority", 4, INT32_MIN, INT32_MAX, "header");
-    a->duration = (float)num(&r, root, "duration", 0, true, "header");
+    a->duration = f32(&r, root, "duration", 0, true, "header");
+    if (r.st == AM_OK && a->duration > AM_ANIM_MAX_DURATION)
+        bad(&r, "header: 'duration' %g s is over the viewer's %g s limit", (double)a->duration,
+            (double)AM_ANIM_MAX_DURATION);
     json_t *em = json_object_get(root, "emote");
     if (em && !json_is_string(em))
         bad(&r, "header: 'emote' must be a string");
@@ -346,10 +366,10 @@ am_status am_anim_from_json(const char *text, size_t size, const char *source, a
     strcpy(a->emote_name, es);
     json_t *lp = json_object_get(root, "loop");
     a->loop = json_is_boolean(lp) ? json_is_true(lp) : (int32_t)integer(&r, root, "loop", 0, INT32_MIN, INT32_MAX, "header");
-    a->loop_in = (float)num(&r, root, "loop_in", 0, false, "header");
-    a->loop_out = (float)num(&r, root, "loop_out", a->duration, false, "header");
-    a->ease_in = (float)num(&r, root, "ease_in", 0, false, "header");
-    a->ease_out = (float)num(&r, root, "ease_out", 0, false, "header");
+    a->loop_in = f32(&r, root, "loop_in", 0, false, "header");
+    a->loop_out = f32(&r, root, "loop_out", a->duration, false, "header");
+    a->ease_in = f32(&r, root, "ease_in", 0, false, "header");
+    a->ease_out = f32(&r, root, "ease_out", 0, false, "header");
     a->hand_pose = (uint32_t)integer(&r, root, "hand_pose", 0, 0, UINT32_MAX, "header");
     json_t *joints = json_object_get(root, "joints");
     size_t nj = json_array_size(joints);
@@ -427,13 +447,16 @@ am_status am_anim_from_json(const char *text, size_t size, const char *source, a
             if (!arr)
                 continue; /* default 0 0 0 */
             if (nums(&r, arr, v, 3, w))
-                for (int k = 0; k < 3; k++)
+                for (int k = 0; k < 3; k++) {
                     vd[i][k] = (float)v[k];
+                    if (!isfinite(vd[i][k]))
+                        bad(&r, "%s[%d] %g does not fit a 32-bit float (the .anim stores F32)", w, k, v[k]);
+                }
         }
-        cs->ease_in_start = (float)num(&r, co, "ease_in_start", 0, false, ctx);
-        cs->ease_in_stop = (float)num(&r, co, "ease_in_stop", 0, false, ctx);
-        cs->ease_out_start = (float)num(&r, co, "ease_out_start", 0, false, ctx);
-        cs->ease_out_stop = (float)num(&r, co, "ease_out_stop", 0, false, ctx);
+        cs->ease_in_start = f32(&r, co, "ease_in_start", 0, false, ctx);
+        cs->ease_in_stop = f32(&r, co, "ease_in_stop", 0, false, ctx);
+        cs->ease_out_start = f32(&r, co, "ease_out_start", 0, false, ctx);
+        cs->ease_out_stop = f32(&r, co, "ease_out_stop", 0, false, ctx);
     }
     json_t *tr = json_object_get(root, "trailing");
     if (r.st == AM_OK && tr) {

@@ -10,6 +10,10 @@ static const float OOU16MAX = 1.0f / 65535.0f;
 
 uint16_t am_anim_f32_to_u16(float val, float lower, float upper)
 {
+    /* An empty or broken range (a 0 s duration) has nothing to quantise into; the viewer
+     * would divide by zero and cast the NaN. Callers refuse it first; code 0 is safe. */
+    if (!(upper > lower) || !isfinite(upper - lower))
+        return 0;
     if (!(val >= lower)) /* also maps NaN to lower, as the viewer's clamp would not care */
         val = lower;
     if (val > upper)

@@ -90,6 +90,10 @@ static void check_header(ctx *c)
             AM_ANIM_MAX_DURATION);
     else if (a->duration < 0.0f)
         add(c, AM_ANIM_OURS, "negative_duration", 0, "", 8, "duration %.6g s is negative", a->duration);
+    else if (a->duration == 0.0f)
+        add(c, AM_ANIM_NOTE, "zero_duration", 0, "", 8,
+            "duration is 0 s: every key plays at t = 0, a static pose that never ends unless stopped "
+            "(animesh refuses to quantise key times against it)");
     if (a->emote_name && a->emote_name[0])
         add(c, AM_ANIM_NOTE, "emote_name", strcmp(a->emote_name, "Closed_Mouth") == 0 ? 9 : 10, "", 12,
             "emote '%s': played only if the viewer knows the name (else cleared); it moves the "

@@ -116,8 +116,16 @@ static am_status parse_hierarchy(am_bvh *b, const lines *L, size_t *li, am_error
             continue;
         }
         if (strstr(s, "ROOT") || strstr(s, "JOINT")) {
-            char kw[16], name[80];
-            if (sscanf(s, "%15s %79s", kw, name) != 2)
+            /* the name is the word after the keyword, whatever its length */
+            const char *nm = s;
+            while (*nm && !isspace((unsigned char)*nm))
+                nm++;
+            while (*nm && isspace((unsigned char)*nm))
+                nm++;
+            size_t nl = 0;
+            while (nm[nl] && !isspace((unsigned char)nm[nl]))
+                nl++;
+            if (nl == 0)
                 return am_fail(err, AM_ERR_INVALID, "bvh line %d: joint without a name", no);
             if (b->joint_count == MAX_BVH_JOINTS)
                 return am_fail(err, AM_ERR_INVALID, "bvh line %d: more than %d joints", no, MAX_BVH_JOINTS);
@@ -132,10 +140,11 @@ static am_status parse_hierarchy(am_bvh *b, const lines *L, size_t *li, am_error
                 return am_fail(err, AM_ERR_INVALID, "bvh line %d: a second ROOT is not supported", no);
             am_bvh_joint *j = &b->joints[b->joint_count];
             memset(j, 0, sizeof *j);
-            j->name = malloc(strlen(name) + 1);
+            j->name = malloc(nl + 1);
             if (!j->name)
                 return am_fail_nomem(err, "bvh joint name");
-            strcpy(j->name, name);
+            memcpy(j->name, nm, nl);
+            j->name[nl] = '\0';
             j->parent = depth > 0 ? stack[depth - 1] : -1;
             j->channels = b->joint_count == 0 ? 6 : 3;
             strcpy(j->order, "ZYX");
@@ -207,17 +216,25 @@ am_status am_bvh_parse(const char *text, size_t size, am_bvh *b, am_error *err)
         st = parse_hierarchy(b, &L, &li, err);
     long frames = -1;
     double ft = 0;
+    int frames_line = 0;
     if (st == AM_OK) {
+        frames_line = li < L.count ? L.lineno[li] : L.count ? L.lineno[L.count - 1] : 1;
         if (li >= L.count || sscanf(L.line[li], "Frames: %ld", &frames) != 1 || frames < 1)
-            st = am_fail(err, AM_ERR_INVALID, "bvh line %d: expected 'Frames: N' (N >= 1)",
-                         li < L.count ? L.lineno[li] : 0);
-        else if (++li >= L.count || sscanf(L.line[li], "Frame Time: %lf", &ft) != 1 || !(ft > 0) || !isfinite(ft))
-            st = am_fail(err, AM_ERR_INVALID, "bvh line %d: expected 'Frame Time: seconds' (> 0)",
-                         li < L.count ? L.lineno[li] : 0);
+            st = am_fail(err, AM_ERR_INVALID, "bvh line %d: expected 'Frames: N' (N >= 1)", frames_line);
+        else if (++li >= L.count || sscanf(L.line[li], "Frame Time: %lf", &ft) != 1)
+            st = am_fail(err, AM_ERR_INVALID, "bvh line %d: expected 'Frame Time: seconds'",
+                         li < L.count ? L.lineno[li] : frames_line);
+        /* The viewer keeps the frame time as an F32: judge the value it will use. */
+        else if (!((float)ft > 0.0f) || !isfinite((float)ft))
+            st = am_fail(err, AM_ERR_INVALID,
+                         "bvh line %d: Frame Time %g s is %g as a 32-bit float (the viewer's F32): it must be a "
+                         "positive finite number of seconds",
+                         L.lineno[li], ft, (double)(float)ft);
         li++;
     }
     if (st == AM_OK && (size_t)frames > L.count - li)
-        st = am_fail(err, AM_ERR_INVALID, "bvh: %ld frames announced, %zu lines follow", frames, L.count - li);
+        st = am_fail(err, AM_ERR_INVALID, "bvh line %d: 'Frames: %ld' announced, but %zu frame line%s follow%s", frames_line,
+                     frames, L.count - li, L.count - li == 1 ? "" : "s", L.count - li == 1 ? "s" : "");
     if (st == AM_OK) {
         compute_depths(b);
         b->frame_count = (size_t)frames;
@@ -346,6 +363,10 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
     float ftf = (float)b->frame_time_s;
     float durf = (float)(nf > 2 ? nf - 2 : 1) * ftf;
     double dur = durf;
+    if (!(durf > 0.0f) || !isfinite(durf))
+        return am_fail(err, AM_ERR_INVALID,
+                       "bvh: %zu frames of %g s make a %g s clip as a 32-bit float: key times need a positive duration",
+                       nf, b->frame_time_s, dur);
     if (dur > AM_ANIM_MAX_DURATION)
         return am_fail(err, AM_ERR_INVALID, "bvh: %zu frames of %g s last %.3f s, over the viewer's %g s limit", nf,
                        b->frame_time_s, dur, (double)AM_ANIM_MAX_DURATION);

@@ -102,6 +102,49 @@ static void test_encode_from_values_without_codes(void **state)
     assert_non_null(strstr(out, "joints[0].rot_keys[0]"));
 }
 
+/* Key times are quantised against the duration: a 0 s clip (also 1e-50 s, which is 0 as a
+ * float) cannot hold them, and a duration no float can hold is named in the JSON, not by an
+ * offset into the encoded output. Nothing is written. */
+static void test_a_duration_keys_cannot_use_is_refused_naming_the_json_field(void **state)
+{
+    (void)state;
+    char dir[256], js[512], dst[512], bvh[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(js, sizeof js, "%s/m.json", dir);
+    snprintf(dst, sizeof dst, "%s/m.anim", dir);
+    const char *durations[] = {"0", "1e-50"};
+    for (int i = 0; i < 2; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"duration\": %s, \"joints\": [{\"name\": \"mPelvis\", \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}]}]}",
+                 durations[i]);
+        am_test_write_text(js, text);
+        assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+        assert_non_null(strstr(out, "m.json: joints[0].rot_keys[0]: a key without 'code' needs a positive 'duration'"));
+    }
+    am_test_write_text(js, "{\"duration\": 1e308, \"joints\": [{\"name\": \"mPelvis\", \"rot_keys\": []}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, "m.json: header: 'duration' 1e+308 does not fit a 32-bit float"));
+    assert_null(strstr(out, "at byte"));
+    am_test_write_text(js, "{\"duration\": 61, \"joints\": [{\"name\": \"mPelvis\"}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, "m.json: header: 'duration' 61 s is over the viewer's 60 s limit"));
+    am_test_write_text(js, "{\"duration\": 1, \"ease_in\": -1e39, \"joints\": [{\"name\": \"mPelvis\"}]}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
+    assert_non_null(strstr(out, "'ease_in' -1e+39 does not fit a 32-bit float"));
+    /* from-bvh: a Frame Time that underflows to 0 as a float */
+    snprintf(bvh, sizeof bvh, "%s/tiny.bvh", dir);
+    am_test_write_text(bvh, "HIERARCHY\nROOT hip\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition "
+                            "Zrotation Xrotation Yrotation\n}\nMOTION\nFrames: 3\nFrame Time: 1e-50\n0 0 0 0 0 0\n"
+                            "0 0 0 10 0 0\n0 0 0 20 0 0\n");
+    skel_env();
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' -o '%s'", bvh, dst), 1);
+    assert_non_null(strstr(out, "tiny.bvh: bvh line 9: Frame Time 1e-50 s is 0 as a 32-bit float"));
+    FILE *f = fopen(dst, "rb");
+    assert_null(f);
+    am_test_rmtree(dir);
+}
+
 static void test_check_exit_codes_on_real_files(void **state)
 {
     (void)state;
@@ -329,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_decode_prints_the_spot_check_values),
         cmocka_unit_test(test_json_round_trip_reproduces_real_files_byte_for_byte),
         cmocka_unit_test(test_encode_from_values_without_codes),
+        cmocka_unit_test(test_a_duration_keys_cannot_use_is_refused_naming_the_json_field),
         cmocka_unit_test(test_check_exit_codes_on_real_files),
         cmocka_unit_test(test_from_bvh_converts_the_cmu_file),
         cmocka_unit_test(test_encode_refuses_keys_the_encoder_would_clamp),

@@ -185,6 +185,10 @@ static void test_worked_example_encodes_byte_for_byte(void **state)
 
 static void test_quantisation_edges_match_the_viewer(void **state)
 {
+    /* an empty range (a 0 s duration): code 0, no division by zero, no NaN cast */
+    assert_int_equal(am_anim_f32_to_u16(0.5f, 0.0f, 0.0f), 0);
+    assert_int_equal(am_anim_f32_to_u16(0.5f, 1.0f, -1.0f), 0);
+    assert_int_equal(am_anim_u16_to_f32(65535, 0.0f, 0.0f), 0.0f);
     (void)state;
     /* Rotation components, range [-1, 1]. */
     assert_int_equal(am_anim_f32_to_u16(-1.0f, -1, 1), 0);

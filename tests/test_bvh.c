@@ -303,7 +303,7 @@ static void test_bad_bvh_is_a_clean_error_naming_the_line(void **state)
     expect_bvh_error("nothing here\n", "HIERARCHY");
     expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
                      "MOTION\nFrames: 3\nFrame Time: 0.1\n0 0 0 0 0 0\n",
-                     "3 frames announced");
+                     "bvh line 7: 'Frames: 3' announced, but 1 frame line follows");
     expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
                      "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 zero 0\n",
                      "line 9");
@@ -314,6 +314,48 @@ static void test_bad_bvh_is_a_clean_error_naming_the_line(void **state)
                      "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0\n",
                      "bad rotation channel");
     expect_bvh_error("HIERARCHY\nROOT hip\n{\n", "no MOTION");
+    /* judged as the F32 the viewer keeps: 1e-50 s is 0 s, 1e39 s is infinite */
+    expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+                     "MOTION\nFrames: 1\nFrame Time: 1e-50\n0 0 0 0 0 0\n",
+                     "bvh line 8: Frame Time 1e-50 s is 0 as a 32-bit float");
+    expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+                     "MOTION\nFrames: 1\nFrame Time: 1e39\n0 0 0 0 0 0\n",
+                     "is inf as a 32-bit float");
+}
+
+/* A joint name of any length is read whole (it was cut at 79 characters, then skipped as
+ * unmapped), so a map naming it finds it. */
+static void test_a_long_joint_name_is_read_whole(void **state)
+{
+    (void)state;
+    char name[121], text[2048], map_json[512];
+    memset(name, 'J', 120);
+    name[120] = '\0';
+    snprintf(text, sizeof text,
+             "HIERARCHY\nROOT %s\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation "
+             "Yrotation\n}\nMOTION\nFrames: 3\nFrame Time: 0.5\n0 0 0 0 0 0\n0 0 0 10 0 0\n0 0 0 20 0 0\n",
+             name);
+    am_bvh b;
+    am_error err;
+    assert_int_equal(am_bvh_parse(text, strlen(text), &b, &err), AM_OK);
+    assert_string_equal(b.joints[0].name, name);
+    snprintf(map_json, sizeof map_json, "{\"joints\": {\"%s\": \"mPelvis\"}}", name);
+    am_joint_map map;
+    assert_int_equal(am_joint_map_parse(map_json, strlen(map_json), "map", &map, &err), AM_OK);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_bvh_opts o;
+    am_bvh_opts_init(&o);
+    o.map = &map;
+    am_anim a;
+    am_bvh_stats st;
+    assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_OK);
+    assert_int_equal(st.unmapped, 0);
+    assert_int_equal(a.joint_count, 1);
+    am_anim_free(&a);
+    am_joint_map_free(&map);
+    am_skeleton_free(&skel);
+    am_bvh_free(&b);
 }
 
 int main(void)
@@ -323,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_cmu_01_01_converts_with_a_joint_map),
         cmocka_unit_test(test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard),
         cmocka_unit_test(test_bad_bvh_is_a_clean_error_naming_the_line),
+        cmocka_unit_test(test_a_long_joint_name_is_read_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
