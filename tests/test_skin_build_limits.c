@@ -201,6 +201,46 @@ static void test_six_influences_keep_the_four_largest_renormalised(void **state)
     am_skeleton_free(&skel);
 }
 
+/* vertex 4: two weights of 1e308 (their sum overflows a double) and a 1e300 one (too small
+ * beside them to store); the rest on joint 0 */
+static void huge(const am_rig *r, size_t v, size_t k, am_rig_influence *out)
+{
+    static const double w[3] = {1e308, 1e308, 1e300};
+    out->joint = (int)k;
+    out->weight = v == 4 ? w[k] : (k == 0 ? 1.0 : 0.0);
+}
+
+static void test_huge_weights_are_normalised_without_overflow(void **state)
+{
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    const char *names[] = {"mPelvis", "mTorso", "mChest"};
+    am_rig *r = grid_rig(3, 3, names, 3);
+    set_weights(r, 3, huge);
+    am_skin_result res;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_OK);
+    /* an even split (not 100% on one joint): ties go to the higher joint first, which
+     * takes the residual code */
+    assert_int_equal(res.weight_count[4], 2);
+    assert_int_equal(res.weight_code[16] + res.weight_code[17], 65535);
+    assert_true(abs((int)res.weight_code[16] - (int)res.weight_code[17]) <= 1);
+    assert_near(res.weight_value[16], 0.5, 1e-9);
+    /* the warnings say what happened: no vertex had more than 4 influences */
+    assert_int_equal(res.summary.vertices_capped, 0);
+    assert_int_equal(res.summary.vertices_small_dropped, 1);
+    bool small = false;
+    for (size_t i = 0; i < res.summary.warning_count; i++) {
+        assert_null(strstr(res.summary.warnings[i], "more than 4"));
+        small = small || strstr(res.summary.warnings[i], "1 vertices had an influence too small to store");
+    }
+    assert_true(small);
+    am_skin_result_free(&res);
+    free_rig(r);
+    am_skeleton_free(&skel);
+}
+
 static void zero_row(const am_rig *r, size_t v, size_t k, am_rig_influence *out)
 {
     out->joint = 0;
@@ -339,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_111_joints_are_refused),
         cmocka_unit_test(test_70000_vertices_split_into_two_faces_keeping_weights),
         cmocka_unit_test(test_six_influences_keep_the_four_largest_renormalised),
+        cmocka_unit_test(test_huge_weights_are_normalised_without_overflow),
         cmocka_unit_test(test_weight_row_summing_to_zero_is_refused_by_vertex),
         cmocka_unit_test(test_joint_index_out_of_range_is_refused),
         cmocka_unit_test(test_absurd_coordinates_refused_oversize_warned),

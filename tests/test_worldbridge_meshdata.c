@@ -89,6 +89,11 @@ static void test_each_broken_field_is_named(void **state)
     expect_bad("{\"path\":[\"submeshes\"],\"value\":[]}", "submeshes", "non-empty", NULL);
     expect_bad("{\"path\":[\"submeshes\",0,\"positions\",1],\"value\":[1,2]}", "submeshes[0].positions[1]",
                "3 numbers", NULL);
+    /* the skin builder's 1000 m rule: 1e308 is a number, but not a place */
+    expect_bad("{\"path\":[\"submeshes\",0,\"positions\",2],\"value\":[0,1e308,0]}", "submeshes[0].positions[2]",
+               "coordinate 1e+308 m is beyond +-1000 m", NULL);
+    expect_bad("{\"path\":[\"submeshes\",0,\"positions\",0],\"value\":[-1e308,0,0]}", "submeshes[0].positions[0]",
+               "beyond +-1000 m", NULL);
     expect_bad("{\"path\":[\"submeshes\",0,\"normals\"],\"value\":[[0,0,1]]}", "submeshes[0].normals",
                "1 entries for 3 positions", NULL);
     expect_bad("{\"path\":[\"submeshes\",0,\"uvs\",2],\"value\":[0,\"a\"]}", "submeshes[0].uvs[2]", "not a number",

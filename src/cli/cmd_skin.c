@@ -56,10 +56,10 @@ static void print_summary(const am_skin_summary *s)
     printf("faces %zu, vertices %zu (high LOD)\n", s->face_count, s->vertex_count);
     printf("triangles per LOD: high %zu, medium %zu, low %zu, lowest %zu\n", s->lod_triangles[AM_LOD_HIGH],
            s->lod_triangles[AM_LOD_MEDIUM], s->lod_triangles[AM_LOD_LOW], s->lod_triangles[AM_LOD_LOWEST]);
-    printf("weights: up to %zu influences per vertex written (rig up to %zu); %zu vertices changed by the 4-limit "
-           "(%zu influences dropped); %zu renormalised\n",
-           s->max_influences_out, s->max_influences_in, s->vertices_capped, s->influences_dropped,
-           s->vertices_renormalised);
+    printf("weights: up to %zu influences per vertex written (rig up to %zu); %zu vertices over the 4-influence "
+           "limit, %zu with an influence too small to store (%zu influences dropped); %zu renormalised\n",
+           s->max_influences_out, s->max_influences_in, s->vertices_capped, s->vertices_small_dropped,
+           s->influences_dropped, s->vertices_renormalised);
     if (s->cost_known) {
         printf("LOD bytes: high %zu, medium %zu, low %zu, lowest %zu\n", s->lod_bytes[AM_LOD_HIGH],
                s->lod_bytes[AM_LOD_MEDIUM], s->lod_bytes[AM_LOD_LOW], s->lod_bytes[AM_LOD_LOWEST]);

@@ -181,10 +181,11 @@ static am_status build_weights(const am_rig *rig, const int *rig_to_skin, am_ski
             sum->max_influences_in = vw.merged_count;
         if (vw.count > sum->max_influences_out)
             sum->max_influences_out = vw.count;
-        if (vw.dropped) {
+        sum->influences_dropped += vw.dropped;
+        if (vw.merged_count > AM_MAX_INFLUENCES)
             sum->vertices_capped++;
-            sum->influences_dropped += vw.dropped;
-        }
+        if (vw.dropped_small)
+            sum->vertices_small_dropped++;
         if (vw.renormalised)
             sum->vertices_renormalised++;
     }
@@ -192,6 +193,10 @@ static am_status build_weights(const am_rig *rig, const int *rig_to_skin, am_ski
         am_skin_warn(sum, "%zu vertices had more than 4 influences (up to %zu): the smallest were dropped and the rest "
                           "renormalised",
                      sum->vertices_capped, sum->max_influences_in);
+    if (sum->vertices_small_dropped)
+        am_skin_warn(sum, "%zu vertices had an influence too small to store (under 1/65535 of the vertex's weight): "
+                          "dropped and the rest renormalised",
+                     sum->vertices_small_dropped);
     if (sum->vertices_renormalised)
         am_skin_warn(sum, "%zu vertices had weights not summing to 1: renormalised", sum->vertices_renormalised);
     return AM_OK;

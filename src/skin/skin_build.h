@@ -118,7 +118,8 @@ typedef struct am_skin_summary {
     /* weights */
     size_t max_influences_in;    /* most influences on one vertex in the rig (after merging) */
     size_t max_influences_out;   /* <= 4 */
-    size_t vertices_capped;      /* vertices changed by the 4-influence limit */
+    size_t vertices_capped;      /* vertices with more than 4 influences (the limit dropped some) */
+    size_t vertices_small_dropped; /* vertices that lost an influence too small to store (code 0) */
     size_t influences_dropped;   /* influences removed by that limit or quantised to 0 */
     size_t vertices_renormalised;/* input sums off 1 by more than 1e-3 */
     size_t coincident_conflicts; /* vertex pairs at one position with different weights (the

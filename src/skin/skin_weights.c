@@ -44,11 +44,13 @@ am_status am_weights_prepare(const am_weight_in *in, size_t n, int joint_count, 
                              am_error *err)
 {
     memset(out, 0, sizeof *out);
-    /* Merge influences on the same joint (their weights add), keep positive ones. */
+    /* Merge influences on the same joint (their weights add), keep positive ones. Every
+     * weight is first divided by the largest, so sums cannot overflow (two weights of
+     * 1e308 are an even split, not infinity) and only ratios matter. */
     int joints[256];
     double weights[256];
     size_t m = 0;
-    double sum = 0;
+    double sum = 0, largest = 0;
     for (size_t i = 0; i < n; i++) {
         if (in[i].joint < 0 || in[i].joint >= joint_count)
             return am_fail(err, AM_ERR_INVALID, "influence %zu: joint index %d out of range (%d joints)", i,
@@ -56,8 +58,13 @@ am_status am_weights_prepare(const am_weight_in *in, size_t n, int joint_count, 
         if (!isfinite(in[i].weight) || in[i].weight < 0)
             return am_fail(err, AM_ERR_INVALID, "influence %zu: weight %g is not a finite number >= 0", i,
                            in[i].weight);
+        if (in[i].weight > largest)
+            largest = in[i].weight;
+    }
+    for (size_t i = 0; i < n; i++) {
         if (in[i].weight == 0)
             continue;
+        double w = in[i].weight / largest;
         size_t k = 0;
         while (k < m && joints[k] != in[i].joint)
             k++;
@@ -67,14 +74,14 @@ am_status am_weights_prepare(const am_weight_in *in, size_t n, int joint_count, 
             joints[m] = in[i].joint;
             weights[m++] = 0;
         }
-        weights[k] += in[i].weight;
-        sum += in[i].weight;
+        weights[k] += w;
+        sum += w;
     }
     if (m == 0 || !(sum > 0))
         return am_fail(err, AM_ERR_INVALID,
                        "no influence with a positive weight (the viewer would silently bind it to joint 0)");
     out->merged_count = m;
-    out->renormalised = fabs(sum - 1.0) > 1e-3;
+    out->renormalised = fabs(sum * largest - 1.0) > 1e-3; /* the input's own sum (inf: off 1, too) */
 
     /* Sort (insertion; m is small) and keep the 4 strongest. */
     for (size_t i = 1; i < m; i++) {
@@ -108,6 +115,7 @@ am_status am_weights_prepare(const am_weight_in *in, size_t n, int joint_count, 
         }
         keep--; /* sorted: the smallest is last */
         out->dropped++;
+        out->dropped_small++;
     }
     out->count = (uint8_t)keep;
     return AM_OK;

@@ -22,6 +22,7 @@ typedef struct am_vertex_weights {
     uint16_t code[AM_MAX_INFLUENCES];     /* stored codes, sum exactly 65535 */
     size_t merged_count;                  /* distinct joints with a positive weight, before the cap */
     size_t dropped;                       /* influences removed (cap or quantised to 0) */
+    size_t dropped_small;                 /* of those, removed because their code would be 0 */
     bool renormalised;                    /* input sum differed from 1 by more than 1e-3 */
 } am_vertex_weights;
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/io.h"
+#include "skin/skin_build.h" /* AM_RIG_MAX_COORD_M */
 
 #define AM_MESHDATA_MAX_VERTICES 65536 /* one face's limit (lessons.md rule 12) */
 #define AM_MESHDATA_WEIGHT_SUM_TOL 1e-3
@@ -74,6 +75,16 @@ static am_status check_submesh(const json_t *sm, size_t k, am_meshdata_summary *
         return AM_ERR_INVALID;
     if (nv == 0 || nv > AM_MESHDATA_MAX_VERTICES)
         return bad(err, g, "%zu vertices (a face holds 1..%d)", nv, AM_MESHDATA_MAX_VERTICES);
+    /* the skin builder's rule: beyond it a coordinate is a units mistake, not a creature */
+    for (size_t i = 0; i < nv; i++)
+        for (size_t c = 0; c < 3; c++) {
+            double d = json_number_value(json_array_get(json_array_get(pos, i), c));
+            if (fabs(d) > AM_RIG_MAX_COORD_M) {
+                snprintf(g, sizeof g, "%s.positions[%zu]", f, i);
+                return bad(err, g, "coordinate %g m is beyond +-%g m (bind frame, metres: wrong units?)", d,
+                           AM_RIG_MAX_COORD_M);
+            }
+        }
     static const struct {
         const char *key;
         size_t width;
