@@ -46,6 +46,13 @@
 #define AM_ANIM_POS_RANGE 5.0f       /* LL_MAX_PELVIS_OFFSET, metres, every joint */
 #define AM_ANIM_CONSTRAINT_SIZE 86   /* bytes per constraint record */
 
+/* Files (README "Size limits"): a .anim of 216 joints keyed 30 times a second for 60 s is
+ * about 6 MB (real ones are a few KB); its JSON is ten times larger. */
+#define AM_ANIM_MAX_FILE_BYTES ((size_t)16 << 20)
+#define AM_ANIM_JSON_MAX_FILE_BYTES ((size_t)128 << 20)
+extern const am_file_format am_anim_file_format; /* version 1.0 or 0.1 binary */
+extern const am_file_format am_anim_json_format; /* the JSON schema below */
+
 /* ---------------------------------------------------------------------------------------
  * Quantisation, bit-exact in IEEE single precision (section 1.1, 3.2)
  * ------------------------------------------------------------------------------------- */

@@ -309,12 +309,30 @@ am_status am_anim_decode(const uint8_t *data, size_t size, am_anim *out, am_erro
     return st;
 }
 
+/* Binary, and not plainly another format: the parser judges the rest, naming offsets. */
+static am_status sniff_anim(const uint8_t *h, size_t n, am_error *err)
+{
+    const char *kind = am_sniff_kind(h, n);
+    if (strcmp(kind, "an .anim file") == 0 || strcmp(kind, "binary data") == 0)
+        return AM_OK;
+    return am_fail_at(err, AM_ERR_INVALID, 0, "not an .anim file: the file is %s%s", kind,
+                      strcmp(kind, "JSON") == 0 ? " (anim encode turns anim JSON into an .anim)" : "");
+}
+
+static am_status sniff_anim_json(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "anim JSON (an object)", err);
+}
+
+const am_file_format am_anim_file_format = {"an .anim file", AM_ANIM_MAX_FILE_BYTES, sniff_anim};
+const am_file_format am_anim_json_format = {"an anim JSON", AM_ANIM_JSON_MAX_FILE_BYTES, sniff_anim_json};
+
 am_status am_anim_load(const char *path, am_anim *out, am_error *err)
 {
     uint8_t *data = NULL;
     size_t size = 0;
     memset(out, 0, sizeof *out);
-    am_status st = am_read_file(path, &data, &size, err);
+    am_status st = am_read_file_as(path, &am_anim_file_format, &data, &size, err);
     if (st != AM_OK)
         return st;
     st = am_anim_decode(data, size, out, err);

@@ -280,12 +280,22 @@ am_status am_bvh_parse(const char *text, size_t size, am_bvh *b, am_error *err)
     return st;
 }
 
+static am_status sniff_bvh(const uint8_t *h, size_t n, am_error *err)
+{
+    const char *kind = am_sniff_kind(h, n);
+    if (strcmp(kind, "a BVH file") == 0)
+        return AM_OK;
+    return am_fail_at(err, AM_ERR_INVALID, 0, "not a BVH file (it must start with HIERARCHY): the file is %s", kind);
+}
+
+const am_file_format am_bvh_format = {"a BVH file", AM_BVH_MAX_FILE_BYTES, sniff_bvh};
+
 am_status am_bvh_load(const char *path, am_bvh *out, am_error *err)
 {
     uint8_t *data;
     size_t size;
     memset(out, 0, sizeof *out);
-    am_status st = am_read_file(path, &data, &size, err);
+    am_status st = am_read_file_as(path, &am_bvh_format, &data, &size, err);
     if (st != AM_OK)
         return st;
     st = am_bvh_parse((const char *)data, size, out, err);

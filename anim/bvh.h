@@ -20,6 +20,11 @@
 #include "math/am_math.h"
 #include "skeleton.h"
 
+/* A BVH file is text starting with HIERARCHY and at most this long: 60 s of 1024 joints at
+ * 120 frames a second is about 50 MB; CMU's files are 2-4 MB (README "Size limits"). */
+#define AM_BVH_MAX_FILE_BYTES ((size_t)64 << 20)
+extern const am_file_format am_bvh_format;
+
 typedef struct am_bvh_joint {
     char *name;
     int parent;          /* index in am_bvh.joints, -1 for the root */

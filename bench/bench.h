@@ -59,7 +59,7 @@ typedef struct am_bench_options {
 typedef struct am_bench {
     const am_skeleton *skel;   /* borrowed; must outlive the bench */
     am_mesh_asset asset;       /* as decoded from the file */
-    char source[256];          /* mesh file name for reports */
+    char source[1024];         /* the mesh file as named (its path), for reports */
     int lod;                   /* the LOD measured */
 
     /* The measured LOD's faces flattened (faces in order; NoGeometry faces skipped). */

@@ -10,7 +10,7 @@
 #include "bench_internal.h"
 
 struct am_bench_motion {
-    char source[256];
+    char source[1024]; /* the .anim as named (its path) */
     am_anim anim;
     int *resolved;        /* joint_count: skeleton index or -1 */
     size_t unknown;
@@ -97,11 +97,10 @@ am_status am_bench_add_anim(am_bench *b, const char *path, am_error *err)
 {
     uint8_t *data = NULL;
     size_t size = 0;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &am_anim_file_format, &data, &size, err);
     if (s)
         return s;
-    const char *base = strrchr(path, '/');
-    s = am_bench_add_anim_mem(b, data, size, base ? base + 1 : path, err);
+    s = am_bench_add_anim_mem(b, data, size, path, err);
     free(data);
     return s;
 }

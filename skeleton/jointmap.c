@@ -132,12 +132,26 @@ done:
     return s;
 }
 
+static am_status sniff_map(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "a joint map (a JSON object)", err);
+}
+
+static am_status sniff_rig_parents(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "a rig JSON (an object)", err);
+}
+
+const am_file_format am_joint_map_format = {"a joint map JSON", AM_JOINT_MAP_MAX_FILE_BYTES, sniff_map};
+/* --rig takes a whole rig JSON (or just its parents): the rig's limit */
+static const am_file_format rig_parents_format = {"a rig JSON", (size_t)256 << 20, sniff_rig_parents};
+
 am_status am_joint_map_load(const char *path, am_joint_map *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *data;
     size_t size;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &am_joint_map_format, &data, &size, err);
     if (s)
         return s;
     s = am_joint_map_parse((const char *)data, size, path, out, err);
@@ -149,7 +163,7 @@ am_status am_joint_map_load_rig_parents(am_joint_map *map, const char *path, am_
 {
     uint8_t *data;
     size_t size;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &rig_parents_format, &data, &size, err);
     if (s)
         return s;
     json_t *root = load_json((const char *)data, size, path, err);

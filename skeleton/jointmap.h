@@ -10,7 +10,14 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/io.h"
 #include "skeleton.h"
+
+/* A joint map is a JSON object of at most this many bytes (thousands of names fit in a
+ * few hundred KB; README "Size limits"). The --rig file it may name is a rig JSON
+ * (AM_RIG_MAX_FILE_BYTES). */
+#define AM_JOINT_MAP_MAX_FILE_BYTES ((size_t)4 << 20)
+extern const am_file_format am_joint_map_format;
 
 typedef struct am_joint_map_entry {
     char *rig_name;

@@ -521,12 +521,19 @@ am_status am_skeleton_parse(const char *xml, size_t size, const char *source, am
     return AM_OK;
 }
 
+static am_status sniff_skeleton(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "<", "an avatar_skeleton.xml (XML)", err);
+}
+
+const am_file_format am_skeleton_format = {"a viewer skeleton XML", AM_SKELETON_MAX_FILE_BYTES, sniff_skeleton};
+
 am_status am_skeleton_load(const char *path, am_skeleton *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *data;
     size_t size;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &am_skeleton_format, &data, &size, err);
     if (s)
         return s;
     s = am_skeleton_parse((const char *)data, size, path, out, err);
@@ -547,13 +554,24 @@ void am_skeleton_free(am_skeleton *skel)
     memset(skel, 0, sizeof *skel);
 }
 
-static bool file_exists(const char *p)
+/* 0 when the file can be opened for reading, else errno ("not found" is only ENOENT). */
+static int openable(const char *p)
 {
     FILE *f = fopen(p, "rb");
     if (!f)
-        return false;
+        return errno ? errno : ENOENT;
     fclose(f);
-    return true;
+    return 0;
+}
+
+static am_status cannot_use(am_error *err, int e, const char *path, const char *named_by, const char *how)
+{
+    if (e == ENOENT)
+        am_fail(err, AM_ERR_IO, "skeleton file %s not found; %s", named_by, how);
+    else
+        am_fail(err, AM_ERR_IO, "skeleton file %s cannot be read: %s; %s", named_by, strerror(e), how);
+    am_error_where(err, "%s", path);
+    return AM_ERR_IO;
 }
 
 am_status am_skeleton_locate(const char *explicit_path, char *out, size_t out_size, am_error *err)
@@ -561,22 +579,17 @@ am_status am_skeleton_locate(const char *explicit_path, char *out, size_t out_si
     const char *how =
         "point animesh at your viewer's skeleton with --skeleton FILE, or set ANIMESH_SKELETON=FILE, "
         "or ANIMESH_VIEWER_DIR=DIR (the viewer's install folder holding character/avatar_skeleton.xml)";
+    int e;
     if (explicit_path && explicit_path[0]) {
-        if (!file_exists(explicit_path)) {
-            am_fail(err, AM_ERR_IO, "skeleton file not found (--skeleton); %s", how);
-            am_error_where(err, "%s", explicit_path);
-            return AM_ERR_IO;
-        }
+        if ((e = openable(explicit_path)))
+            return cannot_use(err, e, explicit_path, "(--skeleton)", how);
         snprintf(out, out_size, "%s", explicit_path);
         return AM_OK;
     }
     const char *env = getenv("ANIMESH_SKELETON");
     if (env && env[0]) {
-        if (!file_exists(env)) {
-            am_fail(err, AM_ERR_IO, "skeleton file named by ANIMESH_SKELETON not found; %s", how);
-            am_error_where(err, "%s", env);
-            return AM_ERR_IO;
-        }
+        if ((e = openable(env)))
+            return cannot_use(err, e, env, "named by ANIMESH_SKELETON", how);
         snprintf(out, out_size, "%s", env);
         return AM_OK;
     }
@@ -584,11 +597,8 @@ am_status am_skeleton_locate(const char *explicit_path, char *out, size_t out_si
     if (dir && dir[0]) {
         char p[4096];
         snprintf(p, sizeof p, "%s/character/avatar_skeleton.xml", dir);
-        if (!file_exists(p)) {
-            am_fail(err, AM_ERR_IO, "ANIMESH_VIEWER_DIR has no character/avatar_skeleton.xml; %s", how);
-            am_error_where(err, "%s", p);
-            return AM_ERR_IO;
-        }
+        if ((e = openable(p)))
+            return cannot_use(err, e, p, "under ANIMESH_VIEWER_DIR (character/avatar_skeleton.xml)", how);
         snprintf(out, out_size, "%s", p);
         return AM_OK;
     }

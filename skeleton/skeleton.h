@@ -19,7 +19,13 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/io.h"
 #include "math/am_math.h"
+
+/* avatar_skeleton.xml is XML of at most this many bytes (the viewer's is 43 KB; README
+ * "Size limits"). */
+#define AM_SKELETON_MAX_FILE_BYTES ((size_t)4 << 20)
+extern const am_file_format am_skeleton_format;
 
 typedef enum am_joint_kind { AM_JOINT_BONE = 0, AM_JOINT_VOLUME = 1, AM_JOINT_ATTACHMENT = 2 } am_joint_kind;
 typedef enum am_frame { AM_FRAME_FILE = 0, AM_FRAME_RUNTIME = 1 } am_frame;

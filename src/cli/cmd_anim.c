@@ -43,27 +43,6 @@ static const char *help =
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
-static int read_input(const char *path, uint8_t **data, size_t *size, am_error *err)
-{
-    if (strcmp(path, "-") != 0)
-        return am_read_file(path, data, size, err);
-    am_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        if (am_buf_append(&b, chunk, n, err) != AM_OK) {
-            am_buf_free(&b);
-            return err->code;
-        }
-    if (am_buf_append(&b, "", 1, err) != AM_OK) {
-        am_buf_free(&b);
-        return err->code;
-    }
-    *data = b.data;
-    *size = b.size - 1;
-    return AM_OK;
-}
-
 /* lessons.md rule 7: a looping motion should end where it starts. The viewer plays the jump
  * at the seam every cycle (anim.md 6.5); real files and mocap often have one, so this is a
  * note, not a refusal (the motion writer, am_motion_write_anim, refuses). */
@@ -135,7 +114,7 @@ static int cmd_decode(int argc, char **argv)
     am_error_clear(&err);
     uint8_t *data;
     size_t size;
-    if (read_input(path, &data, &size, &err))
+    if (am_read_file_as(path, &am_anim_file_format, &data, &size, &err))
         return am_cli_report(&err);
     /* Structure only: a readable file the viewer would refuse (hand pose 20, a key past
      * the duration, ...) is still shown, so it can be inspected and fixed; `check` judges. */
@@ -195,7 +174,7 @@ static int cmd_encode(int argc, char **argv)
     am_error_clear(&err);
     uint8_t *data;
     size_t size;
-    if (read_input(in, &data, &size, &err))
+    if (am_read_file_as(in, &am_anim_json_format, &data, &size, &err))
         return am_cli_report(&err);
     am_anim a;
     const char *source = strcmp(in, "-") ? in : "stdin";
@@ -246,7 +225,7 @@ static int cmd_check(int argc, char **argv)
     am_error_clear(&err);
     uint8_t *data;
     size_t size;
-    if (read_input(path, &data, &size, &err))
+    if (am_read_file_as(path, &am_anim_file_format, &data, &size, &err))
         return am_cli_report(&err);
     /* Version 0.1 (anim.md 2.5) is a layout the viewer still reads but animesh does not:
      * say so rather than claim the viewer would reject it. */

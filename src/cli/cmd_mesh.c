@@ -177,7 +177,7 @@ int am_cmd_mesh(int argc, char **argv)
     am_error_clear(&err);
     uint8_t *data = NULL;
     size_t size = 0;
-    if (am_read_file(path, &data, &size, &err))
+    if (am_read_file_as(path, &am_mesh_asset_format, &data, &size, &err))
         return am_cli_report(&err);
     am_mesh_asset a;
     am_status s = am_mesh_asset_decode(data, size, &a, &err);

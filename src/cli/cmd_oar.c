@@ -8,7 +8,9 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "anim.h"
 #include "mesh/mesh_asset.h"
+#include "texture/texture.h"
 #include "world/checks.h"
 #include "world/oar.h"
 #include "world/oar_check.h"
@@ -216,14 +218,14 @@ int am_cmd_oar(int argc, char **argv)
             return am_cli_report(&err);
         have_skel = true;
     }
-    if (am_read_file(mesh, &f.mesh, &f.mesh_size, &err) ||
-        (texture && am_read_file(texture, &f.texture, &f.texture_size, &err))) {
+    if (am_read_file_as(mesh, &am_mesh_asset_format, &f.mesh, &f.mesh_size, &err) ||
+        (texture && am_read_file_as(texture, &am_j2c_file_format, &f.texture, &f.texture_size, &err))) {
         rc = am_cli_report(&err);
         goto done;
     }
     for (; loaded < f.anim_count; loaded++) {
         uint8_t *data = NULL;
-        if (am_read_file(f.anim_paths[loaded], &data, &f.anims[loaded].size, &err)) {
+        if (am_read_file_as(f.anim_paths[loaded], &am_anim_file_format, &data, &f.anims[loaded].size, &err)) {
             rc = am_cli_report(&err);
             goto done;
         }

@@ -11,6 +11,8 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "anim.h"
+#include "texture/texture.h"
 #include "world/checks.h"
 #include "world/digest.h"
 #include "world/http.h"
@@ -149,7 +151,7 @@ static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err
 {
     for (size_t i = 0; i < a->anim_count; i++) {
         push_anim *pa = &a->anims[i];
-        am_status s = am_read_file(pa->path, &pa->data, &pa->size, err);
+        am_status s = am_read_file_as(pa->path, &am_anim_file_format, &pa->data, &pa->size, err);
         if (s)
             return s;
         size_t unknown = 0;
@@ -220,7 +222,7 @@ static int push_bridge(push_args *a)
         if (am_uuid_parse(a->texture, NULL)) {
             tex_uuid = a->texture;
         } else {
-            if (am_read_file(a->texture, &tex, &tex_size, &err)) {
+            if (am_read_file_as(a->texture, &am_j2c_file_format, &tex, &tex_size, &err)) {
                 rc = am_cli_report(&err);
                 goto done;
             }

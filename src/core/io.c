@@ -93,8 +93,8 @@ static am_status too_large(const char *path, const am_file_format *fmt, size_t l
     char have[64], max[64];
     mib(have, sizeof have, got);
     mib(max, sizeof max, limit);
-    am_fail(err, AM_ERR_INVALID, "the file is %s%s: over the %s limit for a %s (README \"Size limits\")",
-            exact ? "" : "more than ", have, max, fmt ? fmt->name : "file");
+    am_fail(err, AM_ERR_INVALID, "the file is %s%s: over the %s limit for %s (README \"Size limits\")",
+            exact ? "" : "more than ", have, max, fmt ? fmt->name : "a file");
     am_error_where(err, "%s", path);
     return AM_ERR_INVALID;
 }
@@ -117,12 +117,50 @@ static bool read_full(int fd, uint8_t *buf, size_t want, size_t *got)
     return true;
 }
 
+/* The first format that accepts the head, or an error naming them all. */
+static am_status pick_format(const uint8_t *head, size_t n, const am_file_format *const *formats, size_t count,
+                             size_t *which, am_error *err)
+{
+    am_error first;
+    am_error_clear(&first);
+    for (size_t i = 0; i < count; i++) {
+        const am_file_format *f = formats[i];
+        if (!f || !f->sniff) {
+            *which = i;
+            return AM_OK;
+        }
+        am_status s = f->sniff(head, n, i == 0 ? &first : NULL);
+        if (s == AM_OK) {
+            *which = i;
+            return AM_OK;
+        }
+    }
+    if (count == 1) {
+        if (err)
+            *err = first;
+        return first.code ? first.code : AM_ERR_INVALID;
+    }
+    char names[256] = "";
+    for (size_t i = 0; i < count; i++) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%s%s", i == 0 ? "" : i + 1 == count ? " or " : ", ", formats[i]->name);
+    }
+    return am_fail(err, AM_ERR_INVALID, "not %s: the file is %s", names, am_sniff_kind(head, n));
+}
+
 am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size,
                           am_error *err)
 {
+    return am_read_file_any(path, &fmt, 1, NULL, data, size, err);
+}
+
+am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
+                           uint8_t **data, size_t *size, am_error *err)
+{
     *data = NULL;
     *size = 0;
-    const size_t limit = fmt && fmt->max_bytes ? fmt->max_bytes : AM_READ_MAX_BYTES;
+    if (which)
+        *which = 0;
     const bool is_stdin = strcmp(path, "-") == 0;
     const char *shown = is_stdin ? "stdin" : path;
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
@@ -142,30 +180,38 @@ am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t *
         goto done;
     }
     const bool regular = S_ISREG(sb.st_mode);
-    const bool over = regular && (uint64_t)sb.st_size > (uint64_t)limit;
+    /* The head first: a wrong file is named before its size matters. */
+    uint8_t head[AM_SNIFF_BYTES];
+    size_t n = 0, got, picked = 0;
+    if (!read_full(fd, head, sizeof head, &n))
+        goto read_error;
+    if (count && (st = pick_format(head, n, formats, count, &picked, err))) {
+        am_error_where(err, "%s", shown);
+        goto done;
+    }
+    if (which)
+        *which = picked;
+    const am_file_format *fmt = count ? formats[picked] : NULL;
+    const size_t limit = fmt && fmt->max_bytes ? fmt->max_bytes : AM_READ_MAX_BYTES;
+    /* Then the size, from fstat, before anything is allocated for the rest. */
+    if (regular && (uint64_t)sb.st_size > (uint64_t)limit) {
+        st = too_large(shown, fmt, limit, (size_t)sb.st_size, true, err);
+        goto done;
+    }
     /* A regular file gets its size plus one byte (which tells that it grew meanwhile); a
      * pipe grows up to limit + 1 (which tells that it is too long). */
-    size_t cap = regular && !over ? (size_t)sb.st_size + 1 : AM_SNIFF_BYTES;
-    if (cap < AM_SNIFF_BYTES)
-        cap = AM_SNIFF_BYTES;
+    size_t cap = regular ? (size_t)sb.st_size + 1 : 65536;
+    if (cap < n + 1)
+        cap = n + 1;
+    if (cap > limit + 1)
+        cap = limit + 1;
     buf = malloc(cap + 1);
     if (!buf) {
         st = am_fail_nomem(err, shown);
         goto done;
     }
-    /* The head first: a wrong file is named before its size matters. */
-    size_t n = 0, got;
-    if (!read_full(fd, buf, AM_SNIFF_BYTES, &n))
-        goto read_error;
-    if (fmt && fmt->sniff && (st = fmt->sniff(buf, n, err))) {
-        am_error_where(err, "%s", shown);
-        goto done;
-    }
-    if (over) {
-        st = too_large(shown, fmt, limit, (size_t)sb.st_size, true, err);
-        goto done;
-    }
-    while (n == AM_SNIFF_BYTES || n == cap) {
+    memcpy(buf, head, n);
+    while (n == sizeof head || n == cap) {
         if (n == cap) {
             if (cap > limit) {
                 st = too_large(shown, fmt, limit, limit, false, err);
@@ -184,7 +230,7 @@ am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t *
         if (!read_full(fd, buf + n, cap - n, &got))
             goto read_error;
         n += got;
-        if (n < cap || got == 0 || n == before)
+        if (n < cap || n == before)
             break; /* the input ended */
     }
     buf[n] = 0;

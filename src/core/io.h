@@ -15,7 +15,7 @@
 
 /* What a reader expects of a file. */
 typedef struct am_file_format {
-    const char *name; /* for messages: "mesh asset", "BVH file", "joint map JSON" */
+    const char *name; /* for messages, with its article: "a mesh asset", "an .anim file" */
     size_t max_bytes; /* larger files are refused (AM_ERR_INVALID) before they are read */
     /* Optional: look at the first bytes (n = min(AM_SNIFF_BYTES, file size)) and refuse a
      * file that is plainly not this format, saying what it looks like (am_sniff_kind);
@@ -35,6 +35,11 @@ typedef struct am_file_format {
  * Errors name the path. */
 am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size,
                           am_error *err);
+/* The same for a file that may be one of several formats (count >= 1): the first whose
+ * sniff accepts the head decides the limit, and *which (may be NULL) says which; when none
+ * accepts, "not A or B: the file is <kind>". */
+am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
+                           uint8_t **data, size_t *size, am_error *err);
 /* am_read_file_as(path, NULL, ...). */
 am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err);
 

@@ -73,12 +73,28 @@ void am_mesh_asset_free(am_mesh_asset *a)
     memset(a, 0, sizeof *a);
 }
 
+/* A binary LLSD map: '{' then a big-endian count whose first byte is 0. A text file
+ * where a binary asset belongs is a common mix-up (the meshdata JSON or the .dae beside
+ * the .llmesh): say which. */
+static am_status sniff_mesh(const uint8_t *h, size_t n, am_error *err)
+{
+    const char *kind = am_sniff_kind(h, n);
+    if (strcmp(kind, "a binary mesh asset") == 0)
+        return AM_OK;
+    if (strcmp(kind, "JSON") == 0 || strncmp(kind, "XML", 3) == 0)
+        return am_fail_at(err, AM_ERR_INVALID, 0, "this is a text file (%s), not a binary mesh asset (.llmesh / .slm)",
+                          kind[0] == 'X' ? "XML: a .dae?" : "JSON: a meshdata or rig file?");
+    return am_fail_at(err, AM_ERR_INVALID, 0, "not a binary mesh asset (.llmesh / .slm): the file is %s", kind);
+}
+
+const am_file_format am_mesh_asset_format = {"a mesh asset", AM_MESH_ASSET_MAX_FILE_BYTES, sniff_mesh};
+
 am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *data = NULL;
     size_t size = 0;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &am_mesh_asset_format, &data, &size, err);
     if (s)
         return s;
     s = am_mesh_asset_decode(data, size, out, err);

@@ -24,6 +24,11 @@
 #include "mesh/mesh_asset.h"
 #include "skeleton.h"
 
+/* A skin reference JSON (what mesh decode --skin-json writes: 110 joints of two matrices is
+ * about 60 KB) is an object of at most this many bytes (README "Size limits"). */
+#define AM_SKIN_JSON_MAX_FILE_BYTES ((size_t)4 << 20)
+extern const am_file_format am_skin_json_format;
+
 #define AM_SKIN_COMPARE_DEFAULT_TOL 1e-4
 
 /* --- reference JSON --- */

@@ -166,18 +166,25 @@ am_status am_skin_json_write(const am_skin_info *skin, am_buf *out, am_error *er
     return s ? s : am_buf_printf(out, err, "\n}\n");
 }
 
+static am_status sniff_skin_json(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "a skin reference JSON (an object)", err);
+}
+
+const am_file_format am_skin_json_format = {"a skin reference JSON", AM_SKIN_JSON_MAX_FILE_BYTES, sniff_skin_json};
+
 am_status am_skin_load_any(const char *path, am_skin_info *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *data = NULL;
-    size_t size = 0;
-    am_status s = am_read_file(path, &data, &size, err);
+    size_t size = 0, which = 0;
+    /* a binary-LLSD header map starts '{' followed by a big-endian count (0x00 ...); JSON
+     * follows '{' with whitespace, '"' or '}'; anything else (empty, binary) is neither */
+    const am_file_format *formats[2] = {&am_mesh_asset_format, &am_skin_json_format};
+    am_status s = am_read_file_any(path, formats, 2, &which, &data, &size, err);
     if (s)
         return s;
-    /* a binary-LLSD header map starts '{' followed by a big-endian count (0x00 ...);
-     * JSON follows '{' with whitespace, '"' or '}' */
-    bool asset = size >= 2 && data[0] == '{' && data[1] == 0x00;
-    if (!asset) {
+    if (which == 1) {
         s = am_skin_json_parse((const char *)data, size, path, out, err);
         free(data);
         return s;

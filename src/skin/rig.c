@@ -310,12 +310,19 @@ done:
     return st;
 }
 
+static am_status sniff_rig(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "a rig JSON (an object)", err);
+}
+
+const am_file_format am_rig_format = {"a rig JSON", AM_RIG_MAX_FILE_BYTES, sniff_rig};
+
 am_status am_rig_load(const char *path, am_rig *out, am_error *err)
 {
     uint8_t *data = NULL;
     size_t size = 0;
     memset(out, 0, sizeof *out);
-    am_status st = am_read_file(path, &data, &size, err);
+    am_status st = am_read_file_as(path, &am_rig_format, &data, &size, err);
     if (st)
         return st;
     st = am_rig_parse_json((const char *)data, size, path, out, err);

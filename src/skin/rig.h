@@ -18,6 +18,11 @@
 #include "core/io.h"
 #include "math/am_math.h"
 
+/* A rig JSON is an object of at most this many bytes: 8 faces of 65,536 vertices with
+ * normals, UVs and 4 weights each take about 150 MB as text (README "Size limits"). */
+#define AM_RIG_MAX_FILE_BYTES ((size_t)256 << 20)
+extern const am_file_format am_rig_format;
+
 typedef struct am_rig_joint {
     char *name;     /* stock name or alias, as written */
     am_vec3 world;  /* rest world position, bind frame, metres */

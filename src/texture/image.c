@@ -62,14 +62,30 @@ am_status am_image_decode(const uint8_t *data, size_t size, am_tex_image *out, a
     }
 }
 
-/* A whole file through `decode`; the error names the path. */
-static am_status read_with(const char *path, am_status (*decode)(const uint8_t *, size_t, am_tex_image *, am_error *),
-                           am_tex_image *out, am_error *err)
+/* PNG or JPEG from the first bytes; anything else named for what it is. */
+static am_status sniff_image(const uint8_t *h, size_t n, am_error *err)
+{
+    const char *kind;
+    am_image_type t = am_image_sniff(h, n, &kind);
+    if (t == AM_IMAGE_PNG || t == AM_IMAGE_JPEG)
+        return AM_OK;
+    if (t == AM_IMAGE_OTHER)
+        return am_fail(err, AM_ERR_INVALID, "a %s image: only PNG and JPEG textures are read (convert it to PNG)",
+                       kind);
+    return am_fail(err, AM_ERR_INVALID, "not a PNG or JPEG image: the file is %s", am_sniff_kind(h, n));
+}
+
+const am_file_format am_image_file_format = {"a PNG or JPEG image", AM_PNG_MAX_FILE_BYTES, sniff_image};
+
+/* A whole file through `decode`, bounded by its format; the error names the path. */
+static am_status read_with(const char *path, const am_file_format *fmt,
+                           am_status (*decode)(const uint8_t *, size_t, am_tex_image *, am_error *), am_tex_image *out,
+                           am_error *err)
 {
     uint8_t *data;
     size_t size;
     memset(out, 0, sizeof *out);
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, fmt, &data, &size, err);
     if (s)
         return s;
     s = decode(data, size, out, err);
@@ -81,10 +97,10 @@ static am_status read_with(const char *path, am_status (*decode)(const uint8_t *
 
 am_status am_image_read(const char *path, am_tex_image *out, am_error *err)
 {
-    return read_with(path, am_image_decode, out, err);
+    return read_with(path, &am_image_file_format, am_image_decode, out, err);
 }
 
 am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err)
 {
-    return read_with(path, am_tex_png_decode, out, err);
+    return read_with(path, &am_png_file_format, am_tex_png_decode, out, err);
 }

@@ -43,6 +43,20 @@ static void quiet_codec(opj_codec_t *codec, opj_msg *m)
     opj_set_info_handler(codec, ignore_message, NULL);
 }
 
+/* A raw code stream starts with SOC (FF 4F) then SIZ (FF 51); a .jp2 has boxes instead. */
+static am_status sniff_j2c(const uint8_t *h, size_t n, am_error *err)
+{
+    const char *kind = am_sniff_kind(h, n);
+    if (strcmp(kind, "a JPEG-2000 code stream") == 0)
+        return AM_OK;
+    return am_fail_at(err, AM_ERR_INVALID, 0,
+                      "not a JPEG-2000 code stream (a .j2c starts FF 4F FF 51; convert with animesh texture): the file "
+                      "is %s",
+                      kind);
+}
+
+const am_file_format am_j2c_file_format = {"a JPEG-2000 code stream", AM_J2C_MAX_FILE_BYTES, sniff_j2c};
+
 /* ---- output stream into an am_buf (the encoder may seek back to patch markers) ---- */
 typedef struct out_stream {
     am_buf *buf;

@@ -71,6 +71,15 @@ am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out,
     return AM_OK;
 }
 
+static am_status sniff_png(const uint8_t *h, size_t n, am_error *err)
+{
+    if (n >= sizeof png_signature && memcmp(h, png_signature, sizeof png_signature) == 0)
+        return AM_OK;
+    return am_fail_at(err, AM_ERR_INVALID, 0, "not a PNG file (no PNG signature): the file is %s", am_sniff_kind(h, n));
+}
+
+const am_file_format am_png_file_format = {"a PNG image", AM_PNG_MAX_FILE_BYTES, sniff_png};
+
 am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
 {
     if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))

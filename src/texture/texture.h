@@ -30,6 +30,16 @@
 
 #define AM_TEXTURE_MAX_SIDE 1024
 
+/* Files (README "Size limits"): a PNG starts with its signature and is at most 64 MB (an
+ * 8192 x 8192 RGBA picture, the largest --resize takes, compresses well below it); a .j2c
+ * starts with SOC + SIZ and is at most 16 MB (a lossless 1024 x 1024 RGBA stream is about
+ * 3 MB). */
+#define AM_PNG_MAX_FILE_BYTES ((size_t)64 << 20)
+#define AM_J2C_MAX_FILE_BYTES ((size_t)16 << 20)
+extern const am_file_format am_png_file_format;
+extern const am_file_format am_image_file_format; /* PNG or JPEG (am_image_read), the PNG limit */
+extern const am_file_format am_j2c_file_format;
+
 typedef struct am_tex_image {
     uint32_t width, height;
     uint32_t channels; /* 3 or 4 */

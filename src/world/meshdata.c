@@ -272,6 +272,13 @@ am_status am_meshdata_validate(const json_t *doc, const am_skeleton *skel, am_me
     return AM_OK;
 }
 
+static am_status sniff_meshdata(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "a meshdata JSON (an object)", err);
+}
+
+const am_file_format am_meshdata_format = {"a meshdata JSON", AM_MESHDATA_MAX_FILE_BYTES, sniff_meshdata};
+
 am_status am_meshdata_load(const char *path, const am_skeleton *skel, json_t **doc, am_meshdata_summary *sum,
                            am_error *err)
 {
@@ -279,7 +286,7 @@ am_status am_meshdata_load(const char *path, const am_skeleton *skel, json_t **d
     am_error_clear(err);
     uint8_t *data = NULL;
     size_t size = 0;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &am_meshdata_format, &data, &size, err);
     if (s)
         return s;
     json_error_t je;

@@ -22,7 +22,13 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/io.h"
 #include "skeleton.h"
+
+/* A meshdata file is a JSON object of at most this many bytes: one face of 65,536
+ * vertices with normals, UVs and weights is about 25 MB as text (README "Size limits"). */
+#define AM_MESHDATA_MAX_FILE_BYTES ((size_t)64 << 20)
+extern const am_file_format am_meshdata_format;
 
 typedef struct am_meshdata_summary {
     size_t submeshes;
