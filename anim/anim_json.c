@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "anim.h"
+#include "core/json_text.h"
 
 static json_t *farr(const float *v, int n)
 {
@@ -336,13 +337,9 @@ am_status am_anim_from_json(const char *text, size_t size, const char *source, a
 {
     memset(a, 0, sizeof *a);
     rd r = {err, source ? source : "json", AM_OK};
-    json_error_t je;
-    json_t *root = json_loadb(text, size, 0, &je);
-    if (!root) {
-        am_fail(err, AM_ERR_INVALID, "line %d column %d: %s", je.line, je.column, je.text);
-        am_error_where(err, "%s", r.src);
+    json_t *root = am_json_load_text(text, size, 0, r.src, err);
+    if (!root)
         return AM_ERR_INVALID;
-    }
     if (!json_is_object(root)) {
         bad(&r, "the top level must be an object");
         goto done;

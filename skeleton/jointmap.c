@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "core/io.h"
+#include "core/json_text.h"
 
 void am_joint_map_free(am_joint_map *map)
 {
@@ -63,13 +64,9 @@ static am_status read_parents_object(am_joint_map *map, json_t *obj, const char 
 
 static json_t *load_json(const char *text, size_t size, const char *source, am_error *err)
 {
-    json_error_t je;
-    json_t *root = json_loadb(text, size, 0, &je);
-    if (!root) {
-        am_fail(err, AM_ERR_INVALID, "invalid JSON: %s", je.text);
-        am_error_where(err, "%s:%d", source, je.line);
+    json_t *root = am_json_load_text(text, size, 0, source, err);
+    if (!root)
         return NULL;
-    }
     if (!json_is_object(root)) {
         json_decref(root);
         am_fail(err, AM_ERR_INVALID, "top level must be a JSON object");
@@ -260,8 +257,8 @@ am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, a
     for (size_t i = 0; i < map->count && !s; i++) {
         targets[i] = am_skeleton_find(skel, map->entries[i].stock_name);
         if (targets[i] < 0)
-            s = report_add(r, err, "unknown joint '%s': not in avatar_skeleton.xml (rig joint '%s')",
-                           map->entries[i].stock_name, map->entries[i].rig_name);
+            s = report_add(r, err, "joints['%s']: unknown joint '%s': not in avatar_skeleton.xml",
+                           map->entries[i].rig_name, map->entries[i].stock_name);
     }
     /* 2. one rig joint per stock joint (aliases resolve to the same joint) */
     for (size_t i = 0; i < map->count && !s; i++) {
@@ -269,7 +266,7 @@ am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, a
             continue;
         for (size_t k = 0; k < i && !s; k++)
             if (targets[k] == targets[i]) {
-                s = report_add(r, err, "rig joints '%s' and '%s' both map to stock joint '%s'",
+                s = report_add(r, err, "joints['%s'] and joints['%s'] both map to stock joint '%s'",
                                map->entries[k].rig_name, map->entries[i].rig_name,
                                skel->joints[targets[i]].name);
                 break;

@@ -206,6 +206,11 @@ static void test_bad_mesh_inputs_are_refused(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "oar --mesh '%s/missing.llmesh' -o '%s/x.oar'", f->dir, f->dir),
                      3);
     assert_int_equal(am_test_run_cli(out, sizeof out, "oar --help"), 0);
+    /* a position out of any region names the position, not a scale nobody gave */
+    rc = am_test_run_cli(out, sizeof out, "oar --mesh '%s/bendbox.llmesh' --at 1e308,0,0 -o '%s/x.oar'", f->dir, f->dir);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "position x 1e+308 m is outside any region"));
+    assert_null(strstr(out, "scale"));
     snprintf(path, sizeof path, "%s/x.oar", f->dir);
     FILE *fp = fopen(path, "rb");
     assert_null(fp); /* nothing written on failure */

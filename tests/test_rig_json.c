@@ -105,7 +105,7 @@ static void test_bad_fields_are_named(void **state)
     expect_bad(", [[1, 1]]]", "]", "weights", "one influence list per vertex (3)");
     expect_bad("[0.8, 0.5, 0.2]", "[0.8, 1.5, 0.2]", "material.rgb", "0..1");
     expect_bad("\"textured\": true", "\"textured\": 1", "material.textured", "true or false");
-    expect_bad("{\"name\": \"bendbox\"", "[{\"name\": \"bendbox\"", "bad.json", "JSON syntax");
+    expect_bad("{\"name\": \"bendbox\"", "[{\"name\": \"bendbox\"", "bad.json", "not valid JSON");
 }
 
 static void test_missing_file_is_an_io_error(void **state)

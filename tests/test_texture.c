@@ -164,7 +164,24 @@ static void test_png_decode_refuses_garbage_and_truncation(void **state)
     am_error_clear(&err);
     assert_int_equal(am_tex_png_decode(file, 20, &img, &err), AM_ERR_INVALID);
     assert_null(img.pixels);
-    (void)n;
+    /* damage is named by chunk and byte offset: IHDR at 8, IDAT at 33 */
+    assert_int_equal(am_tex_png_decode(file, n - 20, &img, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "chunk IDAT of"));
+    assert_int_equal(err.offset, 33);
+    file[20] ^= 0x01; /* inside IHDR's data */
+    assert_int_equal(am_tex_png_decode(file, n, &img, &err), AM_ERR_INVALID);
+    assert_string_equal(err.msg, "corrupt PNG: chunk IHDR fails its CRC check");
+    assert_int_equal(err.offset, 8);
+    file[20] ^= 0x01;
+    /* zlib damage inside IDAT (CRC made right again): libpng's words, at IDAT's offset */
+    size_t idat = 33, idat_len = ((size_t)file[33] << 24) | ((size_t)file[34] << 16) | ((size_t)file[35] << 8) | file[36];
+    file[idat + 8 + 2] ^= 0xFF;
+    uLong crc = crc32(0, file + idat + 4, (uInt)(4 + idat_len));
+    be32(file + idat + 8 + idat_len, (uint32_t)crc);
+    assert_int_equal(am_tex_png_decode(file, n, &img, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "corrupt PNG: IDAT"));
+    assert_int_equal(err.offset, 33);
+    assert_null(img.pixels);
 }
 
 static void test_size_rule_accepts_powers_of_two_up_to_1024(void **state)
@@ -331,6 +348,22 @@ static void test_j2c_decode_refuses_garbage_and_truncation(void **state)
         assert_int_equal(am_j2c_decode(b.data, cut, &d, &err), AM_ERR_INVALID);
         assert_null(d.pixels);
     }
+    /* a main-header segment cut short is named by marker and byte offset: SIZ at 2 (47
+     * bytes with 3 components), then COD at 51 */
+    assert_int_equal(am_j2c_decode(b.data, 60, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "JPEG-2000 marker FF52 (COD)"));
+    assert_int_equal(err.offset, 51);
+    /* a tile-part longer than the stream: named at its SOT */
+    size_t sot = 0;
+    for (size_t i = 2; i + 1 < b.size; i++)
+        if (b.data[i] == 0xFF && b.data[i + 1] == 0x90) {
+            sot = i;
+            break;
+        }
+    assert_true(sot > 0);
+    assert_int_equal(am_j2c_decode(b.data, b.size - 10, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "tile-part (SOT)"));
+    assert_int_equal(err.offset, sot);
     am_buf_free(&b);
     am_tex_image_free(&a);
 }

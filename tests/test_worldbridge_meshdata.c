@@ -167,7 +167,7 @@ static void test_unknown_joint_is_refused_by_name_with_a_skeleton(void **state)
     am_skeleton_free(&skel);
 }
 
-static void test_bad_json_names_the_file_and_offset(void **state)
+static void test_bad_json_names_the_file_line_and_column(void **state)
 {
     (void)state;
     char dir[512], path[1024];
@@ -180,13 +180,19 @@ static void test_bad_json_names_the_file_and_offset(void **state)
     assert_null(doc);
     assert_string_equal(err.where, path);
     assert_non_null(strstr(err.msg, "not valid JSON"));
-    assert_true(err.offset != AM_NO_OFFSET);
+    assert_non_null(strstr(err.msg, "(line 1, column 28)"));
     am_test_write_text(path, "{\"version\": 1, \"version\": 1}");
     assert_int_equal(am_meshdata_load(path, NULL, &doc, NULL, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "duplicate"));
     snprintf(path, sizeof path, "%s/missing.json", dir);
     assert_int_equal(am_meshdata_load(path, NULL, &doc, NULL, &err), AM_ERR_IO);
-    remove(path);
+    /* an empty file is said to be empty (it was "near end of file" at byte 0) */
+    snprintf(path, sizeof path, "%s/empty.json", dir);
+    am_test_write_text(path, "");
+    assert_int_equal(am_meshdata_load(path, NULL, &doc, NULL, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "the file is empty"));
+    assert_null(strstr(err.msg, "near end of file"));
+    am_test_rmtree(dir);
 }
 
 int main(void)
@@ -196,7 +202,7 @@ int main(void)
         cmocka_unit_test(test_each_broken_field_is_named),
         cmocka_unit_test(test_second_submesh_with_skin_is_refused),
         cmocka_unit_test(test_unknown_joint_is_refused_by_name_with_a_skeleton),
-        cmocka_unit_test(test_bad_json_names_the_file_and_offset),
+        cmocka_unit_test(test_bad_json_names_the_file_line_and_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mesh/skin_compare.h"
+#include "core/json_text.h"
 
 static am_status bad(am_error *err, const char *source, const char *field, const char *msg)
 {
@@ -50,13 +51,9 @@ static am_status json_matrix_list(const json_t *v, am_mat4 **out, size_t *count,
 am_status am_skin_json_parse(const char *text, size_t size, const char *source, am_skin_info *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    json_error_t je;
-    json_t *root = json_loadb(text, size, 0, &je);
-    if (!root) {
-        am_fail(err, AM_ERR_INVALID, "JSON: %s (line %d, column %d)", je.text, je.line, je.column);
-        am_error_where(err, "%s", source);
+    json_t *root = am_json_load_text(text, size, 0, source, err);
+    if (!root)
         return AM_ERR_INVALID;
-    }
     am_status s = AM_OK;
     const json_t *names = json_object_get(root, "joint_names");
     if (!json_is_object(root)) {

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/json_text.h"
 
 #define RIG_MAX_VERTICES (8u * 65536u)
 #define RIG_MAX_JOINTS 1024u
@@ -276,13 +277,9 @@ am_status am_rig_parse_json(const char *json, size_t size, const char *source, a
 {
     const char *src = source ? source : "rig";
     memset(out, 0, sizeof *out);
-    json_error_t jerr;
-    json_t *root = json_loadb(json, size, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        am_fail_at(err, AM_ERR_INVALID, (size_t)jerr.position, "JSON syntax: %s (line %d)", jerr.text, jerr.line);
-        am_error_where(err, "%s", src);
+    json_t *root = am_json_load_text(json, size, JSON_REJECT_DUPLICATES, src, err);
+    if (!root)
         return AM_ERR_INVALID;
-    }
     am_status st = AM_OK;
     if (!json_is_object(root)) {
         st = field_fail(err, src, "(top level)", "expected a JSON object");

@@ -244,6 +244,68 @@ done:
     return s;
 }
 
+static const char *marker_name(unsigned m)
+{
+    switch (m) {
+    case 0xFF51: return "SIZ";
+    case 0xFF52: return "COD";
+    case 0xFF53: return "COC";
+    case 0xFF55: return "TLM";
+    case 0xFF57: return "PLM";
+    case 0xFF58: return "PLT";
+    case 0xFF5C: return "QCD";
+    case 0xFF5D: return "QCC";
+    case 0xFF5E: return "RGN";
+    case 0xFF5F: return "POC";
+    case 0xFF60: return "PPM";
+    case 0xFF61: return "PPT";
+    case 0xFF63: return "CRG";
+    case 0xFF64: return "COM";
+    case 0xFF90: return "SOT";
+    case 0xFFD9: return "EOC";
+    default: return "unknown";
+    }
+}
+
+/* Walk the marker segments (ISO 15444-1 A.4) so damage is named by marker and byte offset:
+ * the main header up to the first SOT, then each tile-part by its Psot length. A stream
+ * may end early (a partial download decodes at a lower resolution), but a segment may not
+ * run past the end. *tiles_at is where the first tile-part starts. */
+static am_status walk_markers(const uint8_t *d, size_t n, size_t *tiles_at, am_error *err)
+{
+    size_t pos = 2; /* after SOC */
+    *tiles_at = n;
+    while (pos + 4 <= n) {
+        unsigned m = (unsigned)d[pos] << 8 | d[pos + 1];
+        if (d[pos] != 0xFF)
+            return am_fail_at(err, AM_ERR_INVALID, pos, "JPEG-2000: expected a marker (FF xx), found %02X %02X",
+                              d[pos], d[pos + 1]);
+        if (m == 0xFF90 || m == 0xFFD9)
+            break;
+        size_t len = (size_t)d[pos + 2] << 8 | d[pos + 3];
+        if (len < 2 || pos + 2 + len > n)
+            return am_fail_at(err, AM_ERR_INVALID, pos,
+                              "JPEG-2000 marker %04X (%s): a %zu-byte segment runs past the end of the stream (%zu bytes)",
+                              m, marker_name(m), len, n);
+        pos += 2 + len;
+    }
+    *tiles_at = pos;
+    while (pos + 12 <= n && d[pos] == 0xFF && d[pos + 1] == 0x90) {
+        size_t psot = rd32(d + pos + 6);
+        if (psot == 0) /* the last tile-part: up to EOC */
+            return AM_OK;
+        if (psot < 14 || pos + psot > n)
+            return am_fail_at(err, AM_ERR_INVALID, pos,
+                              "JPEG-2000 tile-part (SOT): %zu bytes announced, the stream ends %zu bytes later", psot,
+                              n - pos);
+        pos += psot;
+    }
+    if (pos + 2 <= n && !(d[pos] == 0xFF && (d[pos + 1] == 0xD9 || d[pos + 1] == 0x90)))
+        return am_fail_at(err, AM_ERR_INVALID, pos, "JPEG-2000: expected SOT or EOC, found %02X %02X", d[pos],
+                          d[pos + 1]);
+    return AM_OK;
+}
+
 static uint8_t to8(OPJ_INT32 v, const opj_image_comp_t *c)
 {
     if (c->sgnd)
@@ -277,6 +339,9 @@ am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_
                           yt, AM_J2C_MAX_TILES);
     if (csiz < 1 || csiz > 4)
         return am_fail_at(err, AM_ERR_INVALID, 40, "JPEG-2000 image with %u components (1 to 4 supported)", csiz);
+    size_t tiles_at;
+    if (walk_markers(data, size, &tiles_at, err))
+        return AM_ERR_INVALID;
 
     opj_msg msg = {{0}};
     opj_dparameters_t dp;
@@ -297,7 +362,8 @@ am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_
     opj_stream_set_skip_function(st, in_skip);
     opj_stream_set_seek_function(st, in_seek);
     if (!opj_setup_decoder(codec, &dp) || !opj_read_header(st, codec, &oi)) {
-        s = am_fail(err, AM_ERR_INVALID, "bad JPEG-2000 header: %s", msg.text[0] ? msg.text : "unreadable");
+        s = am_fail(err, AM_ERR_INVALID, "bad JPEG-2000 main header (bytes 0 to %zu): %s", tiles_at,
+                    msg.text[0] ? msg.text : "unreadable");
         goto done;
     }
     uint32_t w = oi->x1 - oi->x0, h = oi->y1 - oi->y0;
@@ -307,7 +373,7 @@ am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_
         goto done;
     }
     if (!opj_decode(codec, st, oi) || !opj_end_decompress(codec, st)) {
-        s = am_fail(err, AM_ERR_INVALID, "corrupt JPEG-2000 code stream: %s",
+        s = am_fail(err, AM_ERR_INVALID, "corrupt JPEG-2000 code stream in the tile data (from byte %zu): %s", tiles_at,
                     msg.text[0] ? msg.text : "decoding failed");
         goto done;
     }

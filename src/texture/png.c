@@ -1,6 +1,7 @@
 /* PNG through libpng's simplified API (png_image): it converts every colour type and bit
  * depth to 8-bit RGB(A) for us and reports errors as messages, with no setjmp here. */
 #include <png.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,16 +36,73 @@ void am_tex_image_free(am_tex_image *img)
     memset(img, 0, sizeof *img);
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Walk the chunks (length, type, data, CRC; PNG spec 5.3) so damage is named by chunk and
+ * byte offset before libpng, whose messages name neither, reads the image. */
+static am_status walk_chunks(const uint8_t *d, size_t n, am_error *err)
+{
+    size_t pos = sizeof png_signature;
+    for (int first = 1;; first = 0) {
+        if (pos + 12 > n)
+            return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: truncated before the IEND chunk (%zu bytes)", n);
+        uint32_t len = be32(d + pos);
+        const uint8_t *type = d + pos + 4;
+        char name[5] = {0};
+        for (int i = 0; i < 4; i++) {
+            if (!((type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z')))
+                return am_fail_at(err, AM_ERR_INVALID, pos + 4, "corrupt PNG: a chunk type that is not 4 letters");
+            name[i] = (char)type[i];
+        }
+        if (first && strcmp(name, "IHDR") != 0)
+            return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: the first chunk is %s, not IHDR", name);
+        if (len > 0x7fffffffu || len > n - pos - 12)
+            return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: chunk %s of %u bytes runs past the end (%zu bytes)",
+                              name, len, n);
+        uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), type, len + 4);
+        /* as libpng: a critical chunk (upper-case first letter) must pass; a damaged
+         * ancillary one is dropped with a warning, so it does not fail the image */
+        if (crc != be32(d + pos + 8 + len) && name[0] >= 'A' && name[0] <= 'Z')
+            return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: chunk %s fails its CRC check", name);
+        if (strcmp(name, "IEND") == 0)
+            return AM_OK;
+        pos += 12 + (size_t)len;
+    }
+}
+
+/* libpng's message often starts with the chunk it was in ("IDAT: incorrect data check"):
+ * the offset of that chunk (the first of its type), or AM_NO_OFFSET. */
+static size_t chunk_named(const uint8_t *d, size_t n, const char *msg)
+{
+    if (strlen(msg) < 5 || msg[4] != ':')
+        return AM_NO_OFFSET;
+    for (size_t pos = sizeof png_signature; pos + 12 <= n;) {
+        if (memcmp(d + pos + 4, msg, 4) == 0)
+            return pos;
+        size_t len = be32(d + pos);
+        if (len > n - pos - 12)
+            break;
+        pos += 12 + len;
+    }
+    return AM_NO_OFFSET;
+}
+
 am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     if (size < sizeof png_signature || memcmp(data, png_signature, sizeof png_signature) != 0)
         return am_fail(err, AM_ERR_INVALID, "not a PNG file (no PNG signature)");
+    if (walk_chunks(data, size, err))
+        return AM_ERR_INVALID;
     png_image png;
     memset(&png, 0, sizeof png);
     png.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&png, data, size)) {
-        am_status s = am_fail(err, AM_ERR_INVALID, "corrupt PNG: %s", png.message);
+        am_status s = am_fail_at(err, AM_ERR_INVALID, chunk_named(data, size, png.message), "corrupt PNG: %s",
+                                 png.message);
         png_image_free(&png);
         return s;
     }
@@ -62,7 +120,7 @@ am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out,
         return s;
     }
     if (!png_image_finish_read(&png, NULL, out->pixels, (png_int_32)(png.width * channels), NULL)) {
-        s = am_fail(err, AM_ERR_INVALID, "corrupt PNG: %s", png.message);
+        s = am_fail_at(err, AM_ERR_INVALID, chunk_named(data, size, png.message), "corrupt PNG: %s", png.message);
         png_image_free(&png);
         am_tex_image_free(out);
         return s;

@@ -8,6 +8,7 @@
 
 #include "core/io.h"
 #include "skin/skin_build.h" /* AM_RIG_MAX_COORD_M */
+#include "core/json_text.h"
 
 #define AM_MESHDATA_MAX_VERTICES 65536 /* one face's limit (lessons.md rule 12) */
 #define AM_MESHDATA_WEIGHT_SUM_TOL 1e-3
@@ -289,14 +290,10 @@ am_status am_meshdata_load(const char *path, const am_skeleton *skel, json_t **d
     am_status s = am_read_file_as(path, &am_meshdata_format, &data, &size, err);
     if (s)
         return s;
-    json_error_t je;
-    json_t *root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &je);
+    json_t *root = am_json_load_text((const char *)data, size, JSON_REJECT_DUPLICATES, path, err);
     free(data);
-    if (!root) {
-        am_fail_at(err, AM_ERR_INVALID, (size_t)je.position, "not valid JSON: %s (line %d)", je.text, je.line);
-        am_error_where(err, "%s", path);
+    if (!root)
         return AM_ERR_INVALID;
-    }
     s = am_meshdata_validate(root, skel, sum, err);
     if (s) {
         am_error_where(err, "%s", path);
