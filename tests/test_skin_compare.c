@@ -106,7 +106,7 @@ static void test_perturbed_alt_translation_fails_naming_the_joint(void **state)
     assert_false(c.ok);
     assert_true(c.alt_a && !c.alt_b);
     am_skin_comparison_free(&c);
-    am_skin_compare_options lax = {0, NULL, false, true};
+    am_skin_compare_options lax = {0, NULL, false, true, false};
     assert_int_equal(am_skin_compare(&a, &b, &lax, &c, &err), AM_OK);
     assert_true(c.ok);
     am_skin_comparison_free(&c);
@@ -131,8 +131,13 @@ static void test_aliases_match_by_canonical_name(void **state)
     assert_int_equal(c.count, 1); /* without the skeleton only mTorso is shared */
     assert_int_equal(c.only_a_count, 1);
     assert_string_equal(c.only_b[0], "avatar_mPelvis");
+    assert_true(c.ok); /* by default only the shared joints are judged */
     am_skin_comparison_free(&c);
-    am_skin_compare_options opt = {0, &skel, false, false};
+    am_skin_compare_options strict = {0, NULL, false, false, true};
+    assert_int_equal(am_skin_compare(&a, &b, &strict, &c, &err), AM_OK);
+    assert_false(c.ok); /* --strict: a joint on one side only is a mismatch */
+    am_skin_comparison_free(&c);
+    am_skin_compare_options opt = {0, &skel, false, false, false};
     assert_int_equal(am_skin_compare(&a, &b, &opt, &c, &err), AM_OK);
     assert_int_equal(c.count, 2);
     assert_string_equal(c.joints[0].name, "mPelvis");
@@ -266,6 +271,9 @@ static void test_cli_skin_compare(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s' --tol 1e-3", a, b), 0);
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s'", slm, a), 1); /* alt on one side */
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s' --allow-missing-alt", slm, a), 0);
+    assert_non_null(strstr(out, "only in B (1): mTorso"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s' --allow-missing-alt --strict", slm, a), 1);
+    assert_non_null(strstr(out, "--strict: 1 joint on one side only"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s'", a), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s/missing.json'", a, dir), 3);
     am_skin_info_free(&s);

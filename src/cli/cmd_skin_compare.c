@@ -10,7 +10,7 @@
 
 static const char *help =
     "usage: animesh skin compare A B [--tol T] [--alt-translation-only]\n"
-    "                                [--allow-missing-alt] [--skeleton FILE]\n\n"
+    "                                [--allow-missing-alt] [--strict] [--skeleton FILE]\n\n"
     "Compare two skin blocks joint by joint. A and B are mesh assets (.llmesh/.slm) or\n"
     "reference skin JSON ({\"joint_names\", \"inverse_bind_matrix\",\n"
     "\"alt_inverse_bind_matrix\", \"bind_shape_matrix\"}, as 'animesh mesh decode\n"
@@ -24,18 +24,22 @@ static const char *help =
     "                          part the viewer reads)\n"
     "  --allow-missing-alt     alternates on one side only is not a mismatch (e.g. a\n"
     "                          reference uploaded without joint positions)\n"
+    "  --strict                a joint on one side only is a mismatch too (by default only\n"
+    "                          the shared joints are judged: a real upload often lists\n"
+    "                          fewer joints; the one-sided ones are always listed)\n"
     "  --skeleton FILE         the viewer's character/avatar_skeleton.xml\n\n"
-    "Exit 0 when every shared joint is within tolerance, at least one joint is shared and\n"
-    "both or neither carry alternates; 1 otherwise (failing joints are named); 2 usage;\n"
-    "3 I/O.\n";
+    "Exit 0 when every shared joint is within tolerance, at least one joint is shared,\n"
+    "both or neither carry alternates and (with --strict) no joint is on one side only;\n"
+    "1 otherwise (failing joints are named); 2 usage; 3 I/O.\n";
 
 int am_cmd_skin_compare(int argc, char **argv)
 {
     const char *skel_path = NULL;
-    am_skin_compare_options opt = {AM_SKIN_COMPARE_DEFAULT_TOL, NULL, false, false};
+    am_skin_compare_options opt = {AM_SKIN_COMPARE_DEFAULT_TOL, NULL, false, false, false};
     static const struct option opts[] = {{"tol", required_argument, 0, 't'},
                                          {"alt-translation-only", no_argument, 0, 'a'},
                                          {"allow-missing-alt", no_argument, 0, 'm'},
+                                         {"strict", no_argument, 0, 'S'},
                                          {"skeleton", required_argument, 0, 's'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
@@ -50,6 +54,7 @@ int am_cmd_skin_compare(int argc, char **argv)
             break;
         case 'a': opt.alt_translation_only = true; break;
         case 'm': opt.allow_missing_alt = true; break;
+        case 'S': opt.strict = true; break;
         case 's': skel_path = optarg; break;
         case 'h': fputs(help, stdout); return AM_EXIT_OK;
         default: return am_cli_usage("skin compare", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -127,6 +132,9 @@ int am_cmd_skin_compare(int argc, char **argv)
         }
         if (cmp.count == 0)
             fprintf(stderr, "animesh skin compare: no joint in common\n");
+        if (opt.strict && (cmp.only_a_count || cmp.only_b_count))
+            fprintf(stderr, "animesh skin compare: --strict: %zu joint%s on one side only (listed above)\n",
+                    cmp.only_a_count + cmp.only_b_count, cmp.only_a_count + cmp.only_b_count == 1 ? "" : "s");
         if (cmp.alt_a != cmp.alt_b && !opt.allow_missing_alt)
             fprintf(stderr, "animesh skin compare: alt_inverse_bind_matrix only in %s (joint-position overrides "
                             "present on one side only)\n",

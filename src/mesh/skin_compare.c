@@ -129,7 +129,8 @@ am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am
         am_skin_comparison_free(out);
         return s;
     }
-    out->ok = out->failures == 0 && out->count > 0 && (out->alt_a == out->alt_b || (opt && opt->allow_missing_alt));
+    out->ok = out->failures == 0 && out->count > 0 && (out->alt_a == out->alt_b || (opt && opt->allow_missing_alt)) &&
+              !(opt && opt->strict && (out->only_a_count || out->only_b_count));
     return AM_OK;
 }
 

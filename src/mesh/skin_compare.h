@@ -53,6 +53,9 @@ typedef struct am_skin_compare_options {
     const am_skeleton *skel;    /* optional: resolve aliases to canonical names */
     bool alt_translation_only;  /* compare only alt elements 12..14 (what the viewer reads) */
     bool allow_missing_alt;     /* alternates on one side only is not a mismatch */
+    bool strict;                /* a joint on one side only is a mismatch (default: only the
+                                   shared joints are judged, as against a real upload that
+                                   lists fewer joints; lessons.md rule 2) */
 } am_skin_compare_options;
 
 typedef struct am_skin_joint_diff {
@@ -75,9 +78,10 @@ typedef struct am_skin_comparison {
     double tol;
     double worst;               /* worst difference over every compared element */
     size_t failures;            /* joints beyond tol */
-    bool ok;                    /* no failure, at least one shared joint, and alternates
+    bool ok;                    /* no failure, at least one shared joint, alternates
                                    present on both sides or on neither (unless
-                                   allow_missing_alt) */
+                                   allow_missing_alt), and with strict no joint on one
+                                   side only */
 } am_skin_comparison;
 
 am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am_skin_compare_options *opt,
