@@ -233,8 +233,8 @@ am_status am_bvh_parse(const char *text, size_t size, am_bvh *b, am_error *err)
         li++;
     }
     if (st == AM_OK && (size_t)frames > L.count - li)
-        st = am_fail(err, AM_ERR_INVALID, "bvh line %d: 'Frames: %ld' announced, but %zu frame line%s follow%s", frames_line,
-                     frames, L.count - li, L.count - li == 1 ? "" : "s", L.count - li == 1 ? "s" : "");
+        st = am_fail(err, AM_ERR_INVALID, "bvh line %d: 'Frames: %ld' announced, but %zu frame line%s follow%s",
+                     frames_line, frames, L.count - li, L.count - li == 1 ? "" : "s", L.count - li == 1 ? "s" : "");
     if (st == AM_OK) {
         compute_depths(b);
         b->frame_count = (size_t)frames;

@@ -3,27 +3,12 @@
 #include "bench.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_internal.h"
 #include "lbs.h"
-
-/* Fail naming the mesh file as the place. */
-static am_status bench_fail(const am_bench *b, am_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static am_status bench_fail(const am_bench *b, am_error *err, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    am_fail(err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(err, "%s", b->source);
-    return AM_ERR_INVALID;
-}
 
 static int pelvis_index(const am_skeleton *skel)
 {
@@ -83,14 +68,14 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
         if (fc->no_geometry)
             continue;
         if (fc->vertex_count > AM_MESH_MAX_FACE_VERTICES || fc->index_count % 3)
-            return bench_fail(b, err, "face %zu: %zu vertices, %zu indices", f,
-                           fc->vertex_count, fc->index_count);
+            return am_fail_where(err, AM_ERR_INVALID, b->source, "face %zu: %zu vertices, %zu indices", f,
+                                 fc->vertex_count, fc->index_count);
         nv += fc->vertex_count;
         ni += fc->index_count;
         any_uv |= fc->uvs != NULL;
     }
     if (nv == 0)
-        return bench_fail(b, err, "the measured LOD has no vertices");
+        return am_fail_where(err, AM_ERR_INVALID, b->source, "the measured LOD has no vertices");
     b->bind_pos = malloc(3 * nv * sizeof *b->bind_pos);
     b->vertex_face = malloc(nv * sizeof *b->vertex_face);
     b->joints = calloc(4 * nv, 1);
@@ -114,9 +99,9 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
             am_vec3 q = am_mat4_transform_point(bsm, p);
             if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || fabs(q.x) > 1e6 || fabs(q.y) > 1e6 ||
                 fabs(q.z) > 1e6)
-                return bench_fail(b, err,
-                               "face %zu vertex %zu: position after the bind shape is not finite or beyond 1e6 m",
-                               f, v);
+                return am_fail_where(err, AM_ERR_INVALID, b->source,
+                                     "face %zu vertex %zu: position after the bind shape is not finite or beyond 1e6 m",
+                                     f, v);
             b->bind_pos[3 * o] = (float)q.x;
             b->bind_pos[3 * o + 1] = (float)q.y;
             b->bind_pos[3 * o + 2] = (float)q.z;
@@ -147,8 +132,8 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
         }
         for (size_t i = 0; i < fc->index_count; i++) {
             if (fc->indices[i] >= fc->vertex_count)
-                return bench_fail(b, err, "face %zu: index %zu is %u, beyond %zu vertices",
-                               f, i, fc->indices[i], fc->vertex_count);
+                return am_fail_where(err, AM_ERR_INVALID, b->source, "face %zu: index %zu is %u, beyond %zu vertices",
+                                     f, i, fc->indices[i], fc->vertex_count);
             b->triangles[t++] = (uint32_t)(v0 + fc->indices[i]);
         }
         v0 += fc->vertex_count;
@@ -231,30 +216,33 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
 {
     b->skel = skel;
     if (!b->asset.has_skin)
-        return bench_fail(b, err, "no skin block: not a rigged mesh");
+        return am_fail_where(err, AM_ERR_INVALID, b->source, "no skin block: not a rigged mesh");
     const am_skin_info *skin = &b->asset.skin;
     if (skin->joint_count == 0)
-        return bench_fail(b, err, "skin: joint_names is empty");
+        return am_fail_where(err, AM_ERR_INVALID, b->source, "skin: joint_names is empty");
     if (!skin->inverse_bind)
-        return bench_fail(b, err, "skin: no inverse_bind_matrix (the viewer skips the palette)");
+        return am_fail_where(err, AM_ERR_INVALID, b->source,
+                             "skin: no inverse_bind_matrix (the viewer skips the palette)");
     /* Matrices the viewer would turn into garbage are refused here, so every pose below
      * stays finite (the decoder checks syntax, not plausibility). */
     for (size_t i = 0; i < skin->joint_count; i++) {
         if (!mat_plausible(&skin->inverse_bind[i]))
-            return bench_fail(b, err, "skin: inverse_bind_matrix[%zu] (%s) has a non-finite or huge element",
-                           i, skin->joint_names[i]);
+            return am_fail_where(err, AM_ERR_INVALID, b->source,
+                                 "skin: inverse_bind_matrix[%zu] (%s) has a non-finite or huge element", i,
+                                 skin->joint_names[i]);
         if (skin->alt_inverse_bind && i < skin->alt_count && !mat_plausible(&skin->alt_inverse_bind[i]))
-            return bench_fail(b, err,
-                           "skin: alt_inverse_bind_matrix[%zu] (%s) has a non-finite or huge element", i,
-                           skin->joint_names[i]);
+            return am_fail_where(err, AM_ERR_INVALID, b->source,
+                                 "skin: alt_inverse_bind_matrix[%zu] (%s) has a non-finite or huge element", i,
+                                 skin->joint_names[i]);
     }
     if (!mat_plausible(&skin->bind_shape))
-        return bench_fail(b, err, "skin: bind_shape_matrix has a non-finite or huge element");
+        return am_fail_where(err, AM_ERR_INVALID, b->source,
+                             "skin: bind_shape_matrix has a non-finite or huge element");
     int want = opts ? opts->lod : -1;
     const am_mesh_lod *lod = pick_lod(&b->asset, want, &b->lod);
     if (!lod)
-        return want >= 0 ? bench_fail(b, err, "LOD %d is absent", want)
-                         : bench_fail(b, err, "no LOD with faces");
+        return want >= 0 ? am_fail_where(err, AM_ERR_INVALID, b->source, "LOD %d is absent", want)
+                         : am_fail_where(err, AM_ERR_INVALID, b->source, "no LOD with faces");
     am_status s = flatten(b, lod, err);
     if (s)
         return s;

@@ -516,8 +516,8 @@ am_status am_render_strip_png(const am_bench *b, int motion, const double *times
     return s;
 }
 
-am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *joints,
-                          const am_render_options *opt_in, const char *label, am_image *img, am_error *err)
+am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *joints, const am_render_options *opt_in,
+                          const char *label, am_image *img, am_error *err)
 {
     am_render_options opt;
     options_or_default(opt_in, &opt);

@@ -53,8 +53,8 @@ am_render_options am_render_defaults(void);
 /* One frame of already posed positions (prim frame) into an image (am_render_frame) or a
  * PNG. joints: NULL or skel->joint_count prim-frame positions (only the skin's joints are
  * drawn). */
-am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *joints,
-                          const am_render_options *opt, const char *label, am_image *out, am_error *err);
+am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *joints, const am_render_options *opt,
+                          const char *label, am_image *out, am_error *err);
 am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joints,
                         const am_render_options *opt, const char *label, const char *path,
                         am_error *err);

@@ -267,8 +267,7 @@ am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, a
         for (size_t k = 0; k < i && !s; k++)
             if (targets[k] == targets[i]) {
                 s = report_add(r, err, "joints['%s'] and joints['%s'] both map to stock joint '%s'",
-                               map->entries[k].rig_name, map->entries[i].rig_name,
-                               skel->joints[targets[i]].name);
+                               map->entries[k].rig_name, map->entries[i].rig_name, skel->joints[targets[i]].name);
                 break;
             }
     }

@@ -63,6 +63,7 @@ static void test_json_round_trip_reproduces_real_files_byte_for_byte(void **stat
             fail_msg("%s: %s", files[i], out);
         assert_same_file(src, dst);
     }
+    am_test_rmtree(dir);
 }
 
 static void test_encode_from_values_without_codes(void **state)
@@ -100,6 +101,7 @@ static void test_encode_from_values_without_codes(void **state)
     am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\", \"rot_keys\": [{\"t\": 0, \"rot\": [0,0]}]}]}");
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
     assert_non_null(strstr(out, "joints[0].rot_keys[0]"));
+    am_test_rmtree(dir);
 }
 
 /* Key times are quantised against the duration: a 0 s clip (also 1e-50 s, which is 0 as a
@@ -115,9 +117,10 @@ static void test_a_duration_keys_cannot_use_is_refused_naming_the_json_field(voi
     const char *durations[] = {"0", "1e-50"};
     for (int i = 0; i < 2; i++) {
         char text[512];
-        snprintf(text, sizeof text,
-                 "{\"duration\": %s, \"joints\": [{\"name\": \"mPelvis\", \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}]}]}",
-                 durations[i]);
+        snprintf(
+            text, sizeof text,
+            "{\"duration\": %s, \"joints\": [{\"name\": \"mPelvis\", \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}]}]}",
+            durations[i]);
         am_test_write_text(js, text);
         assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 1);
         assert_non_null(strstr(out, "m.json: joints[0].rot_keys[0]: a key without 'code' needs a positive 'duration'"));
@@ -171,6 +174,7 @@ static void test_check_exit_codes_on_real_files(void **state)
     free(d);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", cut), 1);
     assert_non_null(strstr(out, "truncated"));
+    am_test_rmtree(dir);
 }
 
 static void test_from_bvh_converts_the_cmu_file(void **state)
@@ -219,6 +223,7 @@ static void test_from_bvh_converts_the_cmu_file(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh /usr/share/assimp/models/BVH/01_01.bvh -o '%s'", dst), 1);
     assert_non_null(strstr(out, "Hips"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh x.bvh --priority 9 -o '%s'", dst), 2);
+    am_test_rmtree(dir);
 }
 
 static void test_encode_refuses_keys_the_encoder_would_clamp(void **state)
@@ -250,6 +255,7 @@ static void test_encode_refuses_keys_the_encoder_would_clamp(void **state)
     am_test_write_text(js, "{\"duration\": 1, \"joints\": [{\"name\": \"mPelvis\","
                            " \"pos_keys\": [{\"t\": 0, \"pos\": [0,0,5]}, {\"t\": 1, \"pos\": [0,0,-5]}]}]}");
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 0);
+    am_test_rmtree(dir);
 }
 
 static void test_encode_check_failures_name_the_input_and_the_constraint(void **state)
@@ -270,6 +276,7 @@ static void test_encode_check_failures_name_the_input_and_the_constraint(void **
     assert_non_null(strstr(out, js));
     assert_non_null(strstr(out, "constraint 0 ('L_HAND' -> 'GROUND'): type 7"));
     assert_null(strstr(out, "joint 'L_HAND'"));
+    am_test_rmtree(dir);
 }
 
 static const char *small_bvh = "HIERARCHY\nROOT hip\n{\n OFFSET 0 0 0\n"
@@ -317,6 +324,7 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
     assert_non_null(strstr(out, bvh));
     assert_non_null(strstr(out, map));
     assert_non_null(strstr(out, "'mNope'"));
+    am_test_rmtree(dir);
 }
 
 static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_it(void **state)
@@ -350,6 +358,7 @@ static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_i
     assert_int_equal(am_write_file_atomic(bad, b, 60, &err), AM_OK);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", bad), 1);
     assert_non_null(strstr(out, "truncated"));
+    am_test_rmtree(dir);
 }
 
 static void test_usage_and_io_errors(void **state)

@@ -73,6 +73,7 @@ static void test_usage_errors_exit_2_and_missing_files_3(void **state)
     /* a malformed set is a usage error naming the option as given */
     assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --set 'tip:q>1' --skeleton '%s'", mesh, skel_path), 2);
     assert_non_null(strstr(out, "--set tip:q>1: "));
+    am_test_rmtree(dir);
 }
 
 static json_t *run_json(const char *fmt_args)
@@ -145,6 +146,7 @@ static void test_max_rest_error_fails_the_wrong_export(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s' --skeleton '%s' --max-rest-error 1e-4", right_path,
                                      skel_path),
                      0);
+    am_test_rmtree(dir);
 }
 
 static void test_strip_png_of_a_written_motion(void **state)
@@ -206,6 +208,7 @@ static void test_strip_png_of_a_written_motion(void **state)
     assert_int_equal(img.width, 5 * 360);
     assert_int_equal(img.height, 28 + 400);
     am_image_free(&img);
+    am_test_rmtree(dir);
 }
 
 int main(void)

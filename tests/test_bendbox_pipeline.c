@@ -39,10 +39,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    if (system(cmd) != 0)
-        print_message("could not remove %s\n", f->dir);
+    am_test_rmtree(f->dir);
     am_skeleton_free(&f->skel);
     free(f);
     return 0;

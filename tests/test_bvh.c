@@ -301,9 +301,10 @@ static void test_bad_bvh_is_a_clean_error_naming_the_line(void **state)
 {
     (void)state;
     expect_bvh_error("nothing here\n", "HIERARCHY");
-    expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
-                     "MOTION\nFrames: 3\nFrame Time: 0.1\n0 0 0 0 0 0\n",
-                     "bvh line 7: 'Frames: 3' announced, but 1 frame line follows");
+    expect_bvh_error(
+        "HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+        "MOTION\nFrames: 3\nFrame Time: 0.1\n0 0 0 0 0 0\n",
+        "bvh line 7: 'Frames: 3' announced, but 1 frame line follows");
     expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
                      "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 zero 0\n",
                      "line 9");
@@ -315,12 +316,14 @@ static void test_bad_bvh_is_a_clean_error_naming_the_line(void **state)
                      "bad rotation channel");
     expect_bvh_error("HIERARCHY\nROOT hip\n{\n", "no MOTION");
     /* judged as the F32 the viewer keeps: 1e-50 s is 0 s, 1e39 s is infinite */
-    expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
-                     "MOTION\nFrames: 1\nFrame Time: 1e-50\n0 0 0 0 0 0\n",
-                     "bvh line 8: Frame Time 1e-50 s is 0 as a 32-bit float");
-    expect_bvh_error("HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
-                     "MOTION\nFrames: 1\nFrame Time: 1e39\n0 0 0 0 0 0\n",
-                     "is inf as a 32-bit float");
+    expect_bvh_error(
+        "HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+        "MOTION\nFrames: 1\nFrame Time: 1e-50\n0 0 0 0 0 0\n",
+        "bvh line 8: Frame Time 1e-50 s is 0 as a 32-bit float");
+    expect_bvh_error(
+        "HIERARCHY\nROOT hip\n{\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+        "MOTION\nFrames: 1\nFrame Time: 1e39\n0 0 0 0 0 0\n",
+        "is inf as a 32-bit float");
 }
 
 /* A joint name of any length is read whole (it was cut at 79 characters, then skipped as

@@ -80,9 +80,7 @@ static void test_map_check_exit_codes(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "map check '%s/missing.json' --skeleton '%s'", dir, skel), 3);
     assert_int_equal(am_test_run_cli(out, sizeof out, "map check"), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "map frobnicate x"), 2);
-    remove(good);
-    remove(bad);
-    remove(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_every_command_and_subcommand_has_help(void **state)
@@ -180,6 +178,7 @@ static void test_skin_errors_name_the_rig_file(void **state)
                      1);
     assert_non_null(strstr(out, "quadruped.json: "));
     assert_non_null(strstr(out, "region limit 10"));
+    am_test_rmtree(dir);
 }
 
 /* Mix-ups a user makes on day one get a message that says what happened. */
@@ -203,9 +202,7 @@ static void test_common_mixups_are_named(void **state)
     unsetenv("WORLDBRIDGE_URL");
     assert_int_equal(am_test_run_cli(out, sizeof out, "push"), 2);
     assert_non_null(strstr(out, "say where to push: --bridge URL"));
-    remove(json);
-    remove(dae);
-    remove(dir);
+    am_test_rmtree(dir);
 }
 
 int main(void)

@@ -73,7 +73,8 @@ static void test_a_2gb_file_of_the_right_kind_is_refused_by_its_size(void **stat
 
     sparse(p, mesh_head, sizeof mesh_head, two_gb);
     am_mesh_asset asset;
-    expect_refused(am_mesh_asset_load(p, &asset, &err), &err, "over the 67108864 bytes (64.0 MiB) limit for a mesh asset");
+    expect_refused(am_mesh_asset_load(p, &asset, &err), &err,
+                   "over the 67108864 bytes (64.0 MiB) limit for a mesh asset");
     am_skin_info skin;
     expect_refused(am_skin_load_any(p, &skin, &err), &err, "limit for a mesh asset");
 
@@ -121,13 +122,15 @@ static void test_a_file_of_another_kind_is_named_for_what_it_is(void **state)
     /* 2 GB of zeros given as a mesh asset: refused by its first bytes, not read */
     sparse(p, "", 0, (off_t)2 << 30);
     am_mesh_asset asset;
-    expect_refused(am_mesh_asset_load(p, &asset, &err), &err, "not a binary mesh asset (.llmesh / .slm): the file is binary data");
+    expect_refused(am_mesh_asset_load(p, &asset, &err), &err,
+                   "not a binary mesh asset (.llmesh / .slm): the file is binary data");
     sparse(p, png_head, sizeof png_head, 100);
     am_anim a;
     expect_refused(am_anim_load(p, &a, &err), &err, "not an .anim file: the file is a PNG image");
     sparse(p, anim_head, sizeof anim_head, 100);
     am_tex_image img;
-    expect_refused(am_tex_png_read(p, &img, &err), &err, "not a PNG file (no PNG signature): the file is an .anim file");
+    expect_refused(am_tex_png_read(p, &img, &err), &err,
+                   "not a PNG file (no PNG signature): the file is an .anim file");
     am_test_write_text(p, "{\"name\": \"rig\"}");
     expect_refused(am_mesh_asset_load(p, &asset, &err), &err, "this is a text file (JSON: a meshdata or rig file?)");
     am_bvh b;

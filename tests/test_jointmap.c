@@ -185,8 +185,8 @@ static void test_bad_map_json(void **state)
     am_error err;
     const char *bad[] = {"", "{", "[]", "{\"joints\": {}}", "{\"joints\": {\"a\": 3}}",
                          "{\"joints\": {\"a\": \"mPelvis\"}, \"rig_parents\": []}"};
-    const char *needle[] = {"empty: expected JSON", "not valid JSON", "must be a JSON object", "non-empty object",
-                            "joints['a'] must be", "'rig_parents' must be an object"};
+    const char *needle[] = {"empty: expected JSON", "not valid JSON",      "must be a JSON object",
+                            "non-empty object",     "joints['a'] must be", "'rig_parents' must be an object"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         am_error_clear(&err);
         assert_int_equal(am_joint_map_parse(bad[i], strlen(bad[i]), "m.json", &map, &err), AM_ERR_INVALID);

@@ -72,6 +72,7 @@ static void test_loop_guard_refuses_a_motion_ending_2_degrees_off(void **state)
     /* a non-looping motion may end anywhere */
     m.loop = false;
     assert_int_equal(am_motion_check_loop(&m, &err), AM_OK);
+    am_test_rmtree(dir);
 }
 
 static void test_sample_defaults_to_24_intervals_plus_the_end_key(void **state)
@@ -207,6 +208,7 @@ static void test_write_anim_round_trips_and_reports(void **state)
     assert_near(p.pos.z, 0.05, 0.001);
     am_anim_free(&a);
     am_skeleton_free(&skel);
+    am_test_rmtree(dir);
 }
 
 static void test_verify_bytes_catches_a_tampered_code(void **state)

@@ -40,9 +40,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    assert_int_equal(system(cmd), 0);
+    am_test_rmtree(f->dir);
     free(f);
     unsetenv("SOURCE_DATE_EPOCH");
     return 0;
@@ -207,7 +205,8 @@ static void test_bad_mesh_inputs_are_refused(void **state)
                      3);
     assert_int_equal(am_test_run_cli(out, sizeof out, "oar --help"), 0);
     /* a position out of any region names the position, not a scale nobody gave */
-    rc = am_test_run_cli(out, sizeof out, "oar --mesh '%s/bendbox.llmesh' --at 1e308,0,0 -o '%s/x.oar'", f->dir, f->dir);
+    rc =
+        am_test_run_cli(out, sizeof out, "oar --mesh '%s/bendbox.llmesh' --at 1e308,0,0 -o '%s/x.oar'", f->dir, f->dir);
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "position x 1e+308 m is outside any region"));
     assert_null(strstr(out, "scale"));

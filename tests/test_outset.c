@@ -50,17 +50,6 @@ static void expect(const char *dir, const char *name, const char *text)
     assert_string_equal(got, text);
 }
 
-static size_t entries(const char *dir)
-{
-    char cmd[1100], out[64];
-    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    assert_non_null(fgets(out, sizeof out, p));
-    pclose(p);
-    return (size_t)atoi(out);
-}
-
 static void test_nothing_is_replaced_until_every_output_is_complete(void **state)
 {
     (void)state;
@@ -86,7 +75,7 @@ static void test_nothing_is_replaced_until_every_output_is_complete(void **state
     expect(dir, "a.llmesh", "new mesh");
     expect(dir, "a.dae", "new dae");
     expect(dir, "a.meshdata.json", "{}");
-    assert_int_equal(entries(dir), 3); /* no temp left */
+    assert_int_equal(am_test_count_entries(dir), 3); /* no temp left */
     am_test_rmtree(dir);
 }
 
@@ -101,10 +90,10 @@ static void test_a_set_not_committed_leaves_the_folder_as_it_was(void **state)
     assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
     assert_int_equal(am_outset_add(set, "a.llmesh", "new", 3, &err), AM_OK);
     assert_int_equal(am_outset_add(set, "a.dae", "new", 3, &err), AM_OK);
-    assert_int_equal(entries(dir), 3);
+    assert_int_equal(am_test_count_entries(dir), 3);
     am_outset_free(set); /* the error path: free without commit */
     expect(dir, "a.llmesh", "old mesh");
-    assert_int_equal(entries(dir), 1);
+    assert_int_equal(am_test_count_entries(dir), 1);
     am_test_rmtree(dir);
 }
 
@@ -172,7 +161,7 @@ static void test_a_killed_runs_temps_are_swept_and_nothing_else(void **state)
     assert_int_equal(am_outset_begin(&set, dir, names, 2, &err), AM_OK);
     assert_int_equal(am_outset_swept(set), 2);
     am_outset_free(set);
-    assert_int_equal(entries(dir), 4);
+    assert_int_equal(am_test_count_entries(dir), 4);
     expect(dir, "b.llmesh.tmpAb3xYz", "another set's");
     expect(dir, "a.llmesh.bak", "a backup");
     am_test_rmtree(dir);
@@ -272,8 +261,8 @@ static void test_a_symlinked_output_is_written_through_its_link(void **state)
     assert_string_equal(target, "../real/a.dae");
     expect(real, "a.dae", "new dae");
     expect(real, "a.llmesh", "new mesh");
-    assert_int_equal(entries(out), 2);
-    assert_int_equal(entries(real), 2);
+    assert_int_equal(am_test_count_entries(out), 2);
+    assert_int_equal(am_test_count_entries(real), 2);
 
     /* the one-file write does the same */
     assert_int_equal(am_write_file_atomic(link, "newer", 5, &err), AM_OK);
@@ -297,7 +286,7 @@ static void test_names_must_be_plain_file_names(void **state)
     assert_int_equal(am_outset_add(set, "ok", "x", 1, &err), AM_OK);
     assert_int_equal(am_outset_add(set, "ok", "x", 1, &err), AM_ERR_USAGE);
     am_outset_free(set);
-    assert_int_equal(entries(dir), 0);
+    assert_int_equal(am_test_count_entries(dir), 0);
     char missing[1024];
     path_of(missing, sizeof missing, dir, "missing");
     assert_int_equal(am_outset_begin(&set, missing, NULL, 0, &err), AM_ERR_IO);

@@ -77,6 +77,7 @@ static void test_png_round_trip_keeps_every_pixel(void **state)
     assert_non_null(strstr(am_error_format(&err, shown, sizeof shown), "not.png"));
     assert_int_equal(am_png_read("/nonexistent/x.png", &back, &err), AM_ERR_IO);
     am_image_free(&img);
+    am_test_rmtree(dir);
 }
 
 static bool is_background(const uint8_t *p)
@@ -284,6 +285,7 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     free(joints);
     am_bench_free(&b);
     fx_mesh_free(&m);
+    am_test_rmtree(dir);
 }
 
 int main(void)

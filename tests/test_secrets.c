@@ -120,16 +120,12 @@ static void wb_handler(const am_test_http_request *rq, am_test_http_response *re
     case WB_ERROR_FIELD:
         snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"%s%s and more words\"}", pad, esc);
         break;
-    case WB_NOT_JSON:
-        snprintf(resp->body, sizeof resp->body, "%s%s trailing text", pad, TOKEN);
-        break;
+    case WB_NOT_JSON: snprintf(resp->body, sizeof resp->body, "%s%s trailing text", pad, TOKEN); break;
     case WB_HTTP_500:
         resp->status = 500;
         snprintf(resp->body, sizeof resp->body, "{\"echo\":\"%s%s\"}", pad, esc);
         break;
-    case WB_BAD_UUID:
-        snprintf(resp->body, sizeof resp->body, "{\"ok\":true,\"uuid\":\"%s%s\"}", pad, esc);
-        break;
+    case WB_BAD_UUID: snprintf(resp->body, sizeof resp->body, "{\"ok\":true,\"uuid\":\"%s%s\"}", pad, esc); break;
     }
 }
 

@@ -371,6 +371,7 @@ static void test_region_triangle_limit_refuses_before_writing(void **state)
     free(sum);
     am_skeleton_free(&skel);
     am_rig_free(&rig);
+    am_test_rmtree(dir);
 }
 
 int main(void)

@@ -65,6 +65,7 @@ static void test_reference_json_round_trips(void **state)
     assert_true(back.bind_shape.m[0] == (double)0.2f);
     am_skin_info_free(&back);
     am_skin_info_free(&s);
+    am_test_rmtree(dir);
 }
 
 static void test_perturbed_alt_translation_fails_naming_the_joint(void **state)
@@ -243,6 +244,7 @@ static void test_cli_mesh_decode(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode"), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s' --json --skin-json", slm), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode --help"), 0);
+    am_test_rmtree(dir);
 }
 
 /* 'skin compare' (dispatched by 'animesh skin'): a decoded real upload as the reference;
@@ -272,11 +274,13 @@ static void test_cli_skin_compare(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s'", slm, a), 1); /* alt on one side */
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s' --allow-missing-alt", slm, a), 0);
     assert_non_null(strstr(out, "only in B (1): mTorso"));
-    assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s' --allow-missing-alt --strict", slm, a), 1);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s' --allow-missing-alt --strict", slm, a),
+                     1);
     assert_non_null(strstr(out, "--strict: 1 joint on one side only"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s'", a), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s/missing.json'", a, dir), 3);
     am_skin_info_free(&s);
+    am_test_rmtree(dir);
 }
 
 int main(void)

@@ -174,7 +174,8 @@ static void test_png_decode_refuses_garbage_and_truncation(void **state)
     assert_int_equal(err.offset, 8);
     file[20] ^= 0x01;
     /* zlib damage inside IDAT (CRC made right again): libpng's words, at IDAT's offset */
-    size_t idat = 33, idat_len = ((size_t)file[33] << 24) | ((size_t)file[34] << 16) | ((size_t)file[35] << 8) | file[36];
+    size_t idat = 33,
+           idat_len = ((size_t)file[33] << 24) | ((size_t)file[34] << 16) | ((size_t)file[35] << 8) | file[36];
     file[idat + 8 + 2] ^= 0xFF;
     uLong crc = crc32(0, file + idat + 4, (uInt)(4 + idat_len));
     be32(file + idat + 8 + idat_len, (uint32_t)crc);
@@ -422,6 +423,7 @@ static void test_png_write_failure_names_the_path_once(void **state)
     assert_non_null(first);
     assert_null(strstr(first + strlen(path), path));
     am_tex_image_free(&a);
+    am_test_rmtree(dir);
 }
 
 int main(void)

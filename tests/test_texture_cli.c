@@ -15,26 +15,6 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* No temp file of the atomic writer left behind either. */
-static int count_entries(const char *dir)
-{
-    char cmd[4200], out[64];
-    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    assert_non_null(fgets(out, sizeof out, p));
-    pclose(p);
-    return atoi(out);
-}
-
-static void remove_dir(const char *dir)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        print_message("could not remove %s\n", dir);
-}
-
 static void write_png(const char *path, uint32_t w, uint32_t h, uint32_t ch)
 {
     am_tex_image img;
@@ -67,7 +47,7 @@ static void test_lossless_cli_output_decodes_to_the_png(void **state)
     free(data);
     am_tex_image_free(&a);
     am_tex_image_free(&b);
-    remove_dir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_not_a_png_is_refused_with_exit_1_and_no_output(void **state)
@@ -82,8 +62,8 @@ static void test_not_a_png_is_refused_with_exit_1_and_no_output(void **state)
     assert_non_null(strstr(text, "not a PNG"));
     assert_non_null(strstr(text, "fake.png"));
     assert_false(exists(out));
-    assert_int_equal(count_entries(dir), 1);
-    remove_dir(dir);
+    assert_int_equal(am_test_count_entries(dir), 1);
+    am_test_rmtree(dir);
 }
 
 static void test_non_power_of_two_refused_unless_resize(void **state)
@@ -98,7 +78,7 @@ static void test_non_power_of_two_refused_unless_resize(void **state)
     assert_non_null(strstr(text, "power of two"));
     assert_non_null(strstr(text, "--resize"));
     assert_false(exists(out));
-    assert_int_equal(count_entries(dir), 1);
+    assert_int_equal(am_test_count_entries(dir), 1);
 
     /* --resize: 100x48 -> 64x32 (largest powers of two not above each side). */
     assert_int_equal(am_test_run_cli(text, sizeof text, "texture '%s' -o '%s' --resize", in, out), 0);
@@ -112,7 +92,7 @@ static void test_non_power_of_two_refused_unless_resize(void **state)
     assert_int_equal(b.height, 32);
     free(data);
     am_tex_image_free(&b);
-    remove_dir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_over_1024_is_refused(void **state)
@@ -126,7 +106,7 @@ static void test_over_1024_is_refused(void **state)
     assert_int_equal(am_test_run_cli(text, sizeof text, "texture '%s' -o '%s'", in, out), 1);
     assert_non_null(strstr(text, "at most 1024"));
     assert_false(exists(out));
-    remove_dir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_missing_file_is_an_io_error(void **state)
@@ -138,7 +118,7 @@ static void test_missing_file_is_an_io_error(void **state)
     assert_int_equal(am_test_run_cli(text, sizeof text, "texture '%s/nope.png' -o '%s'", dir, out), 3);
     assert_non_null(strstr(text, "nope.png"));
     assert_false(exists(out));
-    remove_dir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_usage_errors_exit_2(void **state)

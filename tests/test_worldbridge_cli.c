@@ -108,9 +108,7 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     am_test_http_stop(f->srv);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    assert_int_equal(system(cmd), 0);
+    am_test_rmtree(f->dir);
     free(f);
     unsetenv("WORLDBRIDGE_TOKEN");
     unsetenv("OPENSIM_REMOTEADMIN_PASSWORD");

@@ -31,9 +31,9 @@ static void progress(const am_bendbox_options *opt, const char *step, const char
 
 /* Every file the run writes: one output set, renamed into place together at the end
  * (core/outset.h), so a failure leaves the folder as it was. */
-static const char *const out_names[] = {"bendbox.rig.json", "bendbox_atlas.png", "bendbox_atlas.j2c",
-                                        "bendbox.llmesh",   "bendbox.dae",       "bendbox.meshdata.json",
-                                        "bendbox_fold.anim", "fold_side.png",    "rest_front.png"};
+static const char *const out_names[] = {"bendbox.rig.json",  "bendbox_atlas.png", "bendbox_atlas.j2c",
+                                        "bendbox.llmesh",    "bendbox.dae",       "bendbox.meshdata.json",
+                                        "bendbox_fold.anim", "fold_side.png",     "rest_front.png"};
 
 /* Record an output of the set (its final path, the size of the bytes written). */
 static am_status add_file(am_bendbox_report *rep, const am_outset *set, const char *name, const char *what,
@@ -218,7 +218,8 @@ static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const 
     am_bench b;
     /* the bytes as written: the set's temp files, before they are renamed */
     const char *anims[1] = {am_outset_temp_path(set, "bendbox_fold.anim")};
-    const char *mesh_path = am_outset_path(set, "bendbox.llmesh"), *anim_path = am_outset_path(set, "bendbox_fold.anim");
+    const char *mesh_path = am_outset_path(set, "bendbox.llmesh"),
+               *anim_path = am_outset_path(set, "bendbox_fold.anim");
     am_status s = am_bench_load(am_outset_temp_path(set, "bendbox.llmesh"), anims, 1, opt->skel, NULL, &b, err);
     if (s)
         return s;
@@ -360,8 +361,8 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
         am_outset_free(set);
         return s;
     }
-    if (!(s = write_rig_and_atlas(opt, set, &rig, &atlas, rep, err)) && !(s = write_skin(opt, set, &rig, rep, sum, err)) &&
-        !(s = write_anim(opt, set, rep, err)) && opt->bench)
+    if (!(s = write_rig_and_atlas(opt, set, &rig, &atlas, rep, err)) &&
+        !(s = write_skin(opt, set, &rig, rep, sum, err)) && !(s = write_anim(opt, set, rep, err)) && opt->bench)
         s = run_bench(opt, set, &atlas, rep, err);
     /* Checks may fail (the report says so): the files are still what was built. An error
      * leaves the folder as it was. */

@@ -148,8 +148,7 @@ static am_status pick_format(const uint8_t *head, size_t n, const am_file_format
     return am_fail(err, AM_ERR_INVALID, "not %s: the file is %s", names, am_sniff_kind(head, n));
 }
 
-am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size,
-                          am_error *err)
+am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size, am_error *err)
 {
     return am_read_file_any(path, &fmt, 1, NULL, data, size, err);
 }

@@ -33,8 +33,7 @@ typedef struct am_file_format {
  * fmt may be NULL (no sniff, AM_READ_MAX_BYTES). Missing/unreadable file -> AM_ERR_IO
  * keeping errno's words ("Permission denied"); sniff or size refusals -> AM_ERR_INVALID.
  * Errors name the path. */
-am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size,
-                          am_error *err);
+am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size, am_error *err);
 /* The same for a file that may be one of several formats (count >= 1): the first whose
  * sniff accepts the head decides the limit, and *which (may be NULL) says which; when none
  * accepts, "not A or B: the file is <kind>". */

@@ -148,8 +148,7 @@ static size_t longest(const am_secrets *secrets)
     return m;
 }
 
-void am_secret_snippet(const uint8_t *text, size_t n, const am_secrets *secrets, size_t max, char *out,
-                       size_t out_size)
+void am_secret_snippet(const uint8_t *text, size_t n, const am_secrets *secrets, size_t max, char *out, size_t out_size)
 {
     if (!out || out_size == 0)
         return;

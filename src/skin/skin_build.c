@@ -194,8 +194,9 @@ static am_status build_weights(const am_rig *rig, const int *rig_to_skin, am_ski
                           "renormalised",
                      sum->vertices_capped, sum->max_influences_in);
     if (sum->vertices_small_dropped)
-        am_skin_warn(sum, "%zu vertices had an influence too small to store (under 1/65535 of the vertex's weight): "
-                          "dropped and the rest renormalised",
+        am_skin_warn(sum,
+                     "%zu vertices had an influence too small to store (under 1/65535 of the vertex's weight): "
+                     "dropped and the rest renormalised",
                      sum->vertices_small_dropped);
     if (sum->vertices_renormalised)
         am_skin_warn(sum, "%zu vertices had weights not summing to 1: renormalised", sum->vertices_renormalised);

@@ -140,8 +140,8 @@ typedef struct am_skin_summary {
     char dae_path[1024];
     char meshdata_path[1024];
     bool meshdata_written;
-    bool meshdata_removed;       /* an old NAME.meshdata.json this run could not rewrite was removed */
-    size_t temps_swept;          /* temp files of a killed earlier run removed from DIR */
+    bool meshdata_removed; /* an old NAME.meshdata.json this run could not rewrite was removed */
+    size_t temps_swept;    /* temp files of a killed earlier run removed from DIR */
 
     char warnings[AM_SKIN_MAX_WARNINGS][256];
     size_t warning_count;
@@ -209,8 +209,8 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
 /* The same outputs added to a set the caller began in the output folder and will commit
  * (a pipeline writing more files with them, such as the bend box). The summary's paths are
  * the final names; am_outset_temp_path gives the bytes before the commit. */
-am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
-                                am_outset *set, am_skin_summary *summary, am_error *err);
+am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, am_outset *set,
+                                am_skin_summary *summary, am_error *err);
 
 void am_skin_result_free(am_skin_result *res);
 

@@ -42,9 +42,8 @@ am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err)
 /* Build, encode, check the region limit, and put the three outputs in `set`. On a
  * meshdata refusal the other two are still added, NAME.meshdata.json is declared stale
  * and *md_status / md_err say why (so the set can still be committed). */
-static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
-                               am_outset *set, am_skin_summary *summary, am_status *md_status, am_error *md_err,
-                               am_error *err)
+static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, am_outset *set,
+                               am_skin_summary *summary, am_status *md_status, am_error *md_err, am_error *err)
 {
     am_skin_result res;
     am_buf mesh = {0}, dae = {0}, md = {0};
@@ -91,8 +90,8 @@ done:
     return st;
 }
 
-am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
-                                am_outset *set, am_skin_summary *summary, am_error *err)
+am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, am_outset *set,
+                                am_skin_summary *summary, am_error *err)
 {
     am_error md_err;
     am_error_clear(&md_err);
@@ -106,8 +105,8 @@ am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, cons
     return st;
 }
 
-am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
-                         const char *out_dir, am_skin_summary *summary, am_error *err)
+am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, const char *out_dir,
+                         am_skin_summary *summary, am_error *err)
 {
     am_outset *set = NULL;
     am_error md_err;

@@ -278,15 +278,16 @@ static am_status walk_markers(const uint8_t *d, size_t n, size_t *tiles_at, am_e
     while (pos + 4 <= n) {
         unsigned m = (unsigned)d[pos] << 8 | d[pos + 1];
         if (d[pos] != 0xFF)
-            return am_fail_at(err, AM_ERR_INVALID, pos, "JPEG-2000: expected a marker (FF xx), found %02X %02X",
-                              d[pos], d[pos + 1]);
+            return am_fail_at(err, AM_ERR_INVALID, pos, "JPEG-2000: expected a marker (FF xx), found %02X %02X", d[pos],
+                              d[pos + 1]);
         if (m == 0xFF90 || m == 0xFFD9)
             break;
         size_t len = (size_t)d[pos + 2] << 8 | d[pos + 3];
         if (len < 2 || pos + 2 + len > n)
-            return am_fail_at(err, AM_ERR_INVALID, pos,
-                              "JPEG-2000 marker %04X (%s): a %zu-byte segment runs past the end of the stream (%zu bytes)",
-                              m, marker_name(m), len, n);
+            return am_fail_at(
+                err, AM_ERR_INVALID, pos,
+                "JPEG-2000 marker %04X (%s): a %zu-byte segment runs past the end of the stream (%zu bytes)", m,
+                marker_name(m), len, n);
         pos += 2 + len;
     }
     *tiles_at = pos;

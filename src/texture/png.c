@@ -60,8 +60,8 @@ static am_status walk_chunks(const uint8_t *d, size_t n, am_error *err)
         if (first && strcmp(name, "IHDR") != 0)
             return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: the first chunk is %s, not IHDR", name);
         if (len > 0x7fffffffu || len > n - pos - 12)
-            return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: chunk %s of %u bytes runs past the end (%zu bytes)",
-                              name, len, n);
+            return am_fail_at(err, AM_ERR_INVALID, pos,
+                              "corrupt PNG: chunk %s of %u bytes runs past the end (%zu bytes)", name, len, n);
         uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), type, len + 4);
         /* as libpng: a critical chunk (upper-case first letter) must pass; a damaged
          * ancillary one is dropped with a warning, so it does not fail the image */
@@ -101,8 +101,8 @@ am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out,
     memset(&png, 0, sizeof png);
     png.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&png, data, size)) {
-        am_status s = am_fail_at(err, AM_ERR_INVALID, chunk_named(data, size, png.message), "corrupt PNG: %s",
-                                 png.message);
+        am_status s =
+            am_fail_at(err, AM_ERR_INVALID, chunk_named(data, size, png.message), "corrupt PNG: %s", png.message);
         png_image_free(&png);
         return s;
     }

@@ -11,8 +11,8 @@ am_status am_world_check_text(const char *what, const char *text, am_error *err)
     char shown[200];
     size_t n = text ? strlen(text) : 0, bad = 0;
     if (!am_utf8_valid(text ? text : "", n, &bad))
-        return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" is not valid UTF-8 (byte %zu): names travel as text",
-                       what, am_text_shown(text, shown, sizeof shown), bad);
+        return am_fail(err, AM_ERR_INVALID, "%s name \"%s\" is not valid UTF-8 (byte %zu): names travel as text", what,
+                       am_text_shown(text, shown, sizeof shown), bad);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)text[i];
         if (c < 0x20 || c == 0x7f)

@@ -35,8 +35,8 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *user)
 static am_http_failure classify(CURLcode c, long status)
 {
     /* A status line arrived and then the connection went: the reply was cut. */
-    if (status > 0 && (c == CURLE_PARTIAL_FILE || c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR ||
-                       c == CURLE_GOT_NOTHING))
+    if (status > 0 &&
+        (c == CURLE_PARTIAL_FILE || c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR || c == CURLE_GOT_NOTHING))
         return AM_HTTP_CUT;
     switch (c) {
     case CURLE_COULDNT_CONNECT:
@@ -44,8 +44,7 @@ static am_http_failure classify(CURLcode c, long status)
     case CURLE_SEND_ERROR:
     case CURLE_RECV_ERROR:
     case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-        return AM_HTTP_DROPPED;
+    case CURLE_PARTIAL_FILE: return AM_HTTP_DROPPED;
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
         return AM_HTTP_DNS;

@@ -13,15 +13,15 @@
 
 /* Why a request produced no HTTP reply. */
 typedef enum am_http_failure {
-    AM_HTTP_REPLIED = 0,  /* an HTTP status arrived (any status, 2xx or not) */
-    AM_HTTP_REFUSED,      /* connection refused: the request never reached the peer */
-    AM_HTTP_DROPPED,      /* connection dropped after sending, before a reply: the peer may have acted */
-    AM_HTTP_CUT,          /* connection dropped in the middle of the reply (status seen, body cut) */
-    AM_HTTP_DNS,          /* host name did not resolve */
-    AM_HTTP_TIMEOUT,      /* connect or total timeout */
-    AM_HTTP_TLS,          /* TLS handshake or certificate failure */
-    AM_HTTP_BAD_URL,      /* malformed URL or unsupported scheme (not retryable) */
-    AM_HTTP_OTHER         /* anything else curl reports */
+    AM_HTTP_REPLIED = 0, /* an HTTP status arrived (any status, 2xx or not) */
+    AM_HTTP_REFUSED,     /* connection refused: the request never reached the peer */
+    AM_HTTP_DROPPED,     /* connection dropped after sending, before a reply: the peer may have acted */
+    AM_HTTP_CUT,         /* connection dropped in the middle of the reply (status seen, body cut) */
+    AM_HTTP_DNS,         /* host name did not resolve */
+    AM_HTTP_TIMEOUT,     /* connect or total timeout */
+    AM_HTTP_TLS,         /* TLS handshake or certificate failure */
+    AM_HTTP_BAD_URL,     /* malformed URL or unsupported scheme (not retryable) */
+    AM_HTTP_OTHER        /* anything else curl reports */
 } am_http_failure;
 
 typedef struct am_http_request {

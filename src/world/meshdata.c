@@ -1,7 +1,6 @@
 #include "world/meshdata.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +12,18 @@
 #define AM_MESHDATA_MAX_VERTICES 65536 /* one face's limit (lessons.md rule 12) */
 #define AM_MESHDATA_WEIGHT_SUM_TOL 1e-3
 
-/* Fail with `where` = the JSON path of the offending field. */
-static am_status bad(am_error *err, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static am_status bad(am_error *err, const char *field, const char *fmt, ...)
-{
-    char msg[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    am_fail(err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(err, "%s", field);
-    return AM_ERR_INVALID;
-}
-
 /* An array of exactly n finite numbers. */
 static am_status numbers(const json_t *v, size_t n, const char *field, double *out, am_error *err)
 {
     if (!json_is_array(v) || json_array_size(v) != n)
-        return bad(err, field, "expected an array of %zu numbers", n);
+        return am_fail_where(err, AM_ERR_INVALID, field, "expected an array of %zu numbers", n);
     for (size_t i = 0; i < n; i++) {
         const json_t *x = json_array_get(v, i);
         if (!json_is_number(x))
-            return bad(err, field, "element %zu is not a number", i);
+            return am_fail_where(err, AM_ERR_INVALID, field, "element %zu is not a number", i);
         double d = json_number_value(x);
         if (!isfinite(d))
-            return bad(err, field, "element %zu is not finite", i);
+            return am_fail_where(err, AM_ERR_INVALID, field, "element %zu is not finite", i);
         if (out)
             out[i] = d;
     }
@@ -49,7 +34,7 @@ static am_status numbers(const json_t *v, size_t n, const char *field, double *o
 static am_status rows(const json_t *v, size_t width, const char *field, size_t *count, am_error *err)
 {
     if (!json_is_array(v))
-        return bad(err, field, "expected an array of [%zu numbers]", width);
+        return am_fail_where(err, AM_ERR_INVALID, field, "expected an array of [%zu numbers]", width);
     *count = json_array_size(v);
     char f[128];
     for (size_t i = 0; i < *count; i++) {
@@ -66,24 +51,25 @@ static am_status check_submesh(const json_t *sm, size_t k, am_meshdata_summary *
     char f[128], g[128];
     snprintf(f, sizeof f, "submeshes[%zu]", k);
     if (!json_is_object(sm))
-        return bad(err, f, "expected an object");
+        return am_fail_where(err, AM_ERR_INVALID, f, "expected an object");
     size_t nv = 0, n = 0;
     snprintf(g, sizeof g, "%s.positions", f);
     const json_t *pos = json_object_get(sm, "positions");
     if (!pos)
-        return bad(err, g, "missing");
+        return am_fail_where(err, AM_ERR_INVALID, g, "missing");
     if (rows(pos, 3, g, &nv, err))
         return AM_ERR_INVALID;
     if (nv == 0 || nv > AM_MESHDATA_MAX_VERTICES)
-        return bad(err, g, "%zu vertices (a face holds 1..%d)", nv, AM_MESHDATA_MAX_VERTICES);
+        return am_fail_where(err, AM_ERR_INVALID, g, "%zu vertices (a face holds 1..%d)", nv, AM_MESHDATA_MAX_VERTICES);
     /* the skin builder's rule: beyond it a coordinate is a units mistake, not a creature */
     for (size_t i = 0; i < nv; i++)
         for (size_t c = 0; c < 3; c++) {
             double d = json_number_value(json_array_get(json_array_get(pos, i), c));
             if (fabs(d) > AM_RIG_MAX_COORD_M) {
                 snprintf(g, sizeof g, "%s.positions[%zu]", f, i);
-                return bad(err, g, "coordinate %g m is beyond +-%g m (bind frame, metres: wrong units?)", d,
-                           AM_RIG_MAX_COORD_M);
+                return am_fail_where(err, AM_ERR_INVALID, g,
+                                     "coordinate %g m is beyond +-%g m (bind frame, metres: wrong units?)", d,
+                                     AM_RIG_MAX_COORD_M);
             }
         }
     static const struct {
@@ -98,25 +84,25 @@ static am_status check_submesh(const json_t *sm, size_t k, am_meshdata_summary *
         if (rows(a, per_vertex[i].width, g, &n, err))
             return AM_ERR_INVALID;
         if (n != nv)
-            return bad(err, g, "%zu entries for %zu positions", n, nv);
+            return am_fail_where(err, AM_ERR_INVALID, g, "%zu entries for %zu positions", n, nv);
     }
     snprintf(g, sizeof g, "%s.triangles", f);
     const json_t *tri = json_object_get(sm, "triangles");
     if (!json_is_array(tri) || json_array_size(tri) == 0)
-        return bad(err, g, "expected a non-empty array of [a, b, c]");
+        return am_fail_where(err, AM_ERR_INVALID, g, "expected a non-empty array of [a, b, c]");
     size_t nt = json_array_size(tri);
     for (size_t t = 0; t < nt; t++) {
         const json_t *abc = json_array_get(tri, t);
         snprintf(g, sizeof g, "%s.triangles[%zu]", f, t);
         if (!json_is_array(abc) || json_array_size(abc) != 3)
-            return bad(err, g, "expected [a, b, c]");
+            return am_fail_where(err, AM_ERR_INVALID, g, "expected [a, b, c]");
         for (size_t c = 0; c < 3; c++) {
             const json_t *ix = json_array_get(abc, c);
             if (!json_is_integer(ix))
-                return bad(err, g, "index %zu is not an integer", c);
+                return am_fail_where(err, AM_ERR_INVALID, g, "index %zu is not an integer", c);
             json_int_t v = json_integer_value(ix);
             if (v < 0 || (size_t)v >= nv)
-                return bad(err, g, "index %lld outside 0..%zu", (long long)v, nv - 1);
+                return am_fail_where(err, AM_ERR_INVALID, g, "index %lld outside 0..%zu", (long long)v, nv - 1);
         }
     }
     const json_t *rgb = json_object_get(sm, "rgb");
@@ -129,12 +115,12 @@ static am_status check_submesh(const json_t *sm, size_t k, am_meshdata_summary *
         bool unit = c[0] <= 1 && c[1] <= 1 && c[2] <= 1;
         for (int i = 0; i < 3; i++)
             if (c[i] < 0 || c[i] > (unit ? 1.0 : 255.0))
-                return bad(err, g, "component %d = %g outside 0..1 (or 0..255)", i, c[i]);
+                return am_fail_where(err, AM_ERR_INVALID, g, "component %d = %g outside 0..1 (or 0..255)", i, c[i]);
     }
     const json_t *tx = json_object_get(sm, "textured");
     if (tx && !json_is_boolean(tx)) {
         snprintf(g, sizeof g, "%s.textured", f);
-        return bad(err, g, "expected true or false");
+        return am_fail_where(err, AM_ERR_INVALID, g, "expected true or false");
     }
     sum->vertices += nv;
     sum->triangles += nt;
@@ -147,27 +133,29 @@ static am_status check_skin(const json_t *skin, size_t nv0, const am_skeleton *s
 {
     char g[128];
     if (!json_is_object(skin))
-        return bad(err, "skin", "expected an object");
+        return am_fail_where(err, AM_ERR_INVALID, "skin", "expected an object");
     const json_t *joints = json_object_get(skin, "joints");
     if (!json_is_array(joints))
-        return bad(err, "skin.joints", "expected an array of joint names");
+        return am_fail_where(err, AM_ERR_INVALID, "skin.joints", "expected an array of joint names");
     size_t nj = json_array_size(joints);
     if (nj == 0 || nj > AM_MAX_JOINTS_PER_MESH)
-        return bad(err, "skin.joints", "%zu joints (a mesh carries 1..%d)", nj, AM_MAX_JOINTS_PER_MESH);
+        return am_fail_where(err, AM_ERR_INVALID, "skin.joints", "%zu joints (a mesh carries 1..%d)", nj,
+                             AM_MAX_JOINTS_PER_MESH);
     for (size_t i = 0; i < nj; i++) {
         const char *name = json_string_value(json_array_get(joints, i));
         snprintf(g, sizeof g, "skin.joints[%zu]", i);
         if (!name || !name[0])
-            return bad(err, g, "expected a non-empty joint name");
+            return am_fail_where(err, AM_ERR_INVALID, g, "expected a non-empty joint name");
         for (size_t j = 0; j < i; j++)
             if (strcmp(name, json_string_value(json_array_get(joints, j))) == 0)
-                return bad(err, g, "\"%s\" repeats skin.joints[%zu]", name, j);
+                return am_fail_where(err, AM_ERR_INVALID, g, "\"%s\" repeats skin.joints[%zu]", name, j);
         if (skel) {
             /* Bones, collision volumes and (non-HUD) attachment points are all legal skin
              * joints (skeleton.md 6.1), canonical names as animesh skin writes them. */
             if (am_skeleton_find_exact(skel, name) < 0)
-                return bad(err, g, "unknown joint \"%s\" (not a viewer bone, collision volume or attachment point)",
-                           name);
+                return am_fail_where(err, AM_ERR_INVALID, g,
+                                     "unknown joint \"%s\" (not a viewer bone, collision volume or attachment point)",
+                                     name);
         }
     }
     const json_t *bs = json_object_get(skin, "bindShape");
@@ -180,21 +168,22 @@ static am_status check_skin(const json_t *skin, size_t nv0, const am_skeleton *s
         if (rows(json_object_get(skin, per_joint[k]), 16, g, &n, err))
             return AM_ERR_INVALID;
         if (n != nj)
-            return bad(err, g, "%zu matrices for %zu joints", n, nj);
+            return am_fail_where(err, AM_ERR_INVALID, g, "%zu matrices for %zu joints", n, nj);
     }
     const json_t *po = json_object_get(skin, "pelvisOffset");
     if (po && !json_is_number(po))
-        return bad(err, "skin.pelvisOffset", "expected a number");
+        return am_fail_where(err, AM_ERR_INVALID, "skin.pelvisOffset", "expected a number");
     const json_t *w = json_object_get(skin, "weights");
     if (!json_is_array(w))
-        return bad(err, "skin.weights", "expected one list of [joint_index, w] per vertex");
+        return am_fail_where(err, AM_ERR_INVALID, "skin.weights", "expected one list of [joint_index, w] per vertex");
     if (json_array_size(w) != nv0)
-        return bad(err, "skin.weights", "%zu vertex lists for %zu vertices in submesh 0", json_array_size(w), nv0);
+        return am_fail_where(err, AM_ERR_INVALID, "skin.weights", "%zu vertex lists for %zu vertices in submesh 0",
+                             json_array_size(w), nv0);
     for (size_t v = 0; v < nv0; v++) {
         const json_t *list = json_array_get(w, v);
         snprintf(g, sizeof g, "skin.weights[%zu]", v);
         if (!json_is_array(list) || json_array_size(list) < 1 || json_array_size(list) > 4)
-            return bad(err, g, "expected 1..4 [joint_index, w] pairs");
+            return am_fail_where(err, AM_ERR_INVALID, g, "expected 1..4 [joint_index, w] pairs");
         size_t np = json_array_size(list);
         json_int_t seen[4];
         double total = 0;
@@ -202,21 +191,21 @@ static am_status check_skin(const json_t *skin, size_t nv0, const am_skeleton *s
             const json_t *pair = json_array_get(list, p);
             if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(json_array_get(pair, 0)) ||
                 !json_is_number(json_array_get(pair, 1)))
-                return bad(err, g, "pair %zu is not [joint_index, w]", p);
+                return am_fail_where(err, AM_ERR_INVALID, g, "pair %zu is not [joint_index, w]", p);
             json_int_t j = json_integer_value(json_array_get(pair, 0));
             double wt = json_number_value(json_array_get(pair, 1));
             if (j < 0 || (size_t)j >= nj)
-                return bad(err, g, "joint index %lld outside 0..%zu", (long long)j, nj - 1);
+                return am_fail_where(err, AM_ERR_INVALID, g, "joint index %lld outside 0..%zu", (long long)j, nj - 1);
             for (size_t q = 0; q < p; q++)
                 if (seen[q] == j)
-                    return bad(err, g, "joint index %lld appears twice", (long long)j);
+                    return am_fail_where(err, AM_ERR_INVALID, g, "joint index %lld appears twice", (long long)j);
             seen[p] = j;
             if (!(wt > 0 && wt <= 1))
-                return bad(err, g, "weight %g outside (0, 1]", wt);
+                return am_fail_where(err, AM_ERR_INVALID, g, "weight %g outside (0, 1]", wt);
             total += wt;
         }
         if (fabs(total - 1.0) > AM_MESHDATA_WEIGHT_SUM_TOL)
-            return bad(err, g, "weights sum to %.6f, not 1", total);
+            return am_fail_where(err, AM_ERR_INVALID, g, "weights sum to %.6f, not 1", total);
     }
     sum->joints = nj;
     sum->skinned = true;
@@ -229,17 +218,17 @@ am_status am_meshdata_validate(const json_t *doc, const am_skeleton *skel, am_me
     am_meshdata_summary sum;
     memset(&sum, 0, sizeof sum);
     if (!json_is_object(doc))
-        return bad(err, "(document)", "expected a JSON object");
+        return am_fail_where(err, AM_ERR_INVALID, "(document)", "expected a JSON object");
     const json_t *ver = json_object_get(doc, "version");
     if (!json_is_integer(ver) || json_integer_value(ver) != 1)
-        return bad(err, "version", "expected 1");
+        return am_fail_where(err, AM_ERR_INVALID, "version", "expected 1");
     const char *name = json_string_value(json_object_get(doc, "name"));
     if (!name || !name[0])
-        return bad(err, "name", "expected a non-empty string");
+        return am_fail_where(err, AM_ERR_INVALID, "name", "expected a non-empty string");
     snprintf(sum.name, sizeof sum.name, "%s", name);
     const json_t *subs = json_object_get(doc, "submeshes");
     if (!json_is_array(subs) || json_array_size(subs) == 0)
-        return bad(err, "submeshes", "expected a non-empty array");
+        return am_fail_where(err, AM_ERR_INVALID, "submeshes", "expected a non-empty array");
     sum.submeshes = json_array_size(subs);
     size_t nv0 = 0;
     for (size_t k = 0; k < sum.submeshes; k++) {
@@ -252,10 +241,10 @@ am_status am_meshdata_validate(const json_t *doc, const am_skeleton *skel, am_me
     const json_t *skin = json_object_get(doc, "skin");
     if (skin && !json_is_null(skin)) {
         if (sum.submeshes != 1)
-            return bad(err, "submeshes",
-                       "%zu submeshes with a skin: WorldBridge weights submesh 0 only, so an animesh "
-                       "must be a single submesh",
-                       sum.submeshes);
+            return am_fail_where(err, AM_ERR_INVALID, "submeshes",
+                                 "%zu submeshes with a skin: WorldBridge weights submesh 0 only, so an animesh "
+                                 "must be a single submesh",
+                                 sum.submeshes);
         if (check_skin(skin, nv0, skel, &sum, err))
             return AM_ERR_INVALID;
     }
@@ -266,7 +255,7 @@ am_status am_meshdata_validate(const json_t *doc, const am_skeleton *skel, am_me
             return AM_ERR_INVALID;
         for (int i = 0; i < 3; i++)
             if (!(e[i] > 0))
-                return bad(err, "extent", "component %d = %g is not positive", i, e[i]);
+                return am_fail_where(err, AM_ERR_INVALID, "extent", "component %d = %g is not positive", i, e[i]);
     }
     if (sum_out)
         *sum_out = sum;

@@ -66,8 +66,8 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     for (int i = 0; i < 3; i++) {
         /* each value named on its own: a bad position says nothing about a scale */
         if (!isfinite(in->position[i]) || fabs(in->position[i]) > 100000)
-            return am_fail(err, AM_ERR_INVALID, "position %c %g m is outside any region (|value| <= 100000 m)",
-                           axis[i], in->position[i]);
+            return am_fail(err, AM_ERR_INVALID, "position %c %g m is outside any region (|value| <= 100000 m)", axis[i],
+                           in->position[i]);
         if (!isfinite(in->scale[i]) || in->scale[i] < 0 || in->scale[i] > 1000)
             return am_fail(err, AM_ERR_INVALID, "scale %c %g is outside 0..1000", axis[i], in->scale[i]);
     }

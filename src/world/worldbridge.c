@@ -179,12 +179,11 @@ am_status am_wb_judge_reply(const char *command, long status, const uint8_t *bod
     const json_t *u = json_object_get(j, "uuid");
     if (u) {
         if (!am_uuid_parse(json_string_value(u), NULL))
-            return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, \"uuid\" is not a UUID): %s",
-                           command, status, snip);
+            return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, \"uuid\" is not a UUID): %s", command,
+                           status, snip);
         snprintf(res->uuid, sizeof res->uuid, "%s", json_string_value(u));
     } else if (strcmp(command, "spawn_mesh") == 0 || strcmp(command, "store_anim") == 0) {
-        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, no \"uuid\"): %s", command, status,
-                       snip);
+        return am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, no \"uuid\"): %s", command, status, snip);
     }
     return AM_OK;
 }
@@ -347,7 +346,8 @@ json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size
 
 json_t *am_wb_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err)
 {
-    if (am_world_check_text("play_anim: animation", anim, err) || am_world_check_text("play_anim: animation", name, err))
+    if (am_world_check_text("play_anim: animation", anim, err) ||
+        am_world_check_text("play_anim: animation", name, err))
         return NULL;
     json_t *b = json_pack("{s:s,s:s,s:s}", "uuid", object_uuid, "anim", anim, "name", name);
     if (!b)

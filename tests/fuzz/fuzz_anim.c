@@ -6,14 +6,17 @@
 #include <string.h>
 
 #include "anim.h"
+#include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     am_anim a;
     am_error err;
-    am_error_clear(&err);
-    if (am_anim_parse(data, size, &a, &err) != AM_OK)
+    am_fuzz_dirty_error(&err);
+    if (am_anim_parse(data, size, &a, &err) != AM_OK) {
+        am_fuzz_format(&err);
         return 0;
+    }
     am_buf out = {0};
     if (am_anim_encode(&a, &out, &err) != AM_OK || out.size != size || memcmp(out.data, data, size) != 0)
         abort(); /* a parsed file must re-encode byte for byte */

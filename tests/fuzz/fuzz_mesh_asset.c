@@ -10,15 +10,19 @@
 #include "mesh/llsd.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/zblock.h"
+#include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void decode_and_roundtrip(const uint8_t *data, size_t size)
 {
     am_error err;
+    am_fuzz_dirty_error(&err);
     am_mesh_asset a;
-    if (am_mesh_asset_decode(data, size, &a, &err) != AM_OK)
+    if (am_mesh_asset_decode(data, size, &a, &err) != AM_OK) {
+        am_fuzz_format(&err);
         return;
+    }
     am_buf out = {0};
     if (am_mesh_asset_encode(&a, &out, &err) == AM_OK) {
         am_mesh_asset b;
@@ -34,6 +38,7 @@ static void decode_and_roundtrip(const uint8_t *data, size_t size)
 static void wrap(const uint8_t *lod, size_t lod_n, const uint8_t *skin, size_t skin_n)
 {
     am_error err;
+    am_fuzz_dirty_error(&err);
     am_buf blocks = {0}, file = {0};
     if (am_zblock_deflate(lod, lod_n, &blocks, &err))
         goto done;
@@ -64,7 +69,7 @@ done:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     am_error err;
-    am_error_clear(&err);
+    am_fuzz_dirty_error(&err);
     if (size > (1 << 20))
         return 0;
 

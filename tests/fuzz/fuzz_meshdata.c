@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "fuzz_common.h"
 #include "world/meshdata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -13,8 +14,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc)
         return 0;
     am_error err;
+    am_fuzz_dirty_error(&err);
     am_meshdata_summary sum;
-    (void)am_meshdata_validate(doc, NULL, &sum, &err);
+    if (am_meshdata_validate(doc, NULL, &sum, &err) != AM_OK)
+        am_fuzz_format(&err);
     json_decref(doc);
     return 0;
 }

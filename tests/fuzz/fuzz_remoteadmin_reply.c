@@ -2,12 +2,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz_common.h"
 #include "world/remoteadmin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     am_ra_reply reply;
     am_error err;
-    (void)am_ra_parse_reply(data, size, &reply, &err);
+    am_fuzz_dirty_error(&err);
+    if (am_ra_parse_reply(data, size, &reply, &err) != AM_OK)
+        am_fuzz_format(&err);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "skin/rig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -12,9 +13,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     am_error err;
+    am_fuzz_dirty_error(&err);
     am_rig a, b;
-    if (am_rig_parse_json((const char *)data, size, "fuzz", &a, &err) != AM_OK)
+    if (am_rig_parse_json((const char *)data, size, "fuzz", &a, &err) != AM_OK) {
+        am_fuzz_format(&err);
         return 0;
+    }
     am_buf out = {0};
     if (am_rig_to_json(&a, &out, &err) != AM_OK)
         abort();

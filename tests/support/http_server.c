@@ -76,8 +76,7 @@ static void free_cut(void *cls)
     free(c);
 }
 
-static enum MHD_Result reply_cut(struct MHD_Connection *c, int status, const char *body, const char *ctype,
-                                 size_t cut)
+static enum MHD_Result reply_cut(struct MHD_Connection *c, int status, const char *body, const char *ctype, size_t cut)
 {
     cut_body *cb = calloc(1, sizeof *cb);
     if (!cb)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +53,18 @@ void am_test_rmtree(const char *dir)
         fail_msg("am_test_rmtree: refusing '%s'", dir ? dir : "(null)");
     if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
         fail_msg("cannot remove the test folder %s", dir);
+}
+
+int am_test_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
 }
 
 int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...)

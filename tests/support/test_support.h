@@ -31,6 +31,8 @@ const char *am_test_tmpdir(char *buf, size_t size);
 /* Remove a directory and everything in it (what am_test_tmpdir made); fails the test when
  * something cannot be removed. Symbolic links are removed, never followed. */
 void am_test_rmtree(const char *dir);
+/* Entries in a directory, "." and ".." not counted (-1 when it cannot be opened). */
+int am_test_count_entries(const char *dir);
 /* Run the animesh CLI with a shell command line appended; captures stdout+stderr into out
  * (truncated to out_size) and returns the exit code. */
 int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
