@@ -26,6 +26,7 @@
 #include "test_support.h"
 #include "texture/texture.h"
 #include "world/meshdata.h"
+#include "world/oar_check.h"
 
 /* A sparse file of `size` bytes whose first bytes are `head`. */
 static void sparse(const char *path, const void *head, size_t n, off_t size)
@@ -106,6 +107,12 @@ static void test_a_2gb_file_of_the_right_kind_is_refused_by_its_size(void **stat
     sparse(p, j2c_head, sizeof j2c_head, two_gb);
     expect_refused(am_read_file_as(p, &am_j2c_file_format, &d, &n, &err), &err,
                    "(16.0 MiB) limit for a JPEG-2000 code stream");
+    static const uint8_t gz[] = {0x1F, 0x8B, 0x08, 0};
+    sparse(p, gz, sizeof gz, two_gb);
+    expect_refused(am_read_file_as(p, &am_oar_file_format, &d, &n, &err), &err,
+                   "(512.0 MiB) limit for an OpenSim archive");
+    sparse(p, j2c_head, sizeof j2c_head, two_gb);
+    expect_refused(am_read_file_as(p, &am_j2c_file_format, &d, &n, &err), &err, "limit for a JPEG-2000 code stream");
     /* the message names the file and its size */
     assert_non_null(strstr(err.where, "/big"));
     assert_non_null(strstr(err.msg, "the file is 2147483648 bytes (2048.0 MiB)"));
@@ -119,6 +126,8 @@ static void test_a_file_of_another_kind_is_named_for_what_it_is(void **state)
     am_test_tmpdir(dir, sizeof dir);
     snprintf(p, sizeof p, "%s/x", dir);
     am_error err;
+    uint8_t *d;
+    size_t n;
     /* 2 GB of zeros given as a mesh asset: refused by its first bytes, not read */
     sparse(p, "", 0, (off_t)2 << 30);
     am_mesh_asset asset;
@@ -137,6 +146,8 @@ static void test_a_file_of_another_kind_is_named_for_what_it_is(void **state)
     expect_refused(am_bvh_load(p, &b, &err), &err, "not a BVH file (it must start with HIERARCHY): the file is JSON");
     am_skeleton skel;
     expect_refused(am_skeleton_load(p, &skel, &err), &err, "not an avatar_skeleton.xml (XML): the file is JSON");
+    expect_refused(am_read_file_as(p, &am_oar_file_format, &d, &n, &err), &err,
+                   "not gzip-compressed (an OAR is a .tar.gz, starting 1F 8B 08): the file is JSON");
     am_test_write_text(p, "<COLLADA>");
     am_rig rig;
     expect_refused(am_rig_load(p, &rig, &err), &err, "not a rig JSON (an object): the file is XML (a COLLADA .dae)");

@@ -267,6 +267,8 @@ static void test_salt_gives_new_uuids_and_the_archive_is_checked(void **state)
     char path[1024];
     snprintf(path, sizeof path, "%s/bad.oar", f->dir);
     assert_null(fopen(path, "rb"));
+}
+
 /* Names become object XML: a name that is not UTF-8 would make it ill-formed. */
 static void test_a_name_that_is_not_utf8_is_refused(void **state)
 {

@@ -333,15 +333,16 @@ static int check_local_oar(const char *path, am_oar_contents *ours)
     am_error_clear(&err);
     uint8_t *data = NULL;
     size_t size = 0;
-    if (am_read_file(path, &data, &size, &err))
-        return am_cli_report(&err);
     am_oar_check_report rep;
-    am_status s = am_oar_read(data, size, ours, &err);
-    if (!s)
+    am_status s = am_read_file_as(path, &am_oar_file_format, &data, &size, &err);
+    if (s == AM_ERR_IO)
+        return am_cli_report(&err);
+    if (!s && !(s = am_oar_read(data, size, ours, &err)))
         s = am_oar_check(ours, &rep, &err);
     free(data);
     if (s) {
-        am_error_where(&err, "%s", path);
+        if (!strstr(err.where, path))
+            am_error_where(&err, "%s", path);
         int rc = am_cli_report(&err);
         fprintf(stderr, "animesh push: not sent: OpenSim would answer `loaded` and keep whatever it could read, "
                         "cut-short assets included, for good\n");

@@ -39,6 +39,8 @@ const char *am_sniff_kind(const uint8_t *h, size_t n)
         return "a JPEG-2000 code stream";
     if (n >= 8 && memcmp(h, jp2, 8) == 0)
         return "a JP2 file (JPEG-2000 in a box container)";
+    if (n >= 2 && h[0] == 0x1F && h[1] == 0x8B)
+        return "gzip data (an OpenSim archive?)";
     if (n >= 2 && h[0] == '{' && h[1] == 0x00)
         return "a binary mesh asset";
     if (n >= 4 && h[0] == 1 && h[1] == 0 && h[2] == 0 && h[3] == 0)

@@ -35,11 +35,16 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/io.h"
 #include "world/digest.h"
 #include "world/oar.h"
 
 /* The most am_oar_read keeps in memory (entries), a guard against gzip bombs. */
 #define AM_OAR_MAX_UNPACKED ((size_t)512 << 20)
+/* An OAR file is read only when it starts like gzip (1F 8B) and is no larger than what may
+ * be unpacked from it (README "Size limits"). */
+#define AM_OAR_MAX_FILE_BYTES AM_OAR_MAX_UNPACKED
+extern const am_file_format am_oar_file_format;
 
 typedef struct am_oar_entry {
     char *path;

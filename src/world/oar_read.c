@@ -654,6 +654,17 @@ am_status am_oar_read_filtered(const uint8_t *data, size_t size, am_oar_keep_fn 
     return s;
 }
 
+static am_status sniff_oar(const uint8_t *h, size_t n, am_error *err)
+{
+    if (n >= 2 && h[0] == 0x1F && h[1] == 0x8B)
+        return AM_OK;
+    return am_fail_at(err, AM_ERR_INVALID, 0,
+                      "not gzip-compressed (an OAR is a .tar.gz, starting 1F 8B 08): the file is %s",
+                      am_sniff_kind(h, n));
+}
+
+const am_file_format am_oar_file_format = {"an OpenSim archive", AM_OAR_MAX_FILE_BYTES, sniff_oar};
+
 am_status am_oar_read(const uint8_t *data, size_t size, am_oar_contents *out, am_error *err)
 {
     return am_oar_read_filtered(data, size, NULL, NULL, out, err);

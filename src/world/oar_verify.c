@@ -77,7 +77,7 @@ static am_status read_when_whole(const char *path, const am_oar_contents *ours, 
         uint8_t *data = NULL;
         size_t size = 0;
         am_error rerr;
-        am_status s = am_read_file(path, &data, &size, &rerr);
+        am_status s = am_read_file_as(path, &am_oar_file_format, &data, &size, &rerr);
         if (!s)
             s = am_oar_read_filtered(data, size, keep_ours, (void *)ours, saved, &rerr);
         free(data);
