@@ -98,6 +98,10 @@ static void test_bad_fields_are_named(void **state)
     expect_bad("[0.034, 0.127, 1.026]", "[0.034, 1.026]", "joints[0].world", "3 numbers");
     expect_bad("\"mKneeLeft\"", "7", "joints[1].name", "joint name");
     expect_bad("[0.2, 0.2, 1.0, 0, 0, 1, 1, 0]", "[0.2, 0.2, 1.0]", "vertices[1]", "8 numbers");
+    /* stored as floats: 5e307 is a finite double but no float (found by fuzzing: the writer
+     * then wrote "inf") */
+    expect_bad("[0.2, 0.2, 1.0, 0, 0, 1, 1, 0]", "[0.2, 0.2, 1.0, 0, 5e307, 1, 1, 0]", "vertices[1]",
+               "element 4 (5e+307) does not fit a 32-bit float");
     expect_bad("[[0, 1, 2]]", "[[0, 1, 3]]", "triangles[0]", "0..2");
     expect_bad("[[0, 1, 2]]", "[[0, 1, 1]]", "triangles[0]", "degenerate");
     expect_bad("[[1, 1]]]", "[[1, -0.5]]]", "weights[2][0]", ">= 0");

@@ -138,6 +138,15 @@ static void test_aliases_match_by_canonical_name(void **state)
     assert_int_equal(am_skin_compare(&a, &b, &strict, &c, &err), AM_OK);
     assert_false(c.ok); /* --strict: a joint on one side only is a mismatch */
     am_skin_comparison_free(&c);
+    /* a joint named twice cannot be matched by name (found by fuzzing: the second copy was
+     * compared with the other side's first and "failed") */
+    free(b.joint_names[0]);
+    b.joint_names[0] = strdup("mTorso");
+    assert_int_equal(am_skin_compare(&a, &b, NULL, &c, &err), AM_ERR_INVALID);
+    assert_string_equal(err.msg, "B: joint 'mTorso' is listed twice (joint_names[0] and [1]): joints are compared by "
+                                 "name, so each may be named once");
+    free(b.joint_names[0]);
+    b.joint_names[0] = strdup("avatar_mPelvis");
     am_skin_compare_options opt = {0, &skel, false, false, false};
     assert_int_equal(am_skin_compare(&a, &b, &opt, &c, &err), AM_OK);
     assert_int_equal(c.count, 2);

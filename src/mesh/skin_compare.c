@@ -75,6 +75,49 @@ static size_t alt_len(const am_skin_info *s)
     return s->alt_count ? s->alt_count : s->joint_count;
 }
 
+/* A joint's canonical name and its index in the skin. */
+typedef struct named {
+    const char *name;
+    size_t index;
+} named;
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(((const named *)x)->name, ((const named *)y)->name);
+}
+
+/* Each joint's canonical name, sorted, so matching takes log n per joint (a reference may
+ * list thousands); a name listed twice cannot be matched and is an error naming both. */
+static am_status index_names(const am_skin_info *s, const am_skeleton *skel, const char *side, named **out,
+                             am_error *err)
+{
+    named *v = malloc((s->joint_count ? s->joint_count : 1) * sizeof *v);
+    if (!v)
+        return am_fail_nomem(err, "skin comparison");
+    for (size_t i = 0; i < s->joint_count; i++)
+        v[i] = (named){canonical(skel, s->joint_names[i]), i};
+    qsort(v, s->joint_count, sizeof *v, by_name);
+    for (size_t i = 1; i < s->joint_count; i++)
+        if (strcmp(v[i - 1].name, v[i].name) == 0) {
+            size_t lo = v[i - 1].index < v[i].index ? v[i - 1].index : v[i].index;
+            size_t hi = v[i - 1].index < v[i].index ? v[i].index : v[i - 1].index;
+            am_status st = am_fail(err, AM_ERR_INVALID,
+                                   "%s: joint '%s' is listed twice (joint_names[%zu] and [%zu]): joints are "
+                                   "compared by name, so each may be named once",
+                                   side, v[i].name, lo, hi);
+            free(v);
+            return st;
+        }
+    *out = v;
+    return AM_OK;
+}
+
+static const named *lookup(const named *v, size_t n, const char *name)
+{
+    named key = {name, 0};
+    return n ? bsearch(&key, v, n, sizeof *v, by_name) : NULL;
+}
+
 am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am_skin_compare_options *opt,
                           am_skin_comparison *out, am_error *err)
 {
@@ -83,21 +126,20 @@ am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am
     out->tol = opt && opt->tol > 0 ? opt->tol : AM_SKIN_COMPARE_DEFAULT_TOL;
     out->alt_a = a->alt_inverse_bind != NULL;
     out->alt_b = b->alt_inverse_bind != NULL;
-    if (a->joint_count) {
-        out->joints = calloc(a->joint_count, sizeof *out->joints);
-        if (!out->joints)
-            return am_fail_nomem(err, "skin comparison");
-    }
-    am_status s = AM_OK;
+    named *na = NULL, *nb = NULL;
+    am_status s = index_names(a, skel, "A", &na, err);
+    if (!s)
+        s = index_names(b, skel, "B", &nb, err);
+    if (!s && a->joint_count && !(out->joints = calloc(a->joint_count, sizeof *out->joints)))
+        s = am_fail_nomem(err, "skin comparison");
     for (size_t i = 0; i < a->joint_count && !s; i++) {
         const char *ca = canonical(skel, a->joint_names[i]);
-        size_t j = 0;
-        while (j < b->joint_count && strcmp(ca, canonical(skel, b->joint_names[j])) != 0)
-            j++;
-        if (j == b->joint_count) {
+        const named *hit = lookup(nb, b->joint_count, ca);
+        if (!hit) {
             s = push_name(&out->only_a, &out->only_a_count, ca, err);
             continue;
         }
+        size_t j = hit->index;
         am_skin_joint_diff *d = &out->joints[out->count++];
         snprintf(d->name, sizeof d->name, "%s", ca);
         d->index_a = i;
@@ -119,12 +161,11 @@ am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am
     }
     for (size_t j = 0; j < b->joint_count && !s; j++) {
         const char *cb = canonical(skel, b->joint_names[j]);
-        size_t i = 0;
-        while (i < a->joint_count && strcmp(cb, canonical(skel, a->joint_names[i])) != 0)
-            i++;
-        if (i == a->joint_count)
+        if (!lookup(na, a->joint_count, cb))
             s = push_name(&out->only_b, &out->only_b_count, cb, err);
     }
+    free(na);
+    free(nb);
     if (s) {
         am_skin_comparison_free(out);
         return s;

@@ -84,6 +84,8 @@ typedef struct am_skin_comparison {
                                    side only */
 } am_skin_comparison;
 
+/* Joints are matched by canonical name: a skin that names a joint twice is an error
+ * (AM_ERR_INVALID naming the side, the joint and both indices). */
 am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am_skin_compare_options *opt,
                           am_skin_comparison *out, am_error *err);
 void am_skin_comparison_free(am_skin_comparison *c);

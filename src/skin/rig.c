@@ -151,6 +151,13 @@ static am_status parse_vertices(const json_t *root, const char *src, am_rig *rig
         double v[8];
         if (parse_vec(json_array_get(verts, i), 8, v, err, src, field))
             return AM_ERR_INVALID;
+        /* stored as floats: judged after the conversion (5e307 is a double, not a float) */
+        for (int k = 0; k < 8; k++)
+            if (!isfinite((float)v[k])) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "element %d (%g) does not fit a 32-bit float", k, v[k]);
+                return field_fail(err, src, field, msg);
+            }
         for (int k = 0; k < 3; k++) {
             rig->positions[3 * i + k] = (float)v[k];
             rig->normals[3 * i + k] = (float)v[3 + k];
