@@ -658,6 +658,8 @@ static am_status sniff_oar(const uint8_t *h, size_t n, am_error *err)
 {
     if (n >= 2 && h[0] == 0x1F && h[1] == 0x8B)
         return AM_OK;
+    if (n == 0) /* the reader's own words for it */
+        return am_fail(err, AM_ERR_INVALID, "empty file: not an OpenSim archive");
     return am_fail_at(err, AM_ERR_INVALID, 0,
                       "not gzip-compressed (an OAR is a .tar.gz, starting 1F 8B 08): the file is %s",
                       am_sniff_kind(h, n));
