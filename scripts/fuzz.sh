@@ -94,7 +94,9 @@ for name in "${names[@]}"; do
   mkdir -p "$work"
   dirs=("$work" "$extra")
   [ -d "$seeds" ] && dirs+=("$seeds")
-  [ -f "tests/fuzz/$name.dict" ] && args+=(-dict="tests/fuzz/$name.dict")
+  for dict in "tests/fuzz/$name.dict" "tests/fuzz/fuzz_$name.dict"; do
+    [ -f "$dict" ] && args+=(-dict="$dict") && break
+  done
   if [ -f "tests/fuzz/$name.options" ]; then
     while IFS= read -r opt; do [ -n "${opt%%#*}" ] && args+=("${opt%%#*}"); done <"tests/fuzz/$name.options"
   fi

@@ -111,7 +111,7 @@ static am_status write_rig_and_atlas(const am_bendbox_options *opt, am_outset *s
     size_t size;
     am_tex_image back;
     am_tex_diff diff = {0};
-    s = am_read_file(am_outset_temp_path(set, "bendbox_atlas.j2c"), &data, &size, err);
+    s = am_read_file_as(am_outset_temp_path(set, "bendbox_atlas.j2c"), &am_j2c_file_format, &data, &size, err);
     if (!s) {
         s = am_j2c_decode(data, size, &back, err);
         free(data);

@@ -131,7 +131,8 @@ am_status am_import_read_ref(const char *base_dir, const char *ref, bool uri, si
         s = am_fail(err, AM_ERR_INVALID, "'%.80s' is %lld bytes: over the %zu MiB limit", ref, (long long)sb.st_size,
                     max_bytes >> 20);
     } else {
-        s = am_read_file(path, data, size, err);
+        const am_file_format bounded = {"a file a model refers to", max_bytes, NULL}; /* it may grow meanwhile */
+        s = am_read_file_as(path, &bounded, data, size, err);
     }
     if (!s && resolved)
         *resolved = path;

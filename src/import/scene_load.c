@@ -130,7 +130,9 @@ am_status am_scene_load(const char *path, am_scene *out, am_error *err)
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    am_status st = am_read_file(path, &data, &size, err);
+    /* the limit again while reading: the file may have grown since it was looked at */
+    const am_file_format bounded = {info->name, info->max_bytes, NULL};
+    am_status st = am_read_file_as(path, &bounded, &data, &size, err);
     if (st)
         return st;
     out->source = am_strdup(path);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "import/gltf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -44,9 +45,12 @@ static void read_one(const uint8_t *data, size_t size, const char *name)
     am_scene s;
     memset(&s, 0, sizeof s);
     am_error err;
+    am_fuzz_dirty_error(&err);
     if (am_gltf_read(data, size, name, "/nonexistent-animesh-fuzz", &s, &err) == AM_OK &&
         am_scene_finish(&s, &err) == AM_OK)
         exercise(&s);
+    else
+        am_fuzz_format(&err);
     am_scene_free(&s);
 }
 
