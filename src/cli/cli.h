@@ -23,6 +23,7 @@ bool am_cli_wants_help(int argc, char **argv);
 /* Commands (argv[0] is the command name). */
 int am_cmd_skeleton(int argc, char **argv);
 int am_cmd_map(int argc, char **argv);
+int am_cmd_map_suggest(int argc, char **argv); /* 'map suggest', cmd_map_suggest.c */
 int am_cmd_anim(int argc, char **argv); /* cmd_anim.c */
 int am_cmd_skin(int argc, char **argv);
 int am_cmd_mesh(int argc, char **argv); /* cmd_mesh.c */

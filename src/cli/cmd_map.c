@@ -6,7 +6,8 @@
 #include "jointmap.h"
 
 static const char *help =
-    "usage: animesh map check MAP.json [--rig RIG.json] [--skeleton FILE]\n\n"
+    "usage: animesh map check MAP.json [--rig RIG.json] [--skeleton FILE]\n"
+    "       animesh map suggest MODEL|BVH [--out MAP.json] [--json] ...   (map suggest --help)\n\n"
     "Check a joint map against the viewer's skeleton. MAP.json:\n"
     "  {\"joints\": {\"rig_joint\": \"mStockName\", ...},\n"
     "   \"rig_parents\": {\"rig_child\": \"rig_parent\", ...}}   (optional)\n"
@@ -25,8 +26,10 @@ int am_cmd_map(int argc, char **argv)
         fputs(help, argc < 2 ? stderr : stdout);
         return argc < 2 ? AM_EXIT_USAGE : AM_EXIT_OK;
     }
+    if (strcmp(argv[1], "suggest") == 0)
+        return am_cmd_map_suggest(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") != 0)
-        return am_cli_usage("map", "unknown subcommand '%s' (expected 'check')", argv[1]);
+        return am_cli_usage("map", "unknown subcommand '%s' (expected 'check' or 'suggest')", argv[1]);
     argc--;
     argv++;
     const char *skel_path = NULL, *rig_path = NULL;

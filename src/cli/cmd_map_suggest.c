@@ -1,0 +1,145 @@
+/* animesh map suggest: a joint map from names and topology, with a confidence and the
+ * reason for every joint (src/import/map_suggest.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_args.h"
+#include "core/io.h"
+#include "import/map_suggest.h"
+#include "import/scene_load.h"
+
+static const char *help =
+    "usage: animesh map suggest MODEL|BVH [--out MAP.json] [--json] [--map MAP.json]\n"
+    "                           [--up AXIS] [--forward AXIS] [--scale S] [--skeleton FILE]\n\n"
+    "Propose which stock viewer joint each of the model's joints should drive, from the joint\n"
+    "names (Mixamo, Rigify DEF-, Blender .L/.R, _l/_r, Left/Right, L_/R_, CMU and MotionBuilder\n"
+    "BVH, Unreal, Daz, 3ds Max Bip01) AND the rig's topology (the pair of legs hanging from the\n"
+    "pelvis, the spine to the chest, arms or forelegs, wings, neck and head, tail, fingers),\n"
+    "with a confidence (0..1) and the reason for each. Left and right come from the side of the\n"
+    "body the joint is on (viewer +Y after the axis conversion), not only from the name. The\n"
+    "map keeps every rig chain a viewer chain and stays within 110 joints; joints left\n"
+    "unmapped have their weights moved to their nearest mapped ancestor (named).\n\n"
+    "  --out MAP.json   write the map ({\"joints\", \"rig_parents\", \"confidence\", \"reasons\"});\n"
+    "                   animesh import, anim from-bvh and map check read it\n"
+    "  --json           print the report as JSON on stdout\n"
+    "  --map MAP.json   your map over any part of the suggestion (\"joint\": \"-\" leaves it unmapped)\n"
+    "  --up AXIS        the file axis that points up (+X -X +Y -Y +Z -Z); default: detected\n"
+    "  --forward AXIS   the file axis the model faces; default: detected\n"
+    "  --scale S        metres per file unit; default: detected from the stature\n"
+    "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
+    "Joints without a unique name are written as #N (N = the node's index in the file).\n"
+    "Exit 0 with the table; 1 when the model cannot be read as a rig, the axes are ambiguous\n"
+    "(the message names what, and which option settles it) or the map fails its check.\n";
+
+static void print_table(const am_scene *s, const am_axes *ax, const am_map_suggestion *sug, const am_skeleton *skel,
+                        const char *model)
+{
+    printf("%s: %zu joints; axes: %s\n", model, sug->count, ax->report);
+    for (size_t i = 0; i < ax->conflict_count; i++)
+        printf("  warning: %s\n", ax->conflicts[i]);
+    printf("naming convention: %s\n", sug->convention[0] ? sug->convention : "none recognised (topology only)");
+    for (size_t j = 0; j < sug->count; j++) {
+        const am_map_joint *mj = &sug->joints[j];
+        if (mj->target >= 0)
+            printf("  %-28s -> %-20s %.2f  %s\n", mj->rig_name, skel->joints[mj->target].name, mj->confidence,
+                   mj->reason);
+        else
+            printf("  %-28s    %-20s       %s\n", mj->rig_name, "(unmapped)", mj->reason);
+    }
+    for (size_t i = 0; i < sug->note_count; i++)
+        printf("  note: %s\n", sug->notes[i]);
+    (void)s;
+    printf("%zu of %zu joints mapped\n", sug->mapped, sug->count);
+}
+
+int am_cmd_map_suggest(int argc, char **argv)
+{
+    const char *skel_path = NULL, *out_path = NULL, *map_path = NULL;
+    bool json = false;
+    am_axes_opts ao = {0};
+    am_error err;
+    am_error_clear(&err);
+    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"out", required_argument, 0, 'o'},
+                                         {"json", no_argument, 0, 'j'},         {"map", required_argument, 0, 'm'},
+                                         {"up", required_argument, 0, 'u'},     {"forward", required_argument, 0, 'f'},
+                                         {"scale", required_argument, 0, 'c'},  {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': skel_path = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 'j': json = true; break;
+        case 'm': map_path = optarg; break;
+        case 'u':
+        case 'f':
+            if (am_axes_parse(optarg, c == 'u' ? &ao.up : &ao.forward, &err))
+                return am_cli_usage("map suggest", "--%s: %s", c == 'u' ? "up" : "forward", err.msg);
+            break;
+        case 'c':
+            if (!am_cli_parse_double(optarg, &ao.scale) || !(ao.scale > 0))
+                return am_cli_usage("map suggest", "--scale needs a positive number of metres per unit, got '%s'",
+                                    optarg);
+            break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("map suggest", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("map suggest", "expected exactly one MODEL or BVH file");
+    const char *model = argv[optind];
+    am_skeleton skel;
+    if (am_cli_load_skeleton(skel_path, &skel, &err))
+        return am_cli_report(&err);
+    am_joint_map user;
+    bool have_user = false;
+    if (map_path) {
+        if (am_joint_map_load(map_path, &user, &err)) {
+            am_skeleton_free(&skel);
+            return am_cli_report(&err);
+        }
+        have_user = true;
+    }
+    fprintf(stderr, "reading %s\n", model);
+    am_scene scene;
+    am_body body;
+    am_axes axes;
+    am_map_suggestion sug;
+    int rc = AM_EXIT_OK;
+    am_status st = am_scene_load(model, &scene, &err);
+    if (!st) {
+        st = am_map_suggest_scene(&scene, &skel, &ao, have_user ? &user : NULL, &body, &axes, &sug, &err);
+        if (st)
+            am_error_where(&err, "%s", model);
+    }
+    if (!st) {
+        am_buf buf = {0};
+        if (out_path) {
+            if (!(st = am_map_suggestion_write_json(&sug, &body, &skel, &buf, &err)))
+                st = am_write_file_atomic(out_path, buf.data, buf.size, &err);
+            am_buf_free(&buf);
+        }
+        if (!st && json) {
+            if (!(st = am_map_suggestion_report_json(&scene, &body, &axes, &sug, &skel, &buf, &err)))
+                fwrite(buf.data, 1, buf.size, stdout);
+            am_buf_free(&buf);
+        } else if (!st) {
+            print_table(&scene, &axes, &sug, &skel, model);
+        }
+        if (!st && out_path)
+            fprintf(json ? stderr : stdout, "wrote %s\n", out_path);
+        am_map_suggestion_free(&sug);
+        am_body_free(&body);
+    }
+    if (st)
+        rc = am_cli_report(&err);
+    am_scene_free(&scene);
+    if (have_user)
+        am_joint_map_free(&user);
+    am_skeleton_free(&skel);
+    return rc;
+}
