@@ -248,6 +248,8 @@ double am_anim_curve_time(const am_anim *anim, double tau_s);
  * the last after it, otherwise the viewer's nlerp / lerp between neighbouring keys;
  * keys with the same decoded time: the later one in the file wins. out[joint_count]. */
 void am_anim_eval_curves(const am_anim *anim, double curve_t, am_anim_joint_pose *out);
+/* The same for one joint entry (out: one pose). */
+void am_anim_eval_joint(const am_anim *anim, size_t joint, double curve_t, am_anim_joint_pose *out);
 /* am_anim_curve_time + am_anim_eval_curves. */
 void am_anim_eval(const am_anim *anim, double tau_s, am_anim_joint_pose *out);
 /* The loop seam of a looping file as the viewer plays it (6.5: the pose jumps from its value

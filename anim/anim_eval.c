@@ -65,16 +65,19 @@ static am_vec3 eval_pos(const am_anim_pos_key *keys, size_t n, double t)
     return am_v3_lerp(keys[lo].pos, keys[hi].pos, (t - t0) / (t1 - t0));
 }
 
+void am_anim_eval_joint(const am_anim *a, size_t j, double t, am_anim_joint_pose *p)
+{
+    const am_anim_joint *jt = &a->joints[j];
+    p->has_rot = jt->rot_count > 0;
+    p->has_pos = jt->pos_count > 0;
+    p->rot = p->has_rot ? eval_rot(jt->rot_keys, jt->rot_count, t) : am_quat_identity();
+    p->pos = p->has_pos ? eval_pos(jt->pos_keys, jt->pos_count, t) : am_v3(0, 0, 0);
+}
+
 void am_anim_eval_curves(const am_anim *a, double t, am_anim_joint_pose *out)
 {
-    for (size_t j = 0; j < a->joint_count; j++) {
-        const am_anim_joint *jt = &a->joints[j];
-        am_anim_joint_pose *p = &out[j];
-        p->has_rot = jt->rot_count > 0;
-        p->has_pos = jt->pos_count > 0;
-        p->rot = p->has_rot ? eval_rot(jt->rot_keys, jt->rot_count, t) : am_quat_identity();
-        p->pos = p->has_pos ? eval_pos(jt->pos_keys, jt->pos_count, t) : am_v3(0, 0, 0);
-    }
+    for (size_t j = 0; j < a->joint_count; j++)
+        am_anim_eval_joint(a, j, t, &out[j]);
 }
 
 void am_anim_eval(const am_anim *a, double tau_s, am_anim_joint_pose *out)
