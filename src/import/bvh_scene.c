@@ -71,15 +71,19 @@ am_status am_scene_from_bvh(const am_bvh *b, am_scene *s, am_error *err)
             ch->values = malloc(keys * w * sizeof *ch->values);
             if (!ch->times || !ch->values)
                 return am_fail_nomem(err, "bvh scene");
+            bool root = b->joints[j].parent < 0;
+            am_quat r0inv = am_quat_conj(b->rot[j]);
+            am_vec3 p0 = b->pos[j];
             for (size_t k = 0; k < keys; k++) {
                 size_t at = (first + k) * nj + j;
                 ch->times[k] = (float)k * ft; /* frame f plays at (f - 1) x frame time */
                 if (pass == 0) {
-                    am_quat q = b->rot[at];
+                    /* the root relative to the reference frame's heading (anim.md 8.5) */
+                    am_quat q = root ? am_quat_normalize(am_quat_mul(r0inv, b->rot[at])) : b->rot[at];
                     float v[4] = {(float)q.x, (float)q.y, (float)q.z, (float)q.w};
                     memcpy(&ch->values[4 * k], v, sizeof v);
                 } else {
-                    am_vec3 p = b->pos[at];
+                    am_vec3 p = root ? am_v3_add(p0, am_quat_rotate(r0inv, am_v3_sub(b->pos[at], p0))) : b->pos[at];
                     float v[3] = {(float)p.x, (float)p.y, (float)p.z};
                     memcpy(&ch->values[3 * k], v, sizeof v);
                 }
@@ -92,6 +96,8 @@ am_status am_scene_from_bvh(const am_bvh *b, am_scene *s, am_error *err)
     am_scene_note(s, "BVH declares no axes or unit: taking the viewer's upload convention (+Y up, +Z forward, inches)");
     if (nf > 1)
         am_scene_note(s, "frame 0 is the reference pose (not played, as in the viewer's upload); %zu frames play", keys);
+    am_scene_note(s, "the root moves relative to the reference frame: its rotation R0^-1 Rk, its position "
+                     "R0^-1 (pk - p0) from p0, as the viewer's upload takes the pelvis");
     return AM_OK;
 }
 

@@ -4,8 +4,10 @@
  *
  * As the viewer's BVH upload reads it (anim.md 8.3-8.5): frame 0 is the REFERENCE, never
  * played when there is more than one frame; frame k >= 1 plays at (k - 1) x frame time. The
- * root's rest translation is its frame-0 position (so its motion is measured from the
- * reference, as the viewer measures the pelvis). A BVH declares no axes or unit; the
+ * root moves relative to the reference, as the viewer takes the pelvis: its rest
+ * translation is its frame-0 position p0, its keys R0^-1 Rk and p0 + R0^-1 (pk - p0) (R0 its
+ * frame-0 rotation), so the motion starts facing the rest direction; other joints keep
+ * their own rotations, relative to the zero pose (their OFFSETs), as the viewer reads them. A BVH declares no axes or unit; the
  * scene's `declared` carries the convention the viewer's upload assumes instead: +Y up, +Z
  * forward, inches (0.02540005 m), noted in the scene's notes. The clip is named after the
  * file (its base name without extension). Every node is a joint; there is no mesh. */
