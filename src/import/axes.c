@@ -199,7 +199,7 @@ static bool forward_evidence(const am_body *b, am_vec3 up, am_vec3 *dir, const c
         const am_body_chain *c = &b->chains[i];
         if (c->kind != AM_CHAIN_LEG)
             continue;
-        size_t ankle = am_body_leg_hip(b, (int)i) + 2;
+        size_t ankle = am_body_leg_ankle(b, (int)i);
         if (ankle + 1 >= c->count)
             continue;
         am_vec3 d = am_v3_sub(b->joints[c->joints[c->count - 1]].bind, b->joints[c->joints[ankle]].bind);

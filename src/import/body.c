@@ -715,22 +715,49 @@ void am_body_set_sides(am_body *b, am_quat rot)
     }
 }
 
+static bool is_segment(const am_body *b, int j)
+{
+    return b->joints[j].name.segment && b->joints[j].name.part != AM_NAME_UNKNOWN;
+}
+
 size_t am_body_leg_hip(const am_body *b, int chain)
 {
     const am_body_chain *c = &b->chains[chain];
-    /* a joint named as the upper leg (the last of them: CMU's LHipJoint precedes LeftUpLeg)
-     * whose bone to the next is long; else the first joint whose next bone is long */
-    size_t named = c->count;
-    for (size_t k = 0; k + 1 < c->count; k++) {
+    if (c->count < 2)
+        return 0;
+    /* the leg's length below its first joint; a joint's "next bone" runs to the next joint
+     * that is not a further segment (Rigify's thigh.L.001 belongs to the thigh) */
+    double L = c->length - bone_len(b, c->joints[0]);
+    double next[256];
+    size_t n = c->count < 256 ? c->count : 256;
+    for (size_t k = 0; k + 1 < n; k++) {
+        size_t m = k + 1;
+        while (m + 1 < n && is_segment(b, c->joints[m]))
+            m++;
+        next[k] = am_v3_dist(b->joints[c->joints[m]].bind, b->joints[c->joints[k]].bind);
+    }
+    /* a joint named as the upper leg (the last such: CMU's LHipJoint precedes LeftUpLeg)
+     * whose next bone is long; else the first joint whose next bone is long */
+    size_t named = n;
+    for (size_t k = 0; k + 1 < n; k++) {
         const am_joint_name *nm = &b->joints[c->joints[k]].name;
-        double next = am_v3_dist(b->joints[c->joints[k + 1]].bind, b->joints[c->joints[k]].bind);
-        if (nm->part == AM_NAME_THIGH && !nm->segment && next >= 0.2 * c->length)
+        if (nm->part == AM_NAME_THIGH && !nm->segment && next[k] >= 0.2 * L)
             named = k;
     }
-    if (named < c->count)
+    if (named < n)
         return named;
-    for (size_t k = 0; k + 1 < c->count; k++)
-        if (am_v3_dist(b->joints[c->joints[k + 1]].bind, b->joints[c->joints[k]].bind) >= 0.2 * c->length)
+    for (size_t k = 0; k + 1 < n; k++)
+        if (!is_segment(b, c->joints[k]) && next[k] >= 0.2 * L)
             return k;
     return 0;
+}
+
+size_t am_body_leg_ankle(const am_body *b, int chain)
+{
+    const am_body_chain *c = &b->chains[chain];
+    size_t k = am_body_leg_hip(b, chain), seen = 0;
+    for (k++; k < c->count; k++)
+        if (!is_segment(b, c->joints[k]) && ++seen == 2)
+            return k;
+    return c->count;
 }

@@ -111,6 +111,9 @@ void am_body_free(am_body *body);
  * long one (>= 20 % of the leg), preferring one named as the upper leg; earlier joints are
  * pelvis bones (CMU's LHipJoint). */
 size_t am_body_leg_hip(const am_body *body, int chain);
+/* The ankle: two joints below the upper leg (further segments not counted); the chain's
+ * count when the leg is shorter. */
+size_t am_body_leg_ankle(const am_body *body, int chain);
 
 const char *am_chain_kind_label(am_chain_kind kind);
 

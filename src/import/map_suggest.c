@@ -563,25 +563,26 @@ static void explain_unmapped(ctx *c)
                     a = (int)k;
         }
         mj->weight_to = a >= 0 ? c->b->joints[a].node : -1;
-        if (mj->reason[0])
-            continue;
-        const am_body_joint *bj = &c->b->joints[j];
-        const char *why = "no role in the topology and no recognised name";
-        if (bj->name.segment && bj->name.part != AM_NAME_UNKNOWN)
-            why = "a further segment (twist/roll or .001) of the joint above it";
-        else if (bj->name.end || (!bj->weighted && bj->first_child < 0))
-            why = "an end joint without weight";
-        else if (bj->chain >= 0 && c->b->chains[bj->chain].kind == AM_CHAIN_LEG)
-            why = "a pelvis bone before the upper leg";
-        else if (bj->chain >= 0 && c->b->chains[bj->chain].kind == AM_CHAIN_NECK)
-            why = "a further neck joint (the viewer has one, mNeck)";
-        else if (bj->chain >= 0)
-            why = "beyond the joints the viewer chain offers";
-        if (a >= 0)
-            snprintf(mj->reason, sizeof mj->reason, "unmapped: %s; its weights go to '%s' (%s)", why,
-                     c->out->joints[a].rig_name, c->skel->joints[c->out->joints[a].target].name);
-        else
+        if (!mj->reason[0]) {
+            const am_body_joint *bj = &c->b->joints[j];
+            const char *why = "no role in the topology and no recognised name";
+            if (bj->name.segment && bj->name.part != AM_NAME_UNKNOWN)
+                why = "a further segment (twist/roll or .001) of the joint above it";
+            else if (bj->name.end || (!bj->weighted && bj->first_child < 0))
+                why = "an end joint without weight";
+            else if (bj->chain >= 0 && c->b->chains[bj->chain].kind == AM_CHAIN_LEG)
+                why = "a pelvis bone before the upper leg";
+            else if (bj->chain >= 0 && c->b->chains[bj->chain].kind == AM_CHAIN_NECK)
+                why = "a further neck joint (the viewer has one, mNeck)";
+            else if (bj->chain >= 0)
+                why = "beyond the joints the viewer chain offers";
             snprintf(mj->reason, sizeof mj->reason, "unmapped: %s", why);
+        }
+        if (a >= 0) {
+            size_t n = strlen(mj->reason);
+            snprintf(mj->reason + n, sizeof mj->reason - n, "; its weights go to '%s' (%s)", c->out->joints[a].rig_name,
+                     c->skel->joints[c->out->joints[a].target].name);
+        }
     }
 }
 
@@ -598,6 +599,10 @@ static void pick_convention(am_map_suggestion *o, const am_body *b)
         if (n > best)
             best = n, snprintf(o->convention, sizeof o->convention, "%s", cv);
     }
+    /* Unreal's _l/_r: named so when its own words appear (thigh_l, calf_l, upperarm_l) */
+    for (size_t j = 0; j < b->joint_count && strcmp(o->convention, "_l/_r") == 0; j++)
+        if (strcmp(b->joints[j].name.convention, "Unreal") == 0)
+            snprintf(o->convention, sizeof o->convention, "Unreal");
 }
 
 am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax, const am_skeleton *skel,

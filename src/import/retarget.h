@@ -51,7 +51,12 @@
  * interpolation (nlerp, lerp) of the neighbouring samples misses the clip (slerp,
  * CUBICSPLINE) by more than rot_tol_deg / pos_tol (checked at the quarter points, halving
  * down to 1/256 of the interval). Then the loop guard, priority, ease (am_motion).
- * Rest corrections (lessons rule 10) are constant rotations applied in every pose.
+ * Rest corrections (lessons rule 10) are constant rotations applied in every pose, turning
+ * the joint's subtree WITH its motion: local_J = corr (x) key_J (the source's deltas are
+ * measured from the uncorrected bind), so a correction on a joint and one on an unmapped
+ * viewer joint above it at the same point give the same pose. (am_motion's track
+ * correction composes key (x) corr, for motions authored on the corrected rest; the track
+ * holds corr (x) key (x) corr^-1 so that it plays corr (x) key.)
  * A clip over 60 s is refused with its name.
  */
 #ifndef AM_IMPORT_RETARGET_H
@@ -81,7 +86,8 @@ typedef enum am_place_mode { AM_PLACE_PELVIS = 0, AM_PLACE_ORIGIN = 1 } am_place
 
 /* `--rest-correction JOINT=AXIS,DEG`: a constant rotation of DEG degrees about the viewer
  * axis AXIS (X, Y or Z; the joint's parent frame, which at rest is the avatar frame),
- * applied on the joint in every pose of every motion (am_motion_track.correction). */
+ * applied on the joint in every pose of every motion (a joint no rig joint maps gets a
+ * track holding just the correction). */
 typedef struct am_rest_correction {
     char joint[64];  /* a viewer joint name or alias, or a rig joint mapped to one */
     int axis;        /* 1 X, 2 Y, 3 Z */

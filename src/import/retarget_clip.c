@@ -16,6 +16,7 @@ typedef struct sample {
 
 typedef struct work {
     am_rt *c;
+    double quantum;  /* one .anim time code: samples closer than a few of them would share one */
     const am_scene_clip *clip;
     am_scene_trs *trs;
     am_mat4 *local, *world;
@@ -122,7 +123,7 @@ static am_status push(work *w, sample s, am_error *err)
 static am_status refine(work *w, sample a, sample b, int depth, am_error *err)
 {
     const am_rt *c = w->c;
-    if (depth >= 8 || w->ns >= c->o->max_samples || b.t - a.t < 1e-5)
+    if (depth >= 8 || w->ns >= c->o->max_samples || b.t - a.t < 8 * w->quantum)
         return AM_OK;
     sample q[3];
     am_status st = AM_OK;
@@ -160,10 +161,10 @@ static int cmp_double(const void *x, const void *y)
 
 /* The clip's key times within its range (plus, before each STEP key, the moment before
  * the jump), sorted, without duplicates; *clip_keys counts the distinct key times alone. */
-static size_t unique_in_range(double *t, size_t k, const am_scene_clip *clip)
+static size_t unique_in_range(double *t, size_t k, const am_scene_clip *clip, double quantum)
 {
     qsort(t, k, sizeof *t, cmp_double);
-    double eps = fmax(1e-6, 1e-6 * (clip->end_s - clip->start_s));
+    double eps = fmax(1e-6, 2 * quantum); /* keys within two time codes would collide */
     size_t m = 0;
     for (size_t i = 0; i < k; i++) {
         if (t[i] < clip->start_s - eps || t[i] > clip->end_s + eps || (m && t[i] - t[m - 1] <= eps))
@@ -173,7 +174,8 @@ static size_t unique_in_range(double *t, size_t k, const am_scene_clip *clip)
     return m;
 }
 
-static am_status key_times(const am_scene_clip *clip, double **out, size_t *n, size_t *clip_keys, am_error *err)
+static am_status key_times(const am_scene_clip *clip, double quantum, double **out, size_t *n, size_t *clip_keys,
+                           am_error *err)
 {
     size_t total = 1;
     for (size_t h = 0; h < clip->channel_count; h++)
@@ -186,14 +188,17 @@ static am_status key_times(const am_scene_clip *clip, double **out, size_t *n, s
     for (size_t h = 0; h < clip->channel_count; h++)
         for (size_t i = 0; i < clip->channels[h].key_count; i++)
             t[k++] = clip->channels[h].times[i];
-    k = unique_in_range(t, k, clip);
+    k = unique_in_range(t, k, clip, quantum);
     *clip_keys = k;
     for (size_t h = 0; h < clip->channel_count; h++) {
         const am_scene_channel *ch = &clip->channels[h];
-        for (size_t i = 1; ch->interp == AM_SCENE_INTERP_STEP && i < ch->key_count; i++)
-            t[k++] = ch->times[i] - fmin(1e-3, (ch->times[i] - ch->times[i - 1]) / 100);
+        for (size_t i = 1; ch->interp == AM_SCENE_INTERP_STEP && i < ch->key_count; i++) {
+            double gap = ch->times[i] - ch->times[i - 1], before = fmax(4 * quantum, fmin(1e-3, gap / 100));
+            if (before < gap / 2)
+                t[k++] = ch->times[i] - before;
+        }
     }
-    *n = unique_in_range(t, k, clip);
+    *n = unique_in_range(t, k, clip, quantum);
     *out = t;
     return AM_OK;
 }
@@ -335,6 +340,15 @@ static am_status corrections(am_rt *c, am_retarget_anim *a, size_t *nt, const am
             tr->count = 1;
         }
         am_motion_track *tr = &a->tracks[t];
+        /* The source's keys are measured from the uncorrected bind, so the correction turns
+         * the joint's motion with it: pose = corr (x) key. The track applies key' (x) corr,
+         * so it holds key' = corr (x) key (x) corr^-1 (the rest, one identity sample, needs
+         * nothing). */
+        if (tr->rot != identity) {
+            am_quat *own = a->rot + (tr->rot - a->rot); /* the track's samples live in a->rot */
+            for (size_t k = 0; k < tr->count; k++)
+                own[k] = am_quat_normalize(am_quat_mul(am_quat_mul(q, own[k]), am_quat_conj(q)));
+        }
         tr->correction = tr->has_correction ? am_quat_mul(q, tr->correction) : q;
         tr->has_correction = true;
     }
@@ -349,7 +363,11 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
     snprintf(a->clip, sizeof a->clip, "%s", clip->name);
     am_retarget_sanitise(clip->name, a->name, sizeof a->name);
     a->clip_index = (int)ci;
-    work w = {.c = c, .clip = clip};
+    double dur = clip->end_s - clip->start_s;
+    bool pose = dur < 1e-4;
+    if (pose)
+        dur = 1.0;
+    work w = {.c = c, .clip = clip, .quantum = dur / 65535.0};
     w.trs = malloc((s->node_count ? s->node_count : 1) * sizeof *w.trs);
     w.local = malloc((s->node_count ? s->node_count : 1) * sizeof *w.local);
     w.world = malloc((s->node_count ? s->node_count : 1) * sizeof *w.world);
@@ -358,7 +376,7 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
     size_t nb = 0;
     am_status st = !w.trs || !w.local || !w.world || !w.need_pos ? am_fail_nomem(err, "clip") : AM_OK;
     if (!st)
-        st = key_times(clip, &base, &nb, &a->clip_keys, err);
+        st = key_times(clip, w.quantum, &base, &nb, &a->clip_keys, err);
     /* the clip's keys, then the positions they need, then samples between keys */
     sample *keys = calloc(nb ? nb : 1, sizeof *keys);
     if (!st && !keys)
@@ -386,13 +404,9 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
     free(base);
     if (!st)
         decide_positions(&w);
-    double dur = clip->end_s - clip->start_s;
-    bool pose = dur < 1e-4;
-    if (pose) {
-        dur = 1.0;
+    if (pose)
         am_rt_finding(c->r, AM_FINDING_NOTE, "clip '%s' is a single pose: written as a %.0f s animation holding it",
                       clip->name, dur);
-    }
     size_t ns = w.ns, ncorr = c->o->correction_count, ntr = 0;
     if (!st) {
         a->samples = ns;

@@ -2,6 +2,7 @@
 #include "scene_fixtures.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,3 +206,225 @@ void sf_rot_about(am_scene *s, int clip, int node, am_scene_interp interp, am_ve
     sf_channel(s, clip, node, AM_SCENE_PATH_ROTATION, interp, keys, times, vals);
     free(vals);
 }
+
+/* --- the quadruped ---------------------------------------------------------------------- */
+
+am_vec3 sf_to_viewer(sf_frame k, am_vec3 p)
+{
+    switch (k) {
+    case SF_YUP_M: return am_v3(p.z, p.x, p.y);                      /* glTF: +Z forward, +X left, +Y up */
+    case SF_ZUP_CM: return am_v3(-p.y * 0.01, p.x * 0.01, p.z * 0.01); /* faces -Y, +X left, +Z up, cm */
+    default: return p;                                            /* already the viewer's axes */
+    }
+}
+
+/* body coordinates (X forward, Y left, Z up, metres) -> file coordinates (the inverse) */
+static am_vec3 to_file(sf_frame k, am_vec3 b)
+{
+    switch (k) {
+    case SF_YUP_M: return am_v3(b.y, b.z, b.x);
+    case SF_ZUP_CM: return am_v3(b.y, -b.x, b.z); /* metres; the armature scales by 100 */
+    default: return b;
+    }
+}
+
+const sf_qjoint SF_Q[] = {
+    {"hips", -1, {-0.40, 0, 0.80}, {-0.15, 0, 0.82}},           /* 0 */
+    {"spine", 0, {-0.15, 0, 0.82}, {0.10, 0, 0.84}},            /* 1 */
+    {"spine.001", 1, {0.10, 0, 0.84}, {0.35, 0, 0.85}},         /* 2 */
+    {"chest", 2, {0.35, 0, 0.85}, {0.52, 0, 0.98}},             /* 3 */
+    {"neck", 3, {0.52, 0, 0.98}, {0.66, 0, 1.15}},              /* 4 */
+    {"head", 4, {0.66, 0, 1.15}, {0.92, 0, 1.10}},              /* 5 */
+    {"thigh.L", 0, {-0.45, 0.15, 0.75}, {-0.40, 0.15, 0.45}},   /* 6 */
+    {"shin.L", 6, {-0.40, 0.15, 0.45}, {-0.50, 0.15, 0.20}},    /* 7 */
+    {"foot.L", 7, {-0.50, 0.15, 0.20}, {-0.46, 0.15, 0.03}},    /* 8 */
+    {"toe.L", 8, {-0.46, 0.15, 0.03}, {-0.38, 0.15, 0.0}},      /* 9 */
+    {"thigh.R", 0, {-0.45, -0.15, 0.75}, {-0.40, -0.15, 0.45}}, /* 10 */
+    {"shin.R", 10, {-0.40, -0.15, 0.45}, {-0.50, -0.15, 0.20}}, /* 11 */
+    {"foot.R", 11, {-0.50, -0.15, 0.20}, {-0.46, -0.15, 0.03}}, /* 12 */
+    {"toe.R", 12, {-0.46, -0.15, 0.03}, {-0.38, -0.15, 0.0}},   /* 13 */
+    {"upper_arm.L", 3, {0.35, 0.14, 0.75}, {0.37, 0.14, 0.45}}, /* 14 */
+    {"forearm.L", 14, {0.37, 0.14, 0.45}, {0.36, 0.14, 0.06}},  /* 15 */
+    {"hand.L", 15, {0.36, 0.14, 0.06}, {0.42, 0.14, 0.0}},      /* 16 */
+    {"upper_arm.R", 3, {0.35, -0.14, 0.75}, {0.37, -0.14, 0.45}}, /* 17 */
+    {"forearm.R", 17, {0.37, -0.14, 0.45}, {0.36, -0.14, 0.06}},  /* 18 */
+    {"hand.R", 18, {0.36, -0.14, 0.06}, {0.42, -0.14, 0.0}},      /* 19 */
+    {"tail", 0, {-0.55, 0, 0.85}, {-0.75, 0, 0.80}},            /* 20 */
+    {"tail.001", 20, {-0.75, 0, 0.80}, {-0.95, 0, 0.70}},       /* 21 */
+    {"tail.002", 21, {-0.95, 0, 0.70}, {-1.10, 0, 0.60}},       /* 22 */
+    {"tail.003", 22, {-1.10, 0, 0.60}, {-1.20, 0, 0.50}},       /* 23 */
+};
+const size_t SF_NQ = sizeof SF_Q / sizeof SF_Q[0];
+#define Q SF_Q
+#define NQ (sizeof SF_Q / sizeof SF_Q[0])
+
+static am_vec3 qv(const double p[3]) { return am_v3(p[0], p[1], p[2]); }
+
+/* The rotation taking +Y to d, then rolled about d (a Blender bone's orientation). */
+static am_quat bone_rot(am_vec3 d, double roll)
+{
+    am_vec3 y = am_v3(0, 1, 0), n = am_v3_normalize(d), ax = am_v3_cross(y, n);
+    double c = am_v3_dot(y, n);
+    am_quat q = am_v3_len(ax) < 1e-9 ? (c > 0 ? am_quat_identity() : am_quat_axis_angle(am_v3(1, 0, 0), AM_PI))
+                                     : am_quat_axis_angle(ax, acos(fmax(-1, fmin(1, c))));
+    return am_quat_normalize(am_quat_mul(am_quat_axis_angle(n, roll), q));
+}
+
+void sf_quadruped(am_scene *s, sf_frame k, bool names, bool with_clip)
+{
+    double unit = k == SF_ZUP_CM ? 100 : 1; /* file units per metre */
+    sf_init(s, k == SF_ZUP_CM ? "quadruped_zup_cm.gltf" : "quadruped.gltf", 2, 3, 1); /* declared as glTF */
+    sf_node(s, "Armature", -1, am_v3(0, 0, 0), am_quat_identity(), am_v3(unit, unit, unit));
+    am_quat world[NQ];
+    for (size_t i = 0; i < NQ; i++) {
+        const sf_qjoint *j = &Q[i];
+        am_vec3 p = to_file(k, qv(j->p)), e = to_file(k, qv(j->end));
+        world[i] = bone_rot(am_v3_sub(e, p), 0.3 * (double)i - 1.0);
+        am_quat pr = j->parent >= 0 ? world[j->parent] : am_quat_identity();
+        am_vec3 pp = j->parent >= 0 ? to_file(k, qv(Q[j->parent].p)) : am_v3(0, 0, 0);
+        am_vec3 t = am_quat_rotate(am_quat_conj(pr), am_v3_sub(p, pp));
+        am_quat r = am_quat_normalize(am_quat_mul(am_quat_conj(pr), world[i]));
+        sf_node(s, names ? j->name : "", j->parent + 1, t, r, am_v3(1, 1, 1));
+    }
+    int joints[NQ], blend[NQ];
+    am_vec3 ends[NQ];
+    for (size_t i = 0; i < NQ; i++) {
+        joints[i] = (int)i + 1;
+        blend[i] = Q[i].parent;
+        ends[i] = am_v3_scale(to_file(k, qv(Q[i].end)), unit);
+    }
+    sf_skin(s, joints, NQ);
+    sf_bone_boxes(s, 0, ends, blend, 0.05 * unit, 3);
+    /* hand.L's node rest differs from the bind pose by 10 deg: every frame shows it */
+    am_scene_node *hand = &s->nodes[17];
+    am_scene_node_set_trs(hand, hand->translation,
+                          am_quat_mul(hand->rotation, am_quat_axis_angle(am_v3(1, 0, 0), 10 * AM_DEG2RAD)), hand->scale);
+    if (with_clip) {
+        int c = sf_clip(s, "walk");
+        float t5[5] = {0, 0.25f, 0.5f, 0.75f, 1.0f};
+        double swing[5] = {0, 20, 0, -20, 0}, bend[5] = {0, -25, -35, -10, 0}, anti[5] = {0, -20, 0, 20, 0};
+        sf_rot_about(s, c, 7, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 5, t5, swing);  /* thigh.L */
+        sf_rot_about(s, c, 8, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 5, t5, bend);   /* shin.L */
+        sf_rot_about(s, c, 11, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 5, t5, anti);  /* thigh.R */
+        sf_rot_about(s, c, 15, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 5, t5, anti);  /* upper_arm.L */
+        sf_rot_about(s, c, 16, AM_SCENE_INTERP_LINEAR, am_v3(0, 0, 1), 5, t5, bend);  /* forearm.L */
+        sf_rot_about(s, c, 18, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 5, t5, swing); /* upper_arm.R */
+        double tail[5] = {0, 25, 0, -25, 0};
+        sf_rot_about(s, c, 21, AM_SCENE_INTERP_LINEAR, am_v3(0, 0, 1), 5, t5, tail);  /* tail */
+        sf_rot_about(s, c, 22, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 5, t5, tail);  /* tail.001 */
+        double nod[3] = {0, 15, 0};
+        float t3[3] = {0, 0.5f, 1.0f};
+        sf_rot_about(s, c, 6, AM_SCENE_INTERP_LINEAR, am_v3(1, 0, 0), 3, t3, nod);    /* head */
+        /* toe.L: STEP (holds, then jumps at 0.5 s) */
+        double tap[3] = {0, 30, 0};
+        sf_rot_about(s, c, 10, AM_SCENE_INTERP_STEP, am_v3(1, 0, 0), 3, t3, tap);
+        /* spine: CUBICSPLINE about its local Z with non-zero tangents */
+        {
+            float vals[3 * 12] = {0};
+            double deg[3] = {0, 12, 0};
+            am_quat rest = s->nodes[2].rotation;
+            for (int kk = 0; kk < 3; kk++) {
+                am_quat q = am_quat_mul(rest, am_quat_axis_angle(am_v3(0, 0, 1), deg[kk] * AM_DEG2RAD));
+                float *v = &vals[12 * kk];
+                v[4] = (float)q.x, v[5] = (float)q.y, v[6] = (float)q.z, v[7] = (float)q.w;
+                /* tangents: a bulge between keys (glTF tangents are per second) */
+                float tg = kk == 1 ? 0.0f : (kk == 0 ? 0.4f : -0.4f);
+                v[2] = v[10] = tg * (float)rest.w; /* in and out tangent, z component */
+            }
+            sf_channel(s, c, 2, AM_SCENE_PATH_ROTATION, AM_SCENE_INTERP_CUBICSPLINE, 3, t3, vals);
+        }
+        /* hips: translation bob and shift (file units), rotation sway */
+        {
+            am_vec3 rest = s->nodes[1].translation, up = am_v3_scale(to_file(k, am_v3(0, 0, 0.03)), 1),
+                    fw = to_file(k, am_v3(0.06, 0, 0));
+            float vals[15];
+            double bob[5] = {0, 1, 0, 1, 0}, go[5] = {0, 0.5, 1, 0.5, 0};
+            for (int kk = 0; kk < 5; kk++) {
+                am_vec3 p = am_v3_add(rest, am_v3_add(am_v3_scale(up, bob[kk]), am_v3_scale(fw, go[kk])));
+                vals[3 * kk] = (float)p.x, vals[3 * kk + 1] = (float)p.y, vals[3 * kk + 2] = (float)p.z;
+            }
+            sf_channel(s, c, 1, AM_SCENE_PATH_TRANSLATION, AM_SCENE_INTERP_LINEAR, 5, t5, vals);
+            double sway[5] = {0, 4, 0, -4, 0};
+            sf_rot_about(s, c, 1, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), 5, t5, sway);
+        }
+        /* constant translation channels, as Blender writes them for every bone */
+        for (int n = 7; n <= 10; n++) {
+            am_vec3 t = s->nodes[n].translation;
+            float vals[6] = {(float)t.x, (float)t.y, (float)t.z, (float)t.x, (float)t.y, (float)t.z};
+            float t2[2] = {0, 1};
+            sf_channel(s, c, n, AM_SCENE_PATH_TRANSLATION, AM_SCENE_INTERP_LINEAR, 2, t2, vals);
+        }
+    }
+    am_error err;
+    assert_int_equal(am_scene_finish(s, &err), AM_OK);
+}
+
+
+/* --- the bend box ---------------------------------------------------------------------- */
+
+static double smooth(double x) { return x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x); }
+
+void sf_bend_box(am_scene *s, bool tip)
+{
+    sf_init(s, "bendbox.gltf", 0, 0, 0);
+    int root = sf_node(s, "root", -1, am_v3(0, 0, 0), am_quat_identity(), am_v3(1, 1, 1));
+    int flap = sf_node(s, "flap", root, am_v3(0, 0, 0), am_quat_identity(), am_v3(1, 1, 1));
+    int tipn = tip ? sf_node(s, "tip", flap, am_v3(1.5, 0, 0), am_quat_identity(), am_v3(1, 1, 1)) : -1;
+    int joints[3] = {root, flap, tipn};
+    sf_skin(s, joints, tip ? 3 : 2);
+    s->meshes = calloc(1, sizeof *s->meshes);
+    assert_non_null(s->meshes);
+    s->mesh_count = 1;
+    am_scene_mesh *m = &s->meshes[0];
+    m->name = dup("box");
+    m->node = -1;
+    m->skin = 0;
+    size_t nx = 9, ny = 3, nv = 2 * nx * ny;
+    m->vertex_count = nv;
+    m->positions = malloc(3 * nv * sizeof(float));
+    m->influence_start = malloc((nv + 1) * sizeof(size_t));
+    m->influences = malloc(2 * nv * sizeof(am_scene_influence));
+    m->face_count = 1;
+    m->faces = calloc(1, sizeof *m->faces);
+    m->faces[0].material = -1;
+    m->faces[0].indices = malloc(2 * (nx - 1) * (ny - 1) * 6 * sizeof(uint32_t));
+    assert_non_null(m->faces[0].indices);
+    size_t v = 0, inf = 0, ii = 0;
+    for (size_t layer = 0; layer < 2; layer++)
+        for (size_t j = 0; j < ny; j++)
+            for (size_t i = 0; i < nx; i++, v++) {
+                double x = -2 + 0.5 * (double)i, y = -1 + (double)j, z = layer ? 0.5 : -0.5;
+                m->positions[3 * v] = (float)x;
+                m->positions[3 * v + 1] = (float)y;
+                m->positions[3 * v + 2] = (float)z;
+                m->influence_start[v] = inf;
+                if (tip && x >= 1.75) {
+                    m->influences[inf++] = (am_scene_influence){2, 1};
+                } else {
+                    double w = smooth((x + 1) / 2);
+                    if (w < 1)
+                        m->influences[inf++] = (am_scene_influence){0, (float)(1 - w)};
+                    if (w > 0)
+                        m->influences[inf++] = (am_scene_influence){1, (float)w};
+                }
+                if (i + 1 < nx && j + 1 < ny) {
+                    uint32_t a = (uint32_t)v, b = a + 1, c = a + (uint32_t)nx, d = c + 1;
+                    uint32_t t6[6] = {a, b, d, a, d, c};
+                    memcpy(&m->faces[0].indices[ii], t6, sizeof t6);
+                    ii += 6;
+                }
+            }
+    m->influence_start[nv] = inf;
+    m->faces[0].index_count = ii;
+    int clip = sf_clip(s, "fold");
+    float times[3] = {0, 3, 6};
+    double deg[3] = {0, 90, 0};
+    sf_rot_about(s, clip, flap, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), 3, times, deg);
+    if (tip) {
+        double tdeg[3] = {0, 30, 0};
+        sf_rot_about(s, clip, tipn, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), 3, times, tdeg);
+    }
+    am_error err;
+    assert_int_equal(am_scene_finish(s, &err), AM_OK);
+}
+

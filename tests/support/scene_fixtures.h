@@ -4,6 +4,7 @@
 #ifndef AM_TEST_SCENE_FIXTURES_H
 #define AM_TEST_SCENE_FIXTURES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "import/scene.h"
@@ -32,5 +33,39 @@ void sf_channel(am_scene *s, int clip, int node, am_scene_path path, am_scene_in
  * key k = rest (x) axis_angle(axis, deg[k]). */
 void sf_rot_about(am_scene *s, int clip, int node, am_scene_interp interp, am_vec3 axis, size_t keys,
                   const float *times, const double *deg);
+
+/* --- the quadruped ----------------------------------------------------------------------
+ * Spine (hips, spine, spine.001, chest), neck, head, hind legs (thigh, shin, foot, toe),
+ * forelegs (upper_arm, forearm, hand), a 4-joint tail; 24 joints, each node's rest rotation
+ * turning its local +Y along its bone with a roll (as Blender exports bones), under an
+ * "Armature" node (node 0; joint i of SF_Q is node i + 1). Built in body coordinates
+ * (X forward, Y left, Z up, metres; standing on z = 0, hips at (-0.4, 0, 0.8)) and written in
+ * one of the file frames below. hand.L's node rest is turned 10 deg away from the bind pose.
+ * With a clip: "walk", 1 s, loops: LINEAR legs, forelegs, tail and head, a STEP toe, a
+ * CUBICSPLINE spine, hips translation (bob and shift) and sway, constant translation
+ * channels on the left leg. Declared as glTF (+Y up, +Z forward, metres) whatever the frame. */
+typedef enum sf_frame {
+    SF_YUP_M = 0,  /* glTF's frame: +Y up, faces +Z, +X is the left, metres */
+    SF_ZUP_CM = 1, /* +Z up, faces -Y, +X is the left, centimetres (a x100 armature) */
+    SF_VIEWER = 2  /* the viewer's axes, metres */
+} sf_frame;
+/* File -> viewer frame, written out per frame (independent of the library's axes code). */
+am_vec3 sf_to_viewer(sf_frame k, am_vec3 file);
+typedef struct sf_qjoint {
+    const char *name;
+    int parent;    /* index in SF_Q, -1 = the armature */
+    double p[3];   /* body coordinates, metres */
+    double end[3]; /* where its bone points (child or tip) */
+} sf_qjoint;
+extern const sf_qjoint SF_Q[];
+extern const size_t SF_NQ;
+void sf_quadruped(am_scene *s, sf_frame k, bool names, bool with_clip);
+
+/* The bend box as a scene (viewer axes, metres, declaring nothing): 4 x 2 x 1 m, top and
+ * bottom grids of 0.5 m; "root" (node 0, at the origin) holds the -X half, "flap" (node 1,
+ * its child at the origin) the +X half, smoothstep over x in [-1, 1]; clip "fold": flap
+ * 0 -> 90 -> 0 deg about Y at 0, 3, 6 s (LINEAR). With `tip`, a third joint "tip" at
+ * x = 1.5 (node 2) holds x >= 1.75 and turns 30 deg more about Y at 3 s. Finished. */
+void sf_bend_box(am_scene *s, bool tip);
 
 #endif
