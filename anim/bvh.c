@@ -328,6 +328,11 @@ static int default_target(const am_skeleton *skel, const char *name)
     return idx;
 }
 
+bool am_bvh_root_is_viewer(const am_bvh *b, const am_skeleton *skel)
+{
+    return b->joint_count > 0 && default_target(skel, b->joints[0].name) == am_skeleton_find_exact(skel, "mPelvis");
+}
+
 /* The rotation metric of LLBVHLoader::optimize: |R x - R' x| + |R y - R' y|. */
 static double rot_metric(am_quat a, am_quat b)
 {

@@ -81,6 +81,10 @@ typedef struct am_bvh_stats {
     size_t keys_before, keys_after; /* rotation + position keys before / after reduction */
 } am_bvh_stats;
 
+/* Whether the root's name is one the viewer's own table maps to mPelvis (hip, mPelvis,
+ * avatar_mPelvis): then the viewer's table converts the file without a map. */
+bool am_bvh_root_is_viewer(const am_bvh *bvh, const am_skeleton *skel);
+
 /* Convert. Every frame after the reference becomes a key unless opts->reduce_deg > 0.
  * The root must map to mPelvis. Unmapped joints are skipped and listed in stats. */
 am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_opts *opts,

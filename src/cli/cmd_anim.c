@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "core/io.h"
+#include "import/bvh_scene.h"
 
 static const char *help =
     "usage: animesh anim decode FILE.anim [--json] [-o OUT]\n"
@@ -32,7 +33,10 @@ static const char *help =
     "            (frame 0 = reference, SL = (BVH z, x, y), inches, pelvis relative to\n"
     "            frame 0). --map maps BVH joint names to stock names ({\"joints\": {...}});\n"
     "            default: the viewer's names (hip, abdomen, chest, lThigh, ... and mPelvis,\n"
-    "            ...). Defaults as the viewer's loader: priority 2, no loop, ease 0.3 s /\n"
+    "            ...) when the root is one of them, else the map `animesh map suggest`\n"
+    "            proposes from names and topology (CMU, MotionBuilder ...: a root named\n"
+    "            Hips converts without a map file); the map used is printed.\n"
+    "            Defaults as the viewer's loader: priority 2, no loop, ease 0.3 s /\n"
     "            0.3 s, hand pose 1. Joints that never move are omitted (--keep-static).\n"
     "            Every frame after frame 0 becomes a key; --reduce DEG drops the keys that\n"
     "            interpolation reproduces within DEG degrees (and 0.5 mm) and reports it.\n"
@@ -380,8 +384,25 @@ static int cmd_from_bvh(int argc, char **argv)
         have_map = st == AM_OK;
         o.map = have_map ? &map : NULL;
     }
+    char map_used[1024] = "";
     if (st == AM_OK && (st = am_bvh_load(in, &b, &err)) == AM_OK) {
-        st = am_bvh_to_anim(&b, &skel, &o, &a, &bs, &err);
+        if (map_path) {
+            snprintf(map_used, sizeof map_used, "%s", map_path);
+        } else if (am_bvh_root_is_viewer(&b, &skel)) {
+            snprintf(map_used, sizeof map_used, "the viewer's own names");
+        } else if ((st = am_bvh_suggest_map(&b, in, &skel, &map, NULL, &err)) == AM_OK) {
+            /* not the viewer's names: the suggested map (animesh map suggest) */
+            have_map = true;
+            o.map = &map;
+            size_t len = (size_t)snprintf(map_used, sizeof map_used, "suggested from names and topology (%zu joints:",
+                                          map.count);
+            for (size_t i = 0; i < map.count && len + 40 < sizeof map_used; i++)
+                len += (size_t)snprintf(map_used + len, sizeof map_used - len, " %s->%s", map.entries[i].rig_name,
+                                        map.entries[i].stock_name);
+            snprintf(map_used + len, sizeof map_used - len, "%s)", len + 40 >= sizeof map_used ? " ..." : "");
+        }
+        if (st == AM_OK)
+            st = am_bvh_to_anim(&b, &skel, &o, &a, &bs, &err);
         am_bvh_free(&b);
         if (st == AM_OK)
             st = am_anim_encode(&a, &buf, &err);
@@ -406,6 +427,7 @@ static int cmd_from_bvh(int argc, char **argv)
             keys += a.joints[j].rot_count + a.joints[j].pos_count;
         printf("%s: %zu joints, %zu keys, %.3f s, priority %d, %s, %zu bytes (verified by decoding)\n", out_path,
                a.joint_count, keys, a.duration, a.base_priority, a.loop ? "looping" : "not looping", buf.size);
+        printf("  joint map: %s\n", map_used);
         if (bs.keys_after != bs.keys_before)
             printf("  key reduction: %zu -> %zu keys (%.1f%% saved)\n", bs.keys_before, bs.keys_after,
                    100.0 * (double)(bs.keys_before - bs.keys_after) / (double)bs.keys_before);

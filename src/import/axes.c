@@ -238,8 +238,11 @@ static am_status detect_forward(const am_scene *s, const am_body *b, am_axes *a,
     if (given)
         return AM_OK;
     int declared = s->declared.forward;
-    if (declared && abs(declared) == abs(a->up))
-        declared = 0; /* cannot face along up */
+    if (declared && abs(declared) == abs(a->up)) { /* cannot face along up */
+        conflict(a, "%s declares forward %s, along the up axis %s: not used", fmt, am_axis_name(declared),
+                 am_axis_name(a->up));
+        declared = 0;
+    }
     if (!have) {
         if (declared) {
             a->forward = declared;
@@ -302,7 +305,7 @@ static void unit_text(double u, char *out, size_t n)
     else if (u == 0.001)
         snprintf(out, n, "0.001 m");
     else
-        snprintf(out, n, "%g m", u);
+        snprintf(out, n, "%.4g m", u);
 }
 
 static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am_error *err)

@@ -535,6 +535,9 @@ static am_status place_spine_and_neck(am_body *b, am_error *err)
         if (r > far)
             far = r, best = c;
     }
+    /* without legs or a chest nothing says where a head is: only a named one counts */
+    if (!st && best >= 0 && b->leg_hub < 0 && b->chest < 0 && far < 1e6)
+        best = -1;
     if (!st && best >= 0) {
         n = main_path(b, best, path);
         size_t head = n;

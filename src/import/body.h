@@ -14,7 +14,8 @@
  *    is the joint the legs and the chest have in common (the leg hub itself, or above it:
  *    Daz hangs the legs from "pelvis" and the spine from "hip");
  *  - the SPINE runs from the pelvis to the chest; the NECK from the chest to the HEAD (named
- *    head, else the first joint that branches, else the last weighted joint); a further long
+ *    head, else the first joint that branches, else the last weighted joint; a rig with
+ *    neither legs nor a chest has a neck only when a joint is named head); a further long
  *    unpaired branch of the pelvis is the TAIL;
  *  - at the chest a pair is ARMS, or WINGS when named so or BROAD (its vertices spread
  *    across the chain over half its length); two pairs there: the broader is the wings;
