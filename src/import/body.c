@@ -13,8 +13,33 @@ int am_body_primary_skin(const am_scene *s)
     return -1;
 }
 
+am_mat4 am_body_bind_placement(const am_scene *s, int skin)
+{
+    am_mat4 x = am_mat4_identity();
+    const am_scene_skin *k = skin >= 0 && (size_t)skin < s->skin_count ? &s->skins[skin] : NULL;
+    if (!k || !k->has_inverse_binds)
+        return x;
+    size_t best = k->joint_count;
+    for (size_t j = 0; j < k->joint_count; j++)
+        if (k->joint_nodes[j] >= 0 && (best == k->joint_count || k->joint_nodes[j] < k->joint_nodes[best]))
+            best = j;
+    if (best == k->joint_count)
+        return x;
+    am_mat4 p = am_mat4_mul(&k->inverse_binds[best], &s->nodes[k->joint_nodes[best]].world);
+    am_mat4 id = am_mat4_identity();
+    return am_mat4_max_abs_diff(&p, &id) < 1e-9 ? id : p;
+}
+
+am_vec3 am_body_bind_vertex(const am_scene *s, const am_scene_mesh *m, size_t v)
+{
+    const am_scene_skin *k = &s->skins[m->skin];
+    am_mat4 x = am_body_bind_placement(s, m->skin), bx = am_mat4_mul(&k->bind_shape, &x);
+    return am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
+}
+
 void am_body_bind_matrices(const am_scene *s, int skin, am_mat4 *out)
 {
+    am_mat4 place = am_body_bind_placement(s, skin);
     /* skin_joint[node] = joint index in the skin, -1 */
     const am_scene_skin *k = skin >= 0 && (size_t)skin < s->skin_count ? &s->skins[skin] : NULL;
     for (size_t i = 0; i < s->node_count; i++) {
@@ -25,7 +50,7 @@ void am_body_bind_matrices(const am_scene *s, int skin, am_mat4 *out)
                 sj = (int)j;
         am_mat4 inv;
         if (sj >= 0 && am_mat4_inverse(&k->inverse_binds[sj], &inv)) {
-            out[i] = inv;
+            out[i] = am_mat4_mul(&inv, &place);
         } else if (n->parent >= 0) {
             /* rigid with the parent's bind: local rest offset under the parent's bind */
             out[i] = am_mat4_mul(&n->local, &out[n->parent]);
@@ -216,6 +241,7 @@ static double broadness(const am_scene *s, const am_body *b, int hub, const int 
         if (m->skin < 0)
             continue;
         const am_scene_skin *k = &s->skins[m->skin];
+        am_mat4 x = am_body_bind_placement(s, m->skin), bx = am_mat4_mul(&k->bind_shape, &x);
         size_t step = m->vertex_count / 2048 + 1;
         for (size_t v = 0; v < m->vertex_count && np < 256; v += step) {
             float best = 0;
@@ -228,9 +254,9 @@ static double broadness(const am_scene *s, const am_body *b, int hub, const int 
             int j = node >= 0 ? b->node_joint[node] : -1;
             if (j < 0 || (j != path[0] && !is_ancestor(b, path[0], j)))
                 continue;
-            am_vec3 p = am_mat4_transform_point(&k->bind_shape,
-                                                am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
-            am_vec3 r = am_v3_sub(p, a);
+            am_vec3 r = am_v3_sub(am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1],
+                                                                      m->positions[3 * v + 2])),
+                                  a);
             pts[np++] = am_v3_sub(r, am_v3_scale(dir, am_v3_dot(r, dir)));
         }
     }
@@ -445,14 +471,14 @@ static am_status collect_joints(const am_scene *s, am_body *b, am_error *err)
         if (m->skin < 0)
             continue;
         const am_scene_skin *k = &s->skins[m->skin];
+        am_mat4 x = am_body_bind_placement(s, m->skin), bx = am_mat4_mul(&k->bind_shape, &x);
         for (size_t v = 0; v < m->vertex_count; v++) {
             for (size_t q = m->influence_start[v]; q < m->influence_start[v + 1]; q++) {
                 int node = k->joint_nodes[m->influences[q].joint];
                 if (m->influences[q].weight > 0 && node >= 0 && b->node_joint[node] >= 0)
                     b->joints[b->node_joint[node]].weighted = true;
             }
-            am_vec3 p = am_mat4_transform_point(&k->bind_shape,
-                                                am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
+            am_vec3 p = am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
             lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
             hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
             b->vertex_count++;

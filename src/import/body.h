@@ -93,10 +93,20 @@ typedef struct am_body {
     size_t vertex_count; /* skinned vertices measured */
 } am_body;
 
+/* Where a skin's bind pose sits in the scene. The inverse binds define the bind pose in the
+ * frame the skin's vertices are in (vertex x bind shape): the scene for glTF, but the
+ * MESH's own space for FBX through assimp (its inverse binds are relative to the mesh
+ * node, which may carry a x100 scale). X = IBM_r x W_r (rest) of the skin's root-most
+ * joint r places that frame where the file's own skinning puts the mesh at rest: identity
+ * for glTF, the mesh node's world for FBX. It cancels in every delta (D = (B X)^-1 W X...)
+ * and makes the rest pose the file's skinned rest. Identity without inverse binds. */
+am_mat4 am_body_bind_placement(const am_scene *scene, int skin);
+/* A skinned mesh's vertex in that placed bind frame: position x bind shape x X. */
+am_vec3 am_body_bind_vertex(const am_scene *scene, const am_scene_mesh *mesh, size_t vertex);
 /* Bind world matrices of every scene node (LL layout, file frame): a joint of `skin` with
- * inverse binds at the inverse of its inverse bind (the skin's bind pose); any other node
- * keeps its rest offset from the nearest ancestor that is such a joint; without one, its
- * rest world. skin -1: the rest worlds. out: node_count entries. */
+ * inverse binds at the inverse of its inverse bind, placed by X (the skin's bind pose); any
+ * other node keeps its rest offset from the nearest ancestor that is such a joint; without
+ * one, its rest world. skin -1: the rest worlds. out: node_count entries. */
 void am_body_bind_matrices(const am_scene *scene, int skin, am_mat4 *out);
 /* The skin of the first skinned mesh, -1 when none. */
 int am_body_primary_skin(const am_scene *scene);

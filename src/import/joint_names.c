@@ -114,6 +114,13 @@ static void read_side(char *s, am_joint_name *o)
         o->side = s[0] == 'l' ? 1 : -1;
         set_convention(o, "l/r prefix");
         cut_front(s, 1);
+        return;
+    }
+    /* "ThighL", "PawR": a bare capital L/R after a lower-case letter, taken only when the
+     * rest names a part (see part_of below). */
+    if (n >= 4 && (s[n - 1] == 'L' || s[n - 1] == 'R') && islower((unsigned char)s[n - 2])) {
+        o->side = s[n - 1] == 'L' ? 2 : -2; /* tentative: confirmed by the part */
+        s[n - 1] = '\0';
     }
 }
 
@@ -216,6 +223,15 @@ void am_joint_name_parse(const char *name, am_joint_name *o)
             o->finger = words[i].finger;
             break;
         }
+    /* a bare trailing L/R counts only on a part's name ("ThighL"), not on any word */
+    if (o->side == 2 || o->side == -2) {
+        if (o->part == AM_NAME_UNKNOWN) {
+            o->side = 0;
+        } else {
+            o->side /= 2;
+            set_convention(o, "L/R suffix");
+        }
+    }
     /* "Hip" with a side is the thigh (MotionBuilder LeftHip, CMU LHipJoint). */
     if (o->part == AM_NAME_PELVIS && o->side != 0)
         o->part = AM_NAME_THIGH;

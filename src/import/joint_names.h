@@ -9,6 +9,7 @@
  *   Unreal        pelvis, thigh_l, calf_r, upperarm_l, spine_03  ("_l/_r")
  *   L_/R_         L_Thigh, R_UpperArm                           (prefix)
  *   Left/Right    LeftUpLeg, RightForeArm, Left_Hand            (word)
+ *   L/R suffix    ThighL, PawR (only on a recognised part)
  *   CMU BVH       Hips, LHipJoint, LowerBack, LeftShoulder (collar), LThumb
  *   MotionBuilder Hips, Ab, Chest, LeftCollar, LeftShoulder (upper arm), LeftHip (thigh)
  *   Daz / Poser   hip, abdomenLower, chestUpper, lThighBend, lShldrTwist, rForearmBend

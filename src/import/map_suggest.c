@@ -627,8 +627,10 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
     ctx c = {s, b, ax, skel, out, taken};
     do_viewer_names(&c);
     if (b->pelvis >= 0)
-        assign(&c, b->pelvis, "mPelvis", PART(AM_NAME_PELVIS) | PART(AM_NAME_ROOT),
-               "pelvis (the legs and the spine hang from it)");
+        assign(&c, b->pelvis, "mPelvis", PART(AM_NAME_PELVIS) | PART(AM_NAME_ROOT), "%s",
+               b->leg_hub >= 0 ? "pelvis (the legs and the spine hang from it)"
+               : b->chest >= 0 ? "pelvis (the spine to the arms hangs from it)"
+                               : "pelvis (the top of the skeleton: no legs or arms to place it by)");
     for (size_t i = 0; i < b->chain_count; i++) {
         const am_body_chain *ch = &b->chains[i];
         switch (ch->kind) {

@@ -227,6 +227,16 @@ static void report_bind_vs_rest(am_rt *c)
 {
     if (c->skin < 0)
         return;
+    am_mat4 place = am_body_bind_placement(c->s, c->skin), id = am_mat4_identity();
+    if (am_mat4_max_abs_diff(&place, &id) > 1e-9) {
+        am_vec3 t, sc;
+        am_quat q;
+        am_scene_decompose(&place, &t, &q, &sc);
+        am_rt_finding(c->r, AM_FINDING_NOTE,
+                      "the skin's inverse binds are relative to the mesh's own frame (scale %.4g, %.1f deg, offset %.4g "
+                      "units): placed where the file's skinning puts the mesh at rest",
+                      sc.x, am_quat_angle_between(q, am_quat_identity()) * AM_RAD2DEG, am_v3_len(t));
+    }
     const am_scene_skin *k = &c->s->skins[c->skin];
     double worst_deg = 0, worst_m = 0;
     const char *at = NULL;
@@ -342,21 +352,23 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
         int n = k->joint_nodes[j];
         pal[j] = n >= 0 ? am_mat4_mul(&bi, &c->bindf[n]) : k->bind_shape;
     }
-    double nrm[9]; /* inverse transpose of the bind shape's 3x3, rows */
+    /* the mesh's own skin: vertex x bind shape x X (the bind frame placed in the scene) */
+    am_mat4 place = am_body_bind_placement(c->s, m->skin), bsx = am_mat4_mul(&k->bind_shape, &place);
+    double nrm[9]; /* inverse transpose of that 3x3, rows */
     am_mat4 bs_inv;
-    if (!am_mat4_inverse(&k->bind_shape, &bs_inv))
+    if (!am_mat4_inverse(&bsx, &bs_inv))
         bs_inv = am_mat4_identity();
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             nrm[3 * i + j] = bs_inv.m[4 * j + i];
-    size_t w = 0;
+    size_t w = 0, over4 = 0;
     for (size_t v = 0; v < nv; v++) {
         am_vec3 p = am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]), q;
         double total = 0;
         for (size_t i = m->influence_start[v]; i < m->influence_start[v + 1]; i++)
             total += m->influences[i].weight;
         if (own || total <= 0) {
-            q = am_mat4_transform_point(&k->bind_shape, p);
+            q = am_mat4_transform_point(&bsx, p);
         } else {
             q = am_v3(0, 0, 0);
             for (size_t i = m->influence_start[v]; i < m->influence_start[v + 1]; i++)
@@ -398,6 +410,14 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
             w++;
             out->unweighted++;
         }
+        size_t distinct = 0; /* joints this vertex ends up on */
+        for (size_t i = g->weight_start[v]; i < w; i++) {
+            bool seen = false;
+            for (size_t e = g->weight_start[v]; e < i && !seen; e++)
+                seen = g->influences[e].joint == g->influences[i].joint;
+            distinct += !seen;
+        }
+        over4 += distinct > 4;
     }
     g->weight_start[nv] = w;
     free(pal);
@@ -415,6 +435,11 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
             g->rgb[i] = fmin(1, fmax(0, mt->base_color[i]));
         g->textured = mt->image_path || mt->image_data;
     }
+    if (over4)
+        am_rt_finding(c->r, AM_FINDING_WARNING,
+                      "mesh '%s': %zu vertices are weighted to more than 4 joints: the viewer keeps the 4 largest "
+                      "(mesh-asset.md 4.6), so they bend a little differently from the source",
+                      m->name ? m->name : "", over4);
     if (out->unweighted)
         am_rt_finding(c->r, AM_FINDING_WARNING,
                       "mesh '%s': %zu vertices carry no weight (the source leaves them in place): given to %s, they "

@@ -280,8 +280,7 @@ static am_status report_unmapped(work *w, am_error *err)
                     }
                     if (wu <= 0)
                         continue;
-                    am_vec3 p = am_mat4_transform_point(
-                        &k->bind_shape, am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
+                    am_vec3 p = am_body_bind_vertex(s, m, v);
                     double d = am_v3_dist(am_mat4_transform_point(&mu, p), am_mat4_transform_point(&ma, p));
                     worst = fmax(worst, d * wu / total * r->axes.scale);
                 }

@@ -1,0 +1,477 @@
+/* Retargeting through real files: glTF / GLB written by tests/support/gltf_fixtures (the
+ * bend box with LINEAR and CUBICSPLINE keys, the quadruped with a trot; Y-up metres and
+ * Z-up centimetres; .gltf + .bin and .glb) read by the glTF reader, retargeted, skinned,
+ * encoded and posed on the bench from the decoded files. The bench must match the FILE's
+ * own meaning, computed by the fixtures without src/import (am_gf_pose), converted to the
+ * viewer frame by the conversion written out here, to 1e-3 of the model's height.
+ * Then Debian's assimp test models: simple_skin.gltf, animation_with_skeleton.fbx and
+ * huesitos.fbx (abstract rigs: each chain given a viewer chain by a map) against the
+ * scene's own skinning (am_scene_skin_positions under am_scene_eval_clip), to 1e-3 of their
+ * size. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "gltf_fixtures.h"
+#include "import/retarget.h"
+#include "import/scene_load.h"
+#include "skin/skin_build.h"
+#include "test_support.h"
+
+static am_skeleton g_skel;
+
+static int setup(void **state)
+{
+    (void)state;
+    am_test_load_viewer_skeleton(&g_skel);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    am_skeleton_free(&g_skel);
+    return 0;
+}
+
+/* file -> viewer frame, written out: glTF's frame (+Y up, +Z forward, +X left), and the
+ * fixtures' Blender frame (+Z up, -Y forward, +X left) in centimetres */
+static am_vec3 to_viewer(am_gf_frame f, am_vec3 p, double unit)
+{
+    if (f == AM_GF_Y_UP_M)
+        return am_v3_scale(am_v3(p.z, p.x, p.y), unit);
+    return am_v3_scale(am_v3(-p.y, p.x, p.z), unit);
+}
+
+typedef struct posed {
+    am_bench bench;
+    size_t *match;
+} posed;
+
+/* retarget -> skin -> encode -> bench (decoded files) */
+static void run(const am_scene *s, const am_retarget_opts *o, am_retarget_result *res, posed *p)
+{
+    am_error err;
+    am_error_clear(&err);
+    am_status st = am_retarget(s, &g_skel, o, res, &err);
+    if (st)
+        print_error("retarget %s: %s (%s)\n", s->source, err.msg, err.where);
+    assert_int_equal(st, AM_OK);
+    assert_int_equal(res->rig_count, 1);
+    am_skin_options so;
+    am_skin_options_default(&so);
+    so.generate_lods = false;
+    am_skin_result sk;
+    st = am_skin_build(&res->rigs[0].rig, &g_skel, &so, &sk, &err);
+    if (st)
+        print_error("skin: %s\n", err.msg);
+    assert_int_equal(st, AM_OK);
+    am_buf mesh = {0};
+    assert_int_equal(am_skin_encode(&sk, &mesh, &err), AM_OK);
+    am_skin_result_free(&sk);
+    assert_int_equal(am_bench_load_mem(mesh.data, mesh.size, s->source, &g_skel, NULL, &p->bench, &err), AM_OK);
+    am_buf_free(&mesh);
+    for (size_t i = 0; i < res->anim_count; i++) {
+        am_buf anim = {0};
+        st = am_retarget_write_anim(res, i, &g_skel, NULL, &anim, NULL, &err);
+        if (st)
+            print_error("anim: %s (%s)\n", err.msg, err.where);
+        assert_int_equal(st, AM_OK);
+        assert_int_equal(am_bench_add_anim_mem(&p->bench, anim.data, anim.size, res->anims[i].name, &err), AM_OK);
+        am_buf_free(&anim);
+    }
+}
+
+/* bench vertex -> the nearest expected rest vertex (they must coincide within tol) */
+static void match(posed *p, const float *rest, size_t n, double tol)
+{
+    const am_bench *b = &p->bench;
+    p->match = malloc(b->vertex_count * sizeof *p->match);
+    assert_non_null(p->match);
+    double worst = 0;
+    for (size_t i = 0; i < b->vertex_count; i++) {
+        double best = INFINITY;
+        for (size_t v = 0; v < n; v++) {
+            double dx = b->bind_pos[3 * i] - rest[3 * v], dy = b->bind_pos[3 * i + 1] - rest[3 * v + 1],
+                   dz = b->bind_pos[3 * i + 2] - rest[3 * v + 2], d = dx * dx + dy * dy + dz * dz;
+            if (d < best)
+                best = d, p->match[i] = v;
+        }
+        worst = fmax(worst, sqrt(best));
+    }
+    if (worst > tol)
+        print_error("rest: a bench vertex is %.6f from every expected one (tol %.6f)\n", worst, tol);
+    assert_true(worst <= tol);
+}
+
+static double error_at(const posed *p, int motion, double t, const float *want)
+{
+    const am_bench *b = &p->bench;
+    float *prim = malloc(3 * b->vertex_count * sizeof(float)), *bind = malloc(3 * b->vertex_count * sizeof(float));
+    assert_non_null(prim);
+    assert_non_null(bind);
+    am_error err;
+    assert_int_equal(am_bench_pose_at(b, motion, t, prim, NULL, &err), AM_OK);
+    am_bench_positions_to_bind(b, prim, bind, b->vertex_count);
+    double worst = 0;
+    for (size_t i = 0; i < b->vertex_count; i++) {
+        const float *w = &want[3 * p->match[i]];
+        worst = fmax(worst, am_v3_len(am_v3(bind[3 * i] - w[0], bind[3 * i + 1] - w[1], bind[3 * i + 2] - w[2])));
+    }
+    free(prim);
+    free(bind);
+    return worst;
+}
+
+static void free_posed(posed *p)
+{
+    am_bench_free(&p->bench);
+    free(p->match);
+}
+
+/* --- the fixtures, written as files --------------------------------------------------- */
+
+/* Pose the fixture the file's way (am_gf_pose), into the viewer frame, plus o. */
+static void gf_expected(const am_gf_model *m, am_gf_frame f, double unit, am_vec3 o, int clip, double t, float *out)
+{
+    float *src = malloc(3 * m->vertex_count * sizeof(float));
+    assert_non_null(src);
+    am_gf_pose(m, clip, t, src);
+    for (size_t v = 0; v < m->vertex_count; v++) {
+        am_vec3 p = am_v3_add(to_viewer(f, am_v3(src[3 * v], src[3 * v + 1], src[3 * v + 2]), unit), o);
+        out[3 * v] = (float)p.x, out[3 * v + 1] = (float)p.y, out[3 * v + 2] = (float)p.z;
+    }
+    free(src);
+}
+
+static void check_fixture(const char *label, const am_gf_model *m, am_gf_frame f, am_gf_container container,
+                          const am_retarget_opts *o, const char *pelvis_node, const double *times, size_t nt)
+{
+    char dir[256], path[512];
+    am_test_tmpdir(dir, sizeof dir);
+    am_gf_options go = {.container = container};
+    am_gf_write(m, &go, dir, m->name, path, sizeof path);
+    am_scene s;
+    am_gf_load(path, &s);
+    am_retarget_result res;
+    posed p = {0};
+    run(&s, o, &res, &p);
+    double unit = f == AM_GF_Z_UP_CM ? 0.01 : 1;
+    /* the placement, worked out: the pelvis joint's rest position onto the viewer's pelvis */
+    am_mat4 *rest = malloc(m->node_count * sizeof *rest);
+    assert_non_null(rest);
+    am_gf_rest_world(m, rest);
+    int pn = -1;
+    for (size_t i = 0; i < m->node_count; i++)
+        if (strcmp(m->nodes[i].name, pelvis_node) == 0)
+            pn = (int)i;
+    assert_true(pn >= 0);
+    am_vec3 o_place = am_v3_sub(am_v3(0, 0, 1.067), to_viewer(f, am_mat4_get_translation(&rest[pn]), unit));
+    free(rest);
+    assert_true(am_v3_dist(o_place, res.placement) < 1e-6);
+    float *want = malloc(3 * m->vertex_count * sizeof(float));
+    assert_non_null(want);
+    double height = m->height_m * unit; /* the description's units -> metres */
+    gf_expected(m, f, unit, o_place, -1, 0, want);
+    match(&p, want, m->vertex_count, 1e-3 * height);
+    double worst = 0;
+    for (size_t i = 0; i < nt; i++) {
+        gf_expected(m, f, unit, o_place, 0, times[i], want);
+        double e = error_at(&p, 0, times[i], want);
+        worst = fmax(worst, e);
+        if (e > 1e-3 * height)
+            print_error("%s: t = %.3f s: %.6f m\n", label, times[i], e);
+        assert_true(e <= 1e-3 * height);
+    }
+    print_message("%-34s %s: %zu clip keys -> %zu samples; max error %.6f m = %.2e of the height %.2f m\n", label,
+                  res.axes.report[0] ? "" : "", res.anims[0].clip_keys, res.anims[0].samples, worst, worst / height,
+                  height);
+    free(want);
+    free_posed(&p);
+    am_retarget_result_free(&res);
+    am_scene_free(&s);
+    am_gf_remove_tree(dir);
+}
+
+static const char *frame_name(am_gf_frame f) { return f == AM_GF_Y_UP_M ? "Y-up m" : "Z-up cm"; }
+static const char *container_name(am_gf_container c) { return c == AM_GF_GLB ? ".glb" : ".gltf"; }
+
+static void test_bend_box_files(void **state)
+{
+    (void)state;
+    const char *json = "{\"joints\": {\"root\": \"mPelvis\", \"bend\": \"mTorso\"}}";
+    am_joint_map map;
+    am_error err;
+    assert_int_equal(am_joint_map_parse(json, strlen(json), "map", &map, &err), AM_OK);
+    const double times[] = {0, 0.7, 1.5, 2.2, 3.0, 3.9, 4.5, 5.4};
+    const am_scene_interp interps[] = {AM_SCENE_INTERP_LINEAR, AM_SCENE_INTERP_CUBICSPLINE};
+    for (int ii = 0; ii < 2; ii++)
+        for (int fi = 0; fi < 2; fi++)
+            for (int ci = 0; ci < 2; ci++) {
+                am_gf_model base, m;
+                am_gf_bendbox(&base, interps[ii]);
+                am_gf_frame f = fi ? AM_GF_Z_UP_CM : AM_GF_Y_UP_M;
+                am_gf_convert(&base, f, &m);
+                am_retarget_opts o;
+                am_retarget_opts_init(&o);
+                o.map = &map;
+                /* a box has no legs: its frame is given */
+                o.axes = f == AM_GF_Y_UP_M ? (am_axes_opts){.up = 2, .forward = 3, .scale = 1}
+                                           : (am_axes_opts){.up = 3, .forward = -2, .scale = 0.01};
+                char label[96];
+                snprintf(label, sizeof label, "bend box %s %s %s", ii ? "CUBICSPLINE" : "LINEAR", frame_name(f),
+                         container_name(ci ? AM_GF_GLB : AM_GF_GLTF));
+                check_fixture(label, &m, f, ci ? AM_GF_GLB : AM_GF_GLTF, &o, "root", times,
+                              sizeof times / sizeof *times);
+                am_gf_model_free(&m);
+                am_gf_model_free(&base);
+            }
+    am_joint_map_free(&map);
+}
+
+static void test_quadruped_files(void **state)
+{
+    (void)state;
+    const double times[] = {0, 0.06, 0.125, 0.2, 0.37, 0.5, 0.66, 0.8, 0.93};
+    for (int fi = 0; fi < 2; fi++)
+        for (int ci = 0; ci < 2; ci++) {
+            am_gf_model base, m;
+            am_gf_quadruped(&base);
+            am_gf_frame f = fi ? AM_GF_Z_UP_CM : AM_GF_Y_UP_M;
+            am_gf_convert(&base, f, &m);
+            am_retarget_opts o;
+            am_retarget_opts_init(&o); /* axes, unit and map all detected */
+            char label[96];
+            snprintf(label, sizeof label, "quadruped %s %s", frame_name(f), container_name(ci ? AM_GF_GLB : AM_GF_GLTF));
+            check_fixture(label, &m, f, ci ? AM_GF_GLB : AM_GF_GLTF, &o, "Hips", times, sizeof times / sizeof *times);
+            am_gf_model_free(&m);
+            am_gf_model_free(&base);
+        }
+}
+
+/* The suggestion on the glTF quadruped: every joint placed, sides by the body. */
+static void test_quadruped_file_map(void **state)
+{
+    (void)state;
+    am_gf_model base, m;
+    am_gf_quadruped(&base);
+    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
+    char dir[256], path[512];
+    am_test_tmpdir(dir, sizeof dir);
+    am_gf_write(&m, NULL, dir, "quad", path, sizeof path);
+    am_scene s;
+    am_gf_load(path, &s);
+    am_retarget_opts o;
+    am_retarget_opts_init(&o);
+    am_retarget_result r;
+    am_error err;
+    assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
+    static const char *const want[][2] = {
+        {"Hips", "mPelvis"},       {"Spine", "mTorso"},         {"Chest", "mChest"},        {"Neck", "mNeck"},
+        {"Head", "mHead"},         {"Tail1", "mTail1"},         {"Tail2", "mTail2"},        {"ShoulderL", "mShoulderLeft"},
+        {"ElbowL", "mElbowLeft"},  {"PawL", "mWristLeft"},      {"ShoulderR", "mShoulderRight"},
+        {"ThighL", "mHipLeft"},    {"KneeL", "mKneeLeft"},      {"FootL", "mAnkleLeft"},    {"ThighR", "mHipRight"},
+        {"FootR", "mAnkleRight"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        int node = am_map_find_node(&s, want[i][0]);
+        assert_true(node >= 0);
+        const am_map_joint *mj = &r.suggestion.joints[r.body.node_joint[node]];
+        assert_true(mj->target >= 0);
+        if (strcmp(g_skel.joints[mj->target].name, want[i][1]))
+            print_error("%s -> %s (%s)\n", want[i][0], g_skel.joints[mj->target].name, mj->reason);
+        assert_string_equal(g_skel.joints[mj->target].name, want[i][1]);
+    }
+    assert_false(r.axes.upright);
+    assert_int_equal(r.axes.up, 3);
+    assert_int_equal(r.axes.forward, -2);
+    am_retarget_result_free(&r);
+    am_scene_free(&s);
+    am_gf_model_free(&m);
+    am_gf_model_free(&base);
+    am_gf_remove_tree(dir);
+}
+
+/* --- real files -------------------------------------------------------------------------- */
+
+typedef struct real_case {
+    const char *path;
+    const char *pelvis; /* the rig joint the map puts on mPelvis, NULL: none */
+    const char *map;    /* JSON */
+    am_axes_opts axes;
+    int clip;
+    double times[6];
+} real_case;
+
+static const real_case REAL[] = {
+    {"/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "#1",
+     "{\"joints\": {\"#1\": \"mPelvis\", \"#2\": \"mTorso\"}}", {0, 0, 0}, 0, {0, 0.5, 1.1, 2.0, 3.3, 5.0}},
+    {"/usr/share/assimp/models/FBX/huesitos.fbx", "Bone",
+     "{\"joints\": {\"Bone\": \"mPelvis\", \"Bone.001\": \"mChest\", \"Bone.002\": \"mCollarLeft\","
+     " \"Bone.004\": \"mShoulderLeft\", \"Bone.005\": \"mElbowLeft\", \"Bone.006\": \"mWristLeft\","
+     " \"Bone.003\": \"mNeck\", \"Bone.007\": \"mHead\", \"Bone.008\": \"mSkull\"}}",
+     {0, 0, 0}, 0, {0, 0.2, 0.5, 0.77, 1.1, 1.5}},
+    {"/usr/share/assimp/models/FBX/animation_with_skeleton.fbx", NULL,
+     "{\"joints\": {\"Bone\": \"mCollarLeft\", \"Bone.001\": \"mShoulderLeft\", \"Bone.002\": \"mElbowLeft\","
+     " \"Bone.003\": \"mWristLeft\", \"Bone.004\": \"mHandMiddle1Left\", \"Bone.005\": \"mHandMiddle2Left\","
+     " \"Bone.006\": \"mHandMiddle3Left\", \"Bone.007\": \"mCollarRight\", \"Bone.008\": \"mShoulderRight\","
+     " \"Bone.009\": \"mElbowRight\", \"Bone.010\": \"mWristRight\", \"Bone.011\": \"mHandMiddle1Right\","
+     " \"Bone.012\": \"mHandMiddle2Right\", \"Bone.013\": \"mHandMiddle3Right\"}}",
+     {0, 0, 0}, 0, {0, 0.1, 0.3, 0.42, 0.6, 0.8}},
+};
+
+/* The viewer keeps a vertex's 4 largest weights (mesh-asset.md 4.6; the skin builder
+ * renormalises them): the same rule written out here, on the scene's own influences. */
+static void keep_four_largest(am_scene *s, size_t mesh)
+{
+    am_scene_mesh *m = &s->meshes[mesh];
+    for (size_t v = 0; v < m->vertex_count; v++) {
+        am_scene_influence *inf = &m->influences[m->influence_start[v]];
+        size_t n = m->influence_start[v + 1] - m->influence_start[v];
+        for (size_t i = 1; i < n; i++) /* insertion sort, largest first */
+            for (size_t k = i; k > 0 && inf[k].weight > inf[k - 1].weight; k--) {
+                am_scene_influence t = inf[k];
+                inf[k] = inf[k - 1];
+                inf[k - 1] = t;
+            }
+        for (size_t i = 4; i < n; i++)
+            inf[i].weight = 0; /* am_scene_skin_positions renormalises the rest */
+    }
+}
+
+static void test_real_files(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof REAL / sizeof *REAL; k++) {
+        const real_case *rc = &REAL[k];
+        FILE *f = fopen(rc->path, "rb");
+        if (!f) {
+            print_message("skipped (not installed): %s\n", rc->path);
+            continue;
+        }
+        fclose(f);
+        am_scene s;
+        am_gf_load(rc->path, &s);
+        am_joint_map map;
+        am_error err;
+        assert_int_equal(am_joint_map_parse(rc->map, strlen(rc->map), "map", &map, &err), AM_OK);
+        am_retarget_opts o;
+        am_retarget_opts_init(&o);
+        o.map = &map;
+        o.axes = rc->axes;
+        am_retarget_result res;
+        posed p = {0};
+        run(&s, &o, &res, &p);
+        /* every one declares +Y up and +Z forward (glTF by the format, FBX in its settings):
+         * nothing contradicts it, so the conversion is (x, y, z) -> (z, x, y) in the unit */
+        assert_int_equal(res.axes.up, 2);
+        assert_int_equal(res.axes.forward, 3);
+        double unit = s.declared.unit_m;
+        assert_near(res.axes.scale, unit, 0);
+        /* the placement: the joint on mPelvis onto the viewer's pelvis, else the origin kept */
+        am_vec3 o_place = res.placement;
+        if (rc->pelvis) { /* the pelvis joint where the file's skinning has it at rest */
+            int pn = am_map_find_node(&s, rc->pelvis);
+            assert_true(pn >= 0);
+            am_vec3 b = am_mat4_get_translation(&s.nodes[pn].world);
+            am_vec3 want_o = am_v3_sub(am_v3(0, 0, 1.067), am_v3_scale(am_v3(b.z, b.x, b.y), unit));
+            assert_true(am_v3_dist(want_o, o_place) < 1e-6);
+        } else {
+            assert_true(am_v3_len(o_place) < 1e-12);
+        }
+        /* the comparison uses the viewer's 4-influence limit; `uncapped` keeps the file's */
+        am_scene uncapped;
+        am_gf_load(rc->path, &uncapped);
+        bool capped = false;
+        for (size_t v = 0; v < s.meshes[0].vertex_count && !capped; v++)
+            capped = s.meshes[0].influence_start[v + 1] - s.meshes[0].influence_start[v] > 4;
+        keep_four_largest(&s, 0);
+        const am_scene_mesh *m = &s.meshes[0];
+        size_t n = m->vertex_count;
+        float *src = malloc(3 * n * sizeof(float)), *want = malloc(3 * n * sizeof(float));
+        am_scene_trs *trs = malloc(s.node_count * sizeof *trs);
+        am_mat4 *local = malloc(s.node_count * sizeof *local), *world = malloc(s.node_count * sizeof *world);
+        assert_non_null(src);
+        assert_non_null(want);
+        assert_non_null(trs);
+        assert_non_null(local);
+        assert_non_null(world);
+        /* the size: the largest extent of the bind pose, viewer frame */
+        am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+        for (int pass = -1; pass < 6; pass++) {
+            if (pass < 0) {
+                /* the bind pose (vertex x bind shape), put where the file's skinning has the
+                 * skin's root-most joint at rest: x IBM_r x W_r (FBX binds are in the mesh's
+                 * own frame, glTF's in the scene's) */
+                const am_scene_skin *sk = &s.skins[m->skin];
+                size_t r = 0;
+                for (size_t j = 1; j < sk->joint_count; j++)
+                    if (sk->joint_nodes[j] < sk->joint_nodes[r])
+                        r = j;
+                am_mat4 x = am_mat4_mul(&sk->inverse_binds[r], &s.nodes[sk->joint_nodes[r]].world);
+                am_mat4 bx = am_mat4_mul(&sk->bind_shape, &x);
+                for (size_t v = 0; v < n; v++) {
+                    am_vec3 q = am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1],
+                                                                   m->positions[3 * v + 2]));
+                    src[3 * v] = (float)q.x, src[3 * v + 1] = (float)q.y, src[3 * v + 2] = (float)q.z;
+                }
+            } else {
+                am_scene_eval_clip(&s, &s.clips[rc->clip], rc->times[pass], trs, local);
+                am_scene_world_from_local(&s, local, world);
+                assert_int_equal(am_scene_skin_positions(&s, 0, world, src, &err), AM_OK);
+                if (capped) { /* how much the viewer's limit alone changes, for the record */
+                    float *full = malloc(3 * n * sizeof(float));
+                    assert_non_null(full);
+                    assert_int_equal(am_scene_skin_positions(&uncapped, 0, world, full, &err), AM_OK);
+                    double d = 0;
+                    for (size_t v = 0; v < 3 * n; v += 3)
+                        d = fmax(d, am_v3_dist(am_v3(full[v], full[v + 1], full[v + 2]), am_v3(src[v], src[v + 1], src[v + 2])));
+                    print_message("  (the 4-influence limit alone: %.4f m at %.2f s)\n", d * unit, rc->times[pass]);
+                    free(full);
+                }
+            }
+            for (size_t v = 0; v < n; v++) {
+                am_vec3 q = am_v3_add(am_v3_scale(am_v3(src[3 * v + 2], src[3 * v], src[3 * v + 1]), unit), o_place);
+                want[3 * v] = (float)q.x, want[3 * v + 1] = (float)q.y, want[3 * v + 2] = (float)q.z;
+                if (pass < 0)
+                    lo = am_v3(fmin(lo.x, q.x), fmin(lo.y, q.y), fmin(lo.z, q.z)),
+                    hi = am_v3(fmax(hi.x, q.x), fmax(hi.y, q.y), fmax(hi.z, q.z));
+            }
+            am_vec3 ext = am_v3_sub(hi, lo);
+            double size = fmax(ext.x, fmax(ext.y, ext.z));
+            if (pass < 0) {
+                match(&p, want, n, 1e-3 * size);
+                continue;
+            }
+            double e = error_at(&p, 0, rc->times[pass], want);
+            print_message("%s: t = %.2f s: max error %.6f m = %.2e of its size %.3f m\n", strrchr(rc->path, '/') + 1,
+                          rc->times[pass], e, e / size, size);
+            assert_true(e <= 1e-3 * size);
+        }
+        for (size_t i = 0; i < res.finding_count; i++)
+            print_message("  finding: %s\n", res.findings[i].text);
+        free(src);
+        free(want);
+        free(trs);
+        free(local);
+        free(world);
+        free_posed(&p);
+        am_retarget_result_free(&res);
+        am_joint_map_free(&map);
+        am_scene_free(&uncapped);
+        am_scene_free(&s);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bend_box_files),
+        cmocka_unit_test(test_quadruped_files),
+        cmocka_unit_test(test_quadruped_file_map),
+        cmocka_unit_test(test_real_files),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
