@@ -15,21 +15,9 @@
 #include "scene_fixtures.h"
 #include "test_support.h"
 
-static am_skeleton g_skel;
-
-static int setup(void **state)
-{
-    (void)state;
-    am_test_load_viewer_skeleton(&g_skel);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    am_skeleton_free(&g_skel);
-    return 0;
-}
+static am_skeleton g_skel; /* the viewer's, loaded once for the group */
+static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }
+static int teardown(void **state) { return (void)state, am_skeleton_free(&g_skel), 0; }
 
 /* --- the humanoid and its names -------------------------------------------------------- */
 

@@ -28,7 +28,7 @@ static void test_table_names_axes_convention_and_reasons(void **state)
 {
     (void)state;
     assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest " CMU), 0);
-    assert_non_null(strstr(out, "31 joints; axes: up +Y (declared by BVH; legs hang along -Y), forward +Z (toes forward"));
+    assert_non_null(strstr(out, "31 joints; axes: up +Y (declared by BVH; legs hang along -Y), forward +Z (declared by BVH; toes forward"));
     assert_non_null(strstr(out, "naming convention: Left/Right"));
     assert_non_null(strstr(out, "LeftUpLeg                    -> mHipLeft             0.95  Left/Right name 'LeftUpLeg'"));
     assert_non_null(strstr(out, "LHipJoint                       (unmapped)"));

@@ -21,25 +21,13 @@
 
 #include "bench.h"
 #include "import/retarget.h"
+#include "retarget_support.h"
 #include "scene_fixtures.h"
-#include "skin/skin_build.h"
 #include "test_support.h"
 
-static am_skeleton g_skel;
-
-static int setup(void **state)
-{
-    (void)state;
-    am_test_load_viewer_skeleton(&g_skel);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    am_skeleton_free(&g_skel);
-    return 0;
-}
+static am_skeleton g_skel; /* the viewer's, loaded once for the group */
+static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }
+static int teardown(void **state) { return (void)state, am_skeleton_free(&g_skel), 0; }
 
 /* --- pipeline + comparison ----------------------------------------------------------------- */
 
@@ -47,41 +35,12 @@ typedef struct run {
     am_retarget_result res;
     am_bench bench;
     size_t *match;   /* bench vertex -> source vertex */
-    size_t nverts;
 } run;
 
 static void pipeline(const am_scene *s, const am_retarget_opts *o, run *r)
 {
-    am_error err;
-    am_error_clear(&err);
     memset(r, 0, sizeof *r);
-    am_status st = am_retarget(s, &g_skel, o, &r->res, &err);
-    if (st)
-        print_error("retarget: %s (%s)\n", err.msg, err.where);
-    assert_int_equal(st, AM_OK);
-    assert_int_equal(r->res.rig_count, 1);
-    am_skin_options so;
-    am_skin_options_default(&so);
-    so.generate_lods = false;
-    am_skin_result sk;
-    st = am_skin_build(&r->res.rigs[0].rig, &g_skel, &so, &sk, &err);
-    if (st)
-        print_error("skin: %s\n", err.msg);
-    assert_int_equal(st, AM_OK);
-    am_buf mesh = {0};
-    assert_int_equal(am_skin_encode(&sk, &mesh, &err), AM_OK);
-    am_skin_result_free(&sk);
-    assert_int_equal(am_bench_load_mem(mesh.data, mesh.size, "retarget", &g_skel, NULL, &r->bench, &err), AM_OK);
-    am_buf_free(&mesh);
-    for (size_t i = 0; i < r->res.anim_count; i++) {
-        am_buf anim = {0};
-        st = am_retarget_write_anim(&r->res, i, &g_skel, NULL, &anim, NULL, &err);
-        if (st)
-            print_error("anim: %s (%s)\n", err.msg, err.where);
-        assert_int_equal(st, AM_OK);
-        assert_int_equal(am_bench_add_anim_mem(&r->bench, anim.data, anim.size, r->res.anims[i].name, &err), AM_OK);
-        am_buf_free(&anim);
-    }
+    am_rt_test_bench(s, &g_skel, o, &r->res, &r->bench);
 }
 
 static void free_run(run *r)
@@ -124,47 +83,14 @@ static void expected(const am_scene *s, sf_frame k, am_vec3 o, int clip, double 
     free(src);
 }
 
-/* Match each bench vertex to the source vertex nearest its bind position; every match
- * must be within 1e-3 of the height (this checks the rest placement too). */
 static void match_vertices(run *r, const float *rest, size_t n, double height)
 {
-    const am_bench *b = &r->bench;
-    r->match = malloc(b->vertex_count * sizeof *r->match);
-    assert_non_null(r->match);
-    r->nverts = b->vertex_count;
-    double worst = 0;
-    for (size_t i = 0; i < b->vertex_count; i++) {
-        double best = INFINITY;
-        for (size_t v = 0; v < n; v++) {
-            double dx = b->bind_pos[3 * i] - rest[3 * v], dy = b->bind_pos[3 * i + 1] - rest[3 * v + 1],
-                   dz = b->bind_pos[3 * i + 2] - rest[3 * v + 2], d = dx * dx + dy * dy + dz * dz;
-            if (d < best)
-                best = d, r->match[i] = v;
-        }
-        worst = fmax(worst, sqrt(best));
-    }
-    assert_true(worst < 1e-3 * height);
+    r->match = am_rt_test_match(&r->bench, rest, n, 1e-3 * height);
 }
 
-/* Max distance (over vertices) between the bench at time t and the expected positions. */
 static double pose_error(run *r, const float *want, double t)
 {
-    const am_bench *b = &r->bench;
-    float *prim = malloc(3 * b->vertex_count * sizeof(float)), *bind = malloc(3 * b->vertex_count * sizeof(float));
-    assert_non_null(prim);
-    assert_non_null(bind);
-    am_error err;
-    assert_int_equal(am_bench_pose_at(b, b->motion_count ? 0 : -1, t, prim, NULL, &err), AM_OK);
-    am_bench_positions_to_bind(b, prim, bind, b->vertex_count);
-    double worst = 0;
-    for (size_t i = 0; i < b->vertex_count; i++) {
-        size_t v = r->match[i];
-        am_vec3 d = am_v3(bind[3 * i] - want[3 * v], bind[3 * i + 1] - want[3 * v + 1], bind[3 * i + 2] - want[3 * v + 2]);
-        worst = fmax(worst, am_v3_len(d));
-    }
-    free(prim);
-    free(bind);
-    return worst;
+    return am_rt_test_pose_error(&r->bench, r->match, r->bench.motion_count ? 0 : -1, t, want);
 }
 
 static void check_times(const char *label, const am_scene *s, sf_frame k, am_vec3 o, run *r, double height,
@@ -346,7 +272,7 @@ static void test_quadruped_zup_centimetres_end_to_end(void **state)
     assert_int_equal(r.res.axes.forward, -2);
     assert_near(r.res.axes.scale, 0.01, 0);
     assert_int_equal(r.res.axes.conflict_count, 3);
-    assert_non_null(strstr(r.res.axes.conflicts[0], "declares up +Y, but the legs hang along -Z"));
+    assert_non_null(strstr(r.res.axes.conflicts[0], "declares up +Y, but legs hang along -Z"));
     assert_non_null(strstr(r.res.axes.conflicts[1], "declares forward +Z, along the up axis +Z: not used"));
     assert_non_null(strstr(r.res.axes.conflicts[2], "declares the unit 1 m, but the stature is"));
     /* the file origin kept: mPelvis overridden to the hips' bind position */

@@ -16,21 +16,9 @@
 #include "scene_fixtures.h"
 #include "test_support.h"
 
-static am_skeleton g_skel;
-
-static int setup(void **state)
-{
-    (void)state;
-    am_test_load_viewer_skeleton(&g_skel);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    am_skeleton_free(&g_skel);
-    return 0;
-}
+static am_skeleton g_skel; /* the viewer's, loaded once for the group */
+static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }
+static int teardown(void **state) { return (void)state, am_skeleton_free(&g_skel), 0; }
 
 static am_joint_map parse_map(const char *json)
 {
@@ -38,6 +26,18 @@ static am_joint_map parse_map(const char *json)
     am_error err;
     assert_int_equal(am_joint_map_parse(json, strlen(json), "map", &map, &err), AM_OK);
     return map;
+}
+
+/* The bend box's map (its joints have no telling names and it has no legs). */
+#define BEND_MAP "{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\"}}"
+
+/* A clip turning the flap (node 1) about Y: keys at the given times and angles. */
+static void turn_clip(am_scene *s, const char *name, size_t keys, const float *t, const double *deg)
+{
+    int c = sf_clip(s, name);
+    sf_rot_about(s, c, 1, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), keys, t, deg);
+    am_error err;
+    assert_int_equal(am_scene_finish(s, &err), AM_OK);
 }
 
 static void bend_opts(am_retarget_opts *o, const am_joint_map *map)
@@ -123,13 +123,11 @@ static void test_clip_over_60_s_is_refused_with_its_name(void **state)
     (void)state;
     am_scene s;
     sf_bend_box(&s, false);
-    int c = sf_clip(&s, "endless stroll");
-    float t[2] = {0, 61.5f};
-    double deg[2] = {0, 10};
-    sf_rot_about(&s, c, 1, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), 2, t, deg);
+    const float t[2] = {0, 61.5f};
+    const double deg[2] = {0, 10};
+    turn_clip(&s, "endless stroll", 2, t, deg);
     am_error err;
-    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
-    am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\"}}");
+    am_joint_map map = parse_map(BEND_MAP);
     am_retarget_opts o;
     bend_opts(&o, &map);
     expect_refusal(&s, &o, AM_ERR_INVALID, "clip 'endless stroll' lasts 61.50 s, over the viewer's 60 s limit");
@@ -155,7 +153,7 @@ static void test_ambiguous_axes_are_refused_by_name(void **state)
     /* the bend box has no legs and declares nothing: up cannot be told */
     am_scene s;
     sf_bend_box(&s, false);
-    am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\"}}");
+    am_joint_map map = parse_map(BEND_MAP);
     am_retarget_opts o;
     am_retarget_opts_init(&o);
     o.map = &map;
@@ -271,7 +269,7 @@ static void test_rest_correction_text(void **state)
     /* a joint that is neither a viewer joint nor a mapped rig joint */
     am_scene s;
     sf_bend_box(&s, false);
-    am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\"}}");
+    am_joint_map map = parse_map(BEND_MAP);
     am_retarget_opts o;
     bend_opts(&o, &map);
     assert_int_equal(am_rest_correction_parse("mNoSuch=X,5", &rc, &err), AM_OK);
@@ -322,7 +320,7 @@ static void test_scale_keys_are_reported_dropped(void **state)
     sf_channel(&s, 0, 1, AM_SCENE_PATH_SCALE, AM_SCENE_INTERP_LINEAR, 2, t, v);
     am_error err;
     assert_int_equal(am_scene_finish(&s, &err), AM_OK);
-    am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\"}}");
+    am_joint_map map = parse_map(BEND_MAP);
     am_retarget_opts o;
     bend_opts(&o, &map);
     am_retarget_result r;
@@ -339,17 +337,12 @@ static void test_loop_modes_names_and_single_poses(void **state)
     am_scene s;
     sf_bend_box(&s, false);
     /* a clip that does not close, named the way FBX exporters name them */
-    int c = sf_clip(&s, "Armature|Wave Hand");
-    float t[2] = {0, 2};
-    double deg[2] = {0, 40};
-    sf_rot_about(&s, c, 1, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), 2, t, deg);
-    int p = sf_clip(&s, "pose");
-    float t1[1] = {0};
-    double d1[1] = {20};
-    sf_rot_about(&s, p, 1, AM_SCENE_INTERP_LINEAR, am_v3(0, 1, 0), 1, t1, d1);
+    const float t[2] = {0, 2}, t1[1] = {0};
+    const double deg[2] = {0, 40}, d1[1] = {20};
+    turn_clip(&s, "Armature|Wave Hand", 2, t, deg);
+    turn_clip(&s, "pose", 1, t1, d1);
     am_error err;
-    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
-    am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\"}}");
+    am_joint_map map = parse_map(BEND_MAP);
     am_retarget_opts o;
     bend_opts(&o, &map);
     am_retarget_result r;

@@ -17,24 +17,12 @@
 #include "gltf_fixtures.h"
 #include "import/retarget.h"
 #include "import/scene_load.h"
-#include "skin/skin_build.h"
+#include "retarget_support.h"
 #include "test_support.h"
 
-static am_skeleton g_skel;
-
-static int setup(void **state)
-{
-    (void)state;
-    am_test_load_viewer_skeleton(&g_skel);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    am_skeleton_free(&g_skel);
-    return 0;
-}
+static am_skeleton g_skel; /* the viewer's, loaded once for the group */
+static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }
+static int teardown(void **state) { return (void)state, am_skeleton_free(&g_skel), 0; }
 
 /* file -> viewer frame, written out: glTF's frame (+Y up, +Z forward, +X left), and the
  * fixtures' Blender frame (+Z up, -Y forward, +X left) in centimetres */
@@ -50,79 +38,19 @@ typedef struct posed {
     size_t *match;
 } posed;
 
-/* retarget -> skin -> encode -> bench (decoded files) */
 static void run(const am_scene *s, const am_retarget_opts *o, am_retarget_result *res, posed *p)
 {
-    am_error err;
-    am_error_clear(&err);
-    am_status st = am_retarget(s, &g_skel, o, res, &err);
-    if (st)
-        print_error("retarget %s: %s (%s)\n", s->source, err.msg, err.where);
-    assert_int_equal(st, AM_OK);
-    assert_int_equal(res->rig_count, 1);
-    am_skin_options so;
-    am_skin_options_default(&so);
-    so.generate_lods = false;
-    am_skin_result sk;
-    st = am_skin_build(&res->rigs[0].rig, &g_skel, &so, &sk, &err);
-    if (st)
-        print_error("skin: %s\n", err.msg);
-    assert_int_equal(st, AM_OK);
-    am_buf mesh = {0};
-    assert_int_equal(am_skin_encode(&sk, &mesh, &err), AM_OK);
-    am_skin_result_free(&sk);
-    assert_int_equal(am_bench_load_mem(mesh.data, mesh.size, s->source, &g_skel, NULL, &p->bench, &err), AM_OK);
-    am_buf_free(&mesh);
-    for (size_t i = 0; i < res->anim_count; i++) {
-        am_buf anim = {0};
-        st = am_retarget_write_anim(res, i, &g_skel, NULL, &anim, NULL, &err);
-        if (st)
-            print_error("anim: %s (%s)\n", err.msg, err.where);
-        assert_int_equal(st, AM_OK);
-        assert_int_equal(am_bench_add_anim_mem(&p->bench, anim.data, anim.size, res->anims[i].name, &err), AM_OK);
-        am_buf_free(&anim);
-    }
+    am_rt_test_bench(s, &g_skel, o, res, &p->bench);
 }
 
-/* bench vertex -> the nearest expected rest vertex (they must coincide within tol) */
 static void match(posed *p, const float *rest, size_t n, double tol)
 {
-    const am_bench *b = &p->bench;
-    p->match = malloc(b->vertex_count * sizeof *p->match);
-    assert_non_null(p->match);
-    double worst = 0;
-    for (size_t i = 0; i < b->vertex_count; i++) {
-        double best = INFINITY;
-        for (size_t v = 0; v < n; v++) {
-            double dx = b->bind_pos[3 * i] - rest[3 * v], dy = b->bind_pos[3 * i + 1] - rest[3 * v + 1],
-                   dz = b->bind_pos[3 * i + 2] - rest[3 * v + 2], d = dx * dx + dy * dy + dz * dz;
-            if (d < best)
-                best = d, p->match[i] = v;
-        }
-        worst = fmax(worst, sqrt(best));
-    }
-    if (worst > tol)
-        print_error("rest: a bench vertex is %.6f from every expected one (tol %.6f)\n", worst, tol);
-    assert_true(worst <= tol);
+    p->match = am_rt_test_match(&p->bench, rest, n, tol);
 }
 
 static double error_at(const posed *p, int motion, double t, const float *want)
 {
-    const am_bench *b = &p->bench;
-    float *prim = malloc(3 * b->vertex_count * sizeof(float)), *bind = malloc(3 * b->vertex_count * sizeof(float));
-    assert_non_null(prim);
-    assert_non_null(bind);
-    am_error err;
-    assert_int_equal(am_bench_pose_at(b, motion, t, prim, NULL, &err), AM_OK);
-    am_bench_positions_to_bind(b, prim, bind, b->vertex_count);
-    double worst = 0;
-    for (size_t i = 0; i < b->vertex_count; i++) {
-        const float *w = &want[3 * p->match[i]];
-        worst = fmax(worst, am_v3_len(am_v3(bind[3 * i] - w[0], bind[3 * i + 1] - w[1], bind[3 * i + 2] - w[2])));
-    }
-    free(prim);
-    free(bind);
-    return worst;
+    return am_rt_test_pose_error(&p->bench, p->match, motion, t, want);
 }
 
 static void free_posed(posed *p)

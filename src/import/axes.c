@@ -104,6 +104,43 @@ static void conflict(am_axes *a, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The reason for an axis the data settles: what shows it, and whether the file's
+ * declaration agrees (said) or not (a conflict: the data wins). */
+static void found_axis(am_axes *a, const char *role, int ax, int declared, const char *evidence, const char *fmt,
+                       char *why, size_t n)
+{
+    if (declared == ax) {
+        snprintf(why, n, "declared by %s; %s", fmt, evidence);
+    } else if (declared) {
+        conflict(a, "%s declares %s %s, but %s: %s %s taken from the data (override with --%s)", fmt, role,
+                 am_axis_name(declared), evidence, role, am_axis_name(ax), role);
+        snprintf(why, n, "%s; %s declares %s", evidence, fmt, am_axis_name(declared));
+    } else {
+        snprintf(why, n, "%s", evidence);
+    }
+}
+
+/* An ambiguous direction: the declared axis when there is one (said), else refused naming
+ * the two axes it lies between and the option that settles it. */
+static am_status ambiguous(const char *role, am_vec3 d, double c, int declared, const char *evidence, const char *fmt,
+                           int *axis, char *why, size_t n, am_error *err)
+{
+    int p, q;
+    between(d, &p, &q);
+    char pn[4], qn[4];
+    snprintf(pn, sizeof pn, "%s", am_axis_name(p));
+    snprintf(qn, sizeof qn, "%s", am_axis_name(q));
+    double off = acos(c) * AM_RAD2DEG;
+    if (declared) {
+        *axis = declared;
+        snprintf(why, n, "declared by %s; %s between %s and %s, %.0f deg off any axis", fmt, evidence, pn, qn, off);
+        return AM_OK;
+    }
+    return am_fail(err, AM_ERR_INVALID,
+                   "ambiguous %s axis: %s between %s and %s (%.0f deg from the nearest axis) and %s declares none; give "
+                   "--%s", role, evidence, pn, qn, off, fmt, role);
+}
+
 /* Mean direction from the leg hub to the leg ends (file frame); false without legs. */
 static bool leg_direction(const am_body *b, am_vec3 *out)
 {
@@ -142,35 +179,12 @@ static am_status detect_up(const am_scene *s, const am_body *b, am_axes *a, am_e
     am_vec3 up = am_v3_scale(legs, -1);
     double c;
     int ax = snap(up, &c);
-    if (c < 0.8) { /* more than 37 deg from every axis */
-        int p, q;
-        between(am_v3_scale(up, -1), &p, &q);
-        if (declared) {
-            char hang[8];
-            snprintf(hang, sizeof hang, "%s", am_axis_name(p));
-            a->up = declared;
-            snprintf(a->up_why, sizeof a->up_why, "declared by %s; the legs hang %.0f deg off any axis (between %s and %s)",
-                     fmt, acos(c) * AM_RAD2DEG, hang, am_axis_name(q));
-            return AM_OK;
-        }
-        char pn[4], qn[4];
-        snprintf(pn, sizeof pn, "%s", am_axis_name(p));
-        snprintf(qn, sizeof qn, "%s", am_axis_name(q));
-        return am_fail(err, AM_ERR_INVALID,
-                       "ambiguous up axis: the legs hang between %s and %s (%.0f deg from the nearest axis) and %s "
-                       "declares none; give --up", pn, qn, acos(c) * AM_RAD2DEG, fmt);
-    }
+    if (c < 0.8) /* more than 37 deg from every axis */
+        return ambiguous("up", legs, c, declared, "the legs hang", fmt, &a->up, a->up_why, sizeof a->up_why, err);
     a->up = ax;
-    char hang[4];
-    snprintf(hang, sizeof hang, "%s", am_axis_name(-ax));
-    if (declared == ax)
-        snprintf(a->up_why, sizeof a->up_why, "declared by %s; legs hang along %s", fmt, hang);
-    else if (declared) {
-        conflict(a, "%s declares up %s, but the legs hang along %s: up %s taken from the data (override with --up)", fmt,
-                 am_axis_name(declared), hang, am_axis_name(ax));
-        snprintf(a->up_why, sizeof a->up_why, "legs hang along %s; %s declares %s", hang, fmt, am_axis_name(declared));
-    } else
-        snprintf(a->up_why, sizeof a->up_why, "legs hang along %s", hang);
+    char evidence[48];
+    snprintf(evidence, sizeof evidence, "legs hang along %s", am_axis_name(-ax));
+    found_axis(a, "up", ax, declared, evidence, fmt, a->up_why, sizeof a->up_why);
     return AM_OK;
 }
 
@@ -256,31 +270,11 @@ static am_status detect_forward(const am_scene *s, const am_body *b, am_axes *a,
     }
     double c;
     int ax = snap(dir, &c);
-    if (c < 0.8) {
-        int p, q;
-        between(dir, &p, &q);
-        if (declared) {
-            a->forward = declared;
-            snprintf(a->forward_why, sizeof a->forward_why, "declared by %s (%s points %.0f deg off any axis)", fmt, what,
-                     acos(c) * AM_RAD2DEG);
-            return AM_OK;
-        }
-        char pn[4], qn[4];
-        snprintf(pn, sizeof pn, "%s", am_axis_name(p));
-        snprintf(qn, sizeof qn, "%s", am_axis_name(q));
-        return am_fail(err, AM_ERR_INVALID,
-                       "ambiguous forward axis: %s, but between %s and %s (%.0f deg from the nearest axis), and %s "
-                       "declares none; give --forward", what, pn, qn, acos(c) * AM_RAD2DEG, fmt);
-    }
+    if (c < 0.8)
+        return ambiguous("forward", dir, c, declared, what, fmt, &a->forward, a->forward_why,
+                         sizeof a->forward_why, err);
     a->forward = ax;
-    if (declared == ax)
-        snprintf(a->forward_why, sizeof a->forward_why, "%s; declared by %s", what, fmt);
-    else if (declared) {
-        conflict(a, "%s declares forward %s, but %s along %s: taken from the data (override with --forward)", fmt,
-                 am_axis_name(declared), what, am_axis_name(ax));
-        snprintf(a->forward_why, sizeof a->forward_why, "%s; %s declares %s", what, fmt, am_axis_name(declared));
-    } else
-        snprintf(a->forward_why, sizeof a->forward_why, "%s", what);
+    found_axis(a, "forward", ax, declared, what, fmt, a->forward_why, sizeof a->forward_why);
     return AM_OK;
 }
 

@@ -30,11 +30,22 @@ am_mat4 am_body_bind_placement(const am_scene *s, int skin)
     return am_mat4_max_abs_diff(&p, &id) < 1e-9 ? id : p;
 }
 
+/* A skinned mesh's vertex -> placed bind frame: bind shape, then X. */
+static am_mat4 mesh_bind(const am_scene *s, const am_scene_mesh *m)
+{
+    am_mat4 x = am_body_bind_placement(s, m->skin);
+    return am_mat4_mul(&s->skins[m->skin].bind_shape, &x);
+}
+
+static am_vec3 placed(const am_mat4 *bx, const am_scene_mesh *m, size_t v)
+{
+    return am_mat4_transform_point(bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
+}
+
 am_vec3 am_body_bind_vertex(const am_scene *s, const am_scene_mesh *m, size_t v)
 {
-    const am_scene_skin *k = &s->skins[m->skin];
-    am_mat4 x = am_body_bind_placement(s, m->skin), bx = am_mat4_mul(&k->bind_shape, &x);
-    return am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
+    am_mat4 bx = mesh_bind(s, m);
+    return placed(&bx, m, v);
 }
 
 void am_body_bind_matrices(const am_scene *s, int skin, am_mat4 *out)
@@ -241,7 +252,7 @@ static double broadness(const am_scene *s, const am_body *b, int hub, const int 
         if (m->skin < 0)
             continue;
         const am_scene_skin *k = &s->skins[m->skin];
-        am_mat4 x = am_body_bind_placement(s, m->skin), bx = am_mat4_mul(&k->bind_shape, &x);
+        am_mat4 bx = mesh_bind(s, m);
         size_t step = m->vertex_count / 2048 + 1;
         for (size_t v = 0; v < m->vertex_count && np < 256; v += step) {
             float best = 0;
@@ -254,9 +265,7 @@ static double broadness(const am_scene *s, const am_body *b, int hub, const int 
             int j = node >= 0 ? b->node_joint[node] : -1;
             if (j < 0 || (j != path[0] && !is_ancestor(b, path[0], j)))
                 continue;
-            am_vec3 r = am_v3_sub(am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1],
-                                                                      m->positions[3 * v + 2])),
-                                  a);
+            am_vec3 r = am_v3_sub(placed(&bx, m, v), a);
             pts[np++] = am_v3_sub(r, am_v3_scale(dir, am_v3_dot(r, dir)));
         }
     }
@@ -471,14 +480,14 @@ static am_status collect_joints(const am_scene *s, am_body *b, am_error *err)
         if (m->skin < 0)
             continue;
         const am_scene_skin *k = &s->skins[m->skin];
-        am_mat4 x = am_body_bind_placement(s, m->skin), bx = am_mat4_mul(&k->bind_shape, &x);
+        am_mat4 bx = mesh_bind(s, m);
         for (size_t v = 0; v < m->vertex_count; v++) {
             for (size_t q = m->influence_start[v]; q < m->influence_start[v + 1]; q++) {
                 int node = k->joint_nodes[m->influences[q].joint];
                 if (m->influences[q].weight > 0 && node >= 0 && b->node_joint[node] >= 0)
                     b->joints[b->node_joint[node]].weighted = true;
             }
-            am_vec3 p = am_mat4_transform_point(&bx, am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]));
+            am_vec3 p = placed(&bx, m, v);
             lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
             hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
             b->vertex_count++;

@@ -711,6 +711,20 @@ am_status am_map_suggestion_to_map(const am_map_suggestion *sug, const am_body *
     return AM_OK;
 }
 
+/* Indented JSON text of `root` (taken) appended to out, with a final newline. */
+static am_status dump_json(json_t *root, am_buf *out, am_error *err)
+{
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!text)
+        return am_fail_nomem(err, "json");
+    am_status st = am_buf_append(out, text, strlen(text), err);
+    if (!st)
+        st = am_buf_append(out, "\n", 1, err);
+    free(text);
+    return st;
+}
+
 am_status am_map_suggestion_write_json(const am_map_suggestion *sug, const am_body *b, const am_skeleton *skel,
                                        am_buf *out, am_error *err)
 {
@@ -739,15 +753,7 @@ am_status am_map_suggestion_write_json(const am_map_suggestion *sug, const am_bo
         if (p >= 0)
             json_object_set_new(parents, mj->rig_name, json_string(sug->joints[p].rig_name));
     }
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (!text)
-        return am_fail_nomem(err, "map json");
-    am_status st = am_buf_append(out, text, strlen(text), err);
-    if (!st)
-        st = am_buf_append(out, "\n", 1, err);
-    free(text);
-    return st;
+    return dump_json(root, out, err);
 }
 
 void am_map_suggestion_free(am_map_suggestion *s)
@@ -833,13 +839,5 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
     json_object_set_new(root, "notes", notes);
     json_object_set_new(root, "mapped", json_integer((json_int_t)sug->mapped));
     json_object_set_new(root, "map", map);
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (!text)
-        return am_fail_nomem(err, "report");
-    am_status st = am_buf_append(out, text, strlen(text), err);
-    if (!st)
-        st = am_buf_append(out, "\n", 1, err);
-    free(text);
-    return st;
+    return dump_json(root, out, err);
 }
