@@ -407,6 +407,81 @@ static void test_nameless_quadruped_by_topology(void **state)
     am_scene_free(&s);
 }
 
+/* A bird, nameless, Z up, facing +X: legs from the pelvis, a neck and head, a tail, and
+ * from the chest a pair of chains whose vertices spread broad across them (feathers):
+ * wings, not arms. */
+static void test_broad_chest_pair_is_wings(void **state)
+{
+    (void)state;
+    am_scene s;
+    sf_init(&s, "bird", 0, 0, 0);
+    int pel = sf_node(&s, "", -1, am_v3(0, 0, 0.5), am_quat_identity(), am_v3(1, 1, 1));
+    int ch = sf_node(&s, "", pel, am_v3(0.15, 0, 0.05), am_quat_identity(), am_v3(1, 1, 1));
+    int nk = sf_node(&s, "", ch, am_v3(0.08, 0, 0.12), am_quat_identity(), am_v3(1, 1, 1));
+    sf_node(&s, "", nk, am_v3(0.06, 0, 0.08), am_quat_identity(), am_v3(1, 1, 1));
+    int tl = sf_node(&s, "", pel, am_v3(-0.15, 0, 0.02), am_quat_identity(), am_v3(1, 1, 1));
+    sf_node(&s, "", tl, am_v3(-0.15, 0, 0), am_quat_identity(), am_v3(1, 1, 1));
+    for (int side = 1; side >= -1; side -= 2) {
+        int th = sf_node(&s, "", pel, am_v3(0, 0.06 * side, -0.05), am_quat_identity(), am_v3(1, 1, 1));
+        int sh = sf_node(&s, "", th, am_v3(0.02, 0, -0.2), am_quat_identity(), am_v3(1, 1, 1));
+        int ft = sf_node(&s, "", sh, am_v3(-0.02, 0, -0.2), am_quat_identity(), am_v3(1, 1, 1));
+        sf_node(&s, "", ft, am_v3(0.06, 0, -0.03), am_quat_identity(), am_v3(1, 1, 1));
+    }
+    int wing[2][3];
+    for (int k = 0; k < 2; k++) {
+        double side = k ? -1 : 1;
+        wing[k][0] = sf_node(&s, "", ch, am_v3(0, 0.06 * side, 0.04), am_quat_identity(), am_v3(1, 1, 1));
+        wing[k][1] = sf_node(&s, "", wing[k][0], am_v3(-0.02, 0.25 * side, 0), am_quat_identity(), am_v3(1, 1, 1));
+        wing[k][2] = sf_node(&s, "", wing[k][1], am_v3(-0.02, 0.25 * side, 0), am_quat_identity(), am_v3(1, 1, 1));
+    }
+    int joints[32];
+    for (size_t i = 0; i < s.node_count; i++)
+        joints[i] = (int)i;
+    sf_skin(&s, joints, s.node_count);
+    /* every bone a thin box; then feathers: each wing bone's vertices spread 0.3 m fore and
+     * aft across the wing */
+    am_mat4 w[32];
+    sf_worlds(&s, w);
+    am_vec3 ends[32];
+    for (size_t i = 0; i < s.node_count; i++) {
+        ends[i] = am_v3_add(am_mat4_get_translation(&w[i]), am_v3(0.02, 0.01, 0.01));
+        for (size_t c = 0; c < s.node_count; c++)
+            if (s.nodes[c].parent == (int)i)
+                ends[i] = am_mat4_get_translation(&w[c]);
+    }
+    sf_bone_boxes(&s, 0, ends, NULL, 0.01, 2);
+    am_scene_mesh *m = &s.meshes[0];
+    for (size_t v = 0; v < m->vertex_count; v++) {
+        int j = (int)m->influences[m->influence_start[v]].joint;
+        for (int k = 0; k < 2; k++)
+            for (int q = 0; q < 3; q++)
+                if (j == wing[k][q])
+                    m->positions[3 * v] += (float)(v % 2 ? 0.15 : -0.15);
+    }
+    am_error err;
+    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
+    am_body b;
+    am_axes ax;
+    am_map_suggestion sug;
+    suggest(&s, NULL, &b, &ax, &sug);
+    for (int k = 0; k < 2; k++)
+        for (int q = 0; q < 3; q++) {
+            char want[32], key[16];
+            snprintf(want, sizeof want, "mWing%d%s", q + 1, k ? "Right" : "Left");
+            snprintf(key, sizeof key, "#%d", wing[k][q]);
+            const am_map_joint *mj = by_name(&s, &b, &sug, key);
+            assert_true(mj->target >= 0);
+            if (strcmp(g_skel.joints[mj->target].name, want))
+                print_error("%s -> %s (%s)\n", key, g_skel.joints[mj->target].name, mj->reason);
+            assert_string_equal(g_skel.joints[mj->target].name, want);
+            assert_non_null(strstr(mj->reason, "a broad pair from the chest"));
+        }
+    assert_check_passes(&sug, &b);
+    am_map_suggestion_free(&sug);
+    am_body_free(&b);
+    am_scene_free(&s);
+}
+
 static void test_rigify_segments_stay_unmapped_with_their_weights_named(void **state)
 {
     (void)state;
@@ -550,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_convention_labels_in_reasons),
         cmocka_unit_test(test_side_comes_from_the_body_not_the_name),
         cmocka_unit_test(test_nameless_quadruped_by_topology),
+        cmocka_unit_test(test_broad_chest_pair_is_wings),
         cmocka_unit_test(test_rigify_segments_stay_unmapped_with_their_weights_named),
         cmocka_unit_test(test_cmu_bvh_maps_without_a_map_file),
         cmocka_unit_test(test_user_map_overrides_any_part),

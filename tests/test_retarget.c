@@ -220,6 +220,48 @@ static void test_rest_correction_on_the_joint_and_above_it(void **state)
     check_corrected("flap"); /* a rig joint name, mapped to mTorso */
 }
 
+/* A joint the source translates off its rigid place (a stretchy bone: the flap slides
+ * 0.3 m along X while it folds) gets position keys, each its whole local position under its
+ * viewer parent (mTorso under mSpine2), and the bench still matches the source. */
+static void test_stretchy_bone_gets_position_keys(void **state)
+{
+    (void)state;
+    am_scene s;
+    sf_bend_box(&s, false);
+    float t[3] = {0, 3, 6};
+    float v[9] = {0, 0, 0, 0.3f, 0, 0, 0, 0, 0};
+    sf_channel(&s, 0, 1, AM_SCENE_PATH_TRANSLATION, AM_SCENE_INTERP_LINEAR, 3, t, v);
+    am_error err;
+    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
+    am_joint_map map = bend_map();
+    am_retarget_opts o;
+    am_retarget_opts_init(&o);
+    o.axes = (am_axes_opts){.up = 3, .forward = 1, .scale = 1};
+    o.map = &map;
+    run r;
+    pipeline(&s, &o, &r);
+    const am_retarget_anim *a = &r.res.anims[0];
+    assert_int_equal(a->position_tracks, 1);
+    const am_motion_track *torso = NULL;
+    for (size_t i = 0; i < a->motion.track_count; i++)
+        if (strcmp(a->motion.tracks[i].joint, "mTorso") == 0)
+            torso = &a->motion.tracks[i];
+    assert_non_null(torso);
+    assert_true(torso->has_pos);
+    /* mSpine2 (unmoved, at the hinge) is its parent: at 3 s the key is the slide itself */
+    size_t mid = 0;
+    for (size_t i = 0; i < torso->count; i++)
+        if (fabs(torso->times[i] - 0.5) < fabs(torso->times[mid] - 0.5))
+            mid = i;
+    assert_near(torso->pos[mid].x, 0.3, 1e-6);
+    assert_near(torso->pos[mid].z, 0, 1e-6);
+    const double times[] = {0, 1.2, 3.0, 4.7};
+    check_times("stretchy flap", &s, SF_VIEWER, am_v3(0, 0, 1.067), &r, 1.0, times, sizeof times / sizeof *times);
+    free_run(&r);
+    am_joint_map_free(&map);
+    am_scene_free(&s);
+}
+
 /* --- the quadruped ---------------------------------------------------------------------------- */
 
 static const double walk_times[] = {0, 0.1, 0.25, 0.33, 0.49, 0.5, 0.62, 0.75, 0.9, 0.98};
@@ -301,6 +343,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bend_box_end_to_end),
         cmocka_unit_test(test_rest_correction_on_the_joint_and_above_it),
+        cmocka_unit_test(test_stretchy_bone_gets_position_keys),
         cmocka_unit_test(test_quadruped_yup_metres_end_to_end),
         cmocka_unit_test(test_quadruped_zup_centimetres_end_to_end),
     };
