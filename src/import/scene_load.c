@@ -12,6 +12,7 @@
 #include "import/assimp_read.h"
 #include "import/bvh_scene.h"
 #include "import/gltf.h"
+#include "import/obj_read.h"
 
 /* One row per reader. A reader adds its row here and its recogniser in am_scene_sniff. */
 typedef struct reader_row {
@@ -24,6 +25,7 @@ static const reader_row readers[] = {
     {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read},
     {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read},
     {{AM_SCENE_FORMAT_BVH, "BVH", ".bvh", (size_t)64 << 20}, am_scene_read_bvh},
+    {{AM_SCENE_FORMAT_OBJ, "OBJ", ".obj", AM_OBJ_MAX_BYTES}, am_obj_read},
     {{AM_SCENE_FORMAT_UNKNOWN, NULL, NULL, 0}, NULL}, /* sentinel */
 };
 
