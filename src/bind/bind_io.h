@@ -1,0 +1,90 @@
+/* Inputs and outputs of binding: the skeleton to bind to (a skeleton JSON, a rig's joint
+ * list, or the joints of another model), the mesh taken from an imported scene (any
+ * format am_scene_load reads) in the bind frame, and the result as a rig (skin/rig.h)
+ * ready for `animesh skin`.
+ *
+ * SKELETON JSON (both shapes are {"joints": [...]}; names are stock viewer names or
+ * aliases, checked against avatar_skeleton.xml, an unknown name refused by name):
+ *   - the creature shape (../shared/data/creature/NAME.skeleton.json):
+ *       {"name": "mHipLeft", "parent": "mPelvis", "head": [x,y,z], "tail": [x,y,z]}
+ *   - a rig's joint list (README "Rig JSON"): {"name": "mHipLeft", "world": [x,y,z]}; the
+ *     bone's tail is then its first child's head (viewer document order, among the listed
+ *     joints), a leaf's tail 0.05 m x (mesh height / 1.8 m) along its parent's bone (the
+ *     creature files' rule, scaled to the mesh).
+ * Parents are always the viewer's (the nearest listed ancestor in avatar_skeleton.xml),
+ * never the file's (lessons.md rule 3). Coordinates: bind frame, metres.
+ *
+ * FRAME of a scene (options, never guesses): up and forward are signed axes (+-1 X, +-2 Y,
+ * +-3 Z); 0 takes what the file declares, else Z up; forward 0 is +X for Z-up files and
+ * +Z for Y-up files (glTF's convention). unit_m 0 takes the file's declared unit, else 1.
+ * The bind frame is then X = forward, Z = up, Y = Z x X (left). The conversion used is
+ * described in `am_bind_source.conversion`. A skinned mesh is placed by its bind shape
+ * (where its skin's joints are), an unskinned one by its node's world transform. */
+#ifndef AM_BIND_IO_H
+#define AM_BIND_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bind/bind.h"
+#include "core/error.h"
+#include "import/scene.h"
+#include "skeleton.h"
+#include "skin/rig.h"
+
+#define AM_BIND_LEAF_M 0.05      /* leaf bone length of the creature files, at 1.8 m */
+#define AM_BIND_LEAF_HEIGHT_M 1.8
+
+typedef struct am_bind_frame {
+    int up;          /* signed axis, 0 = declared or +Z */
+    int forward;     /* signed axis, 0 = +X (Z up) or +Z (Y up) */
+    double unit_m;   /* metres per file unit, 0 = declared or 1 */
+} am_bind_frame;
+
+/* The mesh to bind: every mesh of the scene, concatenated, in the bind frame. */
+typedef struct am_bind_source {
+    char name[101];          /* from the file name, made a valid rig name */
+    size_t vertex_count;
+    float *positions;        /* 3 per vertex, bind frame, metres */
+    float *normals;          /* 3 per vertex (computed when the file has none) */
+    float *uvs;              /* 2 per vertex (0 when the file has none) */
+    size_t triangle_count;
+    uint32_t *triangles;
+    uint32_t *vertex_mesh;   /* scene mesh of each vertex */
+    double rgb[3];
+    bool textured;
+    bool had_weights;        /* the file carried a skin: its weights are not used */
+    char conversion[200];    /* "Z up, forward +X, 1 unit = 1 m (declared)" */
+} am_bind_source;
+
+void am_bind_source_free(am_bind_source *s);
+am_status am_bind_source_from_scene(const am_scene *scene, const am_bind_frame *frame, am_bind_source *out,
+                                    am_error *err);
+/* The mesh view am_bind takes. */
+am_bind_mesh am_bind_source_mesh(const am_bind_source *s);
+
+/* Parse "+x", "-y", "z" ... into a signed axis; false when not one. */
+bool am_bind_axis_parse(const char *s, int *axis);
+
+/* Skeleton JSON (either shape) -> skeleton; `height_m` scales the leaf rule. */
+am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char *source, const am_skeleton *viewer,
+                                      double height_m, am_bind_skeleton *out, am_error *err);
+am_status am_bind_skeleton_load(const char *path, const am_skeleton *viewer, double height_m, am_bind_skeleton *out,
+                                am_error *err);
+/* Joints given by name and head only: tails by the rule above. */
+am_status am_bind_skeleton_from_heads(const char *const *names, const am_vec3 *heads, size_t n, const am_skeleton *viewer,
+                                      double height_m, const char *source, am_bind_skeleton *out, am_error *err);
+/* The joints of a rigged model (--like): each skin joint whose name is a viewer joint, at
+ * its bind position (the inverse of its inverse bind matrix; the node's world transform
+ * when the file has no inverse binds), in the bind frame of `frame`. Joints the viewer
+ * does not know are left out and counted in *skipped. */
+am_status am_bind_skeleton_from_scene(const am_scene *scene, const am_bind_frame *frame, const am_skeleton *viewer,
+                                      double height_m, am_bind_skeleton *out, size_t *skipped, am_error *err);
+
+/* The bound mesh as a rig: joints = the skeleton's (world = head), the source's vertices,
+ * its triangles (those repeating a vertex index left out), the result's weights. */
+am_status am_bind_to_rig(const am_bind_source *src, const am_bind_skeleton *skel, const am_bind_result *res,
+                         am_rig *out, am_error *err);
+
+#endif

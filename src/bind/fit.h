@@ -1,0 +1,40 @@
+/* Placing stock joints inside a mesh from its shape (`animesh bind --fit humanoid|quadruped`).
+ *
+ * The mesh must be in the bind frame (Z up, facing +X, Y left), a humanoid in a T or A
+ * pose, a quadruped standing. From a voxel solid of the mesh (96 cells along its longest
+ * side, proxy.c's voxeliser) and its thickness (distance to the outside, in cells):
+ *   1. the seed: the thickest cell of the body (humanoid: between 45% and 70% of the
+ *      height);
+ *   2. extremities: cells farthest from the seed inside the solid (geodesic distance),
+ *      each the farthest within 4% of the height around it; assigned by position (stature
+ *      axis Z): humanoid head = highest, feet = the lowest on each side of the midline,
+ *      hands = the outermost on each side; quadruped feet = the four lowest (front pair by
+ *      X), head = the most forward, tail = the most rearward if it reaches beyond the
+ *      hind legs;
+ *   3. chains: from each extremity back to the seed along the path that stays thickest
+ *      (Dijkstra, step cost / thickness^2), i.e. along the limb's axis;
+ *   4. where a limb meets the body: the first cell (from the tip) whose thickness is more
+ *      than 1.8 x the limb's own (the median over its outer half); legs of a humanoid meet
+ *      where their two chains merge (the pelvis);
+ *   5. joints at stock proportions along each chain (the viewer skeleton's segment ratios).
+ * The result is a skeleton with tails by bind_io.h's rule; `summary` describes what was
+ * found (extremities, limb lengths) for the placement sheet. Refused (AM_ERR_INVALID) with
+ * what is missing when the shape does not show the limbs the kind needs. */
+#ifndef AM_BIND_FIT_H
+#define AM_BIND_FIT_H
+
+#include <stddef.h>
+
+#include "bind/bind.h"
+#include "core/error.h"
+#include "skeleton.h"
+
+typedef enum am_fit_kind { AM_FIT_HUMANOID = 0, AM_FIT_QUADRUPED = 1 } am_fit_kind;
+
+bool am_fit_kind_parse(const char *s, am_fit_kind *out);
+const char *am_fit_kind_name(am_fit_kind k);
+
+am_status am_bind_fit(const am_bind_mesh *mesh, am_fit_kind kind, const am_skeleton *viewer, am_bind_skeleton *out,
+                      char *summary, size_t summary_size, am_error *err);
+
+#endif
