@@ -129,8 +129,22 @@ static void put(am_image *img, int x, int y, const uint8_t rgb[3])
  * double -> int conversion defined. */
 static bool drawable(double x, double y) { return isfinite(x) && isfinite(y) && fabs(x) < 1e6 && fabs(y) < 1e6; }
 
-static void line(am_image *img, double x0, double y0, double x1, double y1, const uint8_t rgb[3], int clip_x0,
-                 int clip_x1)
+/* Lines and dots are clipped to [clip_x0, clip_x1) horizontally and to the frame's rows
+ * (clip_y0, clip_y1; a negative clip_y1 means the whole image height). */
+typedef struct clip_rows {
+    int y0, y1;
+} clip_rows;
+static const clip_rows ROWS_ALL = {0, -1};
+
+static void put_clipped(am_image *img, int x, int y, const uint8_t rgb[3], clip_rows rows)
+{
+    if (y < rows.y0 || (rows.y1 >= 0 && y >= rows.y1))
+        return;
+    put(img, x, y, rgb);
+}
+
+static void line_rows(am_image *img, double x0, double y0, double x1, double y1, const uint8_t rgb[3], int clip_x0,
+                      int clip_x1, clip_rows rows)
 {
     if (!drawable(x0, y0) || !drawable(x1, y1))
         return;
@@ -142,11 +156,18 @@ static void line(am_image *img, double x0, double y0, double x1, double y1, cons
         double u = n ? (double)i / n : 0;
         int x = (int)floor(x0 + (x1 - x0) * u), y = (int)floor(y0 + (y1 - y0) * u);
         if (x >= clip_x0 && x < clip_x1)
-            put(img, x, y, rgb);
+            put_clipped(img, x, y, rgb, rows);
     }
 }
 
-static void disc(am_image *img, double cx, double cy, double r, const uint8_t rgb[3], int clip_x0, int clip_x1)
+static void line(am_image *img, double x0, double y0, double x1, double y1, const uint8_t rgb[3], int clip_x0,
+                 int clip_x1)
+{
+    line_rows(img, x0, y0, x1, y1, rgb, clip_x0, clip_x1, ROWS_ALL);
+}
+
+static void disc(am_image *img, double cx, double cy, double r, const uint8_t rgb[3], int clip_x0, int clip_x1,
+                 clip_rows rows)
 {
     if (!drawable(cx, cy))
         return;
@@ -154,7 +175,7 @@ static void disc(am_image *img, double cx, double cy, double r, const uint8_t rg
         for (int x = (int)floor(cx - r); x <= (int)ceil(cx + r); x++) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
             if (dx * dx + dy * dy <= r * r && x >= clip_x0 && x < clip_x1)
-                put(img, x, y, rgb);
+                put_clipped(img, x, y, rgb, rows);
         }
 }
 
@@ -315,8 +336,9 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
     double ox, oy, od;
     project(pr, am_v3(0, 0, 0), &ox, &oy, &od);
     static const uint8_t PRIM[3] = {40, 110, 190};
-    line(img, ox - 6, oy, ox + 6, oy, PRIM, x0, x0 + w);
-    line(img, ox, oy - 6, ox, oy + 6, PRIM, x0, x0 + w);
+    clip_rows rows = {y0, y0 + h};
+    line_rows(img, ox - 6, oy, ox + 6, oy, PRIM, x0, x0 + w, rows);
+    line_rows(img, ox, oy - 6, ox, oy + 6, PRIM, x0, x0 + w, rows);
     /* Joints of the skin with bones to their nearest drawn viewer ancestor, over the mesh. */
     if (opt->draw_joints && in->joints) {
         const am_skeleton *sk = b->skel;
@@ -326,6 +348,15 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
                 if (b->skin_joint_known[i])
                     drawn[b->skin_joint[i]] = true;
             static const uint8_t BONE[3] = {150, 30, 40}, DOT[3] = {225, 40, 40}, RIM[3] = {60, 10, 10};
+            /* names only for joints that carry weight: the viewer ancestors a skin adds would
+             * pile their labels on the joints they coincide with */
+            bool *weighted = opt->label_joints ? calloc(sk->joint_count, sizeof *weighted) : NULL;
+            for (size_t v = 0; weighted && v < b->vertex_count; v++)
+                for (int k = 0; k < b->influences[v]; k++) {
+                    unsigned sj = b->joints[4 * v + k];
+                    if (sj < b->skin_joint_count && b->skin_joint_known[sj] && b->weights[4 * v + k] > 0)
+                        weighted[b->skin_joint[sj]] = true;
+                }
             for (size_t j = 0; j < sk->joint_count; j++) {
                 if (!drawn[j])
                     continue;
@@ -337,16 +368,26 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
                 double ax, ay, ad, cx, cy, cd;
                 project(pr, in->joints[j], &ax, &ay, &ad);
                 project(pr, in->joints[p], &cx, &cy, &cd);
-                line(img, ax, ay, cx, cy, BONE, x0, x0 + w);
+                line_rows(img, ax, ay, cx, cy, BONE, x0, x0 + w, rows);
             }
             for (size_t j = 0; j < sk->joint_count; j++) {
                 if (!drawn[j])
                     continue;
                 double ax, ay, ad;
                 project(pr, in->joints[j], &ax, &ay, &ad);
-                disc(img, ax, ay, 4.0, RIM, x0, x0 + w);
-                disc(img, ax, ay, 2.8, DOT, x0, x0 + w);
+                disc(img, ax, ay, 4.0, RIM, x0, x0 + w, rows);
+                disc(img, ax, ay, 2.8, DOT, x0, x0 + w, rows);
+                if (weighted && weighted[j] && drawable(ax, ay) && ay > y0 + LABEL_H && ay < y0 + h - FOOTER_H) {
+                    const char *nm = sk->joints[j].name;
+                    if (nm[0] == 'm' && nm[1] >= 'A' && nm[1] <= 'Z')
+                        nm++; /* "ElbowLeft" reads better than "mElbowLeft" */
+                    int tx = (int)ax + 6;
+                    if (tx + am_text_width(nm, 1) > x0 + w - 2)
+                        tx = (int)ax - 6 - am_text_width(nm, 1);
+                    am_draw_text(img, tx, (int)ay - 3, nm, 1, RIM);
+                }
             }
+            free(weighted);
             free(drawn);
         }
     }
@@ -359,8 +400,9 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
 /* Frame chrome: label on top, scale bar at the bottom, a separator on the right. */
 static void frame_chrome(am_image *img, const char *label, const proj *pr, int x0, int y0, int w, int h)
 {
-    int tw = am_text_width(label, 2);
-    am_draw_text(img, x0 + (w - tw) / 2, y0 + 8, label, 2, INK);
+    int scale = am_text_width(label, 2) + 8 <= w ? 2 : 1;
+    int tw = am_text_width(label, scale);
+    am_draw_text(img, x0 + (w - tw) / 2, y0 + (scale == 2 ? 8 : 11), label, scale, INK);
     static const double steps[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100};
     double len = steps[0];
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
@@ -549,5 +591,53 @@ am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joi
         return s;
     s = am_png_write(path, &img, err);
     am_image_free(&img);
+    return s;
+}
+
+am_status am_render_sheet(const am_bench *b, const am_render_frame *frames, size_t n, int columns,
+                          const am_render_options *opt_in, const char *title, am_image *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0 || n > 256)
+        return am_fail(err, AM_ERR_USAGE, "render: %zu frames (1..256)", n);
+    am_render_options opt;
+    options_or_default(opt_in, &opt);
+    int cols = columns < 1 ? 1 : columns > (int)n ? (int)n : columns;
+    int rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    int fw = opt.frame_width, fh = opt.frame_height;
+    am_status s = am_image_alloc(out, fw * cols, HEADER_H + fh * rows, err);
+    if (s)
+        return s;
+    header(out, b, title ? title : "", &opt);
+    int inner_h = fh - LABEL_H - FOOTER_H;
+    for (size_t f = 0; f < n && !s; f++) {
+        const am_render_frame *fr = &frames[f];
+        am_render_options o = opt;
+        o.view = fr->view;
+        if (fr->vertex_rgb)
+            o.vertex_rgb = fr->vertex_rgb;
+        int x0 = (int)(f % (size_t)cols) * fw, y0 = HEADER_H + (int)(f / (size_t)cols) * fh;
+        background(out, x0, y0, fw, fh);
+        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+        if (fr->focus) {
+            /* the eight corners of the focus box */
+            for (int k = 0; k < 8; k++)
+                grow(&bd, o.view, am_v3(k & 1 ? fr->focus_max.x : fr->focus_min.x, k & 2 ? fr->focus_max.y : fr->focus_min.y,
+                                        k & 4 ? fr->focus_max.z : fr->focus_min.z));
+        } else {
+            bounds_of(b, fr->prim, fr->joints, o.draw_joints, o.view, &bd);
+        }
+        proj pr = fit(o.view, bd, fw, inner_h, x0 + fw / 2.0, y0 + LABEL_H + inner_h / 2.0);
+        const char *label = fr->label ? fr->label : "";
+        frame_in in = {b, fr->prim, fr->joints, &o, label};
+        s = draw_frame(out, &in, &pr, x0, y0, fw, fh, err);
+        /* the label band stays readable over a zoomed mesh */
+        for (int y = y0; y < y0 + LABEL_H - 2; y++)
+            for (int x = x0; x < x0 + fw - 1; x++)
+                put(out, x, y, (const uint8_t[3]){238, 241, 246});
+        frame_chrome(out, label, &pr, x0, y0, fw, fh);
+    }
+    if (s)
+        am_image_free(out);
     return s;
 }

@@ -46,6 +46,7 @@ typedef struct am_render_options {
     const am_image *texture;       /* RGBA atlas sampled at the vertex UVs, or NULL */
     const float *vertex_rgb;       /* 3 * vertex_count colours 0..1, or NULL */
     float base_rgb[3];             /* colour when neither is given (0,0,0 = default grey) */
+    bool label_joints;             /* each drawn joint's name beside its dot */
 } am_render_options;
 /* Defaults: side view, 360 x 400, Lambert, joints drawn. */
 am_render_options am_render_defaults(void);
@@ -65,6 +66,22 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
                           const am_render_options *opt, am_image *out, am_error *err);
 am_status am_render_strip_png(const am_bench *b, int motion, const double *times, size_t n,
                               const am_render_options *opt, const char *path, am_error *err);
+/* One frame of a sheet: posed positions (prim frame), joints (NULL or skel->joint_count,
+ * prim frame), a label, the view, optional per-vertex colours, and an optional box (prim
+ * frame) the frame is fitted to instead of the whole mesh (close-ups). */
+typedef struct am_render_frame {
+    const float *prim;
+    const am_vec3 *joints;
+    const char *label;
+    am_view view;
+    const float *vertex_rgb;
+    bool focus;
+    am_vec3 focus_min, focus_max;
+} am_render_frame;
+/* Frames in a grid of `columns`, each fitted to its own content, under one header line. */
+am_status am_render_sheet(const am_bench *b, const am_render_frame *frames, size_t n, int columns,
+                          const am_render_options *opt, const char *title, am_image *out, am_error *err);
+
 /* n times evenly spread over [0, duration] of a motion (n >= 1; n = 1 gives 0). */
 void am_render_even_times(double duration, size_t n, double *times);
 
