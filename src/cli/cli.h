@@ -5,6 +5,7 @@
 #define AM_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/error.h"
 #include "skeleton.h"
@@ -33,5 +34,14 @@ int am_cmd_bendbox(int argc, char **argv);
 int am_cmd_texture(int argc, char **argv);
 int am_cmd_oar(int argc, char **argv);
 int am_cmd_push(int argc, char **argv);
+int am_cmd_bind(int argc, char **argv);   /* cmd_bind.c */
+int am_cmd_report(int argc, char **argv); /* cmd_report.c */
+
+/* Shared by bind and report (cmd_report.c): "standard" or NULL -> *out NULL (the standard
+ * poses), else the poses file; returns an exit code (0 ok). The report's flagged lines. */
+struct am_quality_pose;
+struct am_quality_report;
+int am_cli_load_poses(const char *arg, struct am_quality_pose **out, size_t *count, am_error *err);
+void am_cli_print_quality_summary(const struct am_quality_report *r);
 
 #endif

@@ -17,6 +17,8 @@ static const command commands[] = {
     {"anim", am_cmd_anim, "decode, encode, check .anim files; BVH mocap -> .anim"},
     {"mesh", am_cmd_mesh, "decode a mesh asset (.llmesh/.slm): blocks, LODs, weights, skin"},
     {"skin", am_cmd_skin, "build a rig's skin: .llmesh + .dae + WorldBridge meshdata"},
+    {"bind", am_cmd_bind, "bind an unrigged mesh to stock joints (bone heat), with its quality report"},
+    {"report", am_cmd_report, "the rigger's quality report of a mesh asset, rig or rigged model"},
     {"bench", am_cmd_bench, "measure and render a written mesh asset (+ .anim) the viewer's way"},
     {"bendbox", am_cmd_bendbox, "build the two-bone bend box (skin, atlas, fold .anim) and bench it"},
     {"texture", am_cmd_texture, "encode a PNG as a JPEG-2000 code stream (.j2c) for upload"},

@@ -1,0 +1,189 @@
+/* animesh bind MESH --skeleton-rig RIG.json|--like MODEL|--fit KIND --out DIR [--skin]:
+ * automatic binding (src/bind) and its report, through am_bind_run (report/bind_run.h). */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_args.h"
+#include "report/bind_run.h"
+
+static const char *help =
+    "usage: animesh bind MESH (--skeleton-rig RIG.json | --like MODEL | --fit humanoid|quadruped)\n"
+    "                    --out DIR [--method heat|segment] [--skin] [--poses standard|FILE]\n"
+    "                    [--up AXIS] [--forward AXIS] [--unit M] [--min-weight W]\n"
+    "                    [--no-side-hygiene] [--no-proxy] [--threads N] [--skeleton FILE]\n\n"
+    "Bind an unrigged mesh (OBJ, glTF/GLB, FBX, COLLADA: any file animesh imports) to stock\n"
+    "joints, and write into DIR (all files replaced together, only when all are written):\n"
+    "  NAME.rig.json            the rig, ready for 'animesh skin'\n"
+    "  NAME.bind.json           every island of the mesh and the route that bound it, topology\n"
+    "                           warnings (non-manifold edges, degenerate faces), timings\n"
+    "  NAME.report.json/.txt    the quality report (see 'animesh report --help')\n"
+    "  NAME_poses.png           the pose sheet; NAME_closeup_N_JOINT.png the worst joints\n"
+    "  NAME_placement.png       with --fit: the joints found, to check and correct\n"
+    "  NAME.llmesh .dae .meshdata.json   with --skin: the whole skin output ('animesh skin')\n\n"
+    "The joints:\n"
+    "  --skeleton-rig FILE  stock joints with world positions: the creature skeleton shape\n"
+    "                       {\"joints\": [{\"name\", \"parent\", \"head\", \"tail\"}]} or a rig's\n"
+    "                       {\"joints\": [{\"name\", \"world\"}]} (bone = joint to its first child)\n"
+    "  --like MODEL         the joints of another model rigged to the viewer skeleton\n"
+    "  --fit KIND           place stock joints inside the mesh from its shape (humanoid in a\n"
+    "                       T or A pose, or a standing quadruped; Z up, facing +X)\n"
+    "Method:\n"
+    "  --method heat        bone heat (default): each vertex heated by its nearest visible bone,\n"
+    "                       one sparse Cholesky factorisation for every bone\n"
+    "  --method segment     inverse distance to the nearest bone segments\n"
+    "Never silent: each island holding a bone is solved, one holding none (an eye, a ring) is\n"
+    "bound rigidly to its nearest visible bone; an island left with unweighted vertices or an\n"
+    "empty major bone is bound again on a watertight voxel proxy. At most 4 influences per\n"
+    "vertex (smooth cut), weights under --min-weight (default 0.01) dropped, a Left bone's\n"
+    "weight removed right of the midline (and vice versa; --no-side-hygiene keeps it), sums 1.\n"
+    "Frame: --up/--forward take +x -x +y -y +z -z (default: what the file declares, else Z up,\n"
+    "forward +X, or +Z for a Y-up file); --unit M metres per file unit (default declared, else 1).\n"
+    "  --threads N          ray-test threads (default: every core)\n"
+    "Exit 0 ok; 1 invalid input or the report has a blocker; 2 usage; 3 I/O.\n";
+
+static void on_progress(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "animesh bind: %s\n", line);
+}
+
+int am_cmd_bind(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(help, stderr);
+        return AM_EXIT_USAGE;
+    }
+    am_bind_job job;
+    memset(&job, 0, sizeof job);
+    am_bind_options_default(&job.bind);
+    job.progress = on_progress;
+    const char *skel_path = NULL, *poses = NULL;
+    int sources = 0;
+    static const struct option lopts[] = {{"skeleton-rig", required_argument, 0, 'r'},
+                                          {"like", required_argument, 0, 'l'},
+                                          {"fit", required_argument, 0, 'f'},
+                                          {"method", required_argument, 0, 'm'},
+                                          {"out", required_argument, 0, 'o'},
+                                          {"skin", no_argument, 0, 'k'},
+                                          {"poses", required_argument, 0, 'p'},
+                                          {"up", required_argument, 0, 'u'},
+                                          {"forward", required_argument, 0, 'w'},
+                                          {"unit", required_argument, 0, 'n'},
+                                          {"min-weight", required_argument, 0, 'g'},
+                                          {"no-side-hygiene", no_argument, 0, 'y'},
+                                          {"no-proxy", no_argument, 0, 'x'},
+                                          {"threads", required_argument, 0, 't'},
+                                          {"skeleton", required_argument, 0, 's'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    long v;
+    double d;
+    while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': job.skeleton_from = AM_SKELETON_RIG; job.skeleton_path = optarg; sources++; break;
+        case 'l': job.skeleton_from = AM_SKELETON_LIKE; job.skeleton_path = optarg; sources++; break;
+        case 'f':
+            if (!am_fit_kind_parse(optarg, &job.fit))
+                return am_cli_usage("bind", "--fit: expected humanoid or quadruped, got '%s'", optarg);
+            job.skeleton_from = AM_SKELETON_FIT;
+            sources++;
+            break;
+        case 'm':
+            if (strcmp(optarg, "heat") == 0)
+                job.bind.method = AM_BIND_HEAT;
+            else if (strcmp(optarg, "segment") == 0)
+                job.bind.method = AM_BIND_SEGMENT;
+            else
+                return am_cli_usage("bind", "--method: expected heat or segment, got '%s'", optarg);
+            break;
+        case 'o': job.out_dir = optarg; break;
+        case 'k': job.skin = true; break;
+        case 'p': poses = optarg; break;
+        case 'u':
+            if (!am_bind_axis_parse(optarg, &job.frame.up))
+                return am_cli_usage("bind", "--up: expected +x, -x, +y, -y, +z or -z, got '%s'", optarg);
+            break;
+        case 'w':
+            if (!am_bind_axis_parse(optarg, &job.frame.forward))
+                return am_cli_usage("bind", "--forward: expected +x, -x, +y, -y, +z or -z, got '%s'", optarg);
+            break;
+        case 'n':
+            if (!am_cli_parse_double(optarg, &d) || !(d > 0))
+                return am_cli_usage("bind", "--unit: expected metres per file unit (> 0), got '%s'", optarg);
+            job.frame.unit_m = d;
+            break;
+        case 'g':
+            if (!am_cli_parse_double(optarg, &d) || d < 0 || d >= 0.5)
+                return am_cli_usage("bind", "--min-weight: expected a number in 0..0.5, got '%s'", optarg);
+            job.bind.min_weight = d;
+            break;
+        case 'y': job.bind.side_hygiene = false; break;
+        case 'x': job.bind.allow_proxy = false; break;
+        case 't':
+            if (!am_cli_parse_long(optarg, 1, 64, &v))
+                return am_cli_usage("bind", "--threads: expected an integer in 1..64, got '%s'", optarg);
+            job.bind.threads = (int)v;
+            break;
+        case 's': skel_path = optarg; break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("bind", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("bind", "expected exactly one MESH");
+    if (sources != 1)
+        return am_cli_usage("bind", "give the joints once: --skeleton-rig FILE, --like MODEL or --fit KIND");
+    if (!job.out_dir)
+        return am_cli_usage("bind", "--out DIR is required");
+    job.mesh_path = argv[optind];
+
+    am_error err;
+    am_error_clear(&err);
+    am_quality_pose *pose_list = NULL;
+    int rc = am_cli_load_poses(poses, &pose_list, &job.pose_count, &err);
+    if (rc)
+        return rc == AM_EXIT_USAGE ? am_cli_usage("bind", "%s", err.msg) : am_cli_report(&err);
+    job.poses = pose_list;
+    am_skeleton skel;
+    if (am_cli_load_skeleton(skel_path, &skel, &err)) {
+        free(pose_list);
+        return am_cli_report(&err);
+    }
+    am_bind_run_result *res = calloc(1, sizeof *res);
+    if (!res) {
+        am_fail_nomem(&err, "bind");
+        rc = am_cli_report(&err);
+    } else if (am_bind_run(&job, &skel, res, &err)) {
+        rc = am_cli_report(&err);
+    } else {
+        const am_bind_result *r = &res->bind;
+        printf("%s: %zu vertices bound to %zu joints (%s) in %.3f s\n", res->name, r->vertex_count,
+               r->joint_count, am_bind_method_name(r->method), r->seconds_total);
+        printf("frame: %s\nskeleton: %s\n", res->conversion, res->skeleton_note);
+        for (size_t k = 0; k < r->island_count && k < 32; k++)
+            printf("  island %zu: %zu vertices, route %s: %s\n", k, r->islands[k].vertex_count,
+                   am_bind_route_name(r->islands[k].route), r->islands[k].why);
+        if (r->island_count > 32)
+            printf("  ... %zu more islands (NAME.bind.json)\n", r->island_count - 32);
+        for (size_t i = 0; i < r->warning_count; i++)
+            fprintf(stderr, "animesh bind: warning: %s\n", r->warnings[i]);
+        for (size_t i = 0; i < res->warning_count; i++)
+            fprintf(stderr, "animesh bind: warning: %s\n", res->warnings[i]);
+        am_cli_print_quality_summary(&res->quality);
+        for (size_t i = 0; i < res->file_count; i++)
+            printf("wrote %s/%s\n", job.out_dir, res->files[i]);
+        rc = res->quality.blockers ? AM_EXIT_INVALID : AM_EXIT_OK;
+        am_bind_run_free(res);
+    }
+    free(res);
+    free(pose_list);
+    am_skeleton_free(&skel);
+    return rc;
+}

@@ -1,0 +1,343 @@
+/* `animesh bind` as a library call (bind_run.h). */
+#include "report/bind_run.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/scene_load.h"
+#include "render.h"
+#include "report/report.h"
+
+static void progress(const am_bind_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(const am_bind_job *job, const char *fmt, ...)
+{
+    if (!job->progress)
+        return;
+    char line[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    job->progress(job->user, line);
+}
+
+static void run_warn(am_bind_run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void run_warn(am_bind_run_result *r, const char *fmt, ...)
+{
+    if (r->warning_count >= AM_BIND_RUN_MAX_WARNINGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+void am_bind_run_free(am_bind_run_result *r)
+{
+    if (!r)
+        return;
+    am_bind_result_free(&r->bind);
+    am_quality_free(&r->quality);
+}
+
+/* --- the bind part of the report ------------------------------------------------------ */
+
+static json_t *vec(am_vec3 v) { return json_pack("[f, f, f]", v.x, v.y, v.z); }
+
+am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
+                              const char *conversion, const char *skeleton_note, am_buf *out, am_error *err)
+{
+    json_t *root = json_object(), *joints = json_array(), *islands = json_array(), *warnings = json_array();
+    if (!root || !joints || !islands || !warnings) {
+        json_decref(root);
+        json_decref(joints);
+        json_decref(islands);
+        json_decref(warnings);
+        return am_fail_nomem(err, "bind JSON");
+    }
+    json_object_set_new(root, "mesh", json_string(source ? source : ""));
+    json_object_set_new(root, "conversion", json_string(conversion ? conversion : ""));
+    json_object_set_new(root, "skeleton", json_string(skeleton_note ? skeleton_note : ""));
+    json_object_set_new(root, "method", json_string(am_bind_method_name(r->method)));
+    json_object_set_new(root, "height_m", json_real(r->height_m));
+    for (size_t j = 0; j < skel->joint_count; j++)
+        json_array_append_new(joints, json_pack("{s:s, s:o, s:o, s:b, s:f}", "name", skel->joints[j].name, "head",
+                                                vec(skel->joints[j].head), "tail", vec(skel->joints[j].tail), "held",
+                                                r->joint_held[j], "weight_sum", r->joint_weight_sum[j]));
+    json_object_set_new(root, "joints", joints);
+    json_object_set_new(root, "topology",
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "vertices", (json_int_t)r->vertex_count, "welded",
+                                  (json_int_t)r->welded_vertices, "degenerate_faces", (json_int_t)r->degenerate_faces,
+                                  "boundary_edges", (json_int_t)r->boundary_edges, "non_manifold_edges",
+                                  (json_int_t)r->non_manifold_edges, "loose_vertices", (json_int_t)r->loose_vertices));
+    for (size_t k = 0; k < r->island_count; k++) {
+        const am_bind_island *I = &r->islands[k];
+        json_t *e = json_pack("{s:I, s:I, s:I, s:b, s:I, s:s, s:s, s:o, s:o, s:I}", "vertices",
+                              (json_int_t)I->vertex_count, "triangles", (json_int_t)I->triangle_count, "first_vertex",
+                              (json_int_t)I->first_vertex, "closed", I->closed, "bones_held",
+                              (json_int_t)I->bones_held, "route", am_bind_route_name(I->route), "why", I->why, "min",
+                              vec(I->min), "max", vec(I->max), "unweighted_first_try",
+                              (json_int_t)I->unweighted_first_try);
+        if (I->rigid_joint >= 0)
+            json_object_set_new(e, "rigid_joint", json_string(skel->joints[I->rigid_joint].name));
+        json_array_append_new(islands, e);
+    }
+    json_object_set_new(root, "islands", islands);
+    json_object_set_new(root, "unweighted", json_integer((json_int_t)r->unweighted));
+    for (size_t i = 0; i < r->warning_count; i++)
+        json_array_append_new(warnings, json_string(r->warnings[i]));
+    json_object_set_new(root, "warnings", warnings);
+    json_object_set_new(root, "solve", json_pack("{s:I, s:I, s:i}", "unknowns", (json_int_t)r->solve_vertices,
+                                                 "factor_nonzeros", (json_int_t)r->factor_nonzeros, "factorisations",
+                                                 r->factorisations));
+    json_object_set_new(root, "seconds",
+                        json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "topology", r->seconds_topology, "visibility",
+                                  r->seconds_visibility, "factor", r->seconds_factor, "solve", r->seconds_solve,
+                                  "proxy", r->seconds_proxy, "total", r->seconds_total));
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
+    json_decref(root);
+    if (!text)
+        return am_fail_nomem(err, "bind JSON");
+    am_status s = am_buf_append(out, text, strlen(text), err);
+    if (!s)
+        s = am_buf_append(out, "\n", 1, err);
+    free(text);
+    return s;
+}
+
+am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err)
+{
+    am_status s = am_buf_printf(out, err,
+                                "bind (%s): %zu vertices (%zu welded), %zu islands, %zu unweighted; %.3f s "
+                                "(topology %.3f, visibility %.3f, factor %.3f, solve %.3f, proxy %.3f)\n",
+                                am_bind_method_name(r->method), r->vertex_count, r->welded_vertices, r->island_count,
+                                r->unweighted, r->seconds_total, r->seconds_topology, r->seconds_visibility,
+                                r->seconds_factor, r->seconds_solve, r->seconds_proxy);
+    if (!s)
+        s = am_buf_printf(out, err, "  topology: %zu degenerate faces, %zu boundary edges, %zu non-manifold edges\n",
+                          r->degenerate_faces, r->boundary_edges, r->non_manifold_edges);
+    for (size_t k = 0; k < r->island_count && !s && k < 64; k++) {
+        const am_bind_island *I = &r->islands[k];
+        s = am_buf_printf(out, err, "  island %zu: %zu vertices, %s, route %s: %s\n", k, I->vertex_count,
+                          I->closed ? "closed" : "open", am_bind_route_name(I->route), I->why);
+    }
+    if (!s && r->island_count > 64)
+        s = am_buf_printf(out, err, "  ... %zu more islands (see the .bind.json)\n", r->island_count - 64);
+    for (size_t j = 0; j < skel->joint_count && !s; j++)
+        if (!r->joint_held[j])
+            s = am_buf_printf(out, err, "  joint %s: outside every island, no weight\n", skel->joints[j].name);
+    for (size_t i = 0; i < r->warning_count && !s; i++)
+        s = am_buf_printf(out, err, "  warning: %s\n", r->warnings[i]);
+    return s;
+}
+
+/* --- the run -------------------------------------------------------------------------------- */
+
+static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer, const am_bind_source *src,
+                               double height, am_bind_skeleton *out, char *note, size_t note_size, am_error *err)
+{
+    if (job->skeleton_from == AM_SKELETON_FIT) {
+        am_bind_mesh m = am_bind_source_mesh(src);
+        return am_bind_fit(&m, job->fit, viewer, out, note, note_size, err);
+    }
+    if (job->skeleton_from == AM_SKELETON_RIG) {
+        snprintf(note, note_size, "joints from %s", job->skeleton_path);
+        return am_bind_skeleton_load(job->skeleton_path, viewer, height, out, err);
+    }
+    am_scene like;
+    am_status s = am_scene_load(job->skeleton_path, &like, err);
+    if (s)
+        return s;
+    size_t skipped = 0;
+    s = am_bind_skeleton_from_scene(&like, &job->frame, viewer, height, out, &skipped, err);
+    if (!s)
+        snprintf(note, note_size, "joints of %s (%zu viewer joints%s%zu skin joints the viewer does not know left out)",
+                 job->skeleton_path, out->joint_count, skipped ? "; " : "; ", skipped);
+    am_scene_free(&like);
+    return s;
+}
+
+static am_status write_buf(const am_stage *st, const char *name, const am_buf *b, am_error *err)
+{
+    char path[1400];
+    if (!am_stage_path(st, name, path, sizeof path))
+        return am_fail(err, AM_ERR_IO, "output path too long: %s", name);
+    return am_write_file_atomic(path, b->data, b->size, err);
+}
+
+static am_status placement_sheet(const am_bench *b, const am_stage *st, const char *name, const char *note,
+                                 am_error *err)
+{
+    size_t nv = b->vertex_count;
+    float *prim = malloc(3 * (nv ? nv : 1) * sizeof *prim);
+    am_vec3 *joints = malloc(b->skel->joint_count * sizeof *joints);
+    if (!prim || !joints) {
+        free(prim);
+        free(joints);
+        return am_fail_nomem(err, "placement sheet");
+    }
+    am_status s = am_bench_pose_locals(b, NULL, 0, prim, joints, err);
+    am_render_frame fr[2] = {{prim, joints, "front", AM_VIEW_FRONT, NULL, false, {0, 0, 0}, {0, 0, 0}},
+                             {prim, joints, "side", AM_VIEW_SIDE, NULL, false, {0, 0, 0}, {0, 0, 0}}};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 520;
+    opt.frame_height = 620;
+    opt.label_joints = true;
+    opt.flat = false;
+    am_image img;
+    char title[200];
+    snprintf(title, sizeof title, "placement: check every joint sits inside its limb (%.120s)", note);
+    if (!s)
+        s = am_render_sheet(b, fr, 2, 2, &opt, title, &img, err);
+    if (!s) {
+        char path[1400];
+        if (!am_stage_path(st, name, path, sizeof path))
+            s = am_fail(err, AM_ERR_IO, "output path too long");
+        else
+            s = am_png_write(path, &img, err);
+        am_image_free(&img);
+    }
+    free(prim);
+    free(joints);
+    return s;
+}
+
+am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    am_scene sc;
+    am_bind_source src;
+    am_bind_skeleton skel;
+    am_rig rig;
+    am_bench bench;
+    am_stage st;
+    am_buf buf = {0}, text = {0};
+    memset(&src, 0, sizeof src);
+    memset(&skel, 0, sizeof skel);
+    memset(&rig, 0, sizeof rig);
+    memset(&bench, 0, sizeof bench);
+    memset(&st, 0, sizeof st);
+    bool have_bench = false;
+    progress(job, "reading %s", job->mesh_path);
+    am_status s = am_scene_load(job->mesh_path, &sc, err);
+    if (s)
+        return s;
+    s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
+    am_scene_free(&sc);
+    if (s)
+        return s;
+    snprintf(out->name, sizeof out->name, "%s", src.name);
+    snprintf(out->conversion, sizeof out->conversion, "%s", src.conversion);
+    if (src.had_weights)
+        run_warn(out, "%s carries weights of its own: they are replaced by the bind", job->mesh_path);
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t v = 0; v < src.vertex_count; v++) {
+        lo = fmin(lo, src.positions[3 * v + 2]);
+        hi = fmax(hi, src.positions[3 * v + 2]);
+    }
+    progress(job, "%zu vertices, %zu triangles (%s)", src.vertex_count, src.triangle_count, src.conversion);
+    if ((s = load_skeleton(job, viewer, &src, src.vertex_count ? hi - lo : 0, &skel, out->skeleton_note,
+                           sizeof out->skeleton_note, err)))
+        goto done;
+    progress(job, "skeleton: %zu joints (%s)", skel.joint_count, out->skeleton_note);
+    am_bind_mesh mesh = am_bind_source_mesh(&src);
+    progress(job, "binding (%s)", am_bind_method_name(job->bind.method));
+    if ((s = am_bind(&mesh, &skel, &job->bind, &out->bind, err)))
+        goto done;
+    progress(job, "bound in %.3f s: %zu islands, %zu unweighted", out->bind.seconds_total, out->bind.island_count,
+             out->bind.unweighted);
+    if ((s = am_bind_to_rig(&src, &skel, &out->bind, &rig, err)))
+        goto done;
+    if ((s = am_stage_begin(job->out_dir, &st, err)))
+        goto done;
+    char name[300];
+    snprintf(name, sizeof name, "%s.rig.json", out->name);
+    if ((s = am_rig_to_json(&rig, &buf, err)) || (s = write_buf(&st, name, &buf, err)))
+        goto done;
+    snprintf(out->files[out->file_count++], 256, "%s", name);
+    am_buf_free(&buf);
+    if (job->skin) {
+        progress(job, "skinning (am_skin_export)");
+        am_skin_options so;
+        am_skin_options_default(&so);
+        am_skin_summary *sum = calloc(1, sizeof *sum);
+        if (!sum) {
+            s = am_fail_nomem(err, "skin summary");
+            goto done;
+        }
+        s = am_skin_export(&rig, viewer, &so, st.stage, sum, err);
+        if (s == AM_ERR_INVALID && sum->llmesh_path[0] && sum->dae_path[0] && !sum->meshdata_written) {
+            run_warn(out, "no meshdata written: %s", err->msg);
+            am_error_clear(err);
+            s = AM_OK;
+        }
+        for (size_t i = 0; i < sum->warning_count; i++)
+            run_warn(out, "skin: %s", sum->warnings[i]);
+        char llmesh[1100];
+        snprintf(llmesh, sizeof llmesh, "%s", sum->llmesh_path);
+        const char *paths[3] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : ""};
+        for (int k = 0; k < 3; k++)
+            if (paths[k][0])
+                snprintf(out->files[out->file_count++], 256, "%s",
+                         strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k]);
+        free(sum);
+        if (s)
+            goto done;
+        progress(job, "measuring the written %s", strrchr(llmesh, '/') ? strrchr(llmesh, '/') + 1 : llmesh);
+        s = am_bench_load(llmesh, NULL, 0, viewer, NULL, &bench, err);
+    } else {
+        progress(job, "measuring (skin built in memory)");
+        s = am_report_bench_rig(&rig, viewer, out->name, &bench, err);
+    }
+    if (s)
+        goto done;
+    have_bench = true;
+    if ((s = am_quality_run(&bench, job->poses, job->pose_count, &out->quality, err)))
+        goto done;
+    snprintf(name, sizeof name, "%s.bind.json", out->name);
+    if ((s = am_bind_result_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note, &buf, err)) ||
+        (s = write_buf(&st, name, &buf, err)))
+        goto done;
+    snprintf(out->files[out->file_count++], 256, "%s", name);
+    if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
+                           out->skeleton_note)) ||
+        (s = am_bind_result_text(&out->bind, &skel, &text, err)))
+        goto done;
+    for (size_t i = 0; i < out->warning_count && !s; i++)
+        s = am_buf_printf(&text, err, "  warning: %s\n", out->warnings[i]);
+    if (!s)
+        s = am_buf_append(&text, "\0", 1, err);
+    if (s)
+        goto done;
+    progress(job, "writing the report");
+    size_t nw = 0;
+    if ((s = am_report_write(&bench, &out->quality, job->poses, job->pose_count, &st, out->name, (const char *)text.data,
+                             out->files + out->file_count, &nw, err)))
+        goto done;
+    out->file_count += nw;
+    if (job->skeleton_from == AM_SKELETON_FIT) {
+        snprintf(name, sizeof name, "%s_placement.png", out->name);
+        if ((s = placement_sheet(&bench, &st, name, out->skeleton_note, err)))
+            goto done;
+        snprintf(out->files[out->file_count++], 256, "%s", name);
+    }
+    /* everything into place at once */
+    s = am_stage_commit(&st, err);
+done:
+    if (s)
+        am_stage_abort(&st);
+    if (have_bench)
+        am_bench_free(&bench);
+    am_buf_free(&buf);
+    am_buf_free(&text);
+    am_rig_free(&rig);
+    am_bind_skeleton_free(&skel);
+    am_bind_source_free(&src);
+    if (s)
+        am_bind_run_free(out);
+    return s;
+}

@@ -1,0 +1,69 @@
+/* The whole `animesh bind` run as one library call: read the mesh (any model file
+ * am_scene_load reads), take the skeleton (a skeleton/rig JSON, the joints of another
+ * model, or a fit), bind (bind.h), and write into one stage (report.h), renamed into the
+ * output folder only when everything is written:
+ *   NAME.rig.json            the rig, ready for `animesh skin`
+ *   NAME.bind.json           islands and their routes, topology, warnings, timings
+ *   NAME.report.json/.txt    the quality report (bench/quality.h) of the skin built from
+ *                            the rig and read back by the bench (the .txt starts with the
+ *                            bind summary)
+ *   NAME_poses.png, NAME_closeup_N_JOINT.png   its pictures
+ *   NAME_placement.png       with a fit: the joints found, front and side, for checking
+ *   NAME.llmesh, NAME.dae, NAME.meshdata.json  with `skin` (am_skin_export; the report is
+ *                            then measured on the written .llmesh). A mesh of more than one
+ *                            face gets no meshdata (WorldBridge takes one face): a warning.
+ * The library never prints: `progress` (optional) receives one line per step. */
+#ifndef AM_REPORT_BIND_RUN_H
+#define AM_REPORT_BIND_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bind/bind.h"
+#include "bind/bind_io.h"
+#include "bind/fit.h"
+#include "core/error.h"
+#include "quality.h"
+#include "skeleton.h"
+#include "skin/skin_build.h"
+
+typedef enum am_skeleton_source { AM_SKELETON_RIG = 0, AM_SKELETON_LIKE, AM_SKELETON_FIT } am_skeleton_source;
+
+typedef struct am_bind_job {
+    const char *mesh_path;
+    am_skeleton_source skeleton_from;
+    const char *skeleton_path;   /* RIG: skeleton or rig JSON; LIKE: a rigged model */
+    am_fit_kind fit;             /* FIT */
+    am_bind_options bind;
+    am_bind_frame frame;         /* axes and unit of the mesh (and of a LIKE model) */
+    const char *out_dir;
+    bool skin;
+    const am_quality_pose *poses;/* NULL = the standard poses */
+    size_t pose_count;
+    void (*progress)(void *user, const char *line);
+    void *user;
+} am_bind_job;
+
+#define AM_BIND_RUN_MAX_WARNINGS 16
+
+typedef struct am_bind_run_result {
+    char name[101];
+    char conversion[200];
+    char skeleton_note[300];     /* where the joints came from (fit summary, skipped joints) */
+    am_bind_result bind;
+    am_quality_report quality;
+    char files[64][256];         /* written into out_dir */
+    size_t file_count;
+    char warnings[AM_BIND_RUN_MAX_WARNINGS][256];
+    size_t warning_count;
+} am_bind_run_result;
+
+am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err);
+void am_bind_run_free(am_bind_run_result *r);
+
+/* The bind part of the report (JSON object, and a short text). */
+am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
+                              const char *conversion, const char *skeleton_note, am_buf *out, am_error *err);
+am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err);
+
+#endif

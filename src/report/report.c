@@ -1,0 +1,305 @@
+/* Loading anything into a bench, the stage, and the report files (report.h). */
+#include "report/report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/io.h"
+#include "import/scene_load.h"
+#include "skin/skin_build.h"
+
+/* --- inputs -------------------------------------------------------------------------- */
+
+am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const char *source, am_bench *out,
+                              am_error *err)
+{
+    am_skin_options so;
+    am_skin_options_default(&so);
+    so.region_max_tris = 0; /* the report measures; the region limit is `animesh skin`'s check */
+    am_skin_result res;
+    am_status s = am_skin_build(rig, skel, &so, &res, err);
+    if (s)
+        return s;
+    am_buf buf = {0};
+    s = am_skin_encode(&res, &buf, err);
+    if (!s)
+        s = am_bench_load_mem(buf.data, buf.size, source, skel, NULL, out, err);
+    am_buf_free(&buf);
+    am_skin_result_free(&res);
+    return s;
+}
+
+/* A skinned scene as a rig (report.h). */
+static am_status rig_from_scene(const am_scene *sc, const am_skeleton *skel, const am_bind_frame *frame, am_rig *out,
+                                size_t *dropped, am_error *err)
+{
+    *dropped = 0;
+    bool skinned = false;
+    for (size_t i = 0; i < sc->mesh_count; i++)
+        skinned |= sc->meshes[i].skin >= 0;
+    if (!skinned) {
+        am_fail(err, AM_ERR_INVALID, "no skin: the model carries no weights (bind it first: animesh bind)");
+        am_error_where(err, "%s", sc->source);
+        return AM_ERR_INVALID;
+    }
+    am_bind_source src;
+    am_status s = am_bind_source_from_scene(sc, frame, &src, err);
+    if (s)
+        return s;
+    am_bind_skeleton bs;
+    size_t skipped;
+    if ((s = am_bind_skeleton_from_scene(sc, frame, skel, 0, &bs, &skipped, err))) {
+        am_bind_source_free(&src);
+        return s;
+    }
+    am_bind_result fake;
+    memset(&fake, 0, sizeof fake);
+    size_t nv = src.vertex_count;
+    fake.count = calloc(nv ? nv : 1, 1);
+    fake.joint = calloc(4 * (nv ? nv : 1), sizeof *fake.joint);
+    fake.weight = calloc(4 * (nv ? nv : 1), sizeof *fake.weight);
+    if (!fake.count || !fake.joint || !fake.weight) {
+        s = am_fail_nomem(err, "report rig");
+        goto done;
+    }
+    /* the file's weights, on the skeleton's joints, 4 largest (the skin builder renormalises) */
+    size_t base = 0;
+    for (size_t i = 0; i < sc->mesh_count; i++) {
+        const am_scene_mesh *m = &sc->meshes[i];
+        const am_scene_skin *k = m->skin >= 0 ? &sc->skins[m->skin] : NULL;
+        for (size_t v = 0; v < m->vertex_count; v++) {
+            size_t at = base + v;
+            if (!k)
+                continue;
+            for (size_t q = m->influence_start[v]; q < m->influence_start[v + 1]; q++) {
+                const am_scene_influence *inf = &m->influences[q];
+                int sj = am_skeleton_find(skel, k->joint_names[inf->joint]);
+                int j = -1;
+                for (size_t b = 0; b < bs.joint_count && sj >= 0; b++)
+                    if (bs.joints[b].skel_joint == sj)
+                        j = (int)b;
+                if (j < 0 || !(inf->weight > 0)) {
+                    *dropped += j < 0;
+                    continue;
+                }
+                /* keep the 4 largest */
+                int c = fake.count[at];
+                if (c < 4) {
+                    fake.joint[4 * at + c] = (uint16_t)j;
+                    fake.weight[4 * at + c] = inf->weight;
+                    fake.count[at]++;
+                } else {
+                    int lo = 0;
+                    for (int e = 1; e < 4; e++)
+                        if (fake.weight[4 * at + e] < fake.weight[4 * at + lo])
+                            lo = e;
+                    if (inf->weight > fake.weight[4 * at + lo]) {
+                        fake.joint[4 * at + lo] = (uint16_t)j;
+                        fake.weight[4 * at + lo] = inf->weight;
+                    }
+                }
+            }
+        }
+        base += m->vertex_count;
+    }
+    s = am_bind_to_rig(&src, &bs, &fake, out, err);
+done:
+    free(fake.count);
+    free(fake.joint);
+    free(fake.weight);
+    am_bind_skeleton_free(&bs);
+    am_bind_source_free(&src);
+    return s;
+}
+
+static bool has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n >= e && strcasecmp(path + n - e, ext) == 0;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
+                         am_report_input *info, am_error *err)
+{
+    memset(info, 0, sizeof *info);
+    uint8_t head[16] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
+        am_error_where(err, "%s", path);
+        return AM_ERR_IO;
+    }
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    /* A mesh asset starts with its binary LLSD header, a map ('{'). */
+    bool asset = has_ext(path, ".llmesh") || has_ext(path, ".slm") || (got > 0 && head[0] == '{' && !has_ext(path, ".json") &&
+                                                                       !has_ext(path, ".gltf"));
+    if (asset) {
+        snprintf(info->what, sizeof info->what, "mesh asset (read as written)");
+        return am_bench_load(path, NULL, 0, skel, NULL, out, err);
+    }
+    if (has_ext(path, ".json")) {
+        am_rig rig;
+        am_status s = am_rig_load(path, &rig, err);
+        if (s)
+            return s;
+        snprintf(info->what, sizeof info->what, "rig JSON (skin built in memory, read back by the bench)");
+        s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
+        am_rig_free(&rig);
+        return s;
+    }
+    am_scene sc;
+    am_status s = am_scene_load(path, &sc, err);
+    if (s)
+        return s;
+    am_rig rig;
+    s = rig_from_scene(&sc, skel, frame, &rig, &info->dropped_weights, err);
+    if (!s) {
+        snprintf(info->what, sizeof info->what, "%s model (imported, skin built in memory, read back by the bench)",
+                 am_scene_format_lookup(sc.format) ? am_scene_format_lookup(sc.format)->name : "model");
+        s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
+        am_rig_free(&rig);
+    }
+    am_scene_free(&sc);
+    return s;
+}
+
+/* --- the stage -------------------------------------------------------------------------- */
+
+am_status am_stage_begin(const char *dir, am_stage *st, am_error *err)
+{
+    memset(st, 0, sizeof *st);
+    am_status s = am_mkdir_p(dir, err);
+    if (s)
+        return s;
+    snprintf(st->dir, sizeof st->dir, "%s", dir);
+    snprintf(st->stage, sizeof st->stage, "%s/.animesh-stage-XXXXXX", dir);
+    if (!mkdtemp(st->stage)) {
+        am_fail(err, AM_ERR_IO, "cannot create a staging folder: %s", strerror(errno));
+        am_error_where(err, "%s", dir);
+        return AM_ERR_IO;
+    }
+    st->open = true;
+    return AM_OK;
+}
+
+const char *am_stage_path(const am_stage *st, const char *name, char *buf, size_t size)
+{
+    return am_path_join(buf, size, st->stage, name);
+}
+
+am_status am_stage_commit(am_stage *st, am_error *err)
+{
+    if (!st->open)
+        return am_fail(err, AM_ERR_IO, "no stage to commit");
+    DIR *d = opendir(st->stage);
+    if (!d) {
+        am_fail(err, AM_ERR_IO, "cannot read the staging folder: %s", strerror(errno));
+        am_error_where(err, "%s", st->stage);
+        return AM_ERR_IO;
+    }
+    am_status s = AM_OK;
+    struct dirent *e;
+    while ((e = readdir(d)) && !s) {
+        if (e->d_name[0] == '.')
+            continue;
+        char from[1400], to[1400];
+        snprintf(from, sizeof from, "%s/%s", st->stage, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", st->dir, e->d_name);
+        if (rename(from, to) != 0) {
+            am_fail(err, AM_ERR_IO, "cannot move into place: %s", strerror(errno));
+            am_error_where(err, "%s", to);
+            s = AM_ERR_IO;
+        }
+    }
+    closedir(d);
+    am_stage_abort(st);
+    return s;
+}
+
+void am_stage_abort(am_stage *st)
+{
+    if (!st->open)
+        return;
+    DIR *d = opendir(st->stage);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char p[1400];
+            snprintf(p, sizeof p, "%s/%s", st->stage, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(st->stage);
+    st->open = false;
+}
+
+/* --- the files ---------------------------------------------------------------------------- */
+
+static am_status write_staged(const am_stage *st, const char *name, const am_buf *b, char (*written)[256],
+                              size_t *wc, am_error *err)
+{
+    char path[1400];
+    if (!am_stage_path(st, name, path, sizeof path))
+        return am_fail(err, AM_ERR_IO, "output path too long: %s", name);
+    am_status s = am_write_file_atomic(path, b->data, b->size, err);
+    if (!s && written && *wc < AM_STAGE_MAX_FILES)
+        snprintf(written[(*wc)++], 256, "%s", name);
+    return s;
+}
+
+am_status am_report_write(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                          size_t pose_count, const am_stage *st, const char *stem, const char *preface,
+                          char (*written)[256], size_t *written_count, am_error *err)
+{
+    size_t dummy = 0;
+    size_t *wc = written_count ? written_count : &dummy;
+    am_buf json = {0}, text = {0};
+    char name[300], path[1400];
+    am_status s = am_quality_json(r, &json, err);
+    if (!s && preface)
+        s = am_buf_append(&text, preface, strlen(preface), err);
+    if (!s)
+        s = am_quality_text(r, &text, err);
+    if (!s) {
+        snprintf(name, sizeof name, "%s.report.json", stem);
+        s = write_staged(st, name, &json, written, wc, err);
+    }
+    if (!s) {
+        snprintf(name, sizeof name, "%s.report.txt", stem);
+        s = write_staged(st, name, &text, written, wc, err);
+    }
+    am_buf_free(&json);
+    am_buf_free(&text);
+    if (s)
+        return s;
+    snprintf(name, sizeof name, "%s_poses.png", stem);
+    if (!am_stage_path(st, name, path, sizeof path))
+        return am_fail(err, AM_ERR_IO, "output path too long: %s", name);
+    if ((s = am_quality_render_sheet(b, r, poses, pose_count, path, err)))
+        return s;
+    if (written && *wc < AM_STAGE_MAX_FILES)
+        snprintf(written[(*wc)++], 256, "%s", name);
+    char closeups[3][256];
+    size_t nc = 0;
+    if ((s = am_quality_render_closeups(b, r, poses, pose_count, st->stage, stem, 3, closeups, &nc, err)))
+        return s;
+    for (size_t i = 0; i < nc && written && *wc < AM_STAGE_MAX_FILES; i++)
+        snprintf(written[(*wc)++], 256, "%s", closeups[i]);
+    return AM_OK;
+}
