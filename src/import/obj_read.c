@@ -168,13 +168,20 @@ static am_status parse_corner(obj_state *st, const char **pp, const char *end, c
                 return fail_line(st, err, "face corner without a position index%s", "");
             continue;
         }
+        /* strtol on a bounded copy: the line is not NUL-terminated */
+        char num[24];
+        size_t n = 0;
+        while (p + n < end && n < sizeof num - 1 && (p[n] == '-' || p[n] == '+' || (p[n] >= '0' && p[n] <= '9')))
+            n++;
+        memcpy(num, p, n);
+        num[n] = '\0';
         char *e;
         errno = 0;
-        raw[part] = strtol(p, &e, 10);
-        if (e == p || errno == ERANGE)
+        raw[part] = strtol(num, &e, 10);
+        if (n == 0 || *e != '\0' || errno == ERANGE)
             return fail_line(st, err, "face corner: %s", "expected an index");
         have[part] = true;
-        p = e;
+        p += n;
     }
     if (p < end && !isspace((unsigned char)*p))
         return fail_line(st, err, "face corner: %s", "unexpected character after the indices");
