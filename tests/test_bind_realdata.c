@@ -113,6 +113,22 @@ static void test_elf_ears_bind_to_head_and_ear_joints(void **state)
         assert_true(r.joint_weight_sum[j] > 0);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);
+    /* with the head alone no ear holds a bone: each is rigid to mHead */
+    const char *head_only = "{\"joints\": [{\"name\": \"mHead\", \"world\": [0, 0, 1.2]}]}";
+    assert_int_equal(am_bind_skeleton_parse_json(head_only, strlen(head_only), "head", &viewer, 0.2, &sk, &err), AM_OK);
+    sk.joints[0].head = head;
+    sk.joints[0].tail = am_v3_add(head, am_v3(0, 0, 0.1));
+    assert_int_equal(am_bind(&m, &sk, NULL, &r, &err), AM_OK);
+    for (size_t k = 0; k < r.island_count; k++) {
+        assert_int_equal(r.islands[k].route, AM_ROUTE_RIGID);
+        assert_int_equal(r.islands[k].rigid_joint, 0);
+    }
+    for (size_t v = 0; v < src.vertex_count; v++) {
+        assert_int_equal(r.count[v], 1);
+        assert_near(r.weight[4 * v], 1.0, 0.0);
+    }
+    am_bind_result_free(&r);
+    am_bind_skeleton_free(&sk);
     am_bind_source_free(&src);
     am_scene_free(&sc);
     am_skeleton_free(&viewer);
@@ -167,7 +183,7 @@ static void test_ruth2_hands_rebind_against_their_shipped_weights(void **state)
                   "dominant-joint agreement with the shipped weights %.1f%%, mean abs difference %.3f\n",
                   nv, nj, skipped, r.island_count, routes[AM_ROUTE_HEAT], routes[AM_ROUTE_RIGID], routes[AM_ROUTE_PROXY],
                   100 * dominant, mad);
-    assert_true(dominant >= 0.55);
+    assert_true(dominant >= 0.78); /* measured 81.4%, mean abs difference 0.212 */
     free(shipped);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);

@@ -753,9 +753,25 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
         s = am_fail_nomem(err, "islands");
         goto done;
     }
-    for (size_t j = 0; j < skel->joint_count; j++)
-        if (!out->joint_held[j])
-            warn(out, "joint %s: its bone lies outside every island: it gets no weight", skel->joints[j].name);
+    {
+        /* one warning naming the joints no island holds */
+        char names[160] = "";
+        size_t outside = 0, len = 0;
+        for (size_t j = 0; j < skel->joint_count; j++) {
+            if (out->joint_held[j])
+                continue;
+            if (len + strlen(skel->joints[j].name) + 3 < sizeof names - 16)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", outside ? ", " : "",
+                                        skel->joints[j].name);
+            else if (!strstr(names, "..."))
+                len += (size_t)snprintf(names + len, sizeof names - len, ", ...");
+            outside++;
+        }
+        if (outside == 1)
+            warn(out, "joint %s: its bone lies outside every island: it gets no weight", names);
+        else if (outside > 1)
+            warn(out, "%zu joints' bones lie outside every island and get no weight: %s", outside, names);
+    }
     plan_routes(&w);
     w.prob = (bind_problem){w.pos, w.normal, t->welded_count, w.tris, t->triangle_count, t->island, w.tri_island,
                             w.bones, skel->joint_count, w.island_bone_start, w.island_bones, w.island_solve,
