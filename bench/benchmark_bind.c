@@ -22,7 +22,11 @@
  * vertices of half the L1 distance between the weight vectors (Blender's normalised).
  *
  * usage: benchmark_bind [--repeats N] [--threads N] [--method heat|segment]
- *                       [--only 10k|20k60|50k|200k|400k] [--shared DIR] */
+ *                       [--only 10k|20k60|50k|200k|400k] [--shared DIR] [--force-proxy]
+ *                       [--load-only]
+ * Instruction counts where the machine has no performance counters: run the same size
+ * under callgrind twice, `--repeats 1` and `--load-only`, and subtract the two totals
+ * (the child process of each size writes its own callgrind.out.PID). */
 /* syscall, getloadavg */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -71,7 +75,7 @@ static const size_case CASES[] = {
 #define NCASES (sizeof CASES / sizeof CASES[0])
 
 typedef struct figures {
-    int ok;
+    int ok, load_only;
     char error[200];
     size_t vertices, triangles, joints;
     double load_s, best_s, runs_s[8];
@@ -445,6 +449,17 @@ static void run_case(const size_case *c, const char *shared, const char *obj, in
     am_bind_mesh m = am_bind_source_mesh(&src);
     am_bind_result r;
     memset(&r, 0, sizeof r);
+    if (repeats == 0) {
+        /* load only: the baseline a callgrind run subtracts to count the bind alone */
+        fg->ok = 1;
+        fg->load_only = 1;
+        if (c->sixty)
+            am_bind_skeleton_free(&sk);
+        am_bind_skeleton_free(&base);
+        am_bind_source_free(&src);
+        am_skeleton_free(&viewer);
+        return;
+    }
     int counter = open_instruction_counter();
     fg->best_s = INFINITY;
     for (int i = 0; i < repeats && i < 8; i++) {
@@ -540,6 +555,24 @@ static void run_case(const size_case *c, const char *shared, const char *obj, in
     am_skeleton_free(&viewer);
 }
 
+/* Which BLAS CHOLMOD's supernodal factorisation runs on (Debian's alternatives). */
+static void blas_in_use(char *out, size_t size)
+{
+    snprintf(out, size, "unknown");
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[1024];
+    while (f && fgets(line, sizeof line, f)) {
+        if (strstr(line, "openblas")) {
+            snprintf(out, size, "OpenBLAS");
+            break;
+        }
+        if (strstr(line, "/blas/libblas"))
+            snprintf(out, size, "reference BLAS (netlib)");
+    }
+    if (f)
+        fclose(f);
+}
+
 static void remove_tmp(const char *dir)
 {
     for (size_t i = 0; i < NCASES; i++) {
@@ -559,6 +592,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc)
             repeats = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--load-only") == 0)
+            repeats = 0;
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
             o.threads = atoi(argv[++i]);
         else if (strcmp(argv[i], "--method") == 0 && i + 1 < argc)
@@ -573,11 +608,11 @@ int main(int argc, char **argv)
             fprintf(stderr,
                     "usage: benchmark_bind [--repeats N] [--threads N] [--method heat|segment]\n"
                     "                      [--only 10k|20k60|50k|200k|400k] [--shared DIR]\n"
-                    "                      [--force-proxy]\n");
+                    "                      [--force-proxy] [--load-only]\n");
             return 2;
         }
     }
-    if (repeats < 1 || repeats > 8)
+    if (repeats < 0 || repeats > 8)
         repeats = 3;
     char tmpdir[] = "/tmp/animesh-benchmark-bind-XXXXXX";
     if (!mkdtemp(tmpdir)) {
@@ -588,7 +623,10 @@ int main(int argc, char **argv)
     if (getloadavg(load, 3) == 3)
         printf("machine: %ld cores online, load average %.2f %.2f %.2f at start\n", sysconf(_SC_NPROCESSORS_ONLN),
                load[0], load[1], load[2]);
-    printf("method %s, best of %d runs, threads %d (0 = all)\n\n", am_bind_method_name(o.method), repeats, o.threads);
+    char blas[64];
+    blas_in_use(blas, sizeof blas);
+    printf("method %s, best of %d runs, threads %d (0 = all), BLAS: %s\n\n", am_bind_method_name(o.method), repeats,
+           o.threads, blas);
     printf("%-6s %8s %5s %8s %8s %7s %9s %9s %6s %5s %7s %15s %9s %8s %9s\n", "size", "verts", "jnts", "bind s",
            "blender", "ratio", "peak MB", "Ginstr", "unwtd", "maxw", "sum!=1", "leak ours/bl", "dominant", "meanabs",
            "load s");
@@ -626,6 +664,10 @@ int main(int argc, char **argv)
         if (got != (ssize_t)sizeof fg || !fg.ok) {
             printf("%-6s failed: %s\n", c->name, got == (ssize_t)sizeof fg ? fg.error : "the child process died");
             status = 1;
+            continue;
+        }
+        if (fg.load_only) {
+            printf("%-6s %8zu %5zu   loaded in %.2f s (no bind: --load-only)\n", c->name, fg.vertices, fg.joints, fg.load_s);
             continue;
         }
         char ratio[16] = "-", bl[16] = "-", instr[16] = "n/a", leak[24], dom[16] = "-", mad[16] = "-";
