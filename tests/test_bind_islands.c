@@ -23,10 +23,7 @@ static void test_body_eye_and_ring_each_bound(void **state)
     am_bind_skeleton sk;
     am_test_creature("10k", &viewer, &src, &sk);
     am_test_mesh m = {0};
-    for (size_t v = 0; v < src.vertex_count; v++)
-        am_test_mesh_vertex(&m, src.positions[3 * v], src.positions[3 * v + 1], src.positions[3 * v + 2]);
-    for (size_t t = 0; t < src.triangle_count; t++)
-        am_test_mesh_triangle(&m, src.triangles[3 * t], src.triangles[3 * t + 1], src.triangles[3 * t + 2]);
+    am_test_mesh_from_source(&m, &src);
     size_t eye0 = m.nv;
     am_test_mesh_sphere(&m, 0.094, 0.03, 1.73, 0.012, 8, 12);
     size_t ring0 = m.nv;

@@ -172,6 +172,29 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Give every vertex with mask[v] the influences `with` instead of its own. */
+static void set_weights(am_rig *rig, const bool *mask, const am_rig_influence *with, size_t n)
+{
+    size_t nv = rig->vertex_count;
+    am_rig_influence *inf = malloc((rig->weight_start[nv] + n * nv) * sizeof *inf);
+    size_t *start = malloc((nv + 1) * sizeof *start), at = 0;
+    assert_true(inf && start);
+    for (size_t v = 0; v < nv; v++) {
+        start[v] = at;
+        if (mask[v])
+            for (size_t k = 0; k < n; k++)
+                inf[at++] = with[k];
+        else
+            for (size_t k = rig->weight_start[v]; k < rig->weight_start[v + 1]; k++)
+                inf[at++] = rig->influences[k];
+    }
+    start[nv] = at;
+    free(rig->influences);
+    free(rig->weight_start);
+    rig->influences = inf;
+    rig->weight_start = start;
+}
+
 static int joint_index(const am_bind_skeleton *s, const char *name)
 {
     for (size_t j = 0; j < s->joint_count; j++)
@@ -213,29 +236,20 @@ static void test_cross_side_leak_matches_the_planted_weight(void **state)
     am_error err;
     assert_int_equal(am_bind_to_rig(&c->src, &c->sk, &c->res, &rig, &err), AM_OK);
     int hl = joint_index(&c->sk, "mHipLeft"), hr = joint_index(&c->sk, "mHipRight");
-    am_rig_influence *inf = malloc((rig.weight_start[rig.vertex_count] + 2 * rig.vertex_count) * sizeof *inf);
-    size_t *start = malloc((rig.vertex_count + 1) * sizeof *start), at = 0;
+    bool *mask = calloc(rig.vertex_count, sizeof *mask);
     am_vec3 hip = c->sk.joints[hl].head;
     am_quat q = am_quat_axis_angle(am_v3(0, 1, 0), -60 * AM_DEG2RAD);
     double expect = 0;
     for (size_t v = 0; v < rig.vertex_count; v++) {
-        start[v] = at;
         am_vec3 p = am_v3(rig.positions[3 * v], rig.positions[3 * v + 1], rig.positions[3 * v + 2]);
-        if (p.y < -0.05 && p.z > 0.6 && p.z < 0.85) {
-            inf[at++] = (am_rig_influence){hr, 0.8};
-            inf[at++] = (am_rig_influence){hl, 0.2};
+        mask[v] = p.y < -0.05 && p.z > 0.6 && p.z < 0.85;
+        if (mask[v]) {
             am_vec3 moved = am_v3_add(hip, am_quat_rotate(q, am_v3_sub(p, hip)));
             expect = fmax(expect, 0.2 * am_v3_dist(moved, p));
-        } else {
-            for (size_t k = rig.weight_start[v]; k < rig.weight_start[v + 1]; k++)
-                inf[at++] = rig.influences[k];
         }
     }
-    start[rig.vertex_count] = at;
-    free(rig.influences);
-    free(rig.weight_start);
-    rig.influences = inf;
-    rig.weight_start = start;
+    set_weights(&rig, mask, (am_rig_influence[2]){{hr, 0.8}, {hl, 0.2}}, 2);
+    free(mask);
     am_bench bench;
     am_quality_report r = run_report(&rig, &c->viewer, &bench);
     const am_quality_pose_result *p = pose_named(&r, "leg forward");
@@ -341,10 +355,7 @@ static void test_rigid_part_must_be_one_bone(void **state)
 {
     creature *c = *state;
     am_test_mesh m = {0};
-    for (size_t v = 0; v < c->src.vertex_count; v++)
-        am_test_mesh_vertex(&m, c->src.positions[3 * v], c->src.positions[3 * v + 1], c->src.positions[3 * v + 2]);
-    for (size_t t = 0; t < c->src.triangle_count; t++)
-        am_test_mesh_triangle(&m, c->src.triangles[3 * t], c->src.triangles[3 * t + 1], c->src.triangles[3 * t + 2]);
+    am_test_mesh_from_source(&m, &c->src);
     size_t eye0 = m.nv;
     am_test_mesh_sphere(&m, 0.094, 0.03, 1.73, 0.012, 8, 12);
     am_bind_mesh view = am_test_mesh_view(&m);
@@ -378,23 +389,11 @@ static void test_rigid_part_must_be_one_bone(void **state)
     am_quality_free(&r);
     am_bench_free(&bench);
     int head = joint_index(&c->sk, "mHead"), neck = joint_index(&c->sk, "mNeck");
-    am_rig_influence *inf = malloc((rig.weight_start[rig.vertex_count] + m.nv) * sizeof *inf);
-    size_t *start = malloc((rig.vertex_count + 1) * sizeof *start), at = 0;
-    for (size_t v = 0; v < rig.vertex_count; v++) {
-        start[v] = at;
-        if (v >= eye0) {
-            inf[at++] = (am_rig_influence){head, 0.5};
-            inf[at++] = (am_rig_influence){neck, 0.5};
-        } else {
-            for (size_t k = rig.weight_start[v]; k < rig.weight_start[v + 1]; k++)
-                inf[at++] = rig.influences[k];
-        }
-    }
-    start[rig.vertex_count] = at;
-    free(rig.influences);
-    free(rig.weight_start);
-    rig.influences = inf;
-    rig.weight_start = start;
+    bool *mask = calloc(rig.vertex_count, sizeof *mask);
+    for (size_t v = eye0; v < rig.vertex_count; v++)
+        mask[v] = true;
+    set_weights(&rig, mask, (am_rig_influence[2]){{head, 0.5}, {neck, 0.5}}, 2);
+    free(mask);
     r = run_report(&rig, &c->viewer, &bench);
     assert_int_equal(r.rigid_flag, AM_FLAG_MAJOR);
     assert_int_equal(pose_named(&r, "head turn")->rigidity_flag, AM_FLAG_MAJOR);

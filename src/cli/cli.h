@@ -41,6 +41,10 @@ int am_cmd_report(int argc, char **argv); /* cmd_report.c */
  * poses), else the poses file; returns an exit code (0 ok). The report's flagged lines. */
 struct am_quality_pose;
 struct am_quality_report;
+struct am_bind_frame;
+/* --up (opt 'u'), --forward ('w'), --unit ('n') into *frame: 0 ok, a usage exit code, or -1
+ * when opt is none of them. */
+int am_cli_frame_option(const char *cmd, int opt, const char *arg, struct am_bind_frame *frame);
 int am_cli_load_poses(const char *arg, struct am_quality_pose **out, size_t *count, am_error *err);
 void am_cli_print_quality_summary(const struct am_quality_report *r);
 

@@ -82,10 +82,15 @@ int am_cmd_bind(int argc, char **argv)
                                           {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
-    int c;
+    int c, rc;
     long v;
     double d;
     while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
+        if ((rc = am_cli_frame_option("bind", c, optarg, &job.frame)) >= 0) {
+            if (rc)
+                return rc;
+            continue;
+        }
         switch (c) {
         case 'r': job.skeleton_from = AM_SKELETON_RIG; job.skeleton_path = optarg; sources++; break;
         case 'l': job.skeleton_from = AM_SKELETON_LIKE; job.skeleton_path = optarg; sources++; break;
@@ -106,19 +111,6 @@ int am_cmd_bind(int argc, char **argv)
         case 'o': job.out_dir = optarg; break;
         case 'k': job.skin = true; break;
         case 'p': poses = optarg; break;
-        case 'u':
-            if (!am_bind_axis_parse(optarg, &job.frame.up))
-                return am_cli_usage("bind", "--up: expected +x, -x, +y, -y, +z or -z, got '%s'", optarg);
-            break;
-        case 'w':
-            if (!am_bind_axis_parse(optarg, &job.frame.forward))
-                return am_cli_usage("bind", "--forward: expected +x, -x, +y, -y, +z or -z, got '%s'", optarg);
-            break;
-        case 'n':
-            if (!am_cli_parse_double(optarg, &d) || !(d > 0))
-                return am_cli_usage("bind", "--unit: expected metres per file unit (> 0), got '%s'", optarg);
-            job.frame.unit_m = d;
-            break;
         case 'g':
             if (!am_cli_parse_double(optarg, &d) || d < 0 || d >= 0.5)
                 return am_cli_usage("bind", "--min-weight: expected a number in 0..0.5, got '%s'", optarg);
@@ -147,7 +139,7 @@ int am_cmd_bind(int argc, char **argv)
     am_error err;
     am_error_clear(&err);
     am_quality_pose *pose_list = NULL;
-    int rc = am_cli_load_poses(poses, &pose_list, &job.pose_count, &err);
+    rc = am_cli_load_poses(poses, &pose_list, &job.pose_count, &err);
     if (rc)
         return rc == AM_EXIT_USAGE ? am_cli_usage("bind", "%s", err.msg) : am_cli_report(&err);
     job.poses = pose_list;

@@ -34,6 +34,28 @@ static const char *help =
     "(the worst joints), all replaced together.\n"
     "Exit 0 when nothing is a blocker; 1 a blocker or invalid input; 2 usage; 3 I/O.\n";
 
+int am_cli_frame_option(const char *cmd, int opt, const char *arg, am_bind_frame *frame)
+{
+    double d;
+    switch (opt) {
+    case 'u':
+        if (!am_bind_axis_parse(arg, &frame->up))
+            return am_cli_usage(cmd, "--up: expected +x, -x, +y, -y, +z or -z, got '%s'", arg);
+        return AM_EXIT_OK;
+    case 'w':
+        if (!am_bind_axis_parse(arg, &frame->forward))
+            return am_cli_usage(cmd, "--forward: expected +x, -x, +y, -y, +z or -z, got '%s'", arg);
+        return AM_EXIT_OK;
+    case 'n':
+        if (!am_cli_parse_double(arg, &d) || !(d > 0))
+            return am_cli_usage(cmd, "--unit: expected metres per file unit (> 0), got '%s'", arg);
+        frame->unit_m = d;
+        return AM_EXIT_OK;
+    default:
+        return -1;
+    }
+}
+
 int am_cli_load_poses(const char *arg, am_quality_pose **out, size_t *count, am_error *err)
 {
     *out = NULL;
@@ -86,26 +108,17 @@ int am_cmd_report(int argc, char **argv)
                                           {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
-    int c;
-    double d;
+    int c, rc;
     while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
+        if ((rc = am_cli_frame_option("report", c, optarg, &frame)) >= 0) {
+            if (rc)
+                return rc;
+            continue;
+        }
         switch (c) {
         case 'p': poses = optarg; break;
         case 'o': out_dir = optarg; break;
         case 'j': json = true; break;
-        case 'u':
-            if (!am_bind_axis_parse(optarg, &frame.up))
-                return am_cli_usage("report", "--up: expected +x, -x, +y, -y, +z or -z, got '%s'", optarg);
-            break;
-        case 'w':
-            if (!am_bind_axis_parse(optarg, &frame.forward))
-                return am_cli_usage("report", "--forward: expected +x, -x, +y, -y, +z or -z, got '%s'", optarg);
-            break;
-        case 'n':
-            if (!am_cli_parse_double(optarg, &d) || !(d > 0))
-                return am_cli_usage("report", "--unit: expected metres per file unit (> 0), got '%s'", optarg);
-            frame.unit_m = d;
-            break;
         case 's': skel_path = optarg; break;
         case 'h': fputs(help, stdout); return AM_EXIT_OK;
         default: return am_cli_usage("report", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -118,7 +131,7 @@ int am_cmd_report(int argc, char **argv)
     am_error_clear(&err);
     am_quality_pose *pose_list = NULL;
     size_t pose_count = 0;
-    int rc = am_cli_load_poses(poses, &pose_list, &pose_count, &err);
+    rc = am_cli_load_poses(poses, &pose_list, &pose_count, &err);
     if (rc)
         return am_cli_report(&err);
     am_skeleton skel;

@@ -408,6 +408,20 @@ static const char *mime_of(const char *path)
     return "";
 }
 
+/* A line's first word (its statement, at most 15 characters) into word; returns where
+ * its arguments start. */
+static const char *statement(const char *p, const char *le, char word[16])
+{
+    const char *q = skip_ws(p, le);
+    size_t n = 0;
+    while (q + n < le && !isspace((unsigned char)q[n]) && n < 15) {
+        word[n] = q[n];
+        n++;
+    }
+    word[n] = '\0';
+    return q + n;
+}
+
 /* The rest of a statement, trimmed (names and paths may hold spaces). */
 static void rest_of_line(const char *p, const char *end, char *out, size_t size)
 {
@@ -475,14 +489,8 @@ static am_status read_mtl(obj_state *st, const char *rel, am_error *err)
     while (p < end && !s) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         const char *le = eol ? eol : end;
-        const char *q = skip_ws(p, le);
-        char word[16] = {0};
-        size_t wn = 0;
-        while (q + wn < le && !isspace((unsigned char)q[wn]) && wn < sizeof word - 1) {
-            word[wn] = q[wn];
-            wn++;
-        }
-        const char *args = q + wn;
+        char word[16];
+        const char *args = statement(p, le, word);
         if (strcmp(word, "newmtl") == 0) {
             am_scene_material *mats = realloc(sc->materials, (sc->material_count + 1) * sizeof *mats);
             if (!mats) {
@@ -569,14 +577,9 @@ am_status am_obj_read(const uint8_t *data, size_t size, const char *source, cons
         const char *le = eol ? eol : end;
         if (le > p && le[-1] == '\r')
             le--;
-        const char *q = skip_ws(p, le);
-        char word[16] = {0};
-        size_t wn = 0;
-        while (q + wn < le && !isspace((unsigned char)q[wn]) && wn < sizeof word - 1) {
-            word[wn] = q[wn];
-            wn++;
-        }
-        const char *args = q + wn;
+        char word[16];
+        const char *args = statement(p, le, word);
+        size_t wn = strlen(word);
         if (wn == 0 || word[0] == '#') {
             /* blank or comment */
         } else if (strcmp(word, "v") == 0) {

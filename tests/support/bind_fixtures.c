@@ -47,6 +47,14 @@ am_bind_mesh am_test_mesh_view(const am_test_mesh *m)
     return v;
 }
 
+void am_test_mesh_from_source(am_test_mesh *m, const am_bind_source *src)
+{
+    for (size_t v = 0; v < src->vertex_count; v++)
+        am_test_mesh_vertex(m, src->positions[3 * v], src->positions[3 * v + 1], src->positions[3 * v + 2]);
+    for (size_t t = 0; t < src->triangle_count; t++)
+        am_test_mesh_triangle(m, src->triangles[3 * t], src->triangles[3 * t + 1], src->triangles[3 * t + 2]);
+}
+
 void am_test_mesh_sphere(am_test_mesh *m, double cx, double cy, double cz, double r, int rings, int segments)
 {
     uint32_t top = am_test_mesh_vertex(m, cx, cy, cz + r);

@@ -29,6 +29,8 @@ void am_test_mesh_sphere(am_test_mesh *m, double cx, double cy, double cz, doubl
 void am_test_mesh_torus(am_test_mesh *m, double cx, double cy, double cz, double R, double r, int axis, int nu, int nv);
 void am_test_mesh_box(am_test_mesh *m, const double lo[3], const double hi[3], int n);
 am_bind_mesh am_test_mesh_view(const am_test_mesh *m);
+/* A copy of a bind source's positions and triangles, to add islands to. */
+void am_test_mesh_from_source(am_test_mesh *m, const am_bind_source *src);
 
 /* The creature of `size` ("10k" or "50k") read through am_scene_load, its skeleton and
  * Blender's weights (dense vertex x joint in the skeleton's order; rows = the file's). */
