@@ -459,19 +459,31 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
             if (b->joints[4 * v + k] < b->skin_joint_count)
                 total[b->joints[4 * v + k]] += b->weights[4 * v + k];
     bool *weighted = malloc((sk.joint_count + 1) * sizeof *weighted);
+    int *main_of = malloc((b->vertex_count + 1) * sizeof *main_of);
+    int *bind_of_skin = malloc((b->skin_joint_count + 1) * sizeof *bind_of_skin);
     for (size_t j = 0; weighted && j < sk.joint_count; j++)
         weighted[j] = total[skin_of[j]] > 0;
-    for (size_t j = 0; weighted && j < sk.joint_count; j++) {
+    for (size_t i = 0; bind_of_skin && i < b->skin_joint_count; i++)
+        bind_of_skin[i] = -1;
+    for (size_t j = 0; bind_of_skin && j < sk.joint_count; j++)
+        bind_of_skin[skin_of[j]] = (int)j;
+    for (size_t v = 0; main_of && bind_of_skin && v < b->vertex_count; v++) {
+        int mj = main_joint(b, v);
+        main_of[v] = mj >= 0 && (size_t)mj < b->skin_joint_count ? bind_of_skin[mj] : -1;
+    }
+    for (size_t j = 0; weighted && main_of && bind_of_skin && j < sk.joint_count; j++) {
         double len = am_v3_dist(sk.joints[j].head, sk.joints[j].tail);
         if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height || am_bind_joint_is_minor_kind(sk.joints[j].name))
             continue;
-        if (weighted[j] || am_bind_bone_has_twin(&sk, j, 0.01 * b->height, weighted))
+        if (weighted[j] || !am_bind_bone_is_empty(&sk, j, b->bind_pos, b->vertex_count, main_of, weighted, b->height))
             continue;
         if (r->empty_major_count < 16)
             snprintf(r->empty_major[r->empty_major_count], sizeof r->empty_major[0], "%s", sk.joints[j].name);
         r->empty_major_count++;
     }
     free(weighted);
+    free(main_of);
+    free(bind_of_skin);
     r->empty_major_flag = r->empty_major_count ? AM_FLAG_BLOCKER : AM_FLAG_PASS;
     r->island_count = holds->island_count;
     for (size_t k = 0; k < holds->island_count; k++) {

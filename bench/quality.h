@@ -7,8 +7,11 @@
  * WEIGHTS
  *   unweighted         bench: total decoded weight < 1e-4             > 0: blocker
  *   empty_major        a major bone (>= 5% of height, not eye/teeth/tongue) held by the
- *                      mesh (inside an island, as am_bind decides it) with no weight at all:
- *                      the signature of a silent auto-weight failure      any: blocker
+ *                      mesh (inside an island, as am_bind decides it) with no weight at all,
+ *                      its flesh (the vertices nearest to it) weighted mainly to joints that
+ *                      are not its descendants: the signature of a silent auto-weight failure
+ *                      (a head weighted to its face bones, or a bone along a weighted twin
+ *                      such as the viewer's mSpine3/4 along mChest/mTorso, is not)  any: blocker
  *   sum_dev            bench: |sum - 1| > 0.01                        > 0: major
  *   max_influences     bench (an asset holds at most 4)                > 4: major
  *   cross-side weight  bench: largest Left-bone weight on a vertex > 1% of H right of

@@ -63,6 +63,37 @@ bool am_bind_bone_has_twin(const am_bind_skeleton *s, size_t j, double tol, cons
     return false;
 }
 
+bool am_bind_bone_is_empty(const am_bind_skeleton *s, size_t j, const float *pos, size_t n, const int *main_joint,
+                           const bool *weighted, double height_m)
+{
+    if (am_bind_bone_has_twin(s, j, 0.01 * height_m, weighted))
+        return false;
+    size_t flesh = 0, elsewhere = 0;
+    for (size_t v = 0; v < n; v++) {
+        float c[3];
+        double best = INFINITY;
+        size_t nearest = 0;
+        for (size_t k = 0; k < s->joint_count; k++) {
+            const am_bind_joint *J = &s->joints[k];
+            float a[3] = {(float)J->head.x, (float)J->head.y, (float)J->head.z};
+            float b[3] = {(float)J->tail.x, (float)J->tail.y, (float)J->tail.z};
+            double d = am_bind_segment_closest(a, b, &pos[3 * v], c);
+            if (d < best) {
+                best = d;
+                nearest = k;
+            }
+        }
+        if (nearest != j)
+            continue;
+        flesh++;
+        int m = main_joint[v];
+        while (m >= 0 && (size_t)m != j)
+            m = s->joints[m].parent;
+        elsewhere += m < 0;
+    }
+    return flesh > 0 && 2 * elsewhere > flesh;
+}
+
 void am_bind_skeleton_free(am_bind_skeleton *s)
 {
     if (!s)
@@ -434,16 +465,25 @@ static void check_island(work *w, size_t k, size_t *unweighted, int *empty_major
         *unweighted += total < 1e-4;
     }
     bool *weighted = sum ? malloc(nb * sizeof *weighted) : NULL;
-    for (size_t j = 0; weighted && j < nb; j++)
+    float *pos = weighted ? malloc(3 * (n ? n : 1) * sizeof *pos) : NULL;
+    int *main_joint = pos ? malloc((n ? n : 1) * sizeof *main_joint) : NULL;
+    for (size_t j = 0; main_joint && j < nb; j++)
         weighted[j] = sum[j] > 0;
-    for (uint32_t b = w->island_bone_start[k]; weighted && b < w->island_bone_start[k + 1] && *empty_major < 0; b++) {
+    for (size_t i = 0; main_joint && i < n; i++) {
+        memcpy(&pos[3 * i], &w->mesh->positions[3 * w->topo.welded_first[verts[i]]], 3 * sizeof *pos);
+        const bind_candidates *c = &w->cand[verts[i]];
+        main_joint[i] = c->count ? c->joint[0] : -1; /* candidates are sorted, largest first */
+    }
+    for (uint32_t b = w->island_bone_start[k]; main_joint && b < w->island_bone_start[k + 1] && *empty_major < 0; b++) {
         uint32_t j = w->island_bones[b];
         const bind_bone *bb = &w->bones[j];
         double len = sqrt(pow(bb->b[0] - bb->a[0], 2) + pow(bb->b[1] - bb->a[1], 2) + pow(bb->b[2] - bb->a[2], 2));
         if (len >= AM_BIND_MAJOR_BONE && !am_bind_joint_is_minor_kind(w->skel->joints[j].name) && sum[j] <= 0 &&
-            !am_bind_bone_has_twin(w->skel, j, 0.01 * w->res->height_m, weighted))
+            am_bind_bone_is_empty(w->skel, j, pos, n, main_joint, weighted, w->res->height_m))
             *empty_major = (int)j;
     }
+    free(main_joint);
+    free(pos);
     free(weighted);
     free(sum);
 }

@@ -191,6 +191,15 @@ void am_bind_holds_free(am_bind_holds *h);
  * bone: its twin carries that flesh. weighted NULL: any other joint counts. */
 bool am_bind_bone_has_twin(const am_bind_skeleton *s, size_t j, double tol, const bool *weighted);
 
+/* quality.md's empty_major, for a major bone j that carries no weight: true when its flesh
+ * (the vertices whose nearest bone segment is j's) exists and is weighted mainly to joints
+ * that are not j's descendants. A bone whose flesh went to its children (a Bento head
+ * weighted to its face bones) or that runs along a weighted twin is not empty; a knee
+ * whose flesh went to the hip is. pos: n bind-frame positions; main_joint: per vertex the
+ * joint (index into s) with its largest weight, -1 when none; weighted: per joint. */
+bool am_bind_bone_is_empty(const am_bind_skeleton *s, size_t j, const float *pos, size_t n, const int *main_joint,
+                           const bool *weighted, double height_m);
+
 /* True for joints whose bones quality.md never counts as major (eyes, teeth, tongue). */
 bool am_bind_joint_is_minor_kind(const char *name);
 
