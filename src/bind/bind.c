@@ -446,7 +446,7 @@ static void bind_rigid(work *w)
 }
 
 /* After a solve: unweighted vertices and empty major bones of an island. */
-static void check_island(work *w, size_t k, size_t *unweighted, int *empty_major)
+static am_status check_island(work *w, size_t k, size_t *unweighted, int *empty_major, am_error *err)
 {
     const uint32_t *verts = &w->island_verts[w->island_vert_start[k]];
     size_t n = w->island_vert_start[k + 1] - w->island_vert_start[k];
@@ -482,10 +482,12 @@ static void check_island(work *w, size_t k, size_t *unweighted, int *empty_major
             am_bind_bone_is_empty(w->skel, j, pos, n, main_joint, weighted, w->res->height_m))
             *empty_major = (int)j;
     }
+    bool complete = main_joint != NULL;
     free(main_joint);
     free(pos);
     free(weighted);
     free(sum);
+    return complete ? AM_OK : am_fail_nomem(err, "island check");
 }
 
 static void clear_island(work *w, size_t k)
@@ -567,7 +569,8 @@ static am_status solve(work *w, am_error *err)
             s = fallback(w, k, w->opt.force_proxy ? "proxy forced" : "no vertex sees a bone it holds (the heat system is singular)", err);
             continue;
         }
-        check_island(w, k, &I->unweighted_first_try, &I->empty_major_first_try);
+        if ((s = check_island(w, k, &I->unweighted_first_try, &I->empty_major_first_try, err)))
+            break;
         if (I->unweighted_first_try > 0 || I->empty_major_first_try >= 0) {
             char reason[160];
             if (I->unweighted_first_try > 0)
