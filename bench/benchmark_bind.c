@@ -614,7 +614,9 @@ int main(int argc, char **argv)
     }
     if (repeats < 0 || repeats > 8)
         repeats = 3;
-    char tmpdir[] = "/tmp/animesh-benchmark-bind-XXXXXX";
+    char tmpdir[1024];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/animesh-benchmark-bind-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 3;

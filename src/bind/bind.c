@@ -520,8 +520,6 @@ static am_status fallback(work *w, size_t k, const char *reason, am_error *err)
         return AM_OK;
     }
     clear_island(w, k);
-    bool solve_one[1];
-    (void)solve_one;
     /* The segment method never leaves a vertex without its nearest segments. */
     bind_problem one = w->prob;
     bool *only = calloc(w->topo.island_count + 1, sizeof *only);

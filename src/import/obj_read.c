@@ -570,7 +570,6 @@ am_status am_obj_read(const uint8_t *data, size_t size, const char *source, cons
 
     const char *p = (const char *)data, *end = p + size;
     am_status s = AM_OK;
-    size_t ignored = 0;
     while (p < end && !s) {
         st.line++;
         const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -612,7 +611,6 @@ am_status am_obj_read(const uint8_t *data, size_t size, const char *source, cons
         } else if (strcmp(word, "s") == 0 || strcmp(word, "vp") == 0) {
             /* smoothing groups and parameter-space vertices do not change the mesh */
         } else {
-            ignored++;
             am_scene_note(out, "'%s' statements ignored (not part of a polygon mesh)", word);
         }
         p = eol ? eol + 1 : end;
@@ -624,7 +622,6 @@ am_status am_obj_read(const uint8_t *data, size_t size, const char *source, cons
         am_error_where(err, "%s", source);
         s = AM_ERR_INVALID;
     }
-    (void)ignored;
     free(st.v.data);
     free(st.vt.data);
     free(st.vn.data);
