@@ -424,6 +424,7 @@ static void frame_chrome(am_image *img, const char *label, const proj *pr, int x
     line(img, x0 + w - 1, y0, x0 + w - 1, y0 + h, SOFT_INK, x0, x0 + w);
 }
 
+/* opt NULL: each frame has its own view (a sheet): the header names them all. */
 static void header(am_image *img, const am_bench *b, const char *what, const am_render_options *opt)
 {
     for (int y = 0; y < HEADER_H; y++)
@@ -432,7 +433,11 @@ static void header(am_image *img, const am_bench *b, const char *what, const am_
     static const uint8_t TXT[3] = {236, 240, 246};
     char l1[300], l2[200], one[520];
     snprintf(l1, sizeof l1, "%s  %s", b->source, what);
-    snprintf(l2, sizeof l2, "%s view (%s), prim frame, + = prim", am_view_name(opt->view), view_axes(opt->view));
+    if (opt)
+        snprintf(l2, sizeof l2, "%s view (%s), prim frame, + = prim", am_view_name(opt->view), view_axes(opt->view));
+    else
+        snprintf(l2, sizeof l2, "front %s / side %s / prim frame, + = prim", view_axes(AM_VIEW_FRONT),
+                 view_axes(AM_VIEW_SIDE));
     snprintf(one, sizeof one, "%s  %s", l1, l2);
     if (am_text_width(one, 2) + 16 <= img->width) {
         am_draw_text(img, 8, (HEADER_H - 14) / 2, one, 2, TXT);
@@ -441,7 +446,10 @@ static void header(am_image *img, const am_bench *b, const char *what, const am_
     /* Narrow: two lines at scale 1, the frame note moved to the shorter first line so the
      * view's axes stay readable; each line cut to the width. */
     snprintf(l1, sizeof l1, "%s  %s, prim frame", b->source, what);
-    snprintf(l2, sizeof l2, "%s view (%s), + = prim", am_view_name(opt->view), view_axes(opt->view));
+    if (opt)
+        snprintf(l2, sizeof l2, "%s view (%s), + = prim", am_view_name(opt->view), view_axes(opt->view));
+    else
+        snprintf(l2, sizeof l2, "front %s / side %s / + = prim", view_axes(AM_VIEW_FRONT), view_axes(AM_VIEW_SIDE));
     size_t maxc = (size_t)((img->width - 16) / 6);
     if (strlen(l1) > maxc && maxc < sizeof l1)
         l1[maxc] = '\0';
@@ -608,7 +616,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_frame *frames, size
     am_status s = am_image_alloc(out, fw * cols, HEADER_H + fh * rows, err);
     if (s)
         return s;
-    header(out, b, title ? title : "", &opt);
+    header(out, b, title ? title : "", NULL);
     int inner_h = fh - LABEL_H - FOOTER_H;
     for (size_t f = 0; f < n && !s; f++) {
         const am_render_frame *fr = &frames[f];
