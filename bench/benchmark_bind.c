@@ -714,7 +714,8 @@ int main(int argc, char **argv)
     if (getloadavg(load, 3) == 3)
         printf("\nload average at the end %.2f %.2f %.2f\n", load[0], load[1], load[2]);
     printf("instructions: user space, all threads, first run (perf counters); n/a when the machine has none: run\n"
-           "  valgrind --tool=callgrind benchmark_bind --only SIZE --repeats 1 and read 'Collected' (includes loading).\n");
+           "  valgrind --tool=callgrind benchmark_bind --only SIZE with --repeats 1 and with --load-only and subtract\n"
+           "  the totals of the child processes (callgrind.out of the higher pid).\n");
     remove_tmp(tmpdir);
     return status;
 }
