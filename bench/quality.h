@@ -58,6 +58,7 @@
 #include "bench.h"
 #include "core/error.h"
 #include "core/io.h"
+#include "render.h"
 
 typedef enum am_flag { AM_FLAG_PASS = 0, AM_FLAG_MINOR, AM_FLAG_MAJOR, AM_FLAG_BLOCKER, AM_FLAG_NA } am_flag;
 const char *am_flag_name(am_flag f);
@@ -156,14 +157,15 @@ am_status am_quality_pose_locals(const am_bench *b, const am_quality_pose *pose,
 am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err);
 am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err);
 
-/* PNGs: the pose sheet (every measured pose, front and side, each labelled with its
- * worst flag) and close-ups of the worst joints (up to `max` band joints, worst first,
- * coloured by strain). Close-up paths are DIR/STEM_closeup_N_JOINT.png; the names
- * written are returned in `written` (each up to 256 chars, `max` entries). */
+/* Pictures: the pose sheet (every measured pose, front and side, each labelled with its
+ * worst flag) and the close-up of the rank-th worst joint (0 = worst; band joints ordered
+ * by flag, then by their worst band), front and side, coloured by strain (*found false
+ * when there are not that many band joints; joint gets its name). The caller frees the
+ * image (am_image_free) and writes it where it wants. */
 am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                                  size_t pose_count, const char *path, am_error *err);
-am_status am_quality_render_closeups(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                                     size_t pose_count, const char *dir, const char *stem, size_t max,
-                                     char (*written)[256], size_t *written_count, am_error *err);
+                                  size_t pose_count, am_image *out, am_error *err);
+am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                    size_t pose_count, size_t rank, am_image *out, bool *found, char *joint,
+                                    size_t joint_size, am_error *err);
 
 #endif

@@ -73,7 +73,7 @@ static am_status pose_all(const am_bench *b, const am_quality_report *r, const a
 }
 
 am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                                  size_t pose_count, const char *path, am_error *err)
+                                  size_t pose_count, am_image *img, am_error *err)
 {
     if (!poses)
         poses = am_quality_standard_poses(&pose_count);
@@ -82,7 +82,7 @@ am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r,
     if (s)
         return s;
     size_t n = ps.count;
-    am_render_frame *fr = calloc(2 * n, sizeof *fr);
+    am_render_cell *fr = calloc(2 * n, sizeof *fr);
     char (*labels)[64] = calloc(n, sizeof *labels);
     if (!fr || !labels) {
         free(fr);
@@ -97,7 +97,7 @@ am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r,
             snprintf(labels[i], sizeof labels[i], "%s: %s", r->poses[ps.pose[i]].name,
                      am_flag_name(r->poses[ps.pose[i]].worst));
         for (int row = 0; row < 2; row++) {
-            am_render_frame *f = &fr[(size_t)row * n + i];
+            am_render_cell *f = &fr[(size_t)row * n + i];
             f->prim = ps.prim[i];
             f->joints = ps.joints[i];
             f->label = labels[i];
@@ -107,14 +107,9 @@ am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r,
     am_render_options opt = am_render_defaults();
     opt.frame_width = 230;
     opt.frame_height = 300;
-    am_image img;
     char title[160];
     snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s", am_flag_name(r->worst));
-    s = am_render_sheet(b, fr, 2 * n, (int)n, &opt, title, &img, err);
-    if (!s) {
-        s = am_png_write(path, &img, err);
-        am_image_free(&img);
-    }
+    s = am_render_sheet(b, fr, 2 * n, (int)n, &opt, title, img, err);
     free(fr);
     free(labels);
     free_posed(&ps);
@@ -160,11 +155,12 @@ static void strain_colours(const am_bench *b, const float *rest, const float *po
 
 static int flag_rank(am_flag f) { return f == AM_FLAG_NA ? -1 : (int)f; }
 
-am_status am_quality_render_closeups(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                                     size_t pose_count, const char *dir, const char *stem, size_t max,
-                                     char (*written)[256], size_t *written_count, am_error *err)
+am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                    size_t pose_count, size_t rank, am_image *img, bool *found, char *joint,
+                                    size_t joint_size, am_error *err)
 {
-    *written_count = 0;
+    *found = false;
+    memset(img, 0, sizeof *img);
     if (!poses)
         poses = am_quality_standard_poses(&pose_count);
     /* the band poses, worst first: by flag, then by the worst band ratio */
@@ -183,49 +179,43 @@ am_status am_quality_render_closeups(const am_bench *b, const am_quality_report 
             order[k] = order[k - 1];
             order[k - 1] = t;
         }
-    am_status s = AM_OK;
+    if (rank >= n)
+        return AM_OK;
+    size_t pi = order[rank];
     float *rgb = malloc(3 * (b->vertex_count ? b->vertex_count : 1) * sizeof *rgb);
     if (!rgb)
-        return am_fail_nomem(err, "close-ups");
-    for (size_t q = 0; q < n && q < max && !s; q++) {
-        size_t pi = order[q];
-        posed_set ps;
-        if ((s = pose_all(b, r, poses, pose_count, (long)pi, &ps, err)))
-            break;
-        const am_quality_band *band = &r->poses[pi].band;
-        int J = am_skeleton_find(b->skel, band->joint), P = am_skeleton_find(b->skel, band->parent);
-        am_vec3 jp = ps.joints[1][J];
-        double reach = J >= 0 && P >= 0 ? am_v3_dist(ps.joints[0][J], ps.joints[0][P]) : 0.2;
-        reach = fmax(reach, 4 * band->radius_m);
-        am_vec3 lo = am_v3_sub(jp, am_v3(reach, reach, reach)), hi = am_v3_add(jp, am_v3(reach, reach, reach));
-        strain_colours(b, ps.prim[0], ps.prim[1], rgb);
-        char label[2][96];
-        snprintf(label[0], sizeof label[0], "%s %s", band->joint, "front");
-        snprintf(label[1], sizeof label[1], "%s %s", band->joint, "side");
-        am_render_frame fr[2];
-        for (int k = 0; k < 2; k++)
-            fr[k] = (am_render_frame){ps.prim[1], ps.joints[1], label[k], k ? AM_VIEW_SIDE : AM_VIEW_FRONT, rgb, true, lo, hi};
-        am_render_options opt = am_render_defaults();
-        opt.frame_width = 360;
-        opt.frame_height = 400;
-        char title[200];
-        snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits",
-                 r->poses[pi].name, band->worst, band->best, am_flag_name(band->flag));
-        am_image img;
-        s = am_render_sheet(b, fr, 2, 2, &opt, title, &img, err);
-        if (!s) {
-            char name[256], path[1024];
-            snprintf(name, sizeof name, "%s_closeup_%zu_%s.png", stem, q + 1, band->joint);
-            if (!am_path_join(path, sizeof path, dir, name))
-                s = am_fail(err, AM_ERR_USAGE, "output path too long");
-            else
-                s = am_png_write(path, &img, err);
-            if (!s)
-                snprintf(written[(*written_count)++], 256, "%s", name);
-            am_image_free(&img);
-        }
-        free_posed(&ps);
+        return am_fail_nomem(err, "close-up");
+    posed_set ps;
+    am_status s = pose_all(b, r, poses, pose_count, (long)pi, &ps, err);
+    if (s) {
+        free(rgb);
+        return s;
     }
+    const am_quality_band *band = &r->poses[pi].band;
+    int J = am_skeleton_find(b->skel, band->joint), P = am_skeleton_find(b->skel, band->parent);
+    am_vec3 jp = ps.joints[1][J];
+    double reach = J >= 0 && P >= 0 ? am_v3_dist(ps.joints[0][J], ps.joints[0][P]) : 0.2;
+    reach = fmax(reach, 4 * band->radius_m);
+    am_vec3 lo = am_v3_sub(jp, am_v3(reach, reach, reach)), hi = am_v3_add(jp, am_v3(reach, reach, reach));
+    strain_colours(b, ps.prim[0], ps.prim[1], rgb);
+    char label[2][96];
+    snprintf(label[0], sizeof label[0], "%s front", band->joint);
+    snprintf(label[1], sizeof label[1], "%s side", band->joint);
+    am_render_cell fr[2];
+    for (int k = 0; k < 2; k++)
+        fr[k] = (am_render_cell){ps.prim[1], ps.joints[1], label[k], k ? AM_VIEW_SIDE : AM_VIEW_FRONT, rgb, true, lo, hi};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 360;
+    opt.frame_height = 400;
+    char title[200];
+    snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits", r->poses[pi].name,
+             band->worst, band->best, am_flag_name(band->flag));
+    s = am_render_sheet(b, fr, 2, 2, &opt, title, img, err);
+    if (!s) {
+        *found = true;
+        snprintf(joint, joint_size, "%s", band->joint);
+    }
+    free_posed(&ps);
     free(rgb);
     return s;
 }

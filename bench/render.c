@@ -602,7 +602,7 @@ am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joi
     return s;
 }
 
-am_status am_render_sheet(const am_bench *b, const am_render_frame *frames, size_t n, int columns,
+am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_t n, int columns,
                           const am_render_options *opt_in, const char *title, am_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -619,7 +619,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_frame *frames, size
     header(out, b, title ? title : "", NULL);
     int inner_h = fh - LABEL_H - FOOTER_H;
     for (size_t f = 0; f < n && !s; f++) {
-        const am_render_frame *fr = &frames[f];
+        const am_render_cell *fr = &frames[f];
         am_render_options o = opt;
         o.view = fr->view;
         if (fr->vertex_rgb)

@@ -66,10 +66,10 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
                           const am_render_options *opt, am_image *out, am_error *err);
 am_status am_render_strip_png(const am_bench *b, int motion, const double *times, size_t n,
                               const am_render_options *opt, const char *path, am_error *err);
-/* One frame of a sheet: posed positions (prim frame), joints (NULL or skel->joint_count,
+/* One cell of a sheet: posed positions (prim frame), joints (NULL or skel->joint_count,
  * prim frame), a label, the view, optional per-vertex colours, and an optional box (prim
  * frame) the frame is fitted to instead of the whole mesh (close-ups). */
-typedef struct am_render_frame {
+typedef struct am_render_cell {
     const float *prim;
     const am_vec3 *joints;
     const char *label;
@@ -77,9 +77,9 @@ typedef struct am_render_frame {
     const float *vertex_rgb;
     bool focus;
     am_vec3 focus_min, focus_max;
-} am_render_frame;
+} am_render_cell;
 /* Frames in a grid of `columns`, each fitted to its own content, under one header line. */
-am_status am_render_sheet(const am_bench *b, const am_render_frame *frames, size_t n, int columns,
+am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_t n, int columns,
                           const am_render_options *opt, const char *title, am_image *out, am_error *err);
 
 /* n times evenly spread over [0, duration] of a motion (n >= 1; n = 1 gives 0). */

@@ -68,7 +68,7 @@ static void test_no_triangles_refused(void **state)
     assert_int_equal(am_scene_load(path, &sc, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "no faces"));
     unlink(path);
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_nan_position_refused_naming_the_vertex(void **state)
@@ -94,7 +94,7 @@ static void test_nan_position_refused_naming_the_vertex(void **state)
     assert_non_null(strstr(err.msg, "not finite"));
     assert_non_null(strstr(err.msg, "body"));
     unlink(path);
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_joint_outside_every_island_is_named_and_gets_nothing(void **state)

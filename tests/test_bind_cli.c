@@ -37,13 +37,6 @@ static size_t entries(const char *dir, bool *hidden)
     return n;
 }
 
-static void rmtree(const char *dir)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-}
-
 static json_t *load_json(const char *dir, const char *name)
 {
     char p[1024];
@@ -120,7 +113,7 @@ static void test_bind_writes_every_file_together(void **state)
     snprintf(b, sizeof b, "%s/r", dir);
     assert_true(exists(b, "creature_10k.report.json"));
     assert_true(exists(b, "creature_10k_poses.png"));
-    rmtree(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_fit_writes_a_placement_sheet(void **state)
@@ -137,7 +130,7 @@ static void test_fit_writes_a_placement_sheet(void **state)
     assert_true(exists(dir, "creature_10k_placement.png"));
     assert_non_null(strstr(out, "fit humanoid"));
     assert_non_null(strstr(out, "route segment"));
-    rmtree(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_usage_errors(void **state)
@@ -201,7 +194,7 @@ static void test_bad_input_writes_nothing(void **state)
     rc = am_test_run_cli(out, sizeof out, "report '%s' --skeleton '%s'", obj, viewer);
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "no skin"));
-    rmtree(dir);
+    am_test_rmtree(dir);
 }
 
 int main(void)

@@ -113,7 +113,7 @@ static void test_polygons_corners_and_negative_indices(void **state)
     assert_near(m->uvs[2 * ix[6 + 5] + 1], 1.0, 0);
     assert_near(m->normals[3 * ix[6 + 5] + 2], 1.0, 0);
     am_scene_free(&sc);
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_objects_groups_and_materials(void **state)
@@ -164,7 +164,7 @@ static void test_objects_groups_and_materials(void **state)
     unlink(path);
     snprintf(path, sizeof path, "%s/skin.png", dir);
     unlink(path);
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_symlink_out_of_the_folder_not_followed(void **state)
@@ -181,7 +181,7 @@ static void test_symlink_out_of_the_folder_not_followed(void **state)
     assert_int_equal(sc.material_count, 0);
     am_scene_free(&sc);
     unlink(path);
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 static void test_bad_indices_and_faces_named_by_line(void **state)
@@ -209,7 +209,7 @@ static void test_bad_indices_and_faces_named_by_line(void **state)
         if (!strstr(err.msg, cases[i].msg) || !strstr(err.where, cases[i].where))
             fail_msg("case %zu: got '%s' at '%s'", i, err.msg, err.where);
     }
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 /* The size limit is checked before anything is read: a sparse file just over it. */
@@ -229,7 +229,7 @@ static void test_size_limit_before_reading(void **state)
     assert_int_equal(am_scene_load(path, &sc, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "over the 512 MB limit"));
     unlink(path);
-    rmdir(dir);
+    am_test_rmtree(dir);
 }
 
 int main(void)

@@ -166,19 +166,20 @@ int am_cmd_report(int argc, char **argv)
         am_cli_print_quality_summary(&rep);
     }
     if (out_dir) {
-        am_stage st;
-        char stem[256], files[AM_STAGE_MAX_FILES][256];
+        am_outset *set = NULL;
+        char stem[256], files[AM_REPORT_MAX_FILES][256];
         size_t nf = 0;
         char preface[600];
         snprintf(preface, sizeof preface, "input %s: %s\n", path, info.what);
-        am_status s = am_stage_begin(out_dir, &st, &err);
+        am_status s = am_mkdir_p(out_dir, &err);
         if (!s)
-            s = am_report_write(&bench, &rep, pose_list, pose_count, &st, stem_of(path, stem, sizeof stem), preface, files,
+            s = am_outset_begin(&set, out_dir, NULL, 0, &err);
+        if (!s)
+            s = am_report_write(&bench, &rep, pose_list, pose_count, set, stem_of(path, stem, sizeof stem), preface, files,
                                 &nf, &err);
         if (!s)
-            s = am_stage_commit(&st, &err);
-        else
-            am_stage_abort(&st);
+            s = am_outset_commit(set, &err);
+        am_outset_free(set);
         if (s)
             rc = am_cli_report(&err);
         for (size_t i = 0; i < nf && !s; i++)

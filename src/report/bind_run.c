@@ -161,16 +161,16 @@ static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer
     return s;
 }
 
-static am_status write_buf(const am_stage *st, const char *name, const am_buf *b, am_error *err)
+static am_status add_file(am_outset *set, am_bind_run_result *out, const char *name, const void *data, size_t size,
+                          am_error *err)
 {
-    char path[1400];
-    if (!am_stage_path(st, name, path, sizeof path))
-        return am_fail(err, AM_ERR_IO, "output path too long: %s", name);
-    return am_write_file_atomic(path, b->data, b->size, err);
+    am_status s = am_outset_add(set, name, data, size, err);
+    if (!s && out->file_count < sizeof out->files / sizeof out->files[0])
+        snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", name);
+    return s;
 }
 
-static am_status placement_sheet(const am_bench *b, const am_stage *st, const char *name, const char *note,
-                                 am_error *err)
+static am_status placement_sheet(const am_bench *b, const char *note, am_image *img, am_error *err)
 {
     size_t nv = b->vertex_count;
     float *prim = malloc(3 * (nv ? nv : 1) * sizeof *prim);
@@ -181,26 +181,16 @@ static am_status placement_sheet(const am_bench *b, const am_stage *st, const ch
         return am_fail_nomem(err, "placement sheet");
     }
     am_status s = am_bench_pose_locals(b, NULL, 0, prim, joints, err);
-    am_render_frame fr[2] = {{prim, joints, "front", AM_VIEW_FRONT, NULL, false, {0, 0, 0}, {0, 0, 0}},
+    am_render_cell fr[2] = {{prim, joints, "front", AM_VIEW_FRONT, NULL, false, {0, 0, 0}, {0, 0, 0}},
                              {prim, joints, "side", AM_VIEW_SIDE, NULL, false, {0, 0, 0}, {0, 0, 0}}};
     am_render_options opt = am_render_defaults();
     opt.frame_width = 520;
     opt.frame_height = 620;
     opt.label_joints = true;
-    opt.flat = false;
-    am_image img;
     char title[200];
     snprintf(title, sizeof title, "placement: check every joint sits inside its limb (%.120s)", note);
     if (!s)
-        s = am_render_sheet(b, fr, 2, 2, &opt, title, &img, err);
-    if (!s) {
-        char path[1400];
-        if (!am_stage_path(st, name, path, sizeof path))
-            s = am_fail(err, AM_ERR_IO, "output path too long");
-        else
-            s = am_png_write(path, &img, err);
-        am_image_free(&img);
-    }
+        s = am_render_sheet(b, fr, 2, 2, &opt, title, img, err);
     free(prim);
     free(joints);
     return s;
@@ -214,13 +204,12 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     am_bind_skeleton skel;
     am_rig rig;
     am_bench bench;
-    am_stage st;
+    am_outset *set = NULL;
     am_buf buf = {0}, text = {0};
     memset(&src, 0, sizeof src);
     memset(&skel, 0, sizeof skel);
     memset(&rig, 0, sizeof rig);
     memset(&bench, 0, sizeof bench);
-    memset(&st, 0, sizeof st);
     bool have_bench = false;
     progress(job, "reading %s", job->mesh_path);
     am_status s = am_scene_load(job->mesh_path, &sc, err);
@@ -252,16 +241,16 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
              out->bind.unweighted);
     if ((s = am_bind_to_rig(&src, &skel, &out->bind, &rig, err)))
         goto done;
-    if ((s = am_stage_begin(job->out_dir, &st, err)))
+    /* every output into one set, renamed into place together at the end */
+    if ((s = am_mkdir_p(job->out_dir, err)) || (s = am_outset_begin(&set, job->out_dir, NULL, 0, err)))
         goto done;
     char name[300];
     snprintf(name, sizeof name, "%s.rig.json", out->name);
-    if ((s = am_rig_to_json(&rig, &buf, err)) || (s = write_buf(&st, name, &buf, err)))
+    if ((s = am_rig_to_json(&rig, &buf, err)) || (s = add_file(set, out, name, buf.data, buf.size, err)))
         goto done;
-    snprintf(out->files[out->file_count++], 256, "%s", name);
     am_buf_free(&buf);
     if (job->skin) {
-        progress(job, "skinning (am_skin_export)");
+        progress(job, "skinning");
         am_skin_options so;
         am_skin_options_default(&so);
         am_skin_summary *sum = calloc(1, sizeof *sum);
@@ -269,26 +258,29 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
             s = am_fail_nomem(err, "skin summary");
             goto done;
         }
-        s = am_skin_export(&rig, viewer, &so, st.stage, sum, err);
-        if (s == AM_ERR_INVALID && sum->llmesh_path[0] && sum->dae_path[0] && !sum->meshdata_written) {
+        s = am_skin_export_to_set(&rig, viewer, &so, set, sum, err);
+        if (s == AM_ERR_INVALID && sum->llmesh_path[0] && !sum->meshdata_written) {
             run_warn(out, "no meshdata written: %s", err->msg);
             am_error_clear(err);
             s = AM_OK;
         }
         for (size_t i = 0; i < sum->warning_count; i++)
             run_warn(out, "skin: %s", sum->warnings[i]);
-        char llmesh[1100];
-        snprintf(llmesh, sizeof llmesh, "%s", sum->llmesh_path);
         const char *paths[3] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : ""};
-        for (int k = 0; k < 3; k++)
-            if (paths[k][0])
-                snprintf(out->files[out->file_count++], 256, "%s",
+        for (int k = 0; k < 3 && !s; k++)
+            if (paths[k][0] && out->file_count < sizeof out->files / sizeof out->files[0])
+                snprintf(out->files[out->file_count++], sizeof out->files[0], "%s",
                          strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k]);
         free(sum);
         if (s)
             goto done;
-        progress(job, "measuring the written %s", strrchr(llmesh, '/') ? strrchr(llmesh, '/') + 1 : llmesh);
-        s = am_bench_load(llmesh, NULL, 0, viewer, NULL, &bench, err);
+        /* the bench reads the .llmesh as written (the set's temp file, before the rename) */
+        char llmesh[300];
+        snprintf(llmesh, sizeof llmesh, "%s.llmesh", out->name);
+        const char *written = am_outset_temp_path(set, llmesh);
+        progress(job, "measuring the written %s", llmesh);
+        s = written ? am_bench_load(written, NULL, 0, viewer, NULL, &bench, err)
+                    : am_fail(err, AM_ERR_IO, "the written %s cannot be found in the output set", llmesh);
     } else {
         progress(job, "measuring (skin built in memory)");
         s = am_report_bench_rig(&rig, viewer, out->name, &bench, err);
@@ -300,9 +292,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     snprintf(name, sizeof name, "%s.bind.json", out->name);
     if ((s = am_bind_result_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note, &buf, err)) ||
-        (s = write_buf(&st, name, &buf, err)))
+        (s = add_file(set, out, name, buf.data, buf.size, err)))
         goto done;
-    snprintf(out->files[out->file_count++], 256, "%s", name);
     if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
                            out->skeleton_note)) ||
         (s = am_bind_result_text(&out->bind, &skel, &text, err)))
@@ -315,21 +306,29 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     progress(job, "writing the report");
     size_t nw = 0;
-    if ((s = am_report_write(&bench, &out->quality, job->poses, job->pose_count, &st, out->name, (const char *)text.data,
-                             out->files + out->file_count, &nw, err)))
+    char report_files[AM_REPORT_MAX_FILES][256];
+    if ((s = am_report_write(&bench, &out->quality, job->poses, job->pose_count, set, out->name, (const char *)text.data,
+                             report_files, &nw, err)))
         goto done;
-    out->file_count += nw;
+    for (size_t i = 0; i < nw && out->file_count < sizeof out->files / sizeof out->files[0]; i++)
+        snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", report_files[i]);
     if (job->skeleton_from == AM_SKELETON_FIT) {
+        am_image img;
+        am_buf png = {0};
         snprintf(name, sizeof name, "%s_placement.png", out->name);
-        if ((s = placement_sheet(&bench, &st, name, out->skeleton_note, err)))
+        if (!(s = placement_sheet(&bench, out->skeleton_note, &img, err))) {
+            s = am_png_encode(&img, &png, err);
+            am_image_free(&img);
+        }
+        if (!s)
+            s = add_file(set, out, name, png.data, png.size, err);
+        am_buf_free(&png);
+        if (s)
             goto done;
-        snprintf(out->files[out->file_count++], 256, "%s", name);
     }
-    /* everything into place at once */
-    s = am_stage_commit(&st, err);
+    s = am_outset_commit(set, err);
 done:
-    if (s)
-        am_stage_abort(&st);
+    am_outset_free(set); /* without a commit: every temp file removed, the folder as it was */
     if (have_bench)
         am_bench_free(&bench);
     am_buf_free(&buf);

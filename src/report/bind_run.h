@@ -1,7 +1,7 @@
 /* The whole `animesh bind` run as one library call: read the mesh (any model file
  * am_scene_load reads), take the skeleton (a skeleton/rig JSON, the joints of another
- * model, or a fit), bind (bind.h), and write into one stage (report.h), renamed into the
- * output folder only when everything is written:
+ * model, or a fit), bind (bind.h), and write into one output set (core/outset.h): every
+ * file renamed into the output folder only when all of them are written:
  *   NAME.rig.json            the rig, ready for `animesh skin`
  *   NAME.bind.json           islands and their routes, topology, warnings, timings
  *   NAME.report.json/.txt    the quality report (bench/quality.h) of the skin built from

@@ -1,7 +1,6 @@
 /* Loading anything into a bench, the stage, and the report files (report.h). */
 #include "report/report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,101 +175,37 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
     return s;
 }
 
-/* --- the stage -------------------------------------------------------------------------- */
-
-am_status am_stage_begin(const char *dir, am_stage *st, am_error *err)
-{
-    memset(st, 0, sizeof *st);
-    am_status s = am_mkdir_p(dir, err);
-    if (s)
-        return s;
-    snprintf(st->dir, sizeof st->dir, "%s", dir);
-    snprintf(st->stage, sizeof st->stage, "%s/.animesh-stage-XXXXXX", dir);
-    if (!mkdtemp(st->stage)) {
-        am_fail(err, AM_ERR_IO, "cannot create a staging folder: %s", strerror(errno));
-        am_error_where(err, "%s", dir);
-        return AM_ERR_IO;
-    }
-    st->open = true;
-    return AM_OK;
-}
-
-const char *am_stage_path(const am_stage *st, const char *name, char *buf, size_t size)
-{
-    return am_path_join(buf, size, st->stage, name);
-}
-
-am_status am_stage_commit(am_stage *st, am_error *err)
-{
-    if (!st->open)
-        return am_fail(err, AM_ERR_IO, "no stage to commit");
-    DIR *d = opendir(st->stage);
-    if (!d) {
-        am_fail(err, AM_ERR_IO, "cannot read the staging folder: %s", strerror(errno));
-        am_error_where(err, "%s", st->stage);
-        return AM_ERR_IO;
-    }
-    am_status s = AM_OK;
-    struct dirent *e;
-    while ((e = readdir(d)) && !s) {
-        if (e->d_name[0] == '.')
-            continue;
-        char from[1400], to[1400];
-        snprintf(from, sizeof from, "%s/%s", st->stage, e->d_name);
-        snprintf(to, sizeof to, "%s/%s", st->dir, e->d_name);
-        if (rename(from, to) != 0) {
-            am_fail(err, AM_ERR_IO, "cannot move into place: %s", strerror(errno));
-            am_error_where(err, "%s", to);
-            s = AM_ERR_IO;
-        }
-    }
-    closedir(d);
-    am_stage_abort(st);
-    return s;
-}
-
-void am_stage_abort(am_stage *st)
-{
-    if (!st->open)
-        return;
-    DIR *d = opendir(st->stage);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char p[1400];
-            snprintf(p, sizeof p, "%s/%s", st->stage, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(st->stage);
-    st->open = false;
-}
-
 /* --- the files ---------------------------------------------------------------------------- */
 
-static am_status write_staged(const am_stage *st, const char *name, const am_buf *b, char (*written)[256],
-                              size_t *wc, am_error *err)
+static am_status add(am_outset *set, const char *name, const void *data, size_t size, char (*written)[256],
+                     size_t *wc, am_error *err)
 {
-    char path[1400];
-    if (!am_stage_path(st, name, path, sizeof path))
-        return am_fail(err, AM_ERR_IO, "output path too long: %s", name);
-    am_status s = am_write_file_atomic(path, b->data, b->size, err);
-    if (!s && written && *wc < AM_STAGE_MAX_FILES)
+    am_status s = am_outset_add(set, name, data, size, err);
+    if (!s && written && *wc < AM_REPORT_MAX_FILES)
         snprintf(written[(*wc)++], 256, "%s", name);
     return s;
 }
 
+static am_status add_png(am_outset *set, const char *name, am_image *img, char (*written)[256], size_t *wc,
+                         am_error *err)
+{
+    am_buf png = {0};
+    am_status s = am_png_encode(img, &png, err);
+    if (!s)
+        s = add(set, name, png.data, png.size, written, wc, err);
+    am_buf_free(&png);
+    am_image_free(img);
+    return s;
+}
+
 am_status am_report_write(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                          size_t pose_count, const am_stage *st, const char *stem, const char *preface,
+                          size_t pose_count, am_outset *set, const char *stem, const char *preface,
                           char (*written)[256], size_t *written_count, am_error *err)
 {
     size_t dummy = 0;
     size_t *wc = written_count ? written_count : &dummy;
     am_buf json = {0}, text = {0};
-    char name[300], path[1400];
+    char name[300];
     am_status s = am_quality_json(r, &json, err);
     if (!s && preface)
         s = am_buf_append(&text, preface, strlen(preface), err);
@@ -278,28 +213,27 @@ am_status am_report_write(const am_bench *b, const am_quality_report *r, const a
         s = am_quality_text(r, &text, err);
     if (!s) {
         snprintf(name, sizeof name, "%s.report.json", stem);
-        s = write_staged(st, name, &json, written, wc, err);
+        s = add(set, name, json.data, json.size, written, wc, err);
     }
     if (!s) {
         snprintf(name, sizeof name, "%s.report.txt", stem);
-        s = write_staged(st, name, &text, written, wc, err);
+        s = add(set, name, text.data, text.size, written, wc, err);
     }
     am_buf_free(&json);
     am_buf_free(&text);
-    if (s)
-        return s;
-    snprintf(name, sizeof name, "%s_poses.png", stem);
-    if (!am_stage_path(st, name, path, sizeof path))
-        return am_fail(err, AM_ERR_IO, "output path too long: %s", name);
-    if ((s = am_quality_render_sheet(b, r, poses, pose_count, path, err)))
-        return s;
-    if (written && *wc < AM_STAGE_MAX_FILES)
-        snprintf(written[(*wc)++], 256, "%s", name);
-    char closeups[3][256];
-    size_t nc = 0;
-    if ((s = am_quality_render_closeups(b, r, poses, pose_count, st->stage, stem, 3, closeups, &nc, err)))
-        return s;
-    for (size_t i = 0; i < nc && written && *wc < AM_STAGE_MAX_FILES; i++)
-        snprintf(written[(*wc)++], 256, "%s", closeups[i]);
-    return AM_OK;
+    am_image img;
+    if (!s && !(s = am_quality_render_sheet(b, r, poses, pose_count, &img, err))) {
+        snprintf(name, sizeof name, "%s_poses.png", stem);
+        s = add_png(set, name, &img, written, wc, err);
+    }
+    for (size_t rank = 0; rank < 3 && !s; rank++) {
+        bool found;
+        char joint[64];
+        if ((s = am_quality_render_closeup(b, r, poses, pose_count, rank, &img, &found, joint, sizeof joint, err)) ||
+            !found)
+            break;
+        snprintf(name, sizeof name, "%s_closeup_%zu_%s.png", stem, rank + 1, joint);
+        s = add_png(set, name, &img, written, wc, err);
+    }
+    return s;
 }
