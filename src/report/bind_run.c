@@ -281,6 +281,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         progress(job, "measuring the written %s", llmesh);
         s = written ? am_bench_load(written, NULL, 0, viewer, NULL, &bench, err)
                     : am_fail(err, AM_ERR_IO, "the written %s cannot be found in the output set", llmesh);
+        if (!s) /* the report names the file by the name it is about to have */
+            snprintf(bench.source, sizeof bench.source, "%s", llmesh);
     } else {
         progress(job, "measuring (skin built in memory)");
         s = am_report_bench_rig(&rig, viewer, out->name, &bench, err);
