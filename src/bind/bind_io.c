@@ -8,41 +8,14 @@
 #include <string.h>
 
 #include "core/io.h"
+#include "import/axes.h"
 
 /* --- frames ------------------------------------------------------------------------ */
 
-bool am_bind_axis_parse(const char *s, int *axis)
-{
-    int sign = 1;
-    if (*s == '+' || *s == '-')
-        sign = *s++ == '-' ? -1 : 1;
-    if ((s[0] == 'x' || s[0] == 'X') && !s[1])
-        *axis = sign;
-    else if ((s[0] == 'y' || s[0] == 'Y') && !s[1])
-        *axis = 2 * sign;
-    else if ((s[0] == 'z' || s[0] == 'Z') && !s[1])
-        *axis = 3 * sign;
-    else
-        return false;
-    return true;
-}
-
-static am_vec3 axis_vec(int a)
-{
-    double s = a < 0 ? -1 : 1;
-    int k = a < 0 ? -a : a;
-    return am_v3(k == 1 ? s : 0, k == 2 ? s : 0, k == 3 ? s : 0);
-}
-
-static const char *axis_name(int a)
-{
-    static const char *names[] = {"-Z", "-Y", "-X", "?", "+X", "+Y", "+Z"};
-    return a >= -3 && a <= 3 ? names[a + 3] : "?";
-}
-
-/* The bind-frame basis in file axes (rows: forward, left, up) and the unit. */
+/* File frame -> bind frame: the rotation taking up to +Z and forward to +X (import/axes.h),
+ * and the unit. */
 typedef struct frame_map {
-    am_vec3 fwd, left, up;
+    am_quat rot;
     double unit;
 } frame_map;
 
@@ -55,24 +28,18 @@ static am_status resolve_frame(const am_scene *sc, const am_bind_frame *f, frame
     int up = f->up ? f->up : sc->declared.up ? sc->declared.up : 3;
     int fwd = f->forward ? f->forward : sc->declared.forward ? sc->declared.forward : (abs(up) == 2 ? 3 : 1);
     double unit = f->unit_m > 0 ? f->unit_m : sc->declared.unit_m > 0 ? sc->declared.unit_m : 1.0;
-    if (abs(up) == abs(fwd) || abs(up) > 3 || abs(fwd) > 3 || up == 0 || fwd == 0)
-        return am_fail(err, AM_ERR_USAGE, "up %s and forward %s are not two different axes", axis_name(up),
-                       axis_name(fwd));
-    m->up = axis_vec(up);
-    m->fwd = axis_vec(fwd);
-    m->left = am_v3_cross(m->up, m->fwd);
+    if (!am_axes_rotation(up, fwd, &m->rot))
+        return am_fail(err, AM_ERR_USAGE, "up %s and forward %s are not two different axes", am_axis_name(up),
+                       am_axis_name(fwd));
     m->unit = unit;
-    snprintf(desc, size, "%s up (%s), forward %s (%s), 1 unit = %g m (%s)", axis_name(up),
-             f->up ? "given" : sc->declared.up ? "declared" : "default", axis_name(fwd),
+    snprintf(desc, size, "%s up (%s), forward %s (%s), 1 unit = %g m (%s)", am_axis_name(up),
+             f->up ? "given" : sc->declared.up ? "declared" : "default", am_axis_name(fwd),
              f->forward ? "given" : sc->declared.forward ? "declared" : "default", unit,
              f->unit_m > 0 ? "given" : sc->declared.unit_m > 0 ? "declared" : "default");
     return AM_OK;
 }
 
-static am_vec3 to_bind(const frame_map *m, am_vec3 p)
-{
-    return am_v3(am_v3_dot(p, m->fwd) * m->unit, am_v3_dot(p, m->left) * m->unit, am_v3_dot(p, m->up) * m->unit);
-}
+static am_vec3 to_bind(const frame_map *m, am_vec3 p) { return am_v3_scale(am_quat_rotate(m->rot, p), m->unit); }
 
 /* --- the mesh ---------------------------------------------------------------------- */
 

@@ -15,9 +15,11 @@
  * never the file's (lessons.md rule 3). Coordinates: bind frame, metres.
  *
  * FRAME of a scene (options, never guesses): up and forward are signed axes (+-1 X, +-2 Y,
- * +-3 Z); 0 takes what the file declares, else Z up; forward 0 is +X for Z-up files and
- * +Z for Y-up files (glTF's convention). unit_m 0 takes the file's declared unit, else 1.
- * The bind frame is then X = forward, Z = up, Y = Z x X (left). The conversion used is
+ * +-3 Z, import/axes.h's codes and rotation); 0 takes what the file declares, else Z up;
+ * forward 0 is +X for Z-up files and +Z for Y-up files (glTF's convention). unit_m 0 takes
+ * the file's declared unit, else 1. The bind frame is then X = forward, Z = up, Y = Z x X
+ * (left). An unrigged mesh has no legs or eyes for import/axes.h's detection to read, so
+ * nothing is detected here. The conversion used is
  * described in `am_bind_source.conversion`. A skinned mesh is placed by its bind shape
  * (where its skin's joints are), an unskinned one by its node's world transform. */
 #ifndef AM_BIND_IO_H
@@ -63,9 +65,6 @@ am_status am_bind_source_from_scene(const am_scene *scene, const am_bind_frame *
                                     am_error *err);
 /* The mesh view am_bind takes. */
 am_bind_mesh am_bind_source_mesh(const am_bind_source *s);
-
-/* Parse "+x", "-y", "z" ... into a signed axis; false when not one. */
-bool am_bind_axis_parse(const char *s, int *axis);
 
 /* Skeleton JSON (either shape) -> skeleton; `height_m` scales the leaf rule. */
 am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char *source, const am_skeleton *viewer,

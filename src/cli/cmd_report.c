@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "import/axes.h"
 #include "quality.h"
 #include "report/report.h"
 
@@ -39,13 +40,12 @@ int am_cli_frame_option(const char *cmd, int opt, const char *arg, am_bind_frame
     double d;
     switch (opt) {
     case 'u':
-        if (!am_bind_axis_parse(arg, &frame->up))
-            return am_cli_usage(cmd, "--up: expected +x, -x, +y, -y, +z or -z, got '%s'", arg);
+    case 'w': {
+        am_error e;
+        if (am_axes_parse(arg, opt == 'u' ? &frame->up : &frame->forward, &e))
+            return am_cli_usage(cmd, "--%s: %s", opt == 'u' ? "up" : "forward", e.msg);
         return AM_EXIT_OK;
-    case 'w':
-        if (!am_bind_axis_parse(arg, &frame->forward))
-            return am_cli_usage(cmd, "--forward: expected +x, -x, +y, -y, +z or -z, got '%s'", arg);
-        return AM_EXIT_OK;
+    }
     case 'n':
         if (!am_cli_parse_double(arg, &d) || !(d > 0))
             return am_cli_usage(cmd, "--unit: expected metres per file unit (> 0), got '%s'", arg);
