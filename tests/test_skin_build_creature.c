@@ -11,107 +11,21 @@
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
+#include "test_creature.h"
 #include "test_support.h"
 
-static const char *const joint_names[] = {
-    "mPelvis",    "mTorso",        "mChest",        "mNeck",        "mHead",         "mCollarLeft", "mShoulderLeft",
-    "mElbowLeft", "mWristLeft",    "mCollarRight",  "mShoulderRight", "mElbowRight", "mWristRight", "mHipLeft",
-    "mKneeLeft",  "mAnkleLeft",    "mFootLeft",     "mHipRight",    "mKneeRight",    "mAnkleRight", "mFootRight"};
-#define NJ (sizeof joint_names / sizeof joint_names[0])
+#define NJ 21 /* the stock joints mPelvis .. mFootLeft/Right of creature_10k.skeleton.json */
 
-static int joint_index(const char *name)
+/* The OBJ, the weight CSV and the skeleton JSON as a rig (bench/support/test_creature.h). */
+static void load_creature(am_rig *r)
 {
-    for (size_t i = 0; i < NJ; i++)
-        if (strcmp(joint_names[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
-/* Read the OBJ (v / f lines) and the weight CSV into a rig; normals area-weighted. */
-static void load_creature(const am_skeleton *skel, am_rig *r)
-{
-    char path[4096];
-    memset(r, 0, sizeof *r);
-    r->name = strdup("creature10k");
-    r->joint_count = NJ;
-    r->joints = calloc(NJ, sizeof *r->joints);
-    for (size_t j = 0; j < NJ; j++) {
-        r->joints[j].name = strdup(joint_names[j]);
-        int s = am_skeleton_find(skel, joint_names[j]);
-        assert_true(s >= 0);
-        r->joints[j].world = skel->joints[s].world_pos[AM_FRAME_FILE]; /* default rest */
-    }
-    FILE *f = fopen(am_test_shared_path(path, sizeof path, "data/creature/creature_10k.obj"), "r");
-    assert_non_null(f);
-    size_t vcap = 16384, tcap = 32768;
-    r->positions = malloc(vcap * 3 * sizeof(float));
-    r->triangles = malloc(tcap * 3 * sizeof(uint32_t));
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        float x, y, z;
-        unsigned a, b, c;
-        if (sscanf(line, "v %f %f %f", &x, &y, &z) == 3) {
-            assert_true(r->vertex_count < vcap);
-            float *p = &r->positions[3 * r->vertex_count++];
-            p[0] = x, p[1] = y, p[2] = z;
-        } else if (sscanf(line, "f %u %u %u", &a, &b, &c) == 3) {
-            assert_true(r->triangle_count < tcap);
-            uint32_t *t = &r->triangles[3 * r->triangle_count++];
-            t[0] = a - 1, t[1] = b - 1, t[2] = c - 1;
-        }
-    }
-    fclose(f);
-    size_t n = r->vertex_count;
-    r->normals = calloc(n * 3, sizeof(float));
-    r->uvs = calloc(n * 2, sizeof(float));
-    for (size_t t = 0; t < r->triangle_count; t++) {
-        const uint32_t *v = &r->triangles[3 * t];
-        am_vec3 p0 = am_v3(r->positions[3 * v[0]], r->positions[3 * v[0] + 1], r->positions[3 * v[0] + 2]);
-        am_vec3 p1 = am_v3(r->positions[3 * v[1]], r->positions[3 * v[1] + 1], r->positions[3 * v[1] + 2]);
-        am_vec3 p2 = am_v3(r->positions[3 * v[2]], r->positions[3 * v[2] + 1], r->positions[3 * v[2] + 2]);
-        am_vec3 nn = am_v3_cross(am_v3_sub(p1, p0), am_v3_sub(p2, p0));
-        for (int k = 0; k < 3; k++) {
-            r->normals[3 * v[k]] += (float)nn.x;
-            r->normals[3 * v[k] + 1] += (float)nn.y;
-            r->normals[3 * v[k] + 2] += (float)nn.z;
-        }
-    }
-    /* weights: vertex,bone,weight rows grouped per vertex */
-    f = fopen(am_test_shared_path(path, sizeof path, "data/creature/creature_10k.blender-heat-weights.csv"), "r");
-    assert_non_null(f);
-    size_t cap = 8 * n, count = 0;
-    r->influences = malloc(cap * sizeof *r->influences);
-    size_t *vert = malloc(cap * sizeof *vert);
-    assert_non_null(fgets(line, sizeof line, f)); /* header */
-    while (fgets(line, sizeof line, f)) {
-        size_t v;
-        char bone[64];
-        double w;
-        if (sscanf(line, "%zu,%63[^,],%lf", &v, bone, &w) != 3)
-            continue;
-        assert_true(count < cap && v < n);
-        r->influences[count].joint = joint_index(bone);
-        assert_true(r->influences[count].joint >= 0);
-        r->influences[count].weight = w;
-        vert[count++] = v;
-    }
-    fclose(f);
-    /* group by vertex (counting sort keeps each vertex's file order) */
-    r->weight_start = calloc(n + 1, sizeof(size_t));
-    for (size_t i = 0; i < count; i++)
-        r->weight_start[vert[i] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        r->weight_start[v + 1] += r->weight_start[v];
-    am_rig_influence *sorted = malloc(count * sizeof *sorted);
-    size_t *at = malloc(n * sizeof *at);
-    memcpy(at, r->weight_start, n * sizeof *at);
-    for (size_t i = 0; i < count; i++)
-        sorted[at[vert[i]]++] = r->influences[i];
-    free(r->influences);
-    r->influences = sorted;
-    free(at);
-    free(vert);
-    r->rgb[0] = r->rgb[1] = r->rgb[2] = 0.8;
+    char dir[4096];
+    am_error err;
+    am_error_clear(&err);
+    char buf[512];
+    if (am_test_creature_load(am_test_shared_path(dir, sizeof dir, "data/creature"), "creature_10k", r, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_int_equal(r->joint_count, NJ);
 }
 
 static void test_creature_10k_with_blender_weights(void **state)
@@ -119,7 +33,7 @@ static void test_creature_10k_with_blender_weights(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_rig rig;
-    load_creature(&skel, &rig);
+    load_creature(&rig);
     assert_int_equal(rig.vertex_count, 10072);
     am_skin_result res;
     am_error err;
