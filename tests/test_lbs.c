@@ -91,9 +91,75 @@ static void test_zero_weights_bind_slot_zero_fully(void **state)
     assert_float_equal(out[2], 10.0f, 1e-6); /* slot 0 names joint 1 */
 }
 
+static uint32_t next_u32(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
+static float next_unit(uint32_t *s) { return (float)(next_u32(s) >> 8) / 16777216.0f; }
+
+/* Every path this CPU runs gives the scalar reference (transform per slot in double, then
+ * blend) to 1e-6, on data that exercises what each path does differently: 1-4 influences
+ * (unused slots weight 0), weights not summing to 1, all-zero and negative sums (slot 0 at
+ * weight 1), indices beyond the palette and beyond 109, and every count from 1 to 41 so the
+ * 4-vertex groups and the tails both run. */
+static void test_every_dispatch_path_matches_the_reference(void **state)
+{
+    (void)state;
+    enum { MAXN = 41, PAL = 120 };
+    static float pal[PAL * 16];
+    uint32_t seed = 12345;
+    for (int j = 0; j < PAL; j++) {
+        float *m = pal + 16 * j;
+        for (int k = 0; k < 16; k++)
+            m[k] = 2.0f * next_unit(&seed) - 1.0f;
+        m[12] *= 3, m[13] *= 3, m[14] *= 3;
+    }
+    float pos[3 * MAXN], w[4 * MAXN], ref[3 * MAXN], out[3 * MAXN + 1];
+    uint8_t jt[4 * MAXN];
+    for (int i = 0; i < MAXN; i++) {
+        for (int k = 0; k < 3; k++)
+            pos[3 * i + k] = 4.0f * next_unit(&seed) - 2.0f;
+        int used = 1 + (int)(next_u32(&seed) % 4);
+        for (int k = 0; k < 4; k++) {
+            jt[4 * i + k] = (uint8_t)(next_u32(&seed) % 256); /* beyond 109 and the palette too */
+            w[4 * i + k] = k < used ? next_unit(&seed) : 0.0f;
+        }
+        if (i % 9 == 4)
+            w[4 * i] = w[4 * i + 1] = w[4 * i + 2] = w[4 * i + 3] = 0.0f; /* zero sum */
+        if (i % 13 == 7)
+            w[4 * i + 1] = -(w[4 * i] + w[4 * i + 2] + w[4 * i + 3]) - 1.0f; /* negative sum */
+    }
+    int paths = 0;
+    for (int p = AM_LBS_AUTO; p < AM_LBS_PATH_COUNT; p++) {
+        if (!am_lbs_path_supported((am_lbs_path)p))
+            continue;
+        paths++;
+        for (size_t pc = 1; pc <= PAL; pc += 37) {
+            for (size_t n = 1; n <= MAXN; n++) {
+                am_lbs_reference(pos, jt, w, n, pal, pc, ref);
+                out[3 * n] = 12345.0f; /* a guard after the last vertex */
+                am_lbs_on((am_lbs_path)p, pos, jt, w, n, pal, pc, out);
+                assert_true(out[3 * n] == 12345.0f);
+                for (size_t i = 0; i < 3 * n; i++)
+                    if (fabsf(out[i] - ref[i]) > 1e-6f * fmaxf(1.0f, fabsf(ref[i])))
+                        fail_msg("path %s, palette %zu, n %zu: out[%zu] = %.9g, reference %.9g",
+                                 am_lbs_path_name((am_lbs_path)p), pc, n, i, out[i], ref[i]);
+            }
+        }
+    }
+    print_message("LBS paths checked: %d (am_lbs takes %s)\n", paths, am_lbs_path_name(am_lbs_best_path()));
+    assert_true(paths >= 2); /* auto and portable at least */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_dispatch_path_matches_the_reference),
         cmocka_unit_test(test_identity_palette_leaves_points),
         cmocka_unit_test(test_blend_renormalises_like_the_shader),
         cmocka_unit_test(test_index_clamps_to_109_and_to_palette_end),
