@@ -259,7 +259,7 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
     b->bind_max = hi;
     b->height = hi.z - lo.z;
     am_bench_compute_sides(b);
-    return AM_OK;
+    return am_bench_prepare_measures(b, err);
 }
 
 am_status am_bench_from_decoded(am_mesh_asset *decoded, const char *source, const am_skeleton *skel,
@@ -330,6 +330,9 @@ void am_bench_free(am_bench *b)
     free(b->rest_local_pos);
     free(b->rest_local_rot);
     free(b->override_applied);
+    free(b->edges);
+    free(b->edge_rest);
+    free(b->rest_prim);
     for (size_t i = 0; i < b->motion_count; i++)
         am_bench_motion_free(b->motions[i]);
     free(b->motions);

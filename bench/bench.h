@@ -95,6 +95,13 @@ typedef struct am_bench {
                                   e.g. the bend box, whose "hips" hold the -X/+X halves; the
                                   cross-side leak then does not apply. */
 
+    /* Built once at load: the unique triangle edges with bind length > 1e-9 (strain), and
+     * the rest pose (prim frame) every pose report measures displacement from. */
+    size_t edge_count;
+    uint32_t *edges;           /* 2 per edge: vertex indices, lower first, ascending */
+    double *edge_rest;         /* bind length per edge, metres */
+    float *rest_prim;          /* 3n: the rest pose (no motion), prim frame */
+
     am_bench_motion **motions;
     size_t motion_count;
 } am_bench;
@@ -205,7 +212,8 @@ typedef struct am_bench_weights {
 } am_bench_weights;
 am_status am_bench_weight_report(const am_bench *b, am_bench_weights *out, am_error *err);
 
-/* Strain over the unique triangle edges: posed length / bind length. */
+/* Strain over the unique triangle edges (b->edges): posed length / bind length; p1 and p99
+ * nearest-rank, found by selection. */
 typedef struct am_bench_strain {
     size_t edges;              /* with bind length > 1e-9 */
     double p1, p99, min, max;

@@ -20,4 +20,11 @@ void am_bench_motion_free(am_bench_motion *m);
 /* Fill b->sides_follow_y from the weights (after the rest state and bounds exist). */
 void am_bench_compute_sides(am_bench *b);
 
+/* The unique edges and the rest pose (b->edges, edge_rest, rest_prim), after the rest state. */
+am_status am_bench_prepare_measures(am_bench *b, am_error *err);
+
+/* The k-th smallest of v[0..n) (0-based; v is reordered: smaller before, larger after).
+ * O(n) expected. */
+double am_bench_select_kth(double *v, size_t n, size_t k);
+
 #endif

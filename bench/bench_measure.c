@@ -13,20 +13,42 @@
 
 static am_vec3 vtx(const float *p, size_t i) { return am_v3(p[3 * i], p[3 * i + 1], p[3 * i + 2]); }
 
-static int cmp_double(const void *a, const void *b)
+double am_bench_select_kth(double *v, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    /* quickselect with a three-way partition: strain ratios repeat (every edge of a rigid
+     * part is exactly 1), so equal keys must not degrade it */
+    size_t lo = 0, hi = n; /* the k-th lies in [lo, hi) */
+    while (hi - lo > 1) {
+        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+        double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < pivot, [lt,i) == pivot, [gt,hi) > pivot */
+        while (i < gt) {
+            double x = v[i];
+            if (x < pivot) {
+                v[i++] = v[lt];
+                v[lt++] = x;
+            } else if (x > pivot) {
+                v[i] = v[--gt];
+                v[gt] = x;
+            } else
+                i++;
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return pivot;
+    }
+    return v[k];
 }
 
-/* Nearest-rank percentile of sorted values. */
-static double percentile(const double *sorted, size_t n, double p)
+/* Nearest-rank index of percentile p among n values. */
+static size_t rank_of(size_t n, double p)
 {
-    if (n == 0)
-        return 0.0;
     double r = ceil(p / 100.0 * (double)n);
     size_t k = r < 1 ? 0 : (size_t)r - 1;
-    return sorted[k < n ? k : n - 1];
+    return k < n ? k : n - 1;
 }
 
 static am_status stats_of(double *d, size_t n, am_bench_stats *out, am_error *err)
@@ -45,8 +67,7 @@ static am_status stats_of(double *d, size_t n, am_bench_stats *out, am_error *er
     }
     out->mean = sum / (double)n;
     out->rms = sqrt(sq / (double)n);
-    qsort(d, n, sizeof *d, cmp_double);
-    out->p99 = percentile(d, n, 99.0);
+    out->p99 = am_bench_select_kth(d, n, rank_of(n, 99.0));
     (void)err;
     return AM_OK;
 }
@@ -363,54 +384,93 @@ am_status am_bench_weight_report(const am_bench *b, am_bench_weights *out, am_er
 
 /* --- strain --- */
 
-static int cmp_edge(const void *a, const void *b)
+am_status am_bench_prepare_measures(am_bench *b, am_error *err)
 {
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    size_t nv = b->vertex_count, ne = 3 * b->triangle_count;
+    b->rest_prim = malloc(3 * (nv ? nv : 1) * sizeof *b->rest_prim);
+    size_t *start = calloc(nv + 1, sizeof *start);
+    uint32_t *hi = malloc((ne ? ne : 1) * sizeof *hi);
+    am_status s = AM_OK;
+    if (!b->rest_prim || !start || !hi) {
+        s = am_fail_nomem(err, "bench measures");
+        goto done;
+    }
+    /* Unique edges in linear time: bucket each triangle edge by its lower vertex (counting
+     * sort), then sort and deduplicate the few upper vertices of each bucket. */
+    for (size_t t = 0; t < b->triangle_count; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = b->triangles[3 * t + k], c = b->triangles[3 * t + (k + 1) % 3];
+            start[(a < c ? a : c) + 1]++;
+        }
+    for (size_t v = 0; v < nv; v++)
+        start[v + 1] += start[v];
+    for (size_t t = 0; t < b->triangle_count; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = b->triangles[3 * t + k], c = b->triangles[3 * t + (k + 1) % 3];
+            hi[start[a < c ? a : c]++] = a < c ? c : a;
+        }
+    /* start[v] now ends bucket v; bucket v begins where bucket v-1 ended */
+    b->edges = malloc(2 * (ne ? ne : 1) * sizeof *b->edges);
+    b->edge_rest = malloc((ne ? ne : 1) * sizeof *b->edge_rest);
+    if (!b->edges || !b->edge_rest) {
+        s = am_fail_nomem(err, "strain edges");
+        goto done;
+    }
+    size_t n = 0, begin = 0;
+    for (size_t v = 0; v < nv; v++) {
+        size_t end = start[v];
+        for (size_t i = begin + 1; i < end; i++) /* insertion sort: a bucket holds a few edges */
+            for (size_t k = i; k > begin && hi[k] < hi[k - 1]; k--) {
+                uint32_t x = hi[k];
+                hi[k] = hi[k - 1];
+                hi[k - 1] = x;
+            }
+        for (size_t i = begin; i < end; i++) {
+            if (i > begin && hi[i] == hi[i - 1])
+                continue;
+            double rest = am_v3_dist(vtx(b->bind_pos, v), vtx(b->bind_pos, hi[i]));
+            if (rest <= 1e-9)
+                continue;
+            b->edges[2 * n] = (uint32_t)v;
+            b->edges[2 * n + 1] = hi[i];
+            b->edge_rest[n++] = rest;
+        }
+        begin = end;
+    }
+    b->edge_count = n;
+    s = am_bench_pose_locals(b, NULL, 0, b->rest_prim, NULL, err);
+done:
+    free(start);
+    free(hi);
+    return s;
 }
 
 am_status am_bench_strain_report(const am_bench *b, const float *prim, am_bench_strain *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    size_t ne = 3 * b->triangle_count;
-    if (ne == 0)
+    size_t n = b->edge_count;
+    if (n == 0)
         return AM_OK;
-    uint64_t *edges = malloc(ne * sizeof *edges);
-    double *ratio = malloc(ne * sizeof *ratio);
-    if (!edges || !ratio) {
-        free(edges);
-        free(ratio);
-        return am_fail_nomem(err, "strain edges");
-    }
-    for (size_t t = 0; t < b->triangle_count; t++)
-        for (int k = 0; k < 3; k++) {
-            uint32_t a = b->triangles[3 * t + k], c = b->triangles[3 * t + (k + 1) % 3];
-            uint32_t lo = a < c ? a : c, hi = a < c ? c : a;
-            edges[3 * t + k] = ((uint64_t)lo << 32) | hi;
-        }
-    qsort(edges, ne, sizeof *edges, cmp_edge);
-    size_t n = 0, outside = 0;
-    for (size_t i = 0; i < ne; i++) {
-        if (i > 0 && edges[i] == edges[i - 1])
-            continue;
-        uint32_t a = (uint32_t)(edges[i] >> 32), c = (uint32_t)edges[i];
-        double rest = am_v3_dist(vtx(b->bind_pos, a), vtx(b->bind_pos, c));
-        if (rest <= 1e-9)
-            continue;
-        double r = am_v3_dist(vtx(prim, a), vtx(prim, c)) / rest;
+    double *ratio = malloc(n * sizeof *ratio);
+    if (!ratio)
+        return am_fail_nomem(err, "strain");
+    size_t outside = 0;
+    double mn = INFINITY, mx = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = b->edges[2 * i], c = b->edges[2 * i + 1];
+        double r = am_v3_dist(vtx(prim, a), vtx(prim, c)) / b->edge_rest[i];
         outside += r < 0.5 || r > 1.6;
-        ratio[n++] = r;
+        mn = r < mn ? r : mn;
+        mx = r > mx ? r : mx;
+        ratio[i] = r;
     }
-    if (n) {
-        qsort(ratio, n, sizeof *ratio, cmp_double);
-        out->edges = n;
-        out->min = ratio[0];
-        out->max = ratio[n - 1];
-        out->p1 = percentile(ratio, n, 1.0);
-        out->p99 = percentile(ratio, n, 99.0);
-        out->share_outside = (double)outside / (double)n;
-    }
-    free(edges);
+    out->edges = n;
+    out->min = mn;
+    out->max = mx;
+    size_t k99 = rank_of(n, 99.0), k1 = rank_of(n, 1.0);
+    out->p99 = am_bench_select_kth(ratio, n, k99);
+    out->p1 = am_bench_select_kth(ratio, k99 + 1, k1); /* the smaller ones now come first */
+    out->share_outside = (double)outside / (double)n;
     free(ratio);
     return AM_OK;
 }
@@ -424,21 +484,19 @@ am_status am_bench_pose_report_at(const am_bench *b, int motion, double t, const
     out->motion = motion;
     out->t = t;
     size_t n = b->vertex_count;
-    float *rest = malloc(3 * n * sizeof *rest);
+    const float *rest = b->rest_prim;
     float *posed = malloc(3 * n * sizeof *posed);
     am_bench_local *loc = malloc(b->skel->joint_count * sizeof *loc);
     out->sets = calloc(set_count ? set_count : 1, sizeof *out->sets);
     am_status s = AM_OK;
     size_t nl = 0;
-    if (!rest || !posed || !loc || !out->sets) {
+    if (!posed || !loc || !out->sets) {
         s = am_fail_nomem(err, "pose report");
         goto done;
     }
     out->set_count = set_count;
     if (motion >= 0)
         s = am_bench_motion_locals(b, motion, t, loc, &nl, err);
-    if (!s)
-        s = am_bench_pose_locals(b, NULL, 0, rest, NULL, err);
     if (!s)
         s = am_bench_pose_locals(b, loc, nl, posed, NULL, err);
     if (!s)
@@ -462,7 +520,6 @@ am_status am_bench_pose_report_at(const am_bench *b, int motion, double t, const
         am_bench_centre(b, posed, &sets[k], &out->sets[k].centre_prim, &out->sets[k].centre_bind);
     }
 done:
-    free(rest);
     free(posed);
     free(loc);
     if (s)

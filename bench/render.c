@@ -502,8 +502,10 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
         return am_fail(err, AM_ERR_USAGE, "render: %zu frames (1..256)", n);
     am_render_options opt;
     options_or_default(opt_in, &opt);
+    /* One posed mesh at a time: pose every frame once for the framing (joints kept, they are
+     * small), then again while drawing, so memory does not grow with the frame count. */
     size_t nv = b->vertex_count, nj = b->skel->joint_count;
-    float *pos = malloc(n * 3 * nv * sizeof *pos);
+    float *pos = malloc(3 * nv * sizeof *pos);
     am_vec3 *jp = malloc(n * nj * sizeof *jp);
     am_status s = AM_OK;
     if (!pos || !jp) {
@@ -512,9 +514,9 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
     }
     bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     for (size_t f = 0; f < n && !s; f++) {
-        s = am_bench_pose_at(b, motion, times[f], pos + f * 3 * nv, jp + f * nj, err);
+        s = am_bench_pose_at(b, motion, times[f], pos, jp + f * nj, err);
         if (!s)
-            bounds_of(b, pos + f * 3 * nv, jp + f * nj, opt.draw_joints, opt.view, &bd);
+            bounds_of(b, pos, jp + f * nj, opt.draw_joints, opt.view, &bd);
     }
     if (s)
         goto done;
@@ -542,7 +544,10 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
         p.cy = y0 + LABEL_H + inner_h / 2.0;
         char label[48];
         snprintf(label, sizeof label, motion >= 0 ? "t=%.2fs" : "rest", times[f]);
-        frame_in in = {b, pos + f * 3 * nv, jp + f * nj, &opt, label};
+        s = am_bench_pose_at(b, motion, times[f], pos, NULL, err);
+        if (s)
+            break;
+        frame_in in = {b, pos, jp + f * nj, &opt, label};
         s = draw_frame(out, &in, &p, x0, y0, fw, fh, err);
         frame_chrome(out, label, &p, x0, y0, fw, fh);
     }

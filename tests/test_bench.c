@@ -456,6 +456,37 @@ static void test_strain_counts_edges_stretched_past_1_6(void **state)
     fx_mesh_free(&m);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Percentiles are found by selection, not a full sort: the k-th smallest equals the sorted
+ * array's k-th for every k, on data with long runs of equal values (a rigid part's edges all
+ * measure exactly 1) and on distinct values. */
+static void test_selection_gives_the_sorted_rank(void **state)
+{
+    (void)state;
+    enum { N = 257 };
+    double v[N], sorted[N], work[N];
+    uint32_t seed = 7;
+    for (int kind = 0; kind < 3; kind++) {
+        for (int i = 0; i < N; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            v[i] = kind == 0 ? (double)(seed >> 8) : kind == 1 ? (double)((seed >> 8) % 3) : 1.0;
+        }
+        memcpy(sorted, v, sizeof v);
+        qsort(sorted, N, sizeof *sorted, cmp_dbl);
+        for (size_t k = 0; k < N; k++) {
+            memcpy(work, v, sizeof v);
+            assert_true(am_bench_select_kth(work, N, k) == sorted[k]);
+            for (size_t i = 0; i < k; i++) /* and the smaller ones come first */
+                assert_true(work[i] <= sorted[k]);
+        }
+    }
+}
+
 /* Right-side vertices on mHipRight, except one given 10% of mHipLeft: turning the left hip
  * leaks into it by 10% of the full motion (quality.md cross-side leak). */
 static void test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags(void **state)
@@ -735,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_unknown_joint_name_follows_the_pelvis),
         cmocka_unit_test(test_weight_report_counts_what_quality_md_defines),
         cmocka_unit_test(test_strain_counts_edges_stretched_past_1_6),
+        cmocka_unit_test(test_selection_gives_the_sorted_rank),
         cmocka_unit_test(test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags),
         cmocka_unit_test(test_vertex_set_expressions_and_their_errors),
         cmocka_unit_test(test_bad_bytes_fail_cleanly),
