@@ -8,47 +8,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/textout.h"
 #include "skin/skin_build.h"
 #include "skin/skin_internal.h"
 
-#define P(...)                                          \
-    do {                                                \
-        if ((st = am_buf_printf(out, err, __VA_ARGS__))) \
-            return st;                                  \
-    } while (0)
+#define S(s) am_out_str(o, s)
 
-static am_status put_mat(am_buf *out, const am_mat4 *m, am_error *err)
+static void put_mat(am_textout *o, const am_mat4 *m)
 {
-    am_status st;
-    char b[32];
-    P("[");
-    for (int i = 0; i < 16; i++)
-        P("%s%s", i ? ", " : "", am_skin_fmt(b, m->m[i]));
-    P("]");
-    return AM_OK;
-}
-
-static am_status put_json_string(am_buf *out, const char *s, am_error *err)
-{
-    am_status st;
-    P("\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            P("\\%c", *p);
-        else if (*p < 0x20)
-            P("\\u%04x", *p);
-        else
-            P("%c", *p);
+    am_out_char(o, '[');
+    for (int i = 0; i < 16; i++) {
+        if (i)
+            S(", ");
+        am_out_f64(o, m->m[i]);
     }
-    P("\"");
-    return AM_OK;
+    am_out_char(o, ']');
 }
 
-am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err)
+static void put_json_string(am_textout *o, const char *s)
 {
-    am_status st;
+    am_out_char(o, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            am_out_char(o, '\\');
+            am_out_char(o, (char)*p);
+        } else if (*p < 0x20)
+            am_out_printf(o, "\\u%04x", *p);
+        else
+            am_out_char(o, (char)*p);
+    }
+    am_out_char(o, '"');
+}
+
+static void put_f32s(am_textout *o, const float *p, int n)
+{
+    am_out_char(o, '[');
+    for (int k = 0; k < n; k++) {
+        if (k)
+            S(", ");
+        am_out_f32(o, p[k]);
+    }
+    am_out_char(o, ']');
+}
+
+static am_status put_meshdata(const am_skin_result *res, am_textout *o)
+{
     const am_skin_summary *sum = &res->summary;
     const am_skin_info *skin = &res->asset.skin;
+    am_error *err = o->err;
     if (!res->asset.has_skin || res->face_count == 0)
         return am_fail(err, AM_ERR_INVALID, "meshdata: nothing to write (no skin built)");
     if (res->face_count > 1)
@@ -75,77 +82,103 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
             order[used++] = (uint32_t)v;
         }
     float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
-    char a[32], b[32], c[32];
-    st = AM_OK;
-#undef P
-#define P(...)                                                \
-    do {                                                      \
-        if ((st = am_buf_printf(out, err, __VA_ARGS__)))       \
-            goto done;                                        \
-    } while (0)
-    P("{\"version\": 1, \"name\": ");
-    if ((st = put_json_string(out, sum->name, err)))
-        goto done;
-    P(",\n \"submeshes\": [{\n  \"positions\": [");
+    S("{\"version\": 1, \"name\": ");
+    put_json_string(o, sum->name);
+    S(",\n \"submeshes\": [{\n  \"positions\": [");
     for (size_t i = 0; i < used; i++) {
         const float *p = &res->positions[3 * (size_t)order[i]];
         for (int k = 0; k < 3; k++) {
             mn[k] = p[k] < mn[k] ? p[k] : mn[k];
             mx[k] = p[k] > mx[k] ? p[k] : mx[k];
         }
-        P("%s[%s, %s, %s]", i ? ", " : "", am_skin_fmt_f32(a, p[0]), am_skin_fmt_f32(b, p[1]), am_skin_fmt_f32(c, p[2]));
+        if (i)
+            S(", ");
+        put_f32s(o, p, 3);
     }
-    P("],\n  \"normals\": [");
+    S("],\n  \"normals\": [");
     for (size_t i = 0; i < used; i++) {
-        const float *p = &res->normals[3 * (size_t)order[i]];
-        P("%s[%s, %s, %s]", i ? ", " : "", am_skin_fmt_f32(a, p[0]), am_skin_fmt_f32(b, p[1]), am_skin_fmt_f32(c, p[2]));
+        if (i)
+            S(", ");
+        put_f32s(o, &res->normals[3 * (size_t)order[i]], 3);
     }
-    P("],\n  \"uvs\": [");
+    S("],\n  \"uvs\": [");
     for (size_t i = 0; i < used; i++) {
-        const float *p = &res->uvs[2 * (size_t)order[i]];
-        P("%s[%s, %s]", i ? ", " : "", am_skin_fmt_f32(a, p[0]), am_skin_fmt_f32(b, p[1]));
+        if (i)
+            S(", ");
+        put_f32s(o, &res->uvs[2 * (size_t)order[i]], 2);
     }
-    P("],\n  \"triangles\": [");
+    S("],\n  \"triangles\": [");
     for (size_t t = 0; t < res->triangle_count; t++) {
         const uint32_t *tr = &res->triangles[3 * t];
-        P("%s[%u, %u, %u]", t ? ", " : "", remap[tr[0]], remap[tr[1]], remap[tr[2]]);
+        S(t ? ", [" : "[");
+        am_out_u64(o, remap[tr[0]]);
+        S(", ");
+        am_out_u64(o, remap[tr[1]]);
+        S(", ");
+        am_out_u64(o, remap[tr[2]]);
+        am_out_char(o, ']');
     }
-    P("],\n  \"rgb\": [%s, %s, %s], \"textured\": %s\n }],\n", am_skin_fmt(a, res->rgb[0]), am_skin_fmt(b, res->rgb[1]),
-      am_skin_fmt(c, res->rgb[2]), res->textured ? "true" : "false");
-    P(" \"skin\": {\n  \"joints\": [");
+    S("],\n  \"rgb\": [");
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            S(", ");
+        am_out_f64(o, res->rgb[k]);
+    }
+    S(res->textured ? "], \"textured\": true\n }],\n" : "], \"textured\": false\n }],\n");
+    S(" \"skin\": {\n  \"joints\": [");
     for (size_t j = 0; j < skin->joint_count; j++) {
         if (j)
-            P(", ");
-        if ((st = put_json_string(out, skin->joint_names[j], err)))
-            goto done;
+            S(", ");
+        put_json_string(o, skin->joint_names[j]);
     }
-    P("],\n  \"bindShape\": ");
-    if ((st = put_mat(out, &res->source_bind_shape, err)))
-        goto done;
-    P(",\n  \"invBind\": [");
+    S("],\n  \"bindShape\": ");
+    put_mat(o, &res->source_bind_shape);
+    S(",\n  \"invBind\": [");
     for (size_t j = 0; j < skin->joint_count; j++) {
-        P("%s", j ? ",\n    " : "");
-        if ((st = put_mat(out, &skin->inverse_bind[j], err)))
-            goto done;
+        if (j)
+            S(",\n    ");
+        put_mat(o, &skin->inverse_bind[j]);
     }
-    P("],\n  \"altInvBind\": [");
+    S("],\n  \"altInvBind\": [");
     for (size_t j = 0; j < skin->joint_count; j++) {
-        P("%s", j ? ",\n    " : "");
-        if ((st = put_mat(out, &skin->alt_inverse_bind[j], err)))
-            goto done;
+        if (j)
+            S(",\n    ");
+        put_mat(o, &skin->alt_inverse_bind[j]);
     }
-    P("],\n  \"pelvisOffset\": %s,\n  \"weights\": [", am_skin_fmt(a, skin->has_pelvis_offset ? skin->pelvis_offset : 0));
+    S("],\n  \"pelvisOffset\": ");
+    am_out_f64(o, skin->has_pelvis_offset ? skin->pelvis_offset : 0);
+    S(",\n  \"weights\": [");
     for (size_t i = 0; i < used; i++) {
         uint32_t v = order[i];
-        P("%s[", i ? ", " : "");
-        for (int k = 0; k < res->weight_count[v]; k++)
-            P("%s[%d, %s]", k ? ", " : "", res->weight_joint[4 * v + k], am_skin_fmt(a, res->weight_value[4 * v + k]));
-        P("]");
+        S(i ? ", [" : "[");
+        for (int k = 0; k < res->weight_count[v]; k++) {
+            S(k ? ", [" : "[");
+            am_out_u64(o, res->weight_joint[4 * v + k]);
+            S(", ");
+            am_out_f64(o, res->weight_value[4 * v + k]);
+            am_out_char(o, ']');
+        }
+        am_out_char(o, ']');
     }
-    P("]\n },\n \"extent\": [%s, %s, %s]\n}\n", am_skin_fmt_f32(a, mx[0] - mn[0]), am_skin_fmt_f32(b, mx[1] - mn[1]),
-      am_skin_fmt_f32(c, mx[2] - mn[2]));
-done:
+    S("]\n },\n \"extent\": [");
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            S(", ");
+        am_out_f32(o, mx[k] - mn[k]);
+    }
+    S("]\n}\n");
     free(remap);
     free(order);
+    return am_textout_finish(o);
+}
+
+am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err)
+{
+    am_textout *o = malloc(sizeof *o);
+    if (!o)
+        return am_fail_nomem(err, "meshdata");
+    am_textout_to_buf(o, out, err);
+    am_status st = put_meshdata(res, o);
+    free(o);
     return st;
 }

@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/error.h"
 #include "core/io.h"
@@ -189,6 +190,9 @@ am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err);
  * shape, one <triangles> per face, joint nodes nested as the viewer skeleton with
  * <translate sid="translate"> = the override the skin block carries. */
 am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err);
+/* The same text streamed into an open file (never held in memory; `name` names it in I/O
+ * errors). The caller opens, checks and closes the file. */
+am_status am_write_collada_file(const am_skin_result *res, FILE *f, const char *name, am_error *err);
 
 /* WorldBridge meshdata JSON (worldbridge.md). Refuses a skin with more than one face:
  * WorldBridge writes weights into submesh 0 only (lessons rule 12). */

@@ -1,0 +1,205 @@
+/* Shortest round-trip decimals (numfmt.h). */
+#include "core/numfmt.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+static const uint64_t pow5[28] = {
+    1u,
+    5u,
+    25u,
+    125u,
+    625u,
+    3125u,
+    15625u,
+    78125u,
+    390625u,
+    1953125u,
+    9765625u,
+    48828125u,
+    244140625u,
+    1220703125u,
+    6103515625ull,
+    30517578125ull,
+    152587890625ull,
+    762939453125ull,
+    3814697265625ull,
+    19073486328125ull,
+    95367431640625ull,
+    476837158203125ull,
+    2384185791015625ull,
+    11920928955078125ull,
+    59604644775390625ull,
+    298023223876953125ull,
+    1490116119384765625ull,
+    7450580596923828125ull,
+};
+
+size_t am_fmt_u64(char *out, uint64_t v)
+{
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
+/* floor(m * 2^-x * 10^s) for x > s: (m * 5^s) >> (x - s); *exact: no bits shifted out. */
+static uint64_t scaled(uint64_t m, int x, int s, bool *exact)
+{
+    u128 p = (u128)m * pow5[s];
+    int q = x - s;
+    *exact = (p & (((u128)1 << q) - 1)) == 0;
+    return (uint64_t)(p >> q);
+}
+
+/* The shortest digits of v = m2 * 2^(e2 + 2) (Ryu's notation: e2 already lowered by 2).
+ * mm_shift: the lower neighbour is a full step away (not a power of two's half step).
+ * False when the exact scaling does not fit (caller takes the slow path). */
+static bool shortest(uint64_t m2, int e2, bool mm_shift, uint64_t *digits, int *exp10)
+{
+    int x = -e2;
+    if (x < 3)
+        return false;
+    int s = ((x * 78913) >> 18) + 2; /* floor(x log10 2) + 2: the interval spans >= 30 units */
+    if (s > 27 || x - s >= 128)
+        return false;
+    bool accept = (m2 & 1) == 0; /* an even mantissa owns the ends of its interval */
+    uint64_t mv = 4 * m2, mp = 4 * m2 + 2, mm = 4 * m2 - 1 - (mm_shift ? 1 : 0);
+    bool er, ep, em;
+    uint64_t vr = scaled(mv, x, s, &er), vp = scaled(mp, x, s, &ep), vm = scaled(mm, x, s, &em);
+    bool vm_zeros = false, vr_zeros = er;
+    if (accept)
+        vm_zeros = em;
+    else if (ep)
+        vp--; /* the upper end itself is not ours */
+    int removed = 0;
+    unsigned last = 0;
+    while (vp / 10 > vm / 10) {
+        vm_zeros &= vm % 10 == 0;
+        vr_zeros &= last == 0;
+        last = (unsigned)(vr % 10);
+        vr /= 10, vp /= 10, vm /= 10;
+        removed++;
+    }
+    if (vm_zeros)
+        while (vm % 10 == 0) {
+            vr_zeros &= last == 0;
+            last = (unsigned)(vr % 10);
+            vr /= 10, vp /= 10, vm /= 10;
+            removed++;
+        }
+    if (vr_zeros && last == 5 && vr % 2 == 0)
+        last = 4; /* exactly half way: to even */
+    *digits = vr + ((vr == vm && (!accept || !vm_zeros)) || last >= 5);
+    *exp10 = removed - s;
+    return true;
+}
+
+/* digits * 10^exp10 as %.Pg lays it out, P = max(number of digits, pmin). */
+static size_t layout(char *out, bool neg, uint64_t digits, int exp10, int pmin)
+{
+    while (digits && digits % 10 == 0) {
+        digits /= 10;
+        exp10++;
+    }
+    char d[24];
+    size_t n = am_fmt_u64(d, digits), o = 0;
+    int x = exp10 + (int)n - 1; /* exponent of the first digit */
+    int p = (int)n > pmin ? (int)n : pmin;
+    if (neg)
+        out[o++] = '-';
+    if (x >= -4 && x < p) {
+        if (x < 0) {
+            out[o++] = '0';
+            out[o++] = '.';
+            for (int i = 0; i < -x - 1; i++)
+                out[o++] = '0';
+            memcpy(out + o, d, n);
+            o += n;
+        } else if ((int)n <= x + 1) {
+            memcpy(out + o, d, n);
+            o += n;
+            for (int i = 0; i < x + 1 - (int)n; i++)
+                out[o++] = '0';
+        } else {
+            memcpy(out + o, d, (size_t)x + 1);
+            o += (size_t)x + 1;
+            out[o++] = '.';
+            memcpy(out + o, d + x + 1, n - (size_t)x - 1);
+            o += n - (size_t)x - 1;
+        }
+    } else {
+        out[o++] = d[0];
+        if (n > 1) {
+            out[o++] = '.';
+            memcpy(out + o, d + 1, n - 1);
+            o += n - 1;
+        }
+        out[o++] = 'e';
+        out[o++] = x < 0 ? '-' : '+';
+        int ax = x < 0 ? -x : x;
+        if (ax >= 100)
+            out[o++] = (char)('0' + ax / 100);
+        out[o++] = (char)('0' + ax / 10 % 10);
+        out[o++] = (char)('0' + ax % 10);
+    }
+    out[o] = '\0';
+    return o;
+}
+
+size_t am_fmt_f32(char out[AM_FMT_NUM_MAX], float v)
+{
+    if (v == 0)
+        return (size_t)(memcpy(out, "0", 2), 1);
+    if (isfinite(v)) {
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        uint32_t mant = bits & 0x7FFFFFu, ex = (bits >> 23) & 0xFFu;
+        uint64_t m2 = ex ? (mant | 0x800000u) : mant;
+        int e2 = (ex ? (int)ex : 1) - 127 - 23 - 2;
+        uint64_t digits;
+        int e10;
+        if (shortest(m2, e2, mant != 0 || ex <= 1, &digits, &e10))
+            return layout(out, bits >> 31, digits, e10, 6);
+    }
+    for (int p = 6; p <= 9; p++) { /* the exact slow path */
+        snprintf(out, AM_FMT_NUM_MAX, "%.*g", p, (double)v);
+        if (!isfinite(v) || (float)strtod(out, NULL) == v)
+            break;
+    }
+    return strlen(out);
+}
+
+size_t am_fmt_f64(char out[AM_FMT_NUM_MAX], double v)
+{
+    if (v == 0)
+        return (size_t)(memcpy(out, "0", 2), 1);
+    if (isfinite(v)) {
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        uint64_t mant = bits & 0xFFFFFFFFFFFFFull, ex = (bits >> 52) & 0x7FFu;
+        uint64_t m2 = ex ? (mant | (1ull << 52)) : mant;
+        int e2 = (ex ? (int)ex : 1) - 1023 - 52 - 2;
+        uint64_t digits;
+        int e10;
+        if (shortest(m2, e2, mant != 0 || ex <= 1, &digits, &e10))
+            return layout(out, bits >> 63, digits, e10, 15);
+    }
+    for (int p = 15; p <= 17; p++) { /* the exact slow path */
+        snprintf(out, AM_FMT_NUM_MAX, "%.*g", p, v);
+        if (!isfinite(v) || strtod(out, NULL) == v)
+            break;
+    }
+    return strlen(out);
+}
