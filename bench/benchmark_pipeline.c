@@ -19,6 +19,10 @@
  *               leak, boxes)
  *   png strip   an 8-frame strip of the clip
  *
+ * With --work DIR the generated rigs (DIR/rig_N.json) and the clip stay there, and
+ * `benchmark_pipeline --child DIR/rig_N.json DIR/walk.anim DIR` runs one size once (for a
+ * profiler).
+ *
  * Per stage: best wall time of the repeats; with --callgrind each size also runs once under
  * `valgrind --tool=callgrind` and the instructions of each stage are printed (a figure that
  * does not depend on what else the machine is doing). Then the scaling exponent of each
@@ -89,7 +93,8 @@ typedef struct run_result {
     double sec[ST_COUNT];
     double instr[ST_COUNT];
     long maxrss_kb;
-    size_t vertices, faces, tris_high, tris_lods[AM_LOD_COUNT];
+    size_t vertices, faces, tris_in, tris_high, tris_lods[AM_LOD_COUNT];
+    double est_max, cost;
     double dup_share;
     int ok;
 } run_result;
@@ -168,6 +173,7 @@ static int run_one(const char *rig_path, const char *anim_path, const char *out_
     if (am_rig_load(rig_path, &rig, &err))
         return fail(rig_path, &err);
     mark(&t0, &r->sec[ST_READ], "rig read");
+    r->vertices = rig.vertex_count;
     am_skin_options opts;
     am_skin_options_default(&opts);
     am_skin_result res;
@@ -176,17 +182,23 @@ static int run_one(const char *rig_path, const char *anim_path, const char *out_
     if (st)
         return fail("build", &err);
     mark(&t0, &r->sec[ST_BUILD], "build");
-    r->vertices = res.vertex_count;
+    r->sec[ST_JOINTS] = res.summary.seconds[AM_SKIN_T_JOINTS_WEIGHTS];
+    r->sec[ST_BUDGET] = res.summary.seconds[AM_SKIN_T_BUDGET];
+    r->sec[ST_FACES] = res.summary.seconds[AM_SKIN_T_FACES];
+    r->sec[ST_LODS] = res.summary.seconds[AM_SKIN_T_LODS];
     r->faces = res.face_count;
     memcpy(r->tris_lods, res.summary.lod_triangles, sizeof r->tris_lods);
     r->tris_high = res.summary.lod_triangles[AM_LOD_HIGH];
-    r->dup_share = res.vertex_count ? (double)res.summary.vertex_count / (double)res.vertex_count - 1.0 : 0;
+    r->dup_share = res.summary.duplicated_share;
+    r->tris_in = res.summary.tris_in;
     char path[4096];
     am_buf mesh = {0}, dae = {0}, md = {0};
     snprintf(path, sizeof path, "%s/%s.llmesh", out_dir, res.summary.name);
     if (am_skin_encode(&res, &mesh, &err) || am_write_file_atomic(path, mesh.data, mesh.size, &err))
         return fail("encode", &err);
     am_buf_free(&mesh);
+    r->est_max = res.summary.est_tris_max;
+    r->cost = res.summary.streaming_cost;
     mark(&t0, &r->sec[ST_ENCODE], "encode");
     char dae_path[4096];
     snprintf(dae_path, sizeof dae_path, "%s/%s.dae", out_dir, res.summary.name);
@@ -461,7 +473,8 @@ int main(int argc, char **argv)
         }
         if (!rc && callgrind && run_callgrind(argv[0], rig_path, anim_path, tmp, &best[s]))
             fprintf(stderr, "benchmark_pipeline: callgrind run of %s failed (is valgrind installed?)\n", names[s]);
-        unlink(rig_path);
+        if (own_tmp)
+            unlink(rig_path); /* with --work the rigs stay for profiling (--child RIG ANIM DIR) */
     }
     if (!rc) {
         printf("benchmark_pipeline: best of %d (wall s)%s; peak memory from ru_maxrss of each size's process\n",
@@ -499,6 +512,15 @@ int main(int argc, char **argv)
         printf("\n%-18s", "duplicated");
         for (int s = 0; s < nsizes; s++)
             printf(callgrind ? " %19.2f%%" : " %9.2f%%", 100 * best[s].dup_share);
+        printf("\n%-18s", "tris in rig");
+        for (int s = 0; s < nsizes; s++)
+            printf(callgrind ? " %20zu" : " %10zu", best[s].tris_in);
+        printf("\n%-18s", "est tris (8.2)");
+        for (int s = 0; s < nsizes; s++)
+            printf(callgrind ? " %20.0f" : " %10.0f", best[s].est_max);
+        printf("\n%-18s", "streaming cost");
+        for (int s = 0; s < nsizes; s++)
+            printf(callgrind ? " %20.2f" : " %10.2f", best[s].cost);
         for (int l = AM_LOD_HIGH; l >= AM_LOD_LOWEST; l--) {
             static const char *const ln[] = {"tris lowest", "tris low", "tris medium", "tris high"};
             printf("\n%-18s", ln[l]);

@@ -13,8 +13,8 @@
 #include "skin/skin_build.h"
 
 static const char *help =
-    "usage: animesh skin RIG.json --out DIR [--region-max-tris N] [--face-vertex-limit N]\n"
-    "                    [--skeleton FILE]\n"
+    "usage: animesh skin RIG.json --out DIR [--max-tris N|auto|none] [--region-max-tris N]\n"
+    "                    [--face-vertex-limit N] [--meshdata] [--skeleton FILE]\n"
     "       animesh skin compare ...   (compare two skin blocks; see 'animesh skin compare --help')\n\n"
     "Build the animesh skin of a rig (README \"Rig JSON\") against the viewer's skeleton and\n"
     "write into DIR, as one set (each file to a temp file first, all renamed together when\n"
@@ -22,19 +22,31 @@ static const char *help =
     "  NAME.llmesh          the mesh asset: 4 LODs (meshoptimizer), weights, skin block with\n"
     "                       inverse binds and joint-position overrides\n"
     "  NAME.dae             COLLADA for the viewer's uploader (\"include joint positions\")\n"
-    "  NAME.meshdata.json   WorldBridge meshdata (single-face meshes only)\n"
+    "  NAME.meshdata.json   WorldBridge meshdata (one-face skins only: WorldBridge writes\n"
+    "                       weights into submesh 0 only; a skin that needs several faces is\n"
+    "                       written without it, with a warning saying what to do)\n"
     "Joints are resolved by name (aliases allowed, unknown names refused), missing viewer\n"
-    "ancestors are added, every override is the offset from the joint's VIEWER parent.\n\n"
+    "ancestors are added, every override is the offset from the joint's VIEWER parent.\n"
+    "A mesh bigger than 65531 vertices is split into at most 8 compact faces (by space and\n"
+    "by dominant joint); one over the triangle budget is reduced to it first, weights kept.\n\n"
     "  --out DIR              output directory (created if missing)\n"
+    "  --max-tris N|auto|none the high LOD's triangle budget: N; auto (default) what fits\n"
+    "                         the region limit (the viewer's estimate from the compressed\n"
+    "                         size) and 8 faces; none: never reduce. A budget that cannot\n"
+    "                         fit is refused before the build, naming the number that does\n"
     "  --region-max-tris N    the region's AnimatedObjectMaxTris (default 150000, OpenSim's\n"
     "                         default; 0 disables the check)\n"
     "  --face-vertex-limit N  split faces above N vertices (default 65531, at most 65536)\n"
+    "  --meshdata             the meshdata is required: the automatic budget fits one face,\n"
+    "                         and a skin that still needs several is refused (exit 1)\n"
     "  --skeleton FILE        the viewer's character/avatar_skeleton.xml\n\n"
-    "Prints joints (and which carry overrides), faces, vertices, triangles per LOD, weight\n"
-    "figures and the viewer's animesh triangle estimate and streaming cost.\n"
-    "Exit 0 ok; 1 invalid rig, over the region limit, or a multi-face mesh (no meshdata\n"
-    "written, and an old NAME.meshdata.json is removed so it is never pushed with the new\n"
-    "mesh); 2 usage; 3 I/O.\n";
+    "Prints joints (and which carry overrides), faces (and the share of vertices written on\n"
+    "two faces), what the budget removed, triangles per LOD, weight figures and the viewer's\n"
+    "animesh triangle estimate and streaming cost (per LOD).\n"
+    "Exit 0 ok (a multi-face skin too: the .llmesh and .dae are written, and an old\n"
+    "NAME.meshdata.json is removed so it is never pushed with the new mesh); 1 invalid rig,\n"
+    "a budget that cannot fit, over the region limit, or --meshdata on a multi-face skin;\n"
+    "2 usage; 3 I/O.\n";
 
 static void print_summary(const am_skin_summary *s)
 {
@@ -53,7 +65,12 @@ static void print_summary(const am_skin_summary *s)
             printf("  default");
         printf("\n");
     }
-    printf("faces %zu, vertices %zu (high LOD)\n", s->face_count, s->vertex_count);
+    if (s->tris_removed)
+        printf("triangle budget %ld%s: %zu -> %zu triangles (%zu removed, %zu vertices dropped)\n", s->budget_tris,
+               s->budget_auto ? " (automatic: what fits)" : "", s->tris_in, s->tris_in - s->tris_removed,
+               s->tris_removed, s->vertices_removed);
+    printf("faces %zu, vertices %zu (high LOD; %zu distinct, %.2f%% written on two faces)\n", s->face_count,
+           s->vertex_count, s->unique_vertex_count, 100.0 * s->duplicated_share);
     printf("triangles per LOD: high %zu, medium %zu, low %zu, lowest %zu\n", s->lod_triangles[AM_LOD_HIGH],
            s->lod_triangles[AM_LOD_MEDIUM], s->lod_triangles[AM_LOD_LOW], s->lod_triangles[AM_LOD_LOWEST]);
     printf("weights: up to %zu influences per vertex written (rig up to %zu); %zu vertices over the 4-influence "
@@ -61,8 +78,10 @@ static void print_summary(const am_skin_summary *s)
            s->max_influences_out, s->max_influences_in, s->vertices_capped, s->vertices_small_dropped,
            s->influences_dropped, s->vertices_renormalised);
     if (s->cost_known) {
-        printf("LOD bytes: high %zu, medium %zu, low %zu, lowest %zu\n", s->lod_bytes[AM_LOD_HIGH],
-               s->lod_bytes[AM_LOD_MEDIUM], s->lod_bytes[AM_LOD_LOW], s->lod_bytes[AM_LOD_LOWEST]);
+        printf("LOD bytes: high %zu, medium %zu, low %zu, lowest %zu; estimated triangles %.0f, %.0f, %.0f, %.0f\n",
+               s->lod_bytes[AM_LOD_HIGH], s->lod_bytes[AM_LOD_MEDIUM], s->lod_bytes[AM_LOD_LOW],
+               s->lod_bytes[AM_LOD_LOWEST], s->est_tris[AM_LOD_HIGH], s->est_tris[AM_LOD_MEDIUM],
+               s->est_tris[AM_LOD_LOW], s->est_tris[AM_LOD_LOWEST]);
         printf("animesh triangle estimate %.0f", s->est_tris_max);
         if (s->region_max_tris > 0)
             printf(" (region limit %ld%s)", s->region_max_tris, s->over_region_limit ? ": OVER" : ": ok");
@@ -76,6 +95,8 @@ static void print_summary(const am_skin_summary *s)
         printf("wrote %s\n", s->dae_path);
     if (s->meshdata_written)
         printf("wrote %s\n", s->meshdata_path);
+    else if (s->llmesh_path[0])
+        printf("no meshdata: %zu faces (WorldBridge writes weights into submesh 0 only)\n", s->face_count);
     if (s->meshdata_removed)
         printf("removed %s: an old meshdata this run could not rewrite (it would not match the new mesh)\n",
                s->meshdata_path);
@@ -100,6 +121,8 @@ int am_cmd_skin(int argc, char **argv)
     static const struct option lopts[] = {{"out", required_argument, 0, 'o'},
                                           {"region-max-tris", required_argument, 0, 'r'},
                                           {"face-vertex-limit", required_argument, 0, 'f'},
+                                          {"max-tris", required_argument, 0, 't'},
+                                          {"meshdata", no_argument, 0, 'm'},
                                           {"skeleton", required_argument, 0, 's'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
@@ -122,6 +145,17 @@ int am_cmd_skin(int argc, char **argv)
                                     AM_MESH_MAX_FACE_VERTICES, optarg);
             opts.face_vertex_limit = (size_t)v;
             break;
+        case 't':
+            if (strcmp(optarg, "auto") == 0)
+                opts.max_tris = AM_SKIN_MAX_TRIS_AUTO;
+            else if (strcmp(optarg, "none") == 0)
+                opts.max_tris = AM_SKIN_MAX_TRIS_NONE;
+            else if (am_cli_parse_long(optarg, 1, LONG_MAX, &v))
+                opts.max_tris = v;
+            else
+                return am_cli_usage("skin", "--max-tris: expected a positive integer, auto or none, got '%s'", optarg);
+            break;
+        case 'm': opts.require_meshdata = true; break;
         case 'h': fputs(help, stdout); return AM_EXIT_OK;
         default: return am_cli_usage("skin", "unknown or incomplete option '%s'", argv[optind - 1]);
         }

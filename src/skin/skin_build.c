@@ -6,9 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "core/radix.h"
 #include "skin/skin_internal.h"
 #include "skin/skin_weights.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 void am_skin_options_default(am_skin_options *opts)
 {
@@ -20,6 +29,10 @@ void am_skin_options_default(am_skin_options *opts)
     opts->lod_error[0] = 0.01;
     opts->lod_error[1] = 0.03;
     opts->lod_error[2] = 0.1;
+    opts->lod_weight_tol[0] = 0.05;
+    opts->lod_weight_tol[1] = 0.1;
+    opts->lod_weight_tol[2] = 0.15;
+    opts->max_tris = AM_SKIN_MAX_TRIS_AUTO;
 }
 
 void am_skin_result_free(am_skin_result *res)
@@ -27,6 +40,7 @@ void am_skin_result_free(am_skin_result *res)
     if (!res)
         return;
     am_mesh_asset_free(&res->asset);
+    free(res->rig_vertex);
     free(res->positions);
     free(res->normals);
     free(res->uvs);
@@ -43,6 +57,8 @@ typedef struct face_attr {
     float *pos;   /* 3 per local vertex, normalised */
     float *nrm;   /* 3, normalised-frame normals */
     float *uv;    /* 2 */
+    uint8_t *wcount, *wjoint; /* stored influences per local vertex (1 + 4) */
+    float *wvalue;            /* 4: code / 65535 */
     uint32_t *cls;/* weight class per local vertex: medium LOD (joint + band) */
     uint32_t *cls_far; /* low and lowest LODs (dominant joint only) */
 } face_attr;
@@ -203,48 +219,41 @@ static am_status build_weights(const am_rig *rig, const int *rig_to_skin, am_ski
     return AM_OK;
 }
 
-static int cmp_pos(const void *a, const void *b, const float *pos)
+static bool same_pos(const float *pos, uint32_t a, uint32_t b)
 {
-    const float *p = &pos[3 * (size_t) * (const uint32_t *)a], *q = &pos[3 * (size_t) * (const uint32_t *)b];
-    for (int k = 0; k < 3; k++)
-        if (p[k] != q[k])
-            return p[k] < q[k] ? -1 : 1;
-    return 0;
+    return pos[3 * (size_t)a] == pos[3 * (size_t)b] && pos[3 * (size_t)a + 1] == pos[3 * (size_t)b + 1] &&
+           pos[3 * (size_t)a + 2] == pos[3 * (size_t)b + 2];
 }
 
 /* Coincident positions with different weights: the COLLADA uploader keys weights by
- * position and would give them one list (collada-upload.md 4.5). Sort indices by
- * position (simple merge sort; qsort has no context argument in C11). */
+ * position and would give them one list (collada-upload.md 4.5). Vertices sorted by
+ * position (three stable radix passes: z, y, then x), equal neighbours compared. */
 static void count_coincident(am_skin_result *res)
 {
     size_t n = res->vertex_count;
-    uint32_t *idx = malloc(n * sizeof *idx), *tmp = malloc(n * sizeof *tmp);
-    if (!idx || !tmp) {
+    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx), *key = malloc((n ? n : 1) * sizeof *key);
+    if (!idx || !key) {
         free(idx);
-        free(tmp);
+        free(key);
         return;
     }
     for (size_t i = 0; i < n; i++)
         idx[i] = (uint32_t)i;
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            size_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi)
-                tmp[o++] = cmp_pos(&idx[j], &idx[i], res->positions) < 0 ? idx[j++] : idx[i++];
-            while (i < mid)
-                tmp[o++] = idx[i++];
-            while (j < hi)
-                tmp[o++] = idx[j++];
+    for (int axis = 2; axis >= 0; axis--) {
+        for (size_t i = 0; i < n; i++) {
+            float f = res->positions[3 * (size_t)idx[i] + axis];
+            key[i] = am_radix_float_key(f == 0 ? 0.0f : f); /* -0 == +0 */
         }
-        uint32_t *s = idx;
-        idx = tmp;
-        tmp = s;
+        if (am_radix_sort_u32(key, idx, n, NULL)) {
+            free(idx);
+            free(key);
+            return;
+        }
     }
     size_t conflicts = 0;
     for (size_t i = 1; i < n; i++) {
         uint32_t a = idx[i - 1], b = idx[i];
-        if (cmp_pos(&a, &b, res->positions) != 0)
+        if (!same_pos(res->positions, a, b))
             continue;
         bool same = res->weight_count[a] == res->weight_count[b];
         for (int k = 0; same && k < res->weight_count[a]; k++)
@@ -254,7 +263,7 @@ static void count_coincident(am_skin_result *res)
             conflicts++;
     }
     free(idx);
-    free(tmp);
+    free(key);
     res->summary.coincident_conflicts = conflicts;
     if (conflicts)
         am_skin_warn(&res->summary,
@@ -387,7 +396,7 @@ static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts,
     return AM_OK;
 }
 
-/* Steps 5-6: the four LOD blocks. */
+/* Steps 6-7: the four LOD blocks. */
 static am_status build_lods(const am_skin_options *opts, const am_skin_face_split *faces, size_t face_count,
                             const am_skin_norm *norm, am_skin_result *res, am_error *err)
 {
@@ -399,27 +408,37 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
     memset(lod_idx, 0, sizeof lod_idx);
     for (size_t f = 0; f < face_count; f++) {
         const am_skin_face_split *src = &faces[f];
-        at[f].pos = malloc(src->vertex_count * 3 * sizeof(float));
-        at[f].nrm = malloc(src->vertex_count * 3 * sizeof(float));
-        at[f].uv = malloc(src->vertex_count * 2 * sizeof(float));
-        at[f].cls = malloc((src->vertex_count ? src->vertex_count : 1) * sizeof(uint32_t));
-        at[f].cls_far = malloc((src->vertex_count ? src->vertex_count : 1) * sizeof(uint32_t));
-        if (!at[f].pos || !at[f].nrm || !at[f].uv || !at[f].cls || !at[f].cls_far) {
+        size_t nv = src->vertex_count ? src->vertex_count : 1;
+        at[f].pos = malloc(nv * 3 * sizeof(float));
+        at[f].nrm = malloc(nv * 3 * sizeof(float));
+        at[f].uv = malloc(nv * 2 * sizeof(float));
+        at[f].wcount = malloc(nv);
+        at[f].wjoint = malloc(4 * nv);
+        at[f].wvalue = malloc(4 * nv * sizeof(float));
+        at[f].cls = malloc(nv * sizeof(uint32_t));
+        at[f].cls_far = malloc(nv * sizeof(uint32_t));
+        if (!at[f].pos || !at[f].nrm || !at[f].uv || !at[f].wcount || !at[f].wjoint || !at[f].wvalue || !at[f].cls ||
+            !at[f].cls_far) {
             st = am_fail_nomem(err, "LOD attributes");
             goto done;
         }
-        if ((st = am_skin_weight_classes(res, src->vertices, src->vertex_count, true, at[f].cls, err)) ||
-            (st = am_skin_weight_classes(res, src->vertices, src->vertex_count, false, at[f].cls_far, err)))
-            goto done;
         for (size_t i = 0; i < src->vertex_count; i++) {
             size_t v = src->vertices[i];
             am_skin_norm_position(norm, &res->positions[3 * v], &at[f].pos[3 * i]);
             am_skin_norm_normal(norm, &res->normals[3 * v], &at[f].nrm[3 * i]);
             at[f].uv[2 * i] = res->uvs[2 * v];
             at[f].uv[2 * i + 1] = res->uvs[2 * v + 1];
+            at[f].wcount[i] = res->weight_count[v];
+            memcpy(&at[f].wjoint[4 * i], &res->weight_joint[4 * v], 4);
+            for (int k = 0; k < 4; k++)
+                at[f].wvalue[4 * i + k] = (float)(res->weight_code[4 * v + k] / 65535.0);
         }
+        am_lod_mesh m = {at[f].pos, src->vertex_count, at[f].wcount, at[f].wjoint, at[f].wvalue};
+        if ((st = am_skin_weight_classes(&m, true, at[f].cls, err)) ||
+            (st = am_skin_weight_classes(&m, false, at[f].cls_far, err)))
+            goto done;
         /* high LOD = the face's own indices */
-        lod_idx[AM_LOD_HIGH][f] = malloc(src->index_count * sizeof(uint32_t));
+        lod_idx[AM_LOD_HIGH][f] = malloc((src->index_count ? src->index_count : 1) * sizeof(uint32_t));
         if (!lod_idx[AM_LOD_HIGH][f]) {
             st = am_fail_nomem(err, "LOD indices");
             goto done;
@@ -428,11 +447,11 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
         lod_n[AM_LOD_HIGH][f] = src->index_count;
         for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST; lod--) {
             int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
-            double ratio = opts->generate_lods ? opts->lod_ratio[step] : 1.0;
-            if ((st = am_skin_simplify(lod_idx[lod + 1][f], lod_n[lod + 1][f], at[f].pos, src->vertex_count,
-                                       lod == AM_LOD_MEDIUM ? at[f].cls : at[f].cls_far, ratio,
-                                       opts->lod_error[step], &lod_idx[lod][f], &lod_n[lod][f],
-                                       err)))
+            am_lod_step ls = {lod == AM_LOD_MEDIUM ? at[f].cls : at[f].cls_far,
+                              opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
+                              opts->lod_weight_tol[step], 0};
+            if ((st = am_skin_simplify(&m, lod_idx[lod + 1][f], lod_n[lod + 1][f], &ls, &lod_idx[lod][f],
+                                       &lod_n[lod][f], err)))
                 goto done;
         }
     }
@@ -467,6 +486,9 @@ done:
         free(at[f].pos);
         free(at[f].nrm);
         free(at[f].uv);
+        free(at[f].wcount);
+        free(at[f].wjoint);
+        free(at[f].wvalue);
         free(at[f].cls);
         free(at[f].cls_far);
         for (int lod = 0; lod < AM_LOD_COUNT; lod++)
@@ -497,8 +519,14 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     am_mat4 *alt = malloc(AM_MAX_JOINTS_PER_MESH * sizeof *alt);
     am_skin_face_split faces[AM_MESH_MAX_FACES];
     size_t face_count = 0;
+    double t0 = now_s(), t1;
     if ((st = check_rig(rig, err)))
         goto done;
+    if (opts.face_vertex_limit < 3 || opts.face_vertex_limit > AM_MESH_MAX_FACE_VERTICES) {
+        st = am_fail(err, AM_ERR_USAGE, "face vertex limit %zu outside 3..%d", opts.face_vertex_limit,
+                     AM_MESH_MAX_FACE_VERTICES);
+        goto done;
+    }
     warn_if_oversized(rig, sum);
     rig_to_skin = malloc(rig->joint_count * sizeof *rig_to_skin);
     if (!ibm || !alt || !rig_to_skin) {
@@ -506,9 +534,17 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         goto done;
     }
     if ((st = am_skin_build_joints(rig, skel, sum, rig_to_skin, ibm, alt, err)) ||
-        (st = copy_geometry(rig, out, err)) || (st = build_weights(rig, rig_to_skin, out, err)) ||
-        (st = am_skin_split_faces(rig->triangles, rig->triangle_count, rig->vertex_count, opts.face_vertex_limit, faces,
-                                  &face_count, err)))
+        (st = copy_geometry(rig, out, err)) || (st = build_weights(rig, rig_to_skin, out, err)))
+        goto done;
+    t1 = now_s();
+    sum->seconds[AM_SKIN_T_JOINTS_WEIGHTS] = t1 - t0;
+    t0 = t1;
+    if ((st = am_skin_apply_budget(out, &opts, err)))
+        goto done;
+    t1 = now_s();
+    sum->seconds[AM_SKIN_T_BUDGET] = t1 - t0;
+    t0 = t1;
+    if ((st = am_skin_split_faces(out, opts.face_vertex_limit, faces, &face_count, err)))
         goto done;
     out->source_bind_shape = rig->explicit_skin ? rig->bind_shape : am_mat4_identity();
     if (opts.texture_image)
@@ -518,18 +554,53 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         out->face_tri_start[f] = faces[f].first_triangle;
         sum->vertex_count += faces[f].vertex_count;
     }
-    out->face_tri_start[face_count] = rig->triangle_count;
+    out->face_tri_start[face_count] = out->triangle_count;
     sum->face_count = face_count;
+    {
+        uint8_t *seen = calloc(out->vertex_count ? out->vertex_count : 1, 1);
+        if (!seen) {
+            st = am_fail_nomem(err, "skin");
+            goto done;
+        }
+        for (size_t i = 0; i < 3 * out->triangle_count; i++)
+            if (!seen[out->triangles[i]]) {
+                seen[out->triangles[i]] = 1;
+                sum->unique_vertex_count++;
+            }
+        free(seen);
+        sum->duplicated_share =
+            sum->unique_vertex_count ? (double)sum->vertex_count / (double)sum->unique_vertex_count - 1.0 : 0.0;
+    }
+    if (face_count > 1 && opts.require_meshdata) {
+        st = am_fail(err, AM_ERR_INVALID,
+                     "the meshdata was required but %zu vertices need %zu faces of at most %zu, and WorldBridge writes "
+                     "weights into submesh 0 only (lessons rule 12): pass --max-tris %zu or less for one face, or leave "
+                     "out --meshdata (the .llmesh and .dae carry every face)",
+                     sum->unique_vertex_count, face_count, opts.face_vertex_limit, sum->tris_fit_one_face);
+        goto done;
+    }
     if (face_count > 1)
-        am_skin_warn(sum, "%zu vertices need %zu faces of at most %zu: WorldBridge writes weights into submesh 0 only, "
-                          "so no meshdata JSON can carry this skin (lessons rule 12)",
-                     sum->vertex_count, face_count, opts.face_vertex_limit);
+        am_skin_warn(sum,
+                     "%zu vertices need %zu faces of at most %zu (%.2f%% written twice on face borders): WorldBridge "
+                     "writes weights into submesh 0 only (lessons rule 12), so no meshdata JSON can carry this skin; the "
+                     ".llmesh and .dae carry every face (upload the .dae with the viewer), or pass --max-tris %zu or less "
+                     "for one face",
+                     sum->unique_vertex_count, face_count, opts.face_vertex_limit, 100.0 * sum->duplicated_share,
+                     sum->tris_fit_one_face);
+    t1 = now_s();
+    sum->seconds[AM_SKIN_T_FACES] = t1 - t0;
+    t0 = t1;
     am_skin_norm norm;
     am_skin_norm_compute(out->positions, faces, face_count, &norm);
-    if ((st = build_lods(&opts, faces, face_count, &norm, out, err)) ||
-        (st = build_skin_info(rig, &opts, ibm, alt, &norm, out, err)))
+    if ((st = build_lods(&opts, faces, face_count, &norm, out, err)))
+        goto done;
+    t1 = now_s();
+    sum->seconds[AM_SKIN_T_LODS] = t1 - t0;
+    t0 = t1;
+    if ((st = build_skin_info(rig, &opts, ibm, alt, &norm, out, err)))
         goto done;
     count_coincident(out);
+    sum->seconds[AM_SKIN_T_ASSET] = now_s() - t0;
 done:
     am_skin_face_split_free(faces, face_count);
     free(rig_to_skin);

@@ -26,14 +26,21 @@
  *      every vertex sum to exactly 65535 (the residual of truncation goes to the largest
  *      influence). An influence whose code would be 0 is dropped (the viewer would decode
  *      it as 0.001). A vertex with no positive influence is refused by index.
- *   4. Faces (skin_faces.c): the triangles are split greedily, in order, into faces of at
- *      most `face_vertex_limit` vertices (<= 8 faces), each vertex keeping its weights.
- *   5. Positions into the unit cube as the uploader does (mesh-asset.md 4.8, in F32), the
+ *   4. Triangle budget (skin_budget.c): a high LOD over `max_tris` (by default: what fits the
+ *      region's animesh limit and 8 faces) is reduced to it before anything else is built,
+ *      weight-aware like the LODs (step 6), unused vertices dropped; a budget that cannot be
+ *      met is refused here, before the expensive steps, naming the number to pass.
+ *   5. Faces (skin_faces.c): one face in the triangles' own order when every vertex fits in
+ *      `face_vertex_limit`; else at most 8 compact faces split by space and dominant joint
+ *      (res->triangles reordered face by face), a vertex on a face border written once per
+ *      face (summary.duplicated_share).
+ *   6. Positions into the unit cube as the uploader does (mesh-asset.md 4.8, in F32), the
  *      normalisation folded into the bind shape matrix: BSM = T(centre) S(size), so the
  *      asset's bind shape is exactly what the uploader would compute from our .dae.
- *   6. LODs (skin_lod.c): medium/low/lowest simplified from the previous LOD with
- *      meshoptimizer; simplification only drops vertices, so every kept vertex carries its
- *      own weights and UVs.
+ *   7. LODs (skin_lod.c), per face: medium/low/lowest simplified from the previous LOD with
+ *      meshoptimizer, weight-aware (weight classes with locked borders, then the borders
+ *      thinned where no weight changes by more than lod_weight_tol); simplification only
+ *      drops vertices, so every kept vertex carries its own weights and UVs.
  * Cost (skin_cost.c, mesh-asset.md 8.2-8.3) needs the compressed LOD sizes, so it is
  * computed by am_skin_encode.
  *
@@ -70,14 +77,34 @@
 #define AM_RIG_MAX_COORD_M 1000.0
 #define AM_ANIMESH_MAX_LEGAL_SIZE_M 64.0
 
+/* am_skin_options.max_tris: reduce to what fits (the default) / never reduce. */
+#define AM_SKIN_MAX_TRIS_AUTO 0
+#define AM_SKIN_MAX_TRIS_NONE (-1)
+
 typedef struct am_skin_options {
     long region_max_tris;        /* triangle limit checked (estimate, 8.2); <= 0: not checked */
+    long max_tris;               /* triangle budget of the high LOD (step 4):
+                                    > 0: at most this many triangles (refused before the build
+                                         when the prediction says it cannot fit the region
+                                         limit or 8 faces, with the number that does);
+                                    AM_SKIN_MAX_TRIS_AUTO: what fits region_max_tris (the
+                                         viewer's estimate from the high LOD's compressed size,
+                                         predicted from this mesh's bytes per triangle) and
+                                         8 faces of face_vertex_limit vertices;
+                                    AM_SKIN_MAX_TRIS_NONE: never reduced (a mesh that cannot
+                                         fit is refused before the build) */
     size_t face_vertex_limit;    /* 3 .. 65536; default AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT */
     bool generate_lods;          /* false: every LOD block carries the high LOD */
     double lod_ratio[3];         /* target triangles of medium/low/lowest as a fraction of
                                     the LOD above (default 0.25 each) */
     double lod_error[3];         /* meshoptimizer relative error bound per LOD
                                     (default 0.01, 0.03, 0.1) */
+    double lod_weight_tol[3];    /* class borders thinned per LOD where no weight changes by
+                                    more than this (default 0.05, 0.1, 0.15; 0: borders kept
+                                    whole) */
+    bool require_meshdata;       /* the WorldBridge meshdata must be written: a skin that needs
+                                    several faces is refused right after the face split (before
+                                    the LODs), and the automatic budget fits one face */
     double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
     bool lock_scale_if_joint_position;
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
@@ -112,9 +139,23 @@ typedef struct am_skin_summary {
 
     size_t face_count;
     size_t face_vertex_limit;    /* faces were split above this many vertices */
-    size_t vertex_count;         /* high LOD, over all faces */
+    size_t vertex_count;         /* high LOD, over all faces (a vertex on a face border counts
+                                    once per face) */
+    size_t unique_vertex_count;  /* high LOD vertices, each once */
+    double duplicated_share;     /* vertex_count / unique_vertex_count - 1 */
     size_t lod_triangles[AM_LOD_COUNT];
     size_t lod_vertices[AM_LOD_COUNT];
+
+    /* triangle budget (step 4) */
+    long budget_tris;            /* the budget that applied (0: none) */
+    bool budget_auto;            /* chosen to fit (not given) */
+    size_t tris_in;              /* the rig's triangles */
+    size_t tris_removed;         /* by the budget */
+    size_t vertices_removed;     /* no longer used after the budget */
+    size_t tris_fit_one_face;    /* about the most triangles that fit one face (meshdata) */
+
+    /* seconds per step (a profile; 0 for steps not run) */
+    double seconds[8];           /* AM_SKIN_T_* */
 
     /* weights */
     size_t max_influences_in;    /* most influences on one vertex in the rig (after merging) */
@@ -148,14 +189,20 @@ typedef struct am_skin_summary {
     size_t warning_count;
 } am_skin_summary;
 
+enum { AM_SKIN_T_JOINTS_WEIGHTS, AM_SKIN_T_BUDGET, AM_SKIN_T_FACES, AM_SKIN_T_LODS, AM_SKIN_T_ASSET,
+       AM_SKIN_T_ENCODE, AM_SKIN_T_DAE, AM_SKIN_T_MESHDATA };
+
 /* The built skin. `asset` is ready for am_mesh_asset_encode. The geometry below is the
  * high LOD in the BIND frame (not normalised; for an explicit skin in the mesh's space,
- * see source_bind_shape), faces in order, which is what the .dae and the meshdata carry. Owned; free with am_skin_result_free. */
+ * see source_bind_shape), faces in order, which is what the .dae and the meshdata carry.
+ * Vertex i is rig vertex i unless a triangle budget dropped vertices (then rig_vertex[i]
+ * names it). Owned; free with am_skin_result_free. */
 typedef struct am_skin_result {
     am_mesh_asset asset;
     am_skin_summary summary;
 
     size_t vertex_count;
+    uint32_t *rig_vertex;      /* NULL (vertex i is rig vertex i) or the rig vertex of each */
     float *positions;          /* 3 per vertex, bind frame */
     float *normals;            /* 3 per vertex, unit */
     float *uvs;                /* 2 per vertex */
@@ -202,11 +249,14 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
  * NAME.meshdata.json as ONE output set (core/outset.h; DIR is created): every file is
  * written to a temp file first and they are renamed together only when all are complete,
  * so no failure leaves new files beside old ones. Over the region limit nothing is written
- * (AM_ERR_INVALID). A multi-face skin has no meshdata (WorldBridge weights submesh 0
- * only): the .llmesh and .dae are put in place, an old NAME.meshdata.json is removed
- * (summary.meshdata_removed) so `push` cannot send it with the new mesh, and the call fails
- * with AM_ERR_INVALID explaining why. `summary` (optional) is filled whenever the build
- * succeeded; its paths are empty when nothing was written. */
+ * (AM_ERR_INVALID); with the automatic budget a miss of the size prediction is corrected
+ * by one rebuild with the budget the measured size allows. A skin that needs several
+ * faces is a success: the .llmesh and .dae are put in place, no meshdata (WorldBridge
+ * weights submesh 0 only; summary.meshdata_written false, a warning says why and what to
+ * do) and an old NAME.meshdata.json is removed (summary.meshdata_removed) so `push` cannot
+ * send it with the new mesh; with opts->require_meshdata such a skin is refused before
+ * anything is written. `summary` (optional) is filled whenever the build succeeded; its
+ * paths are empty when nothing was written. */
 am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                          const char *out_dir, am_skin_summary *summary, am_error *err);
 

@@ -1,6 +1,9 @@
 /* Encoding with cost figures, and the three-file export (skin_build.h). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/outset.h"
 
@@ -39,16 +42,81 @@ am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err)
     return AM_OK;
 }
 
-/* Build, encode, check the region limit, and put the three outputs in `set`. On a
- * meshdata refusal the other two are still added, NAME.meshdata.json is declared stale
- * and *md_status / md_err say why (so the set can still be committed). */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Build and encode; an automatic budget that the measured size shows over the region limit
+ * (the prediction missed) is rebuilt once with the budget the measured bytes allow. */
+static am_status build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                               am_skin_result *res, am_buf *mesh, am_error *err)
+{
+    am_skin_options o;
+    if (opts)
+        o = *opts;
+    else
+        am_skin_options_default(&o);
+    double first_est = 0;
+    size_t first_tris = 0;
+    for (int attempt = 0;; attempt++) {
+        am_status st = am_skin_build(rig, skel, &o, res, err);
+        if (st && attempt > 0 && st == AM_ERR_INVALID)
+            return am_fail(err, AM_ERR_INVALID,
+                           "estimated animesh triangles %.0f (measured after a reduction to %zu triangles) exceed the "
+                           "region limit %ld, and the %ld triangles that would fit cannot be reached keeping the "
+                           "weights: pass --region-max-tris %.0f or more if the region allows it, or reduce the mesh "
+                           "in its modeller",
+                           first_est, first_tris, o.region_max_tris, o.max_tris, ceil(first_est));
+        if (st)
+            return st;
+        if (attempt > 0)
+            res->summary.budget_auto = true; /* the automatic budget, corrected by the measured size */
+        double t0 = now_s();
+        if ((st = am_skin_encode(res, mesh, err)))
+            return st;
+        res->summary.seconds[AM_SKIN_T_ENCODE] = now_s() - t0;
+        const am_skin_summary *sum = &res->summary;
+        if (!sum->over_region_limit || !sum->budget_auto || attempt > 0 || !(sum->est_tris_max > 0))
+            return AM_OK;
+        first_est = sum->est_tris_max;
+        first_tris = res->triangle_count;
+        o.max_tris = (long)floor((double)res->triangle_count * (double)sum->region_max_tris / sum->est_tris_max * 0.98);
+        if (o.max_tris < 1)
+            return AM_OK;
+        am_skin_result_free(res);
+        am_buf_free(mesh);
+    }
+}
+
+/* The LOD faces are in the encoded bytes; the writers after this need the high LOD arrays
+ * and the skin block only. */
+static void drop_lod_faces(am_skin_result *res)
+{
+    for (int l = 0; l < AM_LOD_COUNT; l++) {
+        am_mesh_lod *L = &res->asset.lods[l];
+        for (size_t f = 0; f < L->face_count; f++)
+            am_mesh_face_free(&L->faces[f]);
+        free(L->faces);
+        L->faces = NULL;
+        L->face_count = 0;
+    }
+}
+
+/* Build, encode, check the region limit, and put the outputs in `set`. A multi-face skin
+ * has no meshdata (not an error: the summary's warning says why); NAME.meshdata.json is
+ * then declared stale. On another meshdata refusal the other two are still added, the
+ * meshdata declared stale and *md_status / md_err say why (so the set can still be
+ * committed). */
 static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, am_outset *set,
                                am_skin_summary *summary, am_status *md_status, am_error *md_err, am_error *err)
 {
     am_skin_result res;
     am_buf mesh = {0}, dae = {0}, md = {0};
     *md_status = AM_OK;
-    am_status st = am_skin_build(rig, skel, opts, &res, err);
+    am_status st = build_encoded(rig, skel, opts, &res, &mesh, err);
     if (st)
         return st;
     char name[128], file[3][160];
@@ -57,26 +125,34 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     snprintf(file[1], sizeof file[1], "%s.dae", name);
     snprintf(file[2], sizeof file[2], "%s.meshdata.json", name);
     am_skin_summary *sum = &res.summary;
-    if ((st = am_skin_encode(&res, &mesh, err)))
-        goto done;
+    drop_lod_faces(&res);
     if (sum->over_region_limit) {
         st = am_fail(err, AM_ERR_INVALID,
                      "estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris; the viewer "
-                     "would not let the object become animesh): simplify the mesh or pass --region-max-tris",
-                     sum->est_tris_max, sum->region_max_tris);
+                     "would not let the object become animesh): pass --max-tris %.0f or less (or leave it out: animesh "
+                     "reduces to what fits), or --region-max-tris %.0f if the region allows it",
+                     sum->est_tris_max, sum->region_max_tris,
+                     floor((double)res.triangle_count * (double)sum->region_max_tris / sum->est_tris_max * 0.98),
+                     ceil(sum->est_tris_max));
         goto done;
     }
+    double t0 = now_s();
     if ((st = am_write_collada(&res, &dae, err)) || (st = am_outset_add(set, file[0], mesh.data, mesh.size, err)) ||
         (st = am_outset_add(set, file[1], dae.data, dae.size, err)))
         goto done;
-    if ((*md_status = am_write_meshdata_json(&res, &md, md_err)) == AM_OK) {
+    sum->seconds[AM_SKIN_T_DAE] = now_s() - t0;
+    t0 = now_s();
+    if (res.face_count > 1) {
+        /* a success without meshdata; an old one would be pushed as if it belonged to it */
+        if ((st = am_outset_remove_stale(set, file[2], err)))
+            goto done;
+    } else if ((*md_status = am_write_meshdata_json(&res, &md, md_err)) == AM_OK) {
         if ((st = am_outset_add(set, file[2], md.data, md.size, err)))
             goto done;
         sum->meshdata_written = true;
-    } else if ((st = am_outset_remove_stale(set, file[2], err))) {
-        /* an old meshdata beside the new mesh would be pushed as if it belonged to it */
+    } else if ((st = am_outset_remove_stale(set, file[2], err)))
         goto done;
-    }
+    sum->seconds[AM_SKIN_T_MESHDATA] = now_s() - t0;
     snprintf(sum->llmesh_path, sizeof sum->llmesh_path, "%s", am_outset_path(set, file[0]));
     snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]));
     snprintf(sum->meshdata_path, sizeof sum->meshdata_path, "%s", am_outset_path(set, file[2]));
