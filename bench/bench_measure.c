@@ -13,6 +13,14 @@
 
 static am_vec3 vtx(const float *p, size_t i) { return am_v3(p[3 * i], p[3 * i + 1], p[3 * i + 2]); }
 
+/* |p_i - q_j| in double, inline (the per-edge and per-vertex loops run it millions of times) */
+static inline double dist_ff(const float *p, size_t i, const float *q, size_t j)
+{
+    double dx = (double)p[3 * i] - q[3 * j], dy = (double)p[3 * i + 1] - q[3 * j + 1],
+           dz = (double)p[3 * i + 2] - q[3 * j + 2];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
 double am_bench_select_kth(double *v, size_t n, size_t k)
 {
     /* quickselect with a three-way partition: strain ratios repeat (every edge of a rigid
@@ -80,7 +88,7 @@ am_status am_bench_displacement(const am_bench *b, const float *a, const float *
     if (!d)
         return am_fail_nomem(err, "displacement");
     for (size_t i = 0; i < n; i++)
-        d[i] = am_v3_dist(vtx(a, i), vtx(c, i));
+        d[i] = dist_ff(a, i, c, i);
     am_status s = stats_of(d, n, out, err);
     free(d);
     return s;
@@ -307,7 +315,7 @@ void am_bench_cross_side_leak(const am_bench *b, am_bench_side side, const float
         bool other = side == AM_SIDE_LEFT ? y < -tol : y > tol;
         if (!other)
             continue;
-        double d = am_v3_dist(vtx(rest_prim, i), vtx(posed_prim, i));
+        double d = dist_ff(rest_prim, i, posed_prim, i);
         if (d > out->max_m) {
             out->max_m = d;
             out->argmax = i;
@@ -428,7 +436,7 @@ am_status am_bench_prepare_measures(am_bench *b, am_error *err)
         for (size_t i = begin; i < end; i++) {
             if (i > begin && hi[i] == hi[i - 1])
                 continue;
-            double rest = am_v3_dist(vtx(b->bind_pos, v), vtx(b->bind_pos, hi[i]));
+            double rest = dist_ff(b->bind_pos, v, b->bind_pos, hi[i]);
             if (rest <= 1e-9)
                 continue;
             b->edges[2 * n] = (uint32_t)v;
@@ -458,7 +466,7 @@ am_status am_bench_strain_report(const am_bench *b, const float *prim, am_bench_
     double mn = INFINITY, mx = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         uint32_t a = b->edges[2 * i], c = b->edges[2 * i + 1];
-        double r = am_v3_dist(vtx(prim, a), vtx(prim, c)) / b->edge_rest[i];
+        double r = dist_ff(prim, a, prim, c) / b->edge_rest[i];
         outside += r < 0.5 || r > 1.6;
         mn = r < mn ? r : mn;
         mx = r > mx ? r : mx;
@@ -506,15 +514,29 @@ am_status am_bench_pose_report_at(const am_bench *b, int motion, double t, const
     if (s)
         goto done;
     am_bench_cross_side_leak(b, am_bench_locals_side(b, loc, nl), rest, posed, &out->leak);
-    out->min_prim = out->min_bind = am_v3(INFINITY, INFINITY, INFINITY);
-    out->max_prim = out->max_bind = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    /* boxes in both frames: bind = R^-1 prim + offset, R the same for every vertex */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    am_vec3 ex = am_bench_prim_to_bind(b, am_v3(1, 0, 0)), ey = am_bench_prim_to_bind(b, am_v3(0, 1, 0)),
+            ez = am_bench_prim_to_bind(b, am_v3(0, 0, 1)), e0 = am_bench_prim_to_bind(b, am_v3(0, 0, 0));
+    double rot[3][3] = {{ex.x - e0.x, ey.x - e0.x, ez.x - e0.x},
+                        {ex.y - e0.y, ey.y - e0.y, ez.y - e0.y},
+                        {ex.z - e0.z, ey.z - e0.z, ez.z - e0.z}};
+    double off[3] = {e0.x, e0.y, e0.z};
     for (size_t i = 0; i < n; i++) {
-        am_vec3 p = vtx(posed, i), q = am_bench_prim_to_bind(b, p);
-        out->min_prim = am_v3(fmin(out->min_prim.x, p.x), fmin(out->min_prim.y, p.y), fmin(out->min_prim.z, p.z));
-        out->max_prim = am_v3(fmax(out->max_prim.x, p.x), fmax(out->max_prim.y, p.y), fmax(out->max_prim.z, p.z));
-        out->min_bind = am_v3(fmin(out->min_bind.x, q.x), fmin(out->min_bind.y, q.y), fmin(out->min_bind.z, q.z));
-        out->max_bind = am_v3(fmax(out->max_bind.x, q.x), fmax(out->max_bind.y, q.y), fmax(out->max_bind.z, q.z));
+        const float *p = &posed[3 * i];
+        for (int k = 0; k < 3; k++) {
+            double v = p[k], q = rot[k][0] * p[0] + rot[k][1] * p[1] + rot[k][2] * p[2] + off[k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+            blo[k] = q < blo[k] ? q : blo[k];
+            bhi[k] = q > bhi[k] ? q : bhi[k];
+        }
     }
+    out->min_prim = am_v3(lo[0], lo[1], lo[2]);
+    out->max_prim = am_v3(hi[0], hi[1], hi[2]);
+    out->min_bind = am_v3(blo[0], blo[1], blo[2]);
+    out->max_bind = am_v3(bhi[0], bhi[1], bhi[2]);
     for (size_t k = 0; k < set_count; k++) {
         out->sets[k].rigidity_m = am_bench_rigidity(b, posed, &sets[k], &out->sets[k].sampled);
         am_bench_centre(b, posed, &sets[k], &out->sets[k].centre_prim, &out->sets[k].centre_bind);
