@@ -10,6 +10,13 @@
 
 static char out[65536];
 
+static void remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static bool exists(const char *dir, const char *name)
 {
     char p[1024];
@@ -129,9 +136,92 @@ static void test_over_region_limit_exits_1_and_writes_nothing(void **state)
     am_test_rmtree(dir);
 }
 
+/* A skin that needs several faces is a success: the .llmesh and .dae are written, exit 0,
+ * the meshdata skipped with a warning saying why and what to do; --meshdata makes it
+ * required (exit 1, nothing written). The quadruped's 120 vertices at 50 per face: 3. */
+static void test_multi_face_skin_is_a_success_unless_meshdata_is_required(void **state)
+{
+    char dir[256], sk[4096], sub[300];
+    am_test_tmpdir(dir, sizeof dir);
+    am_test_shared_path(sk, sizeof sk, "viewer/avatar_skeleton.xml");
+    int rc = am_test_run_cli(out, sizeof out,
+                             "skin '%s/assets/rigs/quadruped.json' --out '%s/o' --skeleton '%s' --face-vertex-limit 50",
+                             AM_SOURCE_DIR, dir, sk);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    snprintf(sub, sizeof sub, "%s/o", dir);
+    assert_true(exists(sub, "quadruped.llmesh"));
+    assert_true(exists(sub, "quadruped.dae"));
+    assert_false(exists(sub, "quadruped.meshdata.json"));
+    assert_non_null(strstr(out, "faces 3, vertices 120 (high LOD; 120 distinct, 0.00% written on two faces)"));
+    assert_non_null(strstr(out, "warning: 120 vertices need 3 faces of at most 50"));
+    assert_non_null(strstr(out, "no meshdata was written"));
+    assert_non_null(strstr(out, "--max-tris "));
+    /* the written asset holds the 3 faces */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s/quadruped.llmesh'", sub), 0);
+    /* required and never reduced: refused before the build, naming the budget of one face */
+    char dir2[256], sub2[300];
+    am_test_tmpdir(dir2, sizeof dir2);
+    snprintf(sub2, sizeof sub2, "%s/o", dir2);
+    rc = am_test_run_cli(out, sizeof out,
+                         "skin '%s/assets/rigs/quadruped.json' --out '%s' --skeleton '%s' --face-vertex-limit 50 "
+                         "--meshdata --max-tris none",
+                         AM_SOURCE_DIR, sub2, sk);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "more than one face (the meshdata's) of 50 hold; pass --max-tris "));
+    assert_false(exists(sub2, "quadruped.llmesh"));
+    /* with the automatic budget --meshdata fits the skin to one face instead (100 of its 120
+     * vertices; at 50 the 15 parts cannot shrink enough and it is refused, naming why) */
+    rc = am_test_run_cli(out, sizeof out,
+                         "skin '%s/assets/rigs/quadruped.json' --out '%s' --skeleton '%s' --face-vertex-limit 50 "
+                         "--meshdata",
+                         AM_SOURCE_DIR, sub2, sk);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "one face of 50 vertices allow about"));
+    rc = am_test_run_cli(out, sizeof out,
+                         "skin '%s/assets/rigs/quadruped.json' --out '%s' --skeleton '%s' --face-vertex-limit 100 "
+                         "--meshdata",
+                         AM_SOURCE_DIR, sub2, sk);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "faces 1,"));
+    assert_true(exists(sub2, "quadruped.meshdata.json"));
+    remove_dir(dir);
+    remove_dir(dir2);
+}
+
+static void test_max_tris_values_and_refusals(void **state)
+{
+    char dir[256], sk[4096];
+    am_test_tmpdir(dir, sizeof dir);
+    am_test_shared_path(sk, sizeof sk, "viewer/avatar_skeleton.xml");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin x.json --out /tmp --max-tris 0"), 2);
+    assert_non_null(strstr(out, "--max-tris: expected a positive integer, auto or none"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin x.json --out /tmp --max-tris lots"), 2);
+    /* an explicit budget: what was removed is said */
+    int rc = am_test_run_cli(out, sizeof out,
+                             "skin '%s/assets/rigs/quadruped.json' --out '%s/a' --skeleton '%s' --max-tris 150",
+                             AM_SOURCE_DIR, dir, sk);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "triangle budget 150: 180 -> "));
+    /* more vertices than 8 faces of 10 hold, never reduced: refused before the build, with the number */
+    rc = am_test_run_cli(out, sizeof out,
+                         "skin '%s/assets/rigs/quadruped.json' --out '%s/b' --skeleton '%s' --face-vertex-limit 10 "
+                         "--max-tris none",
+                         AM_SOURCE_DIR, dir, sk);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "quadruped.json: "));
+    assert_non_null(strstr(out, "more than 8 faces of 10 hold; pass --max-tris "));
+    assert_false(exists(dir, "b"));
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_multi_face_skin_is_a_success_unless_meshdata_is_required),
+        cmocka_unit_test(test_max_tris_values_and_refusals),
         cmocka_unit_test(test_writes_three_files_and_prints_the_summary),
         cmocka_unit_test(test_a_run_without_meshdata_removes_the_old_one_and_a_killed_runs_temps),
         cmocka_unit_test(test_usage_errors_exit_2),

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test_support.h"
 #include "bench.h"
@@ -27,9 +28,10 @@ static int hinge_corners(const am_bench *b, double x0)
     return found;
 }
 
-static void test_every_lod_keeps_the_hinge_and_folds_cleanly(void **state)
+/* Build the bend box with `max_tris` (0: the default budget) and check every LOD: the hinge
+ * lines kept, the fold within the rigger's strain band. Returns the high LOD's triangles. */
+static size_t check_bendbox_lods(long max_tris)
 {
-    (void)state;
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_rig rig;
@@ -38,6 +40,8 @@ static void test_every_lod_keeps_the_hinge_and_folds_cleanly(void **state)
     assert_int_equal(am_bendbox_build_rig(&rig, &err), AM_OK);
     am_skin_options opts;
     am_skin_options_default(&opts); /* LOD generation on, as `animesh skin` does */
+    if (max_tris)
+        opts.max_tris = max_tris;
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
     am_buf bytes = {0};
@@ -63,8 +67,110 @@ static void test_every_lod_keeps_the_hinge_and_folds_cleanly(void **state)
         free(posed);
         am_bench_free(&b);
     }
+    size_t high = res.summary.lod_triangles[AM_LOD_HIGH];
     am_buf_free(&bytes);
     am_skin_result_free(&res);
+    am_rig_free(&rig);
+    am_skeleton_free(&skel);
+    return high;
+}
+
+static void test_every_lod_keeps_the_hinge_and_folds_cleanly(void **state)
+{
+    (void)state;
+    assert_int_equal(check_bendbox_lods(0), 56);
+}
+
+/* Over a triangle budget the high LOD is reduced first (skin_budget.c), weight-aware: the
+ * bend box at 48 of its 56 triangles keeps the hinge in every LOD. Its least is 44: every
+ * vertex left is a corner or on a hinge line (each side is its own patch, so its rim is an
+ * open edge); a budget below that is refused, naming 44. */
+static void test_a_budget_below_the_bendbox_keeps_the_hinge(void **state)
+{
+    (void)state;
+    assert_true(check_bendbox_lods(48) <= 48);
+    assert_int_equal(check_bendbox_lods(44), 44);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bendbox_build_rig(&rig, &err), AM_OK);
+    am_skin_options opts;
+    am_skin_options_default(&opts);
+    opts.max_tris = 40;
+    am_skin_result res;
+    assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "--max-tris 44 or more"));
+    am_rig_free(&rig);
+    am_skeleton_free(&skel);
+}
+
+/* The quadruped at two thirds of its triangles: every vertex left bends exactly as the same
+ * vertex of the unreduced mesh (its own weights), and no edge leaves the strain band. */
+static void test_a_budget_below_the_quadruped_bends_each_vertex_as_before(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/assets/rigs/quadruped.json", AM_SOURCE_DIR);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_rig_load(path, &rig, &err), AM_OK);
+    am_bench b[2];
+    for (int k = 0; k < 2; k++) {
+        am_skin_options opts;
+        am_skin_options_default(&opts);
+        opts.max_tris = k ? 120 : AM_SKIN_MAX_TRIS_NONE;
+        am_skin_result res;
+        am_buf bytes = {0};
+        assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
+        if (k) {
+            assert_true(res.summary.lod_triangles[AM_LOD_HIGH] <= 120);
+            assert_true(res.summary.tris_removed >= 60);
+        }
+        assert_int_equal(am_skin_encode(&res, &bytes, &err), AM_OK);
+        am_bench_options bo = {AM_LOD_HIGH};
+        assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "quadruped.llmesh", &skel, &bo, &b[k], &err), AM_OK);
+        am_buf_free(&bytes);
+        am_skin_result_free(&res);
+    }
+    am_bench_local pose[2] = {
+        {am_skeleton_find(&skel, "mHipLeft"), true, false, am_quat_axis_angle(am_v3(0, 1, 0), 1.0), am_v3(0, 0, 0)},
+        {am_skeleton_find(&skel, "mKneeLeft"), true, false, am_quat_axis_angle(am_v3(0, 1, 0), -0.8), am_v3(0, 0, 0)}};
+    float *posed[2];
+    for (int k = 0; k < 2; k++) {
+        posed[k] = malloc(3 * b[k].vertex_count * sizeof(float));
+        assert_int_equal(am_bench_pose_locals(&b[k], pose, 2, posed[k], NULL, &err), AM_OK);
+    }
+    /* the same vertex is the one at the same bind position (to the 16-bit quantisation) */
+    double worst = 0;
+    for (size_t v = 0; v < b[1].vertex_count; v++) {
+        const float *p = &b[1].bind_pos[3 * v];
+        size_t best = 0;
+        double bd = INFINITY;
+        for (size_t u = 0; u < b[0].vertex_count; u++) {
+            const float *q = &b[0].bind_pos[3 * u];
+            double d = fabs(p[0] - q[0]) + fabs(p[1] - q[1]) + fabs(p[2] - q[2]);
+            if (d < bd)
+                bd = d, best = u;
+        }
+        assert_true(bd < 1e-3);
+        for (int c = 0; c < 3; c++) {
+            double d = fabs(posed[1][3 * v + c] - posed[0][3 * best + c]);
+            worst = d > worst ? d : worst;
+        }
+    }
+    assert_true(worst < 2e-3); /* both quantised to their own 16-bit boxes */
+    am_bench_strain st;
+    assert_int_equal(am_bench_strain_report(&b[1], posed[1], &st, &err), AM_OK);
+    assert_true(st.min >= 0.5 && st.max <= 1.6);
+    for (int k = 0; k < 2; k++) {
+        free(posed[k]);
+        am_bench_free(&b[k]);
+    }
     am_rig_free(&rig);
     am_skeleton_free(&skel);
 }
@@ -73,6 +179,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_lod_keeps_the_hinge_and_folds_cleanly),
+        cmocka_unit_test(test_a_budget_below_the_bendbox_keeps_the_hinge),
+        cmocka_unit_test(test_a_budget_below_the_quadruped_bends_each_vertex_as_before),
     };
     return cmocka_run_group_tests_name("skin_lod", tests, NULL, NULL);
 }

@@ -44,6 +44,29 @@ am_status am_skin_lod_mesh(const am_skin_result *res, am_lod_mesh *m, float **we
     return AM_OK;
 }
 
+/* Most vertices the faces allowed hold (a meshdata must be one face: WorldBridge writes
+ * weights into submesh 0 only). */
+static double vertex_cap(const am_skin_options *opts)
+{
+    return opts->require_meshdata ? (double)opts->face_vertex_limit * (1.0 - ONE_FACE_MARGIN)
+                                  : (double)AM_MESH_MAX_FACES * (double)opts->face_vertex_limit * (1.0 - DUPLICATE_MARGIN);
+}
+
+static size_t used_vertices(const am_skin_result *res)
+{
+    uint8_t *seen = calloc(res->vertex_count ? res->vertex_count : 1, 1);
+    size_t n = 0;
+    if (!seen)
+        return res->vertex_count;
+    for (size_t i = 0; i < 3 * res->triangle_count; i++)
+        if (!seen[res->triangles[i]]) {
+            seen[res->triangles[i]] = 1;
+            n++;
+        }
+    free(seen);
+    return n;
+}
+
 typedef struct budget_model {
     size_t tris, used;         /* now */
     double bytes_per_tri;      /* compressed high LOD bytes per triangle, measured */
@@ -181,10 +204,7 @@ static am_status model_of(const am_skin_result *res, const am_skin_options *opts
         return st;
     b->bytes_per_tri = (double)bytes / (double)count;
     double v_per_t = (double)b->used / (double)b->tris;
-    /* a meshdata must be one face (WorldBridge writes weights into submesh 0 only) */
-    double vcap = opts->require_meshdata ? (double)limit * (1.0 - ONE_FACE_MARGIN)
-                                         : (double)AM_MESH_MAX_FACES * (double)limit * (1.0 - DUPLICATE_MARGIN);
-    b->tris_structure = vcap / v_per_t;
+    b->tris_structure = vertex_cap(opts) / v_per_t;
     if (opts->region_max_tris > 0) {
         double allowed = (double)opts->region_max_tris * AM_MESH_BYTES_PER_TRIANGLE + AM_MESH_METADATA_DISCOUNT -
                          FACE_OVERHEAD_BYTES * (double)b->faces;
@@ -342,6 +362,17 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
             sum->budget_tris = (long)target;
         }
     }
+    /* the vertices follow the triangles only roughly (a collapsed part keeps more vertices
+     * per triangle): when the faces would still not hold them, reduce a little more */
+    for (int again = 0; again < 4 && (double)res->triangle_count <= 1.02 * (double)target; again++) {
+        double used = (double)used_vertices(res), cap = vertex_cap(opts);
+        if (used <= cap)
+            break;
+        target = (size_t)floor((double)res->triangle_count * cap / used * 0.98);
+        sum->budget_tris = (long)target;
+        if ((st = reduce(res, target, err)))
+            return st;
+    }
     sum->tris_removed = sum->tris_in - res->triangle_count;
     if ((double)res->triangle_count > 1.02 * (double)target) {
         /* the weights' borders would not give way: say what was reached and what it needs */
@@ -368,13 +399,12 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
     if ((st = compact_vertices(res, err)))
         return st;
     am_skin_warn(sum,
-                 "the high LOD was reduced from %zu to %zu triangles (%zu vertices dropped) to fit %s; weights kept "
-                 "(every vertex left carries its own), borders between weight classes thinned only where no weight "
-                 "moves by more than 0.15; pass --max-tris N to choose the budget",
+                 "the high LOD was reduced from %zu to %zu triangles (%zu vertices dropped) to fit %s; every vertex "
+                 "kept has its own weights, weight borders thinned only within 0.15; --max-tris N sets the budget",
                  sum->tris_in, res->triangle_count, sum->vertices_removed,
                  opts->max_tris > 0                   ? "--max-tris"
-                 : b.tris_region <= b.tris_structure ? "the region's animesh triangle limit (--region-max-tris)"
-                 : opts->require_meshdata            ? "one face, for the meshdata (--meshdata)"
-                                                      : "8 faces of --face-vertex-limit vertices");
+                 : b.tris_region <= b.tris_structure ? "the region's animesh limit"
+                 : opts->require_meshdata            ? "one face (--meshdata)"
+                                                      : "8 faces");
     return AM_OK;
 }

@@ -581,10 +581,9 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     }
     if (face_count > 1)
         am_skin_warn(sum,
-                     "%zu vertices need %zu faces of at most %zu (%.2f%% written twice on face borders): WorldBridge "
-                     "writes weights into submesh 0 only (lessons rule 12), so no meshdata JSON can carry this skin; the "
-                     ".llmesh and .dae carry every face (upload the .dae with the viewer), or pass --max-tris %zu or less "
-                     "for one face",
+                     "%zu vertices need %zu faces of at most %zu (%.2f%% on two): WorldBridge takes weights from "
+                     "submesh 0 only, so no meshdata was written; the .llmesh and .dae carry every face; "
+                     "--max-tris %zu gives one face",
                      sum->unique_vertex_count, face_count, opts.face_vertex_limit, 100.0 * sum->duplicated_share,
                      sum->tris_fit_one_face);
     t1 = now_s();

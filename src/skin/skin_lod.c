@@ -14,16 +14,19 @@
  *
  * Locked borders alone keep every border vertex at full resolution, so a distant LOD keeps
  * a ring of triangles around every joint (the 10k creature's lowest LOD: 2,906 triangles
- * where plain simplification gives 314). So after the first pass the borders themselves
- * are thinned: a vertex on a border between exactly two classes (not on an open edge, not
- * where three classes meet) is collapsed onto its neighbour along the same border when
+ * where plain simplification gives 314). So the borders themselves are thinned first: a
+ * vertex on a class border with exactly two neighbours of its own class along it (the
+ * border line through it; not on an open edge, i.e. a face border) is collapsed onto one of
+ * them when
  *   - the border line stays within the LOD's geometric error (its distance to the segment
  *     joining its two border neighbours, and to the planes of the triangles it leaves),
  *   - no triangle around it flips, the collapse keeps the surface manifold, and
  *   - every weight at its place, interpolated along the new border segment, stays within the
  *     LOD's weight tolerance of its own weights: the blend profile across the border is
  *     unchanged, only sampled more coarsely along it.
- * Then each class is simplified again (its border is now shorter). Speed: each group is
+ * Then every class is simplified to its share of what the whole may keep (mixed triangles
+ * count against it), and once more after a second thinning if the total is still well
+ * over. Speed: each group is
  * copied into its own compact vertex buffer first (meshopt's cost grows with the vertex
  * buffer it is given, so a group simplified against the whole face's buffer cost the face's
  * size once per class). */
@@ -410,8 +413,8 @@ static am_status border_pass(lod_work *w, const uint32_t *fan, size_t nfan, doub
         }
         w->eval_at[u] = pass;
         w->eval_to[u] = UINT32_MAX;
-        /* u lies on a border between exactly two classes, away from open edges, with
-         * exactly two same-class neighbours along it */
+        /* u lies on a class border, away from open edges, with exactly two same-class
+         * neighbours along it (the border line through u) */
         uint32_t other = MIXED;
         bool ok = true;
         uint32_t ends[2];
@@ -419,12 +422,9 @@ static am_status border_pass(lod_work *w, const uint32_t *fan, size_t nfan, doub
         for (int i = 0; i < n && ok; i++) {
             if (r[i].uses != 2)
                 ok = false; /* an open edge (face border) or a non-manifold one: locked */
-            else if (cls[r[i].v] != cls[u]) {
-                if (other == MIXED)
-                    other = cls[r[i].v];
-                else if (other != cls[r[i].v])
-                    ok = false; /* three classes meet */
-            } else if (r[i].mixed) {
+            else if (cls[r[i].v] != cls[u])
+                other = cls[r[i].v];
+            else if (r[i].mixed) {
                 if (ne == 2)
                     ok = false;
                 else
