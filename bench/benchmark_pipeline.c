@@ -61,10 +61,11 @@
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 #include "test_creature.h"
+#include "test_walk.h"
 
 #define MAX_SIZES 8
 #define MAX_REPEATS 10
-#define CLIP_FRAMES 24
+#define CLIP_FRAMES AM_TEST_WALK_KEYS
 #define STRIP_FRAMES 8
 
 enum {
@@ -113,41 +114,14 @@ static int fail(const char *what, const am_error *err)
     return 1;
 }
 
-/* A walk-like clip: hips, knees, shoulders, elbows and torso swing over 1 s, looping. */
-static const char *const walk_joints[] = {"mHipLeft",      "mHipRight",      "mKneeLeft",  "mKneeRight", "mShoulderLeft",
-                                          "mShoulderRight", "mElbowLeft",    "mElbowRight", "mTorso"};
-#define WALK_TRACKS (sizeof walk_joints / sizeof walk_joints[0])
-
-static void walk_pose(void *user, size_t track, double t, am_quat *rot, am_vec3 *pos)
-{
-    (void)user;
-    (void)pos;
-    static const double amp[WALK_TRACKS] = {0.5, 0.5, 0.7, 0.7, 0.6, 0.6, 0.8, 0.8, 0.15};
-    static const double phase[WALK_TRACKS] = {0, 0.5, 0.25, 0.75, 0.5, 0, 0.5, 0, 0};
-    double a = amp[track] * sin(2 * AM_PI * (t + phase[track]));
-    if (track >= 2 && track < 4)
-        a = amp[track] * (0.5 + 0.5 * sin(2 * AM_PI * (t + phase[track]))); /* knees bend one way */
-    am_vec3 axis = track == 8 ? am_v3(0, 0, 1) : am_v3(0, 1, 0);
-    *rot = am_quat_axis_angle(axis, a);
-}
-
 static int write_clip(const am_skeleton *skel, const char *path)
 {
-    am_motion_track tracks[WALK_TRACKS];
-    for (size_t i = 0; i < WALK_TRACKS; i++)
-        tracks[i] = (am_motion_track){.joint = walk_joints[i], .priority = -1};
-    am_motion m;
-    am_motion_init(&m);
-    m.tracks = tracks;
-    m.track_count = WALK_TRACKS;
-    m.pose_fn = walk_pose;
-    m.duration_s = 1.0;
-    m.loop = true;
-    am_motion_sample_opts o = {.intervals = CLIP_FRAMES};
+    am_buf b = {0};
     am_error err;
     am_error_clear(&err);
-    if (am_motion_write_anim(&m, &o, skel, path, NULL, NULL, &err))
+    if (am_test_walk_anim(skel, &b, &err) || am_write_file_atomic(path, b.data, b.size, &err))
         return fail("walk clip", &err);
+    am_buf_free(&b);
     return 0;
 }
 

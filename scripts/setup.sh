@@ -30,6 +30,7 @@ PACKAGES=(
   assimp-testmodels          # real test models: CMU mocap (BVH), skinned glTF and FBX
   libmicrohttpd-dev          # the in-test HTTP server for the WorldBridge/RemoteAdmin tests
   clang libclang-rt-14-dev   # libFuzzer targets
+  valgrind                   # instruction counts (benchmark_pipeline --callgrind; its client-request header)
 )
 
 # The integration test's region: OpenSimulator 0.9.2.2 (../shared/opensim) on Debian's mono,

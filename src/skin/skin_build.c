@@ -434,8 +434,11 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
                 at[f].wvalue[4 * i + k] = (float)(res->weight_code[4 * v + k] / 65535.0);
         }
         am_lod_mesh m = {at[f].pos, src->vertex_count, at[f].wcount, at[f].wjoint, at[f].wvalue};
-        if ((st = am_skin_weight_classes(&m, true, at[f].cls, err)) ||
-            (st = am_skin_weight_classes(&m, false, at[f].cls_far, err)))
+        if (opts->lod_weight_blind) {
+            memset(at[f].cls, 0, nv * sizeof(uint32_t));
+            memset(at[f].cls_far, 0, nv * sizeof(uint32_t));
+        } else if ((st = am_skin_weight_classes(&m, true, at[f].cls, err)) ||
+                   (st = am_skin_weight_classes(&m, false, at[f].cls_far, err)))
             goto done;
         /* high LOD = the face's own indices */
         lod_idx[AM_LOD_HIGH][f] = malloc((src->index_count ? src->index_count : 1) * sizeof(uint32_t));
@@ -449,7 +452,7 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
             int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
             am_lod_step ls = {lod == AM_LOD_MEDIUM ? at[f].cls : at[f].cls_far,
                               opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
-                              opts->lod_weight_tol[step], 0};
+                              opts->lod_weight_blind ? 0.0 : opts->lod_weight_tol[step], 0};
             if ((st = am_skin_simplify(&m, lod_idx[lod + 1][f], lod_n[lod + 1][f], &ls, &lod_idx[lod][f],
                                        &lod_n[lod][f], err)))
                 goto done;

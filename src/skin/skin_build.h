@@ -102,6 +102,8 @@ typedef struct am_skin_options {
     double lod_weight_tol[3];    /* class borders thinned per LOD where no weight changes by
                                     more than this (default 0.05, 0.1, 0.15; 0: borders kept
                                     whole) */
+    bool lod_weight_blind;       /* plain simplification, weights ignored (one class): for
+                                    comparisons only (a distant LOD then folds as a wedge) */
     bool require_meshdata;       /* the WorldBridge meshdata must be written: a skin that needs
                                     several faces is refused right after the face split (before
                                     the LODs), and the automatic budget fits one face */
