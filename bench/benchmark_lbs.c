@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "lbs.h"
+#include "test_random.h"
 #include "skin/skin_weights.h"
 #include "test_creature.h"
 
@@ -36,25 +37,13 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* xorshift: reproducible data without global state */
-static uint32_t next_u32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-
-static float next_unit(uint32_t *s) { return (float)(next_u32(s) >> 8) / 16777216.0f; }
-
 static void uniform_mix(size_t n, uint8_t *joints, float *weights, uint32_t *seed)
 {
     for (size_t i = 0; i < n; i++) {
         float w[4], sum = 0;
         for (int k = 0; k < 4; k++) {
-            joints[4 * i + k] = (uint8_t)(next_u32(seed) % AM_LBS_MAX_PALETTE);
-            w[k] = 0.05f + next_unit(seed);
+            joints[4 * i + k] = (uint8_t)(am_test_rand(seed) % AM_LBS_MAX_PALETTE);
+            w[k] = 0.05f + am_test_rand_unit(seed);
             sum += w[k];
         }
         for (int k = 0; k < 4; k++)
@@ -172,11 +161,11 @@ int main(int argc, char **argv)
     }
     uint32_t seed = 0x9E3779B9u;
     for (size_t i = 0; i < 3 * n; i++)
-        pos[i] = 2.0f * next_unit(&seed) - 1.0f;
+        pos[i] = 2.0f * am_test_rand_unit(&seed) - 1.0f;
     for (int j = 0; j < AM_LBS_MAX_PALETTE; j++) {
         float *m = palette + 16 * j;
         for (int k = 0; k < 16; k++)
-            m[k] = 0.2f * next_unit(&seed);
+            m[k] = 0.2f * am_test_rand_unit(&seed);
         m[0] += 1;
         m[5] += 1;
         m[10] += 1;

@@ -76,6 +76,21 @@ store3(float *o, __m128 r, int last)
     }
 }
 
+/* The blend of the four slots' matrices, rows 0|1 and rows 2|3. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+blend_avx2(const float *pal, const uint8_t *j, __m256 w0, __m256 w1, __m256 w2, __m256 w3, __m256 *b01, __m256 *b23)
+{
+    const float *m0 = pal + 16 * (size_t)j[0], *m1 = pal + 16 * (size_t)j[1];
+    const float *m2 = pal + 16 * (size_t)j[2], *m3 = pal + 16 * (size_t)j[3];
+    __m256 lo = _mm256_mul_ps(w0, _mm256_load_ps(m0)), hi = _mm256_mul_ps(w0, _mm256_load_ps(m0 + 8));
+    lo = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), lo);
+    hi = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), hi);
+    lo = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), lo);
+    hi = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), hi);
+    *b01 = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), lo);
+    *b23 = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), hi);
+}
+
 /* One vertex, any weights (the zero-sum fallback included): the tail and rare cases. */
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 vertex_avx2(const float *p, const uint8_t *j, const float *w, const float *pal, float *o, int last)
@@ -85,16 +100,8 @@ vertex_avx2(const float *p, const uint8_t *j, const float *w, const float *pal, 
     __m256 w1 = _mm256_permutevar8x32_ps(wide, _mm256_set1_epi32(1));
     __m256 w2 = _mm256_permutevar8x32_ps(wide, _mm256_set1_epi32(2));
     __m256 w3 = _mm256_permutevar8x32_ps(wide, _mm256_set1_epi32(3));
-    const float *m0 = pal + 16 * (size_t)j[0], *m1 = pal + 16 * (size_t)j[1];
-    const float *m2 = pal + 16 * (size_t)j[2], *m3 = pal + 16 * (size_t)j[3];
-    __m256 b01 = _mm256_mul_ps(w0, _mm256_load_ps(m0));
-    __m256 b23 = _mm256_mul_ps(w0, _mm256_load_ps(m0 + 8));
-    b01 = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), b01);
-    b23 = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b23);
-    b01 = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), b01);
-    b23 = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b23);
-    b01 = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), b01);
-    b23 = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b23);
+    __m256 b01, b23;
+    blend_avx2(pal, j, w0, w1, w2, w3, &b01, &b23);
     /* (px px px px py py py py) * rows 0|1 + (pz pz pz pz 1 1 1 1) * rows 2|3 */
     __m256 pxy = _mm256_set_m128(_mm_broadcast_ss(p + 1), _mm_broadcast_ss(p));
     __m256 pz1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xF0);
@@ -107,18 +114,9 @@ vertex_avx2(const float *p, const uint8_t *j, const float *w, const float *pal, 
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 vertex_avx2_fast(const float *p, const uint8_t *j, const float *w, const float *pal, float *o, float sum)
 {
-    const float *m0 = pal + 16 * (size_t)j[0], *m1 = pal + 16 * (size_t)j[1];
-    const float *m2 = pal + 16 * (size_t)j[2], *m3 = pal + 16 * (size_t)j[3];
-    __m256 w0 = _mm256_broadcast_ss(w), w1 = _mm256_broadcast_ss(w + 1);
-    __m256 w2 = _mm256_broadcast_ss(w + 2), w3 = _mm256_broadcast_ss(w + 3);
-    __m256 b01 = _mm256_mul_ps(w0, _mm256_load_ps(m0));
-    __m256 b23 = _mm256_mul_ps(w0, _mm256_load_ps(m0 + 8));
-    b01 = _mm256_fmadd_ps(w1, _mm256_load_ps(m1), b01);
-    b23 = _mm256_fmadd_ps(w1, _mm256_load_ps(m1 + 8), b23);
-    b01 = _mm256_fmadd_ps(w2, _mm256_load_ps(m2), b01);
-    b23 = _mm256_fmadd_ps(w2, _mm256_load_ps(m2 + 8), b23);
-    b01 = _mm256_fmadd_ps(w3, _mm256_load_ps(m3), b01);
-    b23 = _mm256_fmadd_ps(w3, _mm256_load_ps(m3 + 8), b23);
+    __m256 b01, b23;
+    blend_avx2(pal, j, _mm256_broadcast_ss(w), _mm256_broadcast_ss(w + 1), _mm256_broadcast_ss(w + 2),
+               _mm256_broadcast_ss(w + 3), &b01, &b23);
     __m128 p4 = _mm_mul_ps(_mm_blend_ps(_mm_loadu_ps(p), _mm_set1_ps(1.0f), 0x8), _mm_set1_ps(1.0f / sum));
     __m256 p44 = _mm256_castps128_ps256(p4);
     __m256 pxy = _mm256_permutevar8x32_ps(p44, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));

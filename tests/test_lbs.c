@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lbs.h"
+#include "test_random.h"
 
 static void identity(float *m)
 {
@@ -91,17 +92,6 @@ static void test_zero_weights_bind_slot_zero_fully(void **state)
     assert_float_equal(out[2], 10.0f, 1e-6); /* slot 0 names joint 1 */
 }
 
-static uint32_t next_u32(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-
-static float next_unit(uint32_t *s) { return (float)(next_u32(s) >> 8) / 16777216.0f; }
-
 /* Every path this CPU runs gives the scalar reference (transform per slot in double, then
  * blend) to 1e-6, on data that exercises what each path does differently: 1-4 influences
  * (unused slots weight 0), weights not summing to 1, all-zero and negative sums (slot 0 at
@@ -116,18 +106,18 @@ static void test_every_dispatch_path_matches_the_reference(void **state)
     for (int j = 0; j < PAL; j++) {
         float *m = pal + 16 * j;
         for (int k = 0; k < 16; k++)
-            m[k] = 2.0f * next_unit(&seed) - 1.0f;
+            m[k] = 2.0f * am_test_rand_unit(&seed) - 1.0f;
         m[12] *= 3, m[13] *= 3, m[14] *= 3;
     }
     float pos[3 * MAXN], w[4 * MAXN], ref[3 * MAXN], out[3 * MAXN + 1];
     uint8_t jt[4 * MAXN];
     for (int i = 0; i < MAXN; i++) {
         for (int k = 0; k < 3; k++)
-            pos[3 * i + k] = 4.0f * next_unit(&seed) - 2.0f;
-        int used = 1 + (int)(next_u32(&seed) % 4);
+            pos[3 * i + k] = 4.0f * am_test_rand_unit(&seed) - 2.0f;
+        int used = 1 + (int)(am_test_rand(&seed) % 4);
         for (int k = 0; k < 4; k++) {
-            jt[4 * i + k] = (uint8_t)(next_u32(&seed) % 256); /* beyond 109 and the palette too */
-            w[4 * i + k] = k < used ? next_unit(&seed) : 0.0f;
+            jt[4 * i + k] = (uint8_t)(am_test_rand(&seed) % 256); /* beyond 109 and the palette too */
+            w[4 * i + k] = k < used ? am_test_rand_unit(&seed) : 0.0f;
         }
         if (i % 9 == 4)
             w[4 * i] = w[4 * i + 1] = w[4 * i + 2] = w[4 * i + 3] = 0.0f; /* zero sum */

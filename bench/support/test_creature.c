@@ -7,23 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/io.h"
+#include "test_random.h"
 
 #define MAX_CARRIED 8 /* influences kept per subdivided vertex */
 
 static am_status grow(void **p, size_t *cap, size_t need, size_t elem, am_error *err)
 {
-    if (need <= *cap)
-        return AM_OK;
-    size_t c = *cap ? *cap : 1024;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return am_fail_nomem(err, "test creature");
-    *p = q;
-    *cap = c;
-    return AM_OK;
+    return am_grow(p, cap, need, elem, "test creature", err);
 }
 
 static am_status load_joints(const char *path, am_rig *r, am_error *err)
@@ -537,21 +529,12 @@ am_status am_test_creature_subdivide(const am_rig *in, size_t target, const char
     return AM_OK;
 }
 
-static uint32_t xorshift(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-
 void am_test_creature_shuffle(am_rig *rig, uint32_t seed)
 {
     uint32_t s = seed ? seed : 1u;
     uint32_t *t = rig->triangles;
     for (size_t i = rig->triangle_count; i > 1; i--) {
-        size_t j = xorshift(&s) % i;
+        size_t j = am_test_rand(&s) % i;
         for (int k = 0; k < 3; k++) {
             uint32_t x = t[3 * (i - 1) + k];
             t[3 * (i - 1) + k] = t[3 * j + k];
@@ -559,7 +542,7 @@ void am_test_creature_shuffle(am_rig *rig, uint32_t seed)
         }
     }
     for (size_t i = 0; i < rig->triangle_count; i++) {
-        int r = (int)(xorshift(&s) % 3);
+        int r = (int)(am_test_rand(&s) % 3);
         uint32_t c[3] = {t[3 * i], t[3 * i + 1], t[3 * i + 2]};
         for (int k = 0; k < 3; k++)
             t[3 * i + k] = c[(k + r) % 3];

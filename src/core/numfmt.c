@@ -158,6 +158,19 @@ static size_t layout(char *out, bool neg, uint64_t digits, int exp10, int pmin)
     return o;
 }
 
+/* The exact slow path: the first %.Pg (P = lo..hi) that reads back as v (as a float when
+ * f32). */
+static size_t slow(char *out, double v, int lo, int hi, bool f32)
+{
+    for (int p = lo; p <= hi; p++) {
+        snprintf(out, AM_FMT_NUM_MAX, "%.*g", p, v);
+        double back = strtod(out, NULL);
+        if (!isfinite(v) || (f32 ? (float)back == (float)v : back == v))
+            break;
+    }
+    return strlen(out);
+}
+
 size_t am_fmt_f32(char out[AM_FMT_NUM_MAX], float v)
 {
     if (v == 0)
@@ -173,12 +186,7 @@ size_t am_fmt_f32(char out[AM_FMT_NUM_MAX], float v)
         if (shortest(m2, e2, mant != 0 || ex <= 1, &digits, &e10))
             return layout(out, bits >> 31, digits, e10, 6);
     }
-    for (int p = 6; p <= 9; p++) { /* the exact slow path */
-        snprintf(out, AM_FMT_NUM_MAX, "%.*g", p, (double)v);
-        if (!isfinite(v) || (float)strtod(out, NULL) == v)
-            break;
-    }
-    return strlen(out);
+    return slow(out, (double)v, 6, 9, true);
 }
 
 size_t am_fmt_f64(char out[AM_FMT_NUM_MAX], double v)
@@ -196,10 +204,5 @@ size_t am_fmt_f64(char out[AM_FMT_NUM_MAX], double v)
         if (shortest(m2, e2, mant != 0 || ex <= 1, &digits, &e10))
             return layout(out, bits >> 63, digits, e10, 15);
     }
-    for (int p = 15; p <= 17; p++) { /* the exact slow path */
-        snprintf(out, AM_FMT_NUM_MAX, "%.*g", p, v);
-        if (!isfinite(v) || strtod(out, NULL) == v)
-            break;
-    }
-    return strlen(out);
+    return slow(out, v, 15, 17, false);
 }

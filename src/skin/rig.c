@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/jsonlex.h"
 
 /* Sanity bounds (memory, not the viewer's limits: a mesh over the animesh budget is
@@ -23,6 +24,8 @@
 #define RIG_MAX_VERTICES (1u << 24)
 #define RIG_MAX_JOINTS 1024u
 #define BAD_INDEX UINT32_MAX /* a triangle corner that is not a non-negative integer */
+#define VERTICES_MSG "expected an array of at least 3 [px,py,pz,nx,ny,nz,u,v]"
+#define TRIANGLES_MSG "expected a non-empty array of [a, b, c]"
 
 static am_status field_fail(am_error *err, const char *src, const char *field, const char *msg)
 {
@@ -106,17 +109,7 @@ static void note(field_err *e, const char *field, const char *fmt, ...)
 
 static am_status grow(void **p, size_t *cap, size_t need, size_t elem, am_error *err)
 {
-    if (need <= *cap)
-        return AM_OK;
-    size_t c = *cap ? *cap : 256;
-    while (c < need)
-        c *= 2;
-    void *g = realloc(*p, c * elem);
-    if (!g)
-        return am_fail_nomem(err, "rig");
-    *p = g;
-    *cap = c;
-    return AM_OK;
+    return am_grow(p, cap, need, elem, "rig", err);
 }
 
 /* A key of an object: refused when the object has had it already (duplicate keys are a
@@ -247,6 +240,31 @@ static am_status read_skin(reader *r)
     return st;
 }
 
+/* The value must be an array: opened (*open true), else `msg` noted for `field` and the
+ * value skipped. */
+static am_status open_array(reader *r, field_err *e, const char *field, const char *msg, bool *open)
+{
+    *open = am_jlex_peek(&r->lx) == '[';
+    if (*open) {
+        r->lx.p++;
+        return AM_OK;
+    }
+    note(e, field, "%s", msg);
+    return am_jlex_skip(&r->lx);
+}
+
+/* Element i of an array of at most `max`: past it, the error is noted and the element
+ * skipped (*skipped true). */
+static am_status past_limit(reader *r, size_t i, size_t max, field_err *e, const char *field, const char *msg,
+                            bool *skipped)
+{
+    *skipped = i >= max;
+    if (!*skipped)
+        return AM_OK;
+    note(e, field, "%s", msg);
+    return am_jlex_skip(&r->lx);
+}
+
 static am_status read_joint(reader *r, size_t i)
 {
     am_jlex *l = &r->lx;
@@ -298,20 +316,16 @@ static am_status read_joints(reader *r)
     am_jlex *l = &r->lx;
     am_rig *rig = r->rig;
     r->has_joints = true;
-    if (am_jlex_peek(l) != '[') {
-        note(&r->e_joints, "joints", "expected a non-empty array of {\"name\", \"world\"}");
-        return am_jlex_skip(l);
-    }
-    l->p++;
-    am_status st;
+    bool open, skipped;
+    am_status st = open_array(r, &r->e_joints, "joints", "expected a non-empty array of {\"name\", \"world\"}", &open);
+    if (st || !open)
+        return st;
     size_t i = 0;
     for (; am_jlex_more(l, ']', i, &st); i++) {
-        if (i >= RIG_MAX_JOINTS) {
-            note(&r->e_joints, "joints", "too many joints");
-            if ((st = am_jlex_skip(l)))
-                return st;
+        if ((st = past_limit(r, i, RIG_MAX_JOINTS, &r->e_joints, "joints", "too many joints", &skipped)))
+            return st;
+        if (skipped)
             continue;
-        }
         if ((st = grow((void **)&rig->joints, &r->jcap, i + 1, sizeof *rig->joints, l->err)))
             return st;
         size_t jc = r->jcap;
@@ -336,21 +350,18 @@ static am_status read_vertices(reader *r)
     am_jlex *l = &r->lx;
     am_rig *rig = r->rig;
     r->has_vertices = true;
-    if (am_jlex_peek(l) != '[') {
-        note(&r->e_vertices, "vertices", "expected an array of at least 3 [px,py,pz,nx,ny,nz,u,v]");
-        return am_jlex_skip(l);
-    }
-    l->p++;
-    am_status st;
+    bool open, skipped;
+    am_status st = open_array(r, &r->e_vertices, "vertices", VERTICES_MSG, &open);
+    if (st || !open)
+        return st;
     size_t i = 0;
     field_err first = {0}; /* an element's error, reported after the array's own */
     for (; am_jlex_more(l, ']', i, &st); i++) {
-        if (i >= RIG_MAX_VERTICES) {
-            note(&r->e_vertices, "vertices", "too many vertices (%u at most)", RIG_MAX_VERTICES);
-            if ((st = am_jlex_skip(l)))
-                return st;
+        if ((st = past_limit(r, i, RIG_MAX_VERTICES, &r->e_vertices, "vertices", "too many vertices (16777216 at most)",
+                             &skipped)))
+            return st;
+        if (skipped)
             continue;
-        }
         if (i >= r->vcap) {
             size_t cap = r->vcap;
             if ((st = grow((void **)&rig->positions, &cap, i + 1, 3 * sizeof(float), l->err)))
@@ -392,7 +403,7 @@ static am_status read_vertices(reader *r)
         return st;
     rig->vertex_count = i < RIG_MAX_VERTICES ? i : RIG_MAX_VERTICES;
     if (i < 3)
-        note(&r->e_vertices, "vertices", "expected an array of at least 3 [px,py,pz,nx,ny,nz,u,v]");
+        note(&r->e_vertices, "vertices", VERTICES_MSG);
     if (first.set)
         note(&r->e_vertices, first.field, "%s", first.msg);
     return AM_OK;
@@ -418,20 +429,16 @@ static am_status read_triangles(reader *r)
     am_jlex *l = &r->lx;
     am_rig *rig = r->rig;
     r->has_triangles = true;
-    if (am_jlex_peek(l) != '[') {
-        note(&r->e_triangles, "triangles", "expected a non-empty array of [a, b, c]");
-        return am_jlex_skip(l);
-    }
-    l->p++;
-    am_status st;
+    bool open, skipped;
+    am_status st = open_array(r, &r->e_triangles, "triangles", TRIANGLES_MSG, &open);
+    if (st || !open)
+        return st;
     size_t i = 0;
     for (; am_jlex_more(l, ']', i, &st); i++) {
-        if (i >= 4u * RIG_MAX_VERTICES) {
-            note(&r->e_triangles, "triangles", "too many triangles");
-            if ((st = am_jlex_skip(l)))
-                return st;
+        if ((st = past_limit(r, i, 4u * RIG_MAX_VERTICES, &r->e_triangles, "triangles", "too many triangles", &skipped)))
+            return st;
+        if (skipped)
             continue;
-        }
         if ((st = grow((void **)&rig->triangles, &r->tcap, i + 1, 3 * sizeof(uint32_t), l->err)))
             return st;
         uint32_t *t = &rig->triangles[3 * i];
@@ -461,7 +468,7 @@ static am_status read_triangles(reader *r)
         return st;
     rig->triangle_count = i < 4u * RIG_MAX_VERTICES ? i : 4u * RIG_MAX_VERTICES;
     if (i == 0)
-        note(&r->e_triangles, "triangles", "expected a non-empty array of [a, b, c]");
+        note(&r->e_triangles, "triangles", TRIANGLES_MSG);
     return AM_OK;
 }
 
@@ -644,11 +651,11 @@ static am_status validate(reader *r)
     if (r->e_joints.set)
         return field_fail(err, src, r->e_joints.field, r->e_joints.msg);
     if (!r->has_vertices)
-        note(&r->e_vertices, "vertices", "expected an array of at least 3 [px,py,pz,nx,ny,nz,u,v]");
+        note(&r->e_vertices, "vertices", VERTICES_MSG);
     if (r->e_vertices.set)
         return field_fail(err, src, r->e_vertices.field, r->e_vertices.msg);
     if (!r->has_triangles)
-        note(&r->e_triangles, "triangles", "expected a non-empty array of [a, b, c]");
+        note(&r->e_triangles, "triangles", TRIANGLES_MSG);
     size_t nv = rig->vertex_count;
     for (size_t i = 0; !r->e_triangles.set && i < rig->triangle_count; i++) {
         const uint32_t *c = &rig->triangles[3 * i];

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/radix.h"
 #include "skin/skin_internal.h"
 
@@ -363,25 +364,15 @@ static am_status border_pass(lod_work *w, const uint32_t *fan, size_t nfan, doub
     uint32_t *key = NULL, *ord = NULL, *list = NULL;
     am_status st = AM_OK;
     /* the candidates: vertices of mixed triangles (dense ids in w->bid, reset at the end) */
-    size_t nb = 0, cap = 1024;
-    list = malloc(cap * sizeof *list);
-    if (!list)
-        return am_fail_nomem(err, "LOD borders");
+    size_t nb = 0, cap = 0;
     for (size_t f = 0; f < nfan; f++) {
         const uint32_t *tr = &w->idx[3 * (size_t)fan[f]];
         if (!alive(tr) || tri_class(cls, tr) != MIXED)
             continue;
         for (int c = 0; c < 3; c++)
             if (w->bid[tr[c]] == UINT32_MAX) {
-                if (nb == cap) {
-                    uint32_t *g = realloc(list, 2 * cap * sizeof *list);
-                    if (!g) {
-                        st = am_fail_nomem(err, "LOD borders");
-                        goto out;
-                    }
-                    list = g;
-                    cap *= 2;
-                }
+                if ((st = am_grow((void **)&list, &cap, nb + 1, sizeof *list, "LOD borders", err)))
+                    goto out;
                 w->bid[tr[c]] = (uint32_t)nb;
                 list[nb++] = tr[c];
             }
