@@ -10,13 +10,6 @@
 
 static char out[65536];
 
-static void remove_dir(const char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-}
-
 static bool exists(const char *dir, const char *name)
 {
     char p[1024];
@@ -186,8 +179,8 @@ static void test_multi_face_skin_is_a_success_unless_meshdata_is_required(void *
         fail_msg("exit %d: %s", rc, out);
     assert_non_null(strstr(out, "faces 1,"));
     assert_true(exists(sub2, "quadruped.meshdata.json"));
-    remove_dir(dir);
-    remove_dir(dir2);
+    am_test_rmtree(dir);
+    am_test_rmtree(dir2);
 }
 
 static void test_max_tris_values_and_refusals(void **state)
@@ -213,8 +206,10 @@ static void test_max_tris_values_and_refusals(void **state)
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "quadruped.json: "));
     assert_non_null(strstr(out, "more than 8 faces of 10 hold; pass --max-tris "));
-    assert_false(exists(dir, "b"));
-    remove_dir(dir);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/b", dir);
+    assert_false(exists(sub, "quadruped.llmesh"));
+    am_test_rmtree(dir);
 }
 
 int main(void)

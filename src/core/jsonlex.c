@@ -1,61 +1,30 @@
 /* The streaming JSON reader (jsonlex.h). */
 #include "core/jsonlex.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define WINDOW (4u << 20)  /* bytes read from a file at a time */
-#define LOOKAHEAD 128      /* a number or literal is scanned with this much in view (grown if needed) */
-#define MAX_DEPTH 512      /* nesting of a skipped value */
+#define MAX_DEPTH 512 /* nesting of a skipped value */
 
 void am_jlex_from_mem(am_jlex *l, const char *data, size_t size, const char *source, am_error *err)
 {
     memset(l, 0, sizeof *l);
-    l->p = l->base = data;
+    l->p = l->base = l->line_start = data;
     l->end = data + size;
-    l->eof = true;
     l->line = 1;
     l->source = source ? source : "JSON";
     l->err = err;
 }
 
-am_status am_jlex_from_file(am_jlex *l, const char *path, am_error *err)
-{
-    memset(l, 0, sizeof *l);
-    l->line = 1;
-    l->source = path;
-    l->err = err;
-    l->f = fopen(path, "rb");
-    if (!l->f) {
-        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
-        am_error_where(err, "%s", path);
-        return AM_ERR_IO;
-    }
-    l->buf = malloc(WINDOW);
-    if (!l->buf) {
-        fclose(l->f);
-        l->f = NULL;
-        return am_fail_nomem(err, "JSON window");
-    }
-    l->cap = WINDOW;
-    l->p = l->end = l->base = l->buf;
-    return AM_OK;
-}
-
 void am_jlex_free(am_jlex *l)
 {
-    if (l->f)
-        fclose(l->f);
-    free(l->buf);
     free(l->str);
     memset(l, 0, sizeof *l);
 }
-
-size_t am_jlex_offset(const am_jlex *l) { return l->consumed + (size_t)(l->p - l->base); }
 
 am_status am_jlex_fail(am_jlex *l, const char *fmt, ...)
 {
@@ -64,49 +33,13 @@ am_status am_jlex_fail(am_jlex *l, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    if (l->err)
-        l->err->where[0] = '\0';
-    am_fail_at(l->err, AM_ERR_INVALID, am_jlex_offset(l), "JSON syntax: %s (line %d)", what, l->line);
-    am_error_where(l->err, "%s", l->source);
-    return AM_ERR_INVALID;
-}
-
-/* At least n bytes in view when the source has them. */
-static am_status fill(am_jlex *l, size_t n)
-{
-    if ((size_t)(l->end - l->p) >= n || !l->f || l->eof)
-        return AM_OK;
-    size_t keep = (size_t)(l->end - l->p);
-    l->consumed += (size_t)(l->p - l->base);
-    if (keep + n > l->cap) {
-        size_t cap = l->cap;
-        while (keep + n > cap)
-            cap *= 2;
-        char *g = malloc(cap);
-        if (!g)
-            return am_fail_nomem(l->err, "JSON window");
-        memcpy(g, l->p, keep);
-        free(l->buf);
-        l->buf = g;
-        l->cap = cap;
-    } else
-        memmove(l->buf, l->p, keep);
-    l->base = l->p = l->buf;
-    l->end = l->buf + keep;
-    while ((size_t)(l->end - l->p) < n && !l->eof) {
-        size_t got = fread(l->buf + keep, 1, l->cap - keep, l->f);
-        if (got == 0) {
-            if (ferror(l->f)) {
-                am_fail(l->err, AM_ERR_IO, "read failed: %s", strerror(errno));
-                am_error_where(l->err, "%s", l->source);
-                return AM_ERR_IO;
-            }
-            l->eof = true;
-        }
-        keep += got;
-        l->end = l->buf + keep;
-    }
-    return AM_OK;
+    bool blank = true; /* only spaces: say so, as core/json_text.h does */
+    for (const char *q = l->base; q < l->end && blank; q++)
+        blank = *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
+    if (blank)
+        return am_fail_where(l->err, AM_ERR_INVALID, l->source, "empty: expected JSON");
+    return am_fail_where(l->err, AM_ERR_INVALID, l->source, "not valid JSON: %s (line %d, column %d)", what, l->line,
+                         (int)(l->p - l->line_start) + 1);
 }
 
 static am_status spaces(am_jlex *l)
@@ -115,21 +48,15 @@ static am_status spaces(am_jlex *l)
         l->p++;
     if (l->p < l->end && (unsigned char)*l->p > ' ')
         return AM_OK;
-    for (;;) {
-        if (l->p == l->end) {
-            am_status st = fill(l, 1);
-            if (st || l->p == l->end)
-                return st;
-        }
+    for (; l->p < l->end; l->p++) {
         char c = *l->p;
-        if (c == ' ' || c == '\t' || c == '\r')
-            l->p++;
-        else if (c == '\n') {
+        if (c == '\n') {
             l->line++;
-            l->p++;
-        } else
-            return AM_OK;
+            l->line_start = l->p + 1;
+        } else if (c != ' ' && c != '\t' && c != '\r')
+            break;
     }
+    return AM_OK;
 }
 
 int am_jlex_peek(am_jlex *l)
@@ -251,8 +178,6 @@ am_status am_jlex_string(am_jlex *l)
         return st;
     l->str_len = 0;
     for (;;) {
-        if ((st = fill(l, 12)))
-            return st;
         if (l->p == l->end)
             return am_jlex_fail(l, "premature end of input in a string");
         unsigned char c = (unsigned char)*l->p;
@@ -335,12 +260,9 @@ static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
 am_status am_jlex_number(am_jlex *l, am_jnum *out)
 {
     am_status st;
-    size_t want = LOOKAHEAD;
-    for (;;) {
+    {
         if (!(l->p < l->end && (unsigned char)*l->p > ' ') && (st = spaces(l)))
             return st; /* (the caller has usually peeked already) */
-        if ((size_t)(l->end - l->p) < want && (st = fill(l, want)))
-            return st;
         const char *p = l->p, *end = l->end;
         bool neg = false;
         if (p < end && *p == '-')
@@ -388,10 +310,6 @@ am_status am_jlex_number(am_jlex *l, am_jnum *out)
                     e = e * 10 + (*p - '0');
             exp10 += eneg ? -e : e;
         }
-        if (p == end && !l->eof) { /* the number may go on past the window */
-            want *= 2;
-            continue;
-        }
         size_t len = (size_t)(p - l->p);
         if (is_int) {
             /* dropped integer digits: too big for 64 bits either way */
@@ -428,7 +346,7 @@ am_status am_jlex_number(am_jlex *l, am_jnum *out)
 am_status am_jlex_literal(am_jlex *l, bool *b, bool *is_null)
 {
     am_status st;
-    if ((st = spaces(l)) || (st = fill(l, 5)))
+    if ((st = spaces(l)))
         return st;
     size_t n = (size_t)(l->end - l->p);
     *is_null = false;

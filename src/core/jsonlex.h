@@ -1,13 +1,14 @@
-/* A streaming JSON reader (RFC 8259) for big documents read straight into their final
- * arrays: no tree is built, a file is read through a window of a few MB, numbers are
- * converted without strtod on the common path (a decimal of at most 19 digits and a
- * power of ten up to 22: one exact multiplication or division, i.e. correctly rounded,
- * as strtod would give; everything else goes through strtod).
+/* A one-pass JSON reader (RFC 8259) for big documents read straight into their final
+ * arrays: no tree is built, numbers are converted without strtod on the common path (a
+ * decimal of at most 19 digits and a power of ten up to 22: one exact multiplication or
+ * division, i.e. correctly rounded, as strtod would give; everything else goes through
+ * strtod).
  *
  * Strict like jansson: numbers exactly in JSON's grammar, strings valid UTF-8 with no raw
  * control characters and no \u0000, literals true / false / null, nothing after the top
- * value. Syntax errors say what was expected and where: "JSON syntax: <what> (line N)"
- * with the byte offset, `where` naming the source. The caller walks the document:
+ * value. Syntax errors read as core/json_text.h's: "not valid JSON: <what> (line L,
+ * column C)", or "empty: expected JSON", `where` naming the source. The caller walks the
+ * document:
  *
  *   if (am_jlex_expect(l, '{')) ...;
  *   for (size_t i = 0; am_jlex_more(l, '}', i, &st);) { am_jlex_key(l) -> l->str ...; value ... }
@@ -18,18 +19,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "core/error.h"
 
 typedef struct am_jlex {
-    const char *p, *end;   /* the window: p is the next byte */
-    const char *base;      /* window start; `consumed` bytes of the document lie before it */
-    size_t consumed;
-    char *buf;             /* owned window (file sources) */
-    size_t cap;
-    FILE *f;
-    bool eof;
+    const char *p, *end;   /* p is the next byte */
+    const char *base;      /* the document's first byte */
+    const char *line_start;
     int line;
     char *str;             /* the last string or key read (NUL-terminated, owned) */
     size_t str_len, str_cap;
@@ -45,8 +41,6 @@ typedef struct am_jnum {
 
 /* A document in memory (not copied; must outlive the reader). */
 void am_jlex_from_mem(am_jlex *l, const char *data, size_t size, const char *source, am_error *err);
-/* A file, read as it is parsed. AM_ERR_IO when it cannot be opened. */
-am_status am_jlex_from_file(am_jlex *l, const char *path, am_error *err);
 void am_jlex_free(am_jlex *l);
 
 /* The next non-space byte without consuming it; 0 at the end. */
@@ -70,6 +64,5 @@ am_status am_jlex_end(am_jlex *l);
 
 /* A syntax error at the current position. */
 am_status am_jlex_fail(am_jlex *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-size_t am_jlex_offset(const am_jlex *l);
 
 #endif
