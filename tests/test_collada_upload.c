@@ -345,6 +345,17 @@ static void check_rig(am_rig *rig)
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     am_buf dae = {0};
     assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
+    /* streamed into a file (what the export writes), the same bytes */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(am_write_collada_file(&res, f, "t.dae", &err), AM_OK);
+    assert_int_equal((size_t)ftell(f), dae.size);
+    rewind(f);
+    char *back = malloc(dae.size + 1);
+    assert_int_equal(fread(back, 1, dae.size + 1, f), dae.size);
+    assert_memory_equal(back, dae.data, dae.size);
+    free(back);
+    fclose(f);
     upload *up = malloc(sizeof *up);
     emulate_uploader((const char *)dae.data, dae.size, &skel, up);
 

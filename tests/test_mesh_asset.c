@@ -162,6 +162,35 @@ static void assert_assets_equal(const am_mesh_asset *a, const am_mesh_asset *b)
     assert_int_equal(a->material_count, b->material_count);
 }
 
+/* The header alone (what the viewer's cost estimate reads) gives the blocks of the whole
+ * decode, of the real upload, without inflating any. */
+static void test_header_alone_gives_the_blocks(void **state)
+{
+    (void)state;
+    char path[4096];
+    am_test_shared_path(path, sizeof path, "data/mesh/hippolyzer-testslm.slm");
+    size_t size;
+    uint8_t *data = am_test_slurp(path, &size);
+    assert_non_null(data);
+    am_mesh_asset whole, head;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_mesh_asset_decode(data, size, &whole, &err), AM_OK);
+    assert_int_equal(am_mesh_asset_decode_header(data, size, &head, &err), AM_OK);
+    for (int b = 0; b < AM_BLOCK_COUNT; b++) {
+        assert_int_equal(head.blocks[b].present, whole.blocks[b].present);
+        assert_int_equal(head.blocks[b].offset, whole.blocks[b].offset);
+        assert_int_equal(head.blocks[b].size, whole.blocks[b].size);
+    }
+    assert_int_equal(head.blocks[AM_BLOCK_LOWEST].offset, 211); /* the data README's figure */
+    assert_int_equal(head.lods[AM_LOD_HIGH].face_count, 0);    /* nothing inflated */
+    assert_false(head.has_skin);
+    am_mesh_asset_free(&head);
+    assert_int_not_equal(am_mesh_asset_decode_header(data, 5, &head, &err), AM_OK);
+    am_mesh_asset_free(&whole);
+    free(data);
+}
+
 static void test_real_slm_reencodes_to_identical_values(void **state)
 {
     (void)state;
@@ -860,6 +889,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_slm_decodes_as_documented),
+        cmocka_unit_test(test_header_alone_gives_the_blocks),
         cmocka_unit_test(test_real_slm_reencodes_to_identical_values),
         cmocka_unit_test(test_worked_example_bytes_match_spec),
         cmocka_unit_test(test_worked_example_decodes_to_spec_values),

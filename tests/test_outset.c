@@ -119,6 +119,51 @@ static void test_a_failed_add_blocks_the_commit(void **state)
     am_test_rmtree(dir);
 }
 
+static am_status fill_text(FILE *f, void *user, am_error *err)
+{
+    (void)err;
+    for (int i = 0; i < 3; i++) /* several writes: the stream, not one buffer */
+        fputs((const char *)user, f);
+    return AM_OK;
+}
+
+static am_status fill_fails(FILE *f, void *user, am_error *err)
+{
+    fputs("half", f);
+    (void)user;
+    return am_fail(err, AM_ERR_INVALID, "the writer gave up");
+}
+
+/* A streamed output is a member of the set like any other: in place only at commit, and a
+ * writer that fails blocks the commit (nothing replaced). */
+static void test_a_streamed_output_joins_the_set(void **state)
+{
+    (void)state;
+    char dir[512];
+    am_test_tmpdir(dir, sizeof dir);
+    put(dir, "a.dae", "old dae");
+    am_outset *set;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_outset_add_stream(set, "a.dae", fill_text, "ab", &err), AM_OK);
+    expect(dir, "a.dae", "old dae");
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    am_outset_free(set);
+    expect(dir, "a.dae", "ababab");
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_outset_add(set, "a.llmesh", "new", 3, &err), AM_OK);
+    assert_int_equal(am_outset_add_stream(set, "a.dae", fill_fails, NULL, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "the writer gave up"));
+    assert_int_not_equal(am_outset_commit(set, &err), AM_OK);
+    am_outset_free(set);
+    expect(dir, "a.dae", "ababab");
+    char p[1024];
+    path_of(p, sizeof p, dir, "a.llmesh");
+    assert_int_equal(access(p, F_OK), -1);
+    am_test_rmtree(dir); /* and no temp left beside them */
+}
+
 static void test_a_stale_sibling_is_removed_and_reported(void **state)
 {
     (void)state;
@@ -300,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_nothing_is_replaced_until_every_output_is_complete),
         cmocka_unit_test(test_a_set_not_committed_leaves_the_folder_as_it_was),
         cmocka_unit_test(test_a_failed_add_blocks_the_commit),
+        cmocka_unit_test(test_a_streamed_output_joins_the_set),
         cmocka_unit_test(test_a_stale_sibling_is_removed_and_reported),
         cmocka_unit_test(test_a_killed_runs_temps_are_swept_and_nothing_else),
         cmocka_unit_test(test_a_live_runs_temp_is_left_alone),

@@ -286,7 +286,7 @@ static int create_temp(const char *target, char **temp_out)
     return -1;
 }
 
-static am_status write_temp(entry *e, const void *data, size_t size, am_error *err)
+static am_status open_temp(entry *e, am_error *err)
 {
     int fd = create_temp(e->target, &e->temp);
     if (fd < 0)
@@ -297,10 +297,28 @@ static am_status write_temp(entry *e, const void *data, size_t size, am_error *e
     /* Nobody else can hold it yet; the lock tells a sweeping run that we are alive. */
     if (flock(fd, LOCK_EX | LOCK_NB) != 0)
         return io_fail(err, errno, e->path, "cannot lock its temporary file");
+    return AM_OK;
+}
+
+static am_status finish_temp(entry *e, am_error *err)
+{
+    struct stat old;
+    if (stat(e->target, &old) == 0 && S_ISREG(old.st_mode) && fchmod(e->fd, old.st_mode & 0777) != 0)
+        return io_fail(err, errno, e->path, "cannot keep the mode of the file it replaces");
+    if (fsync(e->fd) != 0)
+        return io_fail(err, errno, e->path, "cannot finish writing");
+    return AM_OK;
+}
+
+static am_status write_temp(entry *e, const void *data, size_t size, am_error *err)
+{
+    am_status s = open_temp(e, err);
+    if (s)
+        return s;
     const uint8_t *p = data;
     size_t left = size;
     while (left > 0) {
-        ssize_t w = write(fd, p, left);
+        ssize_t w = write(e->fd, p, left);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -309,12 +327,34 @@ static am_status write_temp(entry *e, const void *data, size_t size, am_error *e
         p += w;
         left -= (size_t)w;
     }
-    struct stat old;
-    if (stat(e->target, &old) == 0 && S_ISREG(old.st_mode) && fchmod(fd, old.st_mode & 0777) != 0)
-        return io_fail(err, errno, e->path, "cannot keep the mode of the file it replaces");
-    if (fsync(fd) != 0)
-        return io_fail(err, errno, e->path, "cannot finish writing");
-    return AM_OK;
+    return finish_temp(e, err);
+}
+
+/* The temp file written by `fill` through a stream of its own (a duplicate descriptor, so
+ * the entry keeps its locked one). */
+static am_status stream_temp(entry *e, am_outset_fill fill, void *user, am_error *err)
+{
+    am_status s = open_temp(e, err);
+    if (s)
+        return s;
+    int fd = dup(e->fd);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        int saved = errno;
+        if (fd >= 0)
+            close(fd);
+        return io_fail(err, saved, e->path, "cannot open its temporary file for writing");
+    }
+    s = fill(f, user, err);
+    int bad = fflush(f) != 0 || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !bad)
+        bad = 1, saved = errno;
+    if (s)
+        return s;
+    if (bad)
+        return io_fail(err, saved, e->path, "write failed");
+    return finish_temp(e, err);
 }
 
 am_status am_outset_add(am_outset *set, const char *name, const void *data, size_t size, am_error *err)
@@ -329,6 +369,21 @@ am_status am_outset_add(am_outset *set, const char *name, const void *data, size
         s = write_temp(e, data, size, err);
     if (s)
         set->failed = true; /* whatever failed, this set must not be committed */
+    return s;
+}
+
+am_status am_outset_add_stream(am_outset *set, const char *name, am_outset_fill fill, void *user, am_error *err)
+{
+    if (!set || set->committed)
+        return am_fail(err, AM_ERR_USAGE, "output set: add after commit");
+    entry *e;
+    am_status s = declare(set, name, &e, err);
+    if (!s && e->added)
+        s = am_fail(err, AM_ERR_USAGE, "output '%s' added twice to one set", name);
+    if (!s)
+        s = stream_temp(e, fill, user, err);
+    if (s)
+        set->failed = true;
     return s;
 }
 

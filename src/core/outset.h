@@ -41,6 +41,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/error.h"
 
@@ -48,6 +49,11 @@ typedef struct am_outset am_outset;
 
 am_status am_outset_begin(am_outset **set, const char *dir, const char *const *names, size_t count, am_error *err);
 am_status am_outset_add(am_outset *set, const char *name, const void *data, size_t size, am_error *err);
+/* The same, the contents written by fill(f, user, err) into a stream of the temp file as
+ * they are made (a big text never held in memory, e.g. a .dae); fill returns its status,
+ * write errors of the stream are caught here. */
+typedef am_status (*am_outset_fill)(FILE *f, void *user, am_error *err);
+am_status am_outset_add_stream(am_outset *set, const char *name, am_outset_fill fill, void *user, am_error *err);
 am_status am_outset_remove_stale(am_outset *set, const char *name, am_error *err);
 am_status am_outset_commit(am_outset *set, am_error *err);
 void am_outset_free(am_outset *set);

@@ -116,6 +116,9 @@ const char *am_mesh_block_name(int block);
 /* Decode any mesh asset (ours or the viewer's): header LLSD, zlib blocks, faces, weights,
  * skin. Every read is bounds-checked; errors name the block, face and byte offset. */
 am_status am_mesh_asset_decode(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err);
+/* The header only (blocks[] with their offsets and sizes, version; no block is inflated):
+ * what the viewer's cost estimate reads (mesh-asset.md 8.2). Free with am_mesh_asset_free. */
+am_status am_mesh_asset_decode_header(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err);
 am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err);
 
 /* Encode per mesh-asset.md: header first (must fit in 4096 bytes), blocks in the writer's

@@ -552,6 +552,17 @@ static am_status inflate_block(const uint8_t *data, const am_mesh_asset *a, int 
     return AM_OK;
 }
 
+am_status am_mesh_asset_decode_header(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    am_llsd hdr;
+    am_status s = read_header(data, data ? size : 0, out, &hdr, err);
+    am_llsd_free(&hdr);
+    if (s)
+        am_mesh_asset_free(out);
+    return s;
+}
+
 am_status am_mesh_asset_decode(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err)
 {
     memset(out, 0, sizeof *out);

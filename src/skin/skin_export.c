@@ -7,6 +7,8 @@
 
 #include "core/outset.h"
 
+#define DECODE_BACK_BYTES ((size_t)8 << 20)
+
 #include "skin/skin_build.h"
 #include "skin/skin_cost.h"
 #include "skin/skin_internal.h"
@@ -17,10 +19,13 @@ am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err)
     if (st)
         return st;
     /* The LOD sizes the viewer's cost code sees are the header's, so read them back the
-     * way any reader would (this also proves the bytes decode). */
+     * way any reader would; up to DECODE_BACK_BYTES the whole asset is decoded again (which
+     * proves the bytes decode), a bigger one only its header (a second decoded copy of a
+     * 400,000-vertex asset would be the build's peak of memory). */
     am_mesh_asset back;
     memset(&back, 0, sizeof back);
-    if ((st = am_mesh_asset_decode(out->data, out->size, &back, err))) {
+    if ((st = out->size <= DECODE_BACK_BYTES ? am_mesh_asset_decode(out->data, out->size, &back, err)
+                                              : am_mesh_asset_decode_header(out->data, out->size, &back, err))) {
         am_error_where(err, "re-reading the encoded asset");
         return st;
     }
@@ -105,6 +110,13 @@ static void drop_lod_faces(am_skin_result *res)
     }
 }
 
+/* The .dae streamed into its temp file (never held in memory: 70 MB for 425,000 vertices). */
+static am_status fill_dae(FILE *f, void *user, am_error *err)
+{
+    const am_skin_result *res = user;
+    return am_write_collada_file(res, f, res->summary.dae_path[0] ? res->summary.dae_path : "the .dae", err);
+}
+
 /* Build, encode, check the region limit, and put the outputs in `set`. A multi-face skin
  * has no meshdata (not an error: the summary's warning says why); NAME.meshdata.json is
  * then declared stale. On another meshdata refusal the other two are still added, the
@@ -114,7 +126,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
                                am_skin_summary *summary, am_status *md_status, am_error *md_err, am_error *err)
 {
     am_skin_result res;
-    am_buf mesh = {0}, dae = {0}, md = {0};
+    am_buf mesh = {0}, md = {0};
     *md_status = AM_OK;
     am_status st = build_encoded(rig, skel, opts, &res, &mesh, err);
     if (st)
@@ -137,8 +149,9 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
         goto done;
     }
     double t0 = now_s();
-    if ((st = am_write_collada(&res, &dae, err)) || (st = am_outset_add(set, file[0], mesh.data, mesh.size, err)) ||
-        (st = am_outset_add(set, file[1], dae.data, dae.size, err)))
+    snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]) ? am_outset_path(set, file[1]) : "");
+    if ((st = am_outset_add(set, file[0], mesh.data, mesh.size, err)) ||
+        (st = am_outset_add_stream(set, file[1], fill_dae, &res, err)))
         goto done;
     sum->seconds[AM_SKIN_T_DAE] = now_s() - t0;
     t0 = now_s();
@@ -160,7 +173,6 @@ done:
     if (summary)
         *summary = res.summary;
     am_buf_free(&mesh);
-    am_buf_free(&dae);
     am_buf_free(&md);
     am_skin_result_free(&res);
     return st;
