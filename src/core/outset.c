@@ -357,32 +357,35 @@ static am_status stream_temp(entry *e, am_outset_fill fill, void *user, am_error
     return finish_temp(e, err);
 }
 
-am_status am_outset_add(am_outset *set, const char *name, const void *data, size_t size, am_error *err)
+/* The entry a name is added as (once per set, before the commit). */
+static am_status entry_to_add(am_outset *set, const char *name, entry **e, am_error *err)
 {
     if (!set || set->committed)
         return am_fail(err, AM_ERR_USAGE, "output set: add after commit");
-    entry *e;
-    am_status s = declare(set, name, &e, err);
-    if (!s && e->added)
+    am_status s = declare(set, name, e, err);
+    if (!s && (*e)->added)
         s = am_fail(err, AM_ERR_USAGE, "output '%s' added twice to one set", name);
+    return s;
+}
+
+am_status am_outset_add(am_outset *set, const char *name, const void *data, size_t size, am_error *err)
+{
+    entry *e = NULL;
+    am_status s = entry_to_add(set, name, &e, err);
     if (!s)
         s = write_temp(e, data, size, err);
-    if (s)
+    if (s && set && !set->committed)
         set->failed = true; /* whatever failed, this set must not be committed */
     return s;
 }
 
 am_status am_outset_add_stream(am_outset *set, const char *name, am_outset_fill fill, void *user, am_error *err)
 {
-    if (!set || set->committed)
-        return am_fail(err, AM_ERR_USAGE, "output set: add after commit");
-    entry *e;
-    am_status s = declare(set, name, &e, err);
-    if (!s && e->added)
-        s = am_fail(err, AM_ERR_USAGE, "output '%s' added twice to one set", name);
+    entry *e = NULL;
+    am_status s = entry_to_add(set, name, &e, err);
     if (!s)
         s = stream_temp(e, fill, user, err);
-    if (s)
+    if (s && set && !set->committed)
         set->failed = true;
     return s;
 }
