@@ -91,7 +91,7 @@ static am_status count_nodes(ai_convert *cv, size_t *nodes)
 
 static am_status convert_nodes(ai_convert *cv)
 {
-    size_t total;
+    size_t total = 0;
     am_status st = count_nodes(cv, &total);
     if (st)
         return st;
