@@ -27,6 +27,7 @@ int am_cmd_map(int argc, char **argv);
 int am_cmd_map_suggest(int argc, char **argv); /* 'map suggest', cmd_map_suggest.c */
 int am_cmd_anim(int argc, char **argv); /* cmd_anim.c */
 int am_cmd_skin(int argc, char **argv);
+int am_cmd_import(int argc, char **argv); /* cmd_import.c */
 int am_cmd_mesh(int argc, char **argv); /* cmd_mesh.c */
 int am_cmd_skin_compare(int argc, char **argv); /* 'skin compare', cmd_skin_compare.c */
 int am_cmd_bench(int argc, char **argv);

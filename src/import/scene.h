@@ -37,6 +37,8 @@
 #include "core/error.h"
 #include "math/am_math.h"
 
+struct am_skeleton; /* skeleton/skeleton.h */
+
 typedef enum am_scene_format {
     AM_SCENE_FORMAT_UNKNOWN = 0,
     AM_SCENE_FORMAT_COLLADA,
@@ -201,6 +203,12 @@ typedef struct am_scene {
     char *notes[AM_SCENE_MAX_NOTES];
     size_t note_count;
     size_t notes_dropped;  /* beyond AM_SCENE_MAX_NOTES */
+
+    /* Borrowed, optional, only while a reader runs (am_scene_load_ex sets it, then clears
+     * it): the viewer skeleton, for formats whose reading rules depend on the viewer's
+     * joint names (COLLADA: the uploader's legal-joint map decides which nodes are joints
+     * and which alias a joint position is stored under). Readers must work without it. */
+    const struct am_skeleton *skeleton;
 } am_scene;
 
 void am_scene_free(am_scene *scene);

@@ -11,6 +11,7 @@
 #include "core/io.h"
 #include "import/assimp_read.h"
 #include "import/bvh_scene.h"
+#include "import/collada.h"
 #include "import/gltf.h"
 #include "import/obj_read.h"
 
@@ -21,6 +22,7 @@ typedef struct reader_row {
 } reader_row;
 
 static const reader_row readers[] = {
+    {{AM_SCENE_FORMAT_COLLADA, "COLLADA", ".dae", AM_COLLADA_MAX_BYTES}, am_collada_read},
     {{AM_SCENE_FORMAT_GLTF, "glTF", ".gltf .glb", AM_GLTF_MAX_FILE_BYTES}, am_gltf_read},
     {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read},
     {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read},
@@ -75,6 +77,10 @@ am_scene_format am_scene_sniff(const uint8_t *head, size_t n, const char *path)
         return AM_SCENE_FORMAT_FBX; /* ASCII FBX */
     if (has_extension(path, ".obj"))
         return AM_SCENE_FORMAT_OBJ;
+    /* A .dae the bytes above do not recognise still goes to the COLLADA reader, which says
+     * what is wrong with it (not XML, another root element) instead of "unknown format". */
+    if (has_extension(path, ".dae"))
+        return AM_SCENE_FORMAT_COLLADA;
     if (am_assimp_recognise(head, n, path))
         return AM_SCENE_FORMAT_ASSIMP;
     return AM_SCENE_FORMAT_UNKNOWN;
@@ -99,6 +105,11 @@ static char *dir_of(const char *path)
 }
 
 am_status am_scene_load(const char *path, am_scene *out, am_error *err)
+{
+    return am_scene_load_ex(path, NULL, out, err);
+}
+
+am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
@@ -147,7 +158,9 @@ am_status am_scene_load(const char *path, am_scene *out, am_error *err)
         return am_fail_nomem(err, path);
     }
     out->format = format;
+    out->skeleton = opts ? opts->skeleton : NULL;
     st = row->read(data, size, out->source, out->base_dir, out, err);
+    out->skeleton = NULL;
     free(data);
     if (!st)
         st = am_scene_finish(out, err);

@@ -45,4 +45,14 @@ const am_scene_format_info *am_scene_format_lookup(am_scene_format format);
  * invalid content -> AM_ERR_INVALID naming the file. */
 am_status am_scene_load(const char *path, am_scene *out, am_error *err);
 
+/* Options of a load (all optional; zero = defaults). */
+typedef struct am_scene_load_opts {
+    /* The viewer skeleton, handed to the reader while it runs (am_scene.skeleton): COLLADA
+     * uses it to find joint positions exactly as the viewer's uploader does (its
+     * legal-joint map); without it names are matched as written. Borrowed. */
+    const struct am_skeleton *skeleton;
+} am_scene_load_opts;
+/* am_scene_load with options (opts may be NULL). */
+am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err);
+
 #endif

@@ -26,6 +26,7 @@
 #define BAD_INDEX UINT32_MAX /* a triangle corner that is not a non-negative integer */
 #define VERTICES_MSG "expected an array of at least 3 [px,py,pz,nx,ny,nz,u,v]"
 #define TRIANGLES_MSG "expected a non-empty array of [a, b, c]"
+#define FACES_MSG "expected an array of 1..8 triangle counts (one per face)"
 
 static am_status field_fail(am_error *err, const char *src, const char *field, const char *msg)
 {
@@ -80,8 +81,10 @@ typedef struct reader {
     am_jlex lx;
     const char *src;
     am_rig *rig;
-    bool has_name, has_joints, has_vertices, has_triangles, has_weights;
-    field_err e_name, e_skin, e_joints, e_vertices, e_triangles, e_weights, e_material;
+    bool has_name, has_joints, has_vertices, has_triangles, has_weights, has_faces;
+    field_err e_name, e_skin, e_joints, e_vertices, e_triangles, e_faces, e_weights, e_material;
+    long long face_counts[8];     /* "faces": triangle counts as read (-1: not an integer) */
+    size_t face_n;
     joint_in *jin;
     size_t jcap, vcap, tcap, icap, rcap, icap_inf;
     int skin_bind_shape;          /* VEC_* */
@@ -472,6 +475,75 @@ static am_status read_triangles(reader *r)
     return AM_OK;
 }
 
+/* Optional "faces": [triangle count per face] (rig.h face_start; checked in validate). */
+static am_status read_faces(reader *r)
+{
+    am_jlex *l = &r->lx;
+    r->has_faces = true;
+    if (am_jlex_peek(l) != '[') {
+        note(&r->e_faces, "faces", FACES_MSG);
+        return am_jlex_skip(l);
+    }
+    l->p++;
+    am_status st;
+    size_t i = 0;
+    for (; am_jlex_more(l, ']', i, &st); i++) {
+        long long v = -1;
+        int c = am_jlex_peek(l);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            am_jnum n;
+            if ((st = am_jlex_number(l, &n)))
+                return st;
+            if (n.is_int)
+                v = n.i;
+        } else if ((st = am_jlex_skip(l))) {
+            return st;
+        }
+        if (i < 8)
+            r->face_counts[i] = v;
+    }
+    if (st)
+        return st;
+    r->face_n = i;
+    return AM_OK;
+}
+
+static am_status check_faces(reader *r)
+{
+    am_rig *rig = r->rig;
+    if (!r->has_faces || r->e_faces.set)
+        return AM_OK;
+    if (r->face_n == 0 || r->face_n > 8) {
+        note(&r->e_faces, "faces", FACES_MSG);
+        return AM_OK;
+    }
+    size_t at = 0;
+    for (size_t f = 0; f < r->face_n; f++) {
+        long long v = r->face_counts[f];
+        if (v < 1 || (unsigned long long)v > rig->triangle_count - at) {
+            char field[32];
+            snprintf(field, sizeof field, "faces[%zu]", f);
+            note(&r->e_faces, field, "expected a triangle count >= 1 (the counts sum to the triangles)");
+            return AM_OK;
+        }
+        at += (size_t)v;
+    }
+    if (at != rig->triangle_count) {
+        note(&r->e_faces, "faces", "the face triangle counts do not sum to the number of triangles");
+        return AM_OK;
+    }
+    if (!(rig->face_start = malloc((r->face_n + 1) * sizeof *rig->face_start)))
+        return am_fail_nomem(r->lx.err, "rig faces");
+    rig->face_count = r->face_n;
+    at = 0;
+    for (size_t f = 0; f < r->face_n; f++) {
+        rig->face_start[f] = at;
+        at += (size_t)r->face_counts[f];
+    }
+    rig->face_start[r->face_n] = at;
+    return AM_OK;
+}
+
 static am_status read_weights(reader *r)
 {
     am_jlex *l = &r->lx;
@@ -672,6 +744,11 @@ static am_status validate(reader *r)
     }
     if (r->e_triangles.set)
         return field_fail(err, src, r->e_triangles.field, r->e_triangles.msg);
+    am_status fst = check_faces(r);
+    if (fst)
+        return fst;
+    if (r->e_faces.set)
+        return field_fail(err, src, r->e_faces.field, r->e_faces.msg);
     if (!r->has_weights || r->weights_array_bad || r->weight_rows != nv)
         note(&r->e_weights, "weights", "expected one influence list per vertex (%zu)", nv);
     else if (r->row_bad != SIZE_MAX) {
@@ -732,6 +809,8 @@ static am_status read_rig(reader *r)
             st = read_vertices(r);
         else if (strcmp(k, "triangles") == 0)
             st = read_triangles(r);
+        else if (strcmp(k, "faces") == 0)
+            st = read_faces(r);
         else if (strcmp(k, "weights") == 0)
             st = read_weights(r);
         else if (strcmp(k, "material") == 0)
@@ -820,6 +899,7 @@ void am_rig_free(am_rig *rig)
     free(rig->normals);
     free(rig->uvs);
     free(rig->triangles);
+    free(rig->face_start);
     free(rig->weight_start);
     free(rig->influences);
     memset(rig, 0, sizeof *rig);

@@ -51,6 +51,12 @@ typedef struct am_rig {
     float *uvs;                  /* 2 * vertex_count */
     size_t triangle_count;
     uint32_t *triangles;         /* 3 * triangle_count */
+    /* Optional faces (materials), as a file gives them: face f is triangles
+     * [face_start[f], face_start[f + 1]), consecutive and in order. face_count 0: all
+     * triangles are one run. The skin builder cuts a run further only above its face
+     * vertex limit; at most 8 faces in all. */
+    size_t face_count;
+    size_t *face_start;          /* face_count + 1 triangle offsets (0 .. triangle_count) */
 
     size_t *weight_start;        /* vertex_count + 1 offsets into influences */
     am_rig_influence *influences;/* weight_start[vertex_count] entries */

@@ -91,7 +91,14 @@ am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
         const uint32_t *t = &rig->triangles[3 * i];
         P("    [%u, %u, %u]%s\n", t[0], t[1], t[2], i + 1 < rig->triangle_count ? "," : "");
     }
-    P("  ],\n  \"weights\": [\n");
+    if (rig->face_count) {
+        P("  ],\n  \"faces\": [");
+        for (size_t f = 0; f < rig->face_count; f++)
+            P("%s%zu", f ? ", " : "", rig->face_start[f + 1] - rig->face_start[f]);
+        P("],\n  \"weights\": [\n");
+    } else {
+        P("  ],\n  \"weights\": [\n");
+    }
     for (size_t i = 0; i < rig->vertex_count; i++) {
         P("    [");
         for (size_t k = rig->weight_start[i]; k < rig->weight_start[i + 1]; k++) {

@@ -304,6 +304,13 @@ static am_status check_rig(const am_rig *rig, am_error *err)
             return am_fail(err, AM_ERR_INVALID, "joint '%s': world (%g, %g, %g) is beyond +-%g m (bind frame, metres)",
                            rig->joints[j].name, w.x, w.y, w.z, AM_RIG_MAX_COORD_M);
     }
+    if (rig->face_count) {
+        if (!rig->face_start || rig->face_start[0] != 0 || rig->face_start[rig->face_count] != rig->triangle_count)
+            return am_fail(err, AM_ERR_INVALID, "the rig's faces do not cover its %zu triangles", rig->triangle_count);
+        for (size_t f = 0; f < rig->face_count; f++)
+            if (rig->face_start[f + 1] <= rig->face_start[f])
+                return am_fail(err, AM_ERR_INVALID, "face %zu of the rig holds no triangle", f);
+    }
     for (size_t t = 0; t < rig->triangle_count; t++)
         for (int k = 0; k < 3; k++)
             if (rig->triangles[3 * t + k] >= rig->vertex_count)
@@ -542,12 +549,25 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     t1 = now_s();
     sum->seconds[AM_SKIN_T_JOINTS_WEIGHTS] = t1 - t0;
     t0 = t1;
-    if ((st = am_skin_apply_budget(out, &opts, err)))
+    if (rig->face_count == 0) {
+        if ((st = am_skin_apply_budget(out, &opts, err)))
+            goto done;
+    } else if (opts.max_tris > 0) {
+        /* the rig's own faces (a file's materials, as its uploader cut them) are written as
+         * given: a reduction would have to keep each triangle's face */
+        st = am_fail(err, AM_ERR_INVALID,
+                     "a triangle budget (--max-tris) applies to rigs without faces; this rig has %zu faces "
+                     "(materials), written as given",
+                     rig->face_count);
         goto done;
+    } else {
+        sum->tris_in = out->triangle_count;
+    }
     t1 = now_s();
     sum->seconds[AM_SKIN_T_BUDGET] = t1 - t0;
     t0 = t1;
-    if ((st = am_skin_split_faces(out, opts.face_vertex_limit, faces, &face_count, err)))
+    if ((st = am_skin_split_faces(out, opts.face_vertex_limit, rig->face_start, rig->face_count, faces, &face_count,
+                                  err)))
         goto done;
     out->source_bind_shape = rig->explicit_skin ? rig->bind_shape : am_mat4_identity();
     if (opts.texture_image)
@@ -574,6 +594,14 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         sum->duplicated_share =
             sum->unique_vertex_count ? (double)sum->vertex_count / (double)sum->unique_vertex_count - 1.0 : 0.0;
     }
+    if (face_count > 1 && opts.require_meshdata && rig->face_count > 1) {
+        st = am_fail(err, AM_ERR_INVALID,
+                     "the meshdata was required but the mesh has %zu faces (%zu materials), and WorldBridge writes "
+                     "weights into submesh 0 only (lessons rule 12): leave out --meshdata (the .llmesh and .dae carry "
+                     "every face)",
+                     face_count, rig->face_count);
+        goto done;
+    }
     if (face_count > 1 && opts.require_meshdata) {
         st = am_fail(err, AM_ERR_INVALID,
                      "the meshdata was required but %zu vertices need %zu faces of at most %zu, and WorldBridge writes "
@@ -582,7 +610,12 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
                      sum->unique_vertex_count, face_count, opts.face_vertex_limit, sum->tris_fit_one_face);
         goto done;
     }
-    if (face_count > 1)
+    if (face_count > 1 && rig->face_count > 1)
+        am_skin_warn(sum,
+                     "the mesh has %zu faces (%zu materials): WorldBridge takes weights from submesh 0 only, so no "
+                     "meshdata was written; the .llmesh and .dae carry every face",
+                     face_count, rig->face_count);
+    else if (face_count > 1)
         am_skin_warn(sum,
                      "%zu vertices need %zu faces of at most %zu (%.2f%% on two): WorldBridge takes weights from "
                      "submesh 0 only, so no meshdata was written; the .llmesh and .dae carry every face; "

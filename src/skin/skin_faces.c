@@ -16,7 +16,11 @@
  *   - faces are filled greedily along that sequence; when a face is full, it ends at the
  *     last region boundary instead if that leaves it at least 60% full: a cut along a region
  *     boundary lies where the weight classes meet, which the LODs keep anyway.
- * Deterministic for a given triangle order; any triangle order gives compact faces. */
+ * Deterministic for a given triangle order; any triangle order gives compact faces.
+ *
+ * A rig with its own faces (rig.h face_start: a file's materials, as the uploader cut them)
+ * keeps them: no face crosses a boundary between two of them, the triangles stay in their
+ * order, and one of them is cut further (greedily, in order) only above the limit. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +168,8 @@ static size_t fresh_corners(const uint32_t *tri, const uint32_t *stamp, uint32_t
     return fresh;
 }
 
-am_status am_skin_split_faces(am_skin_result *res, size_t limit, am_skin_face_split *faces, size_t *face_count,
-                              am_error *err)
+am_status am_skin_split_faces(am_skin_result *res, size_t limit, const size_t *run_start, size_t run_count,
+                              am_skin_face_split *faces, size_t *face_count, am_error *err)
 {
     *face_count = 0;
     if (limit < 3 || limit > AM_MESH_MAX_FACE_VERTICES)
@@ -186,7 +190,7 @@ am_status am_skin_split_faces(am_skin_result *res, size_t limit, am_skin_face_sp
             stamp[res->triangles[i]] = 1;
             used++;
         }
-    bool spatial = used > limit;
+    bool spatial = used > limit && run_count == 0;
     if (spatial) {
         if (!(region = malloc(nt * sizeof *region))) {
             st = am_fail_nomem(err, "face split");
@@ -198,8 +202,12 @@ am_status am_skin_split_faces(am_skin_result *res, size_t limit, am_skin_face_sp
         for (size_t t = 0; t < nt; t++)
             order[t] = (uint32_t)t;
     uint32_t id = 1;
-    size_t pos = 0;
+    size_t pos = 0, run = 0;
     while (pos < nt) {
+        /* the rig's own face this one lies in: a face never crosses its end */
+        while (run < run_count && run_start[run + 1] <= pos)
+            run++;
+        size_t run_end = run < run_count ? run_start[run + 1] : nt;
         if (*face_count == AM_MESH_MAX_FACES) {
             st = am_fail(err, AM_ERR_INVALID,
                          "the mesh needs more than %d faces of at most %zu vertices (%zu vertices, triangle %zu of "
@@ -211,7 +219,7 @@ am_status am_skin_split_faces(am_skin_result *res, size_t limit, am_skin_face_sp
         /* how far this face reaches */
         id++;
         size_t nvf = 0, end = pos, cut = 0, cut_nv = 0;
-        while (end < nt) {
+        while (end < run_end) {
             const uint32_t *tri = &res->triangles[3 * (size_t)order[end]];
             size_t fresh = fresh_corners(tri, stamp, id);
             if (nvf + fresh > limit)

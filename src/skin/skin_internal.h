@@ -24,9 +24,11 @@ typedef struct am_skin_face_split {
 
 /* Split res->triangles into faces of at most `limit` vertices (skin_faces.c): one face in
  * the triangles' own order when every vertex fits, else compact faces by space and dominant
- * joint, res->triangles reordered so each face is a consecutive run. */
-am_status am_skin_split_faces(am_skin_result *res, size_t limit, am_skin_face_split *faces, size_t *face_count,
-                              am_error *err);
+ * joint, res->triangles reordered so each face is a consecutive run. `run_start` (run_count
+ * + 1 triangle offsets; NULL with 0) are the rig's own faces: kept, in order, never crossed,
+ * each cut further in order only above the limit. */
+am_status am_skin_split_faces(am_skin_result *res, size_t limit, const size_t *run_start, size_t run_count,
+                              am_skin_face_split *faces, size_t *face_count, am_error *err);
 void am_skin_face_split_free(am_skin_face_split *faces, size_t count);
 /* The order the split walks a mesh too big for one face in: by region (dominant joint) in
  * a walk of the joint tree, then along the region's main axis. region_of[t] receives each

@@ -12,6 +12,9 @@
 #include "core/text.h"
 #include "world/checks.h"
 
+/* A raw JPEG-2000 code stream starts with SOC (FF 4F) then SIZ (FF 51). */
+static const uint8_t soc_siz_magic[4] = {0xff, 0x4f, 0xff, 0x51};
+
 am_status am_oar_check_name(const char *what, const char *name, am_error *err)
 {
     size_t n = name ? strlen(name) : 0;
@@ -46,6 +49,10 @@ void am_oar_plan_free(am_oar_plan *plan)
 {
     free(plan->anim_assets);
     free(plan->anim_items);
+    free(plan->child_part);
+    free(plan->child_mesh);
+    free(plan->child_texture);
+    free(plan->child_has_texture);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -55,9 +62,7 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     if (!in->mesh || in->mesh_size == 0)
         return am_fail(err, AM_ERR_INVALID, "no mesh asset");
     if (in->texture) {
-        /* A raw JPEG-2000 code stream starts with SOC (FF 4F) then SIZ (FF 51). */
-        static const uint8_t soc_siz[4] = {0xff, 0x4f, 0xff, 0x51};
-        if (in->texture_size < 4 || memcmp(in->texture, soc_siz, 4) != 0)
+        if (in->texture_size < 4 || memcmp(in->texture, soc_siz_magic, 4) != 0)
             return am_fail(err, AM_ERR_INVALID,
                            "texture is not a JPEG-2000 code stream (.j2c starts FF 4F FF 51; a .jp2 file "
                            "must be converted, e.g. with animesh texture)");
@@ -91,13 +96,40 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     if (salt && am_oar_check_salt(salt, err))
         return AM_ERR_INVALID;
 
+    for (size_t i = 0; i < in->child_count; i++) {
+        const am_oar_part *c = &in->children[i];
+        if (!c->mesh || c->mesh_size == 0)
+            return am_fail(err, AM_ERR_INVALID, "linkset part %zu has no mesh asset", i + 2);
+        if (c->texture && (c->texture_size < 4 || memcmp(c->texture, soc_siz_magic, 4) != 0))
+            return am_fail(err, AM_ERR_INVALID, "linkset part %zu: texture is not a JPEG-2000 code stream", i + 2);
+        if (c->name && c->name[0] && am_oar_check_name("prim", c->name, err))
+            return AM_ERR_INVALID;
+    }
     am_status s = am_uuid_from_content_salted("mesh", salt, in->mesh, in->mesh_size, &plan->mesh, err);
     if (!s && in->texture) {
         plan->has_texture = 1;
         s = am_uuid_from_content_salted("texture", salt, in->texture, in->texture_size, &plan->texture, err);
     }
-    if (s)
+    if (!s && in->child_count) {
+        plan->child_part = calloc(in->child_count, sizeof *plan->child_part);
+        plan->child_mesh = calloc(in->child_count, sizeof *plan->child_mesh);
+        plan->child_texture = calloc(in->child_count, sizeof *plan->child_texture);
+        plan->child_has_texture = calloc(in->child_count, sizeof *plan->child_has_texture);
+        if (!plan->child_part || !plan->child_mesh || !plan->child_texture || !plan->child_has_texture)
+            s = am_fail_nomem(err, "OAR plan");
+        for (size_t i = 0; !s && i < in->child_count; i++) {
+            const am_oar_part *c = &in->children[i];
+            s = am_uuid_from_content_salted("mesh", salt, c->mesh, c->mesh_size, &plan->child_mesh[i], err);
+            if (!s && c->texture) {
+                plan->child_has_texture[i] = 1;
+                s = am_uuid_from_content_salted("texture", salt, c->texture, c->texture_size, &plan->child_texture[i], err);
+            }
+        }
+    }
+    if (s) {
+        am_oar_plan_free(plan);
         return s;
+    }
     if (in->anim_count) {
         plan->anim_assets = calloc(in->anim_count, sizeof *plan->anim_assets);
         plan->anim_items = calloc(in->anim_count, sizeof *plan->anim_items);
@@ -114,6 +146,17 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     if (!s && plan->has_texture) {
         am_uuid_format(&plan->texture, u);
         s = am_buf_printf(&d, err, "texture=%s;", u);
+    }
+    for (size_t i = 0; !s && i < in->child_count; i++) {
+        /* only a linkset's identity names its children: a single prim keeps its UUIDs */
+        am_uuid_format(&plan->child_mesh[i], u);
+        s = am_buf_printf(&d, err, "child=%s", u);
+        if (!s && plan->child_has_texture[i]) {
+            am_uuid_format(&plan->child_texture[i], u);
+            s = am_buf_printf(&d, err, ":%s", u);
+        }
+        if (!s)
+            s = am_buf_printf(&d, err, ":%s;", in->children[i].name ? in->children[i].name : "");
     }
     for (size_t i = 0; !s && i < in->anim_count; i++) {
         s = am_uuid_from_content_salted("animation", salt, in->anims[i].data, in->anims[i].size, &plan->anim_assets[i],
@@ -140,6 +183,10 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     for (size_t i = 0; !s && i < in->anim_count; i++) {
         snprintf(name, sizeof name, "item:%s:animation:%s", part, in->anims[i].name);
         am_uuid_from_name(name, &plan->anim_items[i]);
+    }
+    for (size_t i = 0; !s && i < in->child_count; i++) {
+        snprintf(name, sizeof name, "part:%s:link:%zu", part, i + 2);
+        am_uuid_from_name(name, &plan->child_part[i]);
     }
     if (!s && in->play) {
         char *script = NULL;
@@ -204,6 +251,15 @@ typedef struct asset {
     size_t size;
 } asset;
 
+/* Distinct assets only (two names or parts may share one). */
+static void add_asset(asset *assets, size_t *na, const am_uuid *id, const char *suffix, const void *data, size_t size)
+{
+    for (size_t j = 0; j < *na; j++)
+        if (memcmp(assets[j].id.b, id->b, 16) == 0)
+            return;
+    assets[(*na)++] = (asset){*id, suffix, data, size};
+}
+
 static int cmp_asset(const void *a, const void *b)
 {
     return memcmp(((const asset *)a)->id.b, ((const asset *)b)->id.b, 16);
@@ -217,7 +273,7 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
         return s;
     am_buf xml_archive = {0}, xml_object = {0};
     char *script = NULL;
-    asset *assets = calloc(in->anim_count + 3, sizeof *assets);
+    asset *assets = calloc(in->anim_count + 3 + 2 * in->child_count, sizeof *assets);
     struct archive *a = NULL;
     if (!assets) {
         s = am_fail_nomem(err, "OAR assets");
@@ -235,12 +291,13 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
         assets[na++] = (asset){plan.texture, "_texture.jp2", in->texture, in->texture_size};
     if (plan.has_script)
         assets[na++] = (asset){plan.script, "_script.lsl", script, strlen(script)};
-    for (size_t i = 0; i < in->anim_count; i++) {
-        int dup = 0;
-        for (size_t j = 0; j < na; j++)
-            dup |= memcmp(assets[j].id.b, plan.anim_assets[i].b, 16) == 0;
-        if (!dup)
-            assets[na++] = (asset){plan.anim_assets[i], "_animation.bvh", in->anims[i].data, in->anims[i].size};
+    for (size_t i = 0; i < in->anim_count; i++)
+        add_asset(assets, &na, &plan.anim_assets[i], "_animation.bvh", in->anims[i].data, in->anims[i].size);
+    for (size_t i = 0; i < in->child_count; i++) {
+        add_asset(assets, &na, &plan.child_mesh[i], "_mesh.llmesh", in->children[i].mesh, in->children[i].mesh_size);
+        if (plan.child_has_texture[i])
+            add_asset(assets, &na, &plan.child_texture[i], "_texture.jp2", in->children[i].texture,
+                      in->children[i].texture_size);
     }
     qsort(assets, na, sizeof *assets, cmp_asset);
 

@@ -2,8 +2,9 @@
  *
  * The archive (gzip-compressed tar, written with libarchive):
  *   archive.xml                                 first entry, version 0.8, assets included
- *   objects/<Name>_<x>-<y>-<z>__<partUUID>.xml   the scene object group (one mesh prim)
- *   assets/<uuid>_mesh.llmesh                   the mesh (asset type 49)
+ *   objects/<Name>_<x>-<y>-<z>__<partUUID>.xml   the scene object group: the root mesh prim
+ *                                               and, for a linkset, its child mesh prims
+ *   assets/<uuid>_mesh.llmesh                   each mesh (asset type 49)
  *   assets/<uuid>_texture.jp2                   the texture (JPEG-2000 code stream), optional
  *   assets/<uuid>_animation.bvh                 each distinct .anim (binary, despite the suffix)
  *   assets/<uuid>_script.lsl                    the starter script, when an animation is chosen
@@ -41,6 +42,21 @@ typedef struct am_oar_anim {
     size_t size;
 } am_oar_anim;
 
+/* Another rigged mesh of the same object: a child prim of the linkset (OtherParts,
+ * LinkNum 2, 3, ...). Only the root prim (the input's own mesh) carries the animesh flag
+ * and the inventory (the viewer reads the flag from the root, mesh-asset.md 8.1); a child
+ * carries its mesh, texture and colour, at the root's position (a rigged mesh is drawn
+ * where the skeleton puts it, not where its prim is). */
+typedef struct am_oar_part {
+    const uint8_t *mesh;     /* its .llmesh */
+    size_t mesh_size;
+    const uint8_t *texture;  /* a .j2c, or NULL */
+    size_t texture_size;
+    const char *name;        /* prim name; NULL: the object's */
+    bool has_color;
+    double color[3];
+} am_oar_part;
+
 typedef struct am_oar_input {
     const uint8_t *mesh; /* the .llmesh asset */
     size_t mesh_size;
@@ -56,6 +72,8 @@ typedef struct am_oar_input {
     double color[3];         /* RGB, 0..1 (used when has_color; else opaque white) */
     int64_t creation_time;   /* archive datetime, CreationDate and tar mtimes (Unix s) */
     const char *uuid_salt;   /* NULL or "": the plain content UUIDs; else see am_oar_check_salt */
+    const am_oar_part *children; /* further rigged meshes of the object (a linkset), or NULL */
+    size_t child_count;
 } am_oar_input;
 
 /* UUIDs chosen for an input (filled by am_oar_plan, reported by the CLI). */
@@ -65,6 +83,8 @@ typedef struct am_oar_plan {
     am_uuid *anim_items;  /* per input anim */
     am_uuid script_item;
     int has_texture, has_script;
+    am_uuid *child_part, *child_mesh, *child_texture; /* per child */
+    int *child_has_texture;
 } am_oar_plan;
 
 /* An object or animation name as OpenSim stores it: 1..63 bytes, no control character and
@@ -91,6 +111,9 @@ am_status am_oar_write_file(const am_oar_input *in, const char *path, am_error *
  * Always 34 bytes. */
 #define AM_OAR_EXTRA_PARAMS_SIZE 34
 void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SIZE]);
+/* A child prim's: count 1, the sculpt entry only (no animesh flag). Always 24 bytes. */
+#define AM_OAR_CHILD_EXTRA_PARAMS_SIZE 24
+void am_oar_extra_params_child(const am_uuid *mesh, uint8_t out[AM_OAR_CHILD_EXTRA_PARAMS_SIZE]);
 
 /* A TextureEntry whose default face carries `texture` (or the default plywood texture
  * 89556747-24cb-43ed-920b-47caed15465f when NULL), white, repeats 1, no offset/rotation,

@@ -37,6 +37,17 @@ void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SI
     put_u32le(p, 1); /* ANIMATED_MESH_ENABLED_FLAG */
 }
 
+void am_oar_extra_params_child(const am_uuid *mesh, uint8_t out[AM_OAR_CHILD_EXTRA_PARAMS_SIZE])
+{
+    uint8_t *p = out;
+    *p++ = 1; /* entries */
+    put_u16le(p, 0x30); /* PARAMS_SCULPT */
+    put_u32le(p + 2, 17);
+    p += 6;
+    memcpy(p, mesh->b, 16);
+    p[16] = 5; /* LL_SCULPT_TYPE_MESH */
+}
+
 void am_oar_texture_entry(const am_uuid *texture, const double *rgb, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE])
 {
     /* Each section: the default value, then the face-exception list, here empty (one 0x00

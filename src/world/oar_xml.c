@@ -141,19 +141,32 @@ static void inventory_item(xw *w, const am_oar_input *in, const am_oar_plan *pla
     put(w, "      </TaskInventoryItem>\n");
 }
 
-static void shape(xw *w, const am_oar_input *in, const am_oar_plan *plan, const double scale[3])
+/* One prim's look: its mesh, texture, colour; the root also carries the animesh flag. */
+typedef struct prim {
+    const am_uuid *uuid, *mesh, *texture; /* texture NULL: none */
+    const double *color;                  /* NULL: white */
+    const char *name;
+    int link_num;
+    bool root;
+} prim;
+
+static void shape(xw *w, const prim *pr, const double scale[3])
 {
     const char *I = "        ";
     uint8_t te[AM_OAR_TEXTURE_ENTRY_SIZE], ep[AM_OAR_EXTRA_PARAMS_SIZE];
-    am_oar_texture_entry(plan->has_texture ? &plan->texture : NULL, in->has_color ? in->color : NULL, te);
-    am_oar_extra_params(&plan->mesh, ep);
+    am_oar_texture_entry(pr->texture, pr->color, te);
+    size_t ep_size = pr->root ? AM_OAR_EXTRA_PARAMS_SIZE : AM_OAR_CHILD_EXTRA_PARAMS_SIZE;
+    if (pr->root)
+        am_oar_extra_params(pr->mesh, ep);
+    else
+        am_oar_extra_params_child(pr->mesh, ep);
     put(w, "      <Shape>\n");
     put(w, "%s<ProfileCurve>1</ProfileCurve>\n", I);
     put(w, "%s<TextureEntry>", I);
     base64(w, te, sizeof te);
     put(w, "</TextureEntry>\n");
     put(w, "%s<ExtraParams>", I);
-    base64(w, ep, sizeof ep);
+    base64(w, ep, ep_size);
     put(w, "</ExtraParams>\n");
     static const struct {
         const char *name;
@@ -170,7 +183,7 @@ static void shape(xw *w, const am_oar_input *in, const am_oar_plan *plan, const 
     put(w, "%s<LastAttachPoint>0</LastAttachPoint>\n", I);
     put(w, "%s<ProfileShape>Square</ProfileShape>\n", I);
     put(w, "%s<HollowShape>Same</HollowShape>\n", I);
-    elem_uuid(w, I, "SculptTexture", &plan->mesh);
+    elem_uuid(w, I, "SculptTexture", pr->mesh);
     put(w, "%s<SculptType>5</SculptType>\n", I);
     static const char *zeros[] = {"FlexiSoftness", "FlexiTension", "FlexiDrag",   "FlexiGravity", "FlexiWind",
                                   "FlexiForceX",   "FlexiForceY",  "FlexiForceZ", "LightColorR",  "LightColorG",
@@ -188,80 +201,108 @@ static void shape(xw *w, const am_oar_input *in, const am_oar_plan *plan, const 
     put(w, "      </Shape>\n");
 }
 
-am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_buf *out, am_error *err)
+/* One SceneObjectPart (SOPToXml2 order); the root holds the task inventory. */
+static void part_xml(xw *w, const am_oar_input *in, const am_oar_plan *plan, const prim *pr)
 {
-    xw w = {out, err, AM_OK};
     const char *I = "      ";
     double scale[3] = {in->scale[0], in->scale[1], in->scale[2]};
     if (scale[0] == 0 && scale[1] == 0 && scale[2] == 0)
         scale[0] = scale[1] = scale[2] = 1;
-    size_t items = in->anim_count + (plan->has_script ? 1 : 0);
-    put(&w, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
-    put(&w, "<SceneObjectGroup>\n  <RootPart>\n");
-    put(&w, "    <SceneObjectPart xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
-            "xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\">\n");
-    put(&w, "%s<AllowedDrop>false</AllowedDrop>\n", I);
-    elem_uuid(&w, I, "CreatorID", NULL);
-    elem_uuid(&w, I, "FolderID", &plan->part);
-    put(&w, "%s<InventorySerial>%zu</InventorySerial>\n", I, items);
+    size_t items = pr->root ? in->anim_count + (plan->has_script ? 1 : 0) : 0;
+    put(w, "    <SceneObjectPart xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+           "xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\">\n");
+    put(w, "%s<AllowedDrop>false</AllowedDrop>\n", I);
+    elem_uuid(w, I, "CreatorID", NULL);
+    elem_uuid(w, I, "FolderID", pr->uuid);
+    put(w, "%s<InventorySerial>%zu</InventorySerial>\n", I, items);
     if (items == 0) {
-        put(&w, "%s<TaskInventory />\n", I);
+        put(w, "%s<TaskInventory />\n", I);
     } else {
-        put(&w, "%s<TaskInventory>\n", I);
+        put(w, "%s<TaskInventory>\n", I);
         for (size_t i = 0; i < in->anim_count; i++)
-            inventory_item(&w, in, plan, &plan->anim_assets[i], &plan->anim_items[i], in->anims[i].name,
+            inventory_item(w, in, plan, &plan->anim_assets[i], &plan->anim_items[i], in->anims[i].name,
                            "animesh animation", 20, 19);
         if (plan->has_script)
-            inventory_item(&w, in, plan, &plan->script, &plan->script_item, "animesh start", "starts the animation",
+            inventory_item(w, in, plan, &plan->script, &plan->script_item, "animesh start", "starts the animation",
                            10, 10);
-        put(&w, "%s</TaskInventory>\n", I);
+        put(w, "%s</TaskInventory>\n", I);
     }
-    put(&w, "%s<ObjectFlags>0</ObjectFlags>\n", I);
-    elem_uuid(&w, I, "UUID", &plan->part);
-    put(&w, "%s<LocalId>0</LocalId>\n", I);
-    elem_text(&w, I, "Name", object_name(in));
-    put(&w, "%s<Material>3</Material>\n", I);
-    put(&w, "%s<PassTouches>false</PassTouches>\n", I);
-    put(&w, "%s<PassCollisions>false</PassCollisions>\n", I);
-    put(&w, "%s<RegionHandle>0</RegionHandle>\n", I);
-    put(&w, "%s<ScriptAccessPin>0</ScriptAccessPin>\n", I);
-    elem_vec3(&w, I, "GroupPosition", in->position[0], in->position[1], in->position[2]);
-    elem_vec3(&w, I, "OffsetPosition", 0, 0, 0);
-    put(&w, "%s<RotationOffset><X>0</X><Y>0</Y><Z>0</Z><W>1</W></RotationOffset>\n", I);
-    elem_vec3(&w, I, "Velocity", 0, 0, 0);
-    elem_vec3(&w, I, "AngularVelocity", 0, 0, 0);
-    elem_vec3(&w, I, "Acceleration", 0, 0, 0);
-    elem_text(&w, I, "Description", "");
-    put(&w, "%s<Color><R>0</R><G>0</G><B>0</B><A>255</A></Color>\n", I);
-    elem_text(&w, I, "Text", "");
-    elem_text(&w, I, "SitName", "");
-    elem_text(&w, I, "TouchName", "");
-    put(&w, "%s<LinkNum>0</LinkNum>\n", I);
-    put(&w, "%s<ClickAction>0</ClickAction>\n", I);
-    shape(&w, in, plan, scale);
-    elem_vec3(&w, I, "Scale", scale[0], scale[1], scale[2]);
-    put(&w, "%s<SitTargetOrientation><X>0</X><Y>0</Y><Z>0</Z><W>1</W></SitTargetOrientation>\n", I);
-    elem_vec3(&w, I, "SitTargetPosition", 0, 0, 0);
-    elem_vec3(&w, I, "SitTargetPositionLL", 0, 0, 0);
-    put(&w, "%s<SitTargetOrientationLL><X>0</X><Y>0</Y><Z>0</Z><W>1</W></SitTargetOrientationLL>\n", I);
-    put(&w, "%s<ParentID>0</ParentID>\n", I);
-    put(&w, "%s<CreationDate>%lld</CreationDate>\n", I, (long long)in->creation_time);
-    put(&w, "%s<Category>0</Category>\n", I);
-    put(&w, "%s<SalePrice>0</SalePrice>\n", I);
-    put(&w, "%s<ObjectSaleType>0</ObjectSaleType>\n", I);
-    put(&w, "%s<OwnershipCost>0</OwnershipCost>\n", I);
-    elem_uuid(&w, I, "GroupID", NULL);
-    elem_uuid(&w, I, "OwnerID", NULL);
-    elem_uuid(&w, I, "LastOwnerID", NULL);
-    put(&w, "%s<BaseMask>%u</BaseMask>\n", I, AM_PERM_ALL);
-    put(&w, "%s<OwnerMask>%u</OwnerMask>\n", I, AM_PERM_ALL);
-    put(&w, "%s<GroupMask>0</GroupMask>\n", I);
-    put(&w, "%s<EveryoneMask>0</EveryoneMask>\n", I);
-    put(&w, "%s<NextOwnerMask>%u</NextOwnerMask>\n", I, AM_PERM_ALL);
-    put(&w, "%s<Flags>None</Flags>\n", I);
-    elem_uuid(&w, I, "CollisionSound", NULL);
-    put(&w, "%s<CollisionSoundVolume>0</CollisionSoundVolume>\n", I);
-    put(&w, "    </SceneObjectPart>\n  </RootPart>\n  <OtherParts />\n</SceneObjectGroup>\n");
+    put(w, "%s<ObjectFlags>0</ObjectFlags>\n", I);
+    elem_uuid(w, I, "UUID", pr->uuid);
+    put(w, "%s<LocalId>0</LocalId>\n", I);
+    elem_text(w, I, "Name", pr->name);
+    put(w, "%s<Material>3</Material>\n", I);
+    put(w, "%s<PassTouches>false</PassTouches>\n", I);
+    put(w, "%s<PassCollisions>false</PassCollisions>\n", I);
+    put(w, "%s<RegionHandle>0</RegionHandle>\n", I);
+    put(w, "%s<ScriptAccessPin>0</ScriptAccessPin>\n", I);
+    /* every part's GroupPosition is the group's; a child sits on the root (offset 0) */
+    elem_vec3(w, I, "GroupPosition", in->position[0], in->position[1], in->position[2]);
+    elem_vec3(w, I, "OffsetPosition", 0, 0, 0);
+    put(w, "%s<RotationOffset><X>0</X><Y>0</Y><Z>0</Z><W>1</W></RotationOffset>\n", I);
+    elem_vec3(w, I, "Velocity", 0, 0, 0);
+    elem_vec3(w, I, "AngularVelocity", 0, 0, 0);
+    elem_vec3(w, I, "Acceleration", 0, 0, 0);
+    elem_text(w, I, "Description", "");
+    put(w, "%s<Color><R>0</R><G>0</G><B>0</B><A>255</A></Color>\n", I);
+    elem_text(w, I, "Text", "");
+    elem_text(w, I, "SitName", "");
+    elem_text(w, I, "TouchName", "");
+    put(w, "%s<LinkNum>%d</LinkNum>\n", I, pr->link_num);
+    put(w, "%s<ClickAction>0</ClickAction>\n", I);
+    shape(w, pr, scale);
+    elem_vec3(w, I, "Scale", scale[0], scale[1], scale[2]);
+    put(w, "%s<SitTargetOrientation><X>0</X><Y>0</Y><Z>0</Z><W>1</W></SitTargetOrientation>\n", I);
+    elem_vec3(w, I, "SitTargetPosition", 0, 0, 0);
+    elem_vec3(w, I, "SitTargetPositionLL", 0, 0, 0);
+    put(w, "%s<SitTargetOrientationLL><X>0</X><Y>0</Y><Z>0</Z><W>1</W></SitTargetOrientationLL>\n", I);
+    put(w, "%s<ParentID>0</ParentID>\n", I);
+    put(w, "%s<CreationDate>%lld</CreationDate>\n", I, (long long)in->creation_time);
+    put(w, "%s<Category>0</Category>\n", I);
+    put(w, "%s<SalePrice>0</SalePrice>\n", I);
+    put(w, "%s<ObjectSaleType>0</ObjectSaleType>\n", I);
+    put(w, "%s<OwnershipCost>0</OwnershipCost>\n", I);
+    elem_uuid(w, I, "GroupID", NULL);
+    elem_uuid(w, I, "OwnerID", NULL);
+    elem_uuid(w, I, "LastOwnerID", NULL);
+    put(w, "%s<BaseMask>%u</BaseMask>\n", I, AM_PERM_ALL);
+    put(w, "%s<OwnerMask>%u</OwnerMask>\n", I, AM_PERM_ALL);
+    put(w, "%s<GroupMask>0</GroupMask>\n", I);
+    put(w, "%s<EveryoneMask>0</EveryoneMask>\n", I);
+    put(w, "%s<NextOwnerMask>%u</NextOwnerMask>\n", I, AM_PERM_ALL);
+    put(w, "%s<Flags>None</Flags>\n", I);
+    elem_uuid(w, I, "CollisionSound", NULL);
+    put(w, "%s<CollisionSoundVolume>0</CollisionSoundVolume>\n", I);
+    put(w, "    </SceneObjectPart>\n");
+}
+
+am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_buf *out, am_error *err)
+{
+    xw w = {out, err, AM_OK};
+    bool linkset = in->child_count > 0;
+    prim root = {&plan->part, &plan->mesh, plan->has_texture ? &plan->texture : NULL,
+                 in->has_color ? in->color : NULL, object_name(in), linkset ? 1 : 0, true};
+    put(&w, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+    put(&w, "<SceneObjectGroup>\n  <RootPart>\n");
+    part_xml(&w, in, plan, &root);
+    put(&w, "  </RootPart>\n");
+    if (!linkset) {
+        put(&w, "  <OtherParts />\n");
+    } else {
+        /* SceneObjectSerializer: <OtherParts><Part><SceneObjectPart>...</Part>... */
+        put(&w, "  <OtherParts>\n");
+        for (size_t i = 0; i < in->child_count; i++) {
+            const am_oar_part *c = &in->children[i];
+            prim child = {&plan->child_part[i], &plan->child_mesh[i],
+                          plan->child_has_texture[i] ? &plan->child_texture[i] : NULL, c->has_color ? c->color : NULL,
+                          c->name && c->name[0] ? c->name : object_name(in), (int)i + 2, false};
+            put(&w, "  <Part>\n");
+            part_xml(&w, in, plan, &child);
+            put(&w, "  </Part>\n");
+        }
+        put(&w, "  </OtherParts>\n");
+    }
+    put(&w, "</SceneObjectGroup>\n");
     return w.s;
 }
 

@@ -1,0 +1,236 @@
+/* animesh import MODEL.dae --out DIR ...: the import library (import/import.h) and its report. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_args.h"
+#include "import/import.h"
+
+#define IMPORT_MAX_ANIMS 32
+
+static const char *help =
+    "usage: animesh import MODEL.dae --out DIR [--name N] [--merge] [--normalize-binds]\n"
+    "                     [--anim A.anim|A.bvh ...] [--bench] [--oar FILE.oar] [--at X,Y,Z]\n"
+    "                     [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n\n"
+    "Import a rigged COLLADA file (Avastar, Bento Buddy, Blender) exactly as the viewer's\n"
+    "uploader reads it with \"include joint positions\", and show what the viewer will draw.\n"
+    "Writes into DIR (all files replaced together, only when the whole run succeeded):\n"
+    "  NAME.llmesh          the mesh asset the uploader would make (one per rigged mesh;\n"
+    "                       NAME_<mesh> when the file has several)\n"
+    "  NAME.dae             COLLADA re-export nested like the viewer skeleton\n"
+    "  NAME.meshdata.json   WorldBridge meshdata (single-face parts only)\n"
+    "  NAME.rig.json        the rig the skin builder got ('animesh skin' rebuilds it)\n"
+    "  TEXTURE.png/.j2c     the material's texture and its upload code stream\n"
+    "  MOTION.anim          every --anim, converted (.bvh) and checked\n"
+    "  NAME_poses.png       with --bench: rows = motions (side, front), columns = times\n\n"
+    "  --out DIR             output directory (created)\n"
+    "  --name N              output name (default: the model file's name)\n"
+    "  --merge               one asset from every rigged mesh (at most 8 faces, 110 joints)\n"
+    "  --normalize-binds     pure-translation inverse binds, the mesh kept where it is: the\n"
+    "                        rest pose is exact in the viewer (report: before/after rest error)\n"
+    "  --anim FILE           a motion to bench and pack: .anim, or .bvh converted with the\n"
+    "                        viewer's rules and joint names (repeatable)\n"
+    "  --bench               bench every part with every motion, write pose sheets\n"
+    "  --oar FILE.oar        also write the creature's OpenSim archive: the first part is the\n"
+    "                        animesh root prim, other parts child prims; the first motion\n"
+    "                        plays on rez\n"
+    "  --at X,Y,Z            region position of the archive's object (default 128,128,25)\n"
+    "  --meshdata            a part with several faces is an error (default: warning, no\n"
+    "                        meshdata for it)\n"
+    "  --region-max-tris N   the region's AnimatedObjectMaxTris (default 150000; 0: off)\n"
+    "  --json                the report as JSON on stdout (progress on stderr)\n"
+    "  --skeleton FILE       the viewer's character/avatar_skeleton.xml\n\n"
+    "The report: meshes, vertices after welding, faces, joints and weighted joints, joints\n"
+    "the viewer will move (largest first), inverse binds with scale or rotation, quirks met,\n"
+    "the mPelvis override, the rest error the bench predicts, and with --bench each motion's\n"
+    "box, displacement and strain. A file whose skin names joints the viewer does not have\n"
+    "is refused naming them (a joint map and retargeting are needed).\n"
+    "Exit 0 ok; 1 invalid input or refused by the viewer's rules; 2 usage; 3 I/O.\n";
+
+static void on_progress(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "animesh import: %s\n", line);
+}
+
+static void print_vec(const char *label, am_vec3 v)
+{
+    printf("%s(%.3f, %.3f, %.3f)", label, v.x, v.y, v.z);
+}
+
+static void print_report(const am_import_report *r)
+{
+    static const char *const up[] = {"not declared (Y_UP assumed)", "X_UP", "Y_UP", "Z_UP"};
+    printf("%s: %s; %s route%s\n", r->source, r->format, am_import_route_name(r->route),
+           r->route == AM_IMPORT_FAITHFUL ? " (rigged to the viewer skeleton: the uploader's own skin)" : "");
+    printf("declared: unit %g m, %s (the uploader applies them to the object only, never to the skin)\n",
+           r->declared.unit_m > 0 ? r->declared.unit_m : 1.0, up[r->declared.up >= 0 && r->declared.up <= 3 ? r->declared.up : 0]);
+    for (size_t i = 0; i < r->part_count; i++) {
+        const am_import_part_report *p = &r->parts[i];
+        printf("part %s (mesh %s): %zu COLLADA positions, %zu vertices after welding, %zu face%s, %zu triangles\n",
+               p->name, p->meshes, p->positions, p->vertices, p->faces, p->faces == 1 ? "" : "s", p->triangles);
+        printf("  joints %zu (%zu weighted), %zu moved from their default", p->joint_count, p->weighted_joints,
+               p->moved_joints);
+        double best = -1;
+        const char *who = NULL;
+        for (size_t j = 0; j < p->joint_count; j++)
+            if (p->joints[j].moved_m > best) {
+                best = p->joints[j].moved_m;
+                who = p->joints[j].name;
+            }
+        if (p->moved_joints && who)
+            printf(" (largest %s: %.4f m)", who, best);
+        printf("; %zu inverse binds carry scale or rotation\n", p->scaled_binds);
+        if (p->rest_error_before_m >= 0)
+            printf("  rest error (bench): %.6f m with the file's inverse binds, %.6f m written (--normalize-binds)\n",
+                   p->rest_error_before_m, p->rest_error_m);
+        else
+            printf("  rest error (bench, written asset): %.6f m\n", p->rest_error_m);
+        if (p->pelvis_override) {
+            print_vec("  mPelvis override ", p->pelvis_position);
+            printf(": the whole mesh hangs from it; motions with pelvis position keys replace it\n");
+        }
+        if (p->skin && p->skin->cost_known)
+            printf("  triangles per LOD %zu / %zu / %zu / %zu; animesh estimate %.0f; streaming cost %.3f\n",
+                   p->skin->lod_triangles[AM_LOD_HIGH], p->skin->lod_triangles[AM_LOD_MEDIUM],
+                   p->skin->lod_triangles[AM_LOD_LOW], p->skin->lod_triangles[AM_LOD_LOWEST], p->skin->est_tris_max,
+                   p->skin->streaming_cost);
+        for (size_t a = 0; a < p->anim_count; a++) {
+            const am_import_anim_result *m = &p->anims[a];
+            printf("  bench '%s' (%.2f s, %zu samples): box ", m->name, m->duration_s, m->samples);
+            print_vec("", m->min_prim);
+            print_vec("..", m->max_prim);
+            printf(" m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6: %s\n",
+                   m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share,
+                   m->exploded ? "EXPLODES" : m->strained ? "strained, not exploding" : "ok");
+        }
+        if (p->pose_sheet[0])
+            printf("  pose sheet %s\n", p->pose_sheet);
+        for (size_t w = 0; p->skin && w < p->skin->warning_count; w++)
+            fprintf(stderr, "animesh import: warning: part %s: %s\n", p->name, p->skin->warnings[w]);
+    }
+    if (r->finding_count)
+        printf("what the viewer will do with it:\n");
+    for (size_t i = 0; i < r->finding_count; i++)
+        printf("  [%s] %s\n", r->findings[i].code, r->findings[i].text);
+    for (size_t i = 0; i < r->written_count; i++)
+        printf("wrote %s\n", r->written[i]);
+}
+
+int am_cmd_import(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(help, stderr);
+        return AM_EXIT_USAGE;
+    }
+    enum { O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL };
+    static const struct option lopts[] = {
+        {"out", required_argument, 0, O_OUT},       {"name", required_argument, 0, O_NAME},
+        {"merge", no_argument, 0, O_MERGE},         {"normalize-binds", no_argument, 0, O_NORM},
+        {"anim", required_argument, 0, O_ANIM},     {"bench", no_argument, 0, O_BENCH},
+        {"oar", required_argument, 0, O_OAR},       {"at", required_argument, 0, O_AT},
+        {"meshdata", no_argument, 0, O_MESHDATA},   {"region-max-tris", required_argument, 0, O_TRIS},
+        {"json", no_argument, 0, O_JSON},           {"skeleton", required_argument, 0, O_SKEL},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    am_import_options opts;
+    am_import_options_default(&opts);
+    const char *anims[IMPORT_MAX_ANIMS];
+    const char *out_dir = NULL, *skel_path = NULL;
+    bool json = false;
+    optind = 1;
+    opterr = 0;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+        switch (c) {
+        case O_OUT: out_dir = optarg; break;
+        case O_NAME: {
+            size_t n = strlen(optarg);
+            bool ok = n > 0 && n <= 100 && optarg[0] != '.' && optarg[0] != '-';
+            for (size_t i = 0; ok && i < n; i++) {
+                char ch = optarg[i];
+                ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                     ch == '-' || ch == '.';
+            }
+            if (!ok)
+                return am_cli_usage("import", "--name: 1-100 characters from A-Z a-z 0-9 _ - . (it names the files), "
+                                              "got '%s'",
+                                    optarg);
+            opts.name = optarg;
+            break;
+        }
+        case O_MERGE: opts.merge = true; break;
+        case O_NORM: opts.normalize_binds = true; break;
+        case O_ANIM:
+            if (opts.anim_count == IMPORT_MAX_ANIMS)
+                return am_cli_usage("import", "at most %d --anim", IMPORT_MAX_ANIMS);
+            anims[opts.anim_count++] = optarg;
+            break;
+        case O_BENCH: opts.bench = true; break;
+        case O_OAR: opts.oar_path = optarg; break;
+        case O_AT:
+            if (!am_cli_parse_xyz(optarg, opts.oar_position))
+                return am_cli_usage("import", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            break;
+        case O_MESHDATA: opts.meshdata_required = true; break;
+        case O_TRIS:
+            if (!am_cli_parse_long(optarg, 0, LONG_MAX, &v))
+                return am_cli_usage("import", "--region-max-tris: expected a non-negative integer, got '%s'", optarg);
+            opts.skin.region_max_tris = v;
+            break;
+        case O_JSON: json = true; break;
+        case O_SKEL: skel_path = optarg; break;
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("import", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("import", "expected exactly one MODEL.dae");
+    if (!out_dir)
+        return am_cli_usage("import", "--out DIR is required");
+    for (size_t i = 0; i < opts.anim_count; i++) {
+        size_t n = strlen(anims[i]);
+        if (n < 5 || (strcmp(anims[i] + n - 5, ".anim") && strcmp(anims[i] + n - 4, ".bvh")))
+            return am_cli_usage("import", "--anim expects a .anim or .bvh file, got '%s'", anims[i]);
+    }
+    opts.anim_paths = anims;
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    if (epoch && epoch[0]) {
+        char *end;
+        errno = 0;
+        long long t = strtoll(epoch, &end, 10);
+        if (errno || *end || t < 0)
+            return am_cli_usage("import", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", epoch);
+        opts.creation_time = t;
+    }
+    opts.progress = on_progress;
+    am_error err;
+    am_error_clear(&err);
+    am_skeleton skel;
+    if (am_cli_load_skeleton(skel_path, &skel, &err))
+        return am_cli_report(&err);
+    fprintf(stderr, "animesh import: reading %s\n", argv[optind]);
+    am_import_report rep;
+    am_status st = am_import_file(argv[optind], &skel, &opts, out_dir, &rep, &err);
+    int rc = AM_EXIT_OK;
+    if (st) {
+        rc = am_cli_report(&err);
+    } else if (json) {
+        am_buf b = {0};
+        if (am_import_report_json(&rep, &b, &err)) {
+            rc = am_cli_report(&err);
+        } else {
+            fwrite(b.data, 1, b.size, stdout);
+        }
+        am_buf_free(&b);
+    } else {
+        print_report(&rep);
+    }
+    am_import_report_free(&rep);
+    am_skeleton_free(&skel);
+    return rc;
+}

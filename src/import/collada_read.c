@@ -1,0 +1,879 @@
+#define _XOPEN_SOURCE 700 /* realpath */
+/* The COLLADA reader's driver (collada.h): the uploader's preprocess, the XML document,
+ * the id index, <asset> unit and up axis, the <visual_scene> node tree, materials and
+ * images; geometry and skins are read by collada_geom.c and collada_skin.c. */
+#include <errno.h>
+#include <libxml/parser.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/io.h"
+#include "import/collada_internal.h"
+
+/* Deeper <node> nesting than any skeleton (the viewer's has 11 levels below mPelvis). */
+#define DAE_MAX_NODE_DEPTH 512
+
+/* --- XML helpers ------------------------------------------------------------------- */
+
+bool dae_is(const xmlNode *n, const char *name)
+{
+    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+xmlNode *dae_child(const xmlNode *n, const char *name)
+{
+    for (xmlNode *k = n ? n->children : NULL; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)k->name, name) == 0))
+            return k;
+    return NULL;
+}
+
+xmlNode *dae_next(const xmlNode *n, const char *name)
+{
+    for (xmlNode *k = n ? n->next : NULL; k; k = k->next)
+        if (k->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)k->name, name) == 0))
+            return k;
+    return NULL;
+}
+
+const char *dae_attr(const xmlNode *n, const char *name)
+{
+    if (!n || n->type != XML_ELEMENT_NODE)
+        return NULL;
+    for (const xmlAttr *a = n->properties; a; a = a->next)
+        if (strcmp((const char *)a->name, name) == 0)
+            return a->children && a->children->content ? (const char *)a->children->content : "";
+    return NULL;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    return strcmp(((const dae_id *)a)->id, ((const dae_id *)b)->id);
+}
+
+/* Equal ids keep document order, so the first element with an id wins. */
+static int cmp_id_order(const void *a, const void *b)
+{
+    int r = cmp_id(a, b);
+    if (r)
+        return r;
+    size_t x = ((const dae_id *)a)->order, y = ((const dae_id *)b)->order;
+    return x < y ? -1 : x > y;
+}
+
+xmlNode *dae_find_id(const dae_ctx *c, const char *ref)
+{
+    if (!ref)
+        return NULL;
+    if (ref[0] == '#')
+        ref++;
+    dae_id key = {ref, NULL, 0};
+    const dae_id *hit = bsearch(&key, c->ids, c->id_count, sizeof *c->ids, cmp_id);
+    return hit ? hit->node : NULL;
+}
+
+const char *dae_path(const xmlNode *n, char *buf, size_t size)
+{
+    const xmlNode *chain[8];
+    size_t depth = 0;
+    for (const xmlNode *k = n; k && k->type == XML_ELEMENT_NODE && depth < 8; k = k->parent) {
+        chain[depth++] = k;
+        if (dae_attr(k, "id"))
+            break;
+    }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = depth; i-- > 0;) {
+        const char *id = dae_attr(chain[i], "id");
+        int w = id && i == depth - 1 ? snprintf(buf + len, size - len, "%s<%s id='%s'>", len ? "/" : "",
+                                               (const char *)chain[i]->name, id)
+                                     : snprintf(buf + len, size - len, "%s<%s>", len ? "/" : "",
+                                               (const char *)chain[i]->name);
+        if (w < 0 || (size_t)w >= size - len)
+            break;
+        len += (size_t)w;
+    }
+    if (n && len < size)
+        snprintf(buf + len, size - len, " (line %ld)", xmlGetLineNo(n));
+    return buf;
+}
+
+am_status dae_fail(dae_ctx *c, const xmlNode *n, const char *fmt, ...)
+{
+    char msg[200], path[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->err)
+        c->err->where[0] = '\0';
+    if (n)
+        am_fail(c->err, AM_ERR_INVALID, "%s: %s", dae_path(n, path, sizeof path), msg);
+    else
+        am_fail(c->err, AM_ERR_INVALID, "%s", msg);
+    am_error_where(c->err, "%s", c->source);
+    return AM_ERR_INVALID;
+}
+
+/* The element's text: its single text child in place, or a concatenated copy. */
+static const char *text_of(const xmlNode *n, xmlChar **owned)
+{
+    *owned = NULL;
+    const xmlNode *t = n ? n->children : NULL;
+    if (!t)
+        return "";
+    if (!t->next && (t->type == XML_TEXT_NODE || t->type == XML_CDATA_SECTION_NODE))
+        return t->content ? (const char *)t->content : "";
+    *owned = xmlNodeGetContent(n);
+    return *owned ? (const char *)*owned : "";
+}
+
+static bool is_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+const char *dae_text_trim(const xmlNode *n, char *buf, size_t size)
+{
+    xmlChar *owned;
+    const char *s = text_of(n, &owned);
+    while (is_space(*s))
+        s++;
+    snprintf(buf, size, "%s", s);
+    size_t len = strlen(buf);
+    while (len && is_space(buf[len - 1]))
+        buf[--len] = '\0';
+    xmlFree(owned);
+    return buf;
+}
+
+/* Count the tokens first so one allocation holds them all. */
+static size_t count_tokens(const char *s)
+{
+    size_t n = 0;
+    while (*s) {
+        while (is_space(*s))
+            s++;
+        if (!*s)
+            break;
+        n++;
+        while (*s && !is_space(*s))
+            s++;
+    }
+    return n;
+}
+
+am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    xmlChar *owned;
+    const char *s = text_of(n, &owned);
+    size_t cap = count_tokens(s);
+    if (cap == 0) {
+        xmlFree(owned);
+        return AM_OK;
+    }
+    double *v = malloc(cap * sizeof *v);
+    if (!v) {
+        xmlFree(owned);
+        return am_fail_nomem(c->err, "COLLADA numbers");
+    }
+    size_t k = 0;
+    for (const char *p = s; k < cap;) {
+        while (is_space(*p))
+            p++;
+        char *end;
+        double d = strtod(p, &end);
+        if (end == p || (*end && !is_space(*end))) {
+            char tok[24];
+            size_t tl = 0;
+            while (p[tl] && !is_space(p[tl]) && tl < sizeof tok - 1)
+                tl++;
+            memcpy(tok, p, tl);
+            tok[tl] = '\0';
+            free(v);
+            xmlFree(owned);
+            return dae_fail(c, n, "'%s' (value %zu) is not a number", tok, k);
+        }
+        v[k++] = d;
+        p = end;
+    }
+    xmlFree(owned);
+    *out = v;
+    *count = k;
+    return AM_OK;
+}
+
+am_status dae_ints(dae_ctx *c, const xmlNode *n, long long **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    xmlChar *owned;
+    const char *s = text_of(n, &owned);
+    size_t cap = count_tokens(s);
+    if (cap == 0) {
+        xmlFree(owned);
+        return AM_OK;
+    }
+    long long *v = malloc(cap * sizeof *v);
+    if (!v) {
+        xmlFree(owned);
+        return am_fail_nomem(c->err, "COLLADA indices");
+    }
+    size_t k = 0;
+    for (const char *p = s; k < cap;) {
+        while (is_space(*p))
+            p++;
+        char *end;
+        errno = 0;
+        long long d = strtoll(p, &end, 10);
+        if (end == p || (*end && !is_space(*end)) || errno == ERANGE) {
+            free(v);
+            xmlFree(owned);
+            return dae_fail(c, n, "value %zu is not an integer", k);
+        }
+        v[k++] = d;
+        p = end;
+    }
+    xmlFree(owned);
+    *out = v;
+    *count = k;
+    return AM_OK;
+}
+
+am_status dae_fixed(dae_ctx *c, const xmlNode *n, double *out, size_t want)
+{
+    double *v;
+    size_t k;
+    am_status st = dae_doubles(c, n, &v, &k);
+    if (st)
+        return st;
+    if (k != want) {
+        free(v);
+        return dae_fail(c, n, "expected %zu numbers, found %zu", want, k);
+    }
+    memcpy(out, v, want * sizeof *v);
+    free(v);
+    return AM_OK;
+}
+
+am_mat4 dae_ll_matrix(const double dom[16])
+{
+    am_mat4 m;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            m.m[4 * i + j] = dom[i + 4 * j];
+    return m;
+}
+
+/* --- the uploader's preprocess (LLDAELoader::preprocessDAE) ------------------------- */
+
+/* \w plus the characters of its regex class, in the C locale. */
+static bool pre_word(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+           ch == '.' || ch == '@' || ch == '#' || ch == '$' || ch == '-';
+}
+
+size_t am_collada_preprocess(char *text, size_t size)
+{
+    /* The viewer's regex "[\w.@#$-]*(\s[\w.@#$-]*)+" between double quotes matches a
+     * quoted run of class characters and white space holding at least one white space;
+     * its spaces (only ' ', not tabs or newlines) become '_'. The viewer also replaces the
+     * same quoted string wherever else it occurs; at any other alignment such a string
+     * would sit between two attribute values, which well-formed XML does not have, so the
+     * in-place replacement is the same result. */
+    size_t hits = 0, i = 0;
+    while (i < size) {
+        if (text[i] != '"') {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        bool ws = false;
+        while (j < size && (pre_word((unsigned char)text[j]) || is_space(text[j]))) {
+            ws |= is_space(text[j]);
+            j++;
+        }
+        if (j < size && text[j] == '"' && ws) {
+            for (size_t k = i + 1; k < j; k++)
+                if (text[k] == ' ')
+                    text[k] = '_';
+            hits++;
+            i = j + 1;
+        } else {
+            i++;
+        }
+    }
+    return hits;
+}
+
+/* --- nodes ------------------------------------------------------------------------- */
+
+static am_status grow(void **arr, size_t *cap, size_t need, size_t elem, am_error *err)
+{
+    if (need <= *cap)
+        return AM_OK;
+    size_t nc = *cap ? *cap * 2 : 64;
+    while (nc < need)
+        nc *= 2;
+    void *p = realloc(*arr, nc * elem);
+    if (!p)
+        return am_fail_nomem(err, "COLLADA scene");
+    *arr = p;
+    *cap = nc;
+    return AM_OK;
+}
+
+/* The node's local matrix: its transform elements composed in document order (COLLADA
+ * column form M = M1 M2 ... Mn, so in LL layout L = Ln ... L1). */
+static am_status node_local(dae_ctx *c, const xmlNode *n, am_mat4 *out)
+{
+    am_mat4 acc = am_mat4_identity();
+    bool noted = false;
+    for (xmlNode *k = dae_child(n, NULL); k; k = dae_next(k, NULL)) {
+        am_mat4 m;
+        double v[16];
+        am_status st;
+        if (dae_is(k, "translate")) {
+            if ((st = dae_fixed(c, k, v, 3)))
+                return st;
+            m = am_mat4_translation(am_v3(v[0], v[1], v[2]));
+        } else if (dae_is(k, "rotate")) {
+            if ((st = dae_fixed(c, k, v, 4)))
+                return st;
+            am_quat q = am_quat_axis_angle(am_v3(v[0], v[1], v[2]), v[3] * AM_PI / 180.0);
+            if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+                q = am_quat_identity();
+            m = am_mat4_from_trs(am_v3(0, 0, 0), q, am_v3(1, 1, 1));
+        } else if (dae_is(k, "scale")) {
+            if ((st = dae_fixed(c, k, v, 3)))
+                return st;
+            m = am_mat4_from_trs(am_v3(0, 0, 0), am_quat_identity(), am_v3(v[0], v[1], v[2]));
+        } else if (dae_is(k, "matrix")) {
+            if ((st = dae_fixed(c, k, v, 16)))
+                return st;
+            m = dae_ll_matrix(v);
+        } else {
+            if ((dae_is(k, "lookat") || dae_is(k, "skew")) && !noted) {
+                am_scene_note(c->scene, "node '%s': <%s> is not supported: read as identity",
+                              dae_attr(n, "name") ? dae_attr(n, "name") : "", (const char *)k->name);
+                noted = true;
+            }
+            continue;
+        }
+        acc = am_mat4_mul(&m, &acc);
+    }
+    *out = acc;
+    return AM_OK;
+}
+
+typedef struct node_build {
+    size_t cap, xml_cap;
+} node_build;
+
+static am_status read_node(dae_ctx *c, node_build *nb, const xmlNode *x, int parent, int depth)
+{
+    am_scene *s = c->scene;
+    if (depth > DAE_MAX_NODE_DEPTH)
+        return dae_fail(c, x, "nodes nested deeper than %d levels", DAE_MAX_NODE_DEPTH);
+    am_status st;
+    if ((st = grow((void **)&s->nodes, &nb->cap, s->node_count + 1, sizeof *s->nodes, c->err)) ||
+        (st = grow((void **)&c->node_xml, &nb->xml_cap, s->node_count + 1, sizeof *c->node_xml, c->err)))
+        return st;
+    size_t i = s->node_count++;
+    am_scene_node *n = &s->nodes[i];
+    memset(n, 0, sizeof *n);
+    c->node_xml[i] = (xmlNode *)x;
+    n->parent = parent;
+    const char *name = dae_attr(x, "name"), *sid = dae_attr(x, "sid"), *type = dae_attr(x, "type");
+    n->name = am_strdup(name ? name : "");
+    n->sid = sid ? am_strdup(sid) : NULL;
+    if (!n->name || (sid && !n->sid))
+        return am_fail_nomem(c->err, "node name");
+    n->is_joint = type && strcmp(type, "JOINT") == 0;
+    am_mat4 local;
+    if ((st = node_local(c, x, &local)))
+        return st;
+    am_scene_node_set_local(n, &local);
+    if (dae_child(x, "instance_node"))
+        am_scene_note(s, "node '%s': <instance_node> is not followed (the uploader does not read it either for skins)",
+                      n->name);
+    for (xmlNode *k = dae_child(x, "node"); k; k = dae_next(k, "node"))
+        if ((st = read_node(c, nb, k, (int)i, depth + 1)))
+            return st;
+    return AM_OK;
+}
+
+static am_status read_nodes(dae_ctx *c)
+{
+    node_build nb = {0, 0};
+    if (!c->visual_scene)
+        return AM_OK;
+    for (xmlNode *k = dae_child(c->visual_scene, "node"); k; k = dae_next(k, "node")) {
+        am_status st = read_node(c, &nb, k, -1, 0);
+        if (st)
+            return st;
+    }
+    return AM_OK;
+}
+
+int dae_node_index(const dae_ctx *c, const xmlNode *n)
+{
+    for (size_t i = 0; i < c->scene->node_count; i++)
+        if (c->node_xml[i] == n)
+            return (int)i;
+    return -1;
+}
+
+/* --- ids, asset ---------------------------------------------------------------------- */
+
+static am_status index_ids(dae_ctx *c)
+{
+    size_t cap = 0;
+    /* Iterative pre-order walk of every element. */
+    xmlNode *n = c->root;
+    while (n) {
+        if (n->type == XML_ELEMENT_NODE) {
+            const char *id = dae_attr(n, "id");
+            if (id && id[0]) {
+                am_status st = grow((void **)&c->ids, &cap, c->id_count + 1, sizeof *c->ids, c->err);
+                if (st)
+                    return st;
+                c->ids[c->id_count] = (dae_id){id, n, c->id_count};
+                c->id_count++;
+            }
+        }
+        if (n->type == XML_ELEMENT_NODE && n->children) {
+            n = n->children;
+            continue;
+        }
+        while (n && !n->next && n != c->root)
+            n = n->parent;
+        if (!n || n == c->root)
+            break;
+        n = n->next;
+    }
+    if (c->id_count > 1)
+        qsort(c->ids, c->id_count, sizeof *c->ids, cmp_id_order);
+    size_t w = 0;
+    for (size_t i = 0; i < c->id_count; i++) {
+        if (w && strcmp(c->ids[w - 1].id, c->ids[i].id) == 0) {
+            am_scene_note(c->scene, "id '%s' is used by more than one element: the first is used", c->ids[i].id);
+            continue;
+        }
+        c->ids[w++] = c->ids[i];
+    }
+    c->id_count = w;
+    return AM_OK;
+}
+
+static xmlNode *first_descendant(xmlNode *n, const char *name)
+{
+    for (xmlNode *k = n ? n->children : NULL; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        if (strcmp((const char *)k->name, name) == 0)
+            return k;
+        xmlNode *r = first_descendant(k, name);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static am_status read_asset(dae_ctx *c)
+{
+    am_scene *s = c->scene;
+    xmlNode *asset = dae_child(c->root, "asset");
+    const char *version = dae_attr(c->root, "version");
+    xmlNode *tool = first_descendant(asset, "authoring_tool");
+    xmlChar *tool_text = tool ? xmlNodeGetContent(tool) : NULL;
+    snprintf(s->format_detail, sizeof s->format_detail, "COLLADA %s%s%s", version ? version : "?",
+             tool_text ? ", " : "", tool_text ? (const char *)tool_text : "");
+    xmlFree(tool_text);
+    xmlNode *unit = dae_child(asset, "unit");
+    const char *meter = dae_attr(unit, "meter");
+    if (meter) {
+        char *end;
+        double m = strtod(meter, &end);
+        if (end == meter || *end || !isfinite(m) || m <= 0)
+            return dae_fail(c, unit, "meter=\"%s\" is not a positive number", meter);
+        s->declared.unit_m = m;
+    } else {
+        am_scene_note(s, "no <unit>: the uploader takes metres");
+    }
+    xmlNode *up = dae_child(asset, "up_axis");
+    if (up) {
+        xmlChar *t = xmlNodeGetContent(up);
+        const char *v = t ? (const char *)t : "";
+        while (is_space(*v))
+            v++;
+        size_t n = strlen(v);
+        while (n && is_space(v[n - 1]))
+            n--;
+        if (n == 4 && strncmp(v, "X_UP", 4) == 0)
+            s->declared.up = 1;
+        else if (n == 4 && strncmp(v, "Y_UP", 4) == 0)
+            s->declared.up = 2;
+        else if (n == 4 && strncmp(v, "Z_UP", 4) == 0)
+            s->declared.up = 3;
+        xmlFree(t);
+        if (!s->declared.up)
+            return dae_fail(c, up, "up axis is not X_UP, Y_UP or Z_UP");
+    } else {
+        am_scene_note(s, "no <up_axis>: the uploader assumes Y_UP (a +90 degree turn about X of the uploaded "
+                         "object, never of the skin)");
+    }
+    return AM_OK;
+}
+
+/* --- materials and images ------------------------------------------------------------ */
+
+static bool is_abs_or_parent(const char *p)
+{
+    if (p[0] == '/' || p[0] == '\\' || (p[0] && p[1] == ':'))
+        return true;
+    for (const char *q = p; *q; q++)
+        if (q[0] == '.' && q[1] == '.' && (q == p || q[-1] == '/' || q[-1] == '\\') &&
+            (q[2] == '\0' || q[2] == '/' || q[2] == '\\'))
+            return true;
+    return false;
+}
+
+/* Percent-decoding of a URI path ("my%20tex.png"). */
+static void uri_decode(char *s)
+{
+    char *w = s;
+    for (char *r = s; *r; r++) {
+        if (r[0] == '%' && r[1] && r[2]) {
+            char hex[3] = {r[1], r[2], 0};
+            char *end;
+            long v = strtol(hex, &end, 16);
+            if (*end == '\0' && v > 0) {
+                *w++ = (char)v;
+                r += 2;
+                continue;
+            }
+        }
+        *w++ = *r;
+    }
+    *w = '\0';
+}
+
+/* The image file a material samples: inside the model's folder or refused. Sets *path
+ * (malloc'd) or leaves it NULL with a note when the file is missing. */
+static am_status resolve_image(dae_ctx *c, const xmlNode *image, char **path)
+{
+    *path = NULL;
+    xmlNode *init = dae_child(image, "init_from");
+    xmlNode *ref = dae_child(init, "ref"); /* COLLADA 1.5 */
+    xmlChar *t = xmlNodeGetContent(ref ? ref : init);
+    if (!t)
+        return AM_OK;
+    char raw[1024];
+    const char *v = (const char *)t;
+    while (is_space(*v))
+        v++;
+    snprintf(raw, sizeof raw, "%s", v);
+    xmlFree(t);
+    size_t n = strlen(raw);
+    while (n && is_space(raw[n - 1]))
+        raw[--n] = '\0';
+    if (!raw[0])
+        return AM_OK;
+    char *p = raw;
+    if (strncasecmp(p, "file://", 7) == 0)
+        p += 7;
+    uri_decode(p);
+    char joined[PATH_MAX + 2], real_file[PATH_MAX], real_base[PATH_MAX];
+    if (p[0] == '/')
+        snprintf(joined, sizeof joined, "%s", p);
+    else if (!am_path_join(joined, sizeof joined, c->base_dir, p))
+        return dae_fail(c, image, "image path '%s' is too long", raw);
+    if (!realpath(c->base_dir, real_base))
+        return dae_fail(c, image, "cannot resolve the model's folder '%s'", c->base_dir);
+    if (!realpath(joined, real_file)) {
+        if (is_abs_or_parent(p))
+            return dae_fail(c, image, "image path '%s' is outside the model's folder (refused, never followed)",
+                            raw);
+        am_scene_note(c->scene, "texture image '%s' not found next to the model: drawn untextured", raw);
+        return AM_OK;
+    }
+    size_t bl = strlen(real_base);
+    bool inside = strncmp(real_file, real_base, bl) == 0 && (real_file[bl] == '/' || strcmp(real_base, "/") == 0);
+    if (!inside)
+        return dae_fail(c, image, "image path '%s' is outside the model's folder (refused, never followed)", raw);
+    *path = am_strdup(real_file);
+    return *path ? AM_OK : am_fail_nomem(c->err, "image path");
+}
+
+/* <newparam sid=X> inside an effect's profile, NULL when none. */
+static xmlNode *find_newparam(const xmlNode *profile, const xmlNode *effect, const char *sid)
+{
+    for (const xmlNode *scope = profile; scope; scope = scope == profile ? effect : NULL)
+        for (xmlNode *k = dae_child(scope, "newparam"); k; k = dae_next(k, "newparam")) {
+            const char *s = dae_attr(k, "sid");
+            if (s && strcmp(s, sid) == 0)
+                return k;
+        }
+    return NULL;
+}
+
+static xmlChar *child_text(const xmlNode *n, const char *name)
+{
+    xmlNode *k = dae_child(n, name);
+    return k ? xmlNodeGetContent(k) : NULL;
+}
+
+/* The <image> a <texture texture="..."> names: a sampler2D newparam -> surface newparam ->
+ * image id (COLLADA 1.4 as Blender writes it), or the image id directly. */
+static xmlNode *texture_image(dae_ctx *c, const xmlNode *profile, const xmlNode *effect, const char *tex)
+{
+    xmlNode *img = NULL;
+    xmlNode *sampler = find_newparam(profile, effect, tex);
+    if (sampler) {
+        xmlChar *surf_sid = child_text(dae_child(sampler, "sampler2D"), "source");
+        xmlNode *surface = surf_sid ? find_newparam(profile, effect, (const char *)surf_sid) : NULL;
+        xmlFree(surf_sid);
+        xmlChar *img_id = surface ? child_text(dae_child(surface, "surface"), "init_from") : NULL;
+        if (!img_id) /* COLLADA 1.5: <sampler2D><instance_image url> */
+            img = dae_find_id(c, dae_attr(dae_child(dae_child(sampler, "sampler2D"), "instance_image"), "url"));
+        else
+            img = dae_find_id(c, (const char *)img_id);
+        xmlFree(img_id);
+    }
+    if (!img)
+        img = dae_find_id(c, tex);
+    return dae_is(img, "image") ? img : NULL;
+}
+
+/* Colour and image of a <material> element into a scene material. */
+static am_status fill_material(dae_ctx *c, const xmlNode *mat, am_scene_material *out)
+{
+    out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] = 1;
+    xmlNode *effect = dae_find_id(c, dae_attr(dae_child(mat, "instance_effect"), "url"));
+    xmlNode *profile = dae_child(effect, "profile_COMMON");
+    xmlNode *tech = dae_child(profile, "technique");
+    xmlNode *shader = dae_child(tech, NULL);
+    while (shader && !dae_is(shader, "phong") && !dae_is(shader, "lambert") && !dae_is(shader, "blinn") &&
+           !dae_is(shader, "constant"))
+        shader = dae_next(shader, NULL);
+    xmlNode *diffuse = dae_child(shader, dae_is(shader, "constant") ? "emission" : "diffuse");
+    xmlNode *color = dae_child(diffuse, "color");
+    if (color) {
+        double v[4];
+        double *all;
+        size_t n;
+        am_status st = dae_doubles(c, color, &all, &n);
+        if (st)
+            return st;
+        for (size_t i = 0; i < 4 && i < n; i++)
+            v[i] = all[i];
+        free(all);
+        if (n >= 3)
+            for (size_t i = 0; i < 4 && i < n; i++)
+                out->base_color[i] = isfinite(v[i]) ? v[i] : 1;
+    }
+    xmlNode *tex = dae_child(diffuse, "texture");
+    const char *tex_ref = dae_attr(tex, "texture");
+    if (tex_ref) {
+        xmlNode *img = texture_image(c, profile, effect, tex_ref);
+        if (!img) {
+            am_scene_note(c->scene, "material '%s': texture '%s' names no <image>: untextured",
+                          dae_attr(mat, "id") ? dae_attr(mat, "id") : "", tex_ref);
+            return AM_OK;
+        }
+        am_status st = resolve_image(c, img, &out->image_path);
+        if (st)
+            return st;
+        if (out->image_path) {
+            size_t n = strlen(out->image_path);
+            snprintf(out->image_mime, sizeof out->image_mime, "%s",
+                     n > 4 && strcasecmp(out->image_path + n - 4, ".png") == 0 ? "image/png"
+                     : n > 4 && (strcasecmp(out->image_path + n - 4, ".jpg") == 0 ||
+                                 (n > 5 && strcasecmp(out->image_path + n - 5, ".jpeg") == 0))
+                         ? "image/jpeg"
+                         : "");
+        }
+    }
+    return AM_OK;
+}
+
+/* The instance (<instance_geometry> / <instance_controller>) that binds a geometry's
+ * materials: the first, in node order, naming the geometry or a controller skinning it. */
+xmlNode *dae_instance_of_geometry(const dae_ctx *c, const xmlNode *geom)
+{
+    const char *gid = dae_attr(geom, "id");
+    if (!gid)
+        return NULL;
+    for (size_t i = 0; i < c->scene->node_count; i++)
+        for (xmlNode *k = dae_child(c->node_xml[i], NULL); k; k = dae_next(k, NULL)) {
+            const char *url = dae_attr(k, "url");
+            if (!url || url[0] != '#')
+                continue;
+            if (dae_is(k, "instance_geometry") && strcmp(url + 1, gid) == 0)
+                return k;
+            if (dae_is(k, "instance_controller")) {
+                const char *src = dae_attr(dae_child(dae_find_id(c, url), "skin"), "source");
+                if (src && src[0] == '#' && strcmp(src + 1, gid) == 0)
+                    return k;
+            }
+        }
+    return NULL;
+}
+
+/* Scene material of a face's `material` symbol in a geometry (one entry per symbol and
+ * bound target). -1 for a face without a symbol. */
+int dae_material_for(dae_ctx *c, const xmlNode *geom, const char *symbol, am_status *st)
+{
+    *st = AM_OK;
+    if (!symbol)
+        return -1;
+    am_scene *s = c->scene;
+    xmlNode *inst = dae_instance_of_geometry(c, geom);
+    xmlNode *target = NULL;
+    xmlNode *tc = dae_child(dae_child(inst, "bind_material"), "technique_common");
+    for (xmlNode *im = dae_child(tc, "instance_material"); im && !target; im = dae_next(im, "instance_material")) {
+        const char *sym = dae_attr(im, "symbol");
+        if (sym && strcmp(sym, symbol) == 0)
+            target = dae_find_id(c, dae_attr(im, "target"));
+    }
+    if (!target)
+        target = dae_find_id(c, symbol); /* the symbol is often the material's id */
+    if (!dae_is(target, "material"))
+        target = NULL;
+    for (size_t i = 0; i < s->material_count; i++)
+        if (c->material_xml[i] == target && strcmp(s->materials[i].name, symbol) == 0)
+            return (int)i;
+    am_scene_material *nm = realloc(s->materials, (s->material_count + 1) * sizeof *nm);
+    if (nm)
+        s->materials = nm;
+    xmlNode **nx = nm ? realloc(c->material_xml, (s->material_count + 1) * sizeof *nx) : NULL;
+    if (!nm || !nx) {
+        *st = am_fail_nomem(c->err, "materials");
+        return -1;
+    }
+    c->material_xml = nx;
+    c->material_xml[s->material_count] = target;
+    am_scene_material *m = &s->materials[s->material_count];
+    memset(m, 0, sizeof *m);
+    m->name = am_strdup(symbol);
+    if (!m->name) {
+        *st = am_fail_nomem(c->err, "material name");
+        return -1;
+    }
+    s->material_count++;
+    if (target) {
+        *st = fill_material(c, target, m);
+    } else {
+        m->base_color[0] = m->base_color[1] = m->base_color[2] = m->base_color[3] = 1;
+        am_scene_note(s, "material symbol '%s' is bound to no <material>: white, untextured", symbol);
+    }
+    return *st ? -1 : (int)s->material_count - 1;
+}
+
+/* --- the entry point ----------------------------------------------------------------- */
+
+static void ctx_free(dae_ctx *c)
+{
+    free(c->ids);
+    free(c->node_xml);
+    free(c->mesh_xml);
+    free(c->material_xml);
+    for (size_t i = 0; c->mesh_positions && i < c->scene->mesh_count; i++)
+        free(c->mesh_positions[i]);
+    free(c->mesh_positions);
+    free(c->mesh_position_count);
+    free(c->mesh_accessor_count);
+}
+
+am_status am_collada_read(const uint8_t *data, size_t size, const char *source, const char *base_dir, am_scene *out,
+                          am_error *err)
+{
+    if (size > AM_COLLADA_MAX_BYTES) {
+        am_fail(err, AM_ERR_INVALID, "COLLADA file of %zu bytes is over the %zu MB limit", size,
+                AM_COLLADA_MAX_BYTES >> 20);
+        am_error_where(err, "%s", source);
+        return AM_ERR_INVALID;
+    }
+    if (size > INT_MAX) {
+        am_fail(err, AM_ERR_INVALID, "file too large for the XML parser");
+        am_error_where(err, "%s", source);
+        return AM_ERR_INVALID;
+    }
+    /* No DOCTYPE: entities are the XML attack surface and COLLADA never declares any. */
+    for (size_t i = 0; i + 9 <= size; i++)
+        if (data[i] == '<' && memcmp(data + i, "<!DOCTYPE", 9) == 0) {
+            am_fail(err, AM_ERR_INVALID, "a <!DOCTYPE> (byte %zu) is not accepted in a COLLADA file", i);
+            am_error_where(err, "%s", source);
+            return AM_ERR_INVALID;
+        }
+    char *text = malloc(size + 1);
+    if (!text)
+        return am_fail_nomem(err, source);
+    memcpy(text, data, size);
+    text[size] = '\0';
+    size_t renamed = am_collada_preprocess(text, size);
+
+    xmlParserCtxtPtr px = xmlNewParserCtxt();
+    if (!px) {
+        free(text);
+        return am_fail_nomem(err, "XML parser");
+    }
+    xmlDoc *doc = xmlCtxtReadMemory(px, text, (int)size, NULL, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    free(text);
+    if (!doc) {
+        const xmlError *xe = xmlCtxtGetLastError(px);
+        char msg[160] = "unreadable";
+        if (xe && xe->message) {
+            snprintf(msg, sizeof msg, "%s", xe->message);
+            size_t n = strlen(msg);
+            while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+                msg[--n] = '\0';
+        }
+        am_fail(err, AM_ERR_INVALID, "not XML (line %d: %s)", xe ? xe->line : 0, msg);
+        am_error_where(err, "%s", source);
+        xmlFreeParserCtxt(px);
+        return AM_ERR_INVALID;
+    }
+    xmlFreeParserCtxt(px);
+
+    dae_ctx c;
+    memset(&c, 0, sizeof c);
+    c.source = source;
+    c.base_dir = base_dir ? base_dir : ".";
+    c.scene = out;
+    c.err = err;
+    c.root = xmlDocGetRootElement(doc);
+    am_status st = AM_OK;
+    if (!dae_is(c.root, "COLLADA")) {
+        am_fail(err, AM_ERR_INVALID, "the root element is <%s>, not <COLLADA>",
+                c.root ? (const char *)c.root->name : "none");
+        am_error_where(err, "%s", source);
+        st = AM_ERR_INVALID;
+        goto done;
+    }
+    if (renamed)
+        am_scene_note(out, "%zu quoted names with spaces had them replaced by '_' (the uploader's preprocess, "
+                           "LLDAELoader::preprocessDAE)",
+                      renamed);
+    c.visual_scene = first_descendant(c.root, "visual_scene");
+    if ((st = index_ids(&c)) || (st = read_asset(&c)) || (st = read_nodes(&c)) || (st = dae_read_geometries(&c)) ||
+        (st = dae_read_skins(&c)))
+        goto done;
+    if (!c.visual_scene)
+        am_scene_note(out, "no <visual_scene>: the uploader reports \"Document has no visual_scene\" and finds no "
+                           "joint positions");
+done:
+    ctx_free(&c);
+    xmlFreeDoc(doc);
+    return st;
+}

@@ -1,0 +1,223 @@
+/* Import: a model file in, the creature's files out (README "animesh import").
+ *
+ *   model file --am_scene_load_ex--> am_scene --am_import_plan_make--> am_import_plan
+ *        (collada.h, ...)                         |  THE route decision (one place):
+ *                                                 |   - a COLLADA file whose skin joints all
+ *                                                 |     resolve to viewer names: FAITHFUL
+ *                                                 |     (import_faithful.c): exactly the skin
+ *                                                 |     the viewer's uploader would make;
+ *                                                 |   - anything else: RETARGET (automatic
+ *                                                 |     joint mapping; until it lands, an error
+ *                                                 |     naming the unknown joints)
+ *                       am_import_add_motions --> plan.motions (--anim .anim / .bvh)
+ *                                                 v
+ *   am_import_run: per part am_skin_build -> encode -> .llmesh .dae meshdata rig.json,
+ *                  textures -> .j2c, motions -> .anim, bench (rest error; with --bench
+ *                  every motion, pose sheets), OAR (a linkset: one prim per part)
+ *                  -> all outputs staged, then renamed together; the report.
+ *
+ * THE PLAN is what a route produces and everything after reads. A route fills:
+ *  - parts: one mesh asset each (one prim of the linkset; the first is the root), with the
+ *    rig the skin builder gets (explicit skin for the faithful route, computed joints for
+ *    a retargeted one), its name (output file stem), texture and plan-time figures;
+ *  - textures (PNG files or bytes), referenced by parts;
+ *  - motions: named, already-encoded .anim bytes (converted, checked by the viewer's rules);
+ *  - findings: what the viewer will do with the file, one sentence each, with a stable code.
+ * A route never writes files; am_import_run is the only writer. */
+#ifndef AM_IMPORT_IMPORT_H
+#define AM_IMPORT_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "import/scene.h"
+#include "math/am_math.h"
+#include "skeleton.h"
+#include "skin/rig.h"
+#include "skin/skin_build.h"
+
+typedef enum am_import_route {
+    AM_IMPORT_FAITHFUL = 0, /* rigged to the viewer skeleton: the uploader's skin */
+    AM_IMPORT_RETARGET = 1  /* another skeleton: joint mapping + retargeted clips */
+} am_import_route;
+const char *am_import_route_name(am_import_route route);
+
+typedef struct am_import_options {
+    const char *name;            /* output stem; NULL: the model file's name, sanitised */
+    bool merge;                  /* one asset from every skinned mesh (<= 8 faces, <= 110 joints) */
+    bool normalize_binds;        /* pure-translation inverse binds, mesh kept where it is */
+    bool bench;                  /* bench every part with every motion, pose sheets */
+    bool meshdata_required;      /* --meshdata: a multi-face part is an error, not a warning */
+    const char *const *anim_paths; /* --anim: .anim or .bvh files */
+    size_t anim_count;
+    const char *oar_path;        /* --oar: also write the creature's archive */
+    am_skin_options skin;        /* region limit, LOD settings (face vertex limit is set by
+                                    the faithful route to the uploader's own cut) */
+    double oar_position[3];      /* region position of the object (default 128, 128, 25) */
+    int64_t creation_time;       /* OAR times (SOURCE_DATE_EPOCH in the CLI) */
+    /* Optional progress: called with one line per step (the library never prints). */
+    void (*progress)(void *user, const char *line);
+    void *progress_user;
+} am_import_options;
+void am_import_options_default(am_import_options *opts);
+
+/* --- the plan ------------------------------------------------------------------------- */
+
+#define AM_IMPORT_FINDING_TEXT 360
+
+typedef struct am_import_finding {
+    char code[32];               /* stable: "polylist_count", "flattened_hierarchy", ... */
+    char text[AM_IMPORT_FINDING_TEXT];
+} am_import_finding;
+
+typedef struct am_import_part {
+    char name[128];              /* output file stem */
+    char meshes[256];            /* the scene meshes it holds, comma-separated */
+    am_rig rig;                  /* what the skin builder gets (owned) */
+    int texture;                 /* index into plan.textures, -1 none */
+    /* Plan-time figures (a route leaves what does not apply at 0 / NULL): */
+    size_t positions;            /* COLLADA positions of its meshes */
+    bool *joint_found;           /* per rig joint: the uploader found its node and a
+                                    translation (NULL: all found) */
+    size_t weighted_joints;      /* joints with a weight the viewer keeps */
+    size_t borrowed_weights;     /* vertices given another position's weights (4.5 trap) */
+    size_t unweighted_vertices;  /* no weight kept: the viewer binds them to joint 0 */
+    am_mat4 *file_inverse_binds; /* --normalize-binds: the file's, for the before figure */
+} am_import_part;
+
+typedef struct am_import_texture {
+    char name[128];              /* output stem (NAME.j2c) */
+    char *path;                  /* a PNG file, or NULL with data */
+    uint8_t *data;
+    size_t size;
+} am_import_texture;
+
+typedef struct am_import_motion {
+    char name[64];               /* inventory / file name */
+    char source[256];            /* where it came from */
+    uint8_t *anim;               /* encoded .anim, verified */
+    size_t anim_size;
+    double duration_s;
+    bool loop;
+} am_import_motion;
+
+typedef struct am_import_plan {
+    am_import_route route;
+    char name[128];
+    char source[512];
+    char format[64];             /* the scene's format_detail */
+    am_scene_declared declared;
+    am_import_part *parts;
+    size_t part_count;
+    am_import_texture *textures;
+    size_t texture_count;
+    am_import_motion *motions;
+    size_t motion_count;
+    am_import_finding *findings;
+    size_t finding_count, finding_cap;
+} am_import_plan;
+
+/* Make the plan from a loaded scene: picks the route (see above) and lets it fill the
+ * plan. Errors name the file and what the viewer would refuse ("Model has an unknown
+ * joint(s): 'Bone.001', ...", "Skinning disabled due to too many joints: 130, maximum:
+ * 110", "not rigged: ... see animesh bind"). On error the plan is empty. */
+am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
+                              am_import_plan *plan, am_error *err);
+/* Convert and check every --anim file into plan.motions (.anim: decoded and checked as the
+ * viewer would; .bvh: the viewer's BVH conversion with its default joint map). */
+am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
+                                am_error *err);
+void am_import_plan_free(am_import_plan *plan);
+
+/* Record a finding (printf-style). Out of memory drops it. */
+void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The routes (import_plan.c dispatches; a route may assume the checks it was chosen by). */
+am_status am_import_faithful_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
+                                  am_import_plan *plan, am_error *err);
+am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
+                                  am_import_plan *plan, am_error *err);
+
+/* --- the report ----------------------------------------------------------------------- */
+
+typedef struct am_import_joint {
+    char name[64];
+    bool weighted;               /* carries a weight the viewer keeps */
+    bool found;                  /* the uploader found its node and a translation */
+    am_vec3 position;            /* written override: local position under its viewer parent */
+    am_vec3 default_pos;
+    double moved_m;              /* |position - default|: the viewer moves it when > 0.1 mm */
+    double world_moved_m;        /* how far the viewer draws it at rest from its default */
+    double bind_offset_m;        /* where its inverse bind says it is vs where the viewer puts it */
+    double bind_scale_dev;       /* largest |scale - viewer scale| of its inverse bind */
+    double bind_rot_deg;         /* its inverse bind's rotation against the viewer's */
+} am_import_joint;
+
+typedef struct am_import_anim_result {
+    char name[64];
+    double duration_s;
+    size_t samples;              /* times measured (evenly over the motion, both ends) */
+    am_vec3 min_prim, max_prim;  /* bounding box over every sample, prim frame */
+    am_vec3 min_bind, max_bind;  /* the same in the bind frame */
+    double max_displacement_m;   /* from the rest pose, worst sample */
+    double strain_p1, strain_p99;/* worst sample (lowest p1, highest p99) */
+    double strain_share;         /* worst share of edges outside 0.5..1.6 */
+    bool exploded;               /* the posed box beyond twice the rest box's diagonal, or a
+                                    vertex moving farther than that diagonal */
+    bool strained;               /* strain share above quality.md's 0.2 % flag */
+} am_import_anim_result;
+
+typedef struct am_import_part_report {
+    char name[128];
+    char meshes[256];
+    size_t positions, vertices, faces, triangles;
+    size_t joint_count, weighted_joints, moved_joints;
+    am_import_joint *joints;     /* joint_count, skin order */
+    size_t borrowed_weights, unweighted_vertices;
+    double rest_error_m;         /* the bench on the written asset (bind frame) */
+    double rest_error_before_m;  /* --normalize-binds: with the file's inverse binds; else -1 */
+    bool pelvis_override;        /* mPelvis moved: position keys of any motion replace it */
+    am_vec3 pelvis_position;
+    size_t scaled_binds;         /* joints whose inverse bind carries scale or rotation */
+    am_skin_summary *skin;       /* cost, LODs, weights, files, warnings (owned) */
+    am_import_anim_result *anims;/* one per motion when benched */
+    size_t anim_count;
+    char pose_sheet[1024];       /* written PNG, "" when none */
+} am_import_part_report;
+
+typedef struct am_import_report {
+    am_import_route route;
+    char name[128];
+    char source[512];
+    char format[64];
+    am_scene_declared declared;
+    am_import_part_report *parts;
+    size_t part_count;
+    am_import_finding *findings; /* copied from the plan, then the run's own */
+    size_t finding_count;
+    char (*written)[1024];       /* every file written, in order */
+    size_t written_count;
+    char motions[16][64];        /* motion names, in plan order (first 16) */
+    size_t motion_count;
+} am_import_report;
+
+void am_import_report_free(am_import_report *r);
+/* The report as JSON (README "animesh import": the report). */
+am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error *err);
+
+/* Build, write and bench a plan into out_dir (created). Every output of the run is staged
+ * under a temporary name and renamed into place only when all are complete: a failure
+ * leaves nothing new behind. `report` is filled as far as the run got (free it always). */
+am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
+                        const char *out_dir, am_import_report *report, am_error *err);
+
+/* The whole command: load (with the skeleton, so COLLADA joint positions follow the
+ * uploader's legal-joint map), plan, motions, run. */
+am_status am_import_file(const char *model_path, const am_skeleton *skel, const am_import_options *opts,
+                         const char *out_dir, am_import_report *report, am_error *err);
+
+#endif

@@ -1,0 +1,309 @@
+/* The import plan: options, THE route decision, findings, motions (import.h). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "anim.h"
+#include "bvh.h"
+#include "import/import.h"
+#include "import/scene_load.h"
+
+const char *am_import_route_name(am_import_route route)
+{
+    return route == AM_IMPORT_RETARGET ? "retarget" : "faithful";
+}
+
+void am_import_options_default(am_import_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    am_skin_options_default(&opts->skin);
+    opts->oar_position[0] = 128;
+    opts->oar_position[1] = 128;
+    opts->oar_position[2] = 25;
+}
+
+void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
+{
+    if (plan->finding_count == plan->finding_cap) {
+        size_t nc = plan->finding_cap ? 2 * plan->finding_cap : 16;
+        am_import_finding *nf = realloc(plan->findings, nc * sizeof *nf);
+        if (!nf)
+            return;
+        plan->findings = nf;
+        plan->finding_cap = nc;
+    }
+    am_import_finding *f = &plan->findings[plan->finding_count++];
+    snprintf(f->code, sizeof f->code, "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    va_end(ap);
+}
+
+void am_import_plan_free(am_import_plan *plan)
+{
+    if (!plan)
+        return;
+    for (size_t i = 0; i < plan->part_count; i++) {
+        am_rig_free(&plan->parts[i].rig);
+        free(plan->parts[i].joint_found);
+        free(plan->parts[i].file_inverse_binds);
+    }
+    free(plan->parts);
+    for (size_t i = 0; i < plan->texture_count; i++) {
+        free(plan->textures[i].path);
+        free(plan->textures[i].data);
+    }
+    free(plan->textures);
+    for (size_t i = 0; i < plan->motion_count; i++)
+        free(plan->motions[i].anim);
+    free(plan->motions);
+    free(plan->findings);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* A file name usable as an output stem (rig names: A-Z a-z 0-9 _ - ., 1..100). */
+static void stem_of(const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        n = (size_t)(dot - base);
+    size_t w = 0;
+    for (size_t i = 0; i < n && w + 1 < size && w < 100; i++) {
+        char c = base[i];
+        bool ok = isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+        out[w++] = ok ? c : '_';
+    }
+    out[w] = '\0';
+    while (out[0] == '.' || out[0] == '-')
+        out[0] = '_';
+    if (!out[0])
+        snprintf(out, size, "model");
+}
+
+/* Skin joint names of every skinned mesh that are not viewer joints, unique, in order. */
+static size_t unknown_joints(const am_scene *s, const am_skeleton *skel, char *list, size_t size)
+{
+    size_t count = 0, len = 0;
+    list[0] = '\0';
+    for (size_t m = 0; m < s->mesh_count; m++) {
+        int k = s->meshes[m].skin;
+        if (k < 0)
+            continue;
+        for (size_t j = 0; j < s->skins[k].joint_count; j++) {
+            const char *name = s->skins[k].joint_names[j];
+            if (am_skeleton_find(skel, name) >= 0)
+                continue;
+            bool seen = false;
+            for (size_t m2 = 0; m2 <= m && !seen; m2++) {
+                int k2 = s->meshes[m2].skin;
+                for (size_t j2 = 0; k2 >= 0 && j2 < s->skins[k2].joint_count && !seen; j2++) {
+                    if (m2 == m && j2 >= j)
+                        break;
+                    seen = strcmp(s->skins[k2].joint_names[j2], name) == 0;
+                }
+            }
+            if (seen)
+                continue;
+            if (count < 12) {
+                int w = snprintf(list + len, size - len, "%s'%s'", count ? ", " : "", name);
+                if (w > 0 && (size_t)w < size - len)
+                    len += (size_t)w;
+            }
+            count++;
+        }
+    }
+    if (count > 12 && len + 6 < size)
+        snprintf(list + len, size - len, ", ...");
+    return count;
+}
+
+am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
+                                  am_import_plan *plan, am_error *err)
+{
+    (void)opts;
+    (void)plan;
+    char names[600];
+    size_t n = unknown_joints(scene, skel, names, sizeof names);
+    am_error_clear(err);
+    if (n)
+        am_fail(err, AM_ERR_INVALID,
+                "Model has an unknown joint(s): %zu skin joint%s %s not on the viewer skeleton: %s (the uploader: "
+                "\"Rigged to unrecognized joint name\", skinning disabled). A joint map and retargeting are needed; "
+                "this build has no retargeting route yet",
+                n, n == 1 ? "" : "s", n == 1 ? "is" : "are", names);
+    else
+        am_fail(err, AM_ERR_INVALID,
+                "%s files are imported through the retargeting route (joint mapping), which this build does not "
+                "have yet; a COLLADA file rigged to the viewer skeleton imports faithfully",
+                scene->format_detail[0] ? scene->format_detail : "these");
+    am_error_where(err, "%s", scene->source ? scene->source : "scene");
+    return AM_ERR_INVALID;
+}
+
+am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
+                              am_import_plan *plan, am_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    snprintf(plan->source, sizeof plan->source, "%s", scene->source ? scene->source : "scene");
+    snprintf(plan->format, sizeof plan->format, "%s", scene->format_detail);
+    plan->declared = scene->declared;
+    if (opts->name)
+        snprintf(plan->name, sizeof plan->name, "%s", opts->name);
+    else
+        stem_of(plan->source, plan->name, sizeof plan->name);
+
+    size_t skinned = 0;
+    for (size_t m = 0; m < scene->mesh_count; m++)
+        skinned += scene->meshes[m].skin >= 0;
+    if (skinned == 0) {
+        am_fail(err, AM_ERR_INVALID,
+                "not rigged: %zu mesh%s and no <controller> skin binding %s to joints (see animesh bind, which binds "
+                "a static mesh to the viewer skeleton)",
+                scene->mesh_count, scene->mesh_count == 1 ? "" : "es", scene->mesh_count == 1 ? "it" : "them");
+        am_error_where(err, "%s", plan->source);
+        return AM_ERR_INVALID;
+    }
+    /* THE route decision. */
+    char names[8];
+    bool viewer_names = unknown_joints(scene, skel, names, sizeof names) == 0;
+    am_status st;
+    if (scene->format == AM_SCENE_FORMAT_COLLADA && viewer_names) {
+        plan->route = AM_IMPORT_FAITHFUL;
+        st = am_import_faithful_plan(scene, skel, opts, plan, err);
+    } else {
+        plan->route = AM_IMPORT_RETARGET;
+        st = am_import_retarget_plan(scene, skel, opts, plan, err);
+    }
+    if (st)
+        am_import_plan_free(plan);
+    return st;
+}
+
+/* --- motions ---------------------------------------------------------------------------- */
+
+static bool has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && strcasecmp(path + n - e, ext) == 0;
+}
+
+static am_status check_anim(const am_anim *a, const am_skeleton *skel, const char *path, am_error *err)
+{
+    am_anim_report rep = {0};
+    am_status st = am_anim_validate(a, skel, &rep, err);
+    if (!st)
+        st = am_anim_report_fail(&rep, err);
+    am_anim_report_free(&rep);
+    if (st)
+        am_error_where(err, "%s", path);
+    return st;
+}
+
+static am_status load_motion(const char *path, const am_skeleton *skel, am_import_motion *m, am_error *err)
+{
+    am_anim a;
+    memset(&a, 0, sizeof a);
+    am_buf bytes = {0};
+    am_status st;
+    if (has_ext(path, ".bvh")) {
+        /* The viewer's BVH upload with its default joint map (legacy names such as hip,
+         * abdomen, lThigh included). */
+        am_bvh b;
+        am_bvh_opts o;
+        am_bvh_opts_init(&o);
+        am_bvh_stats bs;
+        if ((st = am_bvh_load(path, &b, err)))
+            return st;
+        st = am_bvh_to_anim(&b, skel, &o, &a, &bs, err);
+        am_bvh_free(&b);
+        if (!st)
+            st = am_anim_encode(&a, &bytes, err);
+        if (!st)
+            st = am_anim_verify_bytes(bytes.data, bytes.size, &a, NULL, err);
+        if (st)
+            am_error_where(err, "%s", path);
+    } else {
+        uint8_t *data = NULL;
+        size_t size = 0;
+        if ((st = am_read_file(path, &data, &size, err)))
+            return st;
+        st = am_anim_decode(data, size, &a, err);
+        if (st)
+            am_error_where(err, "%s", path);
+        bytes.data = data;
+        bytes.size = bytes.cap = size;
+    }
+    if (!st)
+        st = check_anim(&a, skel, path, err);
+    if (!st) {
+        m->anim = bytes.data;
+        m->anim_size = bytes.size;
+        m->duration_s = a.duration;
+        m->loop = a.loop;
+        bytes.data = NULL;
+        snprintf(m->source, sizeof m->source, "%s", path);
+    }
+    am_buf_free(&bytes);
+    am_anim_free(&a);
+    return st;
+}
+
+am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
+                                am_error *err)
+{
+    if (!opts->anim_count)
+        return AM_OK;
+    am_import_motion *nm = realloc(plan->motions, (plan->motion_count + opts->anim_count) * sizeof *nm);
+    if (!nm)
+        return am_fail_nomem(err, "motions");
+    plan->motions = nm;
+    for (size_t i = 0; i < opts->anim_count; i++) {
+        am_import_motion *m = &plan->motions[plan->motion_count];
+        memset(m, 0, sizeof *m);
+        am_status st = load_motion(opts->anim_paths[i], skel, m, err);
+        if (st)
+            return st;
+        /* The name: the file's stem, unique within the plan (it names the inventory item
+         * and the written .anim). */
+        char stem[64];
+        stem_of(opts->anim_paths[i], stem, sizeof stem);
+        snprintf(m->name, sizeof m->name, "%s", stem);
+        for (int k = 2; k < 100; k++) {
+            bool clash = false;
+            for (size_t j = 0; j < plan->motion_count && !clash; j++)
+                clash = strcmp(plan->motions[j].name, m->name) == 0;
+            if (!clash)
+                break;
+            snprintf(m->name, sizeof m->name, "%.56s_%d", stem, k);
+        }
+        plan->motion_count++;
+    }
+    return AM_OK;
+}
+
+am_status am_import_file(const char *model_path, const am_skeleton *skel, const am_import_options *opts,
+                         const char *out_dir, am_import_report *report, am_error *err)
+{
+    memset(report, 0, sizeof *report);
+    am_scene scene;
+    am_scene_load_opts lo = {skel};
+    am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
+    if (st)
+        return st;
+    am_import_plan plan;
+    st = am_import_plan_make(&scene, skel, opts, &plan, err);
+    am_scene_free(&scene);
+    if (st)
+        return st;
+    if (!(st = am_import_add_motions(&plan, skel, opts, err)))
+        st = am_import_run(&plan, skel, opts, out_dir, report, err);
+    am_import_plan_free(&plan);
+    return st;
+}

@@ -1,0 +1,650 @@
+/* Running an import plan (import.h): skin build, encode, writers, textures, motions, bench,
+ * pose sheets and the OAR, every output into one output set committed at the end. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "bench.h"
+#include "import/import.h"
+#include "import/import_outset.h"
+#include "render.h"
+#include "texture/texture.h"
+#include "world/oar.h"
+
+#define POSE_COLUMNS 6    /* pose sheet: times per row */
+#define BENCH_SAMPLES 13  /* measured times per motion, both ends included */
+
+/* Everything a part produced, kept until the OAR and the commit. */
+typedef struct part_out {
+    am_buf mesh;          /* the .llmesh */
+    int texture;          /* plan texture index, -1 */
+} part_out;
+
+typedef struct tex_out {
+    am_buf j2c;
+    bool ok;
+} tex_out;
+
+static am_status add_file(am_import_outset *set, const char *dir, const char *name, const char *ext, am_buf *b,
+                          am_error *err)
+{
+    char file[300], path[1024];
+    snprintf(file, sizeof file, "%s%s", name, ext);
+    if (!am_path_join(path, sizeof path, dir, file)) {
+        am_buf_free(b);
+        return am_fail(err, AM_ERR_IO, "output path too long: %s/%s", dir, file);
+    }
+    return am_import_outset_add(set, path, b, err);
+}
+
+static void progress(const am_import_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(const am_import_options *o, const char *fmt, ...)
+{
+    if (!o->progress)
+        return;
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->progress(o->progress_user, line);
+}
+
+static void run_finding(am_import_report *r, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void run_finding(am_import_report *r, const char *code, const char *fmt, ...)
+{
+    am_import_finding *nf = realloc(r->findings, (r->finding_count + 1) * sizeof *nf);
+    if (!nf)
+        return;
+    r->findings = nf;
+    am_import_finding *f = &r->findings[r->finding_count++];
+    snprintf(f->code, sizeof f->code, "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    va_end(ap);
+}
+
+/* --- joints ------------------------------------------------------------------------------- */
+
+static int cmp_moved(const void *a, const void *b)
+{
+    double x = (*(const am_import_joint *const *)a)->moved_m, y = (*(const am_import_joint *const *)b)->moved_m;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Per joint: where the viewer puts it, what its inverse bind says, and the findings. */
+static am_status joint_figures(const am_import_part *part, const am_skin_result *res, const am_skeleton *skel,
+                               am_import_part_report *pr, am_import_report *rep, am_error *err)
+{
+    const am_skin_summary *sum = &res->summary;
+    const am_rig *rig = &part->rig;
+    pr->joint_count = sum->joint_count;
+    pr->joints = calloc(sum->joint_count ? sum->joint_count : 1, sizeof *pr->joints);
+    if (!pr->joints)
+        return am_fail_nomem(err, "joint figures");
+    bool weighted[AM_MAX_JOINTS_PER_MESH] = {false};
+    for (size_t v = 0; v < res->vertex_count; v++)
+        for (int k = 0; k < res->weight_count[v]; k++)
+            weighted[res->weight_joint[4 * v + k]] = true;
+    const am_import_joint *sorted[AM_MAX_JOINTS_PER_MESH];
+    size_t nsorted = 0, worst_bind = 0;
+    double worst_dev = 0;
+    for (size_t j = 0; j < sum->joint_count; j++) {
+        const am_skin_joint_info *ji = &sum->joints[j];
+        const am_joint *sj = &skel->joints[ji->skel_joint];
+        am_import_joint *o = &pr->joints[j];
+        snprintf(o->name, sizeof o->name, "%s", ji->name);
+        o->weighted = weighted[j];
+        pr->weighted_joints += o->weighted;
+        o->found = ji->rig_joint < 0 || !part->joint_found || part->joint_found[ji->rig_joint];
+        o->position = ji->alt_pos;
+        o->default_pos = ji->default_pos;
+        o->moved_m = am_v3_dist(ji->alt_pos, ji->default_pos);
+        o->world_moved_m = am_v3_dist(ji->bind_world, sj->world_pos[AM_FRAME_FILE]);
+        if (o->moved_m > AM_JOINT_POS_THRESHOLD) {
+            pr->moved_joints++;
+            sorted[nsorted++] = o;
+        }
+        /* the inverse bind's idea of the joint: inverse(IBM) = its bind-pose world matrix */
+        am_mat4 bind;
+        const am_mat4 *ibm = &res->asset.skin.inverse_bind[j];
+        if (am_mat4_inverse(ibm, &bind)) {
+            am_vec3 t, s;
+            am_quat q;
+            am_scene_decompose(&bind, &t, &q, &s);
+            o->bind_offset_m = am_v3_dist(t, ji->bind_world);
+            o->bind_scale_dev = fmax(fabs(s.x - sj->scale.x), fmax(fabs(s.y - sj->scale.y), fabs(s.z - sj->scale.z)));
+            o->bind_rot_deg = am_quat_angle_between(q, sj->world_rot) * 180.0 / AM_PI;
+        } else {
+            o->bind_offset_m = INFINITY;
+            o->bind_scale_dev = INFINITY;
+        }
+        double dev = o->bind_scale_dev + o->bind_rot_deg / 1000.0;
+        if (o->bind_scale_dev > 1e-3 || o->bind_rot_deg > 0.1) {
+            pr->scaled_binds++;
+            if (dev > worst_dev) {
+                worst_dev = dev;
+                worst_bind = j;
+            }
+        }
+    }
+    (void)rig;
+    if (pr->moved_joints) {
+        qsort(sorted, nsorted, sizeof *sorted, cmp_moved);
+        char list[240] = "";
+        size_t len = 0;
+        for (size_t i = 0; i < nsorted && i < 5; i++) {
+            int w = snprintf(list + len, sizeof list - len, "%s%s %.4f m", i ? ", " : "", sorted[i]->name,
+                             sorted[i]->moved_m);
+            len += w > 0 && (size_t)w < sizeof list - len ? (size_t)w : 0;
+        }
+        run_finding(rep, "moved_joints",
+                    "part '%s': %zu of %zu joints are moved from their default position (the viewer applies these "
+                    "overrides); largest: %s%s",
+                    pr->name, pr->moved_joints, pr->joint_count, list, nsorted > 5 ? ", ..." : "");
+    }
+    if (pr->scaled_binds) {
+        const am_import_joint *w = &pr->joints[worst_bind];
+        run_finding(rep, "scaled_inverse_binds",
+                    "part '%s': %zu joints' inverse binds carry scale or rotation the viewer's skeleton does not have "
+                    "(largest: %s, scale off by %.3f, turned %.1f deg): the viewer draws its joints without it, so "
+                    "the rest pose deforms; --normalize-binds writes pure-translation inverse binds",
+                    pr->name, pr->scaled_binds, w->name, w->bind_scale_dev, w->bind_rot_deg);
+    }
+    for (size_t j = 0; j < sum->joint_count; j++) {
+        const am_skin_joint_info *ji = &sum->joints[j];
+        if (skel->joints[ji->skel_joint].parent < 0 && skel->joints[ji->skel_joint].kind == AM_JOINT_BONE &&
+            ji->overridden) {
+            pr->pelvis_override = true;
+            pr->pelvis_position = ji->alt_pos;
+            run_finding(rep, "pelvis_override",
+                        "part '%s': mPelvis is moved to (%.4f, %.4f, %.4f), not (%.3f, %.3f, %.3f): the viewer hangs "
+                        "the whole mesh from that point under the prim, and the position keys of any motion replace "
+                        "it while they play (skeleton.md 5.8)",
+                        pr->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
+                        ji->default_pos.z);
+        }
+    }
+    return AM_OK;
+}
+
+/* --- bench ---------------------------------------------------------------------------------- */
+
+static am_status bench_motion(const am_bench *b, int motion, double duration, am_import_anim_result *out,
+                              const am_bench_pose_report *rest, am_error *err)
+{
+    double times[BENCH_SAMPLES];
+    am_render_even_times(duration, BENCH_SAMPLES, times);
+    out->duration_s = duration;
+    out->samples = BENCH_SAMPLES;
+    out->min_prim = out->min_bind = am_v3(INFINITY, INFINITY, INFINITY);
+    out->max_prim = out->max_bind = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    out->strain_p1 = INFINITY;
+    for (size_t i = 0; i < BENCH_SAMPLES; i++) {
+        am_bench_pose_report pr;
+        am_status st = am_bench_pose_report_at(b, motion, times[i], NULL, 0, &pr, err);
+        if (st)
+            return st;
+        out->min_prim = am_v3(fmin(out->min_prim.x, pr.min_prim.x), fmin(out->min_prim.y, pr.min_prim.y),
+                              fmin(out->min_prim.z, pr.min_prim.z));
+        out->max_prim = am_v3(fmax(out->max_prim.x, pr.max_prim.x), fmax(out->max_prim.y, pr.max_prim.y),
+                              fmax(out->max_prim.z, pr.max_prim.z));
+        out->min_bind = am_v3(fmin(out->min_bind.x, pr.min_bind.x), fmin(out->min_bind.y, pr.min_bind.y),
+                              fmin(out->min_bind.z, pr.min_bind.z));
+        out->max_bind = am_v3(fmax(out->max_bind.x, pr.max_bind.x), fmax(out->max_bind.y, pr.max_bind.y),
+                              fmax(out->max_bind.z, pr.max_bind.z));
+        out->max_displacement_m = fmax(out->max_displacement_m, pr.displacement.max);
+        out->strain_p1 = fmin(out->strain_p1, pr.strain.p1);
+        out->strain_p99 = fmax(out->strain_p99, pr.strain.p99);
+        out->strain_share = fmax(out->strain_share, pr.strain.share_outside);
+        am_bench_pose_report_free(&pr);
+    }
+    /* Exploded: the posed mesh no longer fits twice its rest box, or a vertex travels
+     * farther than the whole creature is big. Strain beyond quality.md's flag is a
+     * separate, weaker finding (a hard seam stretching), not an explosion. */
+    double rest_diag = am_v3_dist(rest->min_prim, rest->max_prim), diag = am_v3_dist(out->min_prim, out->max_prim);
+    out->exploded = diag > 2 * rest_diag || out->max_displacement_m > rest_diag;
+    out->strained = out->strain_share > 0.002;
+    return AM_OK;
+}
+
+/* Rows = motions (side, then front), columns = times; a rest row when no motion is given. */
+static am_status pose_sheet(const am_bench *b, const am_import_plan *plan, am_buf *png, am_error *err)
+{
+    size_t rows = plan->motion_count ? plan->motion_count : 1;
+    am_image strips[2 * 16];
+    size_t ns = 0;
+    int width = 0, height = 0;
+    am_status st = AM_OK;
+    const int label_h = 22;
+    for (size_t m = 0; m < rows && m < 16 && !st; m++)
+        for (int v = 0; v < 2 && !st; v++) {
+            am_render_options o = am_render_defaults();
+            o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
+            o.frame_width = 240;
+            o.frame_height = 280;
+            double times[POSE_COLUMNS];
+            int motion = plan->motion_count ? (int)m : -1;
+            am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, POSE_COLUMNS, times);
+            st = am_render_strip(b, motion, times, POSE_COLUMNS, &o, &strips[ns], err);
+            if (!st) {
+                width = strips[ns].width > width ? strips[ns].width : width;
+                height += strips[ns].height + label_h;
+                ns++;
+            }
+        }
+    am_image sheet = {0, 0, NULL};
+    if (!st)
+        st = am_image_alloc(&sheet, width, height, err);
+    if (!st) {
+        memset(sheet.rgba, 255, (size_t)width * (size_t)height * 4);
+        int y = 0;
+        static const uint8_t ink[3] = {28, 32, 40};
+        for (size_t i = 0; i < ns; i++) {
+            char label[128];
+            size_t m = i / 2;
+            snprintf(label, sizeof label, "%s - %s", plan->motion_count ? plan->motions[m].name : "rest",
+                     i % 2 == 0 ? "side" : "front");
+            am_draw_text(&sheet, 8, y + 4, label, 2, ink);
+            y += label_h;
+            for (int r = 0; r < strips[i].height; r++)
+                memcpy(&sheet.rgba[((size_t)(y + r) * (size_t)width) * 4], &strips[i].rgba[(size_t)r * strips[i].width * 4],
+                       (size_t)strips[i].width * 4);
+            y += strips[i].height;
+        }
+        st = am_png_encode(&sheet, png, err);
+    }
+    am_image_free(&sheet);
+    for (size_t i = 0; i < ns; i++)
+        am_image_free(&strips[i]);
+    return st;
+}
+
+static am_status bench_part(const am_buf *mesh, const char *name, const am_import_plan *plan,
+                            const am_skeleton *skel, bool full, am_import_part_report *pr, am_buf *sheet,
+                            am_error *err)
+{
+    am_bench b;
+    am_status st = am_bench_load_mem(mesh->data, mesh->size, name, skel, NULL, &b, err);
+    if (st)
+        return st;
+    am_bench_stats rest;
+    if ((st = am_bench_rest_error(&b, &rest, err)))
+        goto done;
+    pr->rest_error_m = rest.max;
+    if (!full)
+        goto done;
+    for (size_t m = 0; m < plan->motion_count && !st; m++)
+        st = am_bench_add_anim_mem(&b, plan->motions[m].anim, plan->motions[m].anim_size, plan->motions[m].name, err);
+    if (st)
+        goto done;
+    am_bench_pose_report rest_pose;
+    if ((st = am_bench_pose_report_at(&b, -1, 0, NULL, 0, &rest_pose, err)))
+        goto done;
+    pr->anims = calloc(plan->motion_count ? plan->motion_count : 1, sizeof *pr->anims);
+    if (!pr->anims) {
+        st = am_fail_nomem(err, "bench");
+    } else {
+        pr->anim_count = plan->motion_count;
+        for (size_t m = 0; m < plan->motion_count && !st; m++) {
+            snprintf(pr->anims[m].name, sizeof pr->anims[m].name, "%s", plan->motions[m].name);
+            am_bench_motion_info info;
+            if (!(st = am_bench_motion_get_info(&b, m, &info, err)))
+                st = bench_motion(&b, (int)m, info.duration, &pr->anims[m], &rest_pose, err);
+        }
+    }
+    am_bench_pose_report_free(&rest_pose);
+    if (!st)
+        st = pose_sheet(&b, plan, sheet, err);
+done:
+    am_bench_free(&b);
+    return st;
+}
+
+/* --- one part -------------------------------------------------------------------------------- */
+
+/* The rig with pure-translation inverse binds: each the inverse of the viewer's rest matrix
+ * at the joint's position (with the overrides), so W_j * IBM_j = I at rest and the mesh is
+ * drawn exactly at its bind positions. Joints are copied shallowly (names borrowed). */
+static am_status normalized_rig(const am_rig *in, const am_skin_result *res, const am_skeleton *skel, am_rig *out,
+                                am_error *err)
+{
+    *out = *in;
+    out->joints = malloc(in->joint_count * sizeof *out->joints);
+    if (!out->joints)
+        return am_fail_nomem(err, "--normalize-binds");
+    memcpy(out->joints, in->joints, in->joint_count * sizeof *out->joints);
+    for (size_t j = 0; j < in->joint_count; j++) {
+        const am_skin_joint_info *ji = &res->summary.joints[j];
+        const am_joint *sj = &skel->joints[ji->skel_joint];
+        am_mat4 world = am_mat4_from_trs(ji->bind_world, sj->world_rot, sj->scale);
+        if (!am_mat4_inverse(&world, &out->joints[j].inverse_bind))
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", ji->name);
+        out->joints[j].world = ji->bind_world;
+    }
+    return AM_OK;
+}
+
+static am_status run_part(const am_import_plan *plan, size_t pi, const am_skeleton *skel,
+                          const am_import_options *opts, const char *out_dir, am_import_outset *set,
+                          part_out *po, am_import_part_report *pr, am_import_report *rep, am_error *err)
+{
+    const am_import_part *part = &plan->parts[pi];
+    snprintf(pr->name, sizeof pr->name, "%s", part->name);
+    snprintf(pr->meshes, sizeof pr->meshes, "%s", part->meshes);
+    pr->positions = part->positions;
+    pr->borrowed_weights = part->borrowed_weights;
+    pr->unweighted_vertices = part->unweighted_vertices;
+    pr->rest_error_before_m = -1;
+    pr->skin = calloc(1, sizeof *pr->skin);
+    if (!pr->skin)
+        return am_fail_nomem(err, "report");
+    am_skin_options so = opts->skin;
+    /* The uploader's faces are already cut (at most 65,534 vertices each): no further cut. */
+    if (part->rig.explicit_skin)
+        so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
+    char texture_png[160] = "";
+    if (part->texture >= 0) {
+        snprintf(texture_png, sizeof texture_png, "%s.png", plan->textures[part->texture].name);
+        so.texture_image = texture_png;
+    }
+    am_skin_result res;
+    am_rig normalized;
+    bool have_normalized = false;
+    am_buf dae = {0}, md = {0}, rig_json = {0}, sheet = {0};
+    progress(opts, "building part '%s': %zu vertices, %zu triangles, %zu joints", part->name, part->rig.vertex_count,
+             part->rig.triangle_count, part->rig.joint_count);
+    am_status st = am_skin_build(&part->rig, skel, &so, &res, err);
+    if (st)
+        return st;
+    if ((st = am_skin_encode(&res, &po->mesh, err)))
+        goto done;
+    if (opts->normalize_binds) {
+        /* before: the file's inverse binds, on the bench; after: what is written */
+        am_import_part_report before = {0};
+        if ((st = bench_part(&po->mesh, part->name, plan, skel, false, &before, NULL, err)) ||
+            (st = normalized_rig(&part->rig, &res, skel, &normalized, err)))
+            goto done;
+        have_normalized = true;
+        pr->rest_error_before_m = before.rest_error_m;
+        am_skin_result_free(&res);
+        am_buf_free(&po->mesh);
+        if ((st = am_skin_build(&normalized, skel, &so, &res, err)) || (st = am_skin_encode(&res, &po->mesh, err)))
+            goto done;
+    }
+    *pr->skin = res.summary;
+    if (res.summary.over_region_limit) {
+        st = am_fail(err, AM_ERR_INVALID,
+                     "part '%s': estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris): "
+                     "simplify the mesh or pass --region-max-tris",
+                     part->name, res.summary.est_tris_max, res.summary.region_max_tris);
+        goto done;
+    }
+    pr->vertices = res.summary.vertex_count;
+    pr->faces = res.summary.face_count;
+    pr->triangles = res.summary.lod_triangles[AM_LOD_HIGH];
+    if ((st = joint_figures(part, &res, skel, pr, rep, err)))
+        goto done;
+    if ((st = am_write_collada(&res, &dae, err)) ||
+        (st = am_rig_to_json(have_normalized ? &normalized : &part->rig, &rig_json, err)))
+        goto done;
+    if (res.face_count == 1) {
+        if ((st = am_write_meshdata_json(&res, &md, err)))
+            goto done;
+    } else if (opts->meshdata_required) {
+        st = am_fail(err, AM_ERR_INVALID,
+                     "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), and "
+                     "--meshdata asks for it",
+                     part->name, res.face_count);
+        goto done;
+    } else {
+        run_finding(rep, "meshdata_skipped",
+                    "part '%s' has %zu faces: no meshdata written (WorldBridge writes weights into submesh 0 only); "
+                    "the .llmesh, .dae and OAR carry every face",
+                    part->name, res.face_count);
+    }
+    progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
+    if ((st = bench_part(&po->mesh, part->name, plan, skel, opts->bench, pr, &sheet, err)))
+        goto done;
+    if (pr->rest_error_m > 1e-3)
+        run_finding(rep, "rest_error",
+                    "part '%s': the viewer will draw the rest pose up to %.4f m from the bind pose (the bench on the "
+                    "written asset)%s",
+                    part->name, pr->rest_error_m, opts->normalize_binds ? "" : "; --normalize-binds makes it exact");
+    for (size_t m = 0; m < pr->anim_count; m++) {
+        const am_import_anim_result *a = &pr->anims[m];
+        if (a->exploded)
+            run_finding(rep, "exploded",
+                        "part '%s' playing '%s' explodes: a vertex travels %.3f m, the posed box grows to (%.3f, %.3f, "
+                        "%.3f)..(%.3f, %.3f, %.3f) m",
+                        part->name, a->name, a->max_displacement_m, a->min_prim.x, a->min_prim.y, a->min_prim.z,
+                        a->max_prim.x, a->max_prim.y, a->max_prim.z);
+        else if (a->strained)
+            run_finding(rep, "strain",
+                        "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "
+                        "(p99 %.2f; quality.md flags above 0.2%%)",
+                        part->name, a->name, 100 * a->strain_share, a->strain_p99);
+    }
+    po->texture = part->texture;
+    /* outputs */
+    am_buf copy = {0};
+    if ((st = am_buf_append(&copy, po->mesh.data, po->mesh.size, err)) ||
+        (st = add_file(set, out_dir, part->name, ".llmesh", &copy, err)) ||
+        (st = add_file(set, out_dir, part->name, ".dae", &dae, err)) ||
+        (st = add_file(set, out_dir, part->name, ".rig.json", &rig_json, err)))
+        goto done;
+    if (md.data && (st = add_file(set, out_dir, part->name, ".meshdata.json", &md, err)))
+        goto done;
+    if (sheet.data) {
+        char name[160];
+        snprintf(name, sizeof name, "%s_poses", part->name);
+        snprintf(pr->pose_sheet, sizeof pr->pose_sheet, "%s/%s.png", out_dir, name);
+        st = add_file(set, out_dir, name, ".png", &sheet, err);
+    }
+done:
+    am_skin_result_free(&res);
+    if (have_normalized)
+        free(normalized.joints);
+    am_buf_free(&dae);
+    am_buf_free(&md);
+    am_buf_free(&rig_json);
+    am_buf_free(&sheet);
+    return st;
+}
+
+/* --- textures, motions, OAR -------------------------------------------------------------------- */
+
+static am_status run_texture(const am_import_texture *t, const char *out_dir, am_import_outset *set, tex_out *to,
+                             am_import_report *rep, am_error *err)
+{
+    am_tex_image img = {0}, fit = {0};
+    uint8_t *png = NULL;
+    size_t png_size = 0;
+    am_status st = t->path ? am_read_file(t->path, &png, &png_size, err) : AM_OK;
+    const uint8_t *bytes = t->path ? png : t->data;
+    size_t size = t->path ? png_size : t->size;
+    if (!st)
+        st = am_tex_png_decode(bytes, size, &img, err);
+    if (st) {
+        am_error_where(err, "texture %s", t->path ? t->path : t->name);
+        goto done;
+    }
+    const am_tex_image *use = &img;
+    am_error size_err;
+    am_error_clear(&size_err);
+    if (am_texture_check_size(img.width, img.height, &size_err)) {
+        uint32_t w = am_texture_fit_side(img.width), h = am_texture_fit_side(img.height);
+        if ((st = am_tex_resize_box(&img, w, h, &fit, err)))
+            goto done;
+        use = &fit;
+        run_finding(rep, "texture_resized",
+                    "texture '%s' is %ux%u: resized to %ux%u for upload (the viewer takes power-of-two sides up to "
+                    "1024)",
+                    t->name, img.width, img.height, w, h);
+    }
+    am_j2c_options jo = {false};
+    if ((st = am_j2c_encode(use, &jo, &to->j2c, err)))
+        goto done;
+    to->ok = true;
+    am_buf j2c_copy = {0};
+    if ((st = am_buf_append(&j2c_copy, to->j2c.data, to->j2c.size, err)) ||
+        (st = add_file(set, out_dir, t->name, ".j2c", &j2c_copy, err)))
+        goto done;
+    /* the PNG beside the .dae that references it */
+    char file[160], path[1024];
+    snprintf(file, sizeof file, "%s.png", t->name);
+    if (!am_path_join(path, sizeof path, out_dir, file)) {
+        st = am_fail(err, AM_ERR_IO, "output path too long: %s", file);
+        goto done;
+    }
+    st = am_import_outset_add_copy(set, path, bytes, size, err);
+done:
+    free(png);
+    am_tex_image_free(&img);
+    am_tex_image_free(&fit);
+    return st;
+}
+
+static am_status run_oar(const am_import_plan *plan, const am_import_options *opts, const part_out *parts,
+                         const tex_out *tex, am_import_outset *set, am_error *err)
+{
+    am_oar_anim *anims = calloc(plan->motion_count ? plan->motion_count : 1, sizeof *anims);
+    am_oar_part *children = calloc(plan->part_count, sizeof *children);
+    am_buf oar = {0};
+    am_status st = AM_OK;
+    if (!anims || !children) {
+        st = am_fail_nomem(err, "OAR");
+        goto done;
+    }
+    for (size_t m = 0; m < plan->motion_count; m++)
+        anims[m] = (am_oar_anim){plan->motions[m].name, plan->motions[m].anim, plan->motions[m].anim_size};
+    am_oar_input in;
+    memset(&in, 0, sizeof in);
+    in.mesh = parts[0].mesh.data;
+    in.mesh_size = parts[0].mesh.size;
+    if (parts[0].texture >= 0 && tex[parts[0].texture].ok) {
+        in.texture = tex[parts[0].texture].j2c.data;
+        in.texture_size = tex[parts[0].texture].j2c.size;
+    }
+    in.has_color = !in.texture;
+    memcpy(in.color, plan->parts[0].rig.rgb, sizeof in.color);
+    in.anims = anims;
+    in.anim_count = plan->motion_count;
+    in.play = plan->motion_count ? plan->motions[0].name : NULL;
+    memcpy(in.position, opts->oar_position, sizeof in.position);
+    in.object_name = plan->name;
+    in.creation_time = opts->creation_time;
+    for (size_t i = 1; i < plan->part_count; i++) {
+        am_oar_part *c = &children[i - 1];
+        c->mesh = parts[i].mesh.data;
+        c->mesh_size = parts[i].mesh.size;
+        if (parts[i].texture >= 0 && tex[parts[i].texture].ok) {
+            c->texture = tex[parts[i].texture].j2c.data;
+            c->texture_size = tex[parts[i].texture].j2c.size;
+        }
+        c->name = plan->parts[i].name;
+        c->has_color = !c->texture;
+        memcpy(c->color, plan->parts[i].rig.rgb, sizeof c->color);
+    }
+    in.children = plan->part_count > 1 ? children : NULL;
+    in.child_count = plan->part_count - 1;
+    if (!(st = am_oar_write(&in, &oar, err)))
+        st = am_import_outset_add(set, opts->oar_path, &oar, err);
+    else
+        am_error_where(err, "%s", opts->oar_path);
+done:
+    am_buf_free(&oar);
+    free(anims);
+    free(children);
+    return st;
+}
+
+void am_import_report_free(am_import_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; r->parts && i < r->part_count; i++) {
+        free(r->parts[i].joints);
+        free(r->parts[i].skin);
+        free(r->parts[i].anims);
+    }
+    free(r->parts);
+    free(r->findings);
+    free(r->written);
+    memset(r, 0, sizeof *r);
+}
+
+am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
+                        const char *out_dir, am_import_report *rep, am_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->route = plan->route;
+    snprintf(rep->name, sizeof rep->name, "%s", plan->name);
+    snprintf(rep->source, sizeof rep->source, "%s", plan->source);
+    snprintf(rep->format, sizeof rep->format, "%s", plan->format);
+    rep->declared = plan->declared;
+    rep->motion_count = plan->motion_count;
+    for (size_t m = 0; m < plan->motion_count && m < 16; m++)
+        snprintf(rep->motions[m], sizeof rep->motions[m], "%s", plan->motions[m].name);
+    if (plan->finding_count) {
+        rep->findings = malloc(plan->finding_count * sizeof *rep->findings);
+        if (!rep->findings)
+            return am_fail_nomem(err, "report");
+        memcpy(rep->findings, plan->findings, plan->finding_count * sizeof *rep->findings);
+        rep->finding_count = plan->finding_count;
+    }
+    if (plan->part_count == 0)
+        return am_fail(err, AM_ERR_INVALID, "the plan has no part to build");
+    rep->parts = calloc(plan->part_count, sizeof *rep->parts);
+    part_out *po = calloc(plan->part_count, sizeof *po);
+    tex_out *to = calloc(plan->texture_count ? plan->texture_count : 1, sizeof *to);
+    am_import_outset set = {0};
+    am_status st = AM_OK;
+    if (!rep->parts || !po || !to) {
+        st = am_fail_nomem(err, "import run");
+        goto done;
+    }
+    rep->part_count = plan->part_count;
+    for (size_t i = 0; i < plan->part_count && !st; i++)
+        st = run_part(plan, i, skel, opts, out_dir, &set, &po[i], &rep->parts[i], rep, err);
+    for (size_t t = 0; t < plan->texture_count && !st; t++)
+        st = run_texture(&plan->textures[t], out_dir, &set, &to[t], rep, err);
+    for (size_t m = 0; m < plan->motion_count && !st; m++) {
+        am_buf b = {0};
+        if (!(st = am_buf_append(&b, plan->motions[m].anim, plan->motions[m].anim_size, err)))
+            st = add_file(&set, out_dir, plan->motions[m].name, ".anim", &b, err);
+        else
+            am_buf_free(&b);
+    }
+    if (!st && opts->oar_path) {
+        progress(opts, "OAR: %zu prim%s, %zu animation%s", plan->part_count, plan->part_count == 1 ? "" : "s",
+                 plan->motion_count, plan->motion_count == 1 ? "" : "s");
+        st = run_oar(plan, opts, po, to, &set, err);
+    }
+    if (!st) {
+        progress(opts, "writing %zu files", set.count);
+        st = am_import_outset_commit(&set, err);
+    }
+    if (!st && set.count) {
+        rep->written = calloc(set.count, sizeof *rep->written);
+        if (rep->written) {
+            for (size_t i = 0; i < set.count; i++)
+                snprintf(rep->written[i], sizeof rep->written[i], "%s", set.files[i].path);
+            rep->written_count = set.count;
+        }
+    }
+done:
+    for (size_t i = 0; po && i < plan->part_count; i++)
+        am_buf_free(&po[i].mesh);
+    for (size_t t = 0; to && t < plan->texture_count; t++)
+        am_buf_free(&to[t].j2c);
+    free(po);
+    free(to);
+    am_import_outset_free(&set);
+    return st;
+}
