@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/io.h"
+#include "bendbox/bendbox.h"
+#include "import/collada.h"
+#include "import/import.h"
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
@@ -100,237 +104,437 @@ static const xmlNode *input_sem(const xmlNode *parent, const char *sem)
     return NULL;
 }
 
-/* [collada-dom] SID lookup: breadth-first over the subtree, starting with the node itself. */
-static const xmlNode *bfs_sid(const xmlNode *start, const am_skeleton *skel, int want_joint, const char *want_sid)
+/* [collada-dom] SID lookup: the first element, breadth-first over the subtree of `start`
+ * (itself first), whose sid is `sid`. */
+static const xmlNode *bfs_sid(const xmlNode *start, const char *sid)
 {
-    const xmlNode *queue[4096];
-    size_t head = 0, tail = 0;
+    size_t cap = 256, head = 0, tail = 0;
+    const xmlNode **queue = malloc(cap * sizeof *queue);
     queue[tail++] = start;
-    while (head < tail) {
+    const xmlNode *hit = NULL;
+    while (head < tail && !hit) {
         const xmlNode *n = queue[head++];
-        char *sid = n->type == XML_ELEMENT_NODE ? prop(n, "sid") : NULL;
-        bool hit = false;
-        if (sid) {
-            if (want_sid)
-                hit = strcmp(sid, want_sid) == 0;
-            else /* any legal-map key that maps to the wanted joint */
-                hit = is(n, "node") && am_skeleton_find(skel, sid) == want_joint;
-            xmlFree(sid);
-        }
-        if (hit)
-            return n;
-        for (const xmlNode *c = n->children; c && tail < 4096; c = c->next)
-            if (c->type == XML_ELEMENT_NODE)
+        char *s = prop(n, "sid");
+        if (s && strcmp(s, sid) == 0)
+            hit = n;
+        xmlFree(s);
+        for (const xmlNode *c = n->children; c; c = c->next)
+            if (c->type == XML_ELEMENT_NODE) {
+                if (tail == cap)
+                    queue = realloc(queue, (cap *= 2) * sizeof *queue);
                 queue[tail++] = c;
+            }
     }
-    return NULL;
+    free(queue);
+    return hit;
 }
 
-/* The uploader's skin from a .dae (collada-upload.md 2, 4, 5.1, 5.3, 6). */
+/* The uploader's skin of one controller (collada-upload.md 2, 4, 5, 6): names, inverse
+ * binds, alternates, bind shape, and per COLLADA position its normalised key and the
+ * weights it keeps (4.5: sorted, 4 strongest > 0, renormalised in F32, codes truncated). */
 typedef struct upload {
+    char mesh[128];
     size_t joints;
     char names[AM_MAX_JOINTS_PER_MESH][64];
     am_mat4 ibm[AM_MAX_JOINTS_PER_MESH];
     am_mat4 alt[AM_MAX_JOINTS_PER_MESH];
     am_mat4 bsm;
-    size_t vertices;
-    uint16_t codes[512][4];
-    int cjoint[512][4];
-    int ccount[512];
+    size_t positions;
+    float (*key)[3];
+    int *count;
+    int (*joint)[4];
+    uint16_t (*code)[4];
 } upload;
+
+static void upload_free(upload *u)
+{
+    free(u->key);
+    free(u->count);
+    free(u->joint);
+    free(u->code);
+}
 
 static am_mat4 ll_from_collada(const double *dom)
 {
     am_mat4 m;
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
-            m.m[4 * i + j] = dom[i + 4 * j]; /* LLDAELoader: m[i][j] = dom[i + 4j] */
+            m.m[4 * i + j] = (float)dom[i + 4 * j]; /* LLDAELoader: m[i][j] = (F32)dom[i + 4j] */
     return m;
 }
 
-static void emulate_uploader(const char *xml, size_t size, const am_skeleton *skel, upload *up)
+/* A joint node's translation (5.3): sid translate / location (a <translate>), the first
+ * <translate> child, then the matrix with sid transform (skeleton path) or matrix. */
+static am_vec3 node_translation(const xmlNode *node, bool skeleton_path)
 {
-    memset(up, 0, sizeof *up);
-    xmlDoc *doc = xmlReadMemory(xml, (int)size, "x.dae", NULL, XML_PARSE_NONET);
-    assert_non_null(doc);
-    const xmlNode *root = xmlDocGetRootElement(doc);
-    /* 2: unit and up axis (applied only to the instance transform, never to the skin) */
-    const xmlNode *unit = find(root, "unit", NULL, NULL);
-    char *meter = prop(unit, "meter");
-    assert_string_equal(meter, "1");
-    xmlFree(meter);
-    xmlChar *up_axis = xmlNodeGetContent(find(root, "up_axis", NULL, NULL));
-    assert_string_equal((const char *)up_axis, "Z_UP");
-    xmlFree(up_axis);
+    const xmlNode *t = bfs_sid(node, "translate");
+    if (!is(t, "translate"))
+        t = bfs_sid(node, "location");
+    if (!is(t, "translate"))
+        t = child(node, "translate");
+    size_t n;
+    if (is(t, "translate")) {
+        double *v = numbers(t, &n);
+        am_vec3 r = am_v3((float)v[0], (float)v[1], (float)v[2]);
+        free(v);
+        return r;
+    }
+    const xmlNode *m = bfs_sid(node, skeleton_path ? "transform" : "matrix");
+    if (!is(m, "matrix"))
+        return am_v3(0, 0, 0);
+    double *v = numbers(m, &n);
+    am_vec3 r = am_v3((float)v[3], (float)v[7], (float)v[11]);
+    free(v);
+    return r;
+}
 
-    const xmlNode *skin = find(root, "skin", NULL, NULL);
-    char *src = prop(skin, "source");
-    const xmlNode *geom = find(root, "geometry", "id", src + 1);
-    xmlFree(src);
-    assert_non_null(geom);
-    const xmlNode *mesh = child(geom, "mesh");
-    const xmlNode *verts = child(mesh, "vertices");
-    const xmlNode *pos_src = source_of(root, input_sem(verts, "POSITION"));
-    size_t npos;
-    double *pos = numbers(child(pos_src, "float_array"), &npos);
-    npos /= 3;
-    up->vertices = npos;
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-    /* 4.1 verifyController */
-    const xmlNode *vw = child(skin, "vertex_weights");
-    char *cnt = prop(vw, "count");
-    assert_int_equal(strtoul(cnt, NULL, 10), npos);
-    xmlFree(cnt);
-    size_t nvc, nv;
-    double *vc = numbers(child(vw, "vcount"), &nvc);
-    double *v = numbers(child(vw, "v"), &nv);
-    assert_int_equal(nvc, npos);
-    size_t inputs = 0, sumvc = 0;
-    for (const xmlNode *c = vw->children; c; c = c->next)
-        inputs += is(c, "input");
-    for (size_t i = 0; i < nvc; i++)
-        sumvc += (size_t)vc[i];
-    assert_int_equal(sumvc * inputs, nv);
+/* The joint-position table of the whole document (5.1, 5.2): per canonical viewer joint
+ * (skeleton path) or per node name as written (no skeleton); found[] marks entries. */
+static void joint_table(const xmlNode *root, const am_skeleton *skel, am_vec3 *pos, bool *found)
+{
+    for (size_t j = 0; j < skel->joint_count; j++)
+        found[j] = false;
+    /* every <skeleton> of the document that resolves */
+    const xmlNode *roots[256];
+    size_t nr = 0;
+    for (const xmlNode *sk = find(root, "skeleton", NULL, NULL); sk && nr < 256;) {
+        xmlChar *u = xmlNodeGetContent(sk);
+        char *p = (char *)u;
+        while (*p == ' ' || *p == '\n')
+            p++;
+        char *e = p + strlen(p);
+        while (e > p && (e[-1] == ' ' || e[-1] == '\n'))
+            *--e = '\0';
+        const xmlNode *r = find(root, "node", "id", p + 1);
+        xmlFree(u);
+        if (r)
+            roots[nr++] = r;
+        /* next <skeleton> in document order */
+        const xmlNode *next = NULL;
+        for (const xmlNode *n = sk; n && !next; n = n->parent)
+            for (const xmlNode *c = n->next; c && !next; c = c->next)
+                next = is(c, "skeleton") ? c : find(c->children, "skeleton", NULL, NULL);
+        sk = next;
+    }
+    if (nr) {
+        /* every key of the legal-joint map, in std::map (byte) order */
+        size_t nk = 0;
+        const char **keys = malloc((skel->alias_count + skel->joint_count) * sizeof *keys);
+        for (size_t i = 0; i < skel->alias_count; i++)
+            keys[nk++] = skel->aliases[i].alias;
+        for (size_t i = skel->bone_count; i < skel->joint_count; i++)
+            keys[nk++] = skel->joints[i].name;
+        qsort(keys, nk, sizeof *keys, cmp_cstr);
+        for (size_t r = 0; r < nr; r++)
+            for (size_t k = 0; k < nk; k++) {
+                if (k && strcmp(keys[k], keys[k - 1]) == 0)
+                    continue;
+                const xmlNode *n = bfs_sid(roots[r], keys[k]);
+                if (!is(n, "node"))
+                    continue;
+                int j = am_skeleton_find(skel, keys[k]);
+                pos[j] = node_translation(n, true);
+                found[j] = true;
+            }
+        free(keys);
+        return;
+    }
+    /* no <skeleton>: nodes by name as written; only canonical names can be looked up later */
+    const xmlNode *stack[4096];
+    size_t sp = 0;
+    const xmlNode *vs = find(root, "visual_scene", NULL, NULL);
+    for (const xmlNode *c = vs ? vs->children : NULL; c; c = c->next)
+        if (is(c, "node") && sp < 4096)
+            stack[sp++] = c;
+    while (sp) {
+        const xmlNode *n = stack[--sp];
+        char *name = prop(n, "name");
+        if (!name)
+            continue;
+        int j = am_skeleton_find_exact(skel, name);
+        if (j >= 0) {
+            pos[j] = node_translation(n, false);
+            found[j] = true;
+        }
+        xmlFree(name);
+        for (const xmlNode *c = n->children; c; c = c->next)
+            if (is(c, "node") && sp < 4096)
+                stack[sp++] = c;
+    }
+}
 
-    /* 4.2 bind shape, then the model's normalisation over the vertices its faces use (F32) */
-    size_t n16;
-    double *bs = numbers(child(skin, "bind_shape_matrix"), &n16);
-    assert_int_equal(n16, 16);
-    am_mat4 bsm = ll_from_collada(bs);
-    float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+/* The <p> vertex indices of every primitive of a mesh (for the normalisation box). */
+static void mesh_box(const xmlNode *mesh, const double *pos, float mn[3], float mx[3])
+{
+    for (int k = 0; k < 3; k++) {
+        mn[k] = INFINITY;
+        mx[k] = -INFINITY;
+    }
     for (const xmlNode *t = mesh->children; t; t = t->next) {
-        if (!is(t, "triangles"))
+        if (!is(t, "triangles") && !is(t, "polylist") && !is(t, "polygons"))
             continue;
         size_t stride = 0, voff = 0;
         for (const xmlNode *c = t->children; c; c = c->next)
             if (is(c, "input")) {
-                char *o = prop(c, "offset"), *s = prop(c, "semantic");
-                size_t off = strtoul(o, NULL, 10);
+                char *o = prop(c, "offset"), *sem = prop(c, "semantic");
+                size_t off = o ? strtoul(o, NULL, 10) : 0;
                 stride = off + 1 > stride ? off + 1 : stride;
-                if (strcmp(s, "VERTEX") == 0)
+                if (sem && strcmp(sem, "VERTEX") == 0)
                     voff = off;
                 xmlFree(o);
-                xmlFree(s);
+                xmlFree(sem);
             }
-        size_t np;
-        double *p = numbers(child(t, "p"), &np);
-        for (size_t i = voff; i < np; i += stride) {
-            const double *q = &pos[3 * (size_t)p[i]];
-            for (int k = 0; k < 3; k++) {
-                float f = (float)q[k];
-                mn[k] = f < mn[k] ? f : mn[k];
-                mx[k] = f > mx[k] ? f : mx[k];
-            }
+        size_t used = (size_t)-1;
+        if (is(t, "polylist")) {
+            size_t nvc;
+            double *vc = numbers(child(t, "vcount"), &nvc);
+            used = 0;
+            for (size_t i = 0; i < nvc; i++)
+                used += (size_t)vc[i] * stride;
+            free(vc);
         }
-        free(p);
-    }
-    am_mat4 nt = am_mat4_identity();
-    for (int k = 0; k < 3; k++) {
-        float sz = mx[k] - mn[k];
-        if (fabsf(sz) < 0.00001f)
-            sz = 1.0f;
-        float scale = 1.0f / sz;
-        nt.m[5 * k] = (double)(1.0f / scale);
-        nt.m[12 + k] = (double)-((mn[k] + mx[k]) * -0.5f);
-    }
-    up->bsm = am_mat4_mul(&nt, &bsm); /* BSM_asset = NT * BSM (LL layout) */
-
-    /* 4.3 joint names through the legal-joint map; 4.4 inverse binds transposed */
-    const xmlNode *joints = child(skin, "joints");
-    const xmlNode *jsrc = source_of(root, input_sem(joints, "JOINT"));
-    xmlChar *names = xmlNodeGetContent(child(jsrc, "Name_array"));
-    char *save = NULL;
-    int jnum[AM_MAX_JOINTS_PER_MESH];
-    for (char *tok = strtok_r((char *)names, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-        assert_true(up->joints < AM_MAX_JOINTS_PER_MESH);
-        int j = am_skeleton_find(skel, tok);
-        assert_true(j >= 0); /* a legal name, else "unknown joint" disables skinning */
-        jnum[up->joints] = j;
-        snprintf(up->names[up->joints++], 64, "%s", skel->joints[j].name);
-    }
-    xmlFree(names);
-    const xmlNode *isrc = source_of(root, input_sem(joints, "INV_BIND_MATRIX"));
-    size_t nm;
-    double *ibm = numbers(child(isrc, "float_array"), &nm);
-    assert_int_equal(nm, 16 * up->joints);
-    for (size_t j = 0; j < up->joints; j++)
-        up->ibm[j] = ll_from_collada(&ibm[16 * j]);
-
-    /* 5.1 <skeleton> path: every joint found by SID under the skeleton root; 5.3 its own
-     * translate (SID ./translate, breadth-first); 6: alt = IBM with that translation. */
-    const xmlNode *sk = find(root, "skeleton", NULL, NULL);
-    assert_non_null(sk);
-    xmlChar *uri = xmlNodeGetContent(sk);
-    const xmlNode *skroot = find(root, "node", "id", (const char *)uri + 1);
-    xmlFree(uri);
-    assert_non_null(skroot);
-    for (size_t j = 0; j < up->joints; j++) {
-        const xmlNode *node = bfs_sid(skroot, skel, jnum[j], NULL);
-        assert_non_null(node);
-        const xmlNode *tr = bfs_sid(node, skel, -1, "translate");
-        assert_non_null(tr);
-        assert_true(is(tr, "translate"));
-        size_t n3;
-        double *t = numbers(tr, &n3);
-        assert_int_equal(n3, 3);
-        up->alt[j] = up->ibm[j];
-        am_mat4_set_translation(&up->alt[j], am_v3(t[0], t[1], t[2]));
-        free(t);
-        /* nesting mirrors the viewer: the enclosing <node> is the viewer parent */
-        const xmlNode *par = node->parent;
-        int vp = skel->joints[jnum[j]].parent;
-        if (vp < 0) {
-            assert_true(is(par, "visual_scene"));
-        } else {
-            assert_true(is(par, "node"));
-            char *pname = prop(par, "name");
-            assert_int_equal(am_skeleton_find(skel, pname), vp);
-            xmlFree(pname);
-        }
-    }
-
-    /* 4.5 weights: sort by decreasing weight, keep 4 > 0, renormalise, trunc(w * 65535) */
-    const xmlNode *wsrc = source_of(root, input_sem(vw, "WEIGHT"));
-    size_t nw;
-    double *w = numbers(child(wsrc, "float_array"), &nw);
-    size_t at = 0;
-    for (size_t i = 0; i < npos && i < 512; i++) {
-        int jj[8];
-        double ww[8];
-        int n = (int)vc[i];
-        assert_true(n <= 8);
-        for (int k = 0; k < n; k++, at += 2) {
-            jj[k] = (int)v[at];
-            ww[k] = w[(size_t)v[at + 1]];
-        }
-        for (int a = 0; a < n; a++)
-            for (int b = a + 1; b < n; b++)
-                if (ww[b] > ww[a] || (ww[b] == ww[a] && jj[b] > jj[a])) {
-                    double tw = ww[a];
-                    int tj = jj[a];
-                    ww[a] = ww[b], jj[a] = jj[b], ww[b] = tw, jj[b] = tj;
+        for (const xmlNode *pe = t->children; pe; pe = pe->next) {
+            if (!is(pe, "p"))
+                continue;
+            size_t np;
+            double *p = numbers(pe, &np);
+            if (used < np)
+                np = used;
+            for (size_t i = voff; i < np; i += stride) {
+                const double *q = &pos[3 * (size_t)p[i]];
+                for (int k = 0; k < 3; k++) {
+                    float f = (float)q[k];
+                    mn[k] = f < mn[k] ? f : mn[k];
+                    mx[k] = f > mx[k] ? f : mx[k];
                 }
-        int keep = 0;
-        float sum = 0;
-        for (int k = 0; k < n && keep < 4; k++)
-            if (ww[k] > 0) {
-                sum += (float)ww[k];
-                keep++;
             }
-        up->ccount[i] = keep;
-        for (int k = 0; k < keep; k++) {
-            float f = sum == 1.0f ? (float)ww[k] : (float)ww[k] / sum;
-            up->codes[i][k] = (uint16_t)(f * 65535.0f);
-            up->cjoint[i][k] = jj[k];
+            free(p);
         }
     }
-    free(pos);
-    free(vc);
-    free(v);
-    free(bs);
-    free(ibm);
-    free(w);
+}
+
+/* Every skin of a document: returns how many (at most max). */
+static size_t emulate_uploader(const char *xml, size_t size, const am_skeleton *skel, upload *ups, size_t max)
+{
+    xmlDoc *doc = xmlReadMemory(xml, (int)size, "x.dae", NULL, XML_PARSE_NONET | XML_PARSE_HUGE);
+    assert_non_null(doc);
+    const xmlNode *root = xmlDocGetRootElement(doc);
+    am_vec3 *table = calloc(skel->joint_count, sizeof *table);
+    bool *found = calloc(skel->joint_count, sizeof *found);
+    joint_table(root, skel, table, found);
+    size_t n = 0;
+    for (const xmlNode *skin = find(root, "skin", NULL, NULL); skin && n < max;) {
+        upload *up = &ups[n++];
+        memset(up, 0, sizeof *up);
+        char *src = prop(skin, "source");
+        const xmlNode *geom = find(root, "geometry", "id", src + 1);
+        xmlFree(src);
+        assert_non_null(geom);
+        char *gname = prop(geom, "name");
+        snprintf(up->mesh, sizeof up->mesh, "%s", gname ? gname : "");
+        xmlFree(gname);
+        const xmlNode *mesh = child(geom, "mesh");
+        const xmlNode *pos_src = source_of(root, input_sem(child(mesh, "vertices"), "POSITION"));
+        size_t npos;
+        double *pos = numbers(child(pos_src, "float_array"), &npos);
+        npos /= 3;
+        up->positions = npos;
+
+        /* 4.1 verifyController */
+        const xmlNode *vw = child(skin, "vertex_weights");
+        char *cnt = prop(vw, "count");
+        assert_int_equal(strtoul(cnt, NULL, 10), npos);
+        xmlFree(cnt);
+        size_t nvc, nv;
+        double *vc = numbers(child(vw, "vcount"), &nvc);
+        double *v = numbers(child(vw, "v"), &nv);
+        assert_int_equal(nvc, npos);
+        size_t inputs = 0, sumvc = 0;
+        for (const xmlNode *c = vw->children; c; c = c->next)
+            inputs += is(c, "input");
+        for (size_t i = 0; i < nvc; i++)
+            sumvc += (size_t)vc[i];
+        assert_int_equal(sumvc * inputs, nv);
+
+        /* 4.2 bind shape, then the normalisation over the vertices the faces use (F32) */
+        size_t n16;
+        double *bs = numbers(child(skin, "bind_shape_matrix"), &n16);
+        assert_int_equal(n16, 16);
+        am_mat4 bsm = ll_from_collada(bs);
+        float mn[3], mx[3], trans[3], scale[3];
+        mesh_box(mesh, pos, mn, mx);
+        am_mat4 nt = am_mat4_identity();
+        for (int k = 0; k < 3; k++) {
+            float sz = mx[k] - mn[k];
+            if (fabsf(sz) < 0.00001f)
+                sz = 1.0f;
+            scale[k] = 1.0f / sz;
+            trans[k] = (mn[k] + mx[k]) * -0.5f;
+            nt.m[5 * k] = (double)(1.0f / scale[k]);
+            nt.m[12 + k] = (double)-trans[k];
+        }
+        up->bsm = am_mat4_mul(&nt, &bsm); /* BSM_asset = NT * BSM (LL layout) */
+
+        /* 4.3 joint names through the legal-joint map; 4.4 inverse binds; 6 alternates */
+        const xmlNode *joints = child(skin, "joints");
+        const xmlNode *jsrc = source_of(root, input_sem(joints, "JOINT"));
+        const xmlNode *arr = child(jsrc, "Name_array");
+        xmlChar *names = xmlNodeGetContent(arr ? arr : child(jsrc, "IDREF_array"));
+        char *save = NULL;
+        int jnum[AM_MAX_JOINTS_PER_MESH];
+        for (char *tok = strtok_r((char *)names, " \t\n\r", &save); tok; tok = strtok_r(NULL, " \t\n\r", &save)) {
+            assert_true(up->joints < AM_MAX_JOINTS_PER_MESH);
+            int j = am_skeleton_find(skel, tok);
+            assert_true(j >= 0); /* a legal name, else "unknown joint" disables skinning */
+            jnum[up->joints] = j;
+            snprintf(up->names[up->joints++], 64, "%s", skel->joints[j].name);
+        }
+        xmlFree(names);
+        const xmlNode *isrc = source_of(root, input_sem(joints, "INV_BIND_MATRIX"));
+        size_t nm;
+        double *ibm = numbers(child(isrc, "float_array"), &nm);
+        assert_true(nm >= 16 * up->joints);
+        for (size_t j = 0; j < up->joints; j++) {
+            up->ibm[j] = ll_from_collada(&ibm[16 * j]);
+            up->alt[j] = up->ibm[j];
+            am_mat4_set_translation(&up->alt[j], found[jnum[j]] ? table[jnum[j]] : am_v3(0, 0, 0));
+        }
+
+        /* 4.5 weights per position, keyed by the normalised position */
+        const xmlNode *wsrc = source_of(root, input_sem(vw, "WEIGHT"));
+        size_t nw;
+        double *w = numbers(child(wsrc, "float_array"), &nw);
+        up->key = malloc(npos * sizeof *up->key);
+        up->count = calloc(npos, sizeof *up->count);
+        up->joint = calloc(npos, sizeof *up->joint);
+        up->code = calloc(npos, sizeof *up->code);
+        size_t at = 0;
+        for (size_t i = 0; i < npos; i++) {
+            for (int k = 0; k < 3; k++)
+                up->key[i][k] = ((float)pos[3 * i + (size_t)k] + trans[k]) * scale[k];
+            int jj[16];
+            float ww[16];
+            int cnt_i = 0;
+            for (int k = 0; k < (int)vc[i]; k++, at += 2)
+                if ((int)v[at] != -1 && cnt_i < 16) {
+                    jj[cnt_i] = (int)v[at];
+                    ww[cnt_i++] = (float)w[(size_t)v[at + 1]];
+                }
+            for (int a = 0; a < cnt_i; a++)
+                for (int b = a + 1; b < cnt_i; b++)
+                    if (ww[b] > ww[a] || (ww[b] == ww[a] && jj[b] > jj[a])) {
+                        float tw = ww[a];
+                        int tj = jj[a];
+                        ww[a] = ww[b], jj[a] = jj[b], ww[b] = tw, jj[b] = tj;
+                    }
+            int keep = 0;
+            float sum = 0;
+            for (int k = 0; k < cnt_i && k < 4; k++)
+                if (ww[k] > 0) {
+                    sum += ww[k];
+                    keep++;
+                }
+            up->count[i] = keep;
+            float sc = 1.0f / sum;
+            for (int k = 0; k < keep; k++) {
+                float f = sc != 1.0f ? ww[k] * sc : ww[k];
+                up->code[i][k] = (uint16_t)(f * 65535.0f);
+                up->joint[i][k] = jj[k];
+            }
+        }
+        free(pos);
+        free(vc);
+        free(v);
+        free(bs);
+        free(ibm);
+        free(w);
+        /* next <skin> in document order */
+        const xmlNode *next = NULL;
+        for (const xmlNode *nd = skin; nd && !next; nd = nd->parent)
+            for (const xmlNode *c = nd->next; c && !next; c = c->next)
+                next = is(c, "skin") ? c : find(c->children, "skin", NULL, NULL);
+        skin = next;
+    }
+    free(table);
+    free(found);
     xmlFreeDoc(doc);
+    return n;
+}
+
+/* The emulated skin against a decoded asset: names, inverse binds, alternates, bind shape
+ * to `tol`; every high-LOD vertex's weights against the position the uploader would key it
+ * by (the nearest key; vertices with two keys within 3e-5 are skipped as ambiguous).
+ * Codes: ours sum exactly to 65535 (the residual on the largest, which may so differ by up
+ * to one step per influence), the others at most one step apart. */
+static void compare_asset(const upload *up, const am_mesh_asset *a, double tol, size_t *checked)
+{
+    const am_skin_info *s = &a->skin;
+    assert_int_equal(up->joints, s->joint_count);
+    assert_int_equal(s->alt_count, s->joint_count);
+    for (size_t j = 0; j < s->joint_count; j++) {
+        assert_string_equal(up->names[j], s->joint_names[j]);
+        assert_near(am_mat4_max_abs_diff(&up->ibm[j], &s->inverse_bind[j]), 0, tol);
+        assert_near(am_mat4_max_abs_diff(&up->alt[j], &s->alt_inverse_bind[j]), 0, tol);
+    }
+    assert_near(am_mat4_max_abs_diff(&up->bsm, &s->bind_shape), 0, tol);
+    const am_mesh_lod *hi = &a->lods[AM_LOD_HIGH];
+    size_t skipped = 0;
+    for (size_t f = 0; f < hi->face_count; f++) {
+        const am_mesh_face *fc = &hi->faces[f];
+        for (size_t i = 0; i < fc->vertex_count; i++) {
+            const float *p = &fc->positions[3 * i];
+            double best = INFINITY, second = INFINITY;
+            size_t bi = 0;
+            for (size_t k = 0; k < up->positions; k++) {
+                double dx = up->key[k][0] - p[0], dy = up->key[k][1] - p[1], dz = up->key[k][2] - p[2];
+                double d = dx * dx + dy * dy + dz * dz;
+                if (d < best) {
+                    second = best;
+                    best = d;
+                    bi = k;
+                } else if (d < second) {
+                    second = d;
+                }
+            }
+            assert_true(sqrt(best) < 4e-5); /* one quantisation step of the unit cube, about */
+            if (sqrt(second) < 3e-5) {
+                skipped++;
+                continue;
+            }
+            if (up->count[bi] == 0) { /* the viewer binds it to joint_names[0]; so do we, fully */
+                assert_int_equal(fc->weight_count[i], 1);
+                assert_int_equal(fc->weight_joint[4 * i], 0);
+                (*checked)++;
+                continue;
+            }
+            /* an influence whose code truncates to 0 is written by the uploader (the viewer
+             * reads it as 0.001) and dropped by ours (the exact-sum rule) */
+            int n = up->count[bi], kept = 0, ej[4];
+            uint16_t ec[4];
+            for (int k = 0; k < n; k++)
+                if (up->code[bi][k] > 0 || k == 0) {
+                    ej[kept] = up->joint[bi][k];
+                    ec[kept++] = up->code[bi][k];
+                }
+            assert_int_equal(fc->weight_count[i], kept);
+            int sum = 0;
+            for (int k = 0; k < fc->weight_count[i]; k++) {
+                assert_int_equal(fc->weight_joint[4 * i + k], ej[k]);
+                int d = abs((int)fc->weight_code[4 * i + k] - (int)ec[k]);
+                assert_true(d <= (k == 0 ? n : 1));
+                sum += fc->weight_code[4 * i + k];
+            }
+            if (fc->weight_count[i])
+                assert_int_equal(sum, 65535);
+            (*checked)++;
+        }
+    }
+    assert_true(skipped * 100 <= *checked + skipped); /* at most 1 % ambiguous */
 }
 
 static void check_rig(am_rig *rig)
@@ -343,7 +547,7 @@ static void check_rig(am_rig *rig)
     char buf[512];
     if (am_skin_build(rig, &skel, NULL, &res, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
-    am_buf dae = {0};
+    am_buf dae = {0}, mesh = {0};
     assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
     /* streamed into a file (what the export writes), the same bytes */
     FILE *f = tmpfile();
@@ -356,29 +560,19 @@ static void check_rig(am_rig *rig)
     assert_memory_equal(back, dae.data, dae.size);
     free(back);
     fclose(f);
+    assert_int_equal(am_skin_encode(&res, &mesh, &err), AM_OK);
     upload *up = malloc(sizeof *up);
-    emulate_uploader((const char *)dae.data, dae.size, &skel, up);
-
-    const am_skin_info *s = &res.asset.skin;
-    assert_int_equal(up->joints, s->joint_count);
-    for (size_t j = 0; j < s->joint_count; j++) {
-        assert_string_equal(up->names[j], s->joint_names[j]);
-        assert_near(am_mat4_max_abs_diff(&up->ibm[j], &s->inverse_bind[j]), 0, 1e-6);
-        assert_near(am_mat4_max_abs_diff(&up->alt[j], &s->alt_inverse_bind[j]), 0, 1e-6);
-    }
-    assert_near(am_mat4_max_abs_diff(&up->bsm, &s->bind_shape), 0, 1e-6);
-    /* weights: the uploader's codes are ours or one unit below (it truncates without
-     * handing the residual to the largest), on the same joints */
-    assert_int_equal(up->vertices, res.vertex_count);
-    for (size_t v = 0; v < res.vertex_count && v < 512; v++) {
-        assert_int_equal(up->ccount[v], res.weight_count[v]);
-        for (int k = 0; k < up->ccount[v]; k++) {
-            assert_int_equal(up->cjoint[v][k], res.weight_joint[4 * v + k]);
-            assert_true(abs((int)up->codes[v][k] - (int)res.weight_code[4 * v + k]) <= 1);
-        }
-    }
+    assert_int_equal(emulate_uploader((const char *)dae.data, dae.size, &skel, up, 1), 1);
+    am_mesh_asset a;
+    assert_int_equal(am_mesh_asset_decode(mesh.data, mesh.size, &a, &err), AM_OK);
+    size_t checked = 0;
+    compare_asset(up, &a, 1e-6, &checked);
+    assert_int_equal(checked, res.vertex_count);
+    am_mesh_asset_free(&a);
+    upload_free(up);
     free(up);
     am_buf_free(&dae);
+    am_buf_free(&mesh);
     am_skin_result_free(&res);
     am_skeleton_free(&skel);
 }
@@ -492,6 +686,160 @@ static void test_textured_rig_material_references_the_image(void **state)
     am_rig_free(&rig);
 }
 
+/* The real files: the independent emulation above, run on each file, agrees with what
+ * animesh import wrote (decoded from the written .llmesh, one per rigged mesh). */
+static void check_real_file(const char *rel, size_t want_skins)
+{
+    char path[1024], dir[256], file[1400], buf[600];
+    am_test_shared_path(path, sizeof path, rel);
+    uint8_t *xml;
+    size_t size;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_read_file(path, &xml, &size, &err), AM_OK);
+    /* the emulation skips the preprocess: none of these files has a quoted name with a space */
+    char *copy = malloc(size + 1);
+    memcpy(copy, xml, size + 1);
+    assert_int_equal(am_collada_preprocess(copy, size), 0);
+    free(copy);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    upload *ups = calloc(8, sizeof *ups);
+    size_t n = emulate_uploader((const char *)xml, size, &skel, ups, 8);
+    assert_int_equal(n, want_skins);
+    am_test_tmpdir(dir, sizeof dir);
+    am_import_options opts;
+    am_import_options_default(&opts);
+    am_import_report rep;
+    if (am_import_file(path, &skel, &opts, dir, &rep, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_int_equal(rep.part_count, n);
+    size_t checked = 0;
+    for (size_t i = 0; i < rep.part_count; i++) {
+        const upload *up = NULL;
+        for (size_t k = 0; k < n && !up; k++)
+            if (strcmp(ups[k].mesh, rep.parts[i].meshes) == 0)
+                up = &ups[k];
+        assert_non_null(up);
+        snprintf(file, sizeof file, "%s/%s.llmesh", dir, rep.parts[i].name);
+        am_mesh_asset a;
+        assert_int_equal(am_mesh_asset_load(file, &a, &err), AM_OK);
+        compare_asset(up, &a, 1e-6, &checked);
+        am_mesh_asset_free(&a);
+    }
+    assert_true(checked > 0);
+    am_import_report_free(&rep);
+    for (size_t k = 0; k < n; k++)
+        upload_free(&ups[k]);
+    free(ups);
+    free(xml);
+    am_skeleton_free(&skel);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_uploader_agrees_with_the_import_little_bear(void **state)
+{
+    (void)state;
+    check_real_file("data/realdata/Little Bear_90.dae", 1);
+}
+
+static void test_uploader_agrees_with_the_import_bento_female(void **state)
+{
+    (void)state;
+    check_real_file("data/realdata/female_2016_08_05.dae", 5);
+}
+
+static void test_uploader_agrees_with_the_import_ruth2_hands(void **state)
+{
+    (void)state;
+    check_real_file("data/realdata/Ruth2v4Hands.dae", 1);
+}
+
+static void test_uploader_agrees_with_the_import_roth2_body(void **state)
+{
+    (void)state;
+    check_real_file("data/realdata/Roth2-v2-Body.dae", 1);
+}
+
+static void test_uploader_agrees_with_the_import_r2rootprim(void **state)
+{
+    (void)state;
+    check_real_file("data/realdata/r2ROOTPRIM_rigged.dae", 1);
+}
+
+/* Round trip: every .dae our skin builder writes imports back to the skin block of its
+ * .llmesh (the inverse binds through F32, as the uploader keeps them). */
+static void round_trip(const am_rig *rig)
+{
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_error err;
+    am_error_clear(&err);
+    char dir[256], dae_path[400], back[400], buf[600];
+    am_test_tmpdir(dir, sizeof dir);
+    am_skin_options so;
+    am_skin_options_default(&so);
+    am_skin_summary *sum = calloc(1, sizeof *sum);
+    am_status st = am_skin_export(rig, &skel, &so, dir, sum, &err);
+    assert_true(st == AM_OK || sum->face_count > 1);
+    snprintf(dae_path, sizeof dae_path, "%s/%s.dae", dir, rig->name);
+    char out[300];
+    snprintf(out, sizeof out, "%s/back", dir);
+    am_import_options opts;
+    am_import_options_default(&opts);
+    opts.name = "back";
+    am_import_report rep;
+    if (am_import_file(dae_path, &skel, &opts, out, &rep, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    snprintf(back, sizeof back, "%s/back.llmesh", out);
+    am_mesh_asset a, b;
+    snprintf(buf, sizeof buf, "%s/%s.llmesh", dir, rig->name);
+    assert_int_equal(am_mesh_asset_load(buf, &a, &err), AM_OK);
+    assert_int_equal(am_mesh_asset_load(back, &b, &err), AM_OK);
+    assert_int_equal(a.skin.joint_count, b.skin.joint_count);
+    for (size_t j = 0; j < a.skin.joint_count; j++) {
+        assert_string_equal(a.skin.joint_names[j], b.skin.joint_names[j]);
+        assert_near(am_mat4_max_abs_diff(&a.skin.inverse_bind[j], &b.skin.inverse_bind[j]), 0, 1e-6);
+        assert_near(am_mat4_max_abs_diff(&a.skin.alt_inverse_bind[j], &b.skin.alt_inverse_bind[j]), 0, 1e-6);
+    }
+    assert_near(am_mat4_max_abs_diff(&a.skin.bind_shape, &b.skin.bind_shape), 0, 1e-6);
+    assert_near(rep.parts[0].rest_error_m, 0, 1e-4);
+    am_mesh_asset_free(&a);
+    am_mesh_asset_free(&b);
+    am_import_report_free(&rep);
+    free(sum);
+    am_skeleton_free(&skel);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_our_dae_imports_back_to_its_skin_quadruped(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/assets/rigs/quadruped.json", AM_SOURCE_DIR);
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_rig_load(path, &rig, &err), AM_OK);
+    round_trip(&rig);
+    am_rig_free(&rig);
+}
+
+static void test_our_dae_imports_back_to_its_skin_bendbox(void **state)
+{
+    (void)state;
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bendbox_build_rig(&rig, &err), AM_OK);
+    round_trip(&rig);
+    am_rig_free(&rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +847,13 @@ int main(void)
         cmocka_unit_test(test_uploader_round_trip_with_attachment_points_and_volumes),
         cmocka_unit_test(test_uploader_round_trip_of_an_odd_rig),
         cmocka_unit_test(test_textured_rig_material_references_the_image),
+        cmocka_unit_test(test_uploader_agrees_with_the_import_little_bear),
+        cmocka_unit_test(test_uploader_agrees_with_the_import_bento_female),
+        cmocka_unit_test(test_uploader_agrees_with_the_import_ruth2_hands),
+        cmocka_unit_test(test_uploader_agrees_with_the_import_roth2_body),
+        cmocka_unit_test(test_uploader_agrees_with_the_import_r2rootprim),
+        cmocka_unit_test(test_our_dae_imports_back_to_its_skin_quadruped),
+        cmocka_unit_test(test_our_dae_imports_back_to_its_skin_bendbox),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

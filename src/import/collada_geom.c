@@ -179,8 +179,7 @@ static am_status weld(dae_ctx *c, face_build *f, const wvert *cv, bool exact, co
         }
         h = (h + 1) & mask;
     }
-    uint32_t last = UINT32_MAX;
-    for (uint32_t k = head; k != UINT32_MAX; last = k, k = f->chain[k]) {
+    for (uint32_t k = head; k != UINT32_MAX; k = f->chain[k]) {
         if (!same_vertex(&f->v[k], cv, exact))
             continue;
         bool clash = false;
@@ -192,6 +191,7 @@ static am_status weld(dae_ctx *c, face_build *f, const wvert *cv, bool exact, co
         }
         break; /* the uploader looks at the first match only, then adds a twin */
     }
+    uint32_t last = head; /* the chain's end, where a new vertex at this position goes */
     while (last != UINT32_MAX && f->chain[last] != UINT32_MAX)
         last = f->chain[last];
     if (f->nv >= DAE_FACE_MAX_VERTICES) {

@@ -153,7 +153,8 @@ typedef struct am_import_joint {
     double moved_m;              /* |position - default|: the viewer moves it when > 0.1 mm */
     double world_moved_m;        /* how far the viewer draws it at rest from its default */
     double bind_offset_m;        /* where its inverse bind says it is vs where the viewer puts it */
-    double bind_scale_dev;       /* largest |scale - viewer scale| of its inverse bind */
+    am_vec3 bind_scale;          /* the scale of its inverse bind's inverse (its bind-pose matrix) */
+    double bind_scale_dev;       /* largest |scale - viewer scale| of that, per axis */
     double bind_rot_deg;         /* its inverse bind's rotation against the viewer's */
 } am_import_joint;
 

@@ -28,9 +28,12 @@
 
 #define WEIGHT_EPS 1e-5f /* LLModel::jointPositionalLookup */
 
+/* The F32 value the uploader keeps (-0 as 0: the same number, and what the rig JSON
+ * writes, so NAME.rig.json rebuilds the asset byte for byte). */
 static double f32(double v)
 {
-    return (double)(float)v;
+    double r = (double)(float)v;
+    return r == 0 ? 0.0 : r;
 }
 
 static am_mat4 f32_mat(const am_mat4 *m)
@@ -520,6 +523,18 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
     if (st)
         return st;
     joint_findings(plan, s, skel, m, k);
+    /* LLModelPreview::rebuildUploadData: the unscaled rotation of the bind shape */
+    am_vec3 bt, bs;
+    am_quat bq;
+    am_scene_decompose(&k->bind_shape, &bt, &bq, &bs);
+    if (bq.w < 0)
+        bq = (am_quat){-bq.x, -bq.y, -bq.z, -bq.w};
+    if (fabs(bq.x) > 0.01 || fabs(bq.y) > 0.01 || fabs(bq.z) > 0.01 || fabs(bq.w - 1) > 0.01)
+        am_import_finding_add(plan, "bind_shape_rotation",
+                              "mesh '%s': the bind shape matrix turns the mesh %.1f degrees (the uploader: \"Warning: "
+                              "bind shape matrix is not in standard X-forward orientation.\"); the viewer turns a rezzed "
+                              "animesh's skeleton by its inverse (mesh-asset.md 6.7)",
+                              m->name, 2 * acos(fmin(1.0, fabs(bq.w))) * 180.0 / AM_PI);
     size_t models = (m->face_count + AM_MESH_MAX_FACES - 1) / AM_MESH_MAX_FACES;
     if (models > 1)
         am_import_finding_add(plan, "more_than_8_faces",

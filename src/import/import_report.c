@@ -35,6 +35,7 @@ static json_t *joint_json(const am_import_joint *j)
     json_object_set_new(o, "moved_m", real(j->moved_m));
     json_object_set_new(o, "world_moved_m", real(j->world_moved_m));
     json_object_set_new(o, "bind_offset_m", real(j->bind_offset_m));
+    json_object_set_new(o, "bind_scale", vec(j->bind_scale));
     json_object_set_new(o, "bind_scale_dev", real(j->bind_scale_dev));
     json_object_set_new(o, "bind_rot_deg", real(j->bind_rot_deg));
     return o;

@@ -118,6 +118,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
             am_quat q;
             am_scene_decompose(&bind, &t, &q, &s);
             o->bind_offset_m = am_v3_dist(t, ji->bind_world);
+            o->bind_scale = s;
             o->bind_scale_dev = fmax(fabs(s.x - sj->scale.x), fmax(fabs(s.y - sj->scale.y), fabs(s.z - sj->scale.z)));
             o->bind_rot_deg = am_quat_angle_between(q, sj->world_rot) * 180.0 / AM_PI;
         } else {
