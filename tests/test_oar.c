@@ -527,9 +527,110 @@ static void test_raw_tar_headers_hold_whole_paths(void **state)
     assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
 }
 
+/* A linkset (the import's several rigged meshes): the root prim carries the animesh flag
+ * and the inventory; each other mesh is a child prim in OtherParts (OpenSim's
+ * SceneObjectSerializer: <OtherParts><Part><SceneObjectPart>), LinkNum 2, 3, its own mesh
+ * asset, sculpt entry only (no 0x70 flag), no inventory, at the group's position. */
+static void test_linkset_children_are_other_parts(void **state)
+{
+    (void)state;
+    inputs t;
+    make_inputs(&t);
+    uint8_t m2[48], m3[40];
+    for (size_t i = 0; i < sizeof m2; i++)
+        m2[i] = (uint8_t)(i * 3 + 2);
+    for (size_t i = 0; i < sizeof m3; i++)
+        m3[i] = (uint8_t)(i * 5 + 9);
+    am_oar_part kids[2];
+    memset(kids, 0, sizeof kids);
+    kids[0].mesh = m2;
+    kids[0].mesh_size = sizeof m2;
+    kids[0].name = "head";
+    kids[0].has_color = true;
+    kids[0].color[0] = 1;
+    kids[1].mesh = m3;
+    kids[1].mesh_size = sizeof m3;
+    kids[1].texture = t.tex;
+    kids[1].texture_size = sizeof t.tex;
+    t.in.children = kids;
+    t.in.child_count = 2;
+    am_buf oar = {0};
+    am_error err;
+    assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
+    unpacked u;
+    unpack(&oar, &u);
+    char mesh[37], c2[37], c3[37], tex[37], path[512];
+    expected_uuid("mesh", t.mesh, sizeof t.mesh, mesh);
+    expected_uuid("mesh", m2, sizeof m2, c2);
+    expected_uuid("mesh", m3, sizeof m3, c3);
+    expected_uuid("texture", t.tex, sizeof t.tex, tex);
+    /* every mesh asset, exactly; the shared texture once */
+    const char *ids[3] = {mesh, c2, c3};
+    const uint8_t *bytes[3] = {t.mesh, m2, m3};
+    size_t sizes[3] = {sizeof t.mesh, sizeof m2, sizeof m3};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "assets/%s_mesh.llmesh", ids[i]);
+        const entry *e = find(&u, path);
+        assert_non_null(e);
+        assert_int_equal(e->size, sizes[i]);
+        assert_memory_equal(e->data, bytes[i], sizes[i]);
+    }
+    size_t textures = 0;
+    for (size_t i = 0; i < u.n; i++)
+        textures += strstr(u.e[i].path, "_texture.jp2") != NULL;
+    assert_int_equal(textures, 1);
+
+    xmlDoc *doc = xmlReadMemory((const char *)u.e[1].data, (int)u.e[1].size, "object.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    assert_int_equal(xp_count(doc, "/SceneObjectGroup/OtherParts/Part/SceneObjectPart"), 2);
+    expect_xp(doc, "/SceneObjectGroup/RootPart/SceneObjectPart/LinkNum", "1");
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[1]/SceneObjectPart/LinkNum", "2");
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[2]/SceneObjectPart/LinkNum", "3");
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[1]/SceneObjectPart/Name", "head");
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[2]/SceneObjectPart/Name", "Bendy <1>");
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[1]/SceneObjectPart/Shape/SculptTexture/Guid", c2);
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[2]/SceneObjectPart/Shape/SculptTexture/Guid", c3);
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[2]/SceneObjectPart/GroupPosition/Y", "64.4");
+    expect_xp(doc, "/SceneObjectGroup/OtherParts/Part[2]/SceneObjectPart/OffsetPosition/X", "0");
+    assert_int_equal(xp_count(doc, "/SceneObjectGroup/OtherParts//TaskInventoryItem"), 0);
+    assert_int_equal(xp_count(doc, "/SceneObjectGroup/RootPart//TaskInventoryItem"), 3);
+    /* the root keeps the animesh flag; a child carries only its sculpt entry */
+    char *ep64 = am_test_xpath_text(doc, "/SceneObjectGroup/RootPart/SceneObjectPart/Shape/ExtraParams");
+    uint8_t ep[64];
+    assert_int_equal(b64_decode(ep64, ep, sizeof ep), 34);
+    assert_int_equal(ep[24], 0x70); /* after the sculpt entry (1 + 6 + 17 bytes) */
+    free(ep64);
+    ep64 = am_test_xpath_text(doc, "/SceneObjectGroup/OtherParts/Part[1]/SceneObjectPart/Shape/ExtraParams");
+    assert_int_equal(b64_decode(ep64, ep, sizeof ep), 24);
+    uint8_t want[24] = {0x01, 0x30, 0x00, 0x11, 0x00, 0x00, 0x00};
+    uuid_t cu;
+    uuid_parse(c2, cu);
+    memcpy(want + 7, cu, 16);
+    want[23] = 5;
+    assert_memory_equal(ep, want, 24);
+    free(ep64);
+    /* the child's texture and tint */
+    char *te64 = am_test_xpath_text(doc, "/SceneObjectGroup/OtherParts/Part[2]/SceneObjectPart/Shape/TextureEntry");
+    uint8_t te[128];
+    assert_int_equal(b64_decode(te64, te, sizeof te), 63);
+    uuid_t tu;
+    uuid_parse(tex, tu);
+    assert_memory_equal(te, tu, 16);
+    free(te64);
+    te64 = am_test_xpath_text(doc, "/SceneObjectGroup/OtherParts/Part[1]/SceneObjectPart/Shape/TextureEntry");
+    assert_int_equal(b64_decode(te64, te, sizeof te), 63);
+    assert_int_equal(te[17], 0);   /* red stays (stored inverted) */
+    assert_int_equal(te[18], 255); /* green and blue off */
+    free(te64);
+    xmlFreeDoc(doc);
+    unpacked_free(&u);
+    am_buf_free(&oar);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_linkset_children_are_other_parts),
         cmocka_unit_test(test_archive_layout_and_entries),
         cmocka_unit_test(test_object_xml_carries_the_animesh_prim),
         cmocka_unit_test(test_same_input_same_bytes_and_content_changes_ids),

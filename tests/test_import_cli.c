@@ -1,0 +1,249 @@
+/* `animesh import` from the command line: usage, bad input (a clear error naming the file,
+ * exit 1, nothing written), the report as JSON, the written files accepted by `mesh
+ * decode`, `bench` and `skin` (which rebuilds the same .llmesh from NAME.rig.json) without
+ * options, the OAR linkset of a five-mesh file, and outputs replaced only together. */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "core/io.h"
+#include "test_support.h"
+
+typedef struct fixture {
+    char dir[512], skel[1024], data[1024];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    am_test_tmpdir(f->dir, sizeof f->dir);
+    am_test_shared_path(f->skel, sizeof f->skel, "viewer/avatar_skeleton.xml");
+    am_test_shared_path(f->data, sizeof f->data, "data/realdata");
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    assert_int_equal(system(cmd), 0);
+    free(f);
+    return 0;
+}
+
+static bool exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static size_t files_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+    closedir(d);
+    return n;
+}
+
+static void test_usage_and_help(void **state)
+{
+    fixture *f = *state;
+    char out[16384];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import --help"), 0);
+    assert_non_null(strstr(out, "--normalize-binds"));
+    assert_non_null(strstr(out, "--merge"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import"), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae'", f->data), 2);
+    assert_non_null(strstr(out, "--out DIR is required"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import x.dae --out '%s/o' --anim walk.txt", f->dir), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import x.dae --out '%s/o' --bogus", f->dir), 2);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import x.dae --out '%s/o' --name 'a b'", f->dir), 2);
+    assert_false(exists("o"));
+}
+
+/* Each bad input: exit code, the file and a fragment in the message, nothing written. */
+static void bad(fixture *f, const char *model, int want_rc, const char *frag)
+{
+    char out[16384], dir[700];
+    snprintf(dir, sizeof dir, "%s/never", f->dir);
+    int rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --oar '%s/never.oar' --skeleton '%s'", model,
+                             dir, f->dir, f->skel);
+    if (rc != want_rc || !strstr(out, frag))
+        fail_msg("import %s: exit %d (wanted %d), output: %s", model, rc, want_rc, out);
+    const char *base = strrchr(model, '/');
+    assert_non_null(strstr(out, base ? base + 1 : model));
+    assert_false(exists(dir));
+    snprintf(dir, sizeof dir, "%s/never.oar", f->dir);
+    assert_false(exists(dir));
+}
+
+static void test_bad_input_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    char path[700];
+    snprintf(path, sizeof path, "%s/garbage.dae", f->dir);
+    am_test_write_text(path, "this is not a COLLADA file\n");
+    bad(f, path, 1, "not XML");
+    snprintf(path, sizeof path, "%s/ElfEar.dae", f->data);
+    bad(f, path, 1, "see animesh bind");
+    snprintf(path, sizeof path, "%s/missing.dae", f->dir);
+    bad(f, path, 3, "cannot open");
+    /* over the region's triangle limit: refused after building, still nothing written */
+    char out[16384], dir[700];
+    snprintf(dir, sizeof dir, "%s/never", f->dir);
+    snprintf(path, sizeof path, "%s/Little Bear_90.dae", f->data);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --region-max-tris 100 --skeleton '%s'",
+                                     path, dir, f->skel),
+                     1);
+    assert_non_null(strstr(out, "exceed the region limit 100"));
+    assert_false(exists(dir));
+}
+
+static json_t *run_json(fixture *f, const char *model, const char *extra, const char *dir)
+{
+    char out[262144];
+    int rc = am_test_run_cli(out, sizeof out, "import '%s/%s' --out '%s' --json --skeleton '%s' %s", f->data, model,
+                             dir, f->skel, extra);
+    if (rc != 0)
+        fail_msg("import %s failed (%d): %s", model, rc, out);
+    /* stdout and stderr are captured together: the JSON starts at the first line with '{' */
+    const char *start = out[0] == '{' ? out : strstr(out, "\n{");
+    assert_non_null(start);
+    if (*start == '\n')
+        start++;
+    json_error_t je;
+    json_t *j = json_loads(start, JSON_DISABLE_EOF_CHECK, &je);
+    if (!j)
+        fail_msg("not JSON (%s): %.400s", je.text, out);
+    return j;
+}
+
+static void test_json_report_and_written_files_reread(void **state)
+{
+    fixture *f = *state;
+    char dir[700], out[65536], a[800], b[800];
+    snprintf(dir, sizeof dir, "%s/r2", f->dir);
+    json_t *j = run_json(f, "r2ROOTPRIM_rigged.dae", "", dir);
+    assert_string_equal(json_string_value(json_object_get(j, "route")), "faithful");
+    json_t *part = json_array_get(json_object_get(j, "parts"), 0);
+    assert_int_equal(json_integer_value(json_object_get(part, "triangles")), 12);
+    assert_int_equal(json_integer_value(json_object_get(part, "joints")), 8);
+    assert_int_equal(json_array_size(json_object_get(part, "joint_list")), 8);
+    assert_int_equal(json_array_size(json_object_get(j, "written")), 4);
+    bool quirk = false;
+    json_t *fs = json_object_get(j, "findings");
+    for (size_t i = 0; i < json_array_size(fs); i++)
+        quirk |= strstr(json_string_value(json_object_get(json_array_get(fs, i), "text")), "count=\"12\"") != NULL;
+    assert_true(quirk);
+    json_decref(j);
+    /* the written files, read back without options */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s/r2ROOTPRIM_rigged.llmesh' --skeleton '%s'", dir,
+                                     f->skel),
+                     0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "bench '%s/r2ROOTPRIM_rigged.llmesh' --skeleton '%s'", dir,
+                                     f->skel),
+                     0);
+    snprintf(a, sizeof a, "%s/rebuilt", f->dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin '%s/r2ROOTPRIM_rigged.rig.json' --out '%s' --skeleton '%s'",
+                                     dir, a, f->skel),
+                     0);
+    snprintf(b, sizeof b, "cmp -s '%s/r2ROOTPRIM_rigged.llmesh' '%s/r2ROOTPRIM_rigged.llmesh'", dir, a);
+    assert_int_equal(system(b), 0); /* NAME.rig.json rebuilds the same asset */
+    assert_int_equal(files_in(dir), 4); /* no staged leftovers */
+}
+
+/* The five meshes of the Bento female become one object: the first the animesh root, the
+ * other four its child prims, every mesh asset in the archive. */
+static void test_oar_linkset_of_the_bento_female(void **state)
+{
+    fixture *f = *state;
+    char dir[700], oar[800];
+    snprintf(dir, sizeof dir, "%s/female", f->dir);
+    snprintf(oar, sizeof oar, "--oar '%s/female.oar'", f->dir);
+    json_t *j = run_json(f, "female_2016_08_05.dae", oar, dir);
+    assert_int_equal(json_array_size(json_object_get(j, "parts")), 5);
+    json_decref(j);
+    snprintf(oar, sizeof oar, "%s/female.oar", f->dir);
+    uint8_t *data;
+    size_t size;
+    am_error err;
+    assert_int_equal(am_read_file(oar, &data, &size, &err), AM_OK);
+    struct archive *a = archive_read_new();
+    archive_read_support_filter_gzip(a);
+    archive_read_support_format_tar(a);
+    assert_int_equal(archive_read_open_memory(a, data, size), ARCHIVE_OK);
+    struct archive_entry *e;
+    size_t meshes = 0, parts = 0;
+    while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+        const char *p = archive_entry_pathname(e);
+        meshes += strstr(p, "_mesh.llmesh") != NULL;
+        if (strncmp(p, "objects/", 8) == 0) {
+            size_t n = (size_t)archive_entry_size(e);
+            char *x = malloc(n + 1);
+            assert_int_equal(archive_read_data(a, x, n), (la_ssize_t)n);
+            x[n] = '\0';
+            for (const char *q = x; (q = strstr(q, "<Part>")); q++)
+                parts++;
+            assert_non_null(strstr(x, "<LinkNum>5</LinkNum>"));
+            free(x);
+        }
+    }
+    archive_read_free(a);
+    free(data);
+    assert_int_equal(meshes, 5);
+    assert_int_equal(parts, 4);
+}
+
+/* A failed run leaves the previous run's files as they were. */
+static void test_outputs_replaced_only_together(void **state)
+{
+    fixture *f = *state;
+    char dir[700], out[65536], path[800];
+    snprintf(dir, sizeof dir, "%s/bear", f->dir);
+    int rc = am_test_run_cli(out, sizeof out, "import '%s/Little Bear_90.dae' --out '%s' --skeleton '%s'", f->data, dir,
+                             f->skel);
+    assert_int_equal(rc, 0);
+    snprintf(path, sizeof path, "%s/Little_Bear_90.llmesh", dir);
+    uint8_t *before;
+    size_t nb;
+    am_error err;
+    assert_int_equal(am_read_file(path, &before, &nb, &err), AM_OK);
+    size_t n = files_in(dir);
+    /* the same name, now refused (--meshdata on a 6-face mesh) after building everything */
+    rc = am_test_run_cli(out, sizeof out, "import '%s/Little Bear_90.dae' --out '%s' --meshdata --skeleton '%s'",
+                         f->data, dir, f->skel);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "6 faces"));
+    uint8_t *after;
+    size_t na;
+    assert_int_equal(am_read_file(path, &after, &na, &err), AM_OK);
+    assert_int_equal(na, nb);
+    assert_memory_equal(after, before, nb);
+    assert_int_equal(files_in(dir), n);
+    free(before);
+    free(after);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_usage_and_help, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_input_writes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_json_report_and_written_files_reread, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_oar_linkset_of_the_bento_female, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_outputs_replaced_only_together, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
