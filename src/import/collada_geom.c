@@ -351,7 +351,7 @@ static am_status prim_sources(dae_ctx *c, source_cache *sc, const xmlNode *prim,
     const xmlNode *pos_src = NULL, *nrm_src = NULL, *uv_src = NULL;
     am_status st;
     for (xmlNode *k = dae_child(prim, "input"); k; k = dae_next(k, "input")) {
-        long off;
+        long off = 0;
         if ((st = input_offset(c, k, &off)))
             return st;
         max_off = off > max_off ? off : max_off;
@@ -432,7 +432,7 @@ static am_status read_triangles(dae_ctx *c, source_cache *sc, mesh_build *m, con
             break;
         /* "Don't share verts within the same tri": the indices already in this triangle. */
         size_t in_tri = f->ni % 3;
-        uint32_t idx;
+        uint32_t idx = 0;
         if ((st = weld(c, f, &cv, false, in_tri ? &f->idx[f->ni - in_tri] : NULL, in_tri, &idx)))
             break;
         if (idx == UINT32_MAX) {
@@ -511,7 +511,7 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
         uint32_t first = 0, last = 0;
         for (long long j = 0; j < vc[poly_i] && !st; j++, cur += in.stride) {
             wvert cv;
-            uint32_t idx;
+            uint32_t idx = 0;
             if ((st = corner(c, poly, &in, &p[cur], true, &uv_short, &cv)))
                 break;
             if ((st = weld(c, f, &cv, false, NULL, 0, &idx)))
@@ -576,7 +576,7 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
         uint32_t first = 0, prev = 0;
         for (size_t j = 0; j < nc && !st; j++) {
             wvert cv;
-            uint32_t idx;
+            uint32_t idx = 0;
             /* Empty normal / UV arrays mean "none" here (FBX converters write them). */
             prim_inputs use = in;
             if (use.nrm_n == 0)

@@ -168,6 +168,77 @@ static size_t count_tokens(const char *s)
     return n;
 }
 
+/* One decimal number at p (no leading white space), the end in *end (p when none). The
+ * common case (at most 19 significant digits, |exponent| <= 22) is exact and correctly
+ * rounded without strtod: the mantissa fits a double exactly and one multiplication or
+ * division by an exact power of ten rounds once (Clinger's fast path); anything else
+ * (longer mantissas, nan, inf, hex) goes to strtod. */
+static double parse_number(const char *p, char **end)
+{
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *q = p;
+    bool neg = false;
+    if (*q == '-' || *q == '+')
+        neg = *q++ == '-';
+    uint64_t m = 0;
+    int digits = 0, exp10 = 0;
+    bool any = false;
+    while (*q == '0') {
+        q++;
+        any = true;
+    }
+    while (*q >= '0' && *q <= '9') {
+        if (digits < 19)
+            m = m * 10 + (uint64_t)(*q - '0');
+        else
+            exp10++;
+        digits++;
+        q++;
+        any = true;
+    }
+    if (*q == '.') {
+        q++;
+        if (digits == 0)
+            while (*q == '0') {
+                q++;
+                exp10--;
+                any = true;
+            }
+        while (*q >= '0' && *q <= '9') {
+            if (digits < 19) {
+                m = m * 10 + (uint64_t)(*q - '0');
+                exp10--;
+            }
+            digits++;
+            q++;
+            any = true;
+        }
+    }
+    if (any && (*q == 'e' || *q == 'E')) {
+        const char *e = q + 1;
+        bool eneg = false;
+        if (*e == '-' || *e == '+')
+            eneg = *e++ == '-';
+        if (*e >= '0' && *e <= '9') {
+            int ev = 0;
+            while (*e >= '0' && *e <= '9') {
+                if (ev < 10000)
+                    ev = ev * 10 + (*e - '0');
+                e++;
+            }
+            exp10 += eneg ? -ev : ev;
+            q = e;
+        }
+    }
+    if (any && digits <= 19 && m <= (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
+        double v = exp10 >= 0 ? (double)m * pow10[exp10] : (double)m / pow10[-exp10];
+        *end = (char *)q;
+        return neg ? -v : v;
+    }
+    return strtod(p, end);
+}
+
 am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
 {
     *out = NULL;
@@ -189,7 +260,7 @@ am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
         while (is_space(*p))
             p++;
         char *end;
-        double d = strtod(p, &end);
+        double d = parse_number(p, &end);
         if (end == p || (*end && !is_space(*end))) {
             char tok[24];
             size_t tl = 0;
@@ -230,9 +301,25 @@ am_status dae_ints(dae_ctx *c, const xmlNode *n, long long **out, size_t *count)
     for (const char *p = s; k < cap;) {
         while (is_space(*p))
             p++;
-        char *end;
+        /* the common case without strtoll: an optional '-' and up to 18 digits */
         errno = 0;
-        long long d = strtoll(p, &end, 10);
+        const char *q = p;
+        bool neg = *q == '-';
+        if (neg || *q == '+')
+            q++;
+        long long d = 0;
+        int nd = 0;
+        while (*q >= '0' && *q <= '9' && nd < 18) {
+            d = d * 10 + (*q++ - '0');
+            nd++;
+        }
+        char *end = (char *)q;
+        if (nd == 0 || (*q && !is_space(*q))) {
+            d = strtoll(p, &end, 10);
+            neg = false;
+        } else if (neg) {
+            d = -d;
+        }
         if (end == p || (*end && !is_space(*end)) || errno == ERANGE) {
             free(v);
             xmlFree(owned);
@@ -292,8 +379,10 @@ size_t am_collada_preprocess(char *text, size_t size)
     size_t hits = 0, i = 0;
     while (i < size) {
         if (text[i] != '"') {
-            i++;
-            continue;
+            const char *q = memchr(text + i, '"', size - i);
+            if (!q)
+                break;
+            i = (size_t)(q - text);
         }
         size_t j = i + 1;
         bool ws = false;
@@ -809,9 +898,9 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
         return AM_ERR_INVALID;
     }
     /* No DOCTYPE: entities are the XML attack surface and COLLADA never declares any. */
-    for (size_t i = 0; i + 9 <= size; i++)
-        if (data[i] == '<' && memcmp(data + i, "<!DOCTYPE", 9) == 0) {
-            am_fail(err, AM_ERR_INVALID, "a <!DOCTYPE> (byte %zu) is not accepted in a COLLADA file", i);
+    for (const uint8_t *q = data; (q = memchr(q, '<', size - (size_t)(q - data))) != NULL; q++)
+        if ((size_t)(q - data) + 9 <= size && memcmp(q, "<!DOCTYPE", 9) == 0) {
+            am_fail(err, AM_ERR_INVALID, "a <!DOCTYPE> (byte %zu) is not accepted in a COLLADA file", (size_t)(q - data));
             am_error_where(err, "%s", source);
             return AM_ERR_INVALID;
         }

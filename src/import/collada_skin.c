@@ -312,8 +312,8 @@ static am_status skeleton_roots(dae_ctx *c, xmlNode ***out, size_t *count)
 
 static am_status fill_table_skeleton(dae_ctx *c, trans_cache *tc, xmlNode **roots, size_t nroots, joint_table *jt)
 {
-    const char **keys;
-    size_t nk;
+    const char **keys = NULL;
+    size_t nk = 0;
     am_status st = legal_keys(c, &keys, &nk);
     if (st)
         return st;

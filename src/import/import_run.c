@@ -363,6 +363,9 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     am_status st = am_skin_build(&part->rig, skel, &so, &res, err);
     if (st)
         return st;
+    progress(opts, "part '%s': skin built (LODs %zu / %zu / %zu / %zu triangles); encoding", part->name,
+             res.summary.lod_triangles[AM_LOD_HIGH], res.summary.lod_triangles[AM_LOD_MEDIUM],
+             res.summary.lod_triangles[AM_LOD_LOW], res.summary.lod_triangles[AM_LOD_LOWEST]);
     if ((st = am_skin_encode(&res, &po->mesh, err)))
         goto done;
     if (opts->normalize_binds) {
@@ -391,6 +394,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     pr->triangles = res.summary.lod_triangles[AM_LOD_HIGH];
     if ((st = joint_figures(part, &res, skel, pr, rep, err)))
         goto done;
+    progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", part->name, po->mesh.size);
     if ((st = am_write_collada(&res, &dae, err)) ||
         (st = am_rig_to_json(have_normalized ? &normalized : &part->rig, &rig_json, err)))
         goto done;

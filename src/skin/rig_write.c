@@ -1,11 +1,13 @@
 /* Rig JSON writer: the schema am_rig_parse_json reads (README "Rig JSON"). Numbers are
  * written in the shortest form that reads back to the same value (F32 or F64). */
 #include "skin/rig.h"
+#include "core/numfmt.h"
 #include "skin/skin_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 
 static am_status json_string(am_buf *out, const char *s, am_error *err)
@@ -79,17 +81,42 @@ am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
     }
     P("  ],\n  \"vertices\": [\n");
     for (size_t i = 0; i < rig->vertex_count; i++) {
-        const float *p = &rig->positions[3 * i], *n = &rig->normals[3 * i], *t = &rig->uvs[2 * i];
-        char f[8][32];
-        P("    [%s, %s, %s, %s, %s, %s, %s, %s]%s\n", am_skin_fmt_f32(f[0], p[0]), am_skin_fmt_f32(f[1], p[1]),
-          am_skin_fmt_f32(f[2], p[2]), am_skin_fmt_f32(f[3], n[0]), am_skin_fmt_f32(f[4], n[1]),
-          am_skin_fmt_f32(f[5], n[2]), am_skin_fmt_f32(f[6], t[0]), am_skin_fmt_f32(f[7], t[1]),
-          i + 1 < rig->vertex_count ? "," : "");
+        /* one line per vertex, built without printf (a big rig has hundreds of thousands) */
+        const float *v8[8] = {&rig->positions[3 * i],     &rig->positions[3 * i + 1], &rig->positions[3 * i + 2],
+                              &rig->normals[3 * i],       &rig->normals[3 * i + 1],   &rig->normals[3 * i + 2],
+                              &rig->uvs[2 * i],           &rig->uvs[2 * i + 1]};
+        char line[8 * 34 + 16], *e = line;
+        memcpy(e, "    [", 5);
+        e += 5;
+        for (int k = 0; k < 8; k++) {
+            if (k) {
+                memcpy(e, ", ", 2);
+                e += 2;
+            }
+            e += am_fmt_f32(e, *v8[k]);
+        }
+        memcpy(e, i + 1 < rig->vertex_count ? "],\n" : "]\n", i + 1 < rig->vertex_count ? 3 : 2);
+        e += i + 1 < rig->vertex_count ? 3 : 2;
+        if ((st = am_buf_append(out, line, (size_t)(e - line), err)))
+            return st;
     }
     P("  ],\n  \"triangles\": [\n");
     for (size_t i = 0; i < rig->triangle_count; i++) {
         const uint32_t *t = &rig->triangles[3 * i];
-        P("    [%u, %u, %u]%s\n", t[0], t[1], t[2], i + 1 < rig->triangle_count ? "," : "");
+        char line[64], *e = line;
+        memcpy(e, "    [", 5);
+        e += 5;
+        for (int k = 0; k < 3; k++) {
+            if (k) {
+                memcpy(e, ", ", 2);
+                e += 2;
+            }
+            e += am_fmt_u64(e, t[k]);
+        }
+        memcpy(e, i + 1 < rig->triangle_count ? "],\n" : "]\n", i + 1 < rig->triangle_count ? 3 : 2);
+        e += i + 1 < rig->triangle_count ? 3 : 2;
+        if ((st = am_buf_append(out, line, (size_t)(e - line), err)))
+            return st;
     }
     if (rig->face_count) {
         P("  ],\n  \"faces\": [");
@@ -100,13 +127,33 @@ am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
         P("  ],\n  \"weights\": [\n");
     }
     for (size_t i = 0; i < rig->vertex_count; i++) {
-        P("    [");
+        char line[1024], *e = line;
+        memcpy(e, "    [", 5);
+        e += 5;
         for (size_t k = rig->weight_start[i]; k < rig->weight_start[i + 1]; k++) {
-            char a[32];
-            P("%s[%d, %s]", k > rig->weight_start[i] ? ", " : "", rig->influences[k].joint,
-              am_skin_fmt(a, rig->influences[k].weight));
+            if ((size_t)(e - line) > sizeof line - 64) { /* a long list: flush */
+                if ((st = am_buf_append(out, line, (size_t)(e - line), err)))
+                    return st;
+                e = line;
+            }
+            if (k > rig->weight_start[i]) {
+                memcpy(e, ", ", 2);
+                e += 2;
+            }
+            *e++ = '[';
+            if (rig->influences[k].joint < 0)
+                *e++ = '-'; /* never for a valid rig; written as is */
+            e += am_fmt_u64(e, (uint64_t)(rig->influences[k].joint < 0 ? -(int64_t)rig->influences[k].joint
+                                                                        : rig->influences[k].joint));
+            memcpy(e, ", ", 2);
+            e += 2;
+            e += am_fmt_f64(e, rig->influences[k].weight);
+            *e++ = ']';
         }
-        P("]%s\n", i + 1 < rig->vertex_count ? "," : "");
+        memcpy(e, i + 1 < rig->vertex_count ? "],\n" : "]\n", i + 1 < rig->vertex_count ? 3 : 2);
+        e += i + 1 < rig->vertex_count ? 3 : 2;
+        if ((st = am_buf_append(out, line, (size_t)(e - line), err)))
+            return st;
     }
     char r[32], g[32], b[32];
     P("  ],\n  \"material\": {\"rgb\": [%s, %s, %s], \"textured\": %s}\n}\n", am_skin_fmt(r, rig->rgb[0]),
