@@ -18,6 +18,9 @@ int am_cli_report(const am_error *err);
 int am_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Locate (--skeleton, ANIMESH_SKELETON, ANIMESH_VIEWER_DIR) and load the viewer skeleton. */
 am_status am_cli_load_skeleton(const char *path_opt, am_skeleton *out, am_error *err);
+/* SOURCE_DATE_EPOCH into *out (unchanged when unset or empty); false when it is not a
+ * number of seconds (the caller prints the usage error). */
+bool am_cli_source_date_epoch(long long *out);
 /* True when argv holds -h or --help (before any "--"). */
 bool am_cli_wants_help(int argc, char **argv);
 

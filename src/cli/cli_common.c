@@ -1,7 +1,9 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int am_cli_report(const am_error *err)
@@ -29,6 +31,20 @@ am_status am_cli_load_skeleton(const char *path_opt, am_skeleton *out, am_error 
     if (s)
         return s;
     return am_skeleton_load(path, out, err);
+}
+
+bool am_cli_source_date_epoch(long long *out)
+{
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    if (!epoch || !epoch[0])
+        return true;
+    char *end;
+    errno = 0;
+    long long t = strtoll(epoch, &end, 10);
+    if (errno || *end || t < 0)
+        return false;
+    *out = t;
+    return true;
 }
 
 bool am_cli_wants_help(int argc, char **argv)

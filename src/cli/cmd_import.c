@@ -198,15 +198,10 @@ int am_cmd_import(int argc, char **argv)
             return am_cli_usage("import", "--anim expects a .anim or .bvh file, got '%s'", anims[i]);
     }
     opts.anim_paths = anims;
-    const char *epoch = getenv("SOURCE_DATE_EPOCH");
-    if (epoch && epoch[0]) {
-        char *end;
-        errno = 0;
-        long long t = strtoll(epoch, &end, 10);
-        if (errno || *end || t < 0)
-            return am_cli_usage("import", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", epoch);
-        opts.creation_time = t;
-    }
+    long long epoch = 0;
+    if (!am_cli_source_date_epoch(&epoch))
+        return am_cli_usage("import", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", getenv("SOURCE_DATE_EPOCH"));
+    opts.creation_time = epoch;
     opts.progress = on_progress;
     am_error err;
     am_error_clear(&err);

@@ -194,15 +194,10 @@ int am_cmd_oar(int argc, char **argv)
         if (!known)
             return am_cli_usage("oar", "--play %s names no --anim", play);
     }
-    const char *epoch = getenv("SOURCE_DATE_EPOCH");
-    if (epoch && epoch[0]) {
-        char *end;
-        errno = 0;
-        long long t = strtoll(epoch, &end, 10);
-        if (errno || *end || t < 0)
-            return am_cli_usage("oar", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", epoch);
-        in.creation_time = t;
-    }
+    long long epoch = 0;
+    if (!am_cli_source_date_epoch(&epoch))
+        return am_cli_usage("oar", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", getenv("SOURCE_DATE_EPOCH"));
+    in.creation_time = epoch;
 
     am_error err;
     am_error_clear(&err);

@@ -405,6 +405,20 @@ static am_status vertex_overflow(dae_ctx *c, const xmlNode *prim)
                     DAE_FACE_MAX_VERTICES);
 }
 
+/* One corner read (corner) and welded (weld) into face f: its index in *idx. */
+static am_status corner_vertex(dae_ctx *c, face_build *f, const xmlNode *prim, const prim_inputs *in,
+                               const long long *p, bool uv_lenient, bool *uv_short, bool exact, const uint32_t *avoid,
+                               size_t n_avoid, uint32_t *idx)
+{
+    wvert cv;
+    am_status st = corner(c, prim, in, p, uv_lenient, uv_short, &cv);
+    if (!st)
+        st = weld(c, f, &cv, exact, avoid, n_avoid, idx);
+    if (!st && *idx == UINT32_MAX)
+        st = vertex_overflow(c, prim);
+    return st;
+}
+
 static am_status read_triangles(dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *tri)
 {
     prim_inputs in;
@@ -427,19 +441,12 @@ static am_status read_triangles(dae_ctx *c, source_cache *sc, mesh_build *m, con
     }
     bool uv_short = false;
     for (size_t i = 0; i < np && !st; i += in.stride) {
-        wvert cv;
-        if ((st = corner(c, tri, &in, &p[i], false, &uv_short, &cv)))
-            break;
         /* "Don't share verts within the same tri": the indices already in this triangle. */
         size_t in_tri = f->ni % 3;
         uint32_t idx = 0;
-        if ((st = weld(c, f, &cv, false, in_tri ? &f->idx[f->ni - in_tri] : NULL, in_tri, &idx)))
-            break;
-        if (idx == UINT32_MAX) {
-            st = vertex_overflow(c, tri);
-            break;
-        }
-        if ((st = push_index(c, f, idx)))
+        if ((st = corner_vertex(c, f, tri, &in, &p[i], false, &uv_short, false,
+                                in_tri ? &f->idx[f->ni - in_tri] : NULL, in_tri, &idx)) ||
+            (st = push_index(c, f, idx)))
             break;
         if (f->ni % 3 == 0 && f->nv >= DAE_FACE_CUT && i + in.stride < np) {
             if (!(f = new_face(c, m, mat)))
@@ -510,16 +517,9 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
     for (size_t poly_i = 0; poly_i < nvc && !st; poly_i++) {
         uint32_t first = 0, last = 0;
         for (long long j = 0; j < vc[poly_i] && !st; j++, cur += in.stride) {
-            wvert cv;
             uint32_t idx = 0;
-            if ((st = corner(c, poly, &in, &p[cur], true, &uv_short, &cv)))
+            if ((st = corner_vertex(c, f, poly, &in, &p[cur], true, &uv_short, false, NULL, 0, &idx)))
                 break;
-            if ((st = weld(c, f, &cv, false, NULL, 0, &idx)))
-                break;
-            if (idx == UINT32_MAX) {
-                st = vertex_overflow(c, poly);
-                break;
-            }
             if (j == 0) {
                 first = idx;
             } else if (j == 1) {
@@ -575,7 +575,6 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
         }
         uint32_t first = 0, prev = 0;
         for (size_t j = 0; j < nc && !st; j++) {
-            wvert cv;
             uint32_t idx = 0;
             /* Empty normal / UV arrays mean "none" here (FBX converters write them). */
             prim_inputs use = in;
@@ -583,14 +582,8 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
                 use.nrm = NULL;
             if (use.uv_n == 0)
                 use.uv = NULL;
-            if ((st = corner(c, poly, &use, &p[j * in.stride], false, &uv_short, &cv)))
+            if ((st = corner_vertex(c, f, poly, &use, &p[j * in.stride], false, &uv_short, true, NULL, 0, &idx)))
                 break;
-            if ((st = weld(c, f, &cv, true, NULL, 0, &idx)))
-                break;
-            if (idx == UINT32_MAX) {
-                st = vertex_overflow(c, poly);
-                break;
-            }
             if (j == 0) {
                 first = idx;
             } else if (j >= 2) {

@@ -239,7 +239,49 @@ static double parse_number(const char *p, char **end)
     return strtod(p, end);
 }
 
-am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
+/* One token into *slot; false when it is not one (the whole token must parse). */
+typedef bool (*token_fn)(const char *p, const char **end, void *slot);
+
+static bool double_token(const char *p, const char **end, void *slot)
+{
+    char *e;
+    *(double *)slot = parse_number(p, &e);
+    *end = e;
+    return e != p && (!*e || is_space(*e));
+}
+
+static bool int_token(const char *p, const char **end, void *slot)
+{
+    /* the common case without strtoll: an optional sign and up to 18 digits */
+    const char *q = p;
+    bool neg = *q == '-';
+    if (neg || *q == '+')
+        q++;
+    long long d = 0;
+    int nd = 0;
+    while (*q >= '0' && *q <= '9' && nd < 18) {
+        d = d * 10 + (*q++ - '0');
+        nd++;
+    }
+    if (nd == 0 || (*q && !is_space(*q))) {
+        char *e;
+        errno = 0;
+        d = strtoll(p, &e, 10);
+        q = e;
+        if (errno == ERANGE)
+            return false;
+    } else if (neg) {
+        d = -d;
+    }
+    *(long long *)slot = d;
+    *end = q;
+    return q != p && (!*q || is_space(*q));
+}
+
+/* Every token of an element's text through `parse` into a malloc'd array of `elem` bytes
+ * each; a token that does not parse fails naming the element, the token and its index. */
+static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn parse, const char *what,
+                             void **out, size_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -250,18 +292,17 @@ am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
         xmlFree(owned);
         return AM_OK;
     }
-    double *v = malloc(cap * sizeof *v);
+    uint8_t *v = malloc(cap * elem);
     if (!v) {
         xmlFree(owned);
         return am_fail_nomem(c->err, "COLLADA numbers");
     }
     size_t k = 0;
-    for (const char *p = s; k < cap;) {
+    for (const char *p = s; k < cap; k++) {
         while (is_space(*p))
             p++;
-        char *end;
-        double d = parse_number(p, &end);
-        if (end == p || (*end && !is_space(*end))) {
+        const char *end;
+        if (!parse(p, &end, v + k * elem)) {
             char tok[24];
             size_t tl = 0;
             while (p[tl] && !is_space(p[tl]) && tl < sizeof tok - 1)
@@ -270,9 +311,8 @@ am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
             tok[tl] = '\0';
             free(v);
             xmlFree(owned);
-            return dae_fail(c, n, "'%s' (value %zu) is not a number", tok, k);
+            return dae_fail(c, n, "'%s' (value %zu) is not %s", tok, k, what);
         }
-        v[k++] = d;
         p = end;
     }
     xmlFree(owned);
@@ -281,57 +321,14 @@ am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
     return AM_OK;
 }
 
+am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
+{
+    return read_tokens(c, n, sizeof **out, double_token, "a number", (void **)out, count);
+}
+
 am_status dae_ints(dae_ctx *c, const xmlNode *n, long long **out, size_t *count)
 {
-    *out = NULL;
-    *count = 0;
-    xmlChar *owned;
-    const char *s = text_of(n, &owned);
-    size_t cap = count_tokens(s);
-    if (cap == 0) {
-        xmlFree(owned);
-        return AM_OK;
-    }
-    long long *v = malloc(cap * sizeof *v);
-    if (!v) {
-        xmlFree(owned);
-        return am_fail_nomem(c->err, "COLLADA indices");
-    }
-    size_t k = 0;
-    for (const char *p = s; k < cap;) {
-        while (is_space(*p))
-            p++;
-        /* the common case without strtoll: an optional '-' and up to 18 digits */
-        errno = 0;
-        const char *q = p;
-        bool neg = *q == '-';
-        if (neg || *q == '+')
-            q++;
-        long long d = 0;
-        int nd = 0;
-        while (*q >= '0' && *q <= '9' && nd < 18) {
-            d = d * 10 + (*q++ - '0');
-            nd++;
-        }
-        char *end = (char *)q;
-        if (nd == 0 || (*q && !is_space(*q))) {
-            d = strtoll(p, &end, 10);
-            neg = false;
-        } else if (neg) {
-            d = -d;
-        }
-        if (end == p || (*end && !is_space(*end)) || errno == ERANGE) {
-            free(v);
-            xmlFree(owned);
-            return dae_fail(c, n, "value %zu is not an integer", k);
-        }
-        v[k++] = d;
-        p = end;
-    }
-    xmlFree(owned);
-    *out = v;
-    *count = k;
-    return AM_OK;
+    return read_tokens(c, n, sizeof **out, int_token, "an integer", (void **)out, count);
 }
 
 am_status dae_fixed(dae_ctx *c, const xmlNode *n, double *out, size_t want)

@@ -27,6 +27,7 @@
 #ifndef AM_IMPORT_IMPORT_H
 #define AM_IMPORT_IMPORT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -135,6 +136,9 @@ void am_import_plan_free(am_import_plan *plan);
 /* Record a finding (printf-style). Out of memory drops it. */
 void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same onto any findings array (the report's, during a run). */
+void am_import_findings_push(am_import_finding **list, size_t *count, size_t *cap, const char *code, const char *fmt,
+                             va_list ap);
 
 /* The routes (import_plan.c dispatches; a route may assume the checks it was chosen by). */
 am_status am_import_faithful_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
@@ -199,7 +203,7 @@ typedef struct am_import_report {
     am_import_part_report *parts;
     size_t part_count;
     am_import_finding *findings; /* copied from the plan, then the run's own */
-    size_t finding_count;
+    size_t finding_count, finding_cap;
     char (*written)[1024];       /* every file written, in order */
     size_t written_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */

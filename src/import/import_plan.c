@@ -25,21 +25,27 @@ void am_import_options_default(am_import_options *opts)
     opts->oar_position[2] = 25;
 }
 
-void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
+void am_import_findings_push(am_import_finding **list, size_t *count, size_t *cap, const char *code, const char *fmt,
+                             va_list ap)
 {
-    if (plan->finding_count == plan->finding_cap) {
-        size_t nc = plan->finding_cap ? 2 * plan->finding_cap : 16;
-        am_import_finding *nf = realloc(plan->findings, nc * sizeof *nf);
+    if (*count == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        am_import_finding *nf = realloc(*list, nc * sizeof *nf);
         if (!nf)
             return;
-        plan->findings = nf;
-        plan->finding_cap = nc;
+        *list = nf;
+        *cap = nc;
     }
-    am_import_finding *f = &plan->findings[plan->finding_count++];
+    am_import_finding *f = &(*list)[(*count)++];
     snprintf(f->code, sizeof f->code, "%s", code);
+    vsnprintf(f->text, sizeof f->text, fmt, ap);
+}
+
+void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    am_import_findings_push(&plan->findings, &plan->finding_count, &plan->finding_cap, code, fmt, ap);
     va_end(ap);
 }
 

@@ -57,15 +57,9 @@ static void run_finding(am_import_report *r, const char *code, const char *fmt, 
     __attribute__((format(printf, 3, 4)));
 static void run_finding(am_import_report *r, const char *code, const char *fmt, ...)
 {
-    am_import_finding *nf = realloc(r->findings, (r->finding_count + 1) * sizeof *nf);
-    if (!nf)
-        return;
-    r->findings = nf;
-    am_import_finding *f = &r->findings[r->finding_count++];
-    snprintf(f->code, sizeof f->code, "%s", code);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    am_import_findings_push(&r->findings, &r->finding_count, &r->finding_cap, code, fmt, ap);
     va_end(ap);
 }
 
@@ -601,7 +595,7 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         if (!rep->findings)
             return am_fail_nomem(err, "report");
         memcpy(rep->findings, plan->findings, plan->finding_count * sizeof *rep->findings);
-        rep->finding_count = plan->finding_count;
+        rep->finding_count = rep->finding_cap = plan->finding_count;
     }
     if (plan->part_count == 0)
         return am_fail(err, AM_ERR_INVALID, "the plan has no part to build");

@@ -21,31 +21,31 @@ static void put_u32le(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SIZE])
+/* The sculpt entry (type 0x30, 17 bytes: the mesh UUID, then 5 = mesh) at p; returns the end. */
+static uint8_t *put_sculpt_entry(uint8_t *p, const am_uuid *mesh)
 {
-    uint8_t *p = out;
-    *p++ = 2; /* entries */
     put_u16le(p, 0x30); /* PARAMS_SCULPT */
     put_u32le(p + 2, 17);
     p += 6;
     memcpy(p, mesh->b, 16);
     p += 16;
     *p++ = 5; /* LL_SCULPT_TYPE_MESH */
+    return p;
+}
+
+void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SIZE])
+{
+    out[0] = 2; /* entries */
+    uint8_t *p = put_sculpt_entry(out + 1, mesh);
     put_u16le(p, 0x70); /* PARAMS_EXTENDED_MESH */
     put_u32le(p + 2, 4);
-    p += 6;
-    put_u32le(p, 1); /* ANIMATED_MESH_ENABLED_FLAG */
+    put_u32le(p + 6, 1); /* ANIMATED_MESH_ENABLED_FLAG */
 }
 
 void am_oar_extra_params_child(const am_uuid *mesh, uint8_t out[AM_OAR_CHILD_EXTRA_PARAMS_SIZE])
 {
-    uint8_t *p = out;
-    *p++ = 1; /* entries */
-    put_u16le(p, 0x30); /* PARAMS_SCULPT */
-    put_u32le(p + 2, 17);
-    p += 6;
-    memcpy(p, mesh->b, 16);
-    p[16] = 5; /* LL_SCULPT_TYPE_MESH */
+    out[0] = 1; /* entries */
+    put_sculpt_entry(out + 1, mesh);
 }
 
 void am_oar_texture_entry(const am_uuid *texture, const double *rgb, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE])
