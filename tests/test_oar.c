@@ -541,7 +541,7 @@ static void test_linkset_children_are_other_parts(void **state)
         m2[i] = (uint8_t)(i * 3 + 2);
     for (size_t i = 0; i < sizeof m3; i++)
         m3[i] = (uint8_t)(i * 5 + 9);
-    am_oar_part kids[2];
+    am_oar_child kids[2];
     memset(kids, 0, sizeof kids);
     kids[0].mesh = m2;
     kids[0].mesh_size = sizeof m2;

@@ -13,6 +13,7 @@
 #include "render.h"
 #include "texture/texture.h"
 #include "world/oar.h"
+#include "world/oar_check.h"
 
 #define POSE_COLUMNS 6    /* pose sheet: times per row */
 #define BENCH_SAMPLES 13  /* measured times per motion, both ends included */
@@ -513,7 +514,7 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
                          const tex_out *tex, am_import_outset *set, am_error *err)
 {
     am_oar_anim *anims = calloc(plan->motion_count ? plan->motion_count : 1, sizeof *anims);
-    am_oar_part *children = calloc(plan->part_count, sizeof *children);
+    am_oar_child *children = calloc(plan->part_count, sizeof *children);
     am_buf oar = {0};
     am_status st = AM_OK;
     if (!anims || !children) {
@@ -539,7 +540,7 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     in.object_name = plan->name;
     in.creation_time = opts->creation_time;
     for (size_t i = 1; i < plan->part_count; i++) {
-        am_oar_part *c = &children[i - 1];
+        am_oar_child *c = &children[i - 1];
         c->mesh = parts[i].mesh.data;
         c->mesh_size = parts[i].mesh.size;
         if (parts[i].texture >= 0 && tex[parts[i].texture].ok) {
@@ -552,7 +553,8 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     }
     in.children = plan->part_count > 1 ? children : NULL;
     in.child_count = plan->part_count - 1;
-    if (!(st = am_oar_write(&in, &oar, err)))
+    /* read back and checked completely before it is staged (oar_check.h), as `oar` does */
+    if (!(st = am_oar_write(&in, &oar, err)) && !(st = am_oar_check_bytes(oar.data, oar.size, NULL, err)))
         st = am_import_outset_add(set, opts->oar_path, &oar, err);
     else
         am_error_where(err, "%s", opts->oar_path);

@@ -97,7 +97,7 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         return AM_ERR_INVALID;
 
     for (size_t i = 0; i < in->child_count; i++) {
-        const am_oar_part *c = &in->children[i];
+        const am_oar_child *c = &in->children[i];
         if (!c->mesh || c->mesh_size == 0)
             return am_fail(err, AM_ERR_INVALID, "linkset part %zu has no mesh asset", i + 2);
         if (c->texture && (c->texture_size < 4 || memcmp(c->texture, soc_siz_magic, 4) != 0))
@@ -118,7 +118,7 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         if (!plan->child_part || !plan->child_mesh || !plan->child_texture || !plan->child_has_texture)
             s = am_fail_nomem(err, "OAR plan");
         for (size_t i = 0; !s && i < in->child_count; i++) {
-            const am_oar_part *c = &in->children[i];
+            const am_oar_child *c = &in->children[i];
             s = am_uuid_from_content_salted("mesh", salt, c->mesh, c->mesh_size, &plan->child_mesh[i], err);
             if (!s && c->texture) {
                 plan->child_has_texture[i] = 1;

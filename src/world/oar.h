@@ -47,7 +47,7 @@ typedef struct am_oar_anim {
  * and the inventory (the viewer reads the flag from the root, mesh-asset.md 8.1); a child
  * carries its mesh, texture and colour, at the root's position (a rigged mesh is drawn
  * where the skeleton puts it, not where its prim is). */
-typedef struct am_oar_part {
+typedef struct am_oar_child {
     const uint8_t *mesh;     /* its .llmesh */
     size_t mesh_size;
     const uint8_t *texture;  /* a .j2c, or NULL */
@@ -55,7 +55,7 @@ typedef struct am_oar_part {
     const char *name;        /* prim name; NULL: the object's */
     bool has_color;
     double color[3];
-} am_oar_part;
+} am_oar_child;
 
 typedef struct am_oar_input {
     const uint8_t *mesh; /* the .llmesh asset */
@@ -72,7 +72,7 @@ typedef struct am_oar_input {
     double color[3];         /* RGB, 0..1 (used when has_color; else opaque white) */
     int64_t creation_time;   /* archive datetime, CreationDate and tar mtimes (Unix s) */
     const char *uuid_salt;   /* NULL or "": the plain content UUIDs; else see am_oar_check_salt */
-    const am_oar_part *children; /* further rigged meshes of the object (a linkset), or NULL */
+    const am_oar_child *children; /* further rigged meshes of the object (a linkset), or NULL */
     size_t child_count;
 } am_oar_input;
 

@@ -292,7 +292,7 @@ am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_
         /* SceneObjectSerializer: <OtherParts><Part><SceneObjectPart>...</Part>... */
         put(&w, "  <OtherParts>\n");
         for (size_t i = 0; i < in->child_count; i++) {
-            const am_oar_part *c = &in->children[i];
+            const am_oar_child *c = &in->children[i];
             prim child = {&plan->child_part[i], &plan->child_mesh[i],
                           plan->child_has_texture[i] ? &plan->child_texture[i] : NULL, c->has_color ? c->color : NULL,
                           c->name && c->name[0] ? c->name : object_name(in), (int)i + 2, false};

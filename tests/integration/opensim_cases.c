@@ -380,6 +380,20 @@ static int setup(void **state)
                              w->dir, w->dir, w->quadruped);
     if (rc)
         fail_msg("oar: %s", out);
+    /* The imported creatures (animesh import: model file in, archive out, one command). */
+    char data[1024];
+    am_test_shared_path(data, sizeof data, "data/realdata");
+    rc = am_test_run_cli(out, sizeof out,
+                         "import '%s/Little Bear_90.dae' --out '%s/bear' --anim '%s/TeddyIdle.bvh' --oar '%s/bear.oar' "
+                         "--at 136,128,25",
+                         data, w->dir, data, w->dir);
+    if (!rc)
+        rc = am_test_run_cli(out, sizeof out,
+                             "import '%s/female_2016_08_05.dae' --out '%s/female' --anim '%s/TeddyIdle.bvh' --oar "
+                             "'%s/female.oar' --at 144,128,25",
+                             data, w->dir, data, w->dir);
+    if (rc)
+        fail_msg("import: %s", out);
     *state = w;
     return 0;
 }
@@ -420,12 +434,62 @@ static void test_quadruped_loads_and_saves_back(void **state)
     assert_int_equal(push_and_inspect(w, &c, NULL, NULL), 1);
 }
 
+/* The creatures `animesh import` makes from real files, archive included (--oar): Linden
+ * Lab's animesh teddy bear playing its own TeddyIdle.bvh, and the Bento reference female,
+ * whose five rigged meshes become one object of five prims (the root flagged, four child
+ * prims with their own meshes). */
 static void test_imported_creature_loads_and_saves_back(void **state)
 {
-    (void)state;
-    /* The place for the creature `animesh import` makes (the Collada import issue): import it
-     * in setup like the quadruped, then push_and_inspect it here as the two cases above do. */
-    skip();
+    world *w = *state;
+    char mesh[1024], anim[1024], oar[1024];
+    snprintf(mesh, sizeof mesh, "%s/bear/Little_Bear_90.llmesh", w->dir);
+    snprintf(anim, sizeof anim, "%s/bear/TeddyIdle.anim", w->dir);
+    snprintf(oar, sizeof oar, "%s/bear.oar", w->dir);
+    creature bear = {"imported Little Bear (animesh import --oar)", oar, mesh, NULL, anim, "TeddyIdle"};
+    assert_int_equal(push_and_inspect(w, &bear, NULL, "1 object (1 part, animesh flag set)"), 1);
+
+    static const char *const parts[5] = {"eyeBallLeftMesh", "eyeBallRightMesh", "headMesh", "lowerBodyMesh",
+                                         "upperBodyMesh"};
+    char meshes[5][1024];
+    for (int i = 0; i < 5; i++)
+        snprintf(meshes[i], sizeof meshes[i], "%s/female/female_2016_08_05_%s.llmesh", w->dir, parts[i]);
+    snprintf(anim, sizeof anim, "%s/female/TeddyIdle.anim", w->dir);
+    snprintf(oar, sizeof oar, "%s/female.oar", w->dir);
+    creature female = {"imported Bento female, a five-prim linkset", oar, meshes[0], NULL, anim, "TeddyIdle"};
+    assert_int_equal(push_and_inspect(w, &female, NULL, "1 object (5 parts, animesh flag set)"), 1);
+    /* the region's own save: one object of five parts, every mesh byte-identical, only the
+     * root carrying the animesh flag */
+    char root[37];
+    size_t mn;
+    uint8_t *m0 = am_test_slurp(meshes[0], &mn);
+    am_test_content_uuid("mesh", NULL, m0, mn, root);
+    free(m0);
+    am_test_tar_entry e[64];
+    size_t n = region_save(w, e, 64);
+    const am_test_tar_entry *objs[4];
+    assert_int_equal(objects_with_mesh(e, n, root, objs, 4), 1);
+    assert_int_equal(xpath_count(objs[0], "//SceneObjectPart"), 5);
+    expect_extra_params(objs[0], 1, root, true);
+    for (int i = 1; i < 5; i++) {
+        uint8_t *m = am_test_slurp(meshes[i], &mn);
+        char uuid[37];
+        am_test_content_uuid("mesh", NULL, m, mn, uuid);
+        expect_asset(e, n, "mesh", "_mesh.llmesh", NULL, m, mn);
+        bool found = false;
+        for (int part = 2; part <= 5 && !found; part++) {
+            char q[200];
+            snprintf(q, sizeof q, "(//SceneObjectPart)[%d]/Shape/SculptTexture/UUID[text()='%s']", part, uuid);
+            if (xpath_count(objs[0], q) == 1) {
+                expect_extra_params(objs[0], part, uuid, false);
+                found = true;
+            }
+        }
+        if (!found)
+            fail_msg("the region's copy has no child prim with mesh %s (%s)", uuid, parts[i]);
+        free(m);
+    }
+    print_message("  region's own save: 1 object, 5 parts, root %s flagged, 4 child prims without the flag\n", root);
+    am_test_tar_free(e, n);
 }
 
 /* One push with extra arguments; returns animesh's exit code, output in out. */
