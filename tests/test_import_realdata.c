@@ -15,6 +15,7 @@
 #include "core/io.h"
 #include "import/import.h"
 #include "mesh/mesh_asset.h"
+#include "texture/texture.h"
 #include "test_support.h"
 
 static am_skeleton g_skel;
@@ -269,13 +270,22 @@ static void test_elf_ear_is_not_rigged(void **state)
 /* A small rigged file written here: `names` for the skin, triangle (0 1 2) of material a
  * and (3 4 5) of material b (two faces, so nothing welds them), where position 4 sits
  * exactly on position 1 but carries other weights. */
+static void write_dae_with(const char *path, const char *names, size_t joints, const char *libraries,
+                           const char *bind_material);
+
 static void write_dae(const char *path, const char *names, size_t joints)
+{
+    write_dae_with(path, names, joints, "", "");
+}
+
+static void write_dae_with(const char *path, const char *names, size_t joints, const char *libraries,
+                           const char *bind_material)
 {
     am_buf b = {0};
     assert_int_equal(
         am_buf_printf(&b, NULL,
                       "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
-                      "version=\"1.4.1\"><asset><unit meter=\"1\"/><up_axis>Z_UP</up_axis></asset>"
+                      "version=\"1.4.1\"><asset><unit meter=\"1\"/><up_axis>Z_UP</up_axis></asset>%s"
                       "<library_geometries><geometry id=\"g\" name=\"thing\"><mesh>"
                       "<source id=\"p\"><float_array id=\"pa\" count=\"18\">0 0 1  0.2 0 1  0 0.2 1  0.4 0 1  0.2 0 1  "
                       "0.4 0.2 1</float_array><technique_common><accessor source=\"#pa\" count=\"6\" stride=\"3\"/>"
@@ -289,7 +299,7 @@ static void write_dae(const char *path, const char *names, size_t joints)
                       "<bind_shape_matrix>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</bind_shape_matrix>"
                       "<source id=\"j\"><Name_array id=\"ja\" count=\"%zu\">%s</Name_array></source>"
                       "<source id=\"ib\"><float_array id=\"iba\" count=\"%zu\">",
-                      joints, names, 16 * joints),
+                      libraries, joints, names, 16 * joints),
         AM_OK);
     for (size_t j = 0; j < joints; j++)
         assert_int_equal(am_buf_printf(&b, NULL, "1 0 0 0 0 1 0 0 0 0 1 -1.067 0 0 0 1 "), AM_OK);
@@ -302,9 +312,9 @@ static void write_dae(const char *path, const char *names, size_t joints)
                       "<v>0 0  0 0  0 0  %d 0  %d 0  %d 0</v></vertex_weights></skin></controller></library_controllers>"
                       "<library_visual_scenes><visual_scene id=\"s\"><node id=\"mPelvis\" name=\"mPelvis\" sid=\"mPelvis\">"
                       "<translate sid=\"translate\">0 0 1.067</translate></node>"
-                      "<node id=\"n\" name=\"thing\"><instance_controller url=\"#c\"><skeleton>#mPelvis</skeleton>"
+                      "<node id=\"n\" name=\"thing\"><instance_controller url=\"#c\"><skeleton>#mPelvis</skeleton>%s"
                       "</instance_controller></node></visual_scene></library_visual_scenes></COLLADA>\n",
-                      joints > 1 ? 1 : 0, joints > 1 ? 1 : 0, joints > 1 ? 1 : 0),
+                      joints > 1 ? 1 : 0, joints > 1 ? 1 : 0, joints > 1 ? 1 : 0, bind_material),
         AM_OK);
     am_error err;
     assert_int_equal(am_write_file_atomic(path, b.data, b.size, &err), AM_OK);
@@ -380,6 +390,60 @@ static void test_unknown_joints_and_too_many_are_refused(void **state)
     assert_int_equal(system(buf), 0);
 }
 
+/* A material's texture: the PNG next to the model becomes NAME.png (what the .dae names)
+ * and a .j2c, resized to power-of-two sides for upload (reported); the part is textured. */
+static void test_texture_is_carried_and_converted(void **state)
+{
+    (void)state;
+    char dir[256], path[400], png[400], buf[800];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(png, sizeof png, "%s/skin tex.png", dir);
+    am_tex_image img;
+    am_error err;
+    assert_int_equal(am_tex_image_alloc(&img, 24, 20, 3, &err), AM_OK);
+    for (size_t i = 0; i < 24 * 20 * 3; i++)
+        img.pixels[i] = (uint8_t)(i * 7);
+    assert_int_equal(am_tex_png_write(png, &img, &err), AM_OK);
+    am_tex_image_free(&img);
+    static const char libs[] =
+        "<library_images><image id=\"img\"><init_from>skin%20tex.png</init_from></image></library_images>"
+        "<library_effects><effect id=\"e\"><profile_COMMON>"
+        "<newparam sid=\"surf\"><surface type=\"2D\"><init_from>img</init_from></surface></newparam>"
+        "<newparam sid=\"samp\"><sampler2D><source>surf</source></sampler2D></newparam>"
+        "<technique sid=\"common\"><phong><diffuse><texture texture=\"samp\" texcoord=\"UV\"/></diffuse></phong>"
+        "</technique></profile_COMMON></effect></library_effects>"
+        "<library_materials><material id=\"mat\"><instance_effect url=\"#e\"/></material></library_materials>";
+    static const char bind[] = "<bind_material><technique_common><instance_material symbol=\"a\" target=\"#mat\"/>"
+                               "<instance_material symbol=\"b\" target=\"#mat\"/></technique_common></bind_material>";
+    snprintf(path, sizeof path, "%s/tex.dae", dir);
+    write_dae_with(path, "mPelvis mTorso", 2, libs, bind);
+    run r;
+    if (import(path, false, NULL, &r, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_non_null(finding(&r.rep, "texture_resized", "24x20: resized to 16x16"));
+    char out[700];
+    snprintf(out, sizeof out, "%s/skin_tex.png", r.out);
+    assert_true(exists(out));
+    snprintf(out, sizeof out, "%s/skin_tex.j2c", r.out);
+    uint8_t *j2c;
+    size_t n;
+    assert_int_equal(am_read_file(out, &j2c, &n, &err), AM_OK);
+    am_tex_image back;
+    assert_int_equal(am_j2c_decode(j2c, n, &back, &err), AM_OK);
+    assert_int_equal(back.width, 16);
+    assert_int_equal(back.height, 16);
+    am_tex_image_free(&back);
+    free(j2c);
+    snprintf(out, sizeof out, "%s/tex.dae", r.out);
+    uint8_t *dae;
+    assert_int_equal(am_read_file(out, &dae, &n, &err), AM_OK);
+    assert_non_null(strstr((const char *)dae, "<init_from>skin_tex.png</init_from>"));
+    free(dae);
+    done(&r);
+    snprintf(buf, sizeof buf, "rm -rf '%s'", dir);
+    assert_int_equal(system(buf), 0);
+}
+
 int main(void)
 {
     am_test_load_viewer_skeleton(&g_skel);
@@ -392,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_elf_ear_is_not_rigged),
         cmocka_unit_test(test_coincident_positions_share_the_later_weights),
         cmocka_unit_test(test_unknown_joints_and_too_many_are_refused),
+        cmocka_unit_test(test_texture_is_carried_and_converted),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     am_skeleton_free(&g_skel);

@@ -723,6 +723,20 @@ am_status am_import_faithful_plan(const am_scene *s, const am_skeleton *skel, co
 {
     for (size_t i = 0; i < s->note_count; i++)
         am_import_finding_add(plan, "reader", "%s", s->notes[i]);
+    /* collada-upload.md 2: the document transform reaches the uploaded object, never the skin */
+    if (s->declared.up != 3)
+        am_import_finding_add(plan, "up_axis",
+                              "the file declares %s: the uploader turns the uploaded object (+90 deg about %s), never "
+                              "the skin; for an animesh that turn joins the skeleton's root rotation, so the creature "
+                              "appears rolled in-world. The skin is written as the file gives it (export with Z_UP)",
+                              s->declared.up == 1 ? "X_UP" : s->declared.up == 2 ? "Y_UP" : "no up axis (Y_UP assumed)",
+                              s->declared.up == 1 ? "Y" : "X");
+    if (s->declared.unit_m > 0 && fabs(s->declared.unit_m - 1) > 1e-9)
+        am_import_finding_add(plan, "unit",
+                              "the file declares %g m per unit: the uploader scales the uploaded object by it, never "
+                              "the skin (a rigged mesh ignores its prim's scale): the skin is in the file's numbers as "
+                              "metres",
+                              s->declared.unit_m);
     if (s->notes_dropped)
         am_import_finding_add(plan, "reader", "%zu more reader notes", s->notes_dropped);
     size_t skinned = 0;
