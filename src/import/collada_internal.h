@@ -1,6 +1,6 @@
-/* Shared pieces of the COLLADA reader (collada_read.c: document, nodes, materials;
- * collada_geom.c: primitives and welding; collada_skin.c: controllers and joint
- * positions). Not a public API: use collada.h. */
+/* Shared pieces of the COLLADA reader (collada_read.c: document, ids, numbers, nodes;
+ * collada_material.c: materials and images; collada_geom.c: primitives and welding;
+ * collada_skin.c: controllers and joint positions). Not a public API: use collada.h. */
 #ifndef AM_IMPORT_COLLADA_INTERNAL_H
 #define AM_IMPORT_COLLADA_INTERNAL_H
 
@@ -41,6 +41,7 @@ typedef struct dae_ctx {
 
 /* --- XML helpers (collada_read.c) --- */
 bool dae_is(const xmlNode *n, const char *name);
+bool dae_is_space(char ch);
 xmlNode *dae_child(const xmlNode *n, const char *name);           /* first element child */
 xmlNode *dae_next(const xmlNode *n, const char *name);            /* next element sibling */
 const char *dae_attr(const xmlNode *n, const char *name);         /* borrowed, NULL if absent */
@@ -62,6 +63,7 @@ am_status dae_fixed(dae_ctx *c, const xmlNode *n, double *out, size_t want);
 /* COLLADA row-major matrix (column vectors) -> LL layout: m[4i + j] = dom[i + 4j]. */
 am_mat4 dae_ll_matrix(const double dom[16]);
 
+/* --- materials (collada_material.c) --- */
 /* The first instance (<instance_geometry>, or <instance_controller> of a skin on it) of a
  * geometry in the scene's nodes, NULL when none. */
 xmlNode *dae_instance_of_geometry(const dae_ctx *c, const xmlNode *geom);

@@ -77,7 +77,6 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
                                am_import_part_report *pr, am_import_report *rep, am_error *err)
 {
     const am_skin_summary *sum = &res->summary;
-    const am_rig *rig = &part->rig;
     pr->joint_count = sum->joint_count;
     pr->joints = calloc(sum->joint_count ? sum->joint_count : 1, sizeof *pr->joints);
     if (!pr->joints)
@@ -129,7 +128,6 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
             }
         }
     }
-    (void)rig;
     if (pr->moved_joints) {
         qsort(sorted, nsorted, sizeof *sorted, cmp_moved);
         char list[240] = "";
