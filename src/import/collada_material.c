@@ -1,10 +1,8 @@
-#define _XOPEN_SOURCE 700 /* realpath */
 /* COLLADA materials into scene materials (collada_internal.h): a face's material symbol
  * through its instance's <bind_material> to a <material>, its effect's diffuse colour and
  * texture, and the image file, which must lie inside the model's folder: a path leaving it
  * (.., an absolute path elsewhere, a link out) is refused, never followed; a missing file
  * inside it is only noted. */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,83 +11,30 @@
 
 #include "core/io.h"
 #include "import/collada_internal.h"
+#include "import/file_ref.h"
 
-static bool is_abs_or_parent(const char *p)
-{
-    if (p[0] == '/' || p[0] == '\\' || (p[0] && p[1] == ':'))
-        return true;
-    for (const char *q = p; *q; q++)
-        if (q[0] == '.' && q[1] == '.' && (q == p || q[-1] == '/' || q[-1] == '\\') &&
-            (q[2] == '\0' || q[2] == '/' || q[2] == '\\'))
-            return true;
-    return false;
-}
-
-/* Percent-decoding of a URI path ("my%20tex.png"). */
-static void uri_decode(char *s)
-{
-    char *w = s;
-    for (char *r = s; *r; r++) {
-        if (r[0] == '%' && r[1] && r[2]) {
-            char hex[3] = {r[1], r[2], 0};
-            char *end;
-            long v = strtol(hex, &end, 16);
-            if (*end == '\0' && v > 0) {
-                *w++ = (char)v;
-                r += 2;
-                continue;
-            }
-        }
-        *w++ = *r;
-    }
-    *w = '\0';
-}
-
-/* The image file a material samples: inside the model's folder or refused. Sets *path
- * (malloc'd) or leaves it NULL with a note when the file is missing. */
+/* The image file a material samples, resolved inside the model's folder (file_ref.h: an
+ * absolute path, a URL, ".." or a link out is refused, never followed). Sets *path
+ * (malloc'd), or leaves it NULL with a note when the file is missing. */
 static am_status resolve_image(dae_ctx *c, const xmlNode *image, char **path)
 {
     *path = NULL;
     xmlNode *init = dae_child(image, "init_from");
     xmlNode *ref = dae_child(init, "ref"); /* COLLADA 1.5 */
-    xmlChar *t = xmlNodeGetContent(ref ? ref : init);
-    if (!t)
-        return AM_OK;
     char raw[1024];
-    const char *v = (const char *)t;
-    while (dae_is_space(*v))
-        v++;
-    snprintf(raw, sizeof raw, "%s", v);
-    xmlFree(t);
-    size_t n = strlen(raw);
-    while (n && dae_is_space(raw[n - 1]))
-        raw[--n] = '\0';
+    dae_text_trim(ref ? ref : init, raw, sizeof raw);
     if (!raw[0])
         return AM_OK;
-    char *p = raw;
-    if (strncasecmp(p, "file://", 7) == 0)
-        p += 7;
-    uri_decode(p);
-    char joined[PATH_MAX + 2], real_file[PATH_MAX], real_base[PATH_MAX];
-    if (p[0] == '/')
-        snprintf(joined, sizeof joined, "%s", p);
-    else if (!am_path_join(joined, sizeof joined, c->base_dir, p))
-        return dae_fail(c, image, "image path '%s' is too long", raw);
-    if (!realpath(c->base_dir, real_base))
-        return dae_fail(c, image, "cannot resolve the model's folder '%s'", c->base_dir);
-    if (!realpath(joined, real_file)) {
-        if (is_abs_or_parent(p))
-            return dae_fail(c, image, "image path '%s' is outside the model's folder (refused, never followed)",
-                            raw);
+    am_error e;
+    am_error_clear(&e);
+    am_status st = am_import_resolve(c->base_dir, raw, true, path, &e);
+    if (st == AM_ERR_IO) {
         am_scene_note(c->scene, "texture image '%s' not found next to the model: drawn untextured", raw);
         return AM_OK;
     }
-    size_t bl = strlen(real_base);
-    bool inside = strncmp(real_file, real_base, bl) == 0 && (real_file[bl] == '/' || strcmp(real_base, "/") == 0);
-    if (!inside)
-        return dae_fail(c, image, "image path '%s' is outside the model's folder (refused, never followed)", raw);
-    *path = am_strdup(real_file);
-    return *path ? AM_OK : am_fail_nomem(c->err, "image path");
+    if (st == AM_ERR_NOMEM)
+        return am_fail_nomem(c->err, "image path");
+    return st ? dae_fail(c, image, "%s", e.msg) : AM_OK;
 }
 
 /* <newparam sid=X> inside an effect's profile, NULL when none. */

@@ -90,7 +90,8 @@ typedef struct am_import_part {
 } am_import_part;
 
 typedef struct am_import_texture {
-    char name[128];              /* output stem (NAME.j2c) */
+    char name[128];              /* output stem (NAME.j2c, and the image copied as NAME + ext) */
+    char ext[8];                 /* ".png" or ".jpg" */
     char *path;                  /* a PNG file, or NULL with data */
     uint8_t *data;
     size_t size;

@@ -243,9 +243,11 @@ static int texture_for(am_import_plan *plan, const am_scene_material *mat, am_er
     *st = AM_OK;
     if (!mat || !mat->image_path)
         return -1;
-    if (strcmp(mat->image_mime, "image/png") != 0) {
-        am_import_finding_add(plan, "texture_not_png",
-                              "texture '%s' is not a PNG: not converted to .j2c (convert it, then animesh texture)",
+    bool jpeg = strcmp(mat->image_mime, "image/jpeg") == 0;
+    if (!jpeg && strcmp(mat->image_mime, "image/png") != 0) {
+        am_import_finding_add(plan, "texture_not_read",
+                              "texture '%s' is neither PNG nor JPEG: not converted to .j2c (convert it, then animesh "
+                              "texture)",
                               mat->image_path);
         return -1;
     }
@@ -260,6 +262,7 @@ static int texture_for(am_import_plan *plan, const am_scene_material *mat, am_er
     plan->textures = nt;
     am_import_texture *t = &plan->textures[plan->texture_count];
     memset(t, 0, sizeof *t);
+    snprintf(t->ext, sizeof t->ext, "%s", jpeg ? ".jpg" : ".png");
     t->path = am_strdup(mat->image_path);
     if (!t->path) {
         *st = am_fail_nomem(err, "textures");

@@ -1,22 +1,22 @@
-/* Stage all, then rename all (import_outset.h). */
+/* The run's outputs held in memory, then one core output set per folder (import_outset.h). */
 #include "import/import_outset.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-am_status am_import_outset_add(am_import_outset *o, const char *path, am_buf *data, am_error *err)
+#include "core/outset.h"
+
+static am_status add_entry(am_import_outset *o, const char *path, am_buf *data, bool stale, am_error *err)
 {
     for (size_t i = 0; i < o->count; i++)
         if (strcmp(o->files[i].path, path) == 0) {
             am_buf_free(data);
             return am_fail(err, AM_ERR_INVALID, "two outputs of this run would be %s", path);
         }
-    if (strlen(path) >= sizeof o->files[0].path) {
+    if (strlen(path) >= sizeof o->files[0].path || !strrchr(path, '/') || !strrchr(path, '/')[1]) {
         am_buf_free(data);
-        return am_fail(err, AM_ERR_IO, "output path too long: %s", path);
+        return am_fail(err, AM_ERR_IO, "output path too long or not DIR/NAME: %s", path);
     }
     if (o->count == o->cap) {
         size_t nc = o->cap ? 2 * o->cap : 16;
@@ -29,10 +29,19 @@ am_status am_import_outset_add(am_import_outset *o, const char *path, am_buf *da
         o->cap = nc;
     }
     am_import_output *f = &o->files[o->count++];
+    memset(f, 0, sizeof *f);
     snprintf(f->path, sizeof f->path, "%s", path);
-    f->data = *data;
-    memset(data, 0, sizeof *data);
+    f->stale = stale;
+    if (data) {
+        f->data = *data;
+        memset(data, 0, sizeof *data);
+    }
     return AM_OK;
+}
+
+am_status am_import_outset_add(am_import_outset *o, const char *path, am_buf *data, am_error *err)
+{
+    return add_entry(o, path, data, false, err);
 }
 
 am_status am_import_outset_add_copy(am_import_outset *o, const char *path, const void *data, size_t size,
@@ -47,60 +56,57 @@ am_status am_import_outset_add_copy(am_import_outset *o, const char *path, const
     return am_import_outset_add(o, path, &b, err);
 }
 
-/* "dir/.name.import-staged" next to the destination. */
-static void staged_name(const char *path, char *out, size_t size)
+am_status am_import_outset_stale(am_import_outset *o, const char *path, am_error *err)
 {
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(out, size, "%.*s/.%s.import-staged", (int)(slash - path), path, slash + 1);
-    else
-        snprintf(out, size, ".%s.import-staged", path);
+    return add_entry(o, path, NULL, true, err);
 }
 
-static am_status parent_dir(const char *path, am_error *err)
+/* The folder part of a DIR/NAME path ("." for a bare name). */
+static void dir_of(const char *path, char *out, size_t size)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return AM_OK;
-    *slash = '\0';
-    return am_mkdir_p(dir, err);
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == path)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - path), path);
 }
 
 am_status am_import_outset_commit(am_import_outset *o, am_error *err)
 {
-    char staged[1100];
-    size_t done = 0;
+    /* one core output set per folder (the archive may go elsewhere than DIR) */
+    char (*dirs)[1024] = calloc(o->count ? o->count : 1, sizeof *dirs);
+    am_outset **sets = calloc(o->count ? o->count : 1, sizeof *sets);
+    size_t nd = 0;
     am_status st = AM_OK;
-    for (; done < o->count && !st; done++) {
-        staged_name(o->files[done].path, staged, sizeof staged);
-        if (!(st = parent_dir(o->files[done].path, err)))
-            st = am_write_file_atomic(staged, o->files[done].data.data, o->files[done].data.size, err);
-        if (st)
-            break;
-    }
-    if (st) {
-        for (size_t i = 0; i < done; i++) {
-            staged_name(o->files[i].path, staged, sizeof staged);
-            unlink(staged);
+    if (!dirs || !sets)
+        st = am_fail_nomem(err, "outputs");
+    for (size_t i = 0; i < o->count && !st; i++) {
+        char d[1024];
+        dir_of(o->files[i].path, d, sizeof d);
+        size_t k = 0;
+        while (k < nd && strcmp(dirs[k], d) != 0)
+            k++;
+        if (k == nd) {
+            snprintf(dirs[nd++], sizeof dirs[0], "%s", d);
+            /* the folders appear only now, when every output is complete in memory */
+            if (!(st = am_mkdir_p(d, err)))
+                st = am_outset_begin(&sets[k], d, NULL, 0, err);
+            if (st)
+                break;
         }
-        return st;
+        const char *name = strrchr(o->files[i].path, '/') + 1;
+        st = o->files[i].stale ? am_outset_remove_stale(sets[k], name, err)
+                               : am_outset_add(sets[k], name, o->files[i].data.data, o->files[i].data.size, err);
     }
-    for (size_t i = 0; i < o->count; i++) {
-        staged_name(o->files[i].path, staged, sizeof staged);
-        if (rename(staged, o->files[i].path) != 0) {
-            int e = errno;
-            for (size_t k = i; k < o->count; k++) {
-                staged_name(o->files[k].path, staged, sizeof staged);
-                unlink(staged);
-            }
-            am_fail(err, AM_ERR_IO, "cannot rename into place: %s", strerror(e));
-            am_error_where(err, "%s", o->files[i].path);
-            return AM_ERR_IO;
-        }
-    }
-    return AM_OK;
+    for (size_t k = 0; k < nd && !st; k++)
+        st = am_outset_commit(sets[k], err);
+    for (size_t k = 0; sets && k < nd; k++)
+        am_outset_free(sets[k]);
+    free(sets);
+    free(dirs);
+    return st;
 }
 
 void am_import_outset_free(am_import_outset *o)

@@ -1,14 +1,12 @@
 /* The outputs of one import run, replaced together (import.h): every file is held in memory
- * until the run is complete, then staged next to its destination under a hidden temporary
- * name and, once all are staged, renamed into place one after the other. A failure before
- * the renames leaves nothing new behind (staged files are removed; the output folder is
- * only created at commit).
- *
- * Same shape as the core "output set" being built for issue 13 (stage all, then rename
- * all): when src/core/outset.h lands, this becomes a thin call to it. */
+ * until the run is complete; then the folders are created and each folder's files go
+ * through one core output set (core/outset.h: temp files beside their targets, renamed
+ * together, a killed run's temps swept, stale names removed). A failure before the commit
+ * leaves nothing new behind and no folder created. */
 #ifndef AM_IMPORT_OUTSET_H
 #define AM_IMPORT_OUTSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,8 +14,9 @@
 #include "core/io.h"
 
 typedef struct am_import_output {
-    char path[1024];
-    am_buf data; /* owned */
+    char path[1024];   /* DIR/NAME */
+    am_buf data;       /* owned */
+    bool stale;        /* no data: DIR/NAME is removed at commit (a file this run cannot rewrite) */
 } am_import_output;
 
 typedef struct am_import_outset {
@@ -31,6 +30,9 @@ am_status am_import_outset_add(am_import_outset *o, const char *path, am_buf *da
 /* Copy bytes in. */
 am_status am_import_outset_add_copy(am_import_outset *o, const char *path, const void *data, size_t size,
                                     am_error *err);
+/* DIR/NAME, left by an earlier run, is removed at commit (e.g. a meshdata a part now with
+ * several faces cannot have). */
+am_status am_import_outset_stale(am_import_outset *o, const char *path, am_error *err);
 /* Create the folders, stage every file, then rename them all into place. */
 am_status am_import_outset_commit(am_import_outset *o, am_error *err);
 void am_import_outset_free(am_import_outset *o);

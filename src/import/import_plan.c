@@ -238,7 +238,7 @@ static am_status load_motion(const char *path, const am_skeleton *skel, am_impor
     } else {
         uint8_t *data = NULL;
         size_t size = 0;
-        if ((st = am_read_file(path, &data, &size, err)))
+        if ((st = am_read_file_as(path, &am_anim_file_format, &data, &size, err)))
             return st;
         st = am_anim_decode(data, size, &a, err);
         if (st)

@@ -344,7 +344,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
     char texture_png[160] = "";
     if (part->texture >= 0) {
-        snprintf(texture_png, sizeof texture_png, "%s.png", plan->textures[part->texture].name);
+        snprintf(texture_png, sizeof texture_png, "%s%s", plan->textures[part->texture].name,
+                 plan->textures[part->texture].ext[0] ? plan->textures[part->texture].ext : ".png");
         so.texture_image = texture_png;
     }
     am_skin_result res;
@@ -401,6 +402,10 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                      part->name, res.face_count);
         goto done;
     } else {
+        char stale[1200];
+        snprintf(stale, sizeof stale, "%s/%s.meshdata.json", out_dir, part->name);
+        if ((st = am_import_outset_stale(set, stale, err)))
+            goto done;
         run_finding(rep, "meshdata_skipped",
                     "part '%s' has %zu faces: no meshdata written (WorldBridge writes weights into submesh 0 only); "
                     "the .llmesh, .dae and OAR carry every face",
@@ -463,11 +468,11 @@ static am_status run_texture(const am_import_texture *t, const char *out_dir, am
     am_tex_image img = {0}, fit = {0};
     uint8_t *png = NULL;
     size_t png_size = 0;
-    am_status st = t->path ? am_read_file(t->path, &png, &png_size, err) : AM_OK;
+    am_status st = t->path ? am_read_file_as(t->path, &am_image_file_format, &png, &png_size, err) : AM_OK;
     const uint8_t *bytes = t->path ? png : t->data;
     size_t size = t->path ? png_size : t->size;
     if (!st)
-        st = am_tex_png_decode(bytes, size, &img, err);
+        st = am_image_decode(bytes, size, &img, err); /* PNG or JPEG, sniffed */
     if (st) {
         am_error_where(err, "texture %s", t->path ? t->path : t->name);
         goto done;
@@ -493,9 +498,9 @@ static am_status run_texture(const am_import_texture *t, const char *out_dir, am
     if ((st = am_buf_append(&j2c_copy, to->j2c.data, to->j2c.size, err)) ||
         (st = add_file(set, out_dir, t->name, ".j2c", &j2c_copy, err)))
         goto done;
-    /* the PNG beside the .dae that references it */
+    /* the image beside the .dae that references it */
     char file[160], path[1024];
-    snprintf(file, sizeof file, "%s.png", t->name);
+    snprintf(file, sizeof file, "%s%s", t->name, t->ext[0] ? t->ext : ".png");
     if (!am_path_join(path, sizeof path, out_dir, file)) {
         st = am_fail(err, AM_ERR_IO, "output path too long: %s", file);
         goto done;
@@ -626,15 +631,15 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         st = run_oar(plan, opts, po, to, &set, err);
     }
     if (!st) {
-        progress(opts, "writing %zu files", set.count);
+        progress(opts, "writing the files");
         st = am_import_outset_commit(&set, err);
     }
     if (!st && set.count) {
         rep->written = calloc(set.count, sizeof *rep->written);
         if (rep->written) {
             for (size_t i = 0; i < set.count; i++)
-                snprintf(rep->written[i], sizeof rep->written[i], "%s", set.files[i].path);
-            rep->written_count = set.count;
+                if (!set.files[i].stale)
+                    snprintf(rep->written[rep->written_count++], sizeof rep->written[0], "%s", set.files[i].path);
         }
     }
 done:
