@@ -539,8 +539,7 @@ static void test_image_outside_the_models_folder_is_refused(void **state)
         }
         free(x);
     }
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    am_test_rmtree(dir);
 }
 
 int main(void)

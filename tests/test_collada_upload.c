@@ -734,9 +734,7 @@ static void check_real_file(const char *rel, size_t want_skins)
     free(ups);
     free(xml);
     am_skeleton_free(&skel);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    am_test_rmtree(dir);
 }
 
 static void test_uploader_agrees_with_the_import_little_bear(void **state)
@@ -811,9 +809,7 @@ static void round_trip(const am_rig *rig)
     am_import_report_free(&rep);
     free(sum);
     am_skeleton_free(&skel);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    am_test_rmtree(dir);
 }
 
 static void test_our_dae_imports_back_to_its_skin_quadruped(void **state)

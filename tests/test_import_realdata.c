@@ -55,9 +55,7 @@ static void must_import(const char *rel, const am_import_options *opts, run *r)
 static void done(run *r)
 {
     am_import_report_free(&r->rep);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
-    assert_int_equal(system(cmd), 0);
+    am_test_rmtree(r->dir);
 }
 
 static const am_import_finding *finding(const am_import_report *r, const char *code, const char *needle)
@@ -352,8 +350,7 @@ static void test_coincident_positions_share_the_later_weights(void **state)
     }
     am_mesh_asset_free(&a);
     done(&r);
-    snprintf(buf, sizeof buf, "rm -rf '%s'", dir);
-    assert_int_equal(system(buf), 0);
+    am_test_rmtree(dir);
 }
 
 static void test_unknown_joints_and_too_many_are_refused(void **state)
@@ -386,8 +383,7 @@ static void test_unknown_joints_and_too_many_are_refused(void **state)
     assert_non_null(strstr(buf, "Skinning disabled due to too many joints: 111, maximum: 110"));
     assert_false(exists(r.out));
     done(&r);
-    snprintf(buf, sizeof buf, "rm -rf '%s'", dir);
-    assert_int_equal(system(buf), 0);
+    am_test_rmtree(dir);
 }
 
 /* A material's texture: the PNG next to the model becomes NAME.png (what the .dae names)
@@ -440,8 +436,7 @@ static void test_texture_is_carried_and_converted(void **state)
     assert_non_null(strstr((const char *)dae, "<init_from>skin_tex.png</init_from>"));
     free(dae);
     done(&r);
-    snprintf(buf, sizeof buf, "rm -rf '%s'", dir);
-    assert_int_equal(system(buf), 0);
+    am_test_rmtree(dir);
 }
 
 int main(void)
