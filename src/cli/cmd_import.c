@@ -9,15 +9,24 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "import/import.h"
+#include "jointmap.h"
 
 #define IMPORT_MAX_ANIMS 32
+#define IMPORT_MAX_CLIPS 64
+#define IMPORT_MAX_CORRECTIONS 32
 
 static const char *help =
-    "usage: animesh import MODEL.dae --out DIR [--name N] [--merge] [--normalize-binds]\n"
+    "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
     "                     [--anim A.anim|A.bvh ...] [--bench] [--oar FILE.oar] [--at X,Y,Z]\n"
-    "                     [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n\n"
+    "                     [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
+    "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
+    "                     [--place pelvis|origin] [--clip NAME ...] [--loop|--no-loop]\n"
+    "                     [--priority N] [--rest-correction JOINT=AXIS,DEG ...]\n\n"
     "Import a rigged COLLADA file (Avastar, Bento Buddy, Blender) exactly as the viewer's\n"
     "uploader reads it with \"include joint positions\", and show what the viewer will draw.\n"
+    "A model rigged to another skeleton (glTF/GLB, FBX, a COLLADA file with other joint names)\n"
+    "is retargeted onto the viewer skeleton instead (joint map, computed rig, its clips as\n"
+    "motions).\n"
     "Writes into DIR (all files replaced together, only when the whole run succeeded):\n"
     "  NAME.llmesh          the mesh asset the uploader would make (one per rigged mesh;\n"
     "                       NAME_<mesh> when the file has several)\n"
@@ -43,12 +52,25 @@ static const char *help =
     "                        meshdata for it)\n"
     "  --region-max-tris N   the region's AnimatedObjectMaxTris (default 150000; 0: off)\n"
     "  --json                the report as JSON on stdout (progress on stderr)\n"
-    "  --skeleton FILE       the viewer's character/avatar_skeleton.xml\n\n"
+    "  --skeleton FILE       the viewer's character/avatar_skeleton.xml\n"
+    "Retargeting (models not rigged to the viewer skeleton):\n"
+    "  --faithful            refuse such a model (as the uploader does) instead of retargeting\n"
+    "  --map MAP.json        your joint map over any part of the suggestion (animesh map suggest)\n"
+    "  --up AXIS, --forward AXIS   the file axes that point up / the model faces (+X..-Z);\n"
+    "                        default: detected\n"
+    "  --scale S             metres per file unit (default: detected from the stature)\n"
+    "  --place pelvis|origin the joint on mPelvis exactly at the viewer's pelvis (default), or\n"
+    "                        the file's origin at the prim (mPelvis overridden)\n"
+    "  --clip NAME           convert this clip only (repeatable; default: every clip)\n"
+    "  --loop, --no-loop     force the motions to loop or not (default: loop when the last\n"
+    "                        pose is the first)\n"
+    "  --priority N          motion priority 0..6 (default 4)\n"
+    "  --rest-correction JOINT=AXIS,DEG  a constant rotation on a joint in every pose (repeatable)\n\n"
     "The report: meshes, vertices after welding, faces, joints and weighted joints, joints\n"
     "the viewer will move (largest first), inverse binds with scale or rotation, quirks met,\n"
     "the mPelvis override, the rest error the bench predicts, and with --bench each motion's\n"
     "box, displacement and strain. A file whose skin names joints the viewer does not have\n"
-    "is refused naming them (a joint map and retargeting are needed).\n"
+    "is refused by the uploader: import says so and retargets it (--faithful refuses it).\n"
     "Exit 0 ok; 1 invalid input or refused by the viewer's rules; 2 usage; 3 I/O.\n";
 
 static void on_progress(void *user, const char *line)
@@ -66,13 +88,28 @@ static void print_report(const am_import_report *r)
 {
     static const char *const up[] = {"not declared (Y_UP assumed)", "X_UP", "Y_UP", "Z_UP"};
     printf("%s: %s; %s route%s\n", r->source, r->format, am_import_route_name(r->route),
-           r->route == AM_IMPORT_FAITHFUL ? " (rigged to the viewer skeleton: the uploader's own skin)" : "");
-    printf("declared: unit %g m, %s (the uploader applies them to the object only, never to the skin)\n",
-           r->declared.unit_m > 0 ? r->declared.unit_m : 1.0, up[r->declared.up >= 0 && r->declared.up <= 3 ? r->declared.up : 0]);
+           r->route == AM_IMPORT_FAITHFUL ? " (rigged to the viewer skeleton: the uploader's own skin)"
+                                          : " (another skeleton: mapped onto the viewer's, rig and motions computed)");
+    if (r->route == AM_IMPORT_RETARGET) {
+        printf("axes: %s\njoint map:\n", r->axes);
+        for (size_t i = 0; i < r->map_count; i++) {
+            const am_import_map_entry *e = &r->map[i];
+            if (e->viewer[0])
+                printf("  %-28s -> %-20s %.2f  %s\n", e->rig, e->viewer, e->confidence, e->reason);
+            else
+                printf("  %-28s    %-20s       %s\n", e->rig, "(unmapped)", e->reason);
+        }
+    }
+    if (r->route == AM_IMPORT_FAITHFUL)
+        printf("declared: unit %g m, %s (the uploader applies them to the object only, never to the skin)\n",
+               r->declared.unit_m > 0 ? r->declared.unit_m : 1.0,
+               up[r->declared.up >= 0 && r->declared.up <= 3 ? r->declared.up : 0]);
     for (size_t i = 0; i < r->part_count; i++) {
         const am_import_part_report *p = &r->parts[i];
-        printf("part %s (mesh %s): %zu COLLADA positions, %zu vertices after welding, %zu face%s, %zu triangles\n",
-               p->name, p->meshes, p->positions, p->vertices, p->faces, p->faces == 1 ? "" : "s", p->triangles);
+        printf("part %s (mesh %s): %zu %s, %zu vertices %s, %zu face%s, %zu triangles\n", p->name, p->meshes,
+               p->positions, r->route == AM_IMPORT_FAITHFUL ? "COLLADA positions" : "source vertices", p->vertices,
+               r->route == AM_IMPORT_FAITHFUL ? "after welding" : "written", p->faces, p->faces == 1 ? "" : "s",
+               p->triangles);
         printf("  joints %zu (%zu weighted), %zu moved from their default", p->joint_count, p->weighted_joints,
                p->moved_joints);
         double best = -1;
@@ -127,7 +164,10 @@ int am_cmd_import(int argc, char **argv)
         fputs(help, stderr);
         return AM_EXIT_USAGE;
     }
-    enum { O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL };
+    enum {
+        O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
+        O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR
+    };
     static const struct option lopts[] = {
         {"out", required_argument, 0, O_OUT},       {"name", required_argument, 0, O_NAME},
         {"merge", no_argument, 0, O_MERGE},         {"normalize-binds", no_argument, 0, O_NORM},
@@ -135,12 +175,22 @@ int am_cmd_import(int argc, char **argv)
         {"oar", required_argument, 0, O_OAR},       {"at", required_argument, 0, O_AT},
         {"meshdata", no_argument, 0, O_MESHDATA},   {"region-max-tris", required_argument, 0, O_TRIS},
         {"json", no_argument, 0, O_JSON},           {"skeleton", required_argument, 0, O_SKEL},
+        {"faithful", no_argument, 0, O_FAITHFUL},   {"map", required_argument, 0, O_MAP},
+        {"up", required_argument, 0, O_UP},         {"forward", required_argument, 0, O_FORWARD},
+        {"scale", required_argument, 0, O_SCALE},   {"place", required_argument, 0, O_PLACE},
+        {"clip", required_argument, 0, O_CLIP},     {"loop", no_argument, 0, O_LOOP},
+        {"no-loop", no_argument, 0, O_NOLOOP},      {"priority", required_argument, 0, O_PRIORITY},
+        {"rest-correction", required_argument, 0, O_CORR},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     am_import_options opts;
     am_import_options_default(&opts);
     const char *anims[IMPORT_MAX_ANIMS];
-    const char *out_dir = NULL, *skel_path = NULL;
+    const char *clips[IMPORT_MAX_CLIPS];
+    am_rest_correction corrections[IMPORT_MAX_CORRECTIONS];
+    const char *out_dir = NULL, *skel_path = NULL, *map_path = NULL;
     bool json = false;
+    am_error err;
+    am_error_clear(&err);
     optind = 1;
     opterr = 0;
     int c;
@@ -184,12 +234,47 @@ int am_cmd_import(int argc, char **argv)
             break;
         case O_JSON: json = true; break;
         case O_SKEL: skel_path = optarg; break;
+        case O_FAITHFUL: opts.faithful_only = true; break;
+        case O_MAP: map_path = optarg; break;
+        case O_UP:
+        case O_FORWARD:
+            if (am_axes_parse(optarg, c == O_UP ? &opts.retarget.axes.up : &opts.retarget.axes.forward, &err))
+                return am_cli_usage("import", "--%s: %s", c == O_UP ? "up" : "forward", err.msg);
+            break;
+        case O_SCALE:
+            if (!am_cli_parse_double(optarg, &opts.retarget.axes.scale) || !(opts.retarget.axes.scale > 0))
+                return am_cli_usage("import", "--scale needs a positive number of metres per unit, got '%s'", optarg);
+            break;
+        case O_PLACE:
+            if (strcmp(optarg, "pelvis") && strcmp(optarg, "origin"))
+                return am_cli_usage("import", "--place: pelvis or origin, got '%s'", optarg);
+            opts.retarget.place = strcmp(optarg, "origin") == 0 ? AM_PLACE_ORIGIN : AM_PLACE_PELVIS;
+            break;
+        case O_CLIP:
+            if (opts.retarget.clip_count == IMPORT_MAX_CLIPS)
+                return am_cli_usage("import", "at most %d --clip", IMPORT_MAX_CLIPS);
+            clips[opts.retarget.clip_count++] = optarg;
+            break;
+        case O_LOOP: opts.retarget.loop = AM_LOOP_ON; break;
+        case O_NOLOOP: opts.retarget.loop = AM_LOOP_OFF; break;
+        case O_PRIORITY:
+            if (!am_cli_parse_long(optarg, 0, 6, &v))
+                return am_cli_usage("import", "--priority must be 0..6, got '%s'", optarg);
+            opts.retarget.priority = (int32_t)v;
+            break;
+        case O_CORR:
+            if (opts.retarget.correction_count == IMPORT_MAX_CORRECTIONS)
+                return am_cli_usage("import", "at most %d --rest-correction", IMPORT_MAX_CORRECTIONS);
+            if (am_rest_correction_parse(optarg, &corrections[opts.retarget.correction_count], &err))
+                return am_cli_usage("import", "--rest-correction: %s", err.msg);
+            opts.retarget.correction_count++;
+            break;
         case 'h': fputs(help, stdout); return AM_EXIT_OK;
         default: return am_cli_usage("import", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
-        return am_cli_usage("import", "expected exactly one MODEL.dae");
+        return am_cli_usage("import", "expected exactly one MODEL file");
     if (!out_dir)
         return am_cli_usage("import", "--out DIR is required");
     for (size_t i = 0; i < opts.anim_count; i++) {
@@ -198,16 +283,24 @@ int am_cmd_import(int argc, char **argv)
             return am_cli_usage("import", "--anim expects a .anim or .bvh file, got '%s'", anims[i]);
     }
     opts.anim_paths = anims;
+    opts.retarget.clips = opts.retarget.clip_count ? clips : NULL;
+    opts.retarget.corrections = corrections;
     long long epoch = 0;
     if (!am_cli_source_date_epoch(&epoch))
         return am_cli_usage("import", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", getenv("SOURCE_DATE_EPOCH"));
     opts.creation_time = epoch;
     opts.progress = on_progress;
-    am_error err;
-    am_error_clear(&err);
     am_skeleton skel;
     if (am_cli_load_skeleton(skel_path, &skel, &err))
         return am_cli_report(&err);
+    am_joint_map user_map;
+    if (map_path) {
+        if (am_joint_map_load(map_path, &user_map, &err)) {
+            am_skeleton_free(&skel);
+            return am_cli_report(&err);
+        }
+        opts.retarget.map = &user_map;
+    }
     fprintf(stderr, "animesh import: reading %s\n", argv[optind]);
     am_import_report rep;
     am_status st = am_import_file(argv[optind], &skel, &opts, out_dir, &rep, &err);
@@ -226,6 +319,8 @@ int am_cmd_import(int argc, char **argv)
         print_report(&rep);
     }
     am_import_report_free(&rep);
+    if (map_path)
+        am_joint_map_free(&user_map);
     am_skeleton_free(&skel);
     return rc;
 }

@@ -6,9 +6,12 @@
  *                                                 |     resolve to viewer names: FAITHFUL
  *                                                 |     (import_faithful.c): exactly the skin
  *                                                 |     the viewer's uploader would make;
- *                                                 |   - anything else: RETARGET (automatic
- *                                                 |     joint mapping; until it lands, an error
- *                                                 |     naming the unknown joints)
+ *                                                 |   - anything else with a skin: RETARGET
+ *                                                 |     (retarget.h: body plan, axes, joint
+ *                                                 |     map, computed rigs, clips -> motions;
+ *                                                 |     a COLLADA file the uploader would refuse
+ *                                                 |     for unknown joints says so; --faithful
+ *                                                 |     refuses it as the uploader does)
  *                       am_import_add_motions --> plan.motions (--anim .anim / .bvh)
  *                                                 v
  *   am_import_run: per part am_skin_build -> encode -> .llmesh .dae meshdata rig.json,
@@ -22,7 +25,9 @@
  *    a retargeted one), its name (output file stem), texture and plan-time figures;
  *  - textures (PNG files or bytes), referenced by parts;
  *  - motions: named, already-encoded .anim bytes (converted, checked by the viewer's rules);
- *  - findings: what the viewer will do with the file, one sentence each, with a stable code.
+ *  - findings: what the viewer will do with the file, one sentence each, with a stable code;
+ *  - the joint map a retargeted plan used (rig joint -> viewer joint, confidence, reason) and
+ *    the axes it took.
  * A route never writes files; am_import_run is the only writer. */
 #ifndef AM_IMPORT_IMPORT_H
 #define AM_IMPORT_IMPORT_H
@@ -34,6 +39,7 @@
 
 #include "core/error.h"
 #include "core/io.h"
+#include "import/retarget.h"
 #include "import/scene.h"
 #include "math/am_math.h"
 #include "skeleton.h"
@@ -52,6 +58,10 @@ typedef struct am_import_options {
     bool normalize_binds;        /* pure-translation inverse binds, mesh kept where it is */
     bool bench;                  /* bench every part with every motion, pose sheets */
     bool meshdata_required;      /* --meshdata: a multi-face part is an error, not a warning */
+    bool faithful_only;          /* --faithful: a file the faithful route cannot take is refused
+                                    (as the uploader refuses it) instead of retargeted */
+    am_retarget_opts retarget;   /* the retarget route: axes, --map, clips, placement, loop,
+                                    priority, rest corrections (name: the plan's) */
     const char *const *anim_paths; /* --anim: .anim or .bvh files */
     size_t anim_count;
     const char *oar_path;        /* --oar: also write the creature's archive */
@@ -67,7 +77,7 @@ void am_import_options_default(am_import_options *opts);
 
 /* --- the plan ------------------------------------------------------------------------- */
 
-#define AM_IMPORT_FINDING_TEXT 360
+#define AM_IMPORT_FINDING_TEXT 440
 
 typedef struct am_import_finding {
     char code[32];               /* stable: "polylist_count", "flattened_hierarchy", ... */
@@ -106,6 +116,13 @@ typedef struct am_import_motion {
     bool loop;
 } am_import_motion;
 
+typedef struct am_import_map_entry {
+    char rig[128];               /* the rig joint (node name, or #N) */
+    char viewer[64];             /* the viewer joint it drives, "" when unmapped */
+    double confidence;           /* 0..1 */
+    char reason[320];
+} am_import_map_entry;
+
 typedef struct am_import_plan {
     am_import_route route;
     char name[128];
@@ -120,6 +137,10 @@ typedef struct am_import_plan {
     size_t motion_count;
     am_import_finding *findings;
     size_t finding_count, finding_cap;
+    /* The retarget route only (empty otherwise): */
+    am_import_map_entry *map;
+    size_t map_count;
+    char axes[700];              /* how the file's axes and unit were taken */
 } am_import_plan;
 
 /* Make the plan from a loaded scene: picks the route (see above) and lets it fill the
@@ -140,6 +161,12 @@ void am_import_finding_add(am_import_plan *plan, const char *code, const char *f
 /* The same onto any findings array (the report's, during a run). */
 void am_import_findings_push(am_import_finding **list, size_t *count, size_t *cap, const char *code, const char *fmt,
                              va_list ap);
+
+/* For the routes: a new part (texture -1), and the plan's texture for a material (PNG or
+ * JPEG, a file or embedded bytes; shared between parts; -1 with a finding when the image is
+ * neither, or when the material has none). */
+am_import_part *am_import_part_new(am_import_plan *plan, am_error *err);
+int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am_status *st, am_error *err);
 
 /* The routes (import_plan.c dispatches; a route may assume the checks it was chosen by). */
 am_status am_import_faithful_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
@@ -209,6 +236,9 @@ typedef struct am_import_report {
     size_t written_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
     size_t motion_count;
+    am_import_map_entry *map;    /* copied from a retargeted plan */
+    size_t map_count;
+    char axes[700];
 } am_import_report;
 
 void am_import_report_free(am_import_report *r);

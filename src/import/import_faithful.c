@@ -224,69 +224,6 @@ static bool same_kept(const kept *a, const kept *b)
 
 /* --- parts ---------------------------------------------------------------------------------- */
 
-static am_import_part *new_part(am_import_plan *plan, am_error *err)
-{
-    am_import_part *np = realloc(plan->parts, (plan->part_count + 1) * sizeof *np);
-    if (!np) {
-        am_fail_nomem(err, "import parts");
-        return NULL;
-    }
-    plan->parts = np;
-    am_import_part *p = &plan->parts[plan->part_count++];
-    memset(p, 0, sizeof *p);
-    p->texture = -1;
-    return p;
-}
-
-static int texture_for(am_import_plan *plan, const am_scene_material *mat, am_error *err, am_status *st)
-{
-    *st = AM_OK;
-    if (!mat || !mat->image_path)
-        return -1;
-    bool jpeg = strcmp(mat->image_mime, "image/jpeg") == 0;
-    if (!jpeg && strcmp(mat->image_mime, "image/png") != 0) {
-        am_import_finding_add(plan, "texture_not_read",
-                              "texture '%s' is neither PNG nor JPEG: not converted to .j2c (convert it, then animesh "
-                              "texture)",
-                              mat->image_path);
-        return -1;
-    }
-    for (size_t i = 0; i < plan->texture_count; i++)
-        if (plan->textures[i].path && strcmp(plan->textures[i].path, mat->image_path) == 0)
-            return (int)i;
-    am_import_texture *nt = realloc(plan->textures, (plan->texture_count + 1) * sizeof *nt);
-    if (!nt) {
-        *st = am_fail_nomem(err, "textures");
-        return -1;
-    }
-    plan->textures = nt;
-    am_import_texture *t = &plan->textures[plan->texture_count];
-    memset(t, 0, sizeof *t);
-    snprintf(t->ext, sizeof t->ext, "%s", jpeg ? ".jpg" : ".png");
-    t->path = am_strdup(mat->image_path);
-    if (!t->path) {
-        *st = am_fail_nomem(err, "textures");
-        return -1;
-    }
-    /* the image file's stem names the .j2c */
-    const char *base = strrchr(mat->image_path, '/');
-    base = base ? base + 1 : mat->image_path;
-    size_t n = strcspn(base, ".");
-    size_t w = 0;
-    for (size_t i = 0; i < n && w + 1 < sizeof t->name && w < 90; i++) {
-        char c = base[i];
-        t->name[w++] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '-')
-                           ? c
-                           : '_';
-    }
-    t->name[w] = '\0';
-    if (!t->name[0])
-        snprintf(t->name, sizeof t->name, "texture%zu", plan->texture_count);
-    plan->texture_count++;
-    return (int)plan->texture_count - 1;
-}
-
 /* The viewer parent of a skin joint as the file nests it: the nearest ancestor node whose
  * sid or name is a viewer joint. -1 when none (e.g. it hangs under an "Avatar" node). */
 static int file_parent_joint(const am_scene *s, const am_skeleton *skel, int node, const char **via)
@@ -481,7 +418,7 @@ static am_status model_rig(am_import_plan *plan, const am_scene *s, const am_ske
         r->rgb[c] = v < 0 ? 0 : v > 1 ? 1 : v;
     }
     am_status st;
-    part->texture = texture_for(plan, mat, err, &st);
+    part->texture = am_import_texture_for(plan, mat, &st, err);
     r->textured = part->texture >= 0;
     for (size_t g = f0 + 1; g < f1 && !st; g++) {
         const am_scene_material *other = m->faces[g].material >= 0 ? &s->materials[m->faces[g].material] : NULL;
@@ -548,7 +485,7 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
     for (size_t p = 0; p < wm.npos; p++)
         positions += wm.first_vertex[p] >= 0;
     for (size_t md = 0; md < models && !st; md++) {
-        am_import_part *part = new_part(plan, err);
+        am_import_part *part = am_import_part_new(plan, err);
         if (!part) {
             st = AM_ERR_NOMEM;
             break;

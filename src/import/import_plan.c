@@ -20,6 +20,7 @@ void am_import_options_default(am_import_options *opts)
 {
     memset(opts, 0, sizeof *opts);
     am_skin_options_default(&opts->skin);
+    am_retarget_opts_init(&opts->retarget);
     opts->oar_position[0] = 128;
     opts->oar_position[1] = 128;
     opts->oar_position[2] = 25;
@@ -68,7 +69,90 @@ void am_import_plan_free(am_import_plan *plan)
         free(plan->motions[i].anim);
     free(plan->motions);
     free(plan->findings);
+    free(plan->map);
     memset(plan, 0, sizeof *plan);
+}
+
+/* --- parts and textures (for the routes) --------------------------------------------------- */
+
+am_import_part *am_import_part_new(am_import_plan *plan, am_error *err)
+{
+    am_import_part *np = realloc(plan->parts, (plan->part_count + 1) * sizeof *np);
+    if (!np) {
+        am_fail_nomem(err, "import parts");
+        return NULL;
+    }
+    plan->parts = np;
+    am_import_part *p = &plan->parts[plan->part_count++];
+    memset(p, 0, sizeof *p);
+    p->texture = -1;
+    return p;
+}
+
+/* A texture's output stem: the image file's stem, or the material's name for embedded bytes. */
+static void texture_stem(const char *from, size_t index, char *out, size_t size)
+{
+    const char *base = from ? strrchr(from, '/') : NULL;
+    base = base ? base + 1 : from ? from : "";
+    size_t n = strcspn(base, "."), w = 0;
+    for (size_t i = 0; i < n && w + 1 < size && w < 90; i++) {
+        char c = base[i];
+        out[w++] = isalnum((unsigned char)c) || c == '_' || c == '-' ? c : '_';
+    }
+    out[w] = '\0';
+    if (!out[0])
+        snprintf(out, size, "texture%zu", index);
+}
+
+int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am_status *st, am_error *err)
+{
+    *st = AM_OK;
+    if (!mat || (!mat->image_path && !mat->image_data))
+        return -1;
+    bool jpeg = strcmp(mat->image_mime, "image/jpeg") == 0;
+    if (!jpeg && strcmp(mat->image_mime, "image/png") != 0) {
+        am_import_finding_add(plan, "texture_not_read",
+                              "texture '%s' is neither PNG nor JPEG: not converted to .j2c (convert it, then animesh "
+                              "texture)",
+                              mat->image_path ? mat->image_path : mat->name ? mat->name : "(embedded)");
+        return -1;
+    }
+    for (size_t i = 0; i < plan->texture_count; i++) {
+        const am_import_texture *t = &plan->textures[i];
+        if (mat->image_path ? t->path && strcmp(t->path, mat->image_path) == 0
+                            : t->data && t->size == mat->image_size && memcmp(t->data, mat->image_data, t->size) == 0)
+            return (int)i;
+    }
+    am_import_texture *nt = realloc(plan->textures, (plan->texture_count + 1) * sizeof *nt);
+    if (!nt) {
+        *st = am_fail_nomem(err, "textures");
+        return -1;
+    }
+    plan->textures = nt;
+    am_import_texture *t = &plan->textures[plan->texture_count];
+    memset(t, 0, sizeof *t);
+    snprintf(t->ext, sizeof t->ext, "%s", jpeg ? ".jpg" : ".png");
+    if (mat->image_path) {
+        t->path = am_strdup(mat->image_path);
+    } else if ((t->data = malloc(mat->image_size ? mat->image_size : 1))) {
+        memcpy(t->data, mat->image_data, mat->image_size);
+        t->size = mat->image_size;
+    }
+    if (!t->path && !t->data) {
+        *st = am_fail_nomem(err, "textures");
+        return -1;
+    }
+    texture_stem(mat->image_path ? mat->image_path : mat->name, plan->texture_count, t->name, sizeof t->name);
+    /* two embedded images of one name: keep the stems apart */
+    for (size_t i = 0; i < plan->texture_count; i++)
+        if (strcmp(plan->textures[i].name, t->name) == 0) {
+            char base[100];
+            snprintf(base, sizeof base, "%s", t->name);
+            snprintf(t->name, sizeof t->name, "%.90s_%zu", base, plan->texture_count);
+            break;
+        }
+    plan->texture_count++;
+    return (int)plan->texture_count - 1;
 }
 
 /* A file name usable as an output stem (rig names: A-Z a-z 0-9 _ - ., 1..100). */
@@ -130,27 +214,146 @@ static size_t unknown_joints(const am_scene *s, const am_skeleton *skel, char *l
     return count;
 }
 
+static am_status check_anim(const am_anim *a, const am_skeleton *skel, const char *path, am_error *err);
+
+/* The uploader's refusal of a COLLADA file whose skin names joints it does not know. */
+static am_status unknown_joint_error(const char *names, size_t n, const char *tail, am_error *err)
+{
+    return am_fail(err, AM_ERR_INVALID,
+                   "Model has an unknown joint(s): %zu skin joint%s %s not on the viewer skeleton: %s (the uploader: "
+                   "\"Rigged to unrecognized joint name\", skinning disabled)%s",
+                   n, n == 1 ? "" : "s", n == 1 ? "is" : "are", names, tail);
+}
+
+/* An encoded, checked motion of a retargeted clip. */
+static am_status retarget_motion(const am_retarget_result *res, size_t i, const am_skeleton *skel,
+                                 const char *source, am_import_motion *m, am_error *err)
+{
+    const am_retarget_anim *ra = &res->anims[i];
+    am_buf bytes = {0};
+    am_status st = am_retarget_write_anim(res, i, skel, NULL, &bytes, NULL, err);
+    am_anim a;
+    memset(&a, 0, sizeof a);
+    if (!st && !(st = am_anim_decode(bytes.data, bytes.size, &a, err)))
+        st = check_anim(&a, skel, source, err);
+    if (st) {
+        am_error_where(err, "clip '%s'", ra->clip);
+        am_buf_free(&bytes);
+        am_anim_free(&a);
+        return st;
+    }
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", ra->name);
+    snprintf(m->source, sizeof m->source, "%.200s clip '%.50s'", source, ra->clip);
+    m->anim = bytes.data;
+    m->anim_size = bytes.size;
+    m->duration_s = a.duration;
+    m->loop = a.loop;
+    am_anim_free(&a);
+    return AM_OK;
+}
+
 am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                                   am_import_plan *plan, am_error *err)
 {
-    (void)opts;
-    (void)plan;
     char names[600];
-    size_t n = unknown_joints(scene, skel, names, sizeof names);
+    size_t unknown = unknown_joints(scene, skel, names, sizeof names);
+    bool collada = scene->format == AM_SCENE_FORMAT_COLLADA;
     am_error_clear(err);
-    if (n)
-        am_fail(err, AM_ERR_INVALID,
-                "Model has an unknown joint(s): %zu skin joint%s %s not on the viewer skeleton: %s (the uploader: "
-                "\"Rigged to unrecognized joint name\", skinning disabled). A joint map and retargeting are needed; "
-                "this build has no retargeting route yet",
-                n, n == 1 ? "" : "s", n == 1 ? "is" : "are", names);
-    else
-        am_fail(err, AM_ERR_INVALID,
-                "%s files are imported through the retargeting route (joint mapping), which this build does not "
-                "have yet; a COLLADA file rigged to the viewer skeleton imports faithfully",
-                scene->format_detail[0] ? scene->format_detail : "these");
-    am_error_where(err, "%s", scene->source ? scene->source : "scene");
-    return AM_ERR_INVALID;
+    if (opts->faithful_only) {
+        if (collada && unknown)
+            unknown_joint_error(names, unknown, " (--faithful: without it the file is retargeted by a joint map)",
+                                err);
+        else
+            am_fail(err, AM_ERR_INVALID,
+                    "--faithful takes COLLADA files rigged to the viewer skeleton; this %s file needs joint mapping "
+                    "and retargeting (run without --faithful)",
+                    scene->format_detail[0] ? scene->format_detail : "model");
+        am_error_where(err, "%s", plan->source);
+        return AM_ERR_INVALID;
+    }
+    if (opts->merge) {
+        am_fail(err, AM_ERR_USAGE,
+                "--merge joins meshes rigged to the viewer skeleton (the faithful route); a retargeted model gives "
+                "one asset per skinned mesh");
+        am_error_where(err, "%s", plan->source);
+        return AM_ERR_USAGE;
+    }
+    am_retarget_opts ro = opts->retarget;
+    ro.name = plan->name;
+    am_retarget_result res;
+    am_status st = am_retarget(scene, skel, &ro, &res, err);
+    if (st) {
+        if (collada && unknown) {
+            /* Say first what the uploader would do, then why retargeting could not help. */
+            char why[AM_ERROR_TEXT_MAX];
+            am_error_format(err, why, sizeof why);
+            char tail[sizeof why + 64];
+            snprintf(tail, sizeof tail, "; retargeting it failed: %s", why);
+            am_error_clear(err);
+            unknown_joint_error(names, unknown, tail, err);
+        }
+        am_error_where(err, "%s", plan->source);
+        return st;
+    }
+    if (collada && unknown)
+        am_import_finding_add(plan, "unknown_joints",
+                              "the viewer's uploader refuses this file (Model has an unknown joint(s): %s): it is "
+                              "retargeted onto the viewer skeleton instead (--faithful refuses it)",
+                              names);
+    snprintf(plan->axes, sizeof plan->axes, "%s", res.axes.report);
+    am_import_finding_add(plan, "axes", "%s", res.axes.report);
+    for (size_t i = 0; i < res.axes.conflict_count; i++)
+        am_import_finding_add(plan, "axes_conflict", "%s", res.axes.conflicts[i]);
+    const am_map_suggestion *sug = &res.suggestion;
+    am_import_finding_add(plan, "joint_map", "%zu of %zu joints mapped to viewer joints (naming: %s)%s", sug->mapped,
+                          sug->count, sug->convention[0] ? sug->convention : "none recognised, topology only",
+                          opts->retarget.map ? "; --map applied over the suggestion" : "");
+    for (size_t i = 0; i < sug->note_count; i++)
+        am_import_finding_add(plan, "joint_map_note", "%s", sug->notes[i]);
+    for (size_t i = 0; i < res.finding_count; i++)
+        am_import_finding_add(plan, res.findings[i].level == AM_FINDING_WARNING ? "retarget_warning" : "retarget_note",
+                              "%s", res.findings[i].text);
+    if (opts->normalize_binds)
+        am_import_finding_add(plan, "normalize_binds_not_needed",
+                              "--normalize-binds: a retargeted rig's inverse binds are already pure translations");
+    if (sug->count && !(plan->map = calloc(sug->count, sizeof *plan->map)))
+        st = am_fail_nomem(err, "joint map");
+    for (size_t j = 0; !st && j < sug->count; j++) {
+        const am_map_joint *mj = &sug->joints[j];
+        am_import_map_entry *e = &plan->map[plan->map_count++];
+        snprintf(e->rig, sizeof e->rig, "%s", mj->rig_name);
+        snprintf(e->viewer, sizeof e->viewer, "%s", mj->target >= 0 ? skel->joints[mj->target].name : "");
+        e->confidence = mj->confidence;
+        snprintf(e->reason, sizeof e->reason, "%s", mj->reason);
+    }
+    for (size_t i = 0; !st && i < res.rig_count; i++) {
+        am_retarget_rig *rr = &res.rigs[i];
+        am_import_part *part = am_import_part_new(plan, err);
+        if (!part) {
+            st = AM_ERR_NOMEM;
+            break;
+        }
+        snprintf(part->name, sizeof part->name, "%s", rr->name);
+        const am_scene_mesh *m = &scene->meshes[rr->mesh];
+        snprintf(part->meshes, sizeof part->meshes, "%s", m->name && *m->name ? m->name : "(unnamed)");
+        part->rig = rr->rig; /* moved */
+        memset(&rr->rig, 0, sizeof rr->rig);
+        part->positions = m->vertex_count;
+        part->unweighted_vertices = rr->unweighted;
+        int mat = m->face_count ? m->faces[0].material : -1;
+        part->texture = am_import_texture_for(plan, mat >= 0 ? &scene->materials[mat] : NULL, &st, err);
+        part->rig.textured = part->texture >= 0;
+    }
+    if (!st && res.anim_count) {
+        if (!(plan->motions = calloc(res.anim_count, sizeof *plan->motions)))
+            st = am_fail_nomem(err, "motions");
+        for (size_t i = 0; !st && i < res.anim_count; i++)
+            if (!(st = retarget_motion(&res, i, skel, plan->source, &plan->motions[plan->motion_count], err)))
+                plan->motion_count++;
+    }
+    am_retarget_result_free(&res);
+    return st;
 }
 
 am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
@@ -168,11 +371,21 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
     size_t skinned = 0;
     for (size_t m = 0; m < scene->mesh_count; m++)
         skinned += scene->meshes[m].skin >= 0;
+    if (skinned == 0 && scene->mesh_count == 0 && scene->clip_count) {
+        am_fail(err, AM_ERR_INVALID,
+                "no mesh, only motion (%zu clip%s): nothing to import as a creature (a BVH converts with animesh anim "
+                "from-bvh; give it to import with --anim)",
+                scene->clip_count, scene->clip_count == 1 ? "" : "s");
+        am_error_where(err, "%s", plan->source);
+        return AM_ERR_INVALID;
+    }
     if (skinned == 0) {
         am_fail(err, AM_ERR_INVALID,
-                "not rigged: %zu mesh%s and no <controller> skin binding %s to joints (see animesh bind, which binds "
-                "a static mesh to the viewer skeleton)",
-                scene->mesh_count, scene->mesh_count == 1 ? "" : "es", scene->mesh_count == 1 ? "it" : "them");
+                "not rigged: %zu mesh%s and no %s binding %s to joints (see animesh bind, which binds a static mesh "
+                "to the viewer skeleton)",
+                scene->mesh_count, scene->mesh_count == 1 ? "" : "es",
+                scene->format == AM_SCENE_FORMAT_COLLADA ? "<controller> skin" : "skin",
+                scene->mesh_count == 1 ? "it" : "them");
         am_error_where(err, "%s", plan->source);
         return AM_ERR_INVALID;
     }

@@ -119,6 +119,17 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     json_object_set_new(o, "declared",
                         json_pack("{s:o,s:s}", "unit_m", r->declared.unit_m > 0 ? json_real(r->declared.unit_m) : json_null(),
                                   "up_axis", r->declared.up > 0 && r->declared.up <= 3 ? up[r->declared.up] : ""));
+    if (r->route == AM_IMPORT_RETARGET) {
+        json_object_set_new(o, "axes", str(r->axes));
+        json_t *map = json_array();
+        for (size_t i = 0; i < r->map_count; i++) {
+            const am_import_map_entry *e = &r->map[i];
+            json_array_append_new(map, json_pack("{s:o,s:o,s:o,s:o}", "rig", str(e->rig), "viewer",
+                                                 e->viewer[0] ? str(e->viewer) : json_null(), "confidence",
+                                                 real(e->confidence), "reason", str(e->reason)));
+        }
+        json_object_set_new(o, "joint_map", map);
+    }
     json_t *parts = json_array();
     for (size_t i = 0; i < r->part_count; i++)
         json_array_append_new(parts, part_json(&r->parts[i]));

@@ -362,7 +362,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
              res.summary.lod_triangles[AM_LOD_LOW], res.summary.lod_triangles[AM_LOD_LOWEST]);
     if ((st = am_skin_encode(&res, &po->mesh, err)))
         goto done;
-    if (opts->normalize_binds) {
+    if (opts->normalize_binds && part->rig.explicit_skin) {
         /* before: the file's inverse binds, on the bench; after: what is written */
         am_import_part_report before = {0};
         if ((st = bench_part(&po->mesh, part->name, plan, skel, false, &before, NULL, err)) ||
@@ -580,6 +580,7 @@ void am_import_report_free(am_import_report *r)
     free(r->parts);
     free(r->findings);
     free(r->written);
+    free(r->map);
     memset(r, 0, sizeof *r);
 }
 
@@ -601,6 +602,13 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
             return am_fail_nomem(err, "report");
         memcpy(rep->findings, plan->findings, plan->finding_count * sizeof *rep->findings);
         rep->finding_count = rep->finding_cap = plan->finding_count;
+    }
+    snprintf(rep->axes, sizeof rep->axes, "%s", plan->axes);
+    if (plan->map_count) {
+        if (!(rep->map = malloc(plan->map_count * sizeof *rep->map)))
+            return am_fail_nomem(err, "report");
+        memcpy(rep->map, plan->map, plan->map_count * sizeof *rep->map);
+        rep->map_count = plan->map_count;
     }
     if (plan->part_count == 0)
         return am_fail(err, AM_ERR_INVALID, "the plan has no part to build");
