@@ -280,12 +280,56 @@ static void test_explicit_rig_json_errors_name_the_field(void **state)
     am_skeleton_free(&skel);
 }
 
+/* The triangle budget reduces computed rigs to what fits the region; an explicit skin (the
+ * uploader's asset) is written as given and the region limit left to the caller. */
+static void test_explicit_skin_is_never_reduced(void **state)
+{
+    (void)state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_rig quad, ex;
+    load_quadruped(&quad);
+    am_error err;
+    am_error_clear(&err);
+    am_skin_result computed, small, explicit_res;
+    assert_int_equal(am_skin_build(&quad, &skel, NULL, &computed, &err), AM_OK);
+    am_mat4 B = mesh_space();
+    make_explicit(&quad, &computed, &B, &ex);
+    am_skin_options o;
+    am_skin_options_default(&o);
+    o.region_max_tris = 40; /* far below the quadruped's estimate */
+    char buf[512];
+    if (am_skin_build(&quad, &skel, &o, &small, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_true(small.triangle_count < quad.triangle_count); /* the computed rig: reduced */
+    if (am_skin_build(&ex, &skel, &o, &explicit_res, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_int_equal(explicit_res.triangle_count, ex.triangle_count);
+    assert_int_equal(explicit_res.summary.lod_triangles[AM_LOD_HIGH], ex.triangle_count);
+    am_buf bytes = {0};
+    assert_int_equal(am_skin_encode(&explicit_res, &bytes, &err), AM_OK); /* the cost is measured encoded */
+    assert_true(explicit_res.summary.over_region_limit);
+    am_buf_free(&bytes);
+    /* a budget asked for explicitly is refused, saying why */
+    o.max_tris = 50;
+    am_skin_result r;
+    assert_int_equal(am_skin_build(&ex, &skel, &o, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(am_error_format(&err, buf, sizeof buf), "written as given (an explicit skin"));
+    am_skin_result_free(&computed);
+    am_skin_result_free(&small);
+    am_skin_result_free(&explicit_res);
+    am_rig_free(&quad);
+    am_rig_free(&ex);
+    am_skeleton_free(&skel);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explicit_skin_is_written_as_given),
         cmocka_unit_test(test_explicit_rig_json_round_trip),
         cmocka_unit_test(test_explicit_rig_json_errors_name_the_field),
+        cmocka_unit_test(test_explicit_skin_is_never_reduced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

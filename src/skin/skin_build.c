@@ -549,16 +549,17 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     t1 = now_s();
     sum->seconds[AM_SKIN_T_JOINTS_WEIGHTS] = t1 - t0;
     t0 = t1;
-    if (rig->face_count == 0) {
+    /* An explicit skin (the uploader's asset from a file rigged to the viewer skeleton) and
+     * a rig with its own faces (a file's materials) are written as given: no triangle budget
+     * (a reduction would change the asset the uploader makes and lose each triangle's face);
+     * the region limit is then the caller's check (summary.over_region_limit). */
+    if (rig->face_count == 0 && !rig->explicit_skin) {
         if ((st = am_skin_apply_budget(out, &opts, err)))
             goto done;
     } else if (opts.max_tris > 0) {
-        /* the rig's own faces (a file's materials, as its uploader cut them) are written as
-         * given: a reduction would have to keep each triangle's face */
         st = am_fail(err, AM_ERR_INVALID,
-                     "a triangle budget (--max-tris) applies to rigs without faces; this rig has %zu faces "
-                     "(materials), written as given",
-                     rig->face_count);
+                     "a triangle budget (--max-tris) applies to computed rigs; this one is written as given (%s)",
+                     rig->explicit_skin ? "an explicit skin, as the viewer's uploader makes it" : "its own faces");
         goto done;
     } else {
         sum->tris_in = out->triangle_count;

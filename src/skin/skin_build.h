@@ -29,11 +29,13 @@
  *   4. Triangle budget (skin_budget.c): a high LOD over `max_tris` (by default: what fits the
  *      region's animesh limit and 8 faces) is reduced to it before anything else is built,
  *      weight-aware like the LODs (step 6), unused vertices dropped; a budget that cannot be
- *      met is refused here, before the expensive steps, naming the number to pass.
+ *      met is refused here, before the expensive steps, naming the number to pass. Not for
+ *      an explicit skin or a rig with its own faces (rig.h): those are written as given.
  *   5. Faces (skin_faces.c): one face in the triangles' own order when every vertex fits in
  *      `face_vertex_limit`; else at most 8 compact faces split by space and dominant joint
  *      (res->triangles reordered face by face), a vertex on a face border written once per
- *      face (summary.duplicated_share).
+ *      face (summary.duplicated_share). A rig's own faces are kept in order, never crossed,
+ *      each cut further (in order) only above the limit.
  *   6. Positions into the unit cube as the uploader does (mesh-asset.md 4.8, in F32), the
  *      normalisation folded into the bind shape matrix: BSM = T(centre) S(size), so the
  *      asset's bind shape is exactly what the uploader would compute from our .dae.
