@@ -354,14 +354,15 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     am_buf dae = {0}, md = {0}, rig_json = {0}, sheet = {0};
     progress(opts, "building part '%s': %zu vertices, %zu triangles, %zu joints", part->name, part->rig.vertex_count,
              part->rig.triangle_count, part->rig.joint_count);
-    am_status st = am_skin_build(&part->rig, skel, &so, &res, err);
+    /* built and encoded (a computed rig's automatic budget corrected by the measured size,
+     * as animesh skin does; an explicit skin is written as given) */
+    memset(&res, 0, sizeof res);
+    am_status st = am_skin_build_encoded(&part->rig, skel, &so, &res, &po->mesh, err);
     if (st)
-        return st;
-    progress(opts, "part '%s': skin built (LODs %zu / %zu / %zu / %zu triangles); encoding", part->name,
+        goto done;
+    progress(opts, "part '%s': skin built and encoded (LODs %zu / %zu / %zu / %zu triangles)", part->name,
              res.summary.lod_triangles[AM_LOD_HIGH], res.summary.lod_triangles[AM_LOD_MEDIUM],
              res.summary.lod_triangles[AM_LOD_LOW], res.summary.lod_triangles[AM_LOD_LOWEST]);
-    if ((st = am_skin_encode(&res, &po->mesh, err)))
-        goto done;
     if (opts->normalize_binds && part->rig.explicit_skin) {
         /* before: the file's inverse binds, on the bench; after: what is written */
         am_import_part_report before = {0};
@@ -372,7 +373,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         pr->rest_error_before_m = before.rest_error_m;
         am_skin_result_free(&res);
         am_buf_free(&po->mesh);
-        if ((st = am_skin_build(&normalized, skel, &so, &res, err)) || (st = am_skin_encode(&res, &po->mesh, err)))
+        if ((st = am_skin_build_encoded(&normalized, skel, &so, &res, &po->mesh, err)))
             goto done;
     }
     *pr->skin = res.summary;

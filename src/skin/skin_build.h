@@ -270,6 +270,12 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
 am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, am_outset *set,
                                 am_skin_summary *summary, am_error *err);
 
+/* am_skin_build then am_skin_encode into mesh; an automatic budget that the measured size
+ * shows over the region limit (the prediction missed) is rebuilt once with the budget the
+ * measured bytes allow (what am_skin_export does). Free res and mesh on success. */
+am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                                am_skin_result *res, am_buf *mesh, am_error *err);
+
 void am_skin_result_free(am_skin_result *res);
 
 #endif

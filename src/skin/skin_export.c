@@ -56,8 +56,8 @@ static double now_s(void)
 
 /* Build and encode; an automatic budget that the measured size shows over the region limit
  * (the prediction missed) is rebuilt once with the budget the measured bytes allow. */
-static am_status build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
-                               am_skin_result *res, am_buf *mesh, am_error *err)
+am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                                am_skin_result *res, am_buf *mesh, am_error *err)
 {
     am_skin_options o;
     if (opts)
@@ -128,7 +128,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     am_skin_result res;
     am_buf mesh = {0}, md = {0};
     *md_status = AM_OK;
-    am_status st = build_encoded(rig, skel, opts, &res, &mesh, err);
+    am_status st = am_skin_build_encoded(rig, skel, opts, &res, &mesh, err);
     if (st)
         return st;
     char name[128], file[3][160];
