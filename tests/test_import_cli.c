@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -107,6 +108,24 @@ static void test_bad_input_writes_nothing(void **state)
                      1);
     assert_non_null(strstr(out, "exceed the region limit 100"));
     assert_false(exists(dir));
+}
+
+/* Bare names, as a user types them in their own folder: "--out o --oar c.oar". */
+static void test_bare_names_in_the_current_folder(void **state)
+{
+    fixture *f = *state;
+    char out[16384], cwd[1024], path[1200];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(f->dir), 0);
+    int rc = am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out o --oar c.oar --skeleton '%s'",
+                             f->data, f->skel);
+    assert_int_equal(chdir(cwd), 0);
+    if (rc != 0)
+        fail_msg("import with bare names failed (%d): %s", rc, out);
+    snprintf(path, sizeof path, "%s/c.oar", f->dir);
+    assert_true(exists(path));
+    snprintf(path, sizeof path, "%s/o/r2ROOTPRIM_rigged.llmesh", f->dir);
+    assert_true(exists(path));
 }
 
 static json_t *run_json(fixture *f, const char *model, const char *extra, const char *dir)
@@ -239,6 +258,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_usage_and_help, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_input_writes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bare_names_in_the_current_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_json_report_and_written_files_reread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_oar_linkset_of_the_bento_female, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outputs_replaced_only_together, setup, teardown),

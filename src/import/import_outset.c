@@ -7,8 +7,13 @@
 
 #include "core/outset.h"
 
-static am_status add_entry(am_import_outset *o, const char *path, am_buf *data, bool stale, am_error *err)
+static am_status add_entry(am_import_outset *o, const char *given, am_buf *data, bool stale, am_error *err)
 {
+    /* A bare name ("--oar bear.oar") is a file in the current folder. */
+    char bare[sizeof o->files[0].path];
+    const char *path = given;
+    if (!strchr(given, '/') && snprintf(bare, sizeof bare, "./%s", given) < (int)sizeof bare)
+        path = bare;
     for (size_t i = 0; i < o->count; i++)
         if (strcmp(o->files[i].path, path) == 0) {
             am_buf_free(data);
@@ -16,7 +21,7 @@ static am_status add_entry(am_import_outset *o, const char *path, am_buf *data, 
         }
     if (strlen(path) >= sizeof o->files[0].path || !strrchr(path, '/') || !strrchr(path, '/')[1]) {
         am_buf_free(data);
-        return am_fail(err, AM_ERR_IO, "output path too long or not DIR/NAME: %s", path);
+        return am_fail(err, AM_ERR_IO, "output path too long or not DIR/NAME: %s", given);
     }
     if (o->count == o->cap) {
         size_t nc = o->cap ? 2 * o->cap : 16;
