@@ -440,7 +440,7 @@ static size_t emulate_uploader(const char *xml, size_t size, const am_skeleton *
                     keep++;
                 }
             up->count[i] = keep;
-            float sc = 1.0f / sum;
+            float sc = keep ? 1.0f / sum : 1.0f; /* the viewer's 1/0 scales nothing */
             for (int k = 0; k < keep; k++) {
                 float f = sc != 1.0f ? ww[k] * sc : ww[k];
                 up->code[i][k] = (uint16_t)(f * 65535.0f);
@@ -688,10 +688,9 @@ static void test_textured_rig_material_references_the_image(void **state)
 
 /* The real files: the independent emulation above, run on each file, agrees with what
  * animesh import wrote (decoded from the written .llmesh, one per rigged mesh). */
-static void check_real_file(const char *rel, size_t want_skins)
+static void check_file(const char *path, size_t want_skins)
 {
-    char path[1024], dir[256], file[1400], buf[600];
-    am_test_shared_path(path, sizeof path, rel);
+    char dir[256], file[1400], buf[600];
     uint8_t *xml;
     size_t size;
     am_error err;
@@ -734,6 +733,40 @@ static void check_real_file(const char *rel, size_t want_skins)
     free(ups);
     free(xml);
     am_skeleton_free(&skel);
+    am_test_rmtree(dir);
+}
+
+static void check_real_file(const char *rel, size_t want_skins)
+{
+    char path[1024];
+    am_test_shared_path(path, sizeof path, rel);
+    check_file(path, want_skins);
+}
+
+/* A position whose only influence weighs 0 (found by fuzz_collada: the kept weights were
+ * scaled by 1/0): the uploader binds it to joint_names[0], and so must the import. */
+static void test_uploader_agrees_on_a_weightless_position(void **state)
+{
+    (void)state;
+    char path[1024], dir[256], copy[400];
+    am_test_shared_path(path, sizeof path, "data/realdata/r2ROOTPRIM_rigged.dae");
+    uint8_t *xml;
+    size_t size;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_read_file(path, &xml, &size, &err), AM_OK);
+    const char *weights = "skin-weights-array\">1 1 1 1 1 1 1 1<";
+    char *at = strstr((char *)xml, weights);
+    assert_non_null(at);
+    at[strlen("skin-weights-array\">")] = '0';
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(copy, sizeof copy, "%s/weightless.dae", dir);
+    FILE *fp = fopen(copy, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(xml, 1, size, fp), size);
+    assert_int_equal(fclose(fp), 0);
+    free(xml);
+    check_file(copy, 1);
     am_test_rmtree(dir);
 }
 
@@ -848,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_uploader_agrees_with_the_import_ruth2_hands),
         cmocka_unit_test(test_uploader_agrees_with_the_import_roth2_body),
         cmocka_unit_test(test_uploader_agrees_with_the_import_r2rootprim),
+        cmocka_unit_test(test_uploader_agrees_on_a_weightless_position),
         cmocka_unit_test(test_our_dae_imports_back_to_its_skin_quadruped),
         cmocka_unit_test(test_our_dae_imports_back_to_its_skin_bendbox),
     };

@@ -76,8 +76,18 @@ static void keep_weights(const am_scene_influence *in, size_t n, kept *out)
             total += buf[i].weight;
             out->n++;
         }
+    /* no positive weight kept: nothing to scale (and 1/0 would be inf) */
+    if (!out->n || !(total > 0.f))
+        return;
+    if (isinf(total)) {
+        /* huge weights: relative to the largest first (sorted, so w[0]), then summed again */
+        float largest = out->w[0];
+        total = 0;
+        for (int i = 0; i < out->n; i++)
+            total += out->w[i] /= largest;
+    }
     float scale = 1.f / total;
-    if (out->n && scale != 1.f)
+    if (scale != 1.f)
         for (int i = 0; i < out->n; i++)
             out->w[i] *= scale;
 }
