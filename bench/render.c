@@ -213,24 +213,21 @@ static void sample_texture(const am_image *tex, float u, float v, float out[3])
     out[2] = p[2] / 255.0f;
 }
 
-/* Draw one frame into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr. */
-static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, int x0, int y0, int w, int h,
-                            am_error *err)
+/* Draw one mesh into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr, depth
+ * tested against zbuf (w * h, shared by every part of a frame so parts hide each other). */
+static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const proj *pr, int x0, int y0, int w,
+                           int h, am_error *err)
 {
     const am_bench *b = in->b;
     const am_render_options *opt = in->opt;
     size_t n = b->vertex_count;
-    float *zbuf = malloc((size_t)w * (size_t)h * sizeof *zbuf);
     double *sx = malloc(3 * n * sizeof *sx);
     float *vn = opt->flat ? NULL : calloc(3 * n, sizeof *vn);
-    if (!zbuf || !sx || (!opt->flat && !vn)) {
-        free(zbuf);
+    if (!sx || (!opt->flat && !vn)) {
         free(sx);
         free(vn);
         return am_fail_nomem(err, "render buffers");
     }
-    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
-        zbuf[i] = -INFINITY;
     for (size_t i = 0; i < n; i++)
         project(pr, am_v3(in->prim[3 * i], in->prim[3 * i + 1], in->prim[3 * i + 2]), &sx[3 * i], &sx[3 * i + 1],
                 &sx[3 * i + 2]);
@@ -332,6 +329,31 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
                 put(img, px, py, rgb);
             }
     }
+    free(sx);
+    free(vn);
+    return AM_OK;
+}
+
+/* The skeleton joints that carry skin weight in b (skel->joint_count flags). Only these are
+ * drawn: a skin also lists unweighted joints (and the viewer ancestors it adds), often moved
+ * far from the mesh by their overrides, and they would bury the creature in dots. */
+static void weighted_joints(const am_bench *b, bool *weighted)
+{
+    for (size_t v = 0; v < b->vertex_count; v++)
+        for (int k = 0; k < b->influences[v]; k++) {
+            unsigned sj = b->joints[4 * v + k];
+            if (sj < b->skin_joint_count && b->skin_joint_known[sj] && b->weights[4 * v + k] > 0)
+                weighted[b->skin_joint[sj]] = true;
+        }
+}
+
+/* Over the meshes of a frame: the prim cross, then the weighted joints with bones to their
+ * nearest drawn viewer ancestor. */
+static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr, int x0, int y0, int w, int h,
+                              am_error *err)
+{
+    const am_bench *b = in->b;
+    const am_render_options *opt = in->opt;
     /* The prim position (prim frame origin): a small cross. */
     double ox, oy, od;
     project(pr, am_v3(0, 0, 0), &ox, &oy, &od);
@@ -342,21 +364,12 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
     /* Joints of the skin with bones to their nearest drawn viewer ancestor, over the mesh. */
     if (opt->draw_joints && in->joints) {
         const am_skeleton *sk = b->skel;
-        bool *drawn = calloc(sk->joint_count, sizeof *drawn);
-        if (drawn) {
-            for (size_t i = 0; i < b->skin_joint_count; i++)
-                if (b->skin_joint_known[i])
-                    drawn[b->skin_joint[i]] = true;
+        bool *drawn = calloc(sk->joint_count ? sk->joint_count : 1, sizeof *drawn);
+        if (!drawn)
+            return am_fail_nomem(err, "render joints");
+        weighted_joints(b, drawn);
+        {
             static const uint8_t BONE[3] = {150, 30, 40}, DOT[3] = {225, 40, 40}, RIM[3] = {60, 10, 10};
-            /* names only for joints that carry weight: the viewer ancestors a skin adds would
-             * pile their labels on the joints they coincide with */
-            bool *weighted = opt->label_joints ? calloc(sk->joint_count, sizeof *weighted) : NULL;
-            for (size_t v = 0; weighted && v < b->vertex_count; v++)
-                for (int k = 0; k < b->influences[v]; k++) {
-                    unsigned sj = b->joints[4 * v + k];
-                    if (sj < b->skin_joint_count && b->skin_joint_known[sj] && b->weights[4 * v + k] > 0)
-                        weighted[b->skin_joint[sj]] = true;
-                }
             for (size_t j = 0; j < sk->joint_count; j++) {
                 if (!drawn[j])
                     continue;
@@ -377,7 +390,7 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
                 project(pr, in->joints[j], &ax, &ay, &ad);
                 disc(img, ax, ay, 4.0, RIM, x0, x0 + w, rows);
                 disc(img, ax, ay, 2.8, DOT, x0, x0 + w, rows);
-                if (weighted && weighted[j] && drawable(ax, ay) && ay > y0 + LABEL_H && ay < y0 + h - FOOTER_H) {
+                if (opt->label_joints && drawable(ax, ay) && ay > y0 + LABEL_H && ay < y0 + h - FOOTER_H) {
                     const char *nm = sk->joints[j].name;
                     if (nm[0] == 'm' && nm[1] >= 'A' && nm[1] <= 'Z')
                         nm++; /* "ElbowLeft" reads better than "mElbowLeft" */
@@ -387,14 +400,34 @@ static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, i
                     am_draw_text(img, tx, (int)ay - 3, nm, 1, RIM);
                 }
             }
-            free(weighted);
             free(drawn);
         }
     }
-    free(zbuf);
-    free(sx);
-    free(vn);
     return AM_OK;
+}
+
+static float *new_zbuf(int w, int h, am_error *err)
+{
+    float *z = malloc((size_t)w * (size_t)h * sizeof *z);
+    if (!z) {
+        am_fail_nomem(err, "render depth buffer");
+        return NULL;
+    }
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+        z[i] = -INFINITY;
+    return z;
+}
+
+/* One bench's frame: mesh, then overlay. */
+static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, int x0, int y0, int w, int h,
+                            am_error *err)
+{
+    float *zbuf = new_zbuf(w, h, err);
+    if (!zbuf)
+        return AM_ERR_NOMEM;
+    am_status s = draw_mesh(img, zbuf, in, pr, x0, y0, w, h, err);
+    free(zbuf);
+    return s ? s : draw_overlay(img, in, pr, x0, y0, w, h, err);
 }
 
 /* Frame chrome: label on top, scale bar at the bottom, a separator on the right. */
@@ -425,14 +458,14 @@ static void frame_chrome(am_image *img, const char *label, const proj *pr, int x
 }
 
 /* opt NULL: each frame has its own view (a sheet): the header names them all. */
-static void header(am_image *img, const am_bench *b, const char *what, const am_render_options *opt)
+static void header(am_image *img, const char *source, const char *what, const am_render_options *opt)
 {
     for (int y = 0; y < HEADER_H; y++)
         for (int x = 0; x < img->width; x++)
             put(img, x, y, (const uint8_t[3]){52, 58, 72});
     static const uint8_t TXT[3] = {236, 240, 246};
     char l1[300], l2[200], one[520];
-    snprintf(l1, sizeof l1, "%s  %s", b->source, what);
+    snprintf(l1, sizeof l1, "%s  %s", source, what);
     if (opt)
         snprintf(l2, sizeof l2, "%s view (%s), prim frame, + = prim", am_view_name(opt->view), view_axes(opt->view));
     else
@@ -445,7 +478,7 @@ static void header(am_image *img, const am_bench *b, const char *what, const am_
     }
     /* Narrow: two lines at scale 1, the frame note moved to the shorter first line so the
      * view's axes stay readable; each line cut to the width. */
-    snprintf(l1, sizeof l1, "%s  %s, prim frame", b->source, what);
+    snprintf(l1, sizeof l1, "%s  %s, prim frame", source, what);
     if (opt)
         snprintf(l2, sizeof l2, "%s view (%s), + = prim", am_view_name(opt->view), view_axes(opt->view));
     else
@@ -474,50 +507,102 @@ void am_render_even_times(double duration, size_t n, double *times)
         times[i] = n > 1 ? duration * (double)i / (double)(n - 1) : 0.0;
 }
 
-static bool joint_drawn(const am_bench *b, size_t j)
-{
-    for (size_t i = 0; i < b->skin_joint_count; i++)
-        if (b->skin_joint_known[i] && (size_t)b->skin_joint[i] == j)
-            return true;
-    return false;
-}
-
-static void bounds_of(const am_bench *b, const float *prim, const am_vec3 *joints, bool with_joints, am_view view,
-                      bounds *bd)
+/* The framing holds the mesh (and the prim), never the joints: a skin's unweighted joints
+ * and their overrides may sit metres from the mesh and would shrink the creature to a dot. */
+static void bounds_of(const am_bench *b, const float *prim, am_view view, bounds *bd)
 {
     for (size_t i = 0; i < b->vertex_count; i++)
         grow(bd, view, am_v3(prim[3 * i], prim[3 * i + 1], prim[3 * i + 2]));
     grow(bd, view, am_v3(0, 0, 0)); /* keep the prim in view */
-    if (with_joints && joints)
-        for (size_t j = 0; j < b->skel->joint_count; j++)
-            if (joint_drawn(b, j))
-                grow(bd, view, joints[j]);
+}
+
+static void box_bounds(am_vec3 lo, am_vec3 hi, am_view view, bounds *bd)
+{
+    for (int k = 0; k < 8; k++) /* the eight corners */
+        grow(bd, view, am_v3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z));
+}
+
+void am_render_palette(size_t i, float rgb[3])
+{
+    /* the first is the single-part default; the rest differ in hue, not just brightness, so
+     * a part stays recognisable under any shading */
+    static const float P[][3] = {{0.78f, 0.60f, 0.44f}, {0.40f, 0.58f, 0.84f}, {0.48f, 0.76f, 0.40f},
+                                 {0.70f, 0.46f, 0.80f}, {0.30f, 0.74f, 0.72f}, {0.88f, 0.76f, 0.30f},
+                                 {0.86f, 0.50f, 0.62f}, {0.56f, 0.56f, 0.30f}};
+    const float *c = P[i % (sizeof P / sizeof P[0])];
+    rgb[0] = c[0];
+    rgb[1] = c[1];
+    rgb[2] = c[2];
+}
+
+am_status am_render_posed_box(const am_render_part *parts, size_t np, const double *times, size_t n,
+                              am_vec3 *lo, am_vec3 *hi, am_error *err)
+{
+    *lo = am_v3(INFINITY, INFINITY, INFINITY);
+    *hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    am_status s = AM_OK;
+    for (size_t p = 0; p < np && !s; p++) {
+        const am_bench *b = parts[p].bench;
+        float *pos = malloc((3 * b->vertex_count + 1) * sizeof *pos);
+        if (!pos)
+            return am_fail_nomem(err, "render box");
+        for (size_t f = 0; f < n && !s; f++) {
+            s = am_bench_pose_at(b, parts[p].motion, times[f], pos, NULL, err);
+            for (size_t i = 0; !s && i < b->vertex_count; i++) {
+                am_vec3 v = am_v3(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);
+                if (!(fabs(v.x) < 1e5 && fabs(v.y) < 1e5 && fabs(v.z) < 1e5))
+                    continue; /* a broken pose does not set the framing (as grow) */
+                *lo = am_v3(fmin(lo->x, v.x), fmin(lo->y, v.y), fmin(lo->z, v.z));
+                *hi = am_v3(fmax(hi->x, v.x), fmax(hi->y, v.y), fmax(hi->z, v.z));
+            }
+        }
+        free(pos);
+    }
+    return s;
 }
 
 am_status am_render_strip(const am_bench *b, int motion, const double *times, size_t n,
                           const am_render_options *opt_in, am_image *out, am_error *err)
 {
+    am_render_part part = {b, motion, {0, 0, 0}};
+    if (opt_in)
+        memcpy(part.base_rgb, opt_in->base_rgb, sizeof part.base_rgb);
+    return am_render_strip_parts(&part, 1, times, n, opt_in, NULL, out, err);
+}
+
+am_status am_render_strip_parts(const am_render_part *parts, size_t np, const double *times, size_t n,
+                                const am_render_options *opt_in, const char *title, am_image *out, am_error *err)
+{
     memset(out, 0, sizeof *out);
     if (n == 0 || n > 256)
         return am_fail(err, AM_ERR_USAGE, "render: %zu frames (1..256)", n);
+    if (np == 0)
+        return am_fail(err, AM_ERR_USAGE, "render: no part to draw");
     am_render_options opt;
     options_or_default(opt_in, &opt);
+    const am_bench *b0 = parts[0].bench;
     /* One posed mesh at a time: pose every frame once for the framing (joints kept, they are
      * small), then again while drawing, so memory does not grow with the frame count. */
-    size_t nv = b->vertex_count, nj = b->skel->joint_count;
-    float *pos = malloc(3 * nv * sizeof *pos);
-    am_vec3 *jp = malloc(n * nj * sizeof *jp);
+    size_t nv = 0, nj = b0->skel->joint_count;
+    for (size_t p = 0; p < np; p++)
+        nv = parts[p].bench->vertex_count > nv ? parts[p].bench->vertex_count : nv;
+    float *pos = malloc((3 * nv + 1) * sizeof *pos);
+    am_vec3 *jp = malloc((n * np * nj + 1) * sizeof *jp);
+    float *zbuf = NULL;
     am_status s = AM_OK;
     if (!pos || !jp) {
         s = am_fail_nomem(err, "render frames");
         goto done;
     }
     bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-    for (size_t f = 0; f < n && !s; f++) {
-        s = am_bench_pose_at(b, motion, times[f], pos, jp + f * nj, err);
-        if (!s)
-            bounds_of(b, pos, jp + f * nj, opt.draw_joints, opt.view, &bd);
-    }
+    if (opt.focus)
+        box_bounds(opt.focus_min, opt.focus_max, opt.view, &bd);
+    for (size_t f = 0; f < n && !s; f++)
+        for (size_t p = 0; p < np && !s; p++) {
+            s = am_bench_pose_at(parts[p].bench, parts[p].motion, times[f], pos, jp + (f * np + p) * nj, err);
+            if (!s && !opt.focus)
+                bounds_of(parts[p].bench, pos, opt.view, &bd);
+        }
     if (s)
         goto done;
     int fw = opt.frame_width, fh = opt.frame_height;
@@ -528,14 +613,19 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
     proj pr = fit(opt.view, bd, fw, inner_h, 0, 0);
     const char *what = "rest";
     char mname[300];
+    int motion = parts[0].motion;
     if (motion >= 0) {
         am_bench_motion_info info;
-        if (!am_bench_motion_get_info(b, (size_t)motion, &info, NULL)) {
+        if (!am_bench_motion_get_info(b0, (size_t)motion, &info, NULL)) {
             snprintf(mname, sizeof mname, "%s (%.2fs%s)", info.source, info.duration, info.loop ? ", loop" : "");
             what = mname;
         }
     }
-    header(out, b, what, &opt);
+    header(out, title ? title : b0->source, what, &opt);
+    if (!(zbuf = new_zbuf(fw, fh, err))) {
+        s = AM_ERR_NOMEM;
+        goto done;
+    }
     for (size_t f = 0; f < n && !s; f++) {
         int x0 = (int)f * fw, y0 = HEADER_H;
         background(out, x0, y0, fw, fh);
@@ -544,16 +634,25 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
         p.cy = y0 + LABEL_H + inner_h / 2.0;
         char label[48];
         snprintf(label, sizeof label, motion >= 0 ? "t=%.2fs" : "rest", times[f]);
-        s = am_bench_pose_at(b, motion, times[f], pos, NULL, err);
-        if (s)
-            break;
-        frame_in in = {b, pos, jp + f * nj, &opt, label};
-        s = draw_frame(out, &in, &p, x0, y0, fw, fh, err);
+        for (size_t i = 0; i < (size_t)fw * (size_t)fh; i++)
+            zbuf[i] = -INFINITY;
+        /* every part into one depth buffer, then every overlay on top of all the meshes */
+        for (int pass = 0; pass < 2 && !s; pass++)
+            for (size_t q = 0; q < np && !s; q++) {
+                am_render_options po = opt;
+                memcpy(po.base_rgb, parts[q].base_rgb, sizeof po.base_rgb);
+                frame_in in = {parts[q].bench, pos, jp + (f * np + q) * nj, &po, label};
+                if (pass == 0 && !(s = am_bench_pose_at(parts[q].bench, parts[q].motion, times[f], pos, NULL, err)))
+                    s = draw_mesh(out, zbuf, &in, &p, x0, y0, fw, fh, err);
+                else if (pass == 1)
+                    s = draw_overlay(out, &in, &p, x0, y0, fw, fh, err);
+            }
         frame_chrome(out, label, &p, x0, y0, fw, fh);
     }
     if (s)
         am_image_free(out);
 done:
+    free(zbuf);
     free(pos);
     free(jp);
     return s;
@@ -577,14 +676,17 @@ am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *j
     am_render_options opt;
     options_or_default(opt_in, &opt);
     bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-    bounds_of(b, prim, joints, opt.draw_joints, opt.view, &bd);
+    if (opt.focus)
+        box_bounds(opt.focus_min, opt.focus_max, opt.view, &bd);
+    else
+        bounds_of(b, prim, opt.view, &bd);
     int fw = opt.frame_width, fh = opt.frame_height;
     am_status s = am_image_alloc(img, fw, HEADER_H + fh, err);
     if (s)
         return s;
     int inner_h = fh - LABEL_H - FOOTER_H;
     proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, HEADER_H + LABEL_H + inner_h / 2.0);
-    header(img, b, label ? label : "", &opt);
+    header(img, b->source, label ? label : "", &opt);
     background(img, 0, HEADER_H, fw, fh);
     frame_in in = {b, prim, joints, &opt, label ? label : ""};
     s = draw_frame(img, &in, &pr, 0, HEADER_H, fw, fh, err);
@@ -621,7 +723,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
     am_status s = am_image_alloc(out, fw * cols, HEADER_H + fh * rows, err);
     if (s)
         return s;
-    header(out, b, title ? title : "", NULL);
+    header(out, b->source, title ? title : "", NULL);
     int inner_h = fh - LABEL_H - FOOTER_H;
     for (size_t f = 0; f < n && !s; f++) {
         const am_render_cell *fr = &frames[f];
@@ -633,12 +735,9 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
         background(out, x0, y0, fw, fh);
         bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
         if (fr->focus) {
-            /* the eight corners of the focus box */
-            for (int k = 0; k < 8; k++)
-                grow(&bd, o.view, am_v3(k & 1 ? fr->focus_max.x : fr->focus_min.x, k & 2 ? fr->focus_max.y : fr->focus_min.y,
-                                        k & 4 ? fr->focus_max.z : fr->focus_min.z));
+            box_bounds(fr->focus_min, fr->focus_max, o.view, &bd);
         } else {
-            bounds_of(b, fr->prim, fr->joints, o.draw_joints, o.view, &bd);
+            bounds_of(b, fr->prim, o.view, &bd);
         }
         proj pr = fit(o.view, bd, fw, inner_h, x0 + fw / 2.0, y0 + LABEL_H + inner_h / 2.0);
         const char *label = fr->label ? fr->label : "";

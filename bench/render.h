@@ -8,7 +8,9 @@
  *   side : seen from -Y (its right side):           image right = +X (forward)
  *   top  : seen from +Z:                              image up = +X, image right = -Y
  * A strip puts N frames side by side with ONE projection for all of them (framing that
- * holds the whole motion, joints included), a scale bar and the view's axes.
+ * holds the posed mesh over the whole motion and the prim; never the joints, which a skin's
+ * overrides may put far from the mesh), a scale bar and the view's axes. Only the joints
+ * that carry skin weight are drawn.
  */
 #ifndef AM_RENDER_H
 #define AM_RENDER_H
@@ -47,6 +49,9 @@ typedef struct am_render_options {
     const float *vertex_rgb;       /* 3 * vertex_count colours 0..1, or NULL */
     float base_rgb[3];             /* colour when neither is given (0,0,0 = default grey) */
     bool label_joints;             /* each drawn joint's name beside its dot */
+    bool focus;                    /* frame this prim-frame box instead of the posed mesh */
+    am_vec3 focus_min, focus_max;  /* (strips and single frames; one box for several strips
+                                      gives them one scale, e.g. am_render_posed_box) */
 } am_render_options;
 /* Defaults: side view, 360 x 400, Lambert, joints drawn. */
 am_render_options am_render_defaults(void);
@@ -66,6 +71,24 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
                           const am_render_options *opt, am_image *out, am_error *err);
 am_status am_render_strip_png(const am_bench *b, int motion, const double *times, size_t n,
                               const am_render_options *opt, const char *path, am_error *err);
+
+/* Several benches drawn together (the parts of one creature, each its own mesh asset on the
+ * same skeleton): one framing for all, one depth buffer per frame, joints over every mesh. */
+typedef struct am_render_part {
+    const am_bench *bench;
+    int motion;        /* -1: rest */
+    float base_rgb[3]; /* its colour (0,0,0 = default); see am_render_palette */
+} am_render_part;
+/* The strip of am_render_strip for every part; the header names `title` (NULL: the first
+ * part's source) and the first part's motion. */
+am_status am_render_strip_parts(const am_render_part *parts, size_t np, const double *times, size_t n,
+                                const am_render_options *opt, const char *title, am_image *out, am_error *err);
+/* The prim-frame box of every part's posed mesh at every time (broken, far-away vertices
+ * left out): what to put in am_render_options.focus so several strips share one framing. */
+am_status am_render_posed_box(const am_render_part *parts, size_t np, const double *times, size_t n,
+                              am_vec3 *lo, am_vec3 *hi, am_error *err);
+/* Colour i of the parts palette (i = 0: the default mesh colour); it repeats after 8. */
+void am_render_palette(size_t i, float rgb[3]);
 /* One cell of a sheet: posed positions (prim frame), joints (NULL or skel->joint_count,
  * prim frame), a label, the view, optional per-vertex colours, and an optional box (prim
  * frame) the frame is fitted to instead of the whole mesh (close-ups). */

@@ -15,6 +15,7 @@
 #include "core/io.h"
 #include "import/import.h"
 #include "mesh/mesh_asset.h"
+#include "render.h"
 #include "texture/texture.h"
 #include "test_support.h"
 
@@ -81,6 +82,53 @@ static bool exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
+/* The import's pose sheet layout (import_run.c, render.c): per row a 22 px title, a 28 px
+ * strip header, then frames of 240 x 280 side by side. */
+#define SHEET_ROW_H (22 + 28 + 280)
+#define SHEET_FRAME_W 240
+#define SHEET_FRAME_H 280
+
+/* A pixel of a mesh drawn in palette colour `colour`: Lambert shading scales the colour,
+ * so its chromaticity stays the palette's (background, text, joints and bones are grey or
+ * red, far from every palette colour). */
+static bool palette_pixel(const uint8_t *p, size_t colour)
+{
+    float c[3];
+    am_render_palette(colour, c);
+    double sum = p[0] + p[1] + p[2], cs = c[0] + c[1] + c[2];
+    if (sum < 90)
+        return false; /* too dark: rounding blurs the hue */
+    for (int k = 0; k < 3; k++)
+        if (fabs(p[k] / sum - c[k] / cs) > 0.02)
+            return false;
+    return true;
+}
+
+/* The smallest share of a frame's height the mesh (palette colour 0) covers, over every
+ * frame of every row of a pose sheet. */
+static double sheet_min_fill(const char *png)
+{
+    am_image img;
+    am_error err;
+    assert_int_equal(am_png_read(png, &img, &err), AM_OK);
+    assert_int_equal(img.height % SHEET_ROW_H, 0);
+    double worst = 1;
+    for (int row = 0; row < img.height / SHEET_ROW_H; row++)
+        for (int f = 0; f < img.width / SHEET_FRAME_W; f++) {
+            int y0 = row * SHEET_ROW_H + 22 + 28, top = -1, bottom = -1;
+            for (int y = y0; y < y0 + SHEET_FRAME_H; y++)
+                for (int x = f * SHEET_FRAME_W; x < (f + 1) * SHEET_FRAME_W; x++)
+                    if (palette_pixel(img.rgba + 4 * ((size_t)y * (size_t)img.width + (size_t)x), 0)) {
+                        top = top < 0 ? y : top;
+                        bottom = y;
+                    }
+            double fill = top < 0 ? 0 : (double)(bottom - top + 1) / SHEET_FRAME_H;
+            worst = fmin(worst, fill);
+        }
+    am_image_free(&img);
+    return worst;
+}
+
 static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
 {
     (void)state;
@@ -128,6 +176,12 @@ static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
     assert_near(a->strain_share, 0.0211, 0.002); /* the head/neck seam stretches: flagged, not exploding */
     assert_true(a->strained);
     assert_true(exists(p->pose_sheet));
+    /* framed on the posed mesh, not on its 52 moved joints (up to 1.41 m away): the bear
+     * fills most of every frame's height (the drawable area is 192 of 280 px: 0.69) */
+    double fill = sheet_min_fill(p->pose_sheet);
+    print_message("bear pose sheet: the mesh fills >= %.3f of every frame's height\n", fill);
+    assert_true(fill >= 0.5);
+    assert_false(r.rep.pose_sheet[0]); /* one part: no combined sheet */
     char anim[400];
     snprintf(anim, sizeof anim, "%s/TeddyIdle.anim", r.out);
     assert_true(exists(anim));
@@ -162,6 +216,34 @@ static void test_bento_female_five_meshes_no_override(void **state)
         am_mesh_asset_free(&a);
     }
     assert_int_equal(positions, 3958);
+    done(&r);
+    /* --bench: each part's sheet, and NAME_poses.png with all five together in one framing
+     * (one rest row: side and front strips of 6 frames), every part in its colour */
+    am_import_options bench;
+    am_import_options_default(&bench);
+    bench.bench = true;
+    must_import("data/realdata/female_2016_08_05.dae", &bench, &r);
+    char want[700];
+    snprintf(want, sizeof want, "%s/female_2016_08_05_poses.png", r.out);
+    assert_string_equal(r.rep.pose_sheet, want);
+    bool listed = false;
+    for (size_t i = 0; i < r.rep.written_count; i++)
+        listed |= strcmp(r.rep.written[i], want) == 0;
+    assert_true(listed);
+    for (size_t i = 0; i < 5; i++)
+        assert_true(exists(r.rep.parts[i].pose_sheet));
+    am_image img;
+    assert_int_equal(am_png_read(want, &img, &err), AM_OK);
+    assert_int_equal(img.width, 6 * SHEET_FRAME_W);
+    assert_int_equal(img.height, 2 * SHEET_ROW_H);
+    for (size_t part = 0; part < 5; part++) {
+        size_t n = 0;
+        for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++)
+            n += palette_pixel(img.rgba + 4 * i, part);
+        print_message("combined sheet: part %zu (%s): %zu pixels\n", part, r.rep.parts[part].name, n);
+        assert_true(n >= 8);
+    }
+    am_image_free(&img);
     done(&r);
     /* --merge: one asset of 5 faces and the 94 joints the meshes use together */
     am_import_options opts;

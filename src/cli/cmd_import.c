@@ -35,7 +35,8 @@ static const char *help =
     "  NAME.rig.json        the rig the skin builder got ('animesh skin' rebuilds it)\n"
     "  TEXTURE.png/.j2c     the material's texture and its upload code stream\n"
     "  MOTION.anim          every --anim, converted (.bvh) and checked\n"
-    "  NAME_poses.png       with --bench: rows = motions (side, front), columns = times\n\n"
+    "  NAME_poses.png       with --bench: rows = motions (side, front), columns = times\n"
+    "                       (one per part; several parts: also all of them together)\n\n"
     "  --out DIR             output directory (created)\n"
     "  --name N              output name (default: the model file's name)\n"
     "  --merge               one asset from every rigged mesh (at most 8 faces, 110 joints)\n"
@@ -150,6 +151,8 @@ static void print_report(const am_import_report *r)
         for (size_t w = 0; p->skin && w < p->skin->warning_count; w++)
             fprintf(stderr, "animesh import: warning: part %s: %s\n", p->name, p->skin->warnings[w]);
     }
+    if (r->pose_sheet[0])
+        printf("pose sheet of all %zu parts together %s\n", r->part_count, r->pose_sheet);
     if (r->finding_count)
         printf("what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)

@@ -239,6 +239,7 @@ typedef struct am_import_report {
     am_import_map_entry *map;    /* copied from a retargeted plan */
     size_t map_count;
     char axes[700];
+    char pose_sheet[1024];       /* every part together (several parts, --bench), "" when none */
 } am_import_report;
 
 void am_import_report_free(am_import_report *r);

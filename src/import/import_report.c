@@ -134,6 +134,8 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     for (size_t i = 0; i < r->part_count; i++)
         json_array_append_new(parts, part_json(&r->parts[i]));
     json_object_set_new(o, "parts", parts);
+    if (r->pose_sheet[0])
+        json_object_set_new(o, "pose_sheet", str(r->pose_sheet));
     json_t *f = json_array();
     for (size_t i = 0; i < r->finding_count; i++)
         json_array_append_new(f, json_pack("{s:s,s:s}", "code", r->findings[i].code, "text", r->findings[i].text));

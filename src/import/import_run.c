@@ -207,25 +207,56 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, am
     return AM_OK;
 }
 
-/* Rows = motions (side, then front), columns = times; a rest row when no motion is given. */
-static am_status pose_sheet(const am_bench *b, const am_import_plan *plan, am_buf *png, am_error *err)
+/* Rows = motions (side, then front), columns = times; a rest row when no motion is given.
+ * Every bench (one part, or all the parts of the creature together, each in its palette
+ * colour) is drawn in one framing per view: the box of the posed meshes over every row's
+ * times, so the creature fills the frame and neither jumps between frames nor rescales
+ * between motions. */
+static am_status pose_sheet(const am_bench *const *benches, const size_t *colours, size_t nb, const am_import_plan *plan,
+                            const char *title, am_buf *png, am_error *err)
 {
     size_t rows = plan->motion_count ? plan->motion_count : 1;
+    if (rows > 16)
+        rows = 16;
+    am_render_part *parts = malloc((nb ? nb : 1) * sizeof *parts);
+    if (!parts)
+        return am_fail_nomem(err, "pose sheet");
+    double times[16][POSE_COLUMNS];
+    am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    am_status st = AM_OK;
+    for (size_t m = 0; m < rows && !st; m++) {
+        am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, POSE_COLUMNS, times[m]);
+        for (size_t p = 0; p < nb; p++) {
+            parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
+            am_render_palette(colours[p], parts[p].base_rgb);
+        }
+        am_vec3 l, h;
+        if (!(st = am_render_posed_box(parts, nb, times[m], POSE_COLUMNS, &l, &h, err))) {
+            lo = am_v3(fmin(lo.x, l.x), fmin(lo.y, l.y), fmin(lo.z, l.z));
+            hi = am_v3(fmax(hi.x, h.x), fmax(hi.y, h.y), fmax(hi.z, h.z));
+        }
+    }
     am_image strips[2 * 16];
     size_t ns = 0;
     int width = 0, height = 0;
-    am_status st = AM_OK;
     const int label_h = 22;
-    for (size_t m = 0; m < rows && m < 16 && !st; m++)
+    for (size_t m = 0; m < rows && !st; m++)
         for (int v = 0; v < 2 && !st; v++) {
             am_render_options o = am_render_defaults();
             o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
             o.frame_width = 240;
             o.frame_height = 280;
-            double times[POSE_COLUMNS];
-            int motion = plan->motion_count ? (int)m : -1;
-            am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, POSE_COLUMNS, times);
-            st = am_render_strip(b, motion, times, POSE_COLUMNS, &o, &strips[ns], err);
+            /* the parts together show how they fit; their joints (a Bento avatar: 94, the
+             * face's over the eyes) are in each part's own sheet */
+            o.draw_joints = nb == 1;
+            o.focus = true;
+            o.focus_min = lo;
+            o.focus_max = hi;
+            for (size_t p = 0; p < nb; p++) {
+                parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
+                am_render_palette(colours[p], parts[p].base_rgb);
+            }
+            st = am_render_strip_parts(parts, nb, times[m], POSE_COLUMNS, &o, title, &strips[ns], err);
             if (!st) {
                 width = strips[ns].width > width ? strips[ns].width : width;
                 height += strips[ns].height + label_h;
@@ -256,10 +287,11 @@ static am_status pose_sheet(const am_bench *b, const am_import_plan *plan, am_bu
     am_image_free(&sheet);
     for (size_t i = 0; i < ns; i++)
         am_image_free(&strips[i]);
+    free(parts);
     return st;
 }
 
-static am_status bench_part(const am_buf *mesh, const char *name, const am_import_plan *plan,
+static am_status bench_part(const am_buf *mesh, const char *name, size_t colour, const am_import_plan *plan,
                             const am_skeleton *skel, bool full, am_import_part_report *pr, am_buf *sheet,
                             am_error *err)
 {
@@ -293,10 +325,56 @@ static am_status bench_part(const am_buf *mesh, const char *name, const am_impor
         }
     }
     am_bench_pose_report_free(&rest_pose);
+    const am_bench *one = &b;
     if (!st)
-        st = pose_sheet(&b, plan, sheet, err);
+        st = pose_sheet(&one, &colour, 1, plan, NULL, sheet, err);
 done:
     am_bench_free(&b);
+    return st;
+}
+
+/* A creature of several parts (prims of one linkset, all on one skeleton) is one thing in
+ * the viewer: NAME_poses.png draws every written part together, each in its colour of the
+ * palette (as in its own sheet), from the staged .llmesh bytes and every motion. */
+static am_status combined_sheet(const am_import_plan *plan, const am_skeleton *skel, const part_out *po,
+                                const char *out_dir, am_import_outset *set, am_import_report *rep, am_error *err)
+{
+    size_t n = plan->part_count;
+    am_bench *benches = calloc(n, sizeof *benches);
+    const am_bench **ptrs = calloc(n, sizeof *ptrs);
+    size_t *colours = calloc(n, sizeof *colours);
+    size_t loaded = 0;
+    am_buf png = {0};
+    am_status st = AM_OK;
+    if (!benches || !ptrs || !colours) {
+        st = am_fail_nomem(err, "combined pose sheet");
+        goto done;
+    }
+    for (size_t i = 0; i < n && !st; i++) {
+        if ((st = am_bench_load_mem(po[i].mesh.data, po[i].mesh.size, plan->parts[i].name, skel, NULL, &benches[i],
+                                    err)))
+            break;
+        loaded++;
+        for (size_t m = 0; m < plan->motion_count && !st; m++)
+            st = am_bench_add_anim_mem(&benches[i], plan->motions[m].anim, plan->motions[m].anim_size,
+                                       plan->motions[m].name, err);
+        ptrs[i] = &benches[i];
+        colours[i] = i;
+    }
+    char title[200], name[160];
+    snprintf(title, sizeof title, "%s (%zu parts)", plan->name, n);
+    snprintf(name, sizeof name, "%s_poses", plan->name);
+    if (!st && !(st = pose_sheet(ptrs, colours, n, plan, title, &png, err))) {
+        snprintf(rep->pose_sheet, sizeof rep->pose_sheet, "%s/%s.png", out_dir, name);
+        st = add_file(set, out_dir, name, ".png", &png, err);
+    }
+done:
+    for (size_t i = 0; i < loaded; i++)
+        am_bench_free(&benches[i]);
+    am_buf_free(&png);
+    free(benches);
+    free(ptrs);
+    free(colours);
     return st;
 }
 
@@ -366,7 +444,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if (opts->normalize_binds && part->rig.explicit_skin) {
         /* before: the file's inverse binds, on the bench; after: what is written */
         am_import_part_report before = {0};
-        if ((st = bench_part(&po->mesh, part->name, plan, skel, false, &before, NULL, err)) ||
+        if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, false, &before, NULL, err)) ||
             (st = normalized_rig(&part->rig, &res, skel, &normalized, err)))
             goto done;
         have_normalized = true;
@@ -413,7 +491,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                     part->name, res.face_count);
     }
     progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
-    if ((st = bench_part(&po->mesh, part->name, plan, skel, opts->bench, pr, &sheet, err)))
+    if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, opts->bench, pr, &sheet, err)))
         goto done;
     if (pr->rest_error_m > 1e-3)
         run_finding(rep, "rest_error",
@@ -627,6 +705,10 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         st = run_part(plan, i, skel, opts, out_dir, &set, &po[i], &rep->parts[i], rep, err);
     for (size_t t = 0; t < plan->texture_count && !st; t++)
         st = run_texture(&plan->textures[t], out_dir, &set, &to[t], rep, err);
+    if (!st && opts->bench && plan->part_count > 1) {
+        progress(opts, "bench: every part together, pose sheet");
+        st = combined_sheet(plan, skel, po, out_dir, &set, rep, err);
+    }
     for (size_t m = 0; m < plan->motion_count && !st; m++) {
         am_buf b = {0};
         if (!(st = am_buf_append(&b, plan->motions[m].anim, plan->motions[m].anim_size, err)))
