@@ -222,6 +222,68 @@ static void test_quadruped_file_map(void **state)
     am_gf_remove_tree(dir);
 }
 
+/* A glTF file whose nodes have no names (the "name" key is optional): every message names
+ * a source joint "#N", its node index as maps write it, never ''. The tail is left
+ * unmapped, so the trot's tail wag warns that its vertices follow the hips. */
+static void test_unnamed_nodes_are_named_by_index(void **state)
+{
+    (void)state;
+    am_gf_model m;
+    am_gf_quadruped(&m);
+    char dir[256], path[512];
+    am_test_tmpdir(dir, sizeof dir);
+    /* "#N" is the scene's index (the reader puts parents first): found on a named copy */
+    am_scene s;
+    am_gf_write(&m, NULL, dir, "named", path, sizeof path);
+    am_gf_load(path, &s);
+    int hips = am_scene_find_node(&s, "Hips"), tail1 = am_scene_find_node(&s, "Tail1"),
+        tail2 = am_scene_find_node(&s, "Tail2");
+    assert_true(hips >= 0 && tail1 >= 0 && tail2 >= 0);
+    am_scene_free(&s);
+    am_buf bin = {0};
+    json_t *doc = am_gf_document(&m, NULL, &bin);
+    json_t *nodes = json_object_get(doc, "nodes");
+    size_t i;
+    json_t *nd;
+    json_array_foreach(nodes, i, nd) json_object_del(nd, "name");
+    am_gf_save(doc, &bin, AM_GF_GLB, dir, "nameless", path, sizeof path);
+    json_decref(doc);
+    am_buf_free(&bin);
+    am_gf_load(path, &s);
+    assert_string_equal(s.nodes[tail1].name, "");
+    char json[160];
+    snprintf(json, sizeof json, "{\"joints\": {\"#%d\": \"-\", \"#%d\": \"-\"}}", tail1, tail2);
+    am_joint_map map;
+    am_error err;
+    assert_int_equal(am_joint_map_parse(json, strlen(json), "map", &map, &err), AM_OK);
+    am_retarget_opts o;
+    am_retarget_opts_init(&o);
+    o.map = &map;
+    o.axes = (am_axes_opts){.up = 2, .forward = 3, .scale = 1};
+    am_retarget_result r;
+    if (am_retarget(&s, &g_skel, &o, &r, &err)) {
+        char buf[600];
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    }
+    char want[160];
+    snprintf(want, sizeof want, "animates '#%d', which is not mapped: its vertices follow '#%d' (mPelvis)", tail1, hips);
+    bool found = false;
+    for (size_t f = 0; f < r.finding_count; f++) {
+        found |= strstr(r.findings[f].text, want) != NULL;
+        if (strstr(r.findings[f].text, "''"))
+            fail_msg("a finding names a node '': %s", r.findings[f].text);
+    }
+    if (!found)
+        for (size_t f = 0; f < r.finding_count; f++)
+            print_message("  finding: %s\n", r.findings[f].text);
+    assert_true(found);
+    am_retarget_result_free(&r);
+    am_joint_map_free(&map);
+    am_scene_free(&s);
+    am_gf_model_free(&m);
+    am_gf_remove_tree(dir);
+}
+
 /* --- real files -------------------------------------------------------------------------- */
 
 typedef struct real_case {
@@ -399,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_bend_box_files),
         cmocka_unit_test(test_quadruped_files),
         cmocka_unit_test(test_quadruped_file_map),
+        cmocka_unit_test(test_unnamed_nodes_are_named_by_index),
         cmocka_unit_test(test_real_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -327,9 +327,10 @@ static am_status convert_meshes(ai_convert *cv)
     for (size_t i = 0; i < s->node_count; i++)
         for (unsigned k = 0; k < cv->ai_nodes[i]->mNumMeshes; k++) {
             unsigned mi = cv->ai_nodes[i]->mMeshes[k];
+            char nl[160];
             if (mi >= cv->ai->mNumMeshes)
-                return fail(cv, "node '%s' refers to mesh %u, the file has %u", s->nodes[i].name, mi,
-                            cv->ai->mNumMeshes);
+                return fail(cv, "node '%s' refers to mesh %u, the file has %u",
+                            am_scene_node_label(s, (int)i, nl, sizeof nl), mi, cv->ai->mNumMeshes);
             refs++;
             skinned += cv->ai->mMeshes[mi]->mNumBones > 0;
         }
@@ -649,9 +650,10 @@ static am_status fold_animated_chain(ai_convert *cv, const struct aiAnimation *a
         }
         am_vec3 t, s;
         am_quat r;
+        char nl[160];
         if (!am_scene_decompose(&m, &t, &r, &s))
             am_scene_note(cv->scene, "node '%s': its folded pivot chain shears at %g s (decomposed approximately)",
-                          cv->scene->nodes[node].name, (double)times[k]);
+                          am_scene_node_label(cv->scene, (int)node, nl, sizeof nl), (double)times[k]);
         if (k && am_quat_dot(r, prev) < 0) /* keep the keys on one hemisphere for lerp */
             r = (am_quat){-r.x, -r.y, -r.z, -r.w};
         prev = r;

@@ -488,9 +488,10 @@ static am_status read_node(dae_ctx *c, node_build *nb, const xmlNode *x, int par
     if ((st = node_local(c, x, &local)))
         return st;
     am_scene_node_set_local(n, &local);
+    char nl[160];
     if (dae_child(x, "instance_node"))
         am_scene_note(s, "node '%s': <instance_node> is not followed (the uploader does not read it either for skins)",
-                      n->name);
+                      am_scene_node_label(s, (int)i, nl, sizeof nl));
     for (xmlNode *k = dae_child(x, "node"); k; k = dae_next(k, "node"))
         if ((st = read_node(c, nb, k, (int)i, depth + 1)))
             return st;

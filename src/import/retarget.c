@@ -167,9 +167,10 @@ static am_status setup_joints(am_rt *c, am_error *err)
     for (size_t m = 0; m < c->nm; m++) {
         am_mat4 bv = am_mat4_mul(&c->bindf[c->m_node[m]], &c->A);
         c->m_bind[m] = am_mat4_get_translation(&bv);
+        char rn[128];
         if (!am_mat4_inverse(&bv, &c->m_bindv_inv[m]))
             return am_fail(err, AM_ERR_INVALID, "rig joint '%s': its bind matrix is singular",
-                           s->nodes[c->m_node[m]].name);
+                           am_map_rig_name(s, c->m_node[m], rn, sizeof rn));
     }
     /* where the viewer puts every joint of the closed set at rest (the skin builder's rule:
      * a mapped joint at its rig position unless within 0.1 mm of its default offset) */
@@ -239,7 +240,7 @@ static void report_bind_vs_rest(am_rt *c)
     }
     const am_scene_skin *k = &c->s->skins[c->skin];
     double worst_deg = 0, worst_m = 0;
-    const char *at = NULL;
+    int at = -1;
     for (size_t j = 0; j < k->joint_count; j++) {
         int n = k->joint_nodes[j];
         if (n < 0 || !k->has_inverse_binds)
@@ -254,14 +255,15 @@ static void report_bind_vs_rest(am_rt *c)
                 worst_deg = deg;
             if (m > worst_m)
                 worst_m = m;
-            at = c->s->nodes[n].name;
+            at = n;
         }
     }
-    if (at && (worst_deg > 0.01 || worst_m > c->pos_tol))
+    char an[128];
+    if (at >= 0 && (worst_deg > 0.01 || worst_m > c->pos_tol))
         am_rt_finding(c->r, AM_FINDING_NOTE,
                       "the skin's bind pose differs from the nodes' rest pose (up to %.2f deg and %.4f m, e.g. at '%s'): "
                       "the bind pose is the rest the overrides carry, and clips are measured from it",
-                      worst_deg, worst_m, at);
+                      worst_deg, worst_m, am_map_rig_name(c->s, at, an, sizeof an));
 }
 
 /* --- rigs ----------------------------------------------------------------------------- */
@@ -435,16 +437,22 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
             g->rgb[i] = fmin(1, fmax(0, mt->base_color[i]));
         g->textured = mt->image_path || mt->image_data;
     }
+    /* an unnamed mesh is called what its part's file is called: mesh<N> */
+    char mn[128];
+    if (m->name && m->name[0])
+        snprintf(mn, sizeof mn, "%s", m->name);
+    else
+        snprintf(mn, sizeof mn, "mesh%zu", mesh);
     if (over4)
         am_rt_finding(c->r, AM_FINDING_WARNING,
                       "mesh '%s': %zu vertices are weighted to more than 4 joints: the viewer keeps the 4 largest "
                       "(mesh-asset.md 4.6), so they bend a little differently from the source",
-                      m->name ? m->name : "", over4);
+                      mn, over4);
     if (out->unweighted)
         am_rt_finding(c->r, AM_FINDING_WARNING,
                       "mesh '%s': %zu vertices carry no weight (the source leaves them in place): given to %s, they "
                       "follow it",
-                      m->name ? m->name : "", out->unweighted, c->skel->joints[c->m_joint[c->top]].name);
+                      mn, out->unweighted, c->skel->joints[c->m_joint[c->top]].name);
     return AM_OK;
 }
 

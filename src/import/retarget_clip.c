@@ -227,11 +227,12 @@ static void report_scale(am_rt *c, const am_scene_clip *clip)
         for (size_t k = 0; k < ch->key_count; k++)
             for (int i = 0; i < 3; i++)
                 worst = fmax(worst, fabs(ch->values[k * stride + at + (size_t)i] / (rest[i] != 0 ? rest[i] : 1) - 1));
+        char nn[128];
         if (worst > 1e-4)
             am_rt_finding(c->r, AM_FINDING_WARNING,
                           "clip '%s': scale keys on '%s' (up to %.1f %% from its rest scale) dropped: the viewer's "
                           "animations carry no scale",
-                          clip->name, n->name, 100 * worst);
+                          clip->name, am_map_rig_name(c->s, ch->node, nn, sizeof nn), 100 * worst);
     }
 }
 
@@ -288,10 +289,11 @@ static am_status report_unmapped(work *w, am_error *err)
         }
         if (worst > c->pos_tol) {
             int t = c->node_target[mj->weight_to];
+            char wn[128]; /* "#N" when unnamed: never an empty '' */
             am_rt_finding(c->r, AM_FINDING_WARNING,
                           "clip '%s' animates '%s', which is not mapped: its vertices follow '%s' (%s) and will be up to "
                           "%.4f m off",
-                          w->clip->name, mj->rig_name, s->nodes[mj->weight_to].name,
+                          w->clip->name, mj->rig_name, am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
                           t >= 0 ? c->skel->joints[c->m_joint[t]].name : "?", worst);
         }
     }

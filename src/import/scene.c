@@ -182,10 +182,12 @@ static am_status check_nodes(am_scene *s, am_error *err)
         am_scene_node *n = &s->nodes[i];
         if (!n->name)
             return where_fail(err, s, "node %zu has no name string (readers store \"\")", i);
+        char label[160];
+        am_scene_node_label(s, (int)i, label, sizeof label);
         if (n->parent >= (int)i || n->parent < -1)
-            return where_fail(err, s, "node %zu '%s': parent %d is not an earlier node", i, n->name, n->parent);
+            return where_fail(err, s, "node %zu '%s': parent %d is not an earlier node", i, label, n->parent);
         if (!finite_m(&n->local))
-            return where_fail(err, s, "node '%s': its transform has a value that is not finite", n->name);
+            return where_fail(err, s, "node '%s': its transform has a value that is not finite", label);
     }
     return AM_OK;
 }
@@ -279,18 +281,20 @@ static am_status check_clips(am_scene *s, am_error *err)
             if (ch->node < 0 || ch->node >= (int)s->node_count)
                 return where_fail(err, s, "clip '%s' channel %zu: node %d out of range", name, h, ch->node);
             const am_scene_node *n = &s->nodes[ch->node];
+            char nl[160];
+            am_scene_node_label(s, ch->node, nl, sizeof nl);
             if (!n->has_trs)
                 return where_fail(err, s, "clip '%s': node '%s' is animated but its rest matrix is not a plain "
-                                  "translation/rotation/scale (shear)", name, n->name);
+                                  "translation/rotation/scale (shear)", name, nl);
             if (ch->key_count == 0 || !ch->times || !ch->values)
-                return where_fail(err, s, "clip '%s' channel %zu (node '%s'): no keys", name, h, n->name);
+                return where_fail(err, s, "clip '%s' channel %zu (node '%s'): no keys", name, h, nl);
             size_t w = path_width(ch->path) * (ch->interp == AM_SCENE_INTERP_CUBICSPLINE ? 3 : 1);
             if (!finite_f(ch->times, ch->key_count) || !finite_f(ch->values, w * ch->key_count))
-                return where_fail(err, s, "clip '%s' node '%s': a key time or value is not finite", name, n->name);
+                return where_fail(err, s, "clip '%s' node '%s': a key time or value is not finite", name, nl);
             for (size_t k = 1; k < ch->key_count; k++)
                 if (ch->times[k] < ch->times[k - 1])
                     return where_fail(err, s, "clip '%s' node '%s': key %zu time %g s is before key %zu (%g s)", name,
-                                      n->name, k, (double)ch->times[k], k - 1, (double)ch->times[k - 1]);
+                                      nl, k, (double)ch->times[k], k - 1, (double)ch->times[k - 1]);
             if (ch->path == AM_SCENE_PATH_ROTATION) {
                 size_t stride = ch->interp == AM_SCENE_INTERP_CUBICSPLINE ? 12 : 4;
                 size_t at = ch->interp == AM_SCENE_INTERP_CUBICSPLINE ? 4 : 0;
@@ -298,7 +302,7 @@ static am_status check_clips(am_scene *s, am_error *err)
                     const float *q = &ch->values[k * stride + at];
                     if (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] < 1e-12f)
                         return where_fail(err, s, "clip '%s' node '%s': rotation key %zu has zero length", name,
-                                          n->name, k);
+                                          nl, k);
                 }
             }
             lo = ch->times[0] < lo ? ch->times[0] : lo;
@@ -323,6 +327,16 @@ am_status am_scene_finish(am_scene *s, am_error *err)
         n->world = n->parent >= 0 ? am_mat4_mul(&n->local, &s->nodes[n->parent].world) : n->local;
     }
     return AM_OK;
+}
+
+const char *am_scene_node_label(const am_scene *s, int node, char *out, size_t size)
+{
+    const char *n = node >= 0 && (size_t)node < s->node_count ? s->nodes[node].name : NULL;
+    if (n && n[0])
+        snprintf(out, size, "%s", n);
+    else
+        snprintf(out, size, "#%d", node);
+    return out;
 }
 
 int am_scene_find_node(const am_scene *s, const char *name)

@@ -234,6 +234,9 @@ void am_scene_node_set_trs(am_scene_node *n, am_vec3 t, am_quat r, am_vec3 s);
 
 /* Node index by exact name (first match), -1 when none. */
 int am_scene_find_node(const am_scene *scene, const char *name);
+/* How a message names node `node`: its name, or "#N" (its index, as joint maps write an
+ * unnamed node) when it has none, so a message never shows an empty ''. Returns out. */
+const char *am_scene_node_label(const am_scene *scene, int node, char *out, size_t size);
 
 /* THE clip evaluator (every format's clips and the retargeter go through it, as
  * ufbx_evaluate_scene does): the local transform of every node at clip time t (seconds,
