@@ -16,6 +16,15 @@ static void test_help_and_version(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "--help"), 0);
     assert_non_null(strstr(out, "usage: animesh <command>"));
     assert_non_null(strstr(out, "skeleton"));
+    /* the import line names every model format it reads, not COLLADA alone */
+    const char *imp = strstr(out, "  import ");
+    assert_non_null(imp);
+    char line[200];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(imp, "\n"), imp);
+    assert_non_null(strstr(line, "COLLADA"));
+    assert_non_null(strstr(line, "glTF/GLB"));
+    assert_non_null(strstr(line, "FBX"));
+    assert_non_null(strstr(line, "BVH"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "--version"), 0);
     assert_non_null(strstr(out, "animesh 0."));
     assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --help"), 0);

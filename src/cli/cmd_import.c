@@ -27,6 +27,8 @@ static const char *help =
     "A model rigged to another skeleton (glTF/GLB, FBX, a COLLADA file with other joint names)\n"
     "is retargeted onto the viewer skeleton instead (joint map, computed rig, its clips as\n"
     "motions).\n"
+    "MODEL: COLLADA .dae, glTF .gltf/.glb, FBX .fbx (or .x .smd .md5mesh .ms3d .b3d .iqm);\n"
+    "a BVH file is motion only: give it with --anim.\n"
     "Writes into DIR (all files replaced together, only when the whole run succeeded):\n"
     "  NAME.llmesh          the mesh asset the uploader would make (one per rigged mesh;\n"
     "                       NAME_<mesh> when the file has several)\n"

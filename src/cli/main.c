@@ -16,7 +16,7 @@ static const command commands[] = {
     {"map", am_cmd_map, "check a joint map (rig joint -> stock joint) against the skeleton"},
     {"anim", am_cmd_anim, "decode, encode, check .anim files; BVH mocap -> .anim"},
     {"mesh", am_cmd_mesh, "decode a mesh asset (.llmesh/.slm): blocks, LODs, weights, skin"},
-    {"import", am_cmd_import, "import a rigged COLLADA file as the viewer's uploader reads it, benched"},
+    {"import", am_cmd_import, "import a rigged COLLADA, glTF/GLB or FBX model (+ BVH motions), benched"},
     {"skin", am_cmd_skin, "build a rig's skin: .llmesh + .dae + WorldBridge meshdata"},
     {"bind", am_cmd_bind, "bind an unrigged mesh to stock joints (bone heat), with its quality report"},
     {"report", am_cmd_report, "the rigger's quality report of a mesh asset, rig or rigged model"},
