@@ -146,6 +146,49 @@ static void test_strip_lays_frames_side_by_side_with_one_framing(void **state)
     fx_mesh_free(&m);
 }
 
+/* A skin that lists mHead without weighting it: the viewer draws mHead 0.7 m above the
+ * small bar, but the strip frames the bar alone and draws only mPelvis, which carries
+ * every weight (an unweighted joint's dot, and its room in the framing, would shrink the
+ * creature; Little Bear's 34 unweighted joints did). */
+static void test_strip_frames_the_mesh_and_draws_weighted_joints_only(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 4, -0.2, 0.2, -0.05, 0.05, 1.02, 1.10);
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, 0, 1.0);
+    fx_skin sk = {.n = 2, .names = {"mPelvis", "mHead"}, .bind_world = {P_SF, {0, 0, 1.75}}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 200;
+    opt.frame_height = 240;
+    double t = 0;
+    am_image img;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_render_strip(&b, -1, &t, 1, &opt, &img, &err), AM_OK);
+    size_t dots = 0;
+    for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++) {
+        const uint8_t *p = img.rgba + 4 * i;
+        dots += p[0] == 225 && p[1] == 40 && p[2] == 40;
+    }
+    assert_in_range(dots, 12, 40); /* one dot (about 25 pixels), not two */
+    /* the 0.4 m bar spans the frame's width less the margins */
+    int first = -1, last = -1, row = 28 + 30 + (240 - 60) / 2 - 3;
+    for (int x = 0; x < 200; x++)
+        if (!is_background(px(&img, x, row))) {
+            if (first < 0)
+                first = x;
+            last = x;
+        }
+    assert_in_range(first, 10, 18);
+    assert_in_range(last, 181, 189);
+    am_image_free(&img);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
 /* A bar from x 0 to 1 on the creature's left (y 0.5 .. 0.6), red where x > 0.5 and green
  * elsewhere: side view puts +X to the right, front view +Y to the right, top view +X up
  * and +Y to the left. */
@@ -294,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_font_draws_the_glyph_bits),
         cmocka_unit_test(test_png_round_trip_keeps_every_pixel),
         cmocka_unit_test(test_strip_lays_frames_side_by_side_with_one_framing),
+        cmocka_unit_test(test_strip_frames_the_mesh_and_draws_weighted_joints_only),
         cmocka_unit_test(test_views_orient_the_avatar_axes),
         cmocka_unit_test(test_depth_buffer_shows_the_nearest_face),
         cmocka_unit_test(test_single_frame_png_has_the_frame_size),
