@@ -19,8 +19,10 @@ static const char *help =
     "pelvis, the spine to the chest, arms or forelegs, wings, neck and head, tail, fingers),\n"
     "with a confidence (0..1) and the reason for each. Left and right come from the side of the\n"
     "body the joint is on (viewer +Y after the axis conversion), not only from the name. The\n"
-    "map keeps every rig chain a viewer chain and stays within 110 joints; joints left\n"
-    "unmapped have their weights moved to their nearest mapped ancestor (named).\n\n"
+    "map keeps every rig chain a viewer chain and stays within 110 joints. A weighted joint\n"
+    "nothing places is embedded by the fallback into a free viewer chain, ancestry kept (its\n"
+    "reason starts \"fallback:\": a guess); joints left unmapped have their weights moved to\n"
+    "their nearest mapped ancestor (named; a warning when they carry weight).\n\n"
     "  --out MAP.json   write the map ({\"joints\", \"rig_parents\", \"confidence\", \"reasons\"});\n"
     "                   animesh import, anim from-bvh and map check read it\n"
     "  --json           print the report as JSON on stdout\n"
@@ -50,8 +52,14 @@ static void print_table(const am_scene *s, const am_axes *ax, const am_map_sugge
     }
     for (size_t i = 0; i < sug->note_count; i++)
         printf("  note: %s\n", sug->notes[i]);
+    for (size_t i = 0; i < sug->warning_count; i++)
+        printf("  warning: %s\n", sug->warnings[i]);
     (void)s;
-    printf("%zu of %zu joints mapped\n", sug->mapped, sug->count);
+    if (sug->fallback_count)
+        printf("%zu of %zu joints mapped (%zu by the fallback: guessed, marked \"fallback:\")\n", sug->mapped,
+               sug->count, sug->fallback_count);
+    else
+        printf("%zu of %zu joints mapped\n", sug->mapped, sug->count);
 }
 
 int am_cmd_map_suggest(int argc, char **argv)

@@ -121,6 +121,7 @@ typedef struct am_import_map_entry {
     char viewer[64];             /* the viewer joint it drives, "" when unmapped */
     double confidence;           /* 0..1 */
     char reason[320];
+    bool fallback;               /* placed by the map's fallback (a guess: map_suggest.h) */
 } am_import_map_entry;
 
 typedef struct am_import_plan {

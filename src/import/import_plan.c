@@ -326,6 +326,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         snprintf(e->viewer, sizeof e->viewer, "%s", mj->target >= 0 ? skel->joints[mj->target].name : "");
         e->confidence = mj->confidence;
         snprintf(e->reason, sizeof e->reason, "%s", mj->reason);
+        e->fallback = mj->source == AM_MAP_FALLBACK;
     }
     for (size_t i = 0; !st && i < res.rig_count; i++) {
         am_retarget_rig *rr = &res.rigs[i];

@@ -124,9 +124,10 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
         json_t *map = json_array();
         for (size_t i = 0; i < r->map_count; i++) {
             const am_import_map_entry *e = &r->map[i];
-            json_array_append_new(map, json_pack("{s:o,s:o,s:o,s:o}", "rig", str(e->rig), "viewer",
+            json_array_append_new(map, json_pack("{s:o,s:o,s:o,s:o,s:b}", "rig", str(e->rig), "viewer",
                                                  e->viewer[0] ? str(e->viewer) : json_null(), "confidence",
-                                                 real(e->confidence), "reason", str(e->reason)));
+                                                 real(e->confidence), "reason", str(e->reason), "fallback",
+                                                 e->fallback));
         }
         json_object_set_new(o, "joint_map", map);
     }

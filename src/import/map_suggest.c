@@ -1,6 +1,8 @@
 /* Joint-map suggestion from names and topology (map_suggest.h). */
 #include "import/map_suggest.h"
 
+#include "import/map_fallback.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -576,7 +578,10 @@ static void explain_unmapped(ctx *c)
                 why = "a further neck joint (the viewer has one, mNeck)";
             else if (bj->chain >= 0)
                 why = "beyond the joints the viewer chain offers";
-            snprintf(mj->reason, sizeof mj->reason, "unmapped: %s", why);
+            snprintf(mj->reason, sizeof mj->reason, "unmapped: %s%s", why,
+                     c->b->joints[j].weighted && mj->source != AM_MAP_USER
+                         ? "; the fallback found no free viewer joint for it that keeps its chain"
+                         : "");
         }
         if (a >= 0) {
             size_t n = strlen(mj->reason);
@@ -651,6 +656,9 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
         enforce_chains(&c);
         st = enforce_limit(&c, err);
     }
+    /* what names and topology left of the weighted rig, into free viewer chains */
+    if (!st)
+        st = am_map_fallback(s, b, ax, skel, out, taken, err);
     if (!st) {
         explain_unmapped(&c);
         pick_convention(out, b);
@@ -824,6 +832,7 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
         json_object_set_new(o, "target", mj->target >= 0 ? json_string(skel->joints[mj->target].name) : json_null());
         json_object_set_new(o, "confidence", json_real(floor(mj->confidence * 100 + 0.5) / 100));
         json_object_set_new(o, "reason", json_string(mj->reason));
+        json_object_set_new(o, "fallback", json_boolean(mj->source == AM_MAP_FALLBACK));
         if (mj->target < 0)
             json_object_set_new(o, "weights_to",
                                 mj->weight_to >= 0 ? json_string(sug->joints[b->node_joint[mj->weight_to]].rig_name)
@@ -837,7 +846,17 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
     for (size_t i = 0; i < sug->note_count; i++)
         json_array_append_new(notes, json_string(sug->notes[i]));
     json_object_set_new(root, "notes", notes);
+    json_t *warnings = json_array();
+    for (size_t i = 0; i < sug->warning_count; i++)
+        json_array_append_new(warnings, json_string(sug->warnings[i]));
+    json_object_set_new(root, "warnings", warnings);
     json_object_set_new(root, "mapped", json_integer((json_int_t)sug->mapped));
+    json_object_set_new(root, "fallback", json_integer((json_int_t)sug->fallback_count));
+    json_t *unemb = json_object();
+    json_object_set_new(unemb, "joints", json_integer((json_int_t)sug->unembedded_count));
+    json_object_set_new(unemb, "vertices", json_integer((json_int_t)sug->unembedded_vertices));
+    json_object_set_new(unemb, "weight", json_real(sug->unembedded_weight));
+    json_object_set_new(root, "unembedded", unemb);
     json_object_set_new(root, "map", map);
     return dump_json(root, out, err);
 }

@@ -48,7 +48,8 @@ typedef enum am_map_source {
     AM_MAP_NONE = 0,   /* unmapped */
     AM_MAP_VIEWER_NAME,
     AM_MAP_TOPOLOGY,   /* topology, with or without the name agreeing */
-    AM_MAP_USER        /* --map */
+    AM_MAP_USER,       /* --map */
+    AM_MAP_FALLBACK    /* embedded in a free viewer chain by the fallback: a guess */
 } am_map_source;
 
 typedef struct am_map_joint {
@@ -62,6 +63,7 @@ typedef struct am_map_joint {
 } am_map_joint;
 
 #define AM_MAP_MAX_NOTES 32
+#define AM_MAP_MAX_WARNINGS 4
 
 typedef struct am_map_suggestion {
     am_map_joint *joints;  /* one per body joint, same order */
@@ -70,6 +72,14 @@ typedef struct am_map_suggestion {
     char convention[32];   /* the naming convention most joints follow, "" when none */
     char notes[AM_MAP_MAX_NOTES][320]; /* entries dropped or changed to pass the check */
     size_t note_count;
+    /* The fallback: joints it placed, and weighted joints it found no room for (their
+     * vertices follow their nearest mapped ancestor), with what they carry. */
+    size_t fallback_count;
+    size_t unembedded_count;
+    size_t unembedded_vertices;  /* vertices with weight on any of them */
+    double unembedded_weight;    /* the sum of those weights, as the file gives them */
+    char warnings[AM_MAP_MAX_WARNINGS][400]; /* fits a retarget finding */
+    size_t warning_count;
 } am_map_suggestion;
 
 /* The name a map uses for a node: its name, or "#N" when empty or shared by another joint.

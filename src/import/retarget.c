@@ -564,6 +564,8 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
             am_rt_finding(r, AM_FINDING_WARNING, "%s", r->axes.conflicts[i]);
         for (size_t i = 0; i < r->suggestion.note_count; i++)
             am_rt_finding(r, AM_FINDING_NOTE, "%s", r->suggestion.notes[i]);
+        for (size_t i = 0; i < r->suggestion.warning_count; i++)
+            am_rt_finding(r, AM_FINDING_WARNING, "%s", r->suggestion.warnings[i]);
         st = setup_joints(&c, err);
     }
     if (!st) {
