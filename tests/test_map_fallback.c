@@ -3,8 +3,10 @@
  * its motion is not lost.
  *
  * Debian's assimp test models imported WITHOUT a map by animesh import: simple_skin.gltf
- * (two joints; the second one, the one the clip bends, has no role) and huesitos.fbx (a
- * branch of three joints beside the "tail"). Every weighted joint must be mapped, the map
+ * (two joints; the second one, the one the clip bends, has no role), huesitos.fbx (a
+ * branch of three joints beside the "tail": the tail guess is released and the whole
+ * branching tree re-embedded) and animation_with_skeleton.fbx (a second, separate tree: it
+ * can only share a viewer branch, position keys carrying it). Every weighted joint must be mapped, the map
  * must pass am_joint_map_check, and the bench reading the WRITTEN .llmesh and .anim must
  * pose the mesh as the file's own skinning does (am_scene_skin_positions under
  * am_scene_eval_clip, converted by the retargeter's file -> viewer transform) to 1e-3 of
@@ -70,6 +72,10 @@ static const real_case REAL[] = {
     {MODELS "glTF2/simple_skin/simple_skin.gltf", "simple_skin", {"#2", NULL}, {0.5, 1.1, 2.0, 2.6, 3.3, 5.0}},
     {MODELS "FBX/huesitos.fbx", "huesitos", {"Bone.003", "Bone.007", "Bone.008", NULL},
      {0.2, 0.5, 0.77, 1.1, 1.3, 1.5}},
+    /* two separate trees: the second has no branch of its own (every viewer bone is below
+     * mPelvis), so it shares one and position keys carry it */
+    {MODELS "FBX/animation_with_skeleton.fbx", "animation_with_skeleton", {"Bone.007", "Bone.010", "Bone.013", NULL},
+     {0.1, 0.3, 0.42, 0.6, 0.7, 0.8}},
 };
 
 static const am_map_joint *by_rig(const am_map_suggestion *sug, const char *rig)
@@ -202,6 +208,12 @@ static void test_real_files_import_without_a_map(void **state)
             assert_non_null(strstr(mj->reason, "fallback"));
         }
         assert_true(sug->fallback_count >= 1);
+        if (strcmp(rc->stem, "animation_with_skeleton") == 0) /* the shared-branch path */
+            assert_non_null(strstr(by_rig(sug, "Bone.007")->reason, "shares one with another rig branch"));
+        if (strcmp(rc->stem, "huesitos") == 0) { /* the tail guess released: the branch fits whole */
+            assert_int_equal(by_rig(sug, "Bone.001")->source, AM_MAP_FALLBACK);
+            assert_non_null(strstr(by_rig(sug, "Bone.001")->reason, "re-placed"));
+        }
         assert_int_equal(sug->unembedded_count, 0);
         /* the map passes the viewer-chain check */
         am_map_report mrep;

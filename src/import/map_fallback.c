@@ -10,6 +10,9 @@
 
 #define FALLBACK_CONFIDENCE 0.3
 #define RELEASABLE_CONFIDENCE 0.75 /* topology only: no name backs the guess */
+#define NESTED                                                                                                       \
+    "no name or topology role; no separate viewer branch was free, so it shares one with another rig branch "      \
+    "(position keys carry it)"
 
 typedef struct fb {
     const am_scene *s;
@@ -59,15 +62,27 @@ static bool comparable(const am_skeleton *skel, int v, int t)
 
 static bool free_bone(const fb *f, int v) { return v >= 0 && v < f->bones && !f->taken[v] && !f->blocked[v]; }
 
-/* How unlike rig joint j's bone viewer bone v's default is: 0 same direction and length;
- * direction counts most (1 = opposite), then the length ratio. */
-static double look(const fb *f, int j, int v)
+/* How unlike rig joint j on viewer joint v looks: 0 when the viewer joint sits where the
+ * rig joint sits from its placed ancestor (rig joint ra on viewer joint va, -1: none) and
+ * its default bone points and measures like the rig's; each term 0..1 for the direction
+ * (1 = opposite) plus a quarter of the log length ratio. */
+static double unlike(am_vec3 r, am_vec3 w)
 {
-    am_vec3 r = f->rig_bone[j], w = f->viewer_bone[v];
     double lr = am_v3_len(r), lw = am_v3_len(w);
     if (lr < 1e-9 || lw < 1e-9)
-        return 1.5;
+        return 0.75;
     return 0.5 * (1 - am_v3_dot(r, w) / (lr * lw)) + 0.25 * fabs(log(lr / lw));
+}
+
+static double look(const fb *f, int j, int v, int ra, int va)
+{
+    double l = unlike(f->rig_bone[j], f->viewer_bone[v]);
+    if (ra >= 0 && va >= 0) {
+        am_vec3 ro = am_v3_sub(am_axes_point(f->ax, f->b->joints[j].bind), am_axes_point(f->ax, f->b->joints[ra].bind));
+        am_vec3 vo = am_v3_sub(f->skel->joints[v].world_pos[AM_FRAME_FILE], f->skel->joints[va].world_pos[AM_FRAME_FILE]);
+        l += unlike(ro, vo);
+    }
+    return l;
 }
 
 static double angle_deg(const fb *f, int j, int v)
@@ -104,7 +119,7 @@ static int next_child(const fb *f, int j, int *last_n, int *last_c)
 
 /* The best place for rig joint c in viewer subtree u: most of its subtree fitting, then
  * the closest look. Returns the fit; *where -1 when nothing fits. */
-static int best_in(fb *f, int c, int u, int *where, double *how_like)
+static int best_in(fb *f, int c, int u, int ra, int va, int *where, double *how_like)
 {
     int best = 0, at = -1;
     double lk = INFINITY;
@@ -112,7 +127,7 @@ static int best_in(fb *f, int c, int u, int *where, double *how_like)
         if (!free_bone(f, w))
             continue;
         int k = fit(f, c, w);
-        double l = look(f, c, w);
+        double l = look(f, c, w, ra, va);
         if (k > best || (k == best && k > 0 && l < lk))
             best = k, at = w, lk = l;
     }
@@ -137,7 +152,7 @@ static int match_children(fb *f, int j, int v, bool now, const char *how)
                 continue;
             int w;
             double l;
-            int g = best_in(f, c, u, &w, &l);
+            int g = best_in(f, c, u, j, v, &w, &l);
             if (g > best || (g == best && g > 0 && l < bl))
                 best = g, bu = u, bw = w, bl = l;
         }
@@ -185,8 +200,9 @@ static void block_for(fb *f, int r)
 }
 
 /* The best viewer joint for unmapped subtree r below its mapped ancestor's target (or
- * anywhere when it has none): most fitting, then the closest look. */
-static int best_root(fb *f, int r, int *fits)
+ * anywhere when it has none): most fitting, then the closest look. `nest`: r may share a
+ * viewer branch with its non-relatives (inside r's subtree siblings still stay apart). */
+static int best_root(fb *f, int r, bool nest, int *fits)
 {
     int a = mapped_ancestor(f, r), at = a >= 0 ? f->out->joints[a].target : -1;
     int lo = 0, hi = f->bones;
@@ -198,13 +214,15 @@ static int best_root(fb *f, int r, int *fits)
         lo = at + 1, hi = f->sub_end[at];
     }
     block_for(f, r);
+    if (nest)
+        memset(f->blocked, 0, (size_t)f->bones * sizeof *f->blocked);
     int best = 0, bv = -1;
     double bl = INFINITY;
     for (int v = lo; v < hi; v++) {
         if (!free_bone(f, v))
             continue;
         int k = fit(f, r, v);
-        double l = look(f, r, v);
+        double l = look(f, r, v, a, at);
         if (k > best || (k == best && k > 0 && l < bl))
             best = k, bv = v, bl = l;
     }
@@ -229,9 +247,10 @@ static void place(fb *f, int j, int v, const char *how)
     double deg = angle_deg(f, j, v);
     char dir[64] = "";
     if (deg >= 0)
-        snprintf(dir, sizeof dir, "; its bone %.0f deg from %s's default", deg, f->skel->joints[v].name);
-    snprintf(mj->reason, sizeof mj->reason, "fallback: %s; embedded on the free viewer joint %s %s, ancestry kept%s (a "
-             "guess: check it, or give --map)", how, f->skel->joints[v].name, below, dir);
+        snprintf(dir, sizeof dir, ", its bone %.0f deg from that bone's default", deg);
+    /* the marker first: a long name truncating the reason must not lose it */
+    snprintf(mj->reason, sizeof mj->reason, "fallback (a guess; --map overrides it): %s; on the free viewer joint %s %s%s",
+             how, f->skel->joints[v].name, below, dir);
 }
 
 static void save(fb *f)
@@ -303,7 +322,7 @@ static void release(fb *f, int r)
 static void embed_hanging(fb *f, int j, int *st, int *sc)
 {
     save(f);
-    int fits, v = best_root(f, j, &fits);
+    int fits, v = best_root(f, j, false, &fits);
     if (v >= 0 && fits == f->need_below[j]) {
         place(f, j, v, "no name or topology role");
         match_children(f, j, v, true, "no name or topology role");
@@ -319,7 +338,7 @@ static void embed_hanging(fb *f, int j, int *st, int *sc)
         char was[64];
         snprintf(was, sizeof was, "%s", f->skel->joints[f->out->joints[r].target].name);
         release(f, r);
-        int rf, rv = best_root(f, r, &rf);
+        int rf, rv = best_root(f, r, false, &rf);
         if (rv >= 0 && rf == f->need_below[r]) {
             char how[200];
             snprintf(how, sizeof how, "re-placed with the branch at '%s' (the topology's guess %s left no room for "
@@ -331,11 +350,19 @@ static void embed_hanging(fb *f, int j, int *st, int *sc)
         }
         restore(f);
     }
-    /* what fits below the mapped ancestor; step 3 tries the rest joint by joint */
-    v = best_root(f, j, &fits);
+    /* what fits below the mapped ancestor, in a branch of its own or else (when more fits
+     * that way) sharing one with a non-relative; step 3 tries the rest joint by joint */
+    int nf, nv = best_root(f, j, true, &nf);
+    v = best_root(f, j, false, &fits);
+    const char *how = "no name or topology role";
+    if (nv >= 0 && nf > fits) {
+        best_root(f, j, true, &nf); /* its blocking and fits again */
+        v = nv, fits = nf;
+        how = NESTED;
+    }
     if (v >= 0 && fits > 0) {
-        place(f, j, v, "no name or topology role");
-        match_children(f, j, v, true, "no name or topology role");
+        place(f, j, v, how);
+        match_children(f, j, v, true, how);
         if (over_limit(f, st, sc))
             restore(f);
     }
@@ -364,16 +391,14 @@ static void embed_single(fb *f, int j, int *st, int *sc)
             else if (comparable(f->skel, v, t))
                 tier = 2;
         }
-        double l = look(f, j, v);
+        double l = look(f, j, v, a, at);
         if (ok && (tier < best_tier || (tier == best_tier && l < bl)))
             best = v, best_tier = tier, bl = l;
     }
     if (best < 0)
         return;
     save(f);
-    place(f, j, best, best_tier == 1 ? "no name or topology role"
-                                     : "no name or topology role; no separate viewer branch was free, so it shares one "
-                                       "with another rig branch (position keys carry it)");
+    place(f, j, best, best_tier == 1 ? "no name or topology role" : NESTED);
     if (over_limit(f, st, sc)) {
         restore(f);
         note(f->out, "fallback: '%s' left unmapped: embedding it would exceed %d joints per mesh",
