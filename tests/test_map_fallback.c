@@ -334,9 +334,37 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
     am_scene_free(&s);
 }
 
+/* The command line shows the guess: the table's reasons and count, --json's per-joint flag
+ * and totals, and the MAP.json passes animesh map check. */
+static void test_cli_marks_the_fallback(void **state)
+{
+    (void)state;
+    if (!exists(MODELS "FBX/huesitos.fbx"))
+        skip();
+    char p[1024];
+    setenv("ANIMESH_SKELETON", am_test_shared_path(p, sizeof p, "viewer/avatar_skeleton.xml"), 1);
+    static char out[1 << 18];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest " MODELS "FBX/huesitos.fbx"), 0);
+    assert_non_null(strstr(out, "Bone.007                     -> "));
+    assert_non_null(strstr(out, "0.30  fallback (a guess; --map overrides it): "));
+    assert_non_null(strstr(out, "9 of 9 joints mapped (8 by the fallback"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest " MODELS "FBX/huesitos.fbx --json 2>/dev/null"), 0);
+    assert_non_null(strstr(out, "\"fallback\": true"));
+    assert_non_null(strstr(out, "\"fallback\": false")); /* Bone stays the topology's pelvis */
+    assert_non_null(strstr(out, "\"fallback\": 8"));
+    assert_non_null(strstr(out, "\"warnings\": []"));
+    char dir[256], map[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(map, sizeof map, "%s/huesitos.map.json", dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest " MODELS "FBX/huesitos.fbx --out '%s'", map), 0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map check '%s'", map), 0);
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_marks_the_fallback),
         cmocka_unit_test(test_real_files_import_without_a_map),
         cmocka_unit_test(test_no_free_chain_warns_naming_the_joints),
     };

@@ -22,6 +22,10 @@
  * and joints no role reaches stay unmapped; their weights go to the nearest mapped
  * ancestor (reported).
  *
+ * Then the fallback (map_fallback.h): weighted joints still unmapped are embedded into free
+ * viewer chains, ancestry kept (AM_MAP_FALLBACK, confidence 0.3, reason "fallback (a
+ * guess ...)"); those with no room are counted and named in one warning.
+ *
  * Confidence: 1 the viewer's own name or --map; 0.95 name and topology agree; 0.75
  * topology only (no recognised name); 0.5 the name says another part (topology wins);
  * at most 0.6 when the name's side is not the side of the body the joint is on (the side
