@@ -189,6 +189,8 @@ am_status gltf_read_nodes(gltf_ctx *c)
         json_t *obj = json_array_get(nodes, g);
         am_scene_node *sn = &c->scene->nodes[i];
         sn->parent = parent[g] >= 0 ? c->node_map[parent[g]] : -1;
+        sn->has_file_index = true; /* "#N" in messages and maps is the file's nodes[N] */
+        sn->file_index = (int)g;
         if ((st = gltf_strdup(c, gltf_get_string(obj, "name"), &sn->name)))
             break;
         st = node_transform(c, obj, g, sn);

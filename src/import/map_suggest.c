@@ -22,7 +22,7 @@ const char *am_map_rig_name(const am_scene *s, int node, char *out, size_t size)
     if (unique)
         snprintf(out, size, "%s", n);
     else
-        snprintf(out, size, "#%d", node);
+        snprintf(out, size, "#%d", am_scene_node_number(s, node));
     return out;
 }
 
@@ -31,8 +31,8 @@ int am_map_find_node(const am_scene *s, const char *rig_name)
     if (rig_name[0] == '#') {
         char *end;
         long v = strtol(rig_name + 1, &end, 10);
-        if (*end == '\0' && end != rig_name + 1 && v >= 0 && (size_t)v < s->node_count)
-            return (int)v;
+        if (*end == '\0' && end != rig_name + 1)
+            return am_scene_node_by_number(s, v);
     }
     int found = -1;
     for (size_t i = 0; i < s->node_count; i++)

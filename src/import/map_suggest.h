@@ -31,8 +31,9 @@
  * at most 0.6 when the name's side is not the side of the body the joint is on (the side
  * of the body wins: left = viewer +Y after the axis conversion).
  *
- * Rig joints are named in maps by their node name, or "#N" (N = the node's index in the
- * scene) when the name is empty or not unique.
+ * Rig joints are named in maps by their node name, or "#N" when the name is empty or
+ * not unique: N = the node's index in the file's own list where it has one (glTF nodes[N]),
+ * else in the scene (am_scene_node_number).
  */
 #ifndef AM_IMPORT_MAP_SUGGEST_H
 #define AM_IMPORT_MAP_SUGGEST_H

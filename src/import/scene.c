@@ -329,13 +329,30 @@ am_status am_scene_finish(am_scene *s, am_error *err)
     return AM_OK;
 }
 
+int am_scene_node_number(const am_scene *s, int node)
+{
+    if (node >= 0 && (size_t)node < s->node_count && s->nodes[node].has_file_index)
+        return s->nodes[node].file_index;
+    return node;
+}
+
+int am_scene_node_by_number(const am_scene *s, long number)
+{
+    if (number < 0)
+        return -1;
+    for (size_t i = 0; i < s->node_count; i++)
+        if (am_scene_node_number(s, (int)i) == number)
+            return (int)i;
+    return -1;
+}
+
 const char *am_scene_node_label(const am_scene *s, int node, char *out, size_t size)
 {
     const char *n = node >= 0 && (size_t)node < s->node_count ? s->nodes[node].name : NULL;
     if (n && n[0])
         snprintf(out, size, "%s", n);
     else
-        snprintf(out, size, "#%d", node);
+        snprintf(out, size, "#%d", am_scene_node_number(s, node));
     return out;
 }
 

@@ -66,6 +66,10 @@ typedef struct am_scene_node {
     am_vec3 scale;
     bool has_trs;
     bool is_joint;         /* named by a skin, or typed as a joint/bone by the file */
+    /* The node's index in the file's own node list (glTF nodes[i]), when the format has
+     * one and the reader reordered the nodes: what "#N" names for a user (am_scene_node_number). */
+    bool has_file_index;
+    int file_index;
     am_mat4 world;         /* filled by am_scene_finish: local, then the parents' (LL layout) */
 } am_scene_node;
 
@@ -234,8 +238,13 @@ void am_scene_node_set_trs(am_scene_node *n, am_vec3 t, am_quat r, am_vec3 s);
 
 /* Node index by exact name (first match), -1 when none. */
 int am_scene_find_node(const am_scene *scene, const char *name);
-/* How a message names node `node`: its name, or "#N" (its index, as joint maps write an
- * unnamed node) when it has none, so a message never shows an empty ''. Returns out. */
+/* The N of "#N" for node `node`: its index in the file's own node list where the format
+ * has one (glTF nodes[N], so a user finds it in the file), else its scene index. */
+int am_scene_node_number(const am_scene *scene, int node);
+/* The node "#N" names (am_scene_node_number inverted), -1 when none. */
+int am_scene_node_by_number(const am_scene *scene, long number);
+/* How a message names node `node`: its name, or "#N" (am_scene_node_number, as joint maps
+ * write an unnamed node) when it has none, so a message never shows an empty ''. Returns out. */
 const char *am_scene_node_label(const am_scene *scene, int node, char *out, size_t size);
 
 /* THE clip evaluator (every format's clips and the retargeter go through it, as
