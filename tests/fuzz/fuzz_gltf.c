@@ -2,16 +2,50 @@
  * .glb when they start with "glTF", else as .gltf JSON, which is also wrapped into a GLB
  * (header + JSON chunk) so JSON mutations reach the container code too. Whatever is read
  * must then pass or fail am_scene_finish cleanly, and a finished scene must evaluate and
- * skin without trouble: every clip at its start, middle and end, every mesh. The model's
- * folder does not exist, so no file reference can reach the file system. */
+ * skin without trouble: every clip at its start, middle and end, every mesh. With the
+ * viewer skeleton, the joint map is then suggested (names, topology and the fallback): a
+ * suggestion that succeeds must pass am_joint_map_check, as map_suggest.h promises. The
+ * model's folder does not exist, so no file reference can reach the file system. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
 #include "import/gltf.h"
+#include "import/map_suggest.h"
+#include "jointmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+AM_FUZZ_INIT_WITH_SKELETON
+
+static void suggest_map(const am_scene *s)
+{
+    if (!am_fuzz_skel)
+        return;
+    am_axes_opts ao = {0, 0, 0};
+    am_body body;
+    am_axes axes;
+    am_map_suggestion sug;
+    am_error err;
+    am_fuzz_dirty_error(&err);
+    if (am_map_suggest_scene(s, am_fuzz_skel, &ao, NULL, &body, &axes, &sug, &err) != AM_OK) {
+        am_fuzz_format(&err);
+        return;
+    }
+    am_joint_map map;
+    if (am_map_suggestion_to_map(&sug, &body, am_fuzz_skel, &map, &err) == AM_OK) {
+        am_map_report rep;
+        memset(&rep, 0, sizeof rep);
+        if (am_joint_map_check(&map, am_fuzz_skel, &rep, &err) == AM_OK && rep.count > 0) {
+            fprintf(stderr, "fuzz_gltf: the suggested map fails its check: %s\n", rep.problems[0]);
+            abort();
+        }
+        am_map_report_free(&rep);
+        am_joint_map_free(&map);
+    }
+    am_map_suggestion_free(&sug);
+    am_body_free(&body);
+}
 
 static void exercise(const am_scene *s)
 {
@@ -34,6 +68,7 @@ static void exercise(const am_scene *s)
             }
         }
     }
+    suggest_map(s);
 done:
     free(trs);
     free(local);
