@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "anim.h"
+#include "attachments.h"
 
 typedef struct ctx {
     const am_anim *a;
@@ -128,7 +129,11 @@ static void check_joint(ctx *c, size_t j, const am_skeleton *skel)
         add(c, AM_ANIM_REJECT_UPLOAD, "joint_name", 16, n, jt->offset, "joint %zu has an empty name", j);
     else if (skel) {
         int idx = am_skeleton_find(skel, n);
-        if (idx < 0)
+        if (idx < 0 && am_attachment_is_hud(n))
+            add(c, AM_ANIM_NOTE, "joint_name", 16, n, jt->offset,
+                "a HUD attachment point: a direct .anim upload accepts it (the uploader's own avatar has HUD "
+                "points), but an animesh has none, so the entry animates nothing in-world");
+        else if (idx < 0)
             add(c, AM_ANIM_REJECT_UPLOAD, "joint_name", 16, n, jt->offset,
                 "not a joint of the viewer's skeleton: refused on upload, animates nothing in-world");
         else if (skel->joints[idx].joint_num < 0 || skel->joints[idx].joint_num >= AM_ANIM_MAX_JOINTS)

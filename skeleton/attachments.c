@@ -1,5 +1,7 @@
 #include "attachments.h"
 
+#include <string.h>
+
 /* skeleton.md section 9 (from avatar_lad.xml). Constant data, not state. */
 static const am_attachment_def defs[] = {
     {1, "Chest", "mChest", {0.15, 0, -0.1}, {0, 90, 90}},
@@ -50,6 +52,18 @@ static const am_attachment_def defs[] = {
     {54, "Left Hind Foot", "mHindLimb4Left", {0, 0, 0}, {0, 0, 0}},
     {55, "Right Hind Foot", "mHindLimb4Right", {0, 0, 0}, {0, 0, 0}},
 };
+
+/* skeleton.md section 9, ids 31..38 (parent mScreen). */
+static const char *const hud_names[] = {"Center 2", "Top Right", "Top", "Top Left",
+                                        "Center", "Bottom Left", "Bottom", "Bottom Right"};
+
+bool am_attachment_is_hud(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof hud_names / sizeof hud_names[0]; i++)
+        if (strcmp(name, hud_names[i]) == 0)
+            return true;
+    return false;
+}
 
 const am_attachment_def *am_attachment_defs(int *count)
 {

@@ -4,6 +4,8 @@
 #ifndef AM_ATTACHMENTS_H
 #define AM_ATTACHMENTS_H
 
+#include <stdbool.h>
+
 #include "math/am_math.h"
 
 typedef struct am_attachment_def {
@@ -15,5 +17,10 @@ typedef struct am_attachment_def {
 } am_attachment_def;
 
 const am_attachment_def *am_attachment_defs(int *count);
+
+/* True for the 8 HUD attachment point names (ids 31..38: "Center 2" .. "Bottom Right",
+ * case-sensitive). Not joints of an animesh, but the agent's own avatar has them, so a
+ * direct .anim upload accepts them (anim.md check 16a). */
+bool am_attachment_is_hud(const char *name);
 
 #endif

@@ -472,11 +472,45 @@ static void test_constraint_checks_against_the_skeleton(void **state)
     am_skeleton_free(&skel);
 }
 
+/* Linden Lab's own bento_reset_bones_and_attachments.anim keys every attachment point,
+ * the 8 HUD points too: the uploader's own avatar has them, so a direct upload accepts the
+ * file (anim.md 16a); on an animesh they animate nothing (a note, never a refusal). */
+static void test_hud_attachment_points_are_accepted_on_upload(void **state)
+{
+    (void)state;
+    uint8_t *data;
+    size_t size;
+    read_shared("data/realdata/bento_reset_bones_and_attachments.anim", &data, &size);
+    am_anim a;
+    am_error err = {0};
+    assert_int_equal(am_anim_decode(data, size, &a, &err), AM_OK);
+    assert_int_equal(a.joint_count, 187);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_anim_report rep;
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    int hud_notes = 0;
+    for (size_t i = 0; i < rep.count; i++) {
+        if (rep.issues[i].severity != AM_ANIM_NOTE)
+            fail_msg("%s: %s", rep.issues[i].joint, rep.issues[i].msg);
+        if (strcmp(rep.issues[i].check, "joint_name") == 0) {
+            assert_non_null(strstr(rep.issues[i].msg, "HUD attachment point"));
+            hud_notes++;
+        }
+    }
+    assert_int_equal(hud_notes, 8); /* ids 31..38, "Center 2" .. "Bottom Right" */
+    am_anim_report_free(&rep);
+    am_skeleton_free(&skel);
+    am_anim_free(&a);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_153_real_files_decode_and_reencode_identically),
         cmocka_unit_test(test_spot_check_18b3a4b5),
+        cmocka_unit_test(test_hud_attachment_points_are_accepted_on_upload),
         cmocka_unit_test(test_worked_example_decodes_as_the_spec_says),
         cmocka_unit_test(test_worked_example_encodes_byte_for_byte),
         cmocka_unit_test(test_quantisation_edges_match_the_viewer),
