@@ -247,11 +247,43 @@ static void test_cli_retarget_json_and_refusals(void **state)
     am_test_rmtree(dir);
 }
 
+/* --clip takes a clip by the file's name or by the name the report and the .anim file
+ * show (huesitos.fbx's 'Armature|Action' is written Armature_Action.anim); an unknown
+ * name lists both spellings. */
+static void test_cli_clip_by_written_name(void **state)
+{
+    (void)state;
+    const char *fbx = "/usr/share/assimp/models/FBX/huesitos.fbx";
+    char dir[256], skel[1024], file[800];
+    am_test_tmpdir(dir, sizeof dir);
+    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
+    static char out[1 << 20];
+    int rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s/a' --clip Armature_Action --skeleton '%s'", fbx,
+                             dir, skel);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    snprintf(file, sizeof file, "%s/a/Armature_Action.anim", dir);
+    assert_true(exists(file));
+    rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s/b' --clip 'Armature|Action' --skeleton '%s'", fbx,
+                         dir, skel);
+    assert_int_equal(rc, 0);
+    snprintf(file, sizeof file, "%s/b/Armature_Action.anim", dir);
+    assert_true(exists(file));
+    rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s/c' --clip Action --skeleton '%s'", fbx, dir, skel);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--clip 'Action': the model has no such clip (it has 'Armature|Action' (written "
+                                "Armature_Action))"));
+    snprintf(file, sizeof file, "%s/c", dir);
+    assert_false(exists(file));
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadruped_imports_through_the_retarget_route),
         cmocka_unit_test(test_cli_retarget_json_and_refusals),
+        cmocka_unit_test(test_cli_clip_by_written_name),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -142,7 +142,8 @@ static void test_clip_over_60_s_is_refused_with_its_name(void **state)
     /* an unknown clip name is a usage error listing the clips */
     const char *none[1] = {"run"};
     o.clips = none;
-    expect_refusal(&s, &o, AM_ERR_USAGE, "--clip 'run': the model has no such clip (it has 'fold', 'endless stroll')");
+    expect_refusal(&s, &o, AM_ERR_USAGE,
+                   "--clip 'run': the model has no such clip (it has 'fold', 'endless stroll' (written endless_stroll))");
     am_joint_map_free(&map);
     am_scene_free(&s);
 }

@@ -506,26 +506,44 @@ static am_status check_scene(const am_scene *s, am_error *err)
     return AM_OK;
 }
 
+/* --clip NAME names a clip as the file does ('Armature|Action') or as the report and the
+ * written .anim name it ('Armature_Action'): the file's name wins; a written name that
+ * several clips share is refused, naming them. */
 static am_status select_clips(const am_scene *s, const am_retarget_opts *o, bool *want, am_error *err)
 {
     for (size_t i = 0; i < s->clip_count; i++)
         want[i] = o->clip_count == 0;
+    char list[400] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < s->clip_count && n + 1 < sizeof list; i++) {
+        char w[128];
+        am_retarget_sanitise(s->clips[i].name, w, sizeof w);
+        int k = strcmp(w, s->clips[i].name) == 0
+                    ? snprintf(list + n, sizeof list - n, "%s'%s'", i ? ", " : "", s->clips[i].name)
+                    : snprintf(list + n, sizeof list - n, "%s'%s' (written %s)", i ? ", " : "", s->clips[i].name, w);
+        if (k > 0)
+            n = n + (size_t)k < sizeof list ? n + (size_t)k : sizeof list - 1;
+    }
     for (size_t k = 0; k < o->clip_count; k++) {
-        bool found = false;
+        size_t exact = 0, written = 0, first = 0;
         for (size_t i = 0; i < s->clip_count; i++)
             if (strcmp(s->clips[i].name, o->clips[k]) == 0)
-                want[i] = found = true;
-        if (!found) {
-            char list[200] = "";
-            size_t n = 0;
-            for (size_t i = 0; i < s->clip_count && n + 1 < sizeof list; i++) {
-                int w = snprintf(list + n, sizeof list - n, "%s'%s'", i ? ", " : "", s->clips[i].name);
-                if (w > 0)
-                    n += (size_t)w;
-            }
+                want[i] = true, exact++;
+        for (size_t i = 0; !exact && i < s->clip_count; i++) {
+            char w[128];
+            am_retarget_sanitise(s->clips[i].name, w, sizeof w);
+            if (strcmp(w, o->clips[k]) == 0 && written++ == 0)
+                first = i;
+        }
+        if (written == 1)
+            want[first] = true;
+        else if (written > 1)
+            return am_fail(err, AM_ERR_USAGE,
+                           "--clip '%s': %zu clips are written under that name; give the file's name (it has %s)",
+                           o->clips[k], written, list);
+        else if (!exact)
             return am_fail(err, AM_ERR_USAGE, "--clip '%s': the model has no such clip (it has %s)", o->clips[k],
                            s->clip_count ? list : "none");
-        }
     }
     return AM_OK;
 }
