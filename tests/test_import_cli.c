@@ -109,6 +109,7 @@ static void test_bad_input_writes_nothing(void **state)
                                      path, dir, f->skel),
                      1);
     assert_non_null(strstr(out, "exceed the region limit 100"));
+    assert_non_null(strstr(out, "Little Bear_90.dae: part 'Little_Bear_90'")); /* names the file */
     assert_false(exists(dir));
 }
 
@@ -244,7 +245,7 @@ static void test_outputs_replaced_only_together(void **state)
     rc = am_test_run_cli(out, sizeof out, "import '%s/Little Bear_90.dae' --out '%s' --meshdata --skeleton '%s'",
                          f->data, dir, f->skel);
     assert_int_equal(rc, 1);
-    assert_non_null(strstr(out, "6 faces"));
+    assert_non_null(strstr(out, "Little Bear_90.dae: part 'Little_Bear_90' has 6 faces"));
     uint8_t *after;
     size_t na;
     assert_int_equal(am_read_file(path, &after, &na, &err), AM_OK);

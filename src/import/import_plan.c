@@ -524,6 +524,9 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
         return st;
     if (!(st = am_import_add_motions(&plan, skel, opts, err)))
         st = am_import_run(&plan, skel, opts, out_dir, report, err);
+    /* an error that names no file (a part over a limit) is about the model */
+    if (st && err && !err->where[0])
+        am_error_where(err, "%s", model_path);
     am_import_plan_free(&plan);
     return st;
 }
