@@ -144,7 +144,11 @@ static void test_options_that_would_be_ignored_are_refused(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode x.llmesh --out y.json"), 2);
     assert_int_equal(
         am_test_run_cli(out, sizeof out, "push --remote-admin http://127.0.0.1:1/ --oar x.oar --region R --save"), 2);
-    assert_non_null(strstr(out, "does not take WorldBridge options"));
+    assert_non_null(strstr(out, "does not take WorldBridge options (--save)"));
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "push --remote-admin http://127.0.0.1:1/ --oar x.oar --region R --dry-run d"),
+        2);
+    assert_non_null(strstr(out, "does not take WorldBridge options (--dry-run)"));
     /* commands are appended to the bridge URL's path: a query would swallow them */
     assert_int_equal(am_test_run_cli(out, sizeof out,
                                      "push --bridge 'http://127.0.0.1:1/wb?token=x' --mesh "

@@ -554,9 +554,22 @@ int am_cmd_push(int argc, char **argv)
     if (optind != argc)
         return am_cli_usage("push", "unexpected argument '%s'", argv[optind]);
     if (a.remote_admin) {
-        if (a.bridge || a.mesh || a.anim_count || a.dry_run || a.texture || a.play || a.name || a.save ||
-            a.skeleton || a.at_given)
-            return am_cli_usage("push", "--remote-admin loads an OAR; it does not take WorldBridge options");
+        const char *wb = a.bridge       ? "--bridge"
+                         : a.mesh       ? "--mesh"
+                         : a.anim_count ? "--anim"
+                         : a.dry_run    ? "--dry-run"
+                         : a.texture    ? "--texture"
+                         : a.play       ? "--play"
+                         : a.name       ? "--name"
+                         : a.save       ? "--save"
+                         : a.skeleton   ? "--skeleton"
+                         : a.at_given   ? "--at"
+                                        : NULL;
+        if (wb)
+            return am_cli_usage("push", "--remote-admin loads an OAR; it does not take WorldBridge options (%s)%s", wb,
+                                a.dry_run ? "; a local archive is checked whole before it is sent (animesh oar "
+                                            "checks it as it writes it)"
+                                          : "");
         return push_remote_admin(&a);
     }
     if (a.oar || a.region || a.region_uuid || a.verify >= 0 || a.verify_dir)
