@@ -256,6 +256,33 @@ static void test_outputs_replaced_only_together(void **state)
     free(after);
 }
 
+/* --anim with a BVH whose names are not the viewer's (CMU's Hips, LeftUpLeg, ...): the
+ * import converts it as anim from-bvh does, through the suggested map (byte for byte the
+ * same .anim), and says so in a finding. */
+static void test_cmu_bvh_motion_through_the_suggested_map(void **state)
+{
+    fixture *f = *state;
+    const char *cmu = "/usr/share/assimp/models/BVH/01_01.bvh";
+    char dir[700], ref[800], cmd[2400];
+    static char out[1 << 20];
+    snprintf(dir, sizeof dir, "%s/cmu", f->dir);
+    snprintf(ref, sizeof ref, "%s/ref.anim", f->dir);
+    int rc = am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --anim '%s' --skeleton '%s'",
+                             f->data, dir, cmu, f->skel);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "[motion_joint_map] motion '/usr/share/assimp/models/BVH/01_01.bvh': its joint names "
+                                "are not the viewer's"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' -o '%s' --priority 2 --skeleton '%s'", cmu,
+                                     ref, f->skel),
+                     0);
+    snprintf(cmd, sizeof cmd, "cmp -s '%s/01_01.anim' '%s'", dir, ref);
+    assert_int_equal(system(cmd), 0);
+    /* 26 joints move (CMU's LHipJoint, RHipJoint and Neck1 have no stock name) */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s/01_01.anim'", dir), 0);
+    assert_non_null(strstr(out, "26 joints"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +292,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json_report_and_written_files_reread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_oar_linkset_of_the_bento_female, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outputs_replaced_only_together, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cmu_bvh_motion_through_the_suggested_map, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,7 +151,8 @@ typedef struct am_import_plan {
 am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                               am_import_plan *plan, am_error *err);
 /* Convert and check every --anim file into plan.motions (.anim: decoded and checked as the
- * viewer would; .bvh: the viewer's BVH conversion with its default joint map). */
+ * viewer would; .bvh: the viewer's BVH conversion with its default joint map, or when the
+ * root is not a viewer name the suggested map, as anim from-bvh: finding motion_joint_map). */
 am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
                                 am_error *err);
 void am_import_plan_free(am_import_plan *plan);

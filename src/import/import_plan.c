@@ -8,6 +8,7 @@
 
 #include "anim.h"
 #include "bvh.h"
+#include "import/bvh_scene.h"
 #include "import/import.h"
 #include "import/scene_load.h"
 
@@ -426,7 +427,8 @@ static am_status check_anim(const am_anim *a, const am_skeleton *skel, const cha
     return st;
 }
 
-static am_status load_motion(const char *path, const am_skeleton *skel, am_import_motion *m, am_error *err)
+static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel, am_import_motion *m,
+                             am_error *err)
 {
     am_anim a;
     memset(&a, 0, sizeof a);
@@ -434,14 +436,28 @@ static am_status load_motion(const char *path, const am_skeleton *skel, am_impor
     am_status st;
     if (has_ext(path, ".bvh")) {
         /* The viewer's BVH upload with its default joint map (legacy names such as hip,
-         * abdomen, lThigh included). */
+         * abdomen, lThigh included); other names (CMU's Hips, ...) through the map
+         * `animesh map suggest` proposes, as anim from-bvh converts them. */
         am_bvh b;
         am_bvh_opts o;
         am_bvh_opts_init(&o);
         am_bvh_stats bs;
         if ((st = am_bvh_load(path, &b, err)))
             return st;
-        st = am_bvh_to_anim(&b, skel, &o, &a, &bs, err);
+        am_joint_map map = {0};
+        if (!am_bvh_root_is_viewer(&b, skel)) {
+            st = am_bvh_suggest_map(&b, path, skel, &map, NULL, err);
+            if (!st) {
+                o.map = &map;
+                am_import_finding_add(plan, "motion_joint_map",
+                                      "motion '%s': its joint names are not the viewer's: converted with the map "
+                                      "animesh map suggest proposes (%zu joints; `animesh map suggest %s` lists them)",
+                                      path, map.count, path);
+            }
+        }
+        if (!st)
+            st = am_bvh_to_anim(&b, skel, &o, &a, &bs, err);
+        am_joint_map_free(&map);
         am_bvh_free(&b);
         if (!st)
             st = am_anim_encode(&a, &bytes, err);
@@ -487,7 +503,7 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
     for (size_t i = 0; i < opts->anim_count; i++) {
         am_import_motion *m = &plan->motions[plan->motion_count];
         memset(m, 0, sizeof *m);
-        am_status st = load_motion(opts->anim_paths[i], skel, m, err);
+        am_status st = load_motion(plan, opts->anim_paths[i], skel, m, err);
         if (st)
             return st;
         /* The name: the file's stem, unique within the plan (it names the inventory item
