@@ -25,6 +25,16 @@ static void test_help_and_version(void **state)
     assert_non_null(strstr(line, "glTF/GLB"));
     assert_non_null(strstr(line, "FBX"));
     assert_non_null(strstr(line, "BVH"));
+    /* map has two subcommands, texture reads two image formats: the one-liners say so */
+    const char *map = strstr(out, "  map ");
+    assert_non_null(map);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(map, "\n"), map);
+    assert_non_null(strstr(line, "suggest"));
+    assert_non_null(strstr(line, "check"));
+    const char *tex = strstr(out, "  texture ");
+    assert_non_null(tex);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(tex, "\n"), tex);
+    assert_non_null(strstr(line, "JPEG "));
     assert_int_equal(am_test_run_cli(out, sizeof out, "--version"), 0);
     assert_non_null(strstr(out, "animesh 0."));
     assert_int_equal(am_test_run_cli(out, sizeof out, "skeleton --help"), 0);

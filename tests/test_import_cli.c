@@ -111,6 +111,20 @@ static void test_bad_input_writes_nothing(void **state)
     assert_non_null(strstr(out, "exceed the region limit 100"));
     assert_non_null(strstr(out, "Little Bear_90.dae: part 'Little_Bear_90'")); /* names the file */
     assert_false(exists(dir));
+    /* --out naming a file: refused before any part is built, the file untouched */
+    char file[700];
+    snprintf(file, sizeof file, "%s/afile", f->dir);
+    am_test_write_text(file, "mine\n");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --skeleton '%s'", path, file, f->skel), 3);
+    assert_non_null(strstr(out, "afile"));
+    assert_non_null(strstr(out, "not a directory"));
+    assert_null(strstr(out, "building part"));
+    FILE *fp = fopen(file, "r");
+    char mine[16] = {0};
+    assert_non_null(fp);
+    assert_non_null(fgets(mine, sizeof mine, fp));
+    fclose(fp);
+    assert_string_equal(mine, "mine\n");
 }
 
 /* Bare names, as a user types them in their own folder: "--out o --oar c.oar". */

@@ -13,7 +13,7 @@ typedef struct command {
 /* One line per command; keep the order of the README's tour. */
 static const command commands[] = {
     {"skeleton", am_cmd_skeleton, "list the viewer skeleton's bones and collision volumes"},
-    {"map", am_cmd_map, "check a joint map (rig joint -> stock joint) against the skeleton"},
+    {"map", am_cmd_map, "suggest a joint map from a model or BVH; check one against the skeleton"},
     {"anim", am_cmd_anim, "decode, encode, check .anim files; BVH mocap -> .anim"},
     {"mesh", am_cmd_mesh, "decode a mesh asset (.llmesh/.slm): blocks, LODs, weights, skin"},
     {"import", am_cmd_import, "import a rigged COLLADA, glTF/GLB or FBX model (+ BVH motions), benched"},
@@ -22,7 +22,7 @@ static const command commands[] = {
     {"report", am_cmd_report, "the rigger's quality report of a mesh asset, rig or rigged model"},
     {"bench", am_cmd_bench, "measure and render a written mesh asset (+ .anim) the viewer's way"},
     {"bendbox", am_cmd_bendbox, "build the two-bone bend box (skin, atlas, fold .anim) and bench it"},
-    {"texture", am_cmd_texture, "encode a PNG as a JPEG-2000 code stream (.j2c) for upload"},
+    {"texture", am_cmd_texture, "encode a PNG or JPEG as a JPEG-2000 code stream (.j2c) for upload"},
     {"oar", am_cmd_oar, "write an OpenSim archive (OAR) holding the animesh object"},
     {"push", am_cmd_push, "push a creature into a region (WorldBridge, or RemoteAdmin + OAR)"},
 };

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #include "anim.h"
@@ -528,6 +529,13 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
                          const char *out_dir, am_import_report *report, am_error *err)
 {
     memset(report, 0, sizeof *report);
+    /* said before the work, not after it: a big model takes seconds to build */
+    struct stat sb;
+    if (stat(out_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+        am_fail(err, AM_ERR_IO, "exists and is not a directory: the outputs go into a folder");
+        am_error_where(err, "%s", out_dir);
+        return AM_ERR_IO;
+    }
     am_scene scene;
     am_scene_load_opts lo = {skel};
     am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
