@@ -24,6 +24,7 @@ void am_joint_map_free(am_joint_map *map)
         free(map->parents[i].parent);
     }
     free(map->parents);
+    free(map->source);
     memset(map, 0, sizeof *map);
 }
 
@@ -122,6 +123,8 @@ am_status am_joint_map_parse(const char *json, size_t size, const char *source, 
         }
         s = read_parents_object(out, parents, source, err);
     }
+    if (!s && source && !(out->source = strdup(source)))
+        s = am_fail_nomem(err, "joint map");
 done:
     json_decref(root);
     if (s)

@@ -34,6 +34,7 @@ typedef struct am_joint_map {
     size_t count;
     am_rig_parent *parents;
     size_t parent_count;
+    char *source; /* the file (or "stdin") it was read from, for errors; NULL when built */
 } am_joint_map;
 
 /* Every problem found by a check, each a full sentence naming the joint(s). */

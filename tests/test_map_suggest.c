@@ -606,12 +606,14 @@ static void test_user_map_overrides_any_part(void **state)
     am_status st = am_map_suggest_scene(&s, &g_skel, &ao, &ub, &b, &ax, &sug, &err);
     assert_int_equal(st, AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "mixamorig:LeftForeArm"));
+    assert_string_equal(err.where, "map");
     /* a rig joint the model lacks */
     const char *missing = "{\"joints\": {\"nosuch\": \"mHead\"}}";
     am_joint_map um;
     assert_int_equal(am_joint_map_parse(missing, strlen(missing), "map", &um, &err), AM_OK);
     assert_int_equal(am_map_suggest_scene(&s, &g_skel, &ao, &um, &b, &ax, &sug, &err), AM_ERR_INVALID);
-    assert_non_null(strstr(err.msg, "rig joint 'nosuch' is not a joint of the model"));
+    assert_non_null(strstr(err.msg, "joints['nosuch']: 'nosuch' is not a joint of the model"));
+    assert_string_equal(err.where, "map"); /* the map's file, where the fix is */
     am_joint_map_free(&um);
     am_joint_map_free(&ub);
     am_joint_map_free(&user);

@@ -120,6 +120,21 @@ static void test_bad_input_exit_codes(void **state)
                             "Xrotation Yrotation\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0\n");
     assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest '%s'", bvh), 1);
     assert_non_null(strstr(out, "short.bvh"));
+    /* a wrong --map entry names the map's file and key (where the fix is), not the model */
+    char bad[512], never[512];
+    snprintf(bad, sizeof bad, "%s/bad.map.json", dir);
+    am_test_write_text(bad, "{\"joints\": {\"Nope\": \"mHead\"}}");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest " CMU " --map '%s'", bad), 1);
+    assert_non_null(strstr(out, "bad.map.json: joint map: joints['Nope']"));
+    assert_null(strstr(out, "01_01.bvh: "));
+    snprintf(never, sizeof never, "%s/never", dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import /usr/share/assimp/models/FBX/huesitos.fbx --out '%s' --map '%s'",
+                                     never, bad),
+                     1);
+    assert_non_null(strstr(out, "animesh: "));
+    assert_non_null(strstr(out, "bad.map.json: joint map: joints['Nope']"));
+    assert_null(strstr(out, "huesitos.fbx: "));
+    unlink(bad);
     unlink(txt);
     unlink(bvh);
     rmdir(dir);

@@ -121,7 +121,7 @@ int am_cmd_map_suggest(int argc, char **argv)
     am_status st = am_scene_load(model, &scene, &err);
     if (!st) {
         st = am_map_suggest_scene(&scene, &skel, &ao, have_user ? &user : NULL, &body, &axes, &sug, &err);
-        if (st)
+        if (st && !err.where[0]) /* a --map entry's error names the map instead */
             am_error_where(&err, "%s", model);
     }
     if (!st) {

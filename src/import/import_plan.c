@@ -295,7 +295,10 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
             am_error_clear(err);
             unknown_joint_error(names, unknown, tail, err);
         }
-        am_error_where(err, "%s", plan->source);
+        /* an error in the user's --map already names the map's file, where the fix is */
+        const char *map_file = ro.map ? ro.map->source : NULL;
+        if (!map_file || strcmp(err->where, map_file) != 0)
+            am_error_where(err, "%s", plan->source);
         return st;
     }
     if (collada && unknown)

@@ -424,6 +424,21 @@ static void do_viewer_names(ctx *c)
     }
 }
 
+/* An entry of the user's map is wrong: the error names the map's file (where the fix is),
+ * not the model the caller will otherwise name. */
+static am_status user_fail(am_error *err, const am_joint_map *user, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    am_fail(err, AM_ERR_INVALID, "joint map: %s", msg);
+    if (user->source)
+        am_error_where(err, "%s", user->source);
+    return AM_ERR_INVALID;
+}
+
 static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
 {
     for (size_t i = 0; i < user->count; i++) {
@@ -431,7 +446,7 @@ static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
         int node = am_map_find_node(c->s, e->rig_name);
         int j = node >= 0 ? c->b->node_joint[node] : -1;
         if (j < 0)
-            return am_fail(err, AM_ERR_INVALID, "joint map: rig joint '%s' is not a joint of the model", e->rig_name);
+            return user_fail(err, user, "joints['%s']: '%s' is not a joint of the model", e->rig_name, e->rig_name);
         am_map_joint *mj = &c->out->joints[j];
         if (mj->target >= 0)
             c->taken[mj->target] = false;
@@ -444,8 +459,8 @@ static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
         }
         int t = am_skeleton_find(c->skel, e->stock_name);
         if (t < 0)
-            return am_fail(err, AM_ERR_INVALID, "joint map: '%s' -> '%s': not a joint of avatar_skeleton.xml",
-                           e->rig_name, e->stock_name);
+            return user_fail(err, user, "joints['%s']: '%s' is not a joint of avatar_skeleton.xml", e->rig_name,
+                             e->stock_name);
         /* the target leaves whichever suggested joint had it */
         for (size_t k = 0; k < c->out->count; k++) {
             am_map_joint *o = &c->out->joints[k];
@@ -671,7 +686,11 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
     if (!st && !(st = am_map_suggestion_to_map(out, b, skel, &map, err))) {
         am_map_report rep;
         if (!(st = am_joint_map_check(&map, skel, &rep, err))) {
-            if (rep.count)
+            /* the suggestion alone always passes: a failure comes from the user's entries */
+            if (rep.count && user)
+                st = user_fail(err, user, "%s%s", rep.problems[0],
+                               rep.count > 1 ? " (and more: run animesh map check)" : "");
+            else if (rep.count)
                 st = am_fail(err, AM_ERR_INVALID, "joint map: %s%s", rep.problems[0],
                              rep.count > 1 ? " (and more: run animesh map check)" : "");
             am_map_report_free(&rep);
