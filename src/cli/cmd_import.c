@@ -124,7 +124,7 @@ static void print_report(const am_import_report *r)
                 who = p->joints[j].name;
             }
         if (p->moved_joints && who)
-            printf(" (largest %s: %.4f m)", who, best);
+            printf(" (largest offset change from its viewer parent %s: %.4f m)", who, best);
         printf("; %zu inverse binds carry scale or rotation\n", p->scaled_binds);
         if (p->rest_error_before_m >= 0)
             printf("  rest error (bench): %.6f m with the file's inverse binds, %.6f m written (--normalize-binds)\n",

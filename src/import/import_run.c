@@ -139,7 +139,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
         }
         run_finding(rep, "moved_joints",
                     "part '%s': %zu of %zu joints are moved from their default position (the viewer applies these "
-                    "overrides); largest: %s%s",
+                    "overrides); largest changes of the offset from the viewer parent: %s%s",
                     pr->name, pr->moved_joints, pr->joint_count, list, nsorted > 5 ? ", ..." : "");
     }
     if (pr->scaled_binds) {
