@@ -122,7 +122,7 @@ am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *s
                           r->degenerate_faces, r->boundary_edges, r->non_manifold_edges);
     for (size_t k = 0; k < r->island_count && !s && k < 64; k++) {
         const am_bind_island *I = &r->islands[k];
-        s = am_buf_printf(out, err, "  island %zu: %zu vertices, %s, route %s: %s\n", k, I->vertex_count,
+        s = am_buf_printf(out, err, "  island %zu: %zu welded vertices, %s, route %s: %s\n", k, I->vertex_count,
                           I->closed ? "closed" : "open", am_bind_route_name(I->route), I->why);
     }
     if (!s && r->island_count > 64)
