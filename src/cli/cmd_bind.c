@@ -160,7 +160,7 @@ int am_cmd_bind(int argc, char **argv)
                r->joint_count, am_bind_method_name(r->method), r->seconds_total);
         printf("frame: %s\nskeleton: %s\n", res->conversion, res->skeleton_note);
         for (size_t k = 0; k < r->island_count && k < 32; k++)
-            printf("  island %zu: %zu vertices, route %s: %s\n", k, r->islands[k].vertex_count,
+            printf("  island %zu: %zu welded vertices, route %s: %s\n", k, r->islands[k].vertex_count,
                    am_bind_route_name(r->islands[k].route), r->islands[k].why);
         if (r->island_count > 32)
             printf("  ... %zu more islands (NAME.bind.json)\n", r->island_count - 32);
