@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bvh.h"
+#include "bvh_internal.h"
 #include "core/io.h"
 
 #define INCHES_TO_METERS 0.02540005 /* the viewer's INCHES_TO_METERS */
@@ -421,6 +422,20 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
     if (st == AM_OK && target[0] != pelvis)
         st = am_fail(err, AM_ERR_INVALID, "bvh: illegal ROOT joint '%s': the root must map to mPelvis (give a joint map)",
                      b->joints[0].name);
+    /* the zero pose against the viewer's rest: measured always, applied with align_rest */
+    am_quat *align = malloc(nj * sizeof *align);
+    int *up = malloc(nj * sizeof *up); /* nearest mapped ancestor */
+    if ((!align || !up) && st == AM_OK)
+        st = am_fail_nomem(err, "bvh rest");
+    if (st == AM_OK) {
+        am_bvh_rest_alignment(b, skel, target, align, stats);
+        stats->rest_aligned = o.align_rest && stats->rest_compared > 0;
+        for (size_t j = 0; j < nj; j++) {
+            up[j] = am_bvh_mapped_ancestor(b, target, j);
+            if (!o.align_rest)
+                align[j] = am_quat_identity();
+        }
+    }
     /* frames output: 1..nf-1 (frame 0 is the reference), or the single frame */
     size_t first = nf > 1 ? 1 : 0, nkeys = nf - first;
     const am_quat F = {0.5, 0.5, 0.5, 0.5};
@@ -441,6 +456,10 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
             am_vec3 d = am_v3_sub(b->pos[f * nj + j], b->pos[j]);
             m = am_v3_dot(d, d) > 0.001 * 0.001 || rot_metric(b->rot[f * nj + j], b->rot[j]) > 0.001;
         }
+        /* a corrected joint holds its correction even when it never moves */
+        const am_quat id = am_quat_identity();
+        if (o.align_rest && (rot_metric(align[j], id) > 0.001 || (up[j] >= 0 && rot_metric(align[up[j]], id) > 0.001)))
+            m = true;
         moves[j] = m;
         if (m)
             out_count++;
@@ -499,6 +518,9 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
             am_quat rk = b->rot[f * nj + j];
             am_quat q = is_pelvis ? am_quat_mul(am_quat_mul(F, am_quat_mul(r0inv, rk)), Finv)
                                   : am_quat_mul(am_quat_mul(F, rk), Finv);
+            if (o.align_rest) /* A_p^-1 q A_j: the viewer bone onto the BVH bone, in world */
+                q = am_quat_normalize(
+                    am_quat_mul(am_quat_mul(up[j] >= 0 ? am_quat_conj(align[up[j]]) : am_quat_identity(), q), align[j]));
             am_anim_rot_key_set(&jt->rot_keys[k], t, q, durf);
             if (has_pos) {
                 am_vec3 p = b->pos[f * nj + j];
@@ -524,6 +546,8 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
         st = am_anim_check_loop(a, o.loop_tolerance_deg, o.loop_tolerance_m, err);
     free(target);
     free(moves);
+    free(align);
+    free(up);
     if (st != AM_OK)
         am_anim_free(a);
     return st;

@@ -68,10 +68,32 @@ typedef struct am_bvh_opts {
      * within one quantisation step, or within these when larger (mocap rarely closes
      * exactly: choose loop points where the pose matches, or accept a visible seam here). */
     double loop_tolerance_deg, loop_tolerance_m;
+    /* Rest alignment (off by default: the output is then the viewer's own conversion).
+     * The viewer applies each BVH rotation as if the BVH's zero pose were the viewer's rest
+     * (8.5); where a bone's zero-pose direction differs (CMU's thighs splay ~20 deg), it turns
+     * by that much. With align_rest each mapped joint j gets A_j, the shortest rotation
+     * taking the viewer's rest bone direction (towards its one mapped child) onto the BVH's
+     * zero-pose one, and its keys become A_p^-1 (x) q_viewer (x) A_j (p: its nearest mapped
+     * BVH ancestor; A = identity for the pelvis and for joints with no single child), so
+     * the posed viewer bone points where the posed BVH bone points, frame by frame. Pelvis
+     * rotation and every position key are unchanged; a joint whose correction is not the
+     * identity is kept even when it never moves. */
+    bool align_rest;
 } am_bvh_opts;
 
 /* The viewer loader's defaults (8.1): priority 2, no loop, ease 0.3/0.3, hand pose 1. */
 void am_bvh_opts_init(am_bvh_opts *opts);
+
+/* A bone whose zero-pose direction is this far from the viewer's rest direction is listed
+ * in the warning: mocap's own offsets scatter by a few degrees; 10 is a visible turn. */
+#define AM_BVH_REST_WARN_DEG 10.0
+#define AM_BVH_REST_LIST 24
+
+typedef struct am_bvh_rest_bone {
+    char joint[64];   /* the BVH joint */
+    char stock[64];   /* the viewer joint it drives */
+    double angle_deg; /* between its zero-pose bone and the viewer's rest bone */
+} am_bvh_rest_bone;
 
 typedef struct am_bvh_stats {
     size_t mapped;   /* BVH joints mapped to stock joints and written */
@@ -79,7 +101,18 @@ typedef struct am_bvh_stats {
     size_t static_joints; /* mapped joints omitted because they never move */
     char skipped[512];    /* comma-separated names of unmapped joints (truncated) */
     size_t keys_before, keys_after; /* rotation + position keys before / after reduction */
+    /* The zero pose against the viewer's rest (always measured; see align_rest): */
+    size_t rest_compared;   /* mapped joints with one bone to compare */
+    double rest_max_deg;    /* the largest angle between the two bone directions */
+    size_t rest_off;        /* joints off by more than AM_BVH_REST_WARN_DEG */
+    am_bvh_rest_bone rest[AM_BVH_REST_LIST]; /* those, largest first (the first AM_BVH_REST_LIST) */
+    bool rest_aligned;      /* align_rest was applied */
 } am_bvh_stats;
+
+/* The warning for stats->rest_off > 0 ("the BVH's zero pose is not the viewer's rest:
+ * LeftUpLeg (mHipLeft) 19.8 deg, ...: ... --align-rest corrects it", or that it was
+ * corrected); "" and 0 when no joint is off. Returns the length written (truncated to size). */
+size_t am_bvh_rest_warning(const am_bvh_stats *stats, char *buf, size_t size);
 
 /* Whether the root's name is one the viewer's own table maps to mPelvis (hip, mPelvis,
  * avatar_mPelvis): then the viewer's table converts the file without a map. */

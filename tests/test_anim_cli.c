@@ -228,6 +228,17 @@ static void test_from_bvh_converts_the_cmu_file(void **state)
     assert_int_equal(am_anim_load(dst, &a, &err), AM_OK);
     assert_int_equal(a.joint_count, 26); /* 28 mapped, 2 never move */
     am_anim_free(&a);
+    /* CMU's zero pose splays the legs ~20 deg from the viewer's rest: warned, largest first */
+    assert_non_null(strstr(out, "warning: the BVH's zero pose is not the viewer's rest: "));
+    assert_non_null(strstr(out, "LeftUpLeg (mHipLeft) 25.4 deg"));
+    assert_non_null(strstr(out, "--align-rest corrects it"));
+    assert_int_equal(
+        am_test_run_cli(out, sizeof out, "anim from-bvh /usr/share/assimp/models/BVH/01_01.bvh --align-rest -o '%s'", dst),
+        0);
+    assert_non_null(strstr(out, "corrected (--align-rest)"));
+    assert_int_equal(am_anim_load(dst, &a, &err), AM_OK);
+    assert_int_equal(a.joint_count, 28); /* the corrected fingers hold their correction */
+    am_anim_free(&a);
     /* bad options are usage errors */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh x.bvh --priority 9 -o '%s'", dst), 2);
     am_test_rmtree(dir);

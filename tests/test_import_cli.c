@@ -287,6 +287,9 @@ static void test_cmu_bvh_motion_through_the_suggested_map(void **state)
         fail_msg("exit %d: %s", rc, out);
     assert_non_null(strstr(out, "[motion_joint_map] motion '/usr/share/assimp/models/BVH/01_01.bvh': its joint names "
                                 "are not the viewer's"));
+    assert_non_null(strstr(out, "[motion_rest_pose] motion '/usr/share/assimp/models/BVH/01_01.bvh': the BVH's zero "
+                                "pose is not the viewer's rest:"));
+    assert_non_null(strstr(out, "RightUpLeg (mHipRight) 25.7 deg"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' -o '%s' --priority 2 --skeleton '%s'", cmu,
                                      ref, f->skel),
                      0);
@@ -295,6 +298,17 @@ static void test_cmu_bvh_motion_through_the_suggested_map(void **state)
     /* 26 joints move (CMU's LHipJoint, RHipJoint and Neck1 have no stock name) */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s/01_01.anim'", dir), 0);
     assert_non_null(strstr(out, "26 joints"));
+    /* --align-rest: the same corrected .anim as from-bvh --align-rest */
+    rc = am_test_run_cli(out, sizeof out,
+                         "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --anim '%s' --align-rest --skeleton '%s'", f->data,
+                         dir, cmu, f->skel);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "corrected (--align-rest)"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --align-rest -o '%s' --skeleton '%s'", cmu,
+                                     ref, f->skel),
+                     0);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void)

@@ -18,7 +18,7 @@ static const char *help =
     "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
     "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
     "                [--hand-pose N] [--keep-static] [--reduce DEG] [--loop-tolerance DEG]\n"
-    "                [--skeleton FILE] -o OUT.anim\n\n"
+    "                [--align-rest] [--skeleton FILE] -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
@@ -43,7 +43,13 @@ static const char *help =
     "            Loop guard: with --loop the pose at the loop-out point must equal the\n"
     "            loop-in point within one quantisation step, or the file is refused naming\n"
     "            the joint and the jump; pick loop points where the pose matches, or accept\n"
-    "            a visible seam with --loop-tolerance DEG (and DEG cm for the pelvis).\n\n"
+    "            a visible seam with --loop-tolerance DEG (and DEG cm for the pelvis).\n"
+    "            Rest pose: the viewer applies each rotation as if the BVH's zero pose were\n"
+    "            its rest; bones whose zero-pose direction differs by more than 10 deg\n"
+    "            (CMU's thighs: ~20) are listed in a warning. --align-rest corrects them:\n"
+    "            each bone is turned so it points where the BVH's bone points in every\n"
+    "            frame (pelvis and positions unchanged); without it the output is the\n"
+    "            viewer's own conversion.\n\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
@@ -293,7 +299,7 @@ static int cmd_from_bvh(int argc, char **argv)
                                          {"loop-in", required_argument, 0, 'I'},  {"loop-out", required_argument, 0, 'O'},
                                          {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
                                          {"hand-pose", required_argument, 0, 'H'}, {"keep-static", no_argument, 0, 'k'},
-                                         {"reduce", required_argument, 0, 'R'},
+                                         {"reduce", required_argument, 0, 'R'}, {"align-rest", no_argument, 0, 'A'},
                                          {"loop-tolerance", required_argument, 0, 'T'},
                                          {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
@@ -308,6 +314,7 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case 'l': o.loop = true; break;
         case 'k': o.keep_static_joints = true; break;
+        case 'A': o.align_rest = true; break;
         case 'R': {
             double v;
             if (!am_cli_parse_double(optarg, &v) || !(v > 0) || v > 10)
@@ -436,6 +443,9 @@ static int cmd_from_bvh(int argc, char **argv)
         if (bs.unmapped)
             printf("  %zu BVH joints have no stock name and were skipped: %s\n", bs.unmapped, bs.skipped);
         note_loop_seam(out_path, &a);
+        char rest[2048];
+        if (am_bvh_rest_warning(&bs, rest, sizeof rest))
+            fprintf(stderr, "%s: %s: %s\n", in, bs.rest_aligned ? "note" : "warning", rest);
     }
     am_anim_report_free(&rep);
     am_buf_free(&buf);

@@ -17,8 +17,9 @@
 
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
-    "                     [--anim A.anim|A.bvh ...] [--bench] [--oar FILE.oar] [--at X,Y,Z]\n"
-    "                     [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
+    "                     [--anim A.anim|A.bvh ...] [--align-rest] [--bench] [--oar FILE.oar]\n"
+    "                     [--at X,Y,Z]"
+    " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
     "                     [--place pelvis|origin] [--clip NAME ...] [--loop|--no-loop]\n"
     "                     [--priority N] [--rest-correction JOINT=AXIS,DEG ...]\n\n"
@@ -46,7 +47,11 @@ static const char *help =
     "                        rest pose is exact in the viewer (report: before/after rest error)\n"
     "  --anim FILE           a motion to bench and pack: .anim, or .bvh converted with the\n"
     "                        viewer's rules and joint names, other names (CMU's Hips) through\n"
-    "                        the suggested map, as anim from-bvh (repeatable)\n"
+    "                        the suggested map, as anim from-bvh (repeatable); a BVH whose\n"
+    "                        zero pose is not the viewer's rest is a finding (motion_rest_pose)\n"
+    "  --align-rest          turn each such BVH bone onto the BVH's own direction in every\n"
+    "                        frame (as anim from-bvh --align-rest; default: the viewer's own\n"
+    "                        conversion)\n"
     "  --bench               bench every part with every motion, write pose sheets\n"
     "  --oar FILE.oar        also write the creature's OpenSim archive: the first part is the\n"
     "                        animesh root prim, other parts child prims; the first motion\n"
@@ -172,7 +177,7 @@ int am_cmd_import(int argc, char **argv)
     }
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
-        O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR
+        O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN
     };
     static const struct option lopts[] = {
         {"out", required_argument, 0, O_OUT},       {"name", required_argument, 0, O_NAME},
@@ -186,7 +191,7 @@ int am_cmd_import(int argc, char **argv)
         {"scale", required_argument, 0, O_SCALE},   {"place", required_argument, 0, O_PLACE},
         {"clip", required_argument, 0, O_CLIP},     {"loop", no_argument, 0, O_LOOP},
         {"no-loop", no_argument, 0, O_NOLOOP},      {"priority", required_argument, 0, O_PRIORITY},
-        {"rest-correction", required_argument, 0, O_CORR},
+        {"rest-correction", required_argument, 0, O_CORR}, {"align-rest", no_argument, 0, O_ALIGN},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     am_import_options opts;
     am_import_options_default(&opts);
@@ -227,6 +232,7 @@ int am_cmd_import(int argc, char **argv)
             anims[opts.anim_count++] = optarg;
             break;
         case O_BENCH: opts.bench = true; break;
+        case O_ALIGN: opts.bvh_align_rest = true; break;
         case O_OAR: opts.oar_path = optarg; break;
         case O_AT:
             if (!am_cli_parse_xyz(optarg, opts.oar_position))

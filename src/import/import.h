@@ -64,6 +64,8 @@ typedef struct am_import_options {
                                     priority, rest corrections (name: the plan's) */
     const char *const *anim_paths; /* --anim: .anim or .bvh files */
     size_t anim_count;
+    bool bvh_align_rest;         /* --align-rest: a .bvh's bones turned onto its own zero-pose
+                                    directions (am_bvh_opts.align_rest) */
     const char *oar_path;        /* --oar: also write the creature's archive */
     am_skin_options skin;        /* region limit, LOD settings (face vertex limit is set by
                                     the faithful route to the uploader's own cut) */
@@ -152,7 +154,9 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
                               am_import_plan *plan, am_error *err);
 /* Convert and check every --anim file into plan.motions (.anim: decoded and checked as the
  * viewer would; .bvh: the viewer's BVH conversion with its default joint map, or when the
- * root is not a viewer name the suggested map, as anim from-bvh: finding motion_joint_map). */
+ * root is not a viewer name the suggested map, as anim from-bvh: finding motion_joint_map; a
+ * zero pose that is not the viewer's rest: finding motion_rest_pose, corrected with
+ * opts->bvh_align_rest). */
 am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
                                 am_error *err);
 void am_import_plan_free(am_import_plan *plan);

@@ -431,8 +431,8 @@ static am_status check_anim(const am_anim *a, const am_skeleton *skel, const cha
     return st;
 }
 
-static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel, am_import_motion *m,
-                             am_error *err)
+static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel, bool align_rest,
+                             am_import_motion *m, am_error *err)
 {
     am_anim a;
     memset(&a, 0, sizeof a);
@@ -445,6 +445,7 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         am_bvh b;
         am_bvh_opts o;
         am_bvh_opts_init(&o);
+        o.align_rest = align_rest;
         am_bvh_stats bs;
         if ((st = am_bvh_load(path, &b, err)))
             return st;
@@ -461,6 +462,11 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         }
         if (!st)
             st = am_bvh_to_anim(&b, skel, &o, &a, &bs, err);
+        /* the finding holds AM_IMPORT_FINDING_TEXT: the warning fits in what the path leaves */
+        char rest[AM_IMPORT_FINDING_TEXT];
+        size_t room = strlen(path) + 16 < sizeof rest / 2 ? sizeof rest - strlen(path) - 16 : sizeof rest / 2;
+        if (!st && am_bvh_rest_warning(&bs, rest, room))
+            am_import_finding_add(plan, "motion_rest_pose", "motion '%s': %s", path, rest);
         am_joint_map_free(&map);
         am_bvh_free(&b);
         if (!st)
@@ -507,7 +513,7 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
     for (size_t i = 0; i < opts->anim_count; i++) {
         am_import_motion *m = &plan->motions[plan->motion_count];
         memset(m, 0, sizeof *m);
-        am_status st = load_motion(plan, opts->anim_paths[i], skel, m, err);
+        am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, m, err);
         if (st)
             return st;
         /* The name: the file's stem, unique within the plan (it names the inventory item
