@@ -9,51 +9,11 @@
 
 #include "bvh.h"
 #include "core/io.h"
+#include "bvh_matrix.h"
 #include "test_support.h"
 
 #define CMU_BVH "/usr/share/assimp/models/BVH/01_01.bvh"
 #define IN2M 0.02540005
-
-/* 3x3 column-vector rotation matrices, m[r][c]. */
-typedef struct m3 {
-    double m[3][3];
-} m3;
-
-static m3 rot_axis(char axis, double deg)
-{
-    double c = cos(deg * AM_DEG2RAD), s = sin(deg * AM_DEG2RAD);
-    m3 r = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-    int i = axis == 'X' ? 1 : axis == 'Y' ? 2 : 0, j = axis == 'X' ? 2 : axis == 'Y' ? 0 : 1;
-    r.m[i][i] = c, r.m[i][j] = -s, r.m[j][i] = s, r.m[j][j] = c;
-    return r;
-}
-
-static m3 mul(m3 a, m3 b)
-{
-    m3 r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
-    return r;
-}
-
-static am_vec3 apply(m3 a, am_vec3 v)
-{
-    return am_v3(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
-                 a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
-}
-
-static m3 transpose(m3 a)
-{
-    m3 r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r.m[i][j] = a.m[j][i];
-    return r;
-}
-
-/* BVH vector -> SL vector: (z, x, y). */
-static am_vec3 to_sl(am_vec3 v) { return am_v3(v.z, v.x, v.y); }
 
 static const char *tiny_bvh =
     "HIERARCHY\n"
@@ -105,9 +65,9 @@ static void test_tiny_bvh_converts_as_the_viewer_does(void **state)
     assert_near(a.ease_in + a.ease_out, 0.2, 1e-6);
     /* Pelvis position, frame 1: R0^-1 (p1 - p0), R0 = Ry(90) (channel order Z X Y with
      * angles 0 0 90); p1 - p0 = (0, 0, 10) inches; then SL = (z, x, y), metres. */
-    m3 R0 = mul(mul(rot_axis('Z', 0), rot_axis('X', 0)), rot_axis('Y', 90));
-    am_vec3 d = apply(transpose(R0), am_v3(0, 0, 10));
-    am_vec3 want = am_v3_scale(to_sl(d), IN2M);
+    m3 R0 = am_test_m3_mul(am_test_m3_mul(am_test_m3_axis('Z', 0), am_test_m3_axis('X', 0)), am_test_m3_axis('Y', 90));
+    am_vec3 d = am_test_m3_apply(am_test_m3_transpose(R0), am_v3(0, 0, 10));
+    am_vec3 want = am_v3_scale(am_test_bvh_to_sl(d), IN2M);
     am_vec3 got = a.joints[0].pos_keys[0].pos;
     assert_near(got.x, want.x, 2e-4);
     assert_near(got.y, want.y, 2e-4);
@@ -191,9 +151,9 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     double f0[6], fl[6];
     cmu_root_frame((const char *)text, 0, f0);
     cmu_root_frame((const char *)text, 2751, fl);
-    m3 R0 = mul(mul(rot_axis('Z', f0[3]), rot_axis('Y', f0[4])), rot_axis('X', f0[5]));
-    am_vec3 d = apply(transpose(R0), am_v3(fl[0] - f0[0], fl[1] - f0[1], fl[2] - f0[2]));
-    am_vec3 want = am_v3_scale(to_sl(d), IN2M);
+    m3 R0 = am_test_m3_mul(am_test_m3_mul(am_test_m3_axis('Z', f0[3]), am_test_m3_axis('Y', f0[4])), am_test_m3_axis('X', f0[5]));
+    am_vec3 d = am_test_m3_apply(am_test_m3_transpose(R0), am_v3(fl[0] - f0[0], fl[1] - f0[1], fl[2] - f0[2]));
+    am_vec3 want = am_v3_scale(am_test_bvh_to_sl(d), IN2M);
     const am_anim_pos_key *pk = &a.joints[0].pos_keys[2750];
     assert_near(pk->pos.x, fmax(-5, fmin(5, want.x)), 3e-4);
     assert_near(pk->pos.y, fmax(-5, fmin(5, want.y)), 3e-4);

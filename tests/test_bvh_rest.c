@@ -11,51 +11,12 @@
 #include "bvh.h"
 #include "core/io.h"
 #include "import/bvh_scene.h"
+#include "bvh_matrix.h"
 #include "test_support.h"
 
 #define CMU_BVH "/usr/share/assimp/models/BVH/01_01.bvh"
 
-typedef struct m3 {
-    double m[3][3];
-} m3;
-
-static const m3 I3 = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-
-static m3 rot_axis(char axis, double deg)
-{
-    double c = cos(deg * AM_DEG2RAD), s = sin(deg * AM_DEG2RAD);
-    m3 r = I3;
-    int i = axis == 'X' ? 1 : axis == 'Y' ? 2 : 0, j = axis == 'X' ? 2 : axis == 'Y' ? 0 : 1;
-    r.m[i][i] = c, r.m[i][j] = -s, r.m[j][i] = s, r.m[j][j] = c;
-    return r;
-}
-
-static m3 mul(m3 a, m3 b)
-{
-    m3 r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
-    return r;
-}
-
-static am_vec3 apply(m3 a, am_vec3 v)
-{
-    return am_v3(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
-                 a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
-}
-
-static m3 transpose(m3 a)
-{
-    m3 r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r.m[i][j] = a.m[j][i];
-    return r;
-}
-
-/* BVH (x, y, z) -> SL (z, x, y), and back. */
-static am_vec3 to_sl(am_vec3 v) { return am_v3(v.z, v.x, v.y); }
+/* SL (x, y, z) -> BVH (y, z, x): the inverse of am_test_bvh_to_sl. */
 static am_vec3 from_sl(am_vec3 v) { return am_v3(v.y, v.z, v.x); }
 
 static double angle_deg(am_vec3 a, am_vec3 b)
@@ -81,7 +42,7 @@ static const char *frame_line(const char *text, size_t f)
 static m3 channels_rot(const am_bvh_joint *j, const double *v)
 {
     /* R_A(a) R_B(b) R_C(c) for the declared order A B C */
-    return mul(mul(rot_axis(j->order[0], v[0]), rot_axis(j->order[1], v[1])), rot_axis(j->order[2], v[2]));
+    return am_test_m3_mul(am_test_m3_mul(am_test_m3_axis(j->order[0], v[0]), am_test_m3_axis(j->order[1], v[1])), am_test_m3_axis(j->order[2], v[2]));
 }
 
 /* Joint world positions (BVH axes) at frame f, the root's rotation taken relative to frame 0
@@ -90,7 +51,7 @@ static void bvh_fk(const char *text, const am_bvh *b, size_t f, am_vec3 *pos)
 {
     m3 *g = malloc(b->joint_count * sizeof *g);
     assert_non_null(g);
-    m3 r0 = I3;
+    m3 r0 = am_test_m3_axis('X', 0); /* identity */
     for (int pass = 0; pass < 2; pass++) {
         const char *p = frame_line(text, pass == 0 ? 0 : f);
         for (size_t j = 0; j < b->joint_count; j++) {
@@ -110,11 +71,11 @@ static void bvh_fk(const char *text, const am_bvh *b, size_t f, am_vec3 *pos)
             }
             int par = b->joints[j].parent;
             if (par < 0) {
-                g[j] = mul(transpose(r0), r);
+                g[j] = am_test_m3_mul(am_test_m3_transpose(r0), r);
                 pos[j] = am_v3(0, 0, 0);
             } else {
-                g[j] = mul(g[par], r);
-                pos[j] = am_v3_add(pos[par], apply(g[par], b->joints[j].offset));
+                g[j] = am_test_m3_mul(g[par], r);
+                pos[j] = am_v3_add(pos[par], am_test_m3_apply(g[par], b->joints[j].offset));
             }
         }
     }
@@ -192,7 +153,7 @@ static void bone_angles(const char *text, const am_bvh *b, const am_skeleton *sk
         for (size_t i = 0; i < n; i++) {
             int vj = am_skeleton_find(skel, bones[i].viewer), vc = am_skeleton_find(skel, bones[i].viewer_child);
             am_vec3 dv = am_v3_sub(vp.pos[vc], vp.pos[vj]);
-            am_vec3 db = to_sl(am_v3_sub(bp[bvh_index(b, bones[i].bvh_child)], bp[bvh_index(b, bones[i].bvh)]));
+            am_vec3 db = am_test_bvh_to_sl(am_v3_sub(bp[bvh_index(b, bones[i].bvh_child)], bp[bvh_index(b, bones[i].bvh)]));
             double d = angle_deg(dv, db);
             max_out[i] = fmax(max_out[i], d);
             min_out[i] = fmin(min_out[i], d);
@@ -240,7 +201,7 @@ static char *splayed_bvh(const am_skeleton *skel)
     am_vec3 lk = viewer_offset(skel, "mHipLeft", "mKneeLeft"), rk = viewer_offset(skel, "mHipRight", "mKneeRight");
     am_vec3 la = viewer_offset(skel, "mKneeLeft", "mAnkleLeft"), ra = viewer_offset(skel, "mKneeRight", "mAnkleRight");
     /* about SL +X = BVH +Z, +20 deg takes down (SL -Z) towards SL +Y: outward for the left leg */
-    lk = apply(rot_axis('Z', 20), lk);
+    lk = am_test_m3_apply(am_test_m3_axis('Z', 20), lk);
     char *t = malloc(8192);
     assert_non_null(t);
     snprintf(t, 8192,
@@ -314,7 +275,7 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
         }
         m3 r = channels_rot(&b.joints[lt], v + 6);
         am_vec3 probe = am_v3(0.3, -0.5, 0.8);
-        am_vec3 want = to_sl(apply(r, from_sl(probe)));
+        am_vec3 want = am_test_bvh_to_sl(am_test_m3_apply(r, from_sl(probe)));
         am_vec3 got = am_quat_rotate(a.joints[e].rot_keys[k].rot, probe);
         assert_true(am_v3_dist(want, got) < 1e-4);
     }
