@@ -275,16 +275,6 @@ static bool over_limit(const fb *f, int *scratch_targets, int *scratch_closed)
     return am_skeleton_closed_set(f->skel, scratch_targets, n, scratch_closed) > AM_MAX_JOINTS_PER_MESH;
 }
 
-static void note(am_map_suggestion *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(am_map_suggestion *o, const char *fmt, ...)
-{
-    if (o->note_count >= AM_MAP_MAX_NOTES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(o->notes[o->note_count++], sizeof o->notes[0], fmt, ap);
-    va_end(ap);
-}
 
 /* The guesses in r's subtree may be given up for a better embedding: each mapped joint
  * there is topology-only (no name, no --map, no viewer name backs it) or the fallback's. */
@@ -329,8 +319,10 @@ static void embed_hanging(fb *f, int j, int *st, int *sc)
         if (!over_limit(f, st, sc))
             return;
         restore(f);
-        note(f->out, "fallback: '%s' and its branch left unmapped: embedding them would exceed %d joints per mesh",
-             f->out->joints[j].rig_name, AM_MAX_JOINTS_PER_MESH);
+        am_map_suggestion_note(f->out,
+                               "fallback: '%s' and its branch left unmapped: embedding them would exceed %d joints "
+                               "per mesh",
+                               f->out->joints[j].rig_name, AM_MAX_JOINTS_PER_MESH);
         return;
     }
     /* no room below the mapped ancestor: give up the topology's guesses above, widest last */
@@ -401,8 +393,8 @@ static void embed_single(fb *f, int j, int *st, int *sc)
     place(f, j, best, best_tier == 1 ? "no name or topology role" : NESTED);
     if (over_limit(f, st, sc)) {
         restore(f);
-        note(f->out, "fallback: '%s' left unmapped: embedding it would exceed %d joints per mesh",
-             f->out->joints[j].rig_name, AM_MAX_JOINTS_PER_MESH);
+        am_map_suggestion_note(f->out, "fallback: '%s' left unmapped: embedding it would exceed %d joints per mesh",
+                               f->out->joints[j].rig_name, AM_MAX_JOINTS_PER_MESH);
     }
 }
 

@@ -57,8 +57,7 @@ typedef struct ctx {
 
 #define PART(p) (1u << (p))
 
-static void note(am_map_suggestion *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(am_map_suggestion *o, const char *fmt, ...)
+void am_map_suggestion_note(am_map_suggestion *o, const char *fmt, ...)
 {
     if (o->note_count >= AM_MAP_MAX_NOTES)
         return;
@@ -504,9 +503,11 @@ static void enforce_chains(ctx *c)
         int at = c->out->joints[a].target;
         if (am_skeleton_is_ancestor(c->skel, at, mj->target) || mj->source == AM_MAP_USER)
             continue;
-        note(c->out, "'%s' -> %s dropped: its rig parent chain reaches '%s' -> %s, which is not a viewer ancestor of %s",
-             mj->rig_name, c->skel->joints[mj->target].name, c->out->joints[a].rig_name, c->skel->joints[at].name,
-             c->skel->joints[mj->target].name);
+        am_map_suggestion_note(c->out,
+                               "'%s' -> %s dropped: its rig parent chain reaches '%s' -> %s, which is not a viewer "
+                               "ancestor of %s",
+                               mj->rig_name, c->skel->joints[mj->target].name, c->out->joints[a].rig_name,
+                               c->skel->joints[at].name, c->skel->joints[mj->target].name);
         c->taken[mj->target] = false;
         mj->target = -1;
         mj->source = AM_MAP_NONE;
@@ -557,8 +558,8 @@ static am_status enforce_limit(ctx *c, am_error *err)
         n = closed_count(c);
     }
     if (dropped)
-        note(c->out, "%zu unweighted joints left unmapped to stay within %d joints per mesh", dropped,
-             AM_MAX_JOINTS_PER_MESH);
+        am_map_suggestion_note(c->out, "%zu unweighted joints left unmapped to stay within %d joints per mesh",
+                               dropped, AM_MAX_JOINTS_PER_MESH);
     if (n > AM_MAX_JOINTS_PER_MESH)
         return am_fail(err, AM_ERR_INVALID,
                        "too many joints: the map needs %zu viewer joints (with the ancestors the skin adds), the viewer "

@@ -109,6 +109,8 @@ am_status am_map_suggestion_to_map(const am_map_suggestion *sug, const am_body *
 am_status am_map_suggestion_write_json(const am_map_suggestion *sug, const am_body *body, const am_skeleton *skel,
                                        am_buf *out, am_error *err);
 void am_map_suggestion_free(am_map_suggestion *sug);
+/* Add a note to the suggestion (dropped past AM_MAP_MAX_NOTES). */
+void am_map_suggestion_note(am_map_suggestion *sug, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The three steps in one: body plan, axes (given or detected), sides, suggestion with
  * `user` over it. On failure nothing needs freeing. */
