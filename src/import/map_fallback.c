@@ -275,7 +275,6 @@ static bool over_limit(const fb *f, int *scratch_targets, int *scratch_closed)
     return am_skeleton_closed_set(f->skel, scratch_targets, n, scratch_closed) > AM_MAX_JOINTS_PER_MESH;
 }
 
-
 /* The guesses in r's subtree may be given up for a better embedding: each mapped joint
  * there is topology-only (no name, no --map, no viewer name backs it) or the fallback's. */
 static bool releasable(const fb *f, int r)
