@@ -10,6 +10,7 @@
 #include "cli_args.h"
 #include "core/io.h"
 #include "import/bvh_scene.h"
+#include "import/motion_file.h"
 
 static const char *help =
     "usage: animesh anim decode FILE.anim [--json] [-o OUT]\n"
@@ -18,7 +19,10 @@ static const char *help =
     "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
     "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
     "                [--hand-pose N] [--keep-static] [--reduce DEG] [--loop-tolerance DEG]\n"
-    "                [--align-rest] [--skeleton FILE] -o OUT.anim\n\n"
+    "                [--align-rest] [--skeleton FILE] -o OUT.anim\n"
+    "       animesh anim from-model FILE[:CLIP] [--clip NAME] [--map MAP.json] [--priority N]\n"
+    "                [--loop|--no-loop] [--ease-in S] [--ease-out S] [--hand-pose N]\n"
+    "                [--reduce DEG] [--in-place] [--skeleton FILE] -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
@@ -49,7 +53,21 @@ static const char *help =
     "            (CMU's thighs: ~20) are listed in a warning. --align-rest corrects them:\n"
     "            each bone is turned so it points where the BVH's bone points in every\n"
     "            frame (pelvis and positions unchanged); without it the output is the\n"
-    "            viewer's own conversion.\n\n"
+    "            viewer's own conversion.\n"
+    "  from-model  a clip of any model or motion file -> .anim for the stock avatar: a\n"
+    "            Mixamo FBX \"without skin\", a glTF/GLB animation pack, a BVH, or a clip of\n"
+    "            another rigged model (FILE:CLIP, or --clip; a file with several clips needs\n"
+    "            one). The joint map is `animesh map suggest`'s (Mixamo names with or\n"
+    "            without mixamorig:, numbered variants ...), --map over any part of it.\n"
+    "            Every viewer bone is turned onto the source's world direction (the\n"
+    "            source's rest, e.g. Mixamo's T-pose, is not the viewer's); the hips'\n"
+    "            motion is scaled by leg length, --in-place removes its horizontal travel.\n"
+    "            Defaults as the viewer's uploader: priority 4 (lessons rule 7), ease\n"
+    "            0.3 s / 0.3 s, hand pose 0; loops when the last pose is the first (the\n"
+    "            loop guard; --loop refuses one that does not close). --reduce DEG drops\n"
+    "            keys the viewer's interpolation reproduces within DEG (0 < DEG <= 10).\n"
+    "            Prints joints mapped, duration, keys before/after and the worst bone-\n"
+    "            direction difference to the source. See docs/motions.md.\n\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
@@ -456,6 +474,120 @@ static int cmd_from_bvh(int argc, char **argv)
     return rc;
 }
 
+static int cmd_from_model(int argc, char **argv)
+{
+    const char *skel_path = NULL, *map_path = NULL, *out_path = NULL, *clip = NULL;
+    am_motion_file_opts mo;
+    am_motion_file_opts_init(&mo);
+    mo.one_clip = true;
+    am_retarget_opts *o = &mo.retarget;
+    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP };
+    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"map", required_argument, 0, 'm'},
+                                         {"clip", required_argument, 0, O_CLIP},  {"priority", required_argument, 0, 'p'},
+                                         {"loop", no_argument, 0, 'l'},           {"no-loop", no_argument, 0, O_NO_LOOP},
+                                         {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
+                                         {"hand-pose", required_argument, 0, 'H'}, {"reduce", required_argument, 0, 'R'},
+                                         {"in-place", no_argument, 0, O_IN_PLACE}, {"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    long n;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': skel_path = optarg; break;
+        case 'm': map_path = optarg; break;
+        case 'o': out_path = optarg; break;
+        case O_CLIP: clip = optarg; break;
+        case 'l': o->loop = AM_LOOP_ON; break;
+        case O_NO_LOOP: o->loop = AM_LOOP_OFF; break;
+        case O_IN_PLACE: o->in_place = true; break;
+        case 'R': {
+            double v;
+            if (!am_cli_parse_double(optarg, &v) || !(v > 0) || v > 10)
+                return am_cli_usage("anim from-model", "--reduce needs a tolerance in degrees (0 < DEG <= 10)");
+            o->reduce_deg = v;
+            break;
+        }
+        case 'p':
+            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_PRIORITY, &n))
+                return am_cli_usage("anim from-model", "--priority must be 0..6");
+            o->priority = (int32_t)n;
+            break;
+        case 'H':
+            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
+                return am_cli_usage("anim from-model", "--hand-pose must be 0..13");
+            mo.hand_pose = (uint32_t)n;
+            break;
+        case 'i':
+        case 'e': {
+            double v;
+            if (!am_cli_parse_double(optarg, &v) || !(v >= 0) || v > AM_ANIM_MAX_DURATION)
+                return am_cli_usage("anim from-model", "--%s needs a number of seconds 0..60, got '%s'",
+                                    c == 'i' ? "ease-in" : "ease-out", optarg);
+            if (c == 'i')
+                o->ease_in_s = v;
+            else
+                o->ease_out_s = v;
+            break;
+        }
+        case 'h': fputs(help, stdout); return AM_EXIT_OK;
+        default: return am_cli_usage("anim from-model", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return am_cli_usage("anim from-model", "expected exactly one FILE[:CLIP]");
+    if (!out_path)
+        return am_cli_usage("anim from-model", "-o OUT.anim is required");
+    const char *in = argv[optind];
+    am_error err;
+    am_error_clear(&err);
+    am_skeleton skel;
+    if (am_cli_load_skeleton(skel_path, &skel, &err))
+        return am_cli_report(&err);
+    am_joint_map map;
+    bool have_map = false;
+    am_status st = AM_OK;
+    if (map_path) {
+        st = am_joint_map_load(map_path, &map, &err);
+        have_map = st == AM_OK;
+        o->map = have_map ? &map : NULL;
+    }
+    const char *one[1] = {clip};
+    if (clip) {
+        o->clips = one;
+        o->clip_count = 1;
+    }
+    am_motion_file_result r = {0};
+    if (!st)
+        st = am_motion_file_convert(in, &skel, &mo, &r, &err);
+    if (!st && r.anim_count != 1)
+        st = am_fail(&err, AM_ERR_INVALID, "%zu motions converted, one expected", r.anim_count);
+    if (!st)
+        st = am_write_file_atomic(out_path, r.anims[0].anim.data, r.anims[0].anim.size, &err);
+    int rc = AM_EXIT_OK;
+    if (st) {
+        rc = am_cli_report(&err);
+    } else {
+        const am_motion_file_anim *a = &r.anims[0];
+        printf("%s: clip '%s' of %s (%s)\n", out_path, a->clip, r.source, r.holds);
+        printf("  %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu after reduction; %zu bytes "
+               "(verified by decoding)\n",
+               a->joints_mapped, a->joints_unmapped, a->duration_s, a->loop_why, a->keys_before, a->keys_after,
+               a->anim.size);
+        printf("  bone directions: at most %.2f deg from the source's (at %s)\n", a->worst_direction_deg,
+               a->worst_direction_joint[0] ? a->worst_direction_joint : "-");
+        for (size_t i = 0; i < r.finding_count; i++)
+            fprintf(stderr, "%s: %s: %s\n", in, r.findings[i].level == AM_FINDING_WARNING ? "warning" : "note",
+                    r.findings[i].text);
+    }
+    am_motion_file_result_free(&r);
+    if (have_map)
+        am_joint_map_free(&map);
+    am_skeleton_free(&skel);
+    return rc;
+}
+
 int am_cmd_anim(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -471,5 +603,8 @@ int am_cmd_anim(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (strcmp(sub, "from-bvh") == 0)
         return cmd_from_bvh(argc - 1, argv + 1);
-    return am_cli_usage("anim", "unknown subcommand '%s' (expected decode, encode, check or from-bvh)", sub);
+    if (strcmp(sub, "from-model") == 0)
+        return cmd_from_model(argc - 1, argv + 1);
+    return am_cli_usage("anim", "unknown subcommand '%s' (expected decode, encode, check, from-bvh or from-model)",
+                        sub);
 }

@@ -5,6 +5,7 @@
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,35 @@ static void close_file(struct aiFileIO *io, struct aiFile *f)
 
 /* --- entry ------------------------------------------------------------------------- */
 
+static unsigned count_nodes(const struct aiNode *n)
+{
+    unsigned k = 1;
+    for (unsigned i = 0; i < n->mNumChildren; i++)
+        k += count_nodes(n->mChildren[i]);
+    return k;
+}
+
+static unsigned animations_with_keys(const struct aiScene *ai)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < ai->mNumAnimations; i++) {
+        const struct aiAnimation *a = ai->mAnimations[i];
+        bool keys = false;
+        for (unsigned c = 0; a && c < a->mNumChannels && !keys; c++) {
+            const struct aiNodeAnim *na = a->mChannels[c];
+            keys = na && (na->mNumRotationKeys || na->mNumPositionKeys || na->mNumScalingKeys);
+        }
+        k += keys;
+    }
+    return k;
+}
+
+/* A skeleton (a node below the root) and an animation with keys, no mesh: a motion. */
+static bool motion_only(const struct aiScene *ai)
+{
+    return ai->mNumMeshes == 0 && count_nodes(ai->mRootNode) > 1 && animations_with_keys(ai) > 0;
+}
+
 static am_status fail_at_source(am_error *err, const char *source, am_status st)
 {
     am_error_where(err, "%s", source);
@@ -212,10 +242,19 @@ am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source
         return fail_at_source(err, source, am_fail(err, AM_ERR_INVALID, "assimp could not read it: %.200s",
                                                    aiGetErrorString()));
     am_status st;
-    if ((ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !ai->mRootNode)
+    if (!ai->mRootNode) {
+        st = fail_at_source(err, source, am_fail(err, AM_ERR_INVALID, "assimp read no node tree"));
+    } else if ((ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) && !motion_only(ai)) {
+        /* assimp flags any scene without meshes "incomplete": a motion-only file (Mixamo's
+         * "without skin" MotionOnlyScene, an animation pack) has joints and clips, and is
+         * taken; anything else is said for what it holds */
         st = fail_at_source(err, source,
-                            am_fail(err, AM_ERR_INVALID, "assimp read an incomplete scene (no node tree or no data)"));
-    else {
+                            am_fail(err, AM_ERR_INVALID,
+                                    "no mesh and no motion: %u node%s, %u animation%s with keys (a model needs a mesh, a "
+                                    "motion needs a skeleton and at least one animation)",
+                                    count_nodes(ai->mRootNode), count_nodes(ai->mRootNode) == 1 ? "" : "s",
+                                    animations_with_keys(ai), animations_with_keys(ai) == 1 ? "" : "s"));
+    } else {
         ai_convert cv = {.ai = ai, .scene = out, .err = err, .source = source, .base_dir = base_dir};
         st = am_assimp_convert(&cv);
     }

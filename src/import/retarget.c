@@ -97,6 +97,7 @@ static void free_rt(am_rt *c)
     free(c->node_target);
     free(c->closed);
     free(c->vbind);
+    free(c->m_align);
 }
 
 /* --- the mapped joints and the viewer's rest ----------------------------------------- */
@@ -197,6 +198,16 @@ static am_status setup_joints(am_rt *c, am_error *err)
         }
         c->vbind[j] = am_v3_add(pw, am_quat_rotate(pr, am_v3_mul(local, ps)));
     }
+    /* a motion for another skeleton: the target's rest as it is (no joint moves to the
+     * source's proportions) */
+    if (c->follow) {
+        am_retarget_rest_of_rig(NULL, k, c->vbind);
+        for (size_t j = 0; j < nj; j++) {
+            c->closed[j] = true;
+            if (c->o->target_rest)
+                c->vbind[j] = c->o->target_rest[j];
+        }
+    }
     /* mRoot (the prim) in the bind frame: the pelvis minus its runtime local position, which
      * is the override when the viewer applies it and (0, 0, 0) otherwise (skeleton.md 5.8) */
     c->root_bind = pelvis >= 0 ? am_skeleton_rest_world(k, pelvis, AM_FRAME_FILE) : am_v3(0, 0, 0);
@@ -206,6 +217,11 @@ static am_status setup_joints(am_rt *c, am_error *err)
         c->root_bind = r->pelvis_overridden ? am_v3(0, 0, 0) : c->vbind[pelvis];
     }
     r->root_bind = c->root_bind;
+    if (c->follow) {
+        am_status st = am_rt_follow_setup(c, err);
+        if (st)
+            return st;
+    }
     /* where each node's weights go: itself when mapped, else the suggestion's target */
     for (size_t i = 0; i < s->node_count; i++)
         c->node_target[i] = -1;
@@ -575,7 +591,7 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
         st = am_map_suggest_scene(s, skel, &o.axes, o.map, &r->body, &r->axes, &r->suggestion, err);
     if (!st)
         st = am_map_suggestion_to_map(&r->suggestion, &r->body, skel, &r->map, err);
-    am_rt c = {.s = s, .skel = skel, .o = &o, .r = r};
+    am_rt c = {.s = s, .skel = skel, .o = &o, .r = r, .follow = o.follow_directions};
     if (!st) {
         c.pos_tol = o.pos_tol_m > 0 ? o.pos_tol_m : fmax(1e-4, 1e-4 * r->axes.stature_m);
         for (size_t i = 0; i < r->axes.conflict_count; i++)
@@ -629,7 +645,9 @@ am_status am_retarget_write_anim(const am_retarget_result *r, size_t i, const am
 {
     if (i >= r->anim_count)
         return am_fail(err, AM_ERR_USAGE, "motion %zu out of range (%zu)", i, r->anim_count);
-    am_motion_sample_opts so = {.intervals = AM_MOTION_CLIP_TIMES};
+    am_motion_sample_opts so = {.intervals = AM_MOTION_CLIP_TIMES,
+                                .reduce = r->anims[i].reduce_deg > 0,
+                                .rot_tol_deg = r->anims[i].reduce_deg};
     am_status st = am_motion_write_anim(&r->anims[i].motion, &so, skel, path, out_bytes, stats, err);
     if (st)
         am_error_where(err, "clip '%s'", r->anims[i].clip);

@@ -58,6 +58,21 @@
  * correction composes key (x) corr, for motions authored on the corrected rest; the track
  * holds corr (x) key (x) corr^-1 so that it plays corr (x) key.)
  * A clip over 60 s is refused with its name.
+ *
+ * FOLLOWING DIRECTIONS (opts.follow_directions: a motion from another skeleton, whose rest
+ * is not the target's: Mixamo's T-pose against the viewer's). The formula above reproduces
+ * the source's SKIN; onto a skeleton with other rest directions it bends limbs the wrong
+ * way. Instead, per mapped joint j (viewer joint J) a constant alignment Al_J turns the
+ * target's rest bone (J to its mapped viewer children, target_rest) onto the source's bind
+ * bone (the same joints, viewer frame): the shortest arc for one child, the least-squares
+ * rotation (Horn's quaternion) for several (a pelvis: spine and both hips; a chest: neck
+ * and both collars); a joint without a child bone inherits its parent's. Then
+ *   world rotation of J = dR_j(t) (x) Al_J,  key_J = (dR_a Al_A)^-1 (x) (dR_j Al_J)
+ * so every bone points where the source's points (the --align-rest idea of BVH, keys
+ * A_p^-1 q A_j). Positions: the top mapped joint only, its rest local position plus the
+ * source's displacement from its bind, times target leg / source leg (hip to ankle), which
+ * also makes the result unit-free; --in-place subtracts the horizontal travel, first key
+ * to last, in proportion to time.
  */
 #ifndef AM_IMPORT_RETARGET_H
 #define AM_IMPORT_RETARGET_H
@@ -111,6 +126,17 @@ typedef struct am_retarget_opts {
     double rot_tol_deg;                /* between-key sampling tolerance (default 0.02) */
     double pos_tol_m;                  /* default max(1e-4 m, 1e-4 of the stature) */
     size_t max_samples;                /* per clip (default 20000) */
+    /* A MOTION onto a skeleton other than its own (anim from-model, import --anim): each
+     * viewer bone is turned onto the source's world direction instead of copying the
+     * source's skinning deltas (see "FOLLOWING DIRECTIONS" above); only the top joint
+     * (the hips) gets position keys, its motion scaled by leg length. */
+    bool follow_directions;
+    const am_vec3 *target_rest;        /* with follow_directions: per viewer joint, where the
+                                          target draws it at rest (bind frame, metres:
+                                          am_retarget_rest_of_rig); NULL: the stock avatar */
+    bool in_place;                     /* remove the hips' horizontal travel (first to last key) */
+    double reduce_deg;                 /* > 0: drop keys the viewer's interpolation reproduces
+                                          within this (am_anim_reduce_keys) */
 } am_retarget_opts;
 
 void am_retarget_opts_init(am_retarget_opts *o);
@@ -131,6 +157,12 @@ typedef struct am_retarget_anim {
     size_t clip_keys;      /* distinct key times in the clip */
     size_t samples;        /* samples written (keys + between-key samples) */
     size_t position_tracks;
+    double reduce_deg;     /* from the options: applied when written */
+    double loop_closed_deg, loop_closed_m; /* follow_directions: the gap closed at the seam */
+    /* With follow_directions: the largest angle between a viewer bone (as the keys pose it)
+     * and the source's bone between the same joints, over the samples, and where. */
+    double worst_direction_deg;
+    char worst_direction_joint[64];
     bool loops;
     char loop_why[256];
     /* owned storage behind the tracks */
@@ -175,6 +207,12 @@ void am_retarget_result_free(am_retarget_result *r);
  * encode, decode again and compare, atomic write). path may be NULL (bytes only). */
 am_status am_retarget_write_anim(const am_retarget_result *r, size_t i, const am_skeleton *skel, const char *path,
                                  am_buf *out_bytes, am_motion_stats *stats, am_error *err);
+
+/* Where the viewer draws every joint of `skel` at rest for a rig (the skin builder's rule:
+ * a rig joint at its position unless within 0.1 mm of its default offset, any other joint at
+ * its default offset from its viewer parent): out[skel->joint_count], bind frame. rig NULL:
+ * the stock avatar. The target_rest of a motion retargeted onto that creature. */
+void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *skel, am_vec3 *out);
 
 /* A name made safe for files: A-Z a-z 0-9 _ - . kept, anything else '_', at most 64
  * characters, "clip" when empty. */

@@ -24,6 +24,7 @@ typedef struct work {
     size_t ns, cap;
     bool *need_pos;
     size_t evals;
+    am_vec3 travel;  /* --in-place: the top joint's horizontal travel, first key to last */
 } work;
 
 static void free_sample(sample *s)
@@ -56,18 +57,38 @@ static am_status eval(work *w, double t, sample *out, am_error *err)
     return AM_OK;
 }
 
-/* key_J = dR_a^-1 (x) dR_j, a the nearest mapped viewer ancestor */
+/* The viewer world rotation of mapped joint m at a sample: dR_j, or with
+ * follow_directions dR_j (x) Al_J. */
+static am_quat world_rot(const am_rt *c, const sample *s, int m)
+{
+    if (m < 0)
+        return am_quat_identity();
+    return c->follow ? am_quat_mul(s->dr[m], c->m_align[m]) : s->dr[m];
+}
+
+/* key_J = W_a^-1 (x) W_j, a the nearest mapped viewer ancestor */
 static am_quat key_rot(const am_rt *c, const sample *s, size_t m)
 {
     int a = c->m_anc[m];
-    am_quat q = a >= 0 ? am_quat_mul(am_quat_conj(s->dr[a]), s->dr[m]) : s->dr[m];
+    am_quat q = am_quat_mul(am_quat_conj(world_rot(c, s, a)), world_rot(c, s, (int)m));
     return am_quat_normalize(q);
 }
 
+/* Its local position at rest (what the viewer uses without a key). */
+static am_vec3 rest_pos(const am_rt *c, size_t m);
+
 /* The local position joint m has in the viewer at this sample: its place relative to its
  * viewer parent P, in P's frame (P's world = the nearest mapped ancestor's, carried). */
-static am_vec3 key_pos(const am_rt *c, const sample *s, size_t m)
+static am_vec3 key_pos_of(const am_rt *c, const work *w, const sample *s, size_t m)
 {
+    if (c->follow) { /* the rest, plus the source's displacement scaled by leg length */
+        am_vec3 d = am_v3_sub(s->p[m], c->m_bind[m]);
+        if (w && w->clip->end_s > w->clip->start_s) {
+            double f = (s->t - w->clip->start_s) / (w->clip->end_s - w->clip->start_s);
+            d = am_v3_sub(d, am_v3_scale(w->travel, f));
+        }
+        return am_v3_add(rest_pos(c, m), am_v3_scale(d, c->leg_ratio));
+    }
     int J = c->m_joint[m], P = am_skeleton_parent(c->skel, J), a = c->m_anc[m];
     am_quat R = am_quat_identity();
     am_vec3 x = P >= 0 ? c->vbind[P] : c->root_bind;
@@ -78,7 +99,6 @@ static am_vec3 key_pos(const am_rt *c, const sample *s, size_t m)
     return am_quat_rotate(am_quat_conj(R), am_v3_sub(s->p[m], x));
 }
 
-/* Its local position at rest (what the viewer uses without a key). */
 static am_vec3 rest_pos(const am_rt *c, size_t m)
 {
     int J = c->m_joint[m], P = am_skeleton_parent(c->skel, J);
@@ -94,8 +114,8 @@ static void miss(const work *w, sample a, sample b, const sample *u, double f, d
         am_quat qi = am_quat_nlerp_viewer(f, key_rot(c, &a, m), key_rot(c, &b, m));
         *rot = fmax(*rot, am_quat_angle_between(qi, key_rot(c, u, m)));
         if (w->need_pos[m]) {
-            am_vec3 pi = am_v3_lerp(key_pos(c, &a, m), key_pos(c, &b, m), f);
-            *pos = fmax(*pos, am_v3_dist(pi, key_pos(c, u, m)));
+            am_vec3 pi = am_v3_lerp(key_pos_of(c, w, &a, m), key_pos_of(c, w, &b, m), f);
+            *pos = fmax(*pos, am_v3_dist(pi, key_pos_of(c, w, u, m)));
         }
     }
 }
@@ -207,9 +227,11 @@ static void decide_positions(work *w)
 {
     const am_rt *c = w->c;
     for (size_t m = 0; m < c->nm; m++) {
+        if (c->follow && c->m_anc[m] >= 0)
+            continue; /* following directions: the hips alone move */
         am_vec3 rest = rest_pos(c, m);
         for (size_t i = 0; i < w->ns && !w->need_pos[m]; i++)
-            w->need_pos[m] = am_v3_dist(key_pos(c, &w->smp[i], m), rest) > c->pos_tol;
+            w->need_pos[m] = am_v3_dist(key_pos_of(c, w, &w->smp[i], m), rest) > c->pos_tol;
     }
 }
 
@@ -300,6 +322,68 @@ static am_status report_unmapped(work *w, am_error *err)
     return AM_OK;
 }
 
+/* following directions: the largest angle between a viewer bone as the keys pose it and
+ * the source's bone between the same joints, over the samples */
+static void worst_direction(const work *w, am_retarget_anim *a)
+{
+    const am_rt *c = w->c;
+    a->worst_direction_deg = 0;
+    a->worst_direction_joint[0] = '\0';
+    int *from = malloc((c->nm ? c->nm : 1) * sizeof *from), *to = malloc((c->nm ? c->nm : 1) * sizeof *to);
+    for (size_t m = 0; from && to && m < c->nm; m++) {
+        size_t n = am_rt_follow_vectors(c, m, from, to);
+        for (size_t i = 0; i < w->ns; i++) {
+            const sample *s = &w->smp[i];
+            for (size_t k = 0; k < n; k++) {
+                /* both ends hang from m: the viewer turns the rest vector by m's rotation */
+                am_vec3 dv = am_v3_sub(c->vbind[c->m_joint[to[k]]], c->vbind[c->m_joint[from[k]]]);
+                am_vec3 ds = am_v3_sub(s->p[to[k]], s->p[from[k]]);
+                if (am_v3_len(ds) < 1e-5)
+                    continue;
+                am_vec3 vv = am_v3_normalize(am_quat_rotate(world_rot(c, s, (int)m), dv));
+                double deg = acos(fmax(-1.0, fmin(1.0, am_v3_dot(vv, am_v3_normalize(ds))))) * AM_RAD2DEG;
+                if (deg > a->worst_direction_deg) {
+                    a->worst_direction_deg = deg;
+                    snprintf(a->worst_direction_joint, sizeof a->worst_direction_joint, "%s",
+                             c->skel->joints[c->m_joint[m]].name);
+                }
+            }
+        }
+    }
+    free(from);
+    free(to);
+}
+
+/* A motion file's cycle closes within what a hand-made loop does (Mixamo's end a few
+ * hundredths of a degree off): within these, the last key is made the first, so the loop
+ * guard (one quantisation step) sees the loop the source means. */
+#define LOOP_CLOSE_DEG 1.0
+#define LOOP_CLOSE_M 0.01
+
+static void close_loop(const am_rt *c, am_retarget_anim *a, size_t ns)
+{
+    double worst_deg = 0, worst_m = 0;
+    for (size_t m = 0; m < c->nm; m++) {
+        const am_motion_track *tr = &a->tracks[m];
+        if (tr->count != ns)
+            continue;
+        worst_deg = fmax(worst_deg, am_quat_angle_between(tr->rot[0], tr->rot[ns - 1]) * AM_RAD2DEG);
+        if (tr->has_pos)
+            worst_m = fmax(worst_m, am_v3_dist(tr->pos[0], tr->pos[ns - 1]));
+    }
+    if (worst_deg > LOOP_CLOSE_DEG || worst_m > LOOP_CLOSE_M)
+        return;
+    for (size_t m = 0; m < c->nm; m++) {
+        if (a->tracks[m].count != ns)
+            continue;
+        a->rot[m * ns + ns - 1] = a->rot[m * ns];
+        if (a->tracks[m].has_pos)
+            a->pos[m * ns + ns - 1] = a->pos[m * ns];
+    }
+    a->loop_closed_deg = worst_deg;
+    a->loop_closed_m = worst_m;
+}
+
 void am_rt_anim_free(am_retarget_anim *a)
 {
     if (!a)
@@ -384,6 +468,10 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
         st = am_fail_nomem(err, "clip");
     for (size_t i = 0; i < nb && !st; i++)
         st = eval(&w, base[i], &keys[i], err);
+    if (!st && c->o->in_place && nb > 1) {
+        am_vec3 d = am_v3_sub(keys[nb - 1].p[0], keys[0].p[0]); /* the top mapped joint */
+        w.travel = am_v3(d.x, d.y, 0);
+    }
     if (!st) {
         w.smp = keys;
         w.ns = nb;
@@ -438,7 +526,7 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
         if (w.need_pos[m]) {
             am_vec3 *pos = &a->pos[m * ns];
             for (size_t i = 0; i < ns; i++) {
-                pos[i] = key_pos(c, &w.smp[i], m);
+                pos[i] = key_pos_of(c, &w, &w.smp[i], m);
                 double big = fmax(fabs(pos[i].x), fmax(fabs(pos[i].y), fabs(pos[i].z)));
                 if (big > reach)
                     reach = big, far_joint = tr->joint;
@@ -448,6 +536,8 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
             a->position_tracks++;
         }
     }
+    if (!st && c->follow && c->o->loop != AM_LOOP_OFF && ns > 2)
+        close_loop(c, a, ns);
     if (!st && reach > AM_ANIM_POS_RANGE)
         am_rt_finding(c->r, AM_FINDING_WARNING,
                       "clip '%s': %s's position keys reach %.2f m, beyond the viewer's +-%.0f m: they are clamped there",
@@ -474,8 +564,14 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
             am_status ls = am_motion_check_loop(mo, &le);
             if (ls == AM_OK) {
                 a->loops = true;
-                snprintf(a->loop_why, sizeof a->loop_why, "%s (the last pose is the first)",
-                         c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping");
+                if (a->loop_closed_deg > 0 || a->loop_closed_m > 0)
+                    snprintf(a->loop_why, sizeof a->loop_why,
+                             "%s (the source's last pose is its first within %.3f deg and %.4f m: closed)",
+                             c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping", a->loop_closed_deg,
+                             a->loop_closed_m);
+                else
+                    snprintf(a->loop_why, sizeof a->loop_why, "%s (the last pose is the first)",
+                             c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping");
             } else if (c->o->loop == AM_LOOP_ON) {
                 st = am_fail(err, AM_ERR_INVALID, "--loop: %s", le.msg);
             } else {
@@ -484,6 +580,9 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
             }
         }
     }
+    if (!st && c->follow)
+        worst_direction(&w, a);
+    a->reduce_deg = c->o->reduce_deg;
     if (!st) {
         report_scale(c, clip);
         st = report_unmapped(&w, err);

@@ -27,10 +27,22 @@ typedef struct am_rt {
     am_vec3 *vbind;         /* where the viewer puts each joint at rest */
     am_vec3 root_bind;      /* mRoot */
     double pos_tol;
+    /* follow_directions (retarget.h "FOLLOWING DIRECTIONS") */
+    bool follow;
+    am_quat *m_align;       /* per mapped joint: Al_J */
+    double leg_ratio;       /* target leg / source leg */
 } am_rt;
 
 void am_rt_finding(am_retarget_result *r, am_finding_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* follow_directions: Al_J per mapped joint and the leg ratio (retarget_follow.c); vbind is
+ * the target's rest by then. */
+am_status am_rt_follow_setup(am_rt *c, am_error *err);
+/* The directions joint m is aligned by: pairs of mapped joints (from[i] -> to[i]), each a
+ * bone to a mapped child, or the line between a Left/Right pair of children (hips,
+ * collars); bones too short to have a direction left out. from/to hold nm entries. */
+size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to);
 
 /* One clip -> one motion (retarget_clip.c). */
 am_status am_rt_clip(am_rt *c, size_t clip, am_retarget_anim *out, am_error *err);

@@ -316,12 +316,32 @@ static am_status check_clips(am_scene *s, am_error *err)
     return AM_OK;
 }
 
+/* A motion-only scene (no mesh, no skin naming a joint: Mixamo "without skin", a glTF
+ * animation pack): the nodes a clip animates and everything below them are its skeleton
+ * (end nodes such as HeadTop_End give the last bones their direction). Nodes come parents
+ * first, so one pass carries the mark down. */
+static void mark_motion_joints(am_scene *s)
+{
+    if (s->mesh_count)
+        return;
+    for (size_t i = 0; i < s->node_count; i++)
+        if (s->nodes[i].is_joint)
+            return;
+    for (size_t c = 0; c < s->clip_count; c++)
+        for (size_t h = 0; h < s->clips[c].channel_count; h++)
+            s->nodes[s->clips[c].channels[h].node].is_joint = true;
+    for (size_t i = 0; i < s->node_count; i++)
+        if (s->nodes[i].parent >= 0 && s->nodes[s->nodes[i].parent].is_joint)
+            s->nodes[i].is_joint = true;
+}
+
 am_status am_scene_finish(am_scene *s, am_error *err)
 {
     am_status st;
     if ((st = check_nodes(s, err)) || (st = check_meshes(s, err)) || (st = check_skins(s, err)) ||
         (st = check_clips(s, err)))
         return st;
+    mark_motion_joints(s);
     for (size_t i = 0; i < s->node_count; i++) {
         am_scene_node *n = &s->nodes[i];
         n->world = n->parent >= 0 ? am_mat4_mul(&n->local, &s->nodes[n->parent].world) : n->local;

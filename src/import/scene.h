@@ -225,7 +225,9 @@ void am_scene_note(am_scene *scene, const char *fmt, ...) __attribute__((format(
  * a parent not before its child, an index out of range (face index >= vertex_count,
  * influence joint >= joint_count, skin/material/node reference), a non-finite value in a
  * position, normal, UV, weight, matrix or key, a negative weight, clip times that
- * decrease, a channel on a node without an exact TRS, a rotation key of zero length. */
+ * decrease, a channel on a node without an exact TRS, a rotation key of zero length.
+ * A scene with no mesh and no joint (a motion-only file) gets its joints here: every node
+ * a clip animates and every node below one. */
 am_status am_scene_finish(am_scene *scene, am_error *err);
 
 /* Decompose an LL-layout matrix into translation, rotation and scale (local = S, R, T for
