@@ -17,7 +17,7 @@
 
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
-    "                     [--anim A.anim|A.bvh ...] [--align-rest] [--bench] [--oar FILE.oar]\n"
+    "                     [--anim FILE[:CLIP] ...] [--align-rest] [--bench] [--oar FILE.oar]\n"
     "                     [--at X,Y,Z]"
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
@@ -29,7 +29,7 @@ static const char *help =
     "is retargeted onto the viewer skeleton instead (joint map, computed rig, its clips as\n"
     "motions).\n"
     "MODEL: COLLADA .dae, glTF .gltf/.glb, FBX .fbx (or .x .smd .md5mesh .ms3d .b3d .iqm);\n"
-    "a BVH file is motion only: give it with --anim.\n"
+    "a motion-only file (BVH, Mixamo FBX without skin, glTF pack) goes with --anim.\n"
     "Writes into DIR (all files replaced together, only when the whole run succeeded):\n"
     "  NAME.llmesh          the mesh asset the uploader would make (one per rigged mesh;\n"
     "                       NAME_<mesh> when the file has several)\n"
@@ -48,7 +48,11 @@ static const char *help =
     "  --anim FILE           a motion to bench and pack: .anim, or .bvh converted with the\n"
     "                        viewer's rules and joint names, other names (CMU's Hips) through\n"
     "                        the suggested map, as anim from-bvh (repeatable); a BVH whose\n"
-    "                        zero pose is not the viewer's rest is a finding (motion_rest_pose)\n"
+    "                        zero pose is not the viewer's rest is a finding (motion_rest_pose);\n"
+    "                        or any model or motion-only file (a Mixamo FBX without skin, a\n"
+    "                        glTF/GLB pack, FILE:CLIP for one clip) retargeted onto this\n"
+    "                        creature's rest, each bone following the source's direction:\n"
+    "                        STEM.anim (one clip) or CLIP.anim (docs/motions.md)\n"
     "  --align-rest          turn each such BVH bone onto the BVH's own direction in every\n"
     "                        frame (as anim from-bvh --align-rest; default: the viewer's own\n"
     "                        conversion)\n"
@@ -161,6 +165,14 @@ static void print_report(const am_import_report *r)
     }
     if (r->pose_sheet[0])
         printf("pose sheet of all %zu parts together %s\n", r->part_count, r->pose_sheet);
+    for (size_t i = 0; i < r->motion_count && i < 16; i++) {
+        const am_import_motion *m = &r->motion_info[i];
+        if (m->retargeted)
+            printf("motion %s: clip '%s' of %s: %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu; "
+                   "bone directions within %.2f deg of the source's\n",
+                   m->name, m->clip, m->source, m->joints_mapped, m->joints_unmapped, m->duration_s,
+                   m->loop ? "looping" : "not looping", m->keys_before, m->keys_after, m->worst_direction_deg);
+    }
     if (r->finding_count)
         printf("what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)
@@ -289,11 +301,9 @@ int am_cmd_import(int argc, char **argv)
         return am_cli_usage("import", "expected exactly one MODEL file");
     if (!out_dir)
         return am_cli_usage("import", "--out DIR is required");
-    for (size_t i = 0; i < opts.anim_count; i++) {
-        size_t n = strlen(anims[i]);
-        if (n < 5 || (strcmp(anims[i] + n - 5, ".anim") && strcmp(anims[i] + n - 4, ".bvh")))
-            return am_cli_usage("import", "--anim expects a .anim or .bvh file, got '%s'", anims[i]);
-    }
+    for (size_t i = 0; i < opts.anim_count; i++)
+        if (!anims[i][0])
+            return am_cli_usage("import", "--anim expects a file (.anim, .bvh, or FILE[:CLIP] of a model)");
     opts.anim_paths = anims;
     opts.retarget.clips = opts.retarget.clip_count ? clips : NULL;
     opts.retarget.corrections = corrections;

@@ -62,7 +62,8 @@ typedef struct am_import_options {
                                     (as the uploader refuses it) instead of retargeted */
     am_retarget_opts retarget;   /* the retarget route: axes, --map, clips, placement, loop,
                                     priority, rest corrections (name: the plan's) */
-    const char *const *anim_paths; /* --anim: .anim or .bvh files */
+    const char *const *anim_paths; /* --anim: .anim, .bvh, or FILE[:CLIP] of a model or
+                                      motion-only file (motion_file.h) */
     size_t anim_count;
     bool bvh_align_rest;         /* --align-rest: a .bvh's bones turned onto its own zero-pose
                                     directions (am_bvh_opts.align_rest) */
@@ -116,6 +117,12 @@ typedef struct am_import_motion {
     size_t anim_size;
     double duration_s;
     bool loop;
+    /* A motion retargeted from a model or motion-only file (import --anim FILE[:CLIP]): */
+    bool retargeted;
+    char clip[128];              /* the clip as the file names it */
+    size_t joints_mapped, joints_unmapped;
+    size_t keys_before, keys_after;
+    double worst_direction_deg;  /* largest bone-direction difference to the source */
 } am_import_motion;
 
 typedef struct am_import_map_entry {
@@ -241,6 +248,7 @@ typedef struct am_import_report {
     char (*written)[1024];       /* every file written, in order */
     size_t written_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
+    am_import_motion motion_info[16]; /* the same motions' figures (anim NULL: no bytes) */
     size_t motion_count;
     am_import_map_entry *map;    /* copied from a retargeted plan */
     size_t map_count;

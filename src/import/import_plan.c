@@ -11,6 +11,7 @@
 #include "bvh.h"
 #include "import/bvh_scene.h"
 #include "import/import.h"
+#include "import/motion_file.h"
 #include "import/scene_load.h"
 
 const char *am_import_route_name(am_import_route route)
@@ -379,8 +380,9 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
         skinned += scene->meshes[m].skin >= 0;
     if (skinned == 0 && scene->mesh_count == 0 && scene->clip_count) {
         am_fail(err, AM_ERR_INVALID,
-                "no mesh, only motion (%zu clip%s): nothing to import as a creature (a BVH converts with animesh anim "
-                "from-bvh; give it to import with --anim)",
+                "no mesh, only motion (%zu clip%s): nothing to import as a creature; give it to import with --anim "
+                "FILE beside a model, or convert it for the stock avatar with animesh anim from-model (a BVH: anim "
+                "from-bvh)",
                 scene->clip_count, scene->clip_count == 1 ? "" : "s");
         am_error_where(err, "%s", plan->source);
         return AM_ERR_INVALID;
@@ -501,37 +503,110 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
     return st;
 }
 
+/* A motion in a model or motion-only file (FBX, glTF, DAE, FILE:CLIP): retargeted onto
+ * the creature's own rest (part 0's rig), following the source's bone directions, with the
+ * import's priority, loop and ease options. One motion per clip converted. */
+static am_status add_model_motions(am_import_plan *plan, const char *ref, const am_skeleton *skel,
+                                   const am_import_options *opts, am_error *err)
+{
+    am_motion_file_opts mo;
+    am_motion_file_opts_init(&mo);
+    mo.retarget.priority = opts->retarget.priority;
+    mo.retarget.loop = opts->retarget.loop;
+    mo.retarget.ease_in_s = opts->retarget.ease_in_s;
+    mo.retarget.ease_out_s = opts->retarget.ease_out_s;
+    am_vec3 *rest = malloc(skel->joint_count * sizeof *rest);
+    if (!rest)
+        return am_fail_nomem(err, "motion");
+    am_retarget_rest_of_rig(plan->part_count ? &plan->parts[0].rig : NULL, skel, rest);
+    mo.retarget.target_rest = rest;
+    am_motion_file_result r;
+    am_status st = am_motion_file_convert(ref, skel, &mo, &r, err);
+    free(rest);
+    if (st)
+        return st;
+    am_import_motion *nm = realloc(plan->motions, (plan->motion_count + r.anim_count + 1) * sizeof *nm);
+    if (!nm) {
+        am_motion_file_result_free(&r);
+        return am_fail_nomem(err, "motions");
+    }
+    plan->motions = nm;
+    for (size_t i = 0; i < r.finding_count; i++)
+        if (r.findings[i].level == AM_FINDING_WARNING)
+            am_import_finding_add(plan, "motion_retarget", "motion '%.120s': %s", ref, r.findings[i].text);
+    for (size_t i = 0; i < r.anim_count; i++) {
+        am_motion_file_anim *a = &r.anims[i];
+        am_import_motion *m = &plan->motions[plan->motion_count++];
+        memset(m, 0, sizeof *m);
+        snprintf(m->name, sizeof m->name, "%s", a->name);
+        snprintf(m->source, sizeof m->source, "%s", r.source);
+        snprintf(m->clip, sizeof m->clip, "%s", a->clip);
+        m->anim = a->anim.data;
+        m->anim_size = a->anim.size;
+        a->anim.data = NULL;
+        m->duration_s = a->duration_s;
+        m->loop = a->loops;
+        m->retargeted = true;
+        m->joints_mapped = a->joints_mapped;
+        m->joints_unmapped = a->joints_unmapped;
+        m->keys_before = a->keys_before;
+        m->keys_after = a->keys_after;
+        m->worst_direction_deg = a->worst_direction_deg;
+    }
+    am_motion_file_result_free(&r);
+    return AM_OK;
+}
+
+static void unique_name(am_import_plan *plan, size_t at);
+
+static bool is_model_motion(const char *ref) { return !has_ext(ref, ".anim") && !has_ext(ref, ".bvh"); }
+
 am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
                                 am_error *err)
 {
     if (!opts->anim_count)
         return AM_OK;
-    am_import_motion *nm = realloc(plan->motions, (plan->motion_count + opts->anim_count) * sizeof *nm);
-    if (!nm)
-        return am_fail_nomem(err, "motions");
-    plan->motions = nm;
     for (size_t i = 0; i < opts->anim_count; i++) {
-        am_import_motion *m = &plan->motions[plan->motion_count];
-        memset(m, 0, sizeof *m);
-        am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, m, err);
-        if (st)
-            return st;
-        /* The name: the file's stem, unique within the plan (it names the inventory item
-         * and the written .anim). */
-        char stem[64];
-        stem_of(opts->anim_paths[i], stem, sizeof stem);
-        snprintf(m->name, sizeof m->name, "%s", stem);
+        size_t before = plan->motion_count;
+        if (is_model_motion(opts->anim_paths[i])) {
+            am_status st = add_model_motions(plan, opts->anim_paths[i], skel, opts, err);
+            if (st)
+                return st;
+        } else {
+            am_import_motion *nm = realloc(plan->motions, (plan->motion_count + 1) * sizeof *nm);
+            if (!nm)
+                return am_fail_nomem(err, "motions");
+            plan->motions = nm;
+            am_import_motion *m = &plan->motions[plan->motion_count];
+            memset(m, 0, sizeof *m);
+            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, m, err);
+            if (st)
+                return st;
+            stem_of(opts->anim_paths[i], m->name, sizeof m->name);
+            plan->motion_count++;
+        }
+        for (size_t k = before; k < plan->motion_count; k++)
+            unique_name(plan, k);
+    }
+    return AM_OK;
+}
+
+/* The name names the inventory item and the written .anim: unique within the plan. */
+static void unique_name(am_import_plan *plan, size_t at)
+{
+    am_import_motion *m = &plan->motions[at];
+    char stem[64];
+    snprintf(stem, sizeof stem, "%s", m->name);
+    {
         for (int k = 2; k < 100; k++) {
             bool clash = false;
-            for (size_t j = 0; j < plan->motion_count && !clash; j++)
+            for (size_t j = 0; j < at && !clash; j++)
                 clash = strcmp(plan->motions[j].name, m->name) == 0;
             if (!clash)
                 break;
             snprintf(m->name, sizeof m->name, "%.56s_%d", stem, k);
         }
-        plan->motion_count++;
     }
-    return AM_OK;
 }
 
 am_status am_import_file(const char *model_path, const am_skeleton *skel, const am_import_options *opts,

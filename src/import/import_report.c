@@ -145,6 +145,22 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     for (size_t i = 0; i < r->motion_count && i < 16; i++)
         json_array_append_new(m, str(r->motions[i]));
     json_object_set_new(o, "motions", m);
+    json_t *md = json_array();
+    for (size_t i = 0; i < r->motion_count && i < 16; i++) {
+        const am_import_motion *mi = &r->motion_info[i];
+        json_t *e = json_pack("{s:o,s:o,s:o,s:b}", "name", str(mi->name), "source", str(mi->source), "duration_s",
+                              real(mi->duration_s), "loop", mi->loop);
+        if (e && mi->retargeted) {
+            json_object_set_new(e, "clip", str(mi->clip));
+            json_object_set_new(e, "joints_mapped", json_integer((json_int_t)mi->joints_mapped));
+            json_object_set_new(e, "joints_unmapped", json_integer((json_int_t)mi->joints_unmapped));
+            json_object_set_new(e, "keys_before", json_integer((json_int_t)mi->keys_before));
+            json_object_set_new(e, "keys_after", json_integer((json_int_t)mi->keys_after));
+            json_object_set_new(e, "worst_direction_deg", real(mi->worst_direction_deg));
+        }
+        json_array_append_new(md, e);
+    }
+    json_object_set_new(o, "motion_details", md);
     json_t *w = json_array();
     for (size_t i = 0; i < r->written_count; i++)
         json_array_append_new(w, str(r->written[i]));

@@ -674,7 +674,12 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
     rep->declared = plan->declared;
     rep->motion_count = plan->motion_count;
     for (size_t m = 0; m < plan->motion_count && m < 16; m++)
+    {
         snprintf(rep->motions[m], sizeof rep->motions[m], "%s", plan->motions[m].name);
+        rep->motion_info[m] = plan->motions[m];
+        rep->motion_info[m].anim = NULL;
+        rep->motion_info[m].anim_size = 0;
+    }
     if (plan->finding_count) {
         rep->findings = malloc(plan->finding_count * sizeof *rep->findings);
         if (!rep->findings)
