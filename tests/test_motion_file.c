@@ -1,0 +1,294 @@
+/* Motions from any file (import/motion_file.h, issue 18): the real Mixamo motion-only FBX
+ * files onto the stock avatar (anim from-model's library call) and through import onto
+ * rpm_avatar.glb, measured on the written .anim against the source's own clip evaluation
+ * (bench/support/motion_directions.h: p95 <= 6 deg, max <= 15 deg), a glTF animation pack
+ * written from the fixture, and the bad inputs: an unknown clip, a clip shorter than a frame,
+ * NaN keys, a motion-only file given as the model of import. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "gltf_fixtures.h"
+#include "import/import.h"
+#include "import/motion_file.h"
+#include "import/scene_load.h"
+#include "motion_directions.h"
+#include "test_support.h"
+
+static am_skeleton g_skel;
+
+static void check_anim(const am_buf *b)
+{
+    am_anim a;
+    am_error err;
+    assert_int_equal(am_anim_decode(b->data, b->size, &a, &err), AM_OK);
+    am_anim_report rep = {0};
+    assert_int_equal(am_anim_validate(&a, &g_skel, &rep, &err), AM_OK);
+    assert_int_equal(am_anim_report_fail(&rep, &err), AM_OK);
+    am_anim_report_free(&rep);
+    am_anim_free(&a);
+}
+
+static void directions(const char *path, const uint8_t *anim, size_t size, const am_vec3 *rest, double *p95,
+                       double *worst)
+{
+    am_scene s;
+    am_error err;
+    assert_int_equal(am_scene_load(path, &s, &err), AM_OK);
+    am_md_result d;
+    assert_int_equal(am_md_measure(&s, 0, "mixamorig:", anim, size, &g_skel, rest, &d, &err), AM_OK);
+    assert_true(d.measured >= 12 * AM_MD_TIMES); /* every major bone at every time */
+    *p95 = d.p95_deg;
+    *worst = d.worst_deg;
+    am_scene_free(&s);
+}
+
+static void mixamo_onto_stock(const char *rel, double duration_s)
+{
+    char path[1024];
+    am_test_shared_path(path, sizeof path, rel);
+    am_motion_file_opts mo;
+    am_motion_file_opts_init(&mo);
+    mo.one_clip = true;
+    am_motion_file_result r;
+    am_error err;
+    char buf[1200];
+    if (am_motion_file_convert(path, &g_skel, &mo, &r, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_int_equal(r.anim_count, 1);
+    const am_motion_file_anim *a = &r.anims[0];
+    assert_string_equal(a->clip, "mixamo.com");
+    assert_true(a->joints_mapped >= 50); /* 55 of Mixamo's 65: every body and finger joint */
+    assert_near(a->duration_s, duration_s, 0.01);
+    assert_true(a->loops); /* Mixamo's cycles close within hundredths of a degree */
+    check_anim(&a->anim);
+    am_vec3 *stock = malloc(g_skel.joint_count * sizeof *stock);
+    am_retarget_rest_of_rig(NULL, &g_skel, stock);
+    double p95, worst;
+    directions(path, a->anim.data, a->anim.size, stock, &p95, &worst);
+    assert_true(p95 <= 6.0);
+    assert_true(worst <= 15.0);
+    /* the source's deltas from its own rest, without direction following, miss the
+     * target: the measure can fail */
+    am_scene s;
+    assert_int_equal(am_scene_load(path, &s, &err), AM_OK);
+    am_retarget_opts ro;
+    am_retarget_opts_init(&ro);
+    am_retarget_result rr;
+    assert_int_equal(am_retarget(&s, &g_skel, &ro, &rr, &err), AM_OK);
+    am_buf naive = {0};
+    assert_int_equal(am_retarget_write_anim(&rr, 0, &g_skel, NULL, &naive, NULL, &err), AM_OK);
+    double np95, nworst;
+    directions(path, naive.data, naive.size, stock, &np95, &nworst);
+    assert_true(np95 > 6.0); /* measured: 12.9 deg for both files (the T-pose's arms and legs) */
+    am_buf_free(&naive);
+    am_retarget_result_free(&rr);
+    am_scene_free(&s);
+    free(stock);
+    am_motion_file_result_free(&r);
+}
+
+static void test_idle_onto_stock(void **state)
+{
+    (void)state;
+    mixamo_onto_stock("data/realdata/Idle.fbx", 1.967);
+}
+
+static void test_walking_onto_stock(void **state)
+{
+    (void)state;
+    mixamo_onto_stock("data/realdata/Walking.fbx", 1.033);
+}
+
+static void test_walking_through_import_onto_rpm(void **state)
+{
+    (void)state;
+    char model[1024], motion[1024], dir[256], out[300], anim[400];
+    am_test_shared_path(model, sizeof model, "data/realdata/rpm_avatar.glb");
+    am_test_shared_path(motion, sizeof motion, "data/realdata/Walking.fbx");
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    am_import_options opts;
+    am_import_options_default(&opts);
+    const char *anims[1] = {motion};
+    opts.anim_paths = anims;
+    opts.anim_count = 1;
+    am_import_report rep;
+    am_error err;
+    char buf[1200];
+    if (am_import_file(model, &g_skel, &opts, out, &rep, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_int_equal(rep.motion_count, 1);
+    assert_string_equal(rep.motions[0], "Walking"); /* the file's stem: it holds one clip */
+    assert_true(rep.motion_info[0].retargeted);
+    assert_true(rep.motion_info[0].loop);
+    assert_true(rep.motion_info[0].worst_direction_deg <= 15.0);
+    snprintf(anim, sizeof anim, "%s/Walking.anim", out);
+    size_t size;
+    uint8_t *bytes = am_test_slurp(anim, &size);
+    am_buf b = {bytes, size, size};
+    check_anim(&b);
+    /* the creature's rest, as the import drew it */
+    am_scene s;
+    assert_int_equal(am_scene_load(model, &s, &err), AM_OK);
+    am_retarget_result rr;
+    assert_int_equal(am_retarget(&s, &g_skel, NULL, &rr, &err), AM_OK);
+    am_vec3 *rest = malloc(g_skel.joint_count * sizeof *rest);
+    am_retarget_rest_of_rig(&rr.rigs[0].rig, &g_skel, rest);
+    double p95, worst;
+    directions(motion, bytes, size, rest, &p95, &worst);
+    assert_true(p95 <= 6.0);
+    assert_true(worst <= 15.0);
+    free(rest);
+    free(bytes);
+    am_retarget_result_free(&rr);
+    am_scene_free(&s);
+    am_import_report_free(&rep);
+    am_test_rmtree(dir);
+}
+
+/* The quadruped fixture as an animation pack: skeleton and clip, no mesh, no skin. */
+static void write_pack(const char *dir, const char *name, void (*edit)(json_t *doc, am_buf *bin), char *path,
+                       size_t size)
+{
+    am_gf_model m;
+    am_gf_quadruped(&m);
+    am_buf bin = {0};
+    json_t *doc = am_gf_document(&m, NULL, &bin);
+    json_object_del(doc, "meshes");
+    json_object_del(doc, "skins");
+    json_t *nodes = json_object_get(doc, "nodes");
+    for (size_t i = 0; i < json_array_size(nodes); i++) {
+        json_object_del(json_array_get(nodes, i), "mesh");
+        json_object_del(json_array_get(nodes, i), "skin");
+    }
+    if (edit)
+        edit(doc, &bin);
+    am_gf_save(doc, &bin, AM_GF_GLB, dir, name, path, size);
+    json_decref(doc);
+    am_buf_free(&bin);
+    am_gf_model_free(&m);
+}
+
+static void test_gltf_animation_pack_converts(void **state)
+{
+    (void)state;
+    char dir[256], path[512];
+    am_test_tmpdir(dir, sizeof dir);
+    write_pack(dir, "pack", NULL, path, sizeof path);
+    am_motion_file_opts mo;
+    am_motion_file_opts_init(&mo);
+    am_motion_file_result r;
+    am_error err;
+    char buf[1200];
+    if (am_motion_file_convert(path, &g_skel, &mo, &r, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    assert_int_equal(r.anim_count, 1);
+    assert_string_equal(r.anims[0].name, "pack");
+    assert_string_equal(r.anims[0].clip, "walk");
+    assert_true(r.anims[0].joints_mapped >= 10);
+    assert_near(r.anims[0].duration_s, 1.0, 1e-6);
+    check_anim(&r.anims[0].anim);
+    am_motion_file_result_free(&r);
+    /* as a clip reference FILE:CLIP, and an unknown clip lists the clips */
+    char ref[600];
+    snprintf(ref, sizeof ref, "%s:walk", path);
+    assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_OK);
+    assert_int_equal(r.anim_count, 1);
+    am_motion_file_result_free(&r);
+    snprintf(ref, sizeof ref, "%s:run", path);
+    assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "'run'"));
+    assert_non_null(strstr(err.msg, "'walk'"));
+    am_test_rmtree(dir);
+}
+
+static void short_clip(json_t *doc, am_buf *bin)
+{
+    /* every sampler's input: the key times squeezed into 0.01 s */
+    json_t *anims = json_object_get(doc, "animations");
+    json_t *smp = json_object_get(json_array_get(anims, 0), "samplers");
+    for (size_t i = 0; i < json_array_size(smp); i++) {
+        size_t acc = (size_t)json_integer_value(json_object_get(json_array_get(smp, i), "input"));
+        json_t *a = json_array_get(json_object_get(doc, "accessors"), acc);
+        json_t *bv = json_array_get(json_object_get(doc, "bufferViews"),
+                                    (size_t)json_integer_value(json_object_get(a, "bufferView")));
+        size_t off = (size_t)json_integer_value(json_object_get(bv, "byteOffset")) +
+                     (size_t)json_integer_value(json_object_get(a, "byteOffset"));
+        size_t n = (size_t)json_integer_value(json_object_get(a, "count"));
+        float *t = (float *)(void *)(bin->data + off);
+        for (size_t k = 0; k < n; k++)
+            t[k] *= 0.01f;
+        json_t *mx = json_object_get(a, "max");
+        if (mx)
+            json_array_set_new(mx, 0, json_real(json_number_value(json_array_get(mx, 0)) * 0.01));
+    }
+}
+
+static void nan_key(json_t *doc, am_buf *bin)
+{
+    json_t *smp = json_object_get(json_array_get(json_object_get(doc, "animations"), 0), "samplers");
+    size_t acc = (size_t)json_integer_value(json_object_get(json_array_get(smp, 0), "output"));
+    json_t *a = json_array_get(json_object_get(doc, "accessors"), acc);
+    json_t *bv = json_array_get(json_object_get(doc, "bufferViews"),
+                                (size_t)json_integer_value(json_object_get(a, "bufferView")));
+    size_t off = (size_t)json_integer_value(json_object_get(bv, "byteOffset")) +
+                 (size_t)json_integer_value(json_object_get(a, "byteOffset"));
+    float *v = (float *)(void *)(bin->data + off);
+    v[1] = NAN;
+    json_object_del(a, "min");
+    json_object_del(a, "max");
+}
+
+static void test_bad_motion_files(void **state)
+{
+    (void)state;
+    char dir[256], path[512];
+    am_test_tmpdir(dir, sizeof dir);
+    am_motion_file_opts mo;
+    am_motion_file_opts_init(&mo);
+    am_motion_file_result r;
+    am_error err;
+    /* shorter than one frame */
+    write_pack(dir, "short", short_clip, path, sizeof path);
+    assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "shorter than one frame"));
+    assert_non_null(strstr(err.where, "short.glb"));
+    /* NaN keys */
+    write_pack(dir, "nan", nan_key, path, sizeof path);
+    assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.where, "nan.glb"));
+    /* a Mixamo clip that does not exist: the clips are listed */
+    char real[1024], ref[1100];
+    am_test_shared_path(real, sizeof real, "data/realdata/Walking.fbx");
+    snprintf(ref, sizeof ref, "%s:Running", real);
+    assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "'mixamo.com'"));
+    /* a motion-only file as import's model: says to use --anim or anim from-model */
+    am_import_options opts;
+    am_import_options_default(&opts);
+    am_import_report rep;
+    char out[300];
+    snprintf(out, sizeof out, "%s/out", dir);
+    assert_int_equal(am_import_file(real, &g_skel, &opts, out, &rep, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "--anim"));
+    assert_non_null(strstr(err.msg, "anim from-model"));
+    am_test_rmtree(dir);
+}
+
+int main(void)
+{
+    am_test_load_viewer_skeleton(&g_skel);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idle_onto_stock),
+        cmocka_unit_test(test_walking_onto_stock),
+        cmocka_unit_test(test_walking_through_import_onto_rpm),
+        cmocka_unit_test(test_gltf_animation_pack_converts),
+        cmocka_unit_test(test_bad_motion_files),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    am_skeleton_free(&g_skel);
+    return rc;
+}
