@@ -149,12 +149,16 @@ static void test_walking_through_import_onto_rpm(void **state)
     am_test_rmtree(dir);
 }
 
-/* The quadruped fixture as an animation pack: skeleton and clip, no mesh, no skin. */
-static void write_pack(const char *dir, const char *name, void (*edit)(json_t *doc, am_buf *bin), char *path,
-                       size_t size)
+/* The quadruped fixture (or a one-joint chain) as an animation pack: skeleton and clip, no mesh,
+ * no skin. */
+static void write_pack_of(const char *dir, const char *name, bool chain, void (*edit)(json_t *doc, am_buf *bin),
+                          char *path, size_t size)
 {
     am_gf_model m;
-    am_gf_quadruped(&m);
+    if (chain)
+        am_gf_chain(&m, 1, 0.2, 1.0);
+    else
+        am_gf_quadruped(&m);
     am_buf bin = {0};
     json_t *doc = am_gf_document(&m, NULL, &bin);
     json_object_del(doc, "meshes");
@@ -170,6 +174,12 @@ static void write_pack(const char *dir, const char *name, void (*edit)(json_t *d
     json_decref(doc);
     am_buf_free(&bin);
     am_gf_model_free(&m);
+}
+
+static void write_pack(const char *dir, const char *name, void (*edit)(json_t *doc, am_buf *bin), char *path,
+                       size_t size)
+{
+    write_pack_of(dir, name, false, edit, path, size);
 }
 
 static void test_gltf_animation_pack_converts(void **state)
@@ -260,6 +270,12 @@ static void test_bad_motion_files(void **state)
     write_pack(dir, "nan", nan_key, path, sizeof path);
     assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.where, "nan.glb"));
+    /* a skeleton nothing of which maps: the file and what it holds */
+    write_pack_of(dir, "chain", true, NULL, path, sizeof path);
+    assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "maps to nothing"));
+    assert_non_null(strstr(err.msg, "(1 joint), 1 clip, 0 meshes; joints 'j0'"));
+    assert_non_null(strstr(err.where, "chain.glb"));
     /* a Mixamo clip that does not exist: the clips are listed */
     char real[1024], ref[1100];
     am_test_shared_path(real, sizeof real, "data/realdata/Walking.fbx");
@@ -278,8 +294,36 @@ static void test_bad_motion_files(void **state)
     am_test_rmtree(dir);
 }
 
+/* The command line: anim from-model writes a checked .anim and prints the figures; an
+ * unknown clip is a usage error (exit 2) that writes nothing; import of a motion-only file
+ * says where it goes (exit 1). */
+static void test_from_model_cli(void **state)
+{
+    (void)state;
+    char dir[256], anim[400], real[1024], out[8192];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(anim, sizeof anim, "%s/Walking.anim", dir);
+    am_test_shared_path(real, sizeof real, "data/realdata/Walking.fbx");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-model --help"), 0);
+    assert_non_null(strstr(out, "from-model FILE[:CLIP]"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-model '%s' --reduce 0.5 -o '%s'", real, anim), 0);
+    assert_non_null(strstr(out, "55 joints mapped, 10 unmapped"));
+    assert_non_null(strstr(out, "looping"));
+    assert_non_null(strstr(out, "1327 keys -> "));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", anim), 0);
+    remove(anim);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-model '%s:Running' -o '%s'", real, anim), 2);
+    assert_non_null(strstr(out, "'mixamo.com'"));
+    assert_int_equal(am_test_count_entries(dir), 0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s/o'", real, dir), 1);
+    assert_non_null(strstr(out, "anim from-model"));
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
+    char p[1024];
+    setenv("ANIMESH_SKELETON", am_test_shared_path(p, sizeof p, "viewer/avatar_skeleton.xml"), 1);
     am_test_load_viewer_skeleton(&g_skel);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_onto_stock),
@@ -287,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_walking_through_import_onto_rpm),
         cmocka_unit_test(test_gltf_animation_pack_converts),
         cmocka_unit_test(test_bad_motion_files),
+        cmocka_unit_test(test_from_model_cli),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     am_skeleton_free(&g_skel);

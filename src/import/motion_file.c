@@ -99,11 +99,18 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
         return am_fail(err, AM_ERR_USAGE, "%zu clips (%s): choose one with --clip NAME or FILE:CLIP", s->clip_count,
                        list);
     }
+    size_t joints = 0;
+    for (size_t i = 0; i < s->node_count; i++)
+        joints += s->nodes[i].is_joint;
+    if (joints < 2) /* one bone has no direction, and no body plan to map */
+        return am_fail(err, AM_ERR_INVALID,
+                       "its skeleton maps to nothing: a motion needs at least 2 joints to follow, it holds %s",
+                       out->holds);
     am_retarget_result r;
     am_status st = am_retarget(s, skel, &ro, &r, err);
     if (st) {
         if (err && strstr(err->msg, "no rig joint is mapped"))
-            am_fail(err, AM_ERR_INVALID, "no joint maps to a viewer joint (give --map MAP.json): it holds %s", out->holds);
+            am_fail(err, AM_ERR_INVALID, "its skeleton maps to nothing: no joint maps to a viewer joint (give --map MAP.json), it holds %s", out->holds);
         return st;
     }
     out->findings = r.finding_count ? malloc(r.finding_count * sizeof *out->findings) : NULL;
