@@ -311,6 +311,9 @@ static void test_from_model_cli(void **state)
     assert_non_null(strstr(out, "looping"));
     assert_non_null(strstr(out, "1327 keys -> "));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", anim), 0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", anim), 0);
+    assert_non_null(strstr(out, "base priority 2, looping")); /* the uploader's defaults */
+    assert_non_null(strstr(out, "ease in 0.300 s / out 0.300 s, hand pose 1"));
     remove(anim);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-model '%s:Running' -o '%s'", real, anim), 2);
     assert_non_null(strstr(out, "'mixamo.com'"));

@@ -62,9 +62,10 @@ static const char *help =
     "            Every viewer bone is turned onto the source's world direction (the\n"
     "            source's rest, e.g. Mixamo's T-pose, is not the viewer's); the hips'\n"
     "            motion is scaled by leg length, --in-place removes its horizontal travel.\n"
-    "            Defaults as the viewer's uploader: priority 4 (lessons rule 7), ease\n"
-    "            0.3 s / 0.3 s, hand pose 0; loops when the last pose is the first (the\n"
-    "            loop guard; --loop refuses one that does not close). --reduce DEG drops\n"
+    "            Defaults as the viewer's uploader (as from-bvh): priority 2, ease 0.3 s /\n"
+    "            0.3 s, hand pose 1; loops when the source's last pose is its first within\n"
+    "            1 deg (the seam is then closed; --loop refuses one that does not close,\n"
+    "            --no-loop never loops). --reduce DEG drops\n"
     "            keys the viewer's interpolation reproduces within DEG (0 < DEG <= 10).\n"
     "            Prints joints mapped, duration, keys before/after and the worst bone-\n"
     "            direction difference to the source. See docs/motions.md.\n\n"
@@ -481,6 +482,10 @@ static int cmd_from_model(int argc, char **argv)
     am_motion_file_opts_init(&mo);
     mo.one_clip = true;
     am_retarget_opts *o = &mo.retarget;
+    /* an ordinary avatar animation: the viewer's uploader defaults, as anim from-bvh
+     * (LLBVHLoader::reset, anim.md 8.1: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
+    o->priority = 2;
+    mo.hand_pose = 1;
     enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP };
     static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"map", required_argument, 0, 'm'},
                                          {"clip", required_argument, 0, O_CLIP},  {"priority", required_argument, 0, 'p'},
