@@ -98,6 +98,7 @@ static void free_rt(am_rt *c)
     free(c->closed);
     free(c->vbind);
     free(c->m_align);
+    free(c->m_child);
 }
 
 /* --- the mapped joints and the viewer's rest ----------------------------------------- */

@@ -63,7 +63,18 @@ static am_quat world_rot(const am_rt *c, const sample *s, int m)
 {
     if (m < 0)
         return am_quat_identity();
-    return c->follow ? am_quat_mul(s->dr[m], c->m_align[m]) : s->dr[m];
+    if (!c->follow)
+        return s->dr[m];
+    am_quat q = am_quat_mul(s->dr[m], c->m_align[m]);
+    int k = c->m_child[m];
+    if (k >= 0) { /* one child bone: swung onto where the source's bone points now (unmapped
+                     source joints between the two turn it too), the twist kept */
+        am_vec3 u = am_quat_rotate(q, am_v3_sub(c->vbind[c->m_joint[k]], c->vbind[c->m_joint[m]]));
+        am_vec3 d = am_v3_sub(s->p[k], s->p[m]);
+        if (am_v3_len(u) > 1e-9 && am_v3_len(d) > 1e-9)
+            q = am_quat_normalize(am_quat_mul(am_rt_shortest_arc(am_v3_normalize(u), am_v3_normalize(d)), q));
+    }
+    return q;
 }
 
 /* key_J = W_a^-1 (x) W_j, a the nearest mapped viewer ancestor */

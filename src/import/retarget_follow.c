@@ -33,8 +33,7 @@ void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *k, am_vec3 *o
     }
 }
 
-/* The shortest rotation taking unit u onto unit v. */
-static am_quat shortest_arc(am_vec3 u, am_vec3 v)
+am_quat am_rt_shortest_arc(am_vec3 u, am_vec3 v)
 {
     double d = am_v3_dot(u, v);
     if (d < -1.0 + 1e-12) {
@@ -70,7 +69,7 @@ static am_quat best_rotation(const am_vec3 *u, const am_vec3 *v, const double *w
     for (size_t i = 1; i < n; i++)
         if (w[i] > w[h])
             h = i;
-    am_quat s = shortest_arc(u[h], v[h]);
+    am_quat s = am_rt_shortest_arc(u[h], v[h]);
     double q[4] = {s.w, s.x, s.y, s.z};
     for (int it = 0; it < 500; it++) {
         double nq[4] = {0}, len = 0;
@@ -162,10 +161,11 @@ size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to)
 am_status am_rt_follow_setup(am_rt *c, am_error *err)
 {
     c->m_align = malloc((c->nm ? c->nm : 1) * sizeof *c->m_align);
+    c->m_child = malloc((c->nm ? c->nm : 1) * sizeof *c->m_child);
     am_vec3 *u = malloc((c->nm ? c->nm : 1) * sizeof *u), *v = malloc((c->nm ? c->nm : 1) * sizeof *v);
     double *w = malloc((c->nm ? c->nm : 1) * sizeof *w);
     int *from = malloc((c->nm ? c->nm : 1) * sizeof *from), *to = malloc((c->nm ? c->nm : 1) * sizeof *to);
-    if (!c->m_align || !u || !v || !w || !from || !to) {
+    if (!c->m_align || !c->m_child || !u || !v || !w || !from || !to) {
         free(u);
         free(v);
         free(w);
@@ -182,11 +182,12 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err)
             v[i] = am_v3_normalize(am_v3_sub(c->m_bind[to[i]], c->m_bind[from[i]]));
             w[i] = am_v3_len(dv);
         }
+        c->m_child[m] = n == 1 && from[0] == (int)m ? to[0] : -1;
         int a = c->m_anc[m];
         if (n == 0)
             c->m_align[m] = a >= 0 ? c->m_align[a] : am_quat_identity();
         else
-            c->m_align[m] = n == 1 ? shortest_arc(u[0], v[0]) : best_rotation(u, v, w, n);
+            c->m_align[m] = n == 1 ? am_rt_shortest_arc(u[0], v[0]) : best_rotation(u, v, w, n);
     }
     free(u);
     free(v);

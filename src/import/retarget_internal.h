@@ -30,6 +30,8 @@ typedef struct am_rt {
     /* follow_directions (retarget.h "FOLLOWING DIRECTIONS") */
     bool follow;
     am_quat *m_align;       /* per mapped joint: Al_J */
+    int *m_child;           /* per mapped joint: its one child bone's mapped joint, else -1
+                               (the bone then follows the source's actual direction) */
     double leg_ratio;       /* target leg / source leg */
 } am_rt;
 
@@ -43,6 +45,8 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err);
  * bone to a mapped child, or the line between a Left/Right pair of children (hips,
  * collars); bones too short to have a direction left out. from/to hold nm entries. */
 size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to);
+/* The shortest rotation taking unit u onto unit v. */
+am_quat am_rt_shortest_arc(am_vec3 u, am_vec3 v);
 
 /* One clip -> one motion (retarget_clip.c). */
 am_status am_rt_clip(am_rt *c, size_t clip, am_retarget_anim *out, am_error *err);
