@@ -126,6 +126,20 @@ static void test_walking_through_import_onto_rpm(void **state)
     assert_true(rep.motion_info[0].loop);
     assert_true(rep.motion_info[0].worst_direction_deg <= 15.0);
     snprintf(anim, sizeof anim, "%s/Walking.anim", out);
+    /* bench --anim takes the motion file too, converted onto the written mesh's own rest:
+     * the same poses as the import's Walking.anim */
+    char cli[8192];
+    assert_int_equal(am_test_run_cli(cli, sizeof cli,
+                                     "bench '%s/rpm_avatar_Wolf3D_Body.llmesh' --anim '%s' --anim '%s' --time 0.5",
+                                     out, motion, anim),
+                     0);
+    const char *m0 = strstr(cli, "motion 0: Walking"), *m1 = strstr(cli, "motion 1: ");
+    assert_non_null(m0);
+    assert_non_null(m1);
+    const char *d0 = strstr(m0, "displacement max"), *d1 = strstr(m1, "displacement max");
+    assert_non_null(d0);
+    assert_non_null(d1);
+    assert_memory_equal(d0, d1, 40);
     size_t size;
     uint8_t *bytes = am_test_slurp(anim, &size);
     am_buf b = {bytes, size, size};

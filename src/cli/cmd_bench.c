@@ -10,10 +10,11 @@
 #include "bench.h"
 #include "cli.h"
 #include "cli_args.h"
+#include "import/motion_file.h"
 #include "render.h"
 
 static const char *help =
-    "usage: animesh bench MESH.llmesh [--anim FILE.anim ...] [--time T ... | --keys]\n"
+    "usage: animesh bench MESH.llmesh [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"
     "                     [--set NAME:EXPR ...] [--lod N] [--json] [--max-rest-error M]\n"
     "                     [--png-strip OUT.png [--frames N] [--view front|side|top]\n"
     "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--no-joints]\n"
@@ -32,7 +33,9 @@ static const char *help =
     "viewer draws) and the BIND frame (the mesh's own frame, mPelvis default z 1.067):\n"
     "bind = prim + (pelvis file pos - pelvis runtime pos), i.e. prim + (0,0,1.067) unless\n"
     "an mPelvis override is applied. The rest error is measured in the bind frame.\n\n"
-    "  --anim FILE      a .anim to play (repeatable; motions are numbered from 0)\n"
+    "  --anim FILE      a .anim to play (repeatable; motions are numbered from 0); or a\n"
+    "                   model or motion file (Mixamo FBX, glTF pack, FILE:CLIP) retargeted\n"
+    "                   onto this mesh's rest as import --anim does (one motion per clip)\n"
     "  --time T         motion time in seconds since the motion started (repeatable); a\n"
     "                   looping motion wraps past loop_out as the viewer plays it.\n"
     "                   --keys: every key time.\n"
@@ -484,6 +487,48 @@ static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *e
     return rc;
 }
 
+static bool is_anim_file(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".anim") == 0;
+}
+
+/* The --anim files in order: a .anim as it is, any other file retargeted onto the mesh's
+ * rest (where the viewer draws its joints with the overrides it was sent). */
+static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton *skel, am_error *err)
+{
+    am_status st = AM_OK;
+    am_vec3 *rest = NULL;
+    for (size_t i = 0; i < a->anim_count && !st; i++) {
+        if (is_anim_file(a->anims[i])) {
+            st = am_bench_add_anim(b, a->anims[i], err);
+            continue;
+        }
+        if (!rest) {
+            rest = malloc(skel->joint_count * sizeof *rest);
+            float *prim = malloc((b->vertex_count ? b->vertex_count : 1) * 3 * sizeof *prim);
+            if (!rest || !prim)
+                st = am_fail_nomem(err, "bench");
+            if (!st)
+                st = am_bench_pose_at(b, -1, 0, prim, rest, err);
+            for (size_t j = 0; !st && j < skel->joint_count; j++)
+                rest[j] = am_bench_prim_to_bind(b, rest[j]);
+            free(prim);
+        }
+        am_motion_file_opts mo;
+        am_motion_file_opts_init(&mo);
+        mo.retarget.target_rest = rest;
+        am_motion_file_result r = {0};
+        if (!st)
+            st = am_motion_file_convert(a->anims[i], skel, &mo, &r, err);
+        for (size_t k = 0; !st && k < r.anim_count; k++)
+            st = am_bench_add_anim_mem(b, r.anims[k].anim.data, r.anims[k].anim.size, r.anims[k].name, err);
+        am_motion_file_result_free(&r);
+    }
+    free(rest);
+    return st;
+}
+
 int am_cmd_bench(int argc, char **argv)
 {
     bench_args a;
@@ -497,7 +542,9 @@ int am_cmd_bench(int argc, char **argv)
         return am_cli_report(&err);
     am_bench_options opts = {.lod = a.lod};
     am_bench b;
-    if (am_bench_load(a.mesh, a.anims, a.anim_count, &skel, &opts, &b, &err)) {
+    if (am_bench_load(a.mesh, NULL, 0, &skel, &opts, &b, &err) || add_motions(&a, &b, &skel, &err)) {
+        if (b.skel) /* loaded: the motions failed */
+            am_bench_free(&b);
         am_skeleton_free(&skel);
         return am_cli_report(&err);
     }
