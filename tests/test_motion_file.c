@@ -222,6 +222,20 @@ static void test_gltf_animation_pack_converts(void **state)
     assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_OK);
     assert_int_equal(r.anim_count, 1);
     am_motion_file_result_free(&r);
+    /* a path holding ':' names that file, it is not split */
+    char colon[600];
+    snprintf(colon, sizeof colon, "%s/take:2.glb", dir);
+    size_t n;
+    uint8_t *bytes = am_test_slurp(path, &n);
+    assert_int_equal(am_write_file_atomic(colon, bytes, n, &err), AM_OK);
+    free(bytes);
+    assert_int_equal(am_motion_file_convert(colon, &g_skel, &mo, &r, &err), AM_OK);
+    assert_string_equal(r.anims[0].name, "take_2");
+    am_motion_file_result_free(&r);
+    snprintf(ref, sizeof ref, "%s:walk", colon); /* and a clip after it: split at the last ':' */
+    assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_OK);
+    assert_string_equal(r.anims[0].clip, "walk");
+    am_motion_file_result_free(&r);
     snprintf(ref, sizeof ref, "%s:run", path);
     assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_ERR_USAGE);
     assert_non_null(strstr(err.msg, "'run'"));
@@ -339,6 +353,15 @@ static void test_from_model_cli(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-model '%s:Running' -o '%s'", real, anim), 2);
     assert_non_null(strstr(out, "'mixamo.com'"));
     assert_int_equal(am_test_count_entries(dir), 0);
+    /* a clip of another rigged model (assimp's test model: one clip, 9 bones) */
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "anim from-model '/usr/share/assimp/models/FBX/huesitos.fbx:Armature|Action' -o "
+                                     "'%s'",
+                                     anim),
+                     0);
+    assert_non_null(strstr(out, "clip 'Armature|Action'"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", anim), 0);
+    remove(anim);
     assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s/o'", real, dir), 1);
     assert_non_null(strstr(out, "anim from-model"));
     am_test_rmtree(dir);
