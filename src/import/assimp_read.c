@@ -168,11 +168,33 @@ static void close_file(struct aiFileIO *io, struct aiFile *f)
 
 /* --- entry ------------------------------------------------------------------------- */
 
-static unsigned count_nodes(const struct aiNode *n)
+/* Nodes in the tree, walked with a stack of its own (a file may nest nodes deeper than
+ * the C stack would take); 0 when out of memory (only a message uses it). */
+static unsigned count_nodes(const struct aiNode *root)
 {
-    unsigned k = 1;
-    for (unsigned i = 0; i < n->mNumChildren; i++)
-        k += count_nodes(n->mChildren[i]);
+    size_t cap = 64, top = 0;
+    const struct aiNode **stack = malloc(cap * sizeof *stack);
+    if (!stack)
+        return 0;
+    unsigned k = 0;
+    stack[top++] = root;
+    while (top) {
+        const struct aiNode *n = stack[--top];
+        k++;
+        for (unsigned i = 0; i < n->mNumChildren; i++) {
+            if (top == cap) {
+                const struct aiNode **grown = realloc(stack, 2 * cap * sizeof *stack);
+                if (!grown) {
+                    free(stack);
+                    return 0;
+                }
+                stack = grown;
+                cap *= 2;
+            }
+            stack[top++] = n->mChildren[i];
+        }
+    }
+    free(stack);
     return k;
 }
 
@@ -194,7 +216,7 @@ static unsigned animations_with_keys(const struct aiScene *ai)
 /* A skeleton (a node below the root) and an animation with keys, no mesh: a motion. */
 static bool motion_only(const struct aiScene *ai)
 {
-    return ai->mNumMeshes == 0 && count_nodes(ai->mRootNode) > 1 && animations_with_keys(ai) > 0;
+    return ai->mNumMeshes == 0 && ai->mRootNode->mNumChildren > 0 && animations_with_keys(ai) > 0;
 }
 
 static am_status fail_at_source(am_error *err, const char *source, am_status st)
@@ -245,6 +267,7 @@ am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source
     if (!ai->mRootNode) {
         st = fail_at_source(err, source, am_fail(err, AM_ERR_INVALID, "assimp read no node tree"));
     } else if ((ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) && !motion_only(ai)) {
+        unsigned nodes = count_nodes(ai->mRootNode), anims = animations_with_keys(ai);
         /* assimp flags any scene without meshes "incomplete": a motion-only file (Mixamo's
          * "without skin" MotionOnlyScene, an animation pack) has joints and clips, and is
          * taken; anything else is said for what it holds */
@@ -252,8 +275,7 @@ am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source
                             am_fail(err, AM_ERR_INVALID,
                                     "no mesh and no motion: %u node%s, %u animation%s with keys (a model needs a mesh, a "
                                     "motion needs a skeleton and at least one animation)",
-                                    count_nodes(ai->mRootNode), count_nodes(ai->mRootNode) == 1 ? "" : "s",
-                                    animations_with_keys(ai), animations_with_keys(ai) == 1 ? "" : "s"));
+                                    nodes, nodes == 1 ? "" : "s", anims, anims == 1 ? "" : "s"));
     } else {
         ai_convert cv = {.ai = ai, .scene = out, .err = err, .source = source, .base_dir = base_dir};
         st = am_assimp_convert(&cv);

@@ -159,8 +159,9 @@ typedef struct am_retarget_anim {
     size_t position_tracks;
     double reduce_deg;     /* from the options: applied when written */
     double loop_closed_deg, loop_closed_m; /* follow_directions: the gap closed at the seam */
-    /* With follow_directions: the largest angle between a viewer bone (as the keys pose it)
-     * and the source's bone between the same joints, over the samples, and where. */
+    /* With follow_directions: the largest angle between a viewer bone (as the keys pose it,
+     * before quantisation) and the source's bone between the same joints, over the samples,
+     * and where (bench/benchmark_motion measures the written, decoded file instead). */
     double worst_direction_deg;
     char worst_direction_joint[64];
     bool loops;
