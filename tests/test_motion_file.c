@@ -196,6 +196,81 @@ static void write_pack(const char *dir, const char *name, void (*edit)(json_t *d
     write_pack_of(dir, name, false, edit, path, size);
 }
 
+/* The quadruped's trot travelling forward (+Z, glTF's) at 0.6 m/s: its hips' translation
+ * keys carry the travel, so the last pose is not the first. */
+static void write_travelling_pack(const char *dir, char *path, size_t size)
+{
+    am_gf_model m;
+    am_gf_quadruped(&m);
+    bool found = false;
+    for (size_t h = 0; h < m.clips[0].channel_count; h++) {
+        am_gf_channel *ch = &m.clips[0].channels[h];
+        if (ch->path != AM_SCENE_PATH_TRANSLATION || strcmp(m.nodes[ch->node].name, "Hips") != 0)
+            continue;
+        for (size_t k = 0; k < ch->key_count; k++)
+            ch->values[3 * k + 2] += 0.6f * ch->times[k];
+        found = true;
+    }
+    assert_true(found);
+    am_buf bin = {0};
+    json_t *doc = am_gf_document(&m, NULL, &bin);
+    json_object_del(doc, "meshes");
+    json_object_del(doc, "skins");
+    json_t *nodes = json_object_get(doc, "nodes");
+    for (size_t i = 0; i < json_array_size(nodes); i++) {
+        json_object_del(json_array_get(nodes, i), "mesh");
+        json_object_del(json_array_get(nodes, i), "skin");
+    }
+    am_gf_save(doc, &bin, AM_GF_GLB, dir, "trot", path, size);
+    json_decref(doc);
+    am_buf_free(&bin);
+    am_gf_model_free(&m);
+}
+
+/* The pelvis's horizontal travel, first key to last, of an encoded .anim. */
+static double pelvis_travel(const am_buf *b)
+{
+    am_anim a;
+    am_error err;
+    assert_int_equal(am_anim_decode(b->data, b->size, &a, &err), AM_OK);
+    double d = -1;
+    for (size_t j = 0; j < a.joint_count; j++) {
+        const am_anim_joint *jt = &a.joints[j];
+        if (strcmp(jt->name, "mPelvis") != 0 || jt->pos_count < 2)
+            continue;
+        am_vec3 p0 = jt->pos_keys[0].pos, p1 = jt->pos_keys[jt->pos_count - 1].pos;
+        d = hypot(p1.x - p0.x, p1.y - p0.y);
+    }
+    am_anim_free(&a);
+    return d;
+}
+
+/* --in-place removes the hips' horizontal travel and lets the cycle loop; without it the
+ * travel is kept (scaled by leg length) and the motion does not loop. */
+static void test_in_place(void **state)
+{
+    (void)state;
+    char dir[256], path[512];
+    am_test_tmpdir(dir, sizeof dir);
+    write_travelling_pack(dir, path, sizeof path);
+    am_motion_file_opts mo;
+    am_motion_file_opts_init(&mo);
+    am_motion_file_result r;
+    am_error err;
+    assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_OK);
+    double travel = pelvis_travel(&r.anims[0].anim);
+    assert_true(travel > 0.1); /* 0.6 m in the source, times target leg / source leg */
+    assert_false(r.anims[0].loops);
+    am_motion_file_result_free(&r);
+    mo.retarget.in_place = true;
+    assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_OK);
+    double kept = pelvis_travel(&r.anims[0].anim);
+    assert_true(kept >= 0 && kept < 1e-3);
+    assert_true(r.anims[0].loops);
+    am_motion_file_result_free(&r);
+    am_test_rmtree(dir);
+}
+
 static void test_gltf_animation_pack_converts(void **state)
 {
     (void)state;
@@ -378,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_walking_through_import_onto_rpm),
         cmocka_unit_test(test_gltf_animation_pack_converts),
         cmocka_unit_test(test_bad_motion_files),
+        cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_from_model_cli),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
