@@ -14,78 +14,7 @@
 #include "bendbox/bendbox.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-
-/* The bend box's shape (box frame X -2..2, Y -1..1, Z -0.5..0.5 about the hinge), its two
- * hips and smoothstep weights, subdivided into squares of `cell` m, each triangle with its
- * own three vertices and its face's normal: 896 triangles, 2,688 vertices at 0.25 m. */
-static void flat_box_rig(am_rig *rig, double cell)
-{
-    memset(rig, 0, sizeof *rig);
-    const double half[3] = {2.0, 1.0, 0.5};
-    int n[3];
-    for (int k = 0; k < 3; k++)
-        n[k] = (int)lround(2 * half[k] / cell);
-    size_t quads = 2 * ((size_t)n[1] * n[2] + (size_t)n[0] * n[2] + (size_t)n[0] * n[1]);
-    size_t nt = 2 * quads, nv = 3 * nt;
-    rig->name = strdup("flatbox");
-    rig->joints = calloc(2, sizeof *rig->joints);
-    rig->positions = malloc(3 * nv * sizeof(float));
-    rig->normals = malloc(3 * nv * sizeof(float));
-    rig->uvs = malloc(2 * nv * sizeof(float));
-    rig->triangles = malloc(3 * nt * sizeof(uint32_t));
-    rig->weight_start = malloc((nv + 1) * sizeof(size_t));
-    rig->influences = malloc(2 * nv * sizeof(am_rig_influence));
-    assert_true(rig->name && rig->joints && rig->positions && rig->normals && rig->uvs && rig->triangles &&
-                rig->weight_start && rig->influences);
-    rig->joint_count = 2;
-    rig->joints[0].name = strdup("mHipRight");
-    rig->joints[1].name = strdup("mHipLeft");
-    rig->joints[0].world = rig->joints[1].world = am_bendbox_hinge();
-    rig->rgb[0] = rig->rgb[1] = rig->rgb[2] = 1.0;
-    const am_vec3 hinge = am_bendbox_hinge();
-    size_t v = 0, t = 0, w = 0;
-    for (int axis = 0; axis < 3; axis++)
-        for (int sign = -1; sign <= 1; sign += 2) {
-            int ua = (axis + 1) % 3, va = (axis + 2) % 3; /* u x v = +axis */
-            for (int j = 0; j < n[va]; j++)
-                for (int i = 0; i < n[ua]; i++) {
-                    double q[4][3];
-                    const int du[4] = {0, 1, 1, 0}, dv[4] = {0, 0, 1, 1};
-                    for (int c = 0; c < 4; c++) {
-                        q[c][axis] = sign * half[axis];
-                        q[c][ua] = -half[ua] + (i + du[c]) * cell;
-                        q[c][va] = -half[va] + (j + dv[c]) * cell;
-                    }
-                    /* outward: counter-clockwise seen from +axis when sign > 0 */
-                    const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}}, rev[2][3] = {{0, 2, 1}, {0, 3, 2}};
-                    for (int h = 0; h < 2; h++) {
-                        for (int c = 0; c < 3; c++) {
-                            const double *p = q[sign > 0 ? tri[h][c] : rev[h][c]];
-                            rig->positions[3 * v] = (float)(p[0] + hinge.x);
-                            rig->positions[3 * v + 1] = (float)(p[1] + hinge.y);
-                            rig->positions[3 * v + 2] = (float)(p[2] + hinge.z);
-                            for (int k = 0; k < 3; k++)
-                                rig->normals[3 * v + (size_t)k] = k == axis ? (float)sign : 0.0f;
-                            rig->uvs[2 * v] = (float)((p[ua] + half[ua]) / (2 * half[ua]));
-                            rig->uvs[2 * v + 1] = (float)((p[va] + half[va]) / (2 * half[va]));
-                            double s = am_bendbox_left_weight(p[0]);
-                            rig->weight_start[v] = w;
-                            if (s < 1.0)
-                                rig->influences[w++] = (am_rig_influence){0, 1.0 - s};
-                            if (s > 0.0)
-                                rig->influences[w++] = (am_rig_influence){1, s};
-                            rig->triangles[3 * t + (size_t)c] = (uint32_t)v;
-                            v++;
-                        }
-                        t++;
-                    }
-                }
-        }
-    rig->weight_start[v] = w;
-    rig->vertex_count = v;
-    rig->triangle_count = t;
-    assert_int_equal(v, nv);
-}
+#include "test_flat.h"
 
 /* Does the LOD keep a vertex on each of the four long edges of the line x = x0? */
 static int hinge_corners(const am_bench *b, double x0)
@@ -135,13 +64,13 @@ static void test_a_flat_shaded_mesh_halves_and_keeps_the_hinge(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_rig rig;
-    flat_box_rig(&rig, 0.25);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_test_flat_box_rig(&rig, 0.25, &err), AM_OK);
     assert_int_equal(rig.triangle_count, 896);
     am_skin_options opts;
     am_skin_options_default(&opts);
     am_skin_result res;
-    am_error err;
-    am_error_clear(&err);
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
     const size_t *tris = res.summary.lod_triangles;
     print_message("flat box LOD triangles: %zu %zu %zu %zu\n", tris[AM_LOD_HIGH], tris[AM_LOD_MEDIUM],
@@ -187,10 +116,81 @@ static void test_a_flat_shaded_mesh_halves_and_keeps_the_hinge(void **state)
     am_skeleton_free(&skel);
 }
 
+/* A faceted tube (12 facets 30 degrees apart, every triangle flat, the Fox's case): the
+ * shadow index joins the facets, so the lowest LOD has at most half the triangles; every
+ * corner keeps a normal of a facet it came from (exactly its triangle's down to the low
+ * LOD); the hinge ring (x = 0) keeps vertices in all four quadrants. */
+static void test_a_faceted_tube_reduces_across_its_facets(void **state)
+{
+    (void)state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_rig rig;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_test_faceted_tube_rig(&rig, 12, 16, &err), AM_OK);
+    am_skin_options opts;
+    am_skin_options_default(&opts);
+    am_skin_result res;
+    assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
+    const size_t *tris = res.summary.lod_triangles;
+    print_message("faceted tube LOD triangles: %zu %zu %zu %zu\n", tris[AM_LOD_HIGH], tris[AM_LOD_MEDIUM],
+                  tris[AM_LOD_LOW], tris[AM_LOD_LOWEST]);
+    assert_int_equal(tris[AM_LOD_HIGH], 384);
+    assert_true(2 * tris[AM_LOD_LOWEST] <= tris[AM_LOD_HIGH]);
+    am_buf bytes = {0};
+    assert_int_equal(am_skin_encode(&res, &bytes, &err), AM_OK);
+    for (int lod = AM_LOD_HIGH; lod >= AM_LOD_LOWEST; lod--) {
+        const am_mesh_lod *L = &res.asset.lods[lod];
+        double worst = 0;
+        for (size_t f = 0; f < L->face_count; f++) {
+            const am_mesh_face *F = &L->faces[f];
+            for (size_t t = 0; t < F->index_count / 3; t++) {
+                const uint16_t *ix = &F->indices[3 * t];
+                const float *a = &F->positions[3 * ix[0]], *b = &F->positions[3 * ix[1]], *c = &F->positions[3 * ix[2]];
+                double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+                double g[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                               e1[0] * e2[1] - e1[1] * e2[0]};
+                double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+                if (!(gl > 0))
+                    continue;
+                for (int k = 0; k < 3; k++) {
+                    const float *nn = &F->normals[3 * ix[k]];
+                    double nl = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+                    double d = (g[0] * nn[0] + g[1] * nn[1] + g[2] * nn[2]) / (gl * nl);
+                    double deg = acos(d > 1 ? 1 : d < -1 ? -1 : d) * 180 / AM_PI;
+                    worst = deg > worst ? deg : worst;
+                }
+            }
+        }
+        print_message("LOD %d: worst corner normal %.1f deg off its triangle\n", lod, worst);
+        /* collapses along the facets' strips keep every triangle in its facet's plane; the
+         * lowest LOD cuts across the facets (12 sides to a few), so a corner takes the nearest
+         * normal it has, never one facing away from its triangle */
+        assert_true(worst < (lod >= AM_LOD_LOW ? 1.0 : 90.0));
+        am_bench_options bo = {lod};
+        am_bench b;
+        assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "tube.llmesh", &skel, &bo, &b, &err), AM_OK);
+        int ring = 0; /* vertices on the hinge ring, by quadrant */
+        for (size_t v = 0; v < b.vertex_count; v++) {
+            const float *p = &b.bind_pos[3 * v];
+            if (fabs(p[0]) < 1e-3)
+                ring |= 1 << ((p[1] >= 0) + 2 * (p[2] - 1.067 >= 0));
+        }
+        assert_int_equal(ring, 15);
+        am_bench_free(&b);
+    }
+    am_buf_free(&bytes);
+    am_skin_result_free(&res);
+    am_rig_free(&rig);
+    am_skeleton_free(&skel);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_flat_shaded_mesh_halves_and_keeps_the_hinge),
+        cmocka_unit_test(test_a_faceted_tube_reduces_across_its_facets),
     };
     return cmocka_run_group_tests_name("lod_seams", tests, NULL, NULL);
 }
