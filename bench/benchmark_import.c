@@ -144,7 +144,7 @@ static int import_once(const char *dae, const char *out_dir, const am_skeleton *
         opts.progress_user = &t0;
     }
     am_scene scene;
-    am_scene_load_opts lo = {skel};
+    am_scene_load_opts lo = {.skeleton = skel};
     if (am_scene_load_ex(dae, &lo, &scene, &err)) {
         fprintf(stderr, "benchmark_import: %s\n", am_error_format(&err, buf, sizeof buf));
         return 1;

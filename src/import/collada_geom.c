@@ -21,6 +21,7 @@
 
 #include "core/io.h"
 #include "import/collada_internal.h"
+#include "import/weld.h"
 
 #define DAE_FACE_CUT 65532u        /* a new face at this many vertices / indices */
 #define DAE_FACE_MAX_VERTICES 65534u /* "Vertex number is more than 65534, aborted!" */
@@ -599,57 +600,34 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
     return st;
 }
 
-/* LLVolumeFace::remap: exact duplicates (every byte of position, normal and UV) merge and
- * vertices are renumbered in first-use order; unused vertices disappear. */
+/* LLVolumeFace::remap: exact duplicates (position by value, every byte of normal and UV) merge and
+ * vertices are renumbered in first-use order; unused vertices disappear (the shared weld,
+ * import/weld.h, which every other reader's scene goes through too). */
 static am_status remap_face(dae_ctx *c, face_build *f)
 {
-    size_t n = f->nv, ts = 16;
-    while (ts < 2 * n + 2)
-        ts *= 2;
-    uint32_t *table = malloc(ts * sizeof *table), *map = malloc((n ? n : 1) * sizeof *map);
-    wvert *nv = malloc((n ? n : 1) * sizeof *nv);
-    if (!table || !map || !nv) {
-        free(table);
+    size_t n = f->nv;
+    if (n == 0)
+        return AM_OK;
+    uint32_t *map = malloc(n * sizeof *map), *first = malloc(n * sizeof *first);
+    wvert *nv = malloc(n * sizeof *nv);
+    if (!map || !first || !nv) {
         free(map);
+        free(first);
         free(nv);
         return am_fail_nomem(c->err, "remap");
     }
-    for (size_t i = 0; i < ts; i++)
-        table[i] = UINT32_MAX;
-    for (size_t i = 0; i < n; i++)
-        map[i] = UINT32_MAX;
+    const am_weld_view view = {f->v[0].p, sizeof *f->v, f->v[0].n, sizeof *f->v, f->v[0].uv, sizeof *f->v,
+                               NULL, NULL, n, 0.0f};
     size_t out = 0;
-    for (size_t k = 0; k < f->ni; k++) {
-        uint32_t v = f->idx[k];
-        if (map[v] == UINT32_MAX) {
-            const wvert *w = &f->v[v];
-            uint32_t h = pos_hash(w->p);
-            uint32_t b[5];
-            memcpy(b, w->n, 12);
-            memcpy(b + 3, w->uv, 8);
-            for (int q = 0; q < 5; q++)
-                h = (h ^ b[q]) * 16777619u;
-            size_t s = h & (ts - 1);
-            uint32_t hit = UINT32_MAX;
-            while (table[s] != UINT32_MAX) {
-                const wvert *o = &nv[table[s]];
-                if (same_pos(o->p, w->p) && memcmp(o->n, w->n, 12) == 0 && memcmp(o->uv, w->uv, 8) == 0) {
-                    hit = table[s];
-                    break;
-                }
-                s = (s + 1) & (ts - 1);
-            }
-            if (hit == UINT32_MAX) {
-                hit = (uint32_t)out;
-                nv[out++] = *w;
-                table[s] = hit;
-            }
-            map[v] = hit;
-        }
-        f->idx[k] = map[v];
-    }
-    free(table);
+    am_status st = am_weld_face(&view, f->idx, f->ni, map, first, &out, c->err);
+    for (size_t k = 0; !st && k < out; k++)
+        nv[k] = f->v[first[k]];
     free(map);
+    free(first);
+    if (st) {
+        free(nv);
+        return st;
+    }
     free(f->v);
     f->v = nv;
     f->nv = out;

@@ -275,6 +275,8 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         am_error_where(err, "%s", plan->source);
         return AM_ERR_INVALID;
     }
+    for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
+        am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
     if (opts->merge) {
         am_fail(err, AM_ERR_USAGE,
                 "--merge joins meshes rigged to the viewer skeleton (the faithful route); a retargeted model gives "
@@ -621,7 +623,7 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
         return AM_ERR_IO;
     }
     am_scene scene;
-    am_scene_load_opts lo = {skel};
+    am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs */
     am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
     if (st)
         return st;

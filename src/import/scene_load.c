@@ -14,6 +14,7 @@
 #include "import/collada.h"
 #include "import/gltf.h"
 #include "import/obj_read.h"
+#include "import/weld.h"
 
 /* One row per reader. A reader adds its row here and its recogniser in am_scene_sniff. */
 typedef struct reader_row {
@@ -164,6 +165,14 @@ am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_
     free(data);
     if (!st)
         st = am_scene_finish(out, err);
+    /* Welded here in the caller's process, whatever process read the file (the COLLADA
+     * reader welds its faces itself, the uploader's way: nothing left to merge). */
+    am_weld_stats weld = {0};
+    if (!st && opts && opts->weld && format != AM_SCENE_FORMAT_COLLADA && !(st = am_scene_weld(out, &weld, err)) &&
+        weld.meshes_welded)
+        am_scene_note(out, "welded as the viewer's uploader welds (equal position, normal, UV and weights): %zu "
+                           "vertices became %zu over %zu meshes",
+                      weld.vertices_before, weld.vertices_after, weld.meshes_welded);
     if (st)
         am_scene_free(out);
     return st;

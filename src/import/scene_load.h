@@ -51,6 +51,11 @@ typedef struct am_scene_load_opts {
      * uses it to find joint positions exactly as the viewer's uploader does (its
      * legal-joint map); without it names are matched as written. Borrowed. */
     const struct am_skeleton *skeleton;
+    /* Weld every mesh after reading (import/weld.h: corners merged where the viewer's
+     * uploader merges vertices, a scene note saying how many), for the commands that turn
+     * the scene into faces and LODs; a COLLADA scene is welded by its reader already. Off:
+     * the meshes exactly as the reader gives them (FBX: three corners per triangle). */
+    bool weld;
 } am_scene_load_opts;
 /* am_scene_load with options (opts may be NULL). */
 am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err);

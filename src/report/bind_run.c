@@ -212,7 +212,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     memset(&bench, 0, sizeof bench);
     bool have_bench = false;
     progress(job, "reading %s", job->mesh_path);
-    am_status s = am_scene_load(job->mesh_path, &sc, err);
+    const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
+    am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
     if (s)
         return s;
     s = am_bind_source_from_scene(&sc, &job->frame, &src, err);

@@ -160,7 +160,8 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
         return s;
     }
     am_scene sc;
-    am_status s = am_scene_load(path, &sc, err);
+    const am_scene_load_opts lo = {NULL, true}; /* welded before faces and LODs, as import does */
+    am_status s = am_scene_load_ex(path, &lo, &sc, err);
     if (s)
         return s;
     am_rig rig;

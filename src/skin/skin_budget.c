@@ -41,6 +41,7 @@ am_status am_skin_lod_mesh(const am_skin_result *res, am_lod_mesh *m, float **we
     m->count = res->weight_count;
     m->joint = res->weight_joint;
     m->weight = *weights;
+    m->nrm = res->normals;
     return AM_OK;
 }
 

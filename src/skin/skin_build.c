@@ -440,7 +440,7 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
             for (int k = 0; k < 4; k++)
                 at[f].wvalue[4 * i + k] = (float)(res->weight_code[4 * v + k] / 65535.0);
         }
-        am_lod_mesh m = {at[f].pos, src->vertex_count, at[f].wcount, at[f].wjoint, at[f].wvalue};
+        am_lod_mesh m = {at[f].pos, src->vertex_count, at[f].wcount, at[f].wjoint, at[f].wvalue, at[f].nrm};
         if (opts->lod_weight_blind) {
             memset(at[f].cls, 0, nv * sizeof(uint32_t));
             memset(at[f].cls_far, 0, nv * sizeof(uint32_t));

@@ -55,6 +55,8 @@ typedef struct am_lod_mesh {
     const uint8_t *count;    /* influences per vertex (1..4) */
     const uint8_t *joint;    /* 4 per vertex: skin joint per slot */
     const float *weight;     /* 4 per vertex: weight per slot (stored code / 65535) */
+    const float *nrm;        /* 3 per vertex, or NULL: which side of a hard edge a corner of
+                                a new triangle takes (skin_lod_seams.c) */
 } am_lod_mesh;
 
 /* One simplification: each weight class to about `ratio` of its triangles within the
@@ -72,9 +74,15 @@ typedef struct am_lod_step {
 } am_lod_step;
 
 /* Simplify `indices` (into m's vertices); *out is malloc'd. Never returns an empty list
- * (falls back to the input). */
+ * (falls back to the input). Seams (flat shading, UV seams, unwelded corners: vertices at
+ * one position with the same weights) do not stop it: it simplifies on a position-and-
+ * weights shadow index, then gives the kept triangles their own split vertices back
+ * (skin_lod_seams.c). */
 am_status am_skin_simplify(const am_lod_mesh *m, const uint32_t *indices, size_t index_count, const am_lod_step *step,
                            uint32_t **out, size_t *out_count, am_error *err);
+/* The simplification itself (skin_lod.c), on indices whose shared edges share vertices. */
+am_status am_skin_simplify_welded(const am_lod_mesh *m, const uint32_t *indices, size_t index_count,
+                                  const am_lod_step *step, uint32_t **out, size_t *out_count, am_error *err);
 /* Weight class per vertex: the dominant joint, and with `bands` its weight's quarter band
  * (1.0 alone, [0.75, 1), [0.5, 0.75), below): equal ids = same class, ids dense from 0. */
 am_status am_skin_weight_classes(const am_lod_mesh *m, bool bands, uint32_t *out, am_error *err);

@@ -551,7 +551,7 @@ static double extent_of(const am_lod_mesh *m, const uint32_t *idx, size_t n)
     return e;
 }
 
-am_status am_skin_simplify(const am_lod_mesh *m, const uint32_t *indices, size_t index_count, const am_lod_step *step,
+am_status am_skin_simplify_welded(const am_lod_mesh *m, const uint32_t *indices, size_t index_count, const am_lod_step *step,
                            uint32_t **out, size_t *out_count, am_error *err)
 {
     *out = NULL;
