@@ -16,7 +16,9 @@
 bool am_test_memcap_applies(void);
 /* Run the animesh CLI with args (NULL-terminated, no shell) capped at cap_mib of address
  * space; stdout and stderr into out (truncated to out_size). *peak_mib: the child's peak
- * resident set. Returns the exit code, or 128 + the signal that killed it. */
+ * resident set, which on Linux includes this process's resident memory at the fork (exec
+ * keeps the old image's high-water mark): run capped commands before memory-heavy tests.
+ * Returns the exit code, or 128 + the signal that killed it. */
 int am_test_run_cli_capped(size_t cap_mib, size_t *peak_mib, char *out, size_t out_size, const char *const *args);
 
 #endif
