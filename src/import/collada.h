@@ -58,6 +58,14 @@
 /* A skin's <Name_array>/<IDREF_array> is counted before a name is stored: more names than
  * a scene may hold nodes are refused (the uploader itself skins at most 110 joints). */
 #define AM_COLLADA_MAX_SKIN_JOINTS 65536
+/* Numbers decoded per file, all arrays and all reads together (512 MiB of doubles; as the
+ * glTF reader's AM_GLTF_MAX_DECODED_COMPONENTS). A 1,000,000-vertex mesh with normals,
+ * UVs and 4 weights decodes about 15 million. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define AM_COLLADA_MAX_VALUES ((size_t)1 << 20) /* keeps each fuzz input fast */
+#else
+#define AM_COLLADA_MAX_VALUES ((size_t)1 << 26)
+#endif
 
 /* The reader of the scene_load table. `out->skeleton` (optional) is the viewer skeleton
  * whose legal-joint names the joint-position rules use. Does not call am_scene_finish. */

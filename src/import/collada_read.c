@@ -296,6 +296,16 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
         xmlFree(owned);
         return AM_OK;
     }
+    /* Counted before they are stored: a number of text is 2 bytes at least and 8 decoded. */
+    if (cap > AM_COLLADA_MAX_VALUES - c->values_read) {
+        xmlFree(owned);
+        return dae_fail(c, n,
+                        "memory budget of %zu MiB exceeded while reading the numbers (%zu values here, %zu before: at "
+                        "most %zu are decoded per file)",
+                        (AM_COLLADA_MAX_VALUES * sizeof(double)) >> 20, cap, c->values_read,
+                        (size_t)AM_COLLADA_MAX_VALUES);
+    }
+    c->values_read += cap;
     uint8_t *v = malloc(cap * elem);
     if (!v) {
         xmlFree(owned);
