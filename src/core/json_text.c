@@ -55,9 +55,11 @@ am_status am_json_check_budget(const char *text, size_t size, size_t budget, con
 am_status am_json_fail(am_error *err, const json_error_t *je, const char *prefix, const char *source)
 {
     am_status code = AM_ERR_INVALID;
-    if (json_error_code(je) == json_error_out_of_memory) {
+    /* jansson fails silently (no text, line -1) only where an allocation failed. */
+    if (json_error_code(je) == json_error_out_of_memory || (je->line < 0 && !je->text[0])) {
         code = AM_ERR_NOMEM;
-        am_fail(err, code, "%sout of memory while reading the JSON (%s)", prefix, je->text);
+        am_fail(err, code, "%sout of memory while reading the JSON%s%s%s", prefix, je->text[0] ? " (" : "", je->text,
+                je->text[0] ? ")" : "");
     } else if (je->line < 0) {
         am_fail(err, code, "%snot valid JSON: %s", prefix, je->text);
     } else {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -47,6 +48,9 @@ int am_test_run_cli_capped(size_t cap_mib, size_t *peak_mib, char *out, size_t o
         dup2(fd[1], 1);
         dup2(fd[1], 2);
         close(fd[1]);
+        /* OpenBLAS's worker threads spin on their buffer's failed allocation under a cap and
+         * then block the exit (blas_thread_shutdown_ joins them): one thread, none started. */
+        setenv("OPENBLAS_NUM_THREADS", "1", 1);
         if (am_test_memcap_applies()) {
             struct rlimit rl = {(rlim_t)cap_mib << 20, (rlim_t)cap_mib << 20};
             if (setrlimit(RLIMIT_AS, &rl) != 0)
