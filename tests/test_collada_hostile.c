@@ -239,6 +239,18 @@ static void test_other_xml_readers_refuse_a_dtd(void **state)
     am_skeleton_free(&sk);
     free(u);
     am_buf_free(&a);
+    /* the skeleton's tree budget (16 MiB: 65,536 elements and attributes), in a 0.5 MB file */
+    am_buf big = {0};
+    assert_int_equal(am_buf_printf(&big, NULL, "<linden_skeleton num_bones=\"1\" num_collision_volumes=\"0\">"), AM_OK);
+    for (int i = 0; i < 70000; i++)
+        assert_int_equal(am_buf_printf(&big, NULL, "<b/>"), AM_OK);
+    assert_int_equal(am_buf_printf(&big, NULL, "</linden_skeleton>"), AM_OK);
+    assert_int_equal(am_skeleton_parse((const char *)big.data, big.size, "wide.xml", &sk, &err), AM_ERR_INVALID);
+    am_buf_free(&big);
+    am_error_format(&err, buf, sizeof buf);
+    if (!strstr(buf, "wide.xml") ||
+        !strstr(buf, "memory budget of 16 MiB exceeded while reading the XML tree (over 65536 elements and attributes"))
+        fail_msg("skeleton: %s", buf);
     const char *reply = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY t \"true\">]><methodResponse><params><param>"
                         "<value><struct><member><name>success</name><value><boolean>&t;</boolean></value></member>"
                         "</struct></value></param></params></methodResponse>";
