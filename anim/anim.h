@@ -50,6 +50,10 @@
  * about 6 MB (real ones are a few KB); its JSON is ten times larger. */
 #define AM_ANIM_MAX_FILE_BYTES ((size_t)16 << 20)
 #define AM_ANIM_JSON_MAX_FILE_BYTES ((size_t)128 << 20)
+/* Its tree's memory budget (core/json_text.h): decode --json writes 8.7 bytes of structure
+ * per byte of text (the bento reset .anim: 90 KB of JSON, 0.79 MB of tree), so 1 GiB holds
+ * a file at the size limit written in that schema, and no bomb of empty values. */
+#define AM_ANIM_JSON_TREE_BUDGET ((size_t)1 << 30)
 extern const am_file_format am_anim_file_format; /* version 1.0 or 0.1 binary */
 extern const am_file_format am_anim_json_format; /* the JSON schema below */
 

@@ -337,7 +337,7 @@ am_status am_anim_from_json(const char *text, size_t size, const char *source, a
 {
     memset(a, 0, sizeof *a);
     rd r = {err, source ? source : "json", AM_OK};
-    json_t *root = am_json_load_text(text, size, 0, r.src, err);
+    json_t *root = am_json_load_text(text, size, 0, AM_ANIM_JSON_TREE_BUDGET, r.src, err);
     if (!root)
         return AM_ERR_INVALID;
     if (!json_is_object(root)) {

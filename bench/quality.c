@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "bench_internal.h"
+#include "core/io.h"
+#include "core/json_text.h"
 #include "bind/bind.h"
 #include "bind/bind_io.h"
 
@@ -96,23 +98,26 @@ static am_status pose_fail(am_error *err, const char *path, const char *field, c
     return AM_ERR_INVALID;
 }
 
+static am_status sniff_poses(const uint8_t *h, size_t n, am_error *err)
+{
+    return am_sniff_text(h, n, "{", "a poses JSON (an object)", err);
+}
+
+static const am_file_format poses_format = {"a poses JSON", AM_QUALITY_POSES_MAX_FILE_BYTES, sniff_poses};
+
 am_status am_quality_poses_load(const char *path, am_quality_pose **out, size_t *count, am_error *err)
 {
     *out = NULL;
     *count = 0;
     uint8_t *data;
     size_t size;
-    am_status s = am_read_file(path, &data, &size, err);
+    am_status s = am_read_file_as(path, &poses_format, &data, &size, err);
     if (s)
         return s;
-    json_error_t je;
-    json_t *root = json_loadb((const char *)data, size, 0, &je);
+    json_t *root = am_json_load_text((const char *)data, size, 0, AM_QUALITY_POSES_TREE_BUDGET, path, err);
     free(data);
-    if (!root) {
-        am_fail(err, AM_ERR_INVALID, "not JSON: %s (line %d)", je.text, je.line);
-        am_error_where(err, "%s", path);
-        return AM_ERR_INVALID;
-    }
+    if (!root)
+        return err ? err->code : AM_ERR_INVALID;
     const json_t *poses = json_object_get(root, "poses");
     size_t n = json_array_size(poses);
     if (!json_is_array(poses) || n == 0 || n > 64) {

@@ -81,7 +81,10 @@ typedef struct am_quality_pose {
 
 /* The standard library (static, owned by the module). */
 const am_quality_pose *am_quality_standard_poses(size_t *count);
-/* A poses file (see above); *out malloc'd. */
+/* A poses file (see above); *out malloc'd. At most 1 MiB (64 poses of AM_POSE_MAX_JOINTS
+ * joints are tens of KB), its JSON tree within a 16 MiB memory budget (core/json_text.h). */
+#define AM_QUALITY_POSES_MAX_FILE_BYTES ((size_t)1 << 20)
+#define AM_QUALITY_POSES_TREE_BUDGET ((size_t)16 << 20)
 am_status am_quality_poses_load(const char *path, am_quality_pose **out, size_t *count, am_error *err);
 
 typedef struct am_quality_band {

@@ -65,7 +65,7 @@ static am_status read_parents_object(am_joint_map *map, json_t *obj, const char 
 
 static json_t *load_json(const char *text, size_t size, const char *source, am_error *err)
 {
-    json_t *root = am_json_load_text(text, size, 0, source, err);
+    json_t *root = am_json_load_text(text, size, 0, AM_JOINT_MAP_TREE_BUDGET, source, err);
     if (!root)
         return NULL;
     if (!json_is_object(root)) {

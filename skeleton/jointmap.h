@@ -17,6 +17,8 @@
  * few hundred KB; README "Size limits"). The --rig file it may name is a rig JSON
  * (AM_RIG_MAX_FILE_BYTES). */
 #define AM_JOINT_MAP_MAX_FILE_BYTES ((size_t)4 << 20)
+/* Its tree's memory budget (core/json_text.h): 16 times the file limit. */
+#define AM_JOINT_MAP_TREE_BUDGET ((size_t)64 << 20)
 extern const am_file_format am_joint_map_format;
 
 typedef struct am_joint_map_entry {

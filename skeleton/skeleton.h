@@ -25,6 +25,9 @@
 /* avatar_skeleton.xml is XML of at most this many bytes (the viewer's is 43 KB; README
  * "Size limits"). */
 #define AM_SKELETON_MAX_FILE_BYTES ((size_t)4 << 20)
+/* Its XML tree's memory budget (core/xml_doc.h: 65,536 elements and attributes; the
+ * viewer's file has about 250 elements with 8 attributes each). */
+#define AM_SKELETON_TREE_BUDGET ((size_t)16 << 20)
 extern const am_file_format am_skeleton_format;
 
 typedef enum am_joint_kind { AM_JOINT_BONE = 0, AM_JOINT_VOLUME = 1, AM_JOINT_ATTACHMENT = 2 } am_joint_kind;

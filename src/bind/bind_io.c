@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/io.h"
+#include "core/json_text.h"
 #include "import/axes.h"
 
 /* --- frames ------------------------------------------------------------------------ */
@@ -284,13 +285,10 @@ am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char 
                                       double height_m, am_bind_skeleton *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    json_error_t je;
-    json_t *root = json_loadb(json, size, 0, &je);
-    if (!root) {
-        am_fail(err, AM_ERR_INVALID, "not JSON: %s (line %d)", je.text, je.line);
-        am_error_where(err, "%s", src);
-        return AM_ERR_INVALID;
-    }
+    /* A skeleton is a few hundred joints: 64 MiB of tree is far beyond any. */
+    json_t *root = am_json_load_text(json, size, 0, (size_t)64 << 20, src, err);
+    if (!root)
+        return err ? err->code : AM_ERR_INVALID;
     const json_t *joints = json_object_get(root, "joints");
     am_status s = AM_OK;
     bool *tail_given = NULL;

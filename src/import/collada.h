@@ -52,6 +52,20 @@
 
 /* Files above this size are refused before they are read (scene_load.c checks it). */
 #define AM_COLLADA_MAX_BYTES ((size_t)512 << 20)
+/* The XML tree's memory budget: 2,097,152 elements and attributes at 256 bytes each
+ * (core/xml_doc.h; real files hold hundreds to a few thousand: Roth2's body 500 elements). */
+#define AM_COLLADA_TREE_BUDGET ((size_t)512 << 20)
+/* A skin's <Name_array>/<IDREF_array> is counted before a name is stored: more names than
+ * a scene may hold nodes are refused (the uploader itself skins at most 110 joints). */
+#define AM_COLLADA_MAX_SKIN_JOINTS 65536
+/* Numbers decoded per file, all arrays and all reads together (512 MiB of doubles; as the
+ * glTF reader's AM_GLTF_MAX_DECODED_COMPONENTS). A 1,000,000-vertex mesh with normals,
+ * UVs and 4 weights decodes about 15 million. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define AM_COLLADA_MAX_VALUES ((size_t)1 << 20) /* keeps each fuzz input fast */
+#else
+#define AM_COLLADA_MAX_VALUES ((size_t)1 << 26)
+#endif
 
 /* The reader of the scene_load table. `out->skeleton` (optional) is the viewer skeleton
  * whose legal-joint names the joint-position rules use. Does not call am_scene_finish. */

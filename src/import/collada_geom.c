@@ -487,9 +487,10 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
     size_t corners = 0, triangles = 0;
     for (size_t i = 0; i < nvc; i++) {
         if (vc[i] < 0 || vc[i] > 1000000) {
+            long long bad = vc[i]; /* read before vc is freed */
             free(p);
             free(vc);
-            return dae_fail(c, vcount, "entry %zu (%lld) is not a vertex count", i, vc[i]);
+            return dae_fail(c, vcount, "entry %zu (%lld) is not a vertex count", i, bad);
         }
         corners += (size_t)vc[i];
         triangles += vc[i] >= 3 ? (size_t)vc[i] - 2 : 0;

@@ -37,6 +37,7 @@ typedef struct dae_ctx {
     float **mesh_positions;
     size_t *mesh_position_count;
     size_t *mesh_accessor_count;
+    size_t values_read;     /* numbers decoded so far (AM_COLLADA_MAX_VALUES) */
 } dae_ctx;
 
 /* --- XML helpers (collada_read.c) --- */

@@ -12,10 +12,14 @@
 #include <strings.h>
 
 #include "core/io.h"
+#include "core/xml_doc.h"
 #include "import/collada_internal.h"
 
 /* Deeper <node> nesting than any skeleton (the viewer's has 11 levels below mPelvis). */
 #define DAE_MAX_NODE_DEPTH 512
+/* Any element: the deepest <node> with the few levels around it (<COLLADA>,
+ * <library_visual_scenes>, <visual_scene>, a node's <instance_controller>/<bind_material>...). */
+#define DAE_MAX_XML_DEPTH (DAE_MAX_NODE_DEPTH + 16)
 
 /* --- XML helpers ------------------------------------------------------------------- */
 
@@ -292,6 +296,16 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
         xmlFree(owned);
         return AM_OK;
     }
+    /* Counted before they are stored: a number of text is 2 bytes at least and 8 decoded. */
+    if (cap > AM_COLLADA_MAX_VALUES - c->values_read) {
+        xmlFree(owned);
+        return dae_fail(c, n,
+                        "memory budget of %zu MiB exceeded while reading the numbers (%zu values here, %zu before: at "
+                        "most %zu are decoded per file)",
+                        (AM_COLLADA_MAX_VALUES * sizeof(double)) >> 20, cap, c->values_read,
+                        (size_t)AM_COLLADA_MAX_VALUES);
+    }
+    c->values_read += cap;
     uint8_t *v = malloc(cap * elem);
     if (!v) {
         xmlFree(owned);
@@ -561,16 +575,25 @@ static am_status index_ids(dae_ctx *c)
     return AM_OK;
 }
 
+/* The first element called name below n in document order (the uploader's getDescendant),
+ * walked without recursion: a file's nesting never reaches the C stack. */
 static xmlNode *first_descendant(xmlNode *n, const char *name)
 {
-    for (xmlNode *k = n ? n->children : NULL; k; k = k->next) {
-        if (k->type != XML_ELEMENT_NODE)
-            continue;
-        if (strcmp((const char *)k->name, name) == 0)
-            return k;
-        xmlNode *r = first_descendant(k, name);
-        if (r)
-            return r;
+    xmlNode *k = n ? n->children : NULL;
+    while (k) {
+        if (k->type == XML_ELEMENT_NODE) {
+            if (strcmp((const char *)k->name, name) == 0)
+                return k;
+            if (k->children) {
+                k = k->children;
+                continue;
+            }
+        }
+        while (k && k != n && !k->next)
+            k = k->parent;
+        if (!k || k == n)
+            return NULL;
+        k = k->next;
     }
     return NULL;
 }
@@ -650,13 +673,6 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
         am_error_where(err, "%s", source);
         return AM_ERR_INVALID;
     }
-    /* No DOCTYPE: entities are the XML attack surface and COLLADA never declares any. */
-    for (const uint8_t *q = data; (q = memchr(q, '<', size - (size_t)(q - data))) != NULL; q++)
-        if ((size_t)(q - data) + 9 <= size && memcmp(q, "<!DOCTYPE", 9) == 0) {
-            am_fail(err, AM_ERR_INVALID, "a <!DOCTYPE> (byte %zu) is not accepted in a COLLADA file", (size_t)(q - data));
-            am_error_where(err, "%s", source);
-            return AM_ERR_INVALID;
-        }
     char *text = malloc(size + 1);
     if (!text)
         return am_fail_nomem(err, source);
@@ -664,29 +680,17 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
     text[size] = '\0';
     size_t renamed = am_collada_preprocess(text, size);
 
-    xmlParserCtxtPtr px = xmlNewParserCtxt();
-    if (!px) {
-        free(text);
-        return am_fail_nomem(err, "XML parser");
-    }
-    xmlDoc *doc = xmlCtxtReadMemory(px, text, (int)size, NULL, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    /* Long text on (XML_PARSE_HUGE): a high-poly mesh's <float_array> passes libxml2's 10 MB
+     * text cap. What HUGE turns off is replaced by core/xml_doc.h: a <!DOCTYPE> is refused
+     * before any declaration in it is parsed (so no entity exists to expand), elements are
+     * nested at most DAE_MAX_XML_DEPTH deep, and the tree has a memory budget. */
+    const am_xml_rules rules = {
+        .max_depth = DAE_MAX_XML_DEPTH, .budget_bytes = AM_COLLADA_TREE_BUDGET, .long_text = true};
+    xmlDoc *doc;
+    am_status xst = am_xml_read(text, size, source, &rules, &doc, err);
     free(text);
-    if (!doc) {
-        const xmlError *xe = xmlCtxtGetLastError(px);
-        char msg[160] = "unreadable";
-        if (xe && xe->message) {
-            snprintf(msg, sizeof msg, "%s", xe->message);
-            size_t n = strlen(msg);
-            while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-                msg[--n] = '\0';
-        }
-        am_fail(err, AM_ERR_INVALID, "not XML (line %d: %s)", xe ? xe->line : 0, msg);
-        am_error_where(err, "%s", source);
-        xmlFreeParserCtxt(px);
-        return AM_ERR_INVALID;
-    }
-    xmlFreeParserCtxt(px);
+    if (xst)
+        return xst;
 
     dae_ctx c;
     memset(&c, 0, sizeof c);

@@ -516,6 +516,15 @@ static am_status joint_names(dae_ctx *c, const xmlNode *src, char ***out, size_t
         arr = dae_child(src, "IDREF_array");
     if (!arr)
         return dae_fail(c, src, "the JOINT source has no <Name_array> or <IDREF_array>");
+    /* Counted before anything is stored: a name list is never larger than the joints a skin may hold. */
+    size_t listed = 0;
+    for (const xmlNode *k = arr->children; k; k = k->next)
+        if (k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE)
+            for (const char *p = (const char *)k->content, *prev = " "; p && *p; prev = p++)
+                listed += !dae_is_space(*p) && dae_is_space(*prev);
+    if (listed > AM_COLLADA_MAX_SKIN_JOINTS)
+        return dae_fail(c, arr, "%zu joint names, over the limit of %d a skin may list", listed,
+                        AM_COLLADA_MAX_SKIN_JOINTS);
     xmlChar *t = xmlNodeGetContent(arr);
     const char *s = t ? (const char *)t : "";
     size_t n = 0, cap = 16;

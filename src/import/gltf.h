@@ -75,6 +75,12 @@
 #define AM_GLTF_MAX_BUFFER_BYTES ((size_t)512 << 20)
 #define AM_GLTF_MAX_TOTAL_BUFFER_BYTES ((size_t)1 << 30)
 #define AM_GLTF_MAX_NODES 65536
+/* The JSON apart from the buffers: a GLB's JSON chunk is at most 64 MiB, and any glTF's
+ * JSON tree has a memory budget of 256 MiB (core/json_text.h; base64 data: URIs are not in
+ * it, the file limit bounds them). A real glTF's JSON is kilobytes to a few MB: the Ready
+ * Player Me avatar's is 30 KB, 0.34 MB of tree. */
+#define AM_GLTF_MAX_JSON_BYTES ((size_t)64 << 20)
+#define AM_GLTF_JSON_TREE_BUDGET ((size_t)256 << 20)
 #define AM_GLTF_MAX_ACCESSOR_COUNT 4194304
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 #define AM_GLTF_MAX_DECODED_COMPONENTS ((size_t)1 << 20) /* keeps each fuzz input fast */

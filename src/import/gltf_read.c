@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/io.h"
+#include "core/json_text.h"
 #include "import/gltf_internal.h"
 
 am_status gltf_wrap(gltf_ctx *c, am_status st, const char *fmt, ...)
@@ -248,8 +249,15 @@ am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, con
         json_size -= 3;
         am_scene_note(out, "the JSON starts with a UTF-8 byte order mark (skipped)");
     }
+    if (c.glb && json_size > AM_GLTF_MAX_JSON_BYTES)
+        return gltf_fail(&c, "GLB JSON chunk: %zu bytes is over the %zu MiB limit of a glTF's JSON", json_size,
+                         AM_GLTF_MAX_JSON_BYTES >> 20);
+    if (am_json_check_budget((const char *)json, json_size, AM_GLTF_JSON_TREE_BUDGET, c.source, err))
+        return err->code;
     json_error_t jerr;
     c.root = json_loadb((const char *)json, json_size, JSON_REJECT_DUPLICATES, &jerr);
+    if (!c.root && jerr.line < 0) /* no position: out of memory, or a limit of jansson's */
+        return am_json_fail(err, &jerr, c.glb ? "GLB JSON chunk: " : "", c.source);
     if (!c.root)
         return gltf_fail(&c, "%sinvalid JSON at line %d column %d: %s", c.glb ? "GLB JSON chunk: " : "", jerr.line,
                          jerr.column, jerr.text);

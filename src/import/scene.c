@@ -176,6 +176,26 @@ static am_status where_fail(am_error *err, const am_scene *s, const char *fmt, .
     return AM_ERR_INVALID;
 }
 
+static am_status check_depth(am_scene *s, am_error *err)
+{
+    int *depth = malloc((s->node_count ? s->node_count : 1) * sizeof *depth);
+    if (!depth)
+        return am_fail_nomem(err, "scene nodes");
+    for (size_t i = 0; i < s->node_count; i++) {
+        int p = s->nodes[i].parent; /* an earlier node (check_nodes) */
+        depth[i] = p >= 0 ? depth[p] + 1 : 1;
+        if (depth[i] > AM_SCENE_MAX_NODE_DEPTH) {
+            free(depth);
+            char label[160];
+            return where_fail(err, s, "node '%s' is nested %d levels deep: at most %d are read",
+                              am_scene_node_label(s, (int)i, label, sizeof label), AM_SCENE_MAX_NODE_DEPTH + 1,
+                              AM_SCENE_MAX_NODE_DEPTH);
+        }
+    }
+    free(depth);
+    return AM_OK;
+}
+
 static am_status check_nodes(am_scene *s, am_error *err)
 {
     for (size_t i = 0; i < s->node_count; i++) {
@@ -189,7 +209,7 @@ static am_status check_nodes(am_scene *s, am_error *err)
         if (!finite_m(&n->local))
             return where_fail(err, s, "node '%s': its transform has a value that is not finite", label);
     }
-    return AM_OK;
+    return check_depth(s, err);
 }
 
 static am_status check_meshes(const am_scene *s, am_error *err)

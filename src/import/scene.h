@@ -182,6 +182,10 @@ typedef struct am_scene_declared {
 } am_scene_declared;
 
 #define AM_SCENE_MAX_NOTES 64
+/* Nodes nested deeper are refused by am_scene_finish, whatever the reader: every walk over
+ * the node tree after it (joint maps, retargeting, the import plan) is then bounded, even
+ * one that recurses. 512 is COLLADA's <node> limit; real rigs nest 10 to 30 deep. */
+#define AM_SCENE_MAX_NODE_DEPTH 512
 
 typedef struct am_scene {
     char *source;          /* the file (for messages) */

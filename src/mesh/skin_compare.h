@@ -27,6 +27,8 @@
 /* A skin reference JSON (what mesh decode --skin-json writes: 110 joints of two matrices is
  * about 60 KB) is an object of at most this many bytes (README "Size limits"). */
 #define AM_SKIN_JSON_MAX_FILE_BYTES ((size_t)4 << 20)
+/* Its tree's memory budget (core/json_text.h): 16 times the file limit. */
+#define AM_SKIN_JSON_TREE_BUDGET ((size_t)64 << 20)
 extern const am_file_format am_skin_json_format;
 
 #define AM_SKIN_COMPARE_DEFAULT_TOL 1e-4

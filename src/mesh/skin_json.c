@@ -51,7 +51,7 @@ static am_status json_matrix_list(const json_t *v, am_mat4 **out, size_t *count,
 am_status am_skin_json_parse(const char *text, size_t size, const char *source, am_skin_info *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    json_t *root = am_json_load_text(text, size, 0, source, err);
+    json_t *root = am_json_load_text(text, size, 0, AM_SKIN_JSON_TREE_BUDGET, source, err);
     if (!root)
         return AM_ERR_INVALID;
     am_status s = AM_OK;

@@ -279,7 +279,7 @@ am_status am_meshdata_load(const char *path, const am_skeleton *skel, json_t **d
     am_status s = am_read_file_as(path, &am_meshdata_format, &data, &size, err);
     if (s)
         return s;
-    json_t *root = am_json_load_text((const char *)data, size, JSON_REJECT_DUPLICATES, path, err);
+    json_t *root = am_json_load_text((const char *)data, size, JSON_REJECT_DUPLICATES, AM_MESHDATA_TREE_BUDGET, path, err);
     free(data);
     if (!root)
         return AM_ERR_INVALID;

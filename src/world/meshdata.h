@@ -28,6 +28,9 @@
 /* A meshdata file is a JSON object of at most this many bytes: one face of 65,536
  * vertices with normals, UVs and weights is about 25 MB as text (README "Size limits"). */
 #define AM_MESHDATA_MAX_FILE_BYTES ((size_t)64 << 20)
+/* Its tree's memory budget (core/json_text.h): the mesh travels as one base64 string (not
+ * in the budget), the rest is a few hundred values. */
+#define AM_MESHDATA_TREE_BUDGET ((size_t)64 << 20)
 extern const am_file_format am_meshdata_format;
 
 typedef struct am_meshdata_summary {

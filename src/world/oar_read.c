@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "core/io.h"
+#include "core/xml_doc.h"
 #include "world/oar_check.h"
 
 /* ---- gzip, streamed into libarchive ------------------------------------------------- */
@@ -277,11 +278,12 @@ static am_status unpack_failure(const gz_reader *gz, const tar_result *tr, size_
 
 static xmlDoc *parse_xml(const am_oar_entry *e)
 {
-    if (e->size > INT_MAX)
-        return NULL;
-    /* OpenSim declares encoding="utf-16" on ASCII bytes: the declaration is ignored. */
-    return xmlReadMemory((const char *)e->data, (int)e->size, e->path, "UTF-8",
-                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_IGNORE_ENC);
+    /* OpenSim declares encoding="utf-16" on ASCII bytes: the declaration is ignored. No DTD
+     * or entity is read, and the nesting (collect_parts recurses) is at most 255 levels. */
+    const am_xml_rules rules = {
+        .max_depth = 255, .budget_bytes = (size_t)256 << 20, .encoding = "UTF-8", .extra_options = XML_PARSE_IGNORE_ENC};
+    xmlDoc *doc;
+    return am_xml_read(e->data, e->size, e->path, &rules, &doc, NULL) ? NULL : doc;
 }
 
 static xmlNode *child(xmlNode *n, const char *name)

@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "core/xml_doc.h"
 #include "world/http.h"
 
 void am_ra_options_default(am_ra_options *opt)
@@ -122,9 +123,13 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
     memset(out, 0, sizeof *out);
     if (size > 0x7fffffff)
         return am_fail(err, AM_ERR_INVALID, "reply too large");
-    xmlDoc *doc = xmlReadMemory((const char *)xml, (int)size, "reply.xml", NULL,
-                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    /* An XML-RPC reply nests about ten levels; no DTD or entity is read (core/xml_doc.h). */
+    const am_xml_rules rules = {.max_depth = 255, .budget_bytes = (size_t)16 << 20};
+    xmlDoc *doc;
+    am_error xe;
+    if (am_xml_read(xml, size, "reply.xml", &rules, &doc, &xe))
+        return am_fail(err, AM_ERR_INVALID, "not an XML-RPC methodResponse (%s)", xe.msg);
+    xmlNode *root = xmlDocGetRootElement(doc);
     if (!root || strcmp((const char *)root->name, "methodResponse") != 0) {
         xmlFreeDoc(doc);
         return am_fail(err, AM_ERR_INVALID, "not an XML-RPC methodResponse");

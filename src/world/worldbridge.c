@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/io.h"
+#include "core/json_text.h"
 #include "core/outset.h"
 #include "core/secret.h"
 #include "world/checks.h"
@@ -152,6 +153,9 @@ am_status am_wb_judge_reply(const char *command, long status, const uint8_t *bod
     char snip[AM_WB_SNIPPET + 8];
     am_buf b = {(uint8_t *)body, size, size};
     snippet(&b, token, snip, sizeof snip);
+    am_error be; /* a reply is a small object: 16 MiB of tree is far beyond one (core/json_text.h) */
+    if (size && am_json_check_budget((const char *)body, size, (size_t)16 << 20, "reply", &be))
+        return am_fail(err, AM_ERR_INVALID, "%s: reply refused (HTTP %ld): %s", command, status, be.msg);
     json_error_t je;
     json_t *j = size ? json_loadb((const char *)body, size, 0, &je) : NULL;
     if (!j || !json_is_object(j)) {
