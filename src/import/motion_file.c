@@ -164,7 +164,7 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
         return st;
     snprintf(out->source, sizeof out->source, "%s", path);
     am_scene s;
-    am_scene_load_opts lo = {skel};
+    am_scene_load_opts lo = {.skeleton = skel};
     if ((st = am_scene_load_ex(path, &lo, &s, err)))
         return st;
     describe(&s, out->holds, sizeof out->holds);
