@@ -122,14 +122,15 @@ int am_bind_nearest_visible_bone(const bind_problem *p, const uint32_t *verts, s
 /* The work of marking the surface: each triangle tests only the cells near its plane in
  * its own box; the whole is bounded by AM_BIND_VOXEL_TESTS_PER_CELL tests per grid cell
  * plus AM_BIND_VOXEL_TESTS_PER_TRIANGLE per triangle, after which triangles mark only the
- * cells along their edges; a triangle coincident with one before is skipped. */
+ * cells along their edges; a triangle whose box holds more than
+ * AM_BIND_VOXEL_TESTS_PER_TRIANGLE cells and is coincident with one before is skipped. */
 #define AM_BIND_VOXEL_TESTS_PER_CELL 32u
 #define AM_BIND_VOXEL_TESTS_PER_TRIANGLE 32u
 typedef struct bind_voxel_stats {
     uint64_t tests;       /* cell tests (overlap tests, and edge samples) */
     uint64_t budget;      /* the bound above for this grid and mesh */
     size_t triangles;     /* triangles voxelised */
-    size_t coincident;    /* skipped: the same three corners as a triangle before */
+    size_t coincident;    /* skipped: large, and the same three corners as one before */
     size_t edges_only;    /* met after the budget was spent: their edges marked only */
 } bind_voxel_stats;
 

@@ -246,8 +246,8 @@ static void free_proxy(proxy_mesh *m)
  * Akenine-Moller), looking only at cells near its own plane inside its own box: over the
  * two axes its normal is least along, each column of cells is tested between the heights
  * the plane takes over that column. The work is about the triangle's area in cells, and
- * the whole mesh's is bounded: a triangle the same as one before (coincident: the same
- * three corners) is skipped, and once the tests reach the budget (bind_internal.h) the
+ * the whole mesh's is bounded: a triangle larger than its allowance (below) and the same
+ * as one before (coincident: the same three corners) is skipped, and once the tests reach the budget (bind_internal.h) the
  * remaining triangles mark only the cells along their edges. */
 
 static void sub3(const double a[3], const double b[3], double o[3])
@@ -341,6 +341,11 @@ static void mark_triangle(grid *g, const double v[3][3], bind_voxel_stats *st)
         lo[k] = cell_of(g, tlo[k], k);
         hi[k] = cell_of(g, thi[k], k);
     }
+    if (lo[0] == hi[0] && lo[1] == hi[1] && lo[2] == hi[2]) { /* inside one cell: most of a fine mesh */
+        st->tests++;
+        g->cell[gi(g, lo[0], lo[1], lo[2])] = 1;
+        return;
+    }
     double h = g->h, half = 0.5 * h * (1 + 1e-9);
     double off = n[0] * v[0][0] + n[1] * v[0][1] + n[2] * v[0][2];
     for (int i = lo[a]; i <= hi[a]; i++)
@@ -401,6 +406,9 @@ static bool seen_before(tri_set *set, const float *pos, const uint32_t *tris, ui
     const uint8_t *kb = (const uint8_t *)key;
     for (size_t i = 0; i < sizeof key; i++)
         hsh = (hsh ^ kb[i]) * 1099511628211ull;
+    hsh ^= hsh >> 33; /* mixed, so that the low bits (the slot) spread */
+    hsh *= 0xff51afd7ed558ccdull;
+    hsh ^= hsh >> 33;
     for (size_t s = (size_t)hsh & set->mask;; s = (s + 1) & set->mask) {
         if (!set->slot[s]) {
             set->slot[s] = t + 1;
@@ -451,14 +459,21 @@ am_status am_bind_voxelise(const float *pos, const uint32_t *tris, size_t nt, co
     for (size_t t = 0; t < nt; t++) {
         if (tri_island && tri_island[t] != island)
             continue;
-        if (seen_before(&set, pos, tris, (uint32_t)t)) {
-            st->coincident++;
-            continue;
-        }
         double v[3][3];
         for (int c = 0; c < 3; c++)
             for (int k = 0; k < 3; k++)
                 v[c][k] = pos[3 * tris[3 * t + c] + k];
+        /* only a triangle whose box holds more cells than its allowance is worth looking
+         * up (a small one costs about as little as the lookup) */
+        double cells = 1;
+        for (int k = 0; k < 3; k++) {
+            double top = fmax(v[0][k], fmax(v[1][k], v[2][k])), bottom = fmin(v[0][k], fmin(v[1][k], v[2][k]));
+            cells *= floor(top / g.h) - floor(bottom / g.h) + 1;
+        }
+        if (cells > AM_BIND_VOXEL_TESTS_PER_TRIANGLE && seen_before(&set, pos, tris, (uint32_t)t)) {
+            st->coincident++;
+            continue;
+        }
         st->triangles++;
         if (st->tests < st->budget)
             mark_triangle(&g, v, st);
