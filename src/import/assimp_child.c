@@ -1,4 +1,5 @@
 /* assimp in a child process (assimp_child.h): fork, limits, the scene stream back. */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "import/assimp_child.h"
 
 #include <errno.h>
@@ -184,6 +185,9 @@ am_status am_child_read_scene(am_child_scene_fn fn, void *ctx, const am_child_li
     int fds[2];
     if (pipe(fds) != 0)
         return am_fail_where(err, AM_ERR_IO, source, "cannot start %s: pipe: %s", reader, strerror(errno));
+#ifdef F_SETPIPE_SZ
+    fcntl(fds[1], F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups for a large scene; the default if refused */
+#endif
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
