@@ -1,6 +1,6 @@
 /* Fitting stock joints inside a mesh (src/bind/fit.h): the creatures were made around the
  * viewer's default skeleton, so every fitted joint must land near its default position
- * (measured: mean 2.8 cm, worst 6.4 cm, the ankles); a quadruped made of boxes gets its
+ * (measured: mean 3.0 cm, worst 6.4 cm, the ankles); a quadruped made of boxes gets its
  * legs, spine, head and tail joints inside the right boxes; a shape without limbs is
  * refused saying what is missing. */
 #include <math.h>

@@ -88,6 +88,142 @@ static void test_escaped_spellings_and_a_cut_tail_are_masked(void **state)
     assert_string_equal(s, "error: Q7");
 }
 
+/* The secret in an encoding a peer may use: URL (%XX, upper or lower hex, only the reserved
+ * characters or every one), &#NN; / &#xNN; character references (every character, or
+ * mixed with plain text), each masked whole and the text around it kept. */
+static void encode_each(const char *secret, const char *fmt_reserved, const char *fmt_plain, char *out, size_t size)
+{
+    size_t o = 0;
+    for (const char *p = secret; *p && o + 12 < size; p++) {
+        bool plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9');
+        o += (size_t)snprintf(out + o, size - o, plain ? fmt_plain : fmt_reserved, plain ? *p : (unsigned char)*p);
+    }
+}
+
+static void assert_masked_between(char *text, const am_secrets *sec, const char *what)
+{
+    am_secret_mask(text, sec, false);
+    assert_no_part_of(TOKEN, text, what);
+    if (strncmp(text, "before ", 7) != 0 || !strstr(text, " after"))
+        fail_msg("%s: the text around the secret changed: %s", what, text);
+    for (const char *p = text + 7; p < strstr(text, " after"); p++)
+        if (*p != '*')
+            fail_msg("%s: not masked whole: %s", what, text);
+}
+
+static void test_url_and_character_reference_spellings_are_masked(void **state)
+{
+    (void)state;
+    am_secrets sec = {{TOKEN}};
+    static const struct { const char *reserved, *plain, *what; } enc[] = {
+        {"%%%02X", "%c", "URL, upper hex"},        {"%%%02x", "%c", "URL, lower hex"},
+        {"%%%02X", "%%%02X", "URL, every byte"},   {"&#%d;", "&#%d;", "&#NN; every character"},
+        {"&#x%X;", "&#x%x;", "&#xNN; every character"}, {"&#%d;", "%c", "&#NN; the reserved ones"},
+        {"\\u%04x", "%c", "JSON \\u escapes"},
+    };
+    for (size_t e = 0; e < sizeof enc / sizeof enc[0]; e++) {
+        char spelled[256], text[300];
+        encode_each(TOKEN, enc[e].reserved, enc[e].plain, spelled, sizeof spelled);
+        snprintf(text, sizeof text, "before %s after", spelled);
+        assert_masked_between(text, &sec, enc[e].what);
+    }
+}
+
+static void base64(const uint8_t *in, size_t n, char *out)
+{
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
+        out[o++] = a[v >> 18 & 63];
+        out[o++] = a[v >> 12 & 63];
+        out[o++] = i + 1 < n ? a[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? a[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+/* Basic auth and the like: base64 of "user:" + secret + tail, at every alignment; what
+ * depends on the secret alone is masked, so decoding what is shown gives no 3 bytes of it. */
+static void test_base64_spellings_are_masked(void **state)
+{
+    (void)state;
+    am_secrets sec = {{TOKEN}};
+    for (size_t pre = 0; pre < 6; pre++) {
+        char plain[64], b64[128], text[200];
+        snprintf(plain, sizeof plain, "%.*s%s!?", (int)pre, "admin:", TOKEN);
+        base64((const uint8_t *)plain, strlen(plain), b64);
+        snprintf(text, sizeof text, "Authorization: Basic %s\n", b64);
+        am_secret_mask(text, &sec, false);
+        /* decode what is shown, '*' as zero bits: no 3 bytes of the token may survive */
+        const char *shown = text + strlen("Authorization: Basic ");
+        uint8_t dec[96];
+        size_t dn = 0;
+        for (size_t i = 0; shown[i] && shown[i] != '\n' && shown[i] != '='; i += 4) {
+            uint32_t v = 0;
+            for (int k = 0; k < 4; k++) {
+                const char c = shown[i + k];
+                const char *at = c && c != '*' && c != '=' && c != '\n'
+                                     ? strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", c)
+                                     : NULL;
+                v = v << 6 | (at ? (uint32_t)(at - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") : 0);
+            }
+            dec[dn++] = (uint8_t)(v >> 16);
+            dec[dn++] = (uint8_t)(v >> 8);
+            dec[dn++] = (uint8_t)v;
+        }
+        dec[dn] = '\0';
+        for (size_t i = 0; i + 3 <= strlen(TOKEN); i++)
+            for (size_t j = 0; j + 3 <= dn; j++)
+                if (memcmp(dec + j, TOKEN + i, 3) == 0)
+                    fail_msg("prefix %zu: '%.3s' of the token decodes from %s", pre, TOKEN + i, text);
+        assert_true(strchr(shown, '*') != NULL);
+    }
+}
+
+/* Split over lines (CRLF, LF with indentation, JSON \n, &#10;), at every point. */
+static void test_line_split_spellings_are_masked(void **state)
+{
+    (void)state;
+    am_secrets sec = {{TOKEN}};
+    static const char *breaks[] = {"\r\n", "\n    ", "\\n", "&#10;"};
+    size_t tl = strlen(TOKEN);
+    for (size_t b = 0; b < sizeof breaks / sizeof *breaks; b++)
+        for (size_t k = 1; k < tl; k++) {
+            char text[200];
+            snprintf(text, sizeof text, "before %.*s%s%s after", (int)k, TOKEN, breaks[b], TOKEN + k);
+            am_secret_mask(text, &sec, false);
+            assert_no_part_of(TOKEN, text, breaks[b]);
+            assert_int_equal(strncmp(text, "before ", 7), 0);
+            assert_non_null(strstr(text, " after"));
+        }
+}
+
+/* A line that ends with the first 4 or more characters of the secret (its rest cut away
+ * or on a line we never see): that part is masked; 3 characters, or the same characters
+ * inside a line, are left. */
+static void test_a_line_ending_in_part_of_the_secret_is_masked(void **state)
+{
+    (void)state;
+    am_secrets sec = {{PASSWORD}};
+    size_t pl = strlen(PASSWORD);
+    for (size_t k = 4; k < pl; k++) {
+        char text[200];
+        snprintf(text, sizeof text, "fault: %.*s\nnext line\n", (int)k, PASSWORD);
+        am_secret_mask(text, &sec, false);
+        char want[200];
+        snprintf(want, sizeof want, "fault: %.*s\nnext line\n", (int)k, "****************");
+        assert_string_equal(text, want);
+    }
+    char text[] = "fault: Q7&\nQ7&Z<W in the middle\n";
+    am_secret_mask(text, &sec, false);
+    assert_string_equal(text, "fault: Q7&\nQ7&Z<W in the middle\n");
+    /* ordinary text is untouched */
+    char plain[] = "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\n\r\n<methodResponse/>";
+    am_secret_mask(plain, &sec, false);
+    assert_string_equal(plain, "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\n\r\n<methodResponse/>");
+}
+
 /* ---- WorldBridge: every text quoting the bridge ---- */
 
 typedef enum wb_mode { WB_ERROR_FIELD, WB_NOT_JSON, WB_HTTP_500, WB_BAD_UUID } wb_mode;
@@ -286,6 +422,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snippet_masks_the_secret_at_every_offset_before_the_cut),
         cmocka_unit_test(test_escaped_spellings_and_a_cut_tail_are_masked),
+        cmocka_unit_test(test_url_and_character_reference_spellings_are_masked),
+        cmocka_unit_test(test_base64_spellings_are_masked),
+        cmocka_unit_test(test_line_split_spellings_are_masked),
+        cmocka_unit_test(test_a_line_ending_in_part_of_the_secret_is_masked),
         cmocka_unit_test(test_worldbridge_never_shows_the_token_the_bridge_echoes),
         cmocka_unit_test(test_a_dry_run_writes_no_token),
         cmocka_unit_test(test_remoteadmin_never_shows_the_password_the_region_echoes),

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bind/bind_internal.h"
+#include "core/text.h"
 
 #define BONE_SAMPLES 9           /* points along a bone tested for "held by an island" */
 #define OPEN_ISLAND_MARGIN 0.05  /* an open island's box grows by this share of its diagonal */
@@ -125,7 +126,7 @@ static void warn(am_bind_result *r, const char *fmt, ...)
     }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
+    am_text_vformat(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
     va_end(ap);
 }
 

@@ -117,13 +117,29 @@ int am_bind_nearest_visible_bone(const bind_problem *p, const uint32_t *verts, s
 /* --- voxels (proxy.c) --------------------------------------------------------- */
 
 /* A closed solid from triangles: cells of size h from origin (the box lo..hi padded by
- * 3 cells), every triangle sampled into its cells, the marked cells grown by one, the
+ * 3 cells), every triangle marking the cells it overlaps, the marked cells grown by one, the
  * outside flood-filled from the border and grown back by one: solid = not outside. */
+/* The work of marking the surface: each triangle tests only the cells near its plane in
+ * its own box; the whole is bounded by AM_BIND_VOXEL_TESTS_PER_CELL tests per grid cell
+ * plus AM_BIND_VOXEL_TESTS_PER_TRIANGLE per triangle, after which triangles mark only the
+ * cells along their edges; a triangle whose box holds more than
+ * AM_BIND_VOXEL_TESTS_PER_TRIANGLE cells and is coincident with one before is skipped. */
+#define AM_BIND_VOXEL_TESTS_PER_CELL 32u
+#define AM_BIND_VOXEL_TESTS_PER_TRIANGLE 32u
+typedef struct bind_voxel_stats {
+    uint64_t tests;       /* cell tests (overlap tests, and edge samples) */
+    uint64_t budget;      /* the bound above for this grid and mesh */
+    size_t triangles;     /* triangles voxelised */
+    size_t coincident;    /* skipped: large, and the same three corners as one before */
+    size_t edges_only;    /* met after the budget was spent: their edges marked only */
+} bind_voxel_stats;
+
 typedef struct bind_voxels {
     int nx, ny, nz;
     float origin[3];
     float h;
     uint8_t *solid;     /* nx*ny*nz, x fastest */
+    bind_voxel_stats stats;
 } bind_voxels;
 /* tri_island NULL: every triangle; else only those of `island`. */
 am_status am_bind_voxelise(const float *pos, const uint32_t *tris, size_t tri_count, const uint32_t *tri_island,

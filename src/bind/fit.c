@@ -426,10 +426,30 @@ static void place_limb(placed *p, const chain *c, size_t r, const char *const *n
         place(p, names[i], chain_at(c, len * (1.0 - frac[i])));
 }
 
+/* What the voxeliser's bounds did, for the summary or the error ("" when nothing). */
+static void limits_note(const bind_voxel_stats *st, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    size_t n = 0;
+    if (st->coincident)
+        n += (size_t)snprintf(buf + n, size - n, "; %zu coincident triangles voxelised once", st->coincident);
+    if (st->edges_only && n < size)
+        snprintf(buf + n, size - n, "; voxel work limit (%llu cell tests for this mesh) reached: %zu triangles "
+                 "marked along their edges only", (unsigned long long)st->budget, st->edges_only);
+}
+
 am_status am_bind_fit(const am_bind_mesh *mesh, am_fit_kind kind, const am_skeleton *viewer, am_bind_skeleton *out,
                       char *summary, size_t size, am_error *err)
 {
+    return am_bind_fit_ex(mesh, kind, viewer, out, summary, size, NULL, err);
+}
+
+am_status am_bind_fit_ex(const am_bind_mesh *mesh, am_fit_kind kind, const am_skeleton *viewer, am_bind_skeleton *out,
+                         char *summary, size_t size, am_fit_stats *stats, am_error *err)
+{
     memset(out, 0, sizeof *out);
+    if (stats)
+        memset(stats, 0, sizeof *stats);
     if (mesh->vertex_count == 0 || mesh->triangle_count == 0)
         return am_fail(err, AM_ERR_INVALID, "fit: the mesh has no triangles");
     body b;
@@ -437,6 +457,9 @@ am_status am_bind_fit(const am_bind_mesh *mesh, am_fit_kind kind, const am_skele
     am_status s = build_body(mesh, kind, &b, &H, err);
     if (s)
         return s;
+    const bind_voxel_stats vst = b.v.stats;
+    if (stats)
+        *stats = (am_fit_stats){vst.tests, vst.budget, vst.triangles, vst.coincident, vst.edges_only};
     int radius = (int)ceil(EXTREMITY_RADIUS * H / b.v.h);
     int32_t ext[16];
     size_t ne = find_extremities(&b, radius < 2 ? 2 : radius, ext, 16);
@@ -662,5 +685,11 @@ done:
     for (int k = 0; k < 6; k++)
         chain_free(&ch[k]);
     body_free(&b);
+    char limits[200];
+    limits_note(&vst, limits, sizeof limits);
+    if (limits[0] && !s && summary && strlen(summary) < size)
+        snprintf(summary + strlen(summary), size - strlen(summary), "%s", limits);
+    else if (limits[0] && s && err)
+        am_fail(err, s, "%.200s (%s)", err->msg, limits + 2);
     return s;
 }

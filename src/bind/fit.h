@@ -2,7 +2,7 @@
  *
  * The mesh must be in the bind frame (Z up, facing +X, Y left), a humanoid in a T or A
  * pose, a quadruped standing. From a voxel solid of the mesh (96 cells along its longest
- * side, proxy.c's voxeliser) and its thickness (distance to the outside, in cells):
+ * side, proxy.c's voxeliser, bounded work: am_fit_stats) and its thickness (distance to the outside, in cells):
  *   1. the seed: the thickest cell of the body (humanoid: between 45% and 70% of the
  *      height);
  *   2. extremities: cells farthest from the seed inside the solid (geodesic distance),
@@ -24,6 +24,7 @@
 #define AM_BIND_FIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bind/bind.h"
 #include "core/error.h"
@@ -36,5 +37,20 @@ const char *am_fit_kind_name(am_fit_kind k);
 
 am_status am_bind_fit(const am_bind_mesh *mesh, am_fit_kind kind, const am_skeleton *viewer, am_bind_skeleton *out,
                       char *summary, size_t summary_size, am_error *err);
+
+/* The voxeliser's work (bind_internal.h: each triangle tests the cells near its plane in
+ * its own box; the whole mesh at most 32 tests per grid cell + 32 per triangle, then edges
+ * only; coincident triangles once). The summary (or the error) says when a bound applied. */
+typedef struct am_fit_stats {
+    uint64_t voxel_tests;  /* cell tests made */
+    uint64_t voxel_budget; /* the bound for this mesh */
+    size_t triangles;      /* triangles voxelised */
+    size_t coincident;     /* skipped: the same corners as one before */
+    size_t edges_only;     /* past the budget: marked along their edges */
+} am_fit_stats;
+
+/* am_bind_fit with its voxel work reported (stats may be NULL). */
+am_status am_bind_fit_ex(const am_bind_mesh *mesh, am_fit_kind kind, const am_skeleton *viewer, am_bind_skeleton *out,
+                         char *summary, size_t summary_size, am_fit_stats *stats, am_error *err);
 
 #endif

@@ -3,7 +3,7 @@
  * empty, typically from holes, self-intersections or non-manifold pieces), a watertight
  * stand-in is built and bound instead, and its weights carried back.
  *
- *   1. Voxelise: every triangle sampled at half-cell spacing marks its cells.
+ *   1. Voxelise: every triangle marks the cells it overlaps (its own box only; bounded work).
  *   2. Close: the marked cells are grown by one cell, the outside is flood-filled from the
  *      grid's border, and the outside is grown back by one cell: gaps up to about two
  *      cells are sealed, everything enclosed is solid.
@@ -241,6 +241,185 @@ static void free_proxy(proxy_mesh *m)
     free(m->tri);
 }
 
+/* --- marking the surface cells ---------------------------------------------------------
+ * Each triangle marks exactly the cells it overlaps (the separating-axis test of
+ * Akenine-Moller), looking only at cells near its own plane inside its own box: over the
+ * two axes its normal is least along, each column of cells is tested between the heights
+ * the plane takes over that column. The work is about the triangle's area in cells, and
+ * the whole mesh's is bounded: a triangle larger than its allowance (below) and the same
+ * as one before (coincident: the same three corners) is skipped, and once the tests reach the budget (bind_internal.h) the
+ * remaining triangles mark only the cells along their edges. */
+
+static void sub3(const double a[3], const double b[3], double o[3])
+{
+    for (int k = 0; k < 3; k++)
+        o[k] = a[k] - b[k];
+}
+
+static bool axis_separates(const double v0[3], const double v1[3], const double v2[3], const double ax[3],
+                           double half)
+{
+    double p0 = v0[0] * ax[0] + v0[1] * ax[1] + v0[2] * ax[2];
+    double p1 = v1[0] * ax[0] + v1[1] * ax[1] + v1[2] * ax[2];
+    double p2 = v2[0] * ax[0] + v2[1] * ax[1] + v2[2] * ax[2];
+    double r = half * (fabs(ax[0]) + fabs(ax[1]) + fabs(ax[2]));
+    double lo = fmin(p0, fmin(p1, p2)), hi = fmax(p0, fmax(p1, p2));
+    return lo > r || hi < -r;
+}
+
+/* Does the triangle overlap the cube of half-size `half` centred at c? */
+static bool tri_box_overlap(const double c[3], double half, const double a[3], const double b[3], const double d[3])
+{
+    double v0[3], v1[3], v2[3], e[3][3];
+    sub3(a, c, v0);
+    sub3(b, c, v1);
+    sub3(d, c, v2);
+    sub3(v1, v0, e[0]);
+    sub3(v2, v1, e[1]);
+    sub3(v0, v2, e[2]);
+    for (int k = 0; k < 3; k++) /* the box's faces */
+        if (fmin(v0[k], fmin(v1[k], v2[k])) > half || fmax(v0[k], fmax(v1[k], v2[k])) < -half)
+            return false;
+    for (int i = 0; i < 3; i++) /* edge x box axis */
+        for (int k = 0; k < 3; k++) {
+            double u[3] = {0, 0, 0}, ax[3];
+            u[k] = 1;
+            ax[0] = e[i][1] * u[2] - e[i][2] * u[1];
+            ax[1] = e[i][2] * u[0] - e[i][0] * u[2];
+            ax[2] = e[i][0] * u[1] - e[i][1] * u[0];
+            if (axis_separates(v0, v1, v2, ax, half))
+                return false;
+        }
+    double n[3] = {e[0][1] * e[1][2] - e[0][2] * e[1][1], e[0][2] * e[1][0] - e[0][0] * e[1][2],
+                   e[0][0] * e[1][1] - e[0][1] * e[1][0]};
+    return !axis_separates(v0, v1, v2, n, half);
+}
+
+static int cell_of(const grid *g, double p, int k)
+{
+    int n = k == 0 ? g->nx : k == 1 ? g->ny : g->nz;
+    double c = floor((p - g->origin[k]) / g->h);
+    return c < 0 ? 0 : c >= n ? n - 1 : (int)c;
+}
+
+/* The cells along the triangle's edges (half-cell steps): the fallback past the budget and
+ * the whole of a degenerate triangle. */
+static void mark_edges(grid *g, const double v[3][3], bind_voxel_stats *st)
+{
+    for (int e = 0; e < 3; e++) {
+        const double *p = v[e], *q = v[(e + 1) % 3];
+        double len = fmax(fabs(q[0] - p[0]), fmax(fabs(q[1] - p[1]), fabs(q[2] - p[2])));
+        int steps = (int)fmin(ceil(len / (0.5 * g->h)) + 1, 4096);
+        for (int i = 0; i <= steps; i++) {
+            double t = (double)i / steps, pt[3];
+            for (int k = 0; k < 3; k++)
+                pt[k] = p[k] + t * (q[k] - p[k]);
+            mark_point(g, pt);
+        }
+        st->tests += (uint64_t)steps + 1;
+    }
+}
+
+static void mark_triangle(grid *g, const double v[3][3], bind_voxel_stats *st)
+{
+    double e1[3], e2[3];
+    sub3(v[1], v[0], e1);
+    sub3(v[2], v[0], e2);
+    double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    int d = fabs(n[0]) >= fabs(n[1]) && fabs(n[0]) >= fabs(n[2]) ? 0 : fabs(n[1]) >= fabs(n[2]) ? 1 : 2;
+    double len2 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2] + e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
+    if (!(fabs(n[d]) > 1e-12 * len2)) { /* a line or a point */
+        mark_edges(g, v, st);
+        return;
+    }
+    int a = (d + 1) % 3, b = (d + 2) % 3;
+    int lo[3], hi[3];
+    double tlo[3], thi[3];
+    for (int k = 0; k < 3; k++) {
+        tlo[k] = fmin(v[0][k], fmin(v[1][k], v[2][k]));
+        thi[k] = fmax(v[0][k], fmax(v[1][k], v[2][k]));
+        lo[k] = cell_of(g, tlo[k], k);
+        hi[k] = cell_of(g, thi[k], k);
+    }
+    if (lo[0] == hi[0] && lo[1] == hi[1] && lo[2] == hi[2]) { /* inside one cell: most of a fine mesh */
+        st->tests++;
+        g->cell[gi(g, lo[0], lo[1], lo[2])] = 1;
+        return;
+    }
+    double h = g->h, half = 0.5 * h * (1 + 1e-9);
+    double off = n[0] * v[0][0] + n[1] * v[0][1] + n[2] * v[0][2];
+    for (int i = lo[a]; i <= hi[a]; i++)
+        for (int j = lo[b]; j <= hi[b]; j++) {
+            /* the plane's height along d over this column's square, within the triangle's box */
+            double pa0 = g->origin[a] + i * h, pb0 = g->origin[b] + j * h;
+            double zmin = INFINITY, zmax = -INFINITY;
+            for (int c = 0; c < 4; c++) {
+                double pa = pa0 + (c & 1) * h, pb = pb0 + (c >> 1) * h;
+                double z = (off - n[a] * pa - n[b] * pb) / n[d];
+                zmin = fmin(zmin, z);
+                zmax = fmax(zmax, z);
+            }
+            int k0 = cell_of(g, fmax(zmin, tlo[d]), d), k1 = cell_of(g, fmin(zmax, thi[d]), d);
+            for (int k = k0; k <= k1; k++) {
+                int cc[3];
+                cc[a] = i, cc[b] = j, cc[d] = k;
+                double centre[3];
+                for (int q = 0; q < 3; q++)
+                    centre[q] = g->origin[q] + (cc[q] + 0.5) * h;
+                st->tests++;
+                if (tri_box_overlap(centre, half, v[0], v[1], v[2]))
+                    g->cell[gi(g, cc[0], cc[1], cc[2])] = 1;
+            }
+        }
+}
+
+/* Coincident triangles: the same three corners (in any order) as one met before. */
+typedef struct tri_set {
+    uint32_t *slot; /* triangle index + 1, 0 = empty */
+    size_t mask;
+} tri_set;
+
+static bool corner_less(const float *p, const float *q)
+{
+    return p[0] != q[0] ? p[0] < q[0] : p[1] != q[1] ? p[1] < q[1] : p[2] < q[2];
+}
+
+static void sorted_corners(const float *pos, const uint32_t *tri, float out[9])
+{
+    const float *c[3] = {&pos[3 * tri[0]], &pos[3 * tri[1]], &pos[3 * tri[2]]};
+    for (int i = 1; i < 3; i++)
+        for (int j = i; j > 0 && corner_less(c[j], c[j - 1]); j--) {
+            const float *t = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = t;
+        }
+    for (int i = 0; i < 3; i++)
+        memcpy(out + 3 * i, c[i], 3 * sizeof(float));
+}
+
+/* True when a coincident triangle was met before (else it is remembered). */
+static bool seen_before(tri_set *set, const float *pos, const uint32_t *tris, uint32_t t)
+{
+    float key[9], other[9];
+    sorted_corners(pos, &tris[3 * t], key);
+    uint64_t hsh = 1469598103934665603ull;
+    const uint8_t *kb = (const uint8_t *)key;
+    for (size_t i = 0; i < sizeof key; i++)
+        hsh = (hsh ^ kb[i]) * 1099511628211ull;
+    hsh ^= hsh >> 33; /* mixed, so that the low bits (the slot) spread */
+    hsh *= 0xff51afd7ed558ccdull;
+    hsh ^= hsh >> 33;
+    for (size_t s = (size_t)hsh & set->mask;; s = (s + 1) & set->mask) {
+        if (!set->slot[s]) {
+            set->slot[s] = t + 1;
+            return false;
+        }
+        sorted_corners(pos, &tris[3 * (set->slot[s] - 1)], other);
+        if (memcmp(key, other, sizeof key) == 0)
+            return true;
+    }
+}
+
 am_status am_bind_voxelise(const float *pos, const uint32_t *tris, size_t nt, const uint32_t *tri_island,
                            uint32_t island, const float lo[3], const float hi[3], int resolution, bind_voxels *out,
                            am_error *err)
@@ -261,33 +440,49 @@ am_status am_bind_voxelise(const float *pos, const uint32_t *tris, size_t nt, co
     g.ny = (int)ceilf((hi[1] - lo[1]) / g.h) + 2 * PAD + 1;
     g.nz = (int)ceilf((hi[2] - lo[2]) / g.h) + 2 * PAD + 1;
     size_t nc = (size_t)g.nx * g.ny * g.nz;
+    size_t slots = 1024;
+    while (slots < 2 * nt && slots < ((size_t)1 << 40))
+        slots *= 2;
+    tri_set set = {calloc(slots, sizeof(uint32_t)), slots - 1};
     g.cell = calloc(nc, 1);
     uint8_t *a = malloc(nc), *b = malloc(nc);
     am_status s = AM_OK;
-    if (!g.cell || !a || !b) {
+    if (!g.cell || !a || !b || !set.slot || nt >= UINT32_MAX) {
         free(g.cell);
         free(a);
         free(b);
+        free(set.slot);
         return am_fail_nomem(err, "voxel grid");
     }
+    bind_voxel_stats *st = &out->stats;
+    st->budget = AM_BIND_VOXEL_TESTS_PER_CELL * (uint64_t)nc + AM_BIND_VOXEL_TESTS_PER_TRIANGLE * (uint64_t)nt;
     for (size_t t = 0; t < nt; t++) {
         if (tri_island && tri_island[t] != island)
             continue;
-        const float *v0 = &pos[3 * tris[3 * t]], *v1 = &pos[3 * tris[3 * t + 1]], *v2 = &pos[3 * tris[3 * t + 2]];
-        double e = 0;
-        for (int k = 0; k < 3; k++)
-            e = fmax(e, fmax(fabs(v1[k] - v0[k]), fmax(fabs(v2[k] - v0[k]), fabs(v2[k] - v1[k]))));
-        int steps = (int)ceil(e / (0.5 * g.h)) + 1;
-        if (steps > 4096)
-            steps = 4096;
-        for (int i = 0; i <= steps; i++)
-            for (int j = 0; i + j <= steps; j++) {
-                double u = (double)i / steps, w = (double)j / steps, pt[3];
-                for (int k = 0; k < 3; k++)
-                    pt[k] = v0[k] + u * (v1[k] - v0[k]) + w * (v2[k] - v0[k]);
-                mark_point(&g, pt);
-            }
+        double v[3][3];
+        for (int c = 0; c < 3; c++)
+            for (int k = 0; k < 3; k++)
+                v[c][k] = pos[3 * tris[3 * t + c] + k];
+        /* only a triangle whose box holds more cells than its allowance is worth looking
+         * up (a small one costs about as little as the lookup) */
+        double cells = 1;
+        for (int k = 0; k < 3; k++) {
+            double top = fmax(v[0][k], fmax(v[1][k], v[2][k])), bottom = fmin(v[0][k], fmin(v[1][k], v[2][k]));
+            cells *= floor(top / g.h) - floor(bottom / g.h) + 1;
+        }
+        if (cells > AM_BIND_VOXEL_TESTS_PER_TRIANGLE && seen_before(&set, pos, tris, (uint32_t)t)) {
+            st->coincident++;
+            continue;
+        }
+        st->triangles++;
+        if (st->tests < st->budget)
+            mark_triangle(&g, v, st);
+        else {
+            st->edges_only++;
+            mark_edges(&g, v, st);
+        }
     }
+    free(set.slot);
     grow(&g, g.cell, a);                    /* surface, grown */
     if ((s = flood_outside(&g, a, b, err))) /* b = outside */
         goto done;

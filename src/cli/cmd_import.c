@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "core/text.h"
 #include "import/import.h"
 #include "jointmap.h"
 
@@ -100,7 +101,9 @@ static void print_vec(const char *label, am_vec3 v)
 static void print_report(const am_import_report *r)
 {
     static const char *const up[] = {"not declared (Y_UP assumed)", "X_UP", "Y_UP", "Z_UP"};
-    printf("%s: %s; %s route%s\n", r->source, r->format, am_import_route_name(r->route),
+    /* Names come from the file: control characters shown as \xNN, never sent (core/text.h). */
+    char src[1024], nm[512], b[2048], c[2048];
+    printf("%s: %s; %s route%s\n", am_text_shown(r->source, src, sizeof src), r->format, am_import_route_name(r->route),
            r->route == AM_IMPORT_FAITHFUL ? " (rigged to the viewer skeleton: the uploader's own skin)"
                                           : " (another skeleton: mapped onto the viewer's, rig and motions computed)");
     if (r->route == AM_IMPORT_RETARGET) {
@@ -108,9 +111,11 @@ static void print_report(const am_import_report *r)
         for (size_t i = 0; i < r->map_count; i++) {
             const am_import_map_entry *e = &r->map[i];
             if (e->viewer[0])
-                printf("  %-28s -> %-20s %.2f  %s\n", e->rig, e->viewer, e->confidence, e->reason);
+                printf("  %-28s -> %-20s %.2f  %s\n", am_text_shown(e->rig, nm, sizeof nm), e->viewer, e->confidence,
+                       am_text_shown(e->reason, b, sizeof b));
             else
-                printf("  %-28s    %-20s       %s\n", e->rig, "(unmapped)", e->reason);
+                printf("  %-28s    %-20s       %s\n", am_text_shown(e->rig, nm, sizeof nm), "(unmapped)",
+                       am_text_shown(e->reason, b, sizeof b));
         }
     }
     if (r->route == AM_IMPORT_FAITHFUL)
@@ -119,7 +124,8 @@ static void print_report(const am_import_report *r)
                up[r->declared.up >= 0 && r->declared.up <= 3 ? r->declared.up : 0]);
     for (size_t i = 0; i < r->part_count; i++) {
         const am_import_part_report *p = &r->parts[i];
-        printf("part %s (mesh %s): %zu %s, %zu vertices %s, %zu face%s, %zu triangles\n", p->name, p->meshes,
+        printf("part %s (mesh %s): %zu %s, %zu vertices %s, %zu face%s, %zu triangles\n", am_text_shown(p->name, nm, sizeof nm),
+               am_text_shown(p->meshes, b, sizeof b),
                p->positions, r->route == AM_IMPORT_FAITHFUL ? "COLLADA positions" : "source vertices", p->vertices,
                r->route == AM_IMPORT_FAITHFUL ? "after welding" : "written", p->faces, p->faces == 1 ? "" : "s",
                p->triangles);
@@ -133,7 +139,7 @@ static void print_report(const am_import_report *r)
                 who = p->joints[j].name;
             }
         if (p->moved_joints && who)
-            printf(" (largest offset change from its viewer parent %s: %.4f m)", who, best);
+            printf(" (largest offset change from its viewer parent %s: %.4f m)", am_text_shown(who, nm, sizeof nm), best);
         printf("; %zu inverse binds carry scale or rotation\n", p->scaled_binds);
         if (p->rest_error_before_m >= 0)
             printf("  rest error (bench): %.6f m with the file's inverse binds, %.6f m written (--normalize-binds)\n",
@@ -151,7 +157,8 @@ static void print_report(const am_import_report *r)
                    p->skin->streaming_cost);
         for (size_t a = 0; a < p->anim_count; a++) {
             const am_import_anim_result *m = &p->anims[a];
-            printf("  bench '%s' (%.2f s, %zu samples): box ", m->name, m->duration_s, m->samples);
+            printf("  bench '%s' (%.2f s, %zu samples): box ", am_text_shown(m->name, nm, sizeof nm), m->duration_s,
+                   m->samples);
             print_vec("", m->min_prim);
             print_vec("..", m->max_prim);
             printf(" m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6: %s\n",
@@ -161,7 +168,8 @@ static void print_report(const am_import_report *r)
         if (p->pose_sheet[0])
             printf("  pose sheet %s\n", p->pose_sheet);
         for (size_t w = 0; p->skin && w < p->skin->warning_count; w++)
-            fprintf(stderr, "animesh import: warning: part %s: %s\n", p->name, p->skin->warnings[w]);
+            fprintf(stderr, "animesh import: warning: part %s: %s\n", am_text_shown(p->name, nm, sizeof nm),
+                    am_text_shown(p->skin->warnings[w], c, sizeof c));
     }
     if (r->pose_sheet[0])
         printf("pose sheet of all %zu parts together %s\n", r->part_count, r->pose_sheet);
@@ -176,7 +184,7 @@ static void print_report(const am_import_report *r)
     if (r->finding_count)
         printf("what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)
-        printf("  [%s] %s\n", r->findings[i].code, r->findings[i].text);
+        printf("  [%s] %s\n", r->findings[i].code, am_text_shown(r->findings[i].text, c, sizeof c));
     for (size_t i = 0; i < r->written_count; i++)
         printf("wrote %s\n", r->written[i]);
 }
@@ -323,7 +331,8 @@ int am_cmd_import(int argc, char **argv)
         }
         opts.retarget.map = &user_map;
     }
-    fprintf(stderr, "animesh import: reading %s\n", argv[optind]);
+    char shown[1024];
+    fprintf(stderr, "animesh import: reading %s\n", am_text_shown(argv[optind], shown, sizeof shown));
     am_import_report rep;
     am_status st = am_import_file(argv[optind], &skel, &opts, out_dir, &rep, &err);
     int rc = AM_EXIT_OK;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "core/io.h"
+#include "core/text.h"
 #include "import/map_suggest.h"
 #include "import/scene_load.h"
 
@@ -38,22 +39,25 @@ static const char *help =
 static void print_table(const am_scene *s, const am_axes *ax, const am_map_suggestion *sug, const am_skeleton *skel,
                         const char *model)
 {
-    printf("%s: %zu joints; axes: %s\n", model, sug->count, ax->report);
+    /* Names come from the file: control characters shown as \xNN, never sent (core/text.h). */
+    char a[1024], b[2048];
+    printf("%s: %zu joints; axes: %s\n", am_text_shown(model, a, sizeof a), sug->count, ax->report);
     for (size_t i = 0; i < ax->conflict_count; i++)
         printf("  warning: %s\n", ax->conflicts[i]);
     printf("naming convention: %s\n", sug->convention[0] ? sug->convention : "none recognised (topology only)");
     for (size_t j = 0; j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         if (mj->target >= 0)
-            printf("  %-28s -> %-20s %.2f  %s\n", mj->rig_name, skel->joints[mj->target].name, mj->confidence,
-                   mj->reason);
+            printf("  %-28s -> %-20s %.2f  %s\n", am_text_shown(mj->rig_name, a, sizeof a),
+                   skel->joints[mj->target].name, mj->confidence, am_text_shown(mj->reason, b, sizeof b));
         else
-            printf("  %-28s    %-20s       %s\n", mj->rig_name, "(unmapped)", mj->reason);
+            printf("  %-28s    %-20s       %s\n", am_text_shown(mj->rig_name, a, sizeof a), "(unmapped)",
+                   am_text_shown(mj->reason, b, sizeof b));
     }
     for (size_t i = 0; i < sug->note_count; i++)
-        printf("  note: %s\n", sug->notes[i]);
+        printf("  note: %s\n", am_text_shown(sug->notes[i], b, sizeof b));
     for (size_t i = 0; i < sug->warning_count; i++)
-        printf("  warning: %s\n", sug->warnings[i]);
+        printf("  warning: %s\n", am_text_shown(sug->warnings[i], b, sizeof b));
     (void)s;
     if (sug->fallback_count)
         printf("%zu of %zu joints mapped (%zu by the fallback: guessed, marked \"fallback:\")\n", sug->mapped,
@@ -112,7 +116,8 @@ int am_cmd_map_suggest(int argc, char **argv)
         }
         have_user = true;
     }
-    fprintf(stderr, "reading %s\n", model);
+    char shown[1024];
+    fprintf(stderr, "reading %s\n", am_text_shown(model, shown, sizeof shown));
     am_scene scene;
     am_body body;
     am_axes axes;

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "core/text.h"
 #include "import/axes.h"
 #include "quality.h"
 #include "report/report.h"
@@ -142,7 +143,8 @@ int am_cmd_report(int argc, char **argv)
     am_bench bench;
     am_report_input info;
     am_quality_report rep;
-    fprintf(stderr, "animesh report: reading %s\n", path);
+    char shown[1024];
+    fprintf(stderr, "animesh report: reading %s\n", am_text_shown(path, shown, sizeof shown));
     if (am_report_load(path, &skel, &frame, &bench, &info, &err)) {
         rc = am_cli_report(&err);
         goto out;

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,12 +147,13 @@ const char *am_error_format(const am_error *err, char *buf, size_t size)
     if (wn)
         n = snprintf(buf, size, "%.*s: ", wn, err->where);
     if (n < 0 || (size_t)n >= size)
-        return buf;
+        return am_text_escape(buf, size);
     if (err->offset != AM_NO_OFFSET)
         snprintf(buf + n, size - (size_t)n, "%.*s (at byte %zu)", mn, err->msg, err->offset);
     else
         snprintf(buf + n, size - (size_t)n, "%.*s", mn, err->msg);
-    return buf;
+    /* Messages quote file and node names: control characters are shown, never sent. */
+    return am_text_escape(buf, size);
 }
 
 int am_status_exit_code(am_status s)

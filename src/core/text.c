@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Length of the well-formed UTF-8 sequence at s (n bytes left), 0 when there is none. */
@@ -55,7 +56,10 @@ const char *am_text_shown(const char *s, char *out, size_t size)
     size_t n = strlen((const char *)u), o = 0;
     for (size_t i = 0; i < n;) {
         size_t l = seq_len(u + i, n - i);
-        bool plain = l > 1 || (l == 1 && u[i] >= 0x20 && u[i] != 0x7f);
+        /* C0 controls, DEL and the C1 controls (U+0080..U+009F: a terminal may take
+         * U+009B as CSI) are escaped; so is every byte of an ill-formed sequence. */
+        bool c1 = l == 2 && u[i] == 0xC2 && u[i + 1] < 0xA0;
+        bool plain = (l > 1 && !c1) || (l == 1 && u[i] >= 0x20 && u[i] != 0x7f);
         size_t need = plain ? l : 4;
         if (o + need + 4 > size) {
             memcpy(out + o, "...", 4);
@@ -73,4 +77,39 @@ const char *am_text_shown(const char *s, char *out, size_t size)
     }
     out[o] = '\0';
     return out;
+}
+
+char *am_text_escape(char *s, size_t size)
+{
+    if (!s || !size)
+        return s;
+    size_t n = strnlen(s, size);
+    if (n == size)
+        s[--n] = '\0';
+    bool clean = am_utf8_valid(s, n, NULL);
+    for (size_t i = 0; clean && i < n; i++) {
+        uint8_t c = (uint8_t)s[i];
+        clean = c >= 0x20 && c != 0x7f && !(c == 0xC2 && i + 1 < n && (uint8_t)s[i + 1] < 0xA0);
+    }
+    if (clean)
+        return s;
+    char *copy = size >= 8 ? malloc(n + 1) : NULL;
+    if (!copy) { /* no room to escape: blank every byte that is not plain ASCII */
+        for (size_t i = 0; i < n; i++)
+            if ((uint8_t)s[i] < 0x20 || (uint8_t)s[i] >= 0x7f)
+                s[i] = '?';
+        return s;
+    }
+    memcpy(copy, s, n + 1);
+    am_text_shown(copy, s, size);
+    free(copy);
+    return s;
+}
+
+void am_text_vformat(char *out, size_t size, const char *fmt, va_list ap)
+{
+    if (!out || !size)
+        return;
+    vsnprintf(out, size, fmt, ap);
+    am_text_escape(out, size);
 }

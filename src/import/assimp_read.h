@@ -2,8 +2,8 @@
  * MilkShape, Blitz3D, IQM), through libassimp 5.2 into the scene (scene.h).
  *
  * assimp is NOT safe against hostile input (it is a large C++ parser with known crashes):
- * these readers are kept out of the fuzz targets, and a file from an untrusted source is
- * better converted to glTF first (our own, fuzzed reader).
+ * these readers are kept out of the fuzz targets, and the tool itself runs them only in a
+ * child process (assimp_child.h: a crash there is an error naming the file).
  *
  * BEFORE ASSIMP: an FBX older than 7.1 (version < 7100) is refused naming the version
  * found (binary header bytes 23..26, little-endian; ASCII "FBXVersion: N") and asking for

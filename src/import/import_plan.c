@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "anim.h"
+#include "core/text.h"
 #include "bvh.h"
 #include "import/bvh_scene.h"
 #include "import/import.h"
@@ -42,7 +43,7 @@ void am_import_findings_push(am_import_finding **list, size_t *count, size_t *ca
     }
     am_import_finding *f = &(*list)[(*count)++];
     snprintf(f->code, sizeof f->code, "%s", code);
-    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    am_text_vformat(f->text, sizeof f->text, fmt, ap);
 }
 
 void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)

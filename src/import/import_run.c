@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim.h"
+#include "core/text.h"
 #include "bench.h"
 #include "import/import.h"
 #include "import/import_outset.h"
@@ -49,7 +50,7 @@ static void progress(const am_import_options *o, const char *fmt, ...)
     char line[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    am_text_vformat(line, sizeof line, fmt, ap);
     va_end(ap);
     o->progress(o->progress_user, line);
 }

@@ -1,5 +1,6 @@
 /* Joint-map suggestion from names and topology (map_suggest.h). */
 #include "import/map_suggest.h"
+#include "core/text.h"
 
 #include "import/map_fallback.h"
 
@@ -63,7 +64,7 @@ void am_map_suggestion_note(am_map_suggestion *o, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(o->notes[o->note_count++], sizeof o->notes[0], fmt, ap);
+    am_text_vformat(o->notes[o->note_count++], sizeof o->notes[0], fmt, ap);
     va_end(ap);
 }
 

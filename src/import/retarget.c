@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "import/retarget_internal.h"
+#include "core/text.h"
 
 void am_retarget_opts_init(am_retarget_opts *o)
 {
@@ -64,7 +65,7 @@ void am_rt_finding(am_retarget_result *r, am_finding_level level, const char *fm
     f->level = level;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->text, sizeof f->text, fmt, ap);
+    am_text_vformat(f->text, sizeof f->text, fmt, ap);
     va_end(ap);
 }
 

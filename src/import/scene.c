@@ -1,6 +1,7 @@
 /* The scene model: freeing, notes, validation + world transforms, the clip evaluator and
  * the source's own skinning (scene.h). */
 #include "import/scene.h"
+#include "core/text.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -78,7 +79,7 @@ void am_scene_note(am_scene *s, const char *fmt, ...)
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    am_text_vformat(buf, sizeof buf, fmt, ap);
     va_end(ap);
     /* The same quirk met many times is one note. */
     for (size_t i = 0; i < s->note_count; i++)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/io.h"
+#include "import/assimp_child.h"
 #include "import/assimp_read.h"
 #include "import/bvh_scene.h"
 #include "import/collada.h"
@@ -25,8 +26,8 @@ typedef struct reader_row {
 static const reader_row readers[] = {
     {{AM_SCENE_FORMAT_COLLADA, "COLLADA", ".dae", AM_COLLADA_MAX_BYTES}, am_collada_read},
     {{AM_SCENE_FORMAT_GLTF, "glTF", ".gltf .glb", AM_GLTF_MAX_FILE_BYTES}, am_gltf_read},
-    {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read},
-    {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read},
+    {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read_isolated},
+    {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read_isolated},
     {{AM_SCENE_FORMAT_BVH, "BVH", ".bvh", (size_t)64 << 20}, am_scene_read_bvh},
     {{AM_SCENE_FORMAT_OBJ, "OBJ", ".obj", AM_OBJ_MAX_BYTES}, am_obj_read},
     {{AM_SCENE_FORMAT_UNKNOWN, NULL, NULL, 0}, NULL}, /* sentinel */

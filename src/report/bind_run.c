@@ -1,5 +1,6 @@
 /* `animesh bind` as a library call (bind_run.h). */
 #include "report/bind_run.h"
+#include "core/text.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -20,7 +21,7 @@ static void progress(const am_bind_job *job, const char *fmt, ...)
     char line[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    am_text_vformat(line, sizeof line, fmt, ap);
     va_end(ap);
     job->progress(job->user, line);
 }
@@ -32,7 +33,7 @@ static void run_warn(am_bind_run_result *r, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
+    am_text_vformat(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
     va_end(ap);
 }
 

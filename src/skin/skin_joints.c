@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "skin/skin_internal.h"
+#include "core/text.h"
 
 void am_skin_warn(am_skin_summary *sum, const char *fmt, ...)
 {
@@ -13,7 +14,7 @@ void am_skin_warn(am_skin_summary *sum, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(sum->warnings[sum->warning_count++], sizeof sum->warnings[0], fmt, ap);
+    am_text_vformat(sum->warnings[sum->warning_count++], sizeof sum->warnings[0], fmt, ap);
     va_end(ap);
 }
 
