@@ -413,7 +413,8 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
  * of them is most of a big mesh's report (the 450k creature's 901,404 triangles into every
  * 230 x 300 cell of the pose sheet). Such a cell draws a copy of the bench whose triangles
  * meshoptimizer's sloppy simplifier cut to that budget: indices into the same vertices, so
- * every posed position still applies. Close-ups (a focus box) zoom in and keep the mesh. */
+ * every posed position still applies. A focus box smaller than the mesh zooms in: the
+ * budget grows with the square of the zoom (a close-up keeps the whole mesh). */
 #define AM_RENDER_TRIS_PER_PIXEL 2
 
 typedef struct cell_mesh {
@@ -421,11 +422,16 @@ typedef struct cell_mesh {
     uint32_t *owned;    /* those triangles, or NULL: lite is *b */
 } cell_mesh;
 
-static am_status cell_mesh_make(const am_bench *b, int fw, int fh, cell_mesh *cm, am_error *err)
+static am_status cell_mesh_make(const am_bench *b, int fw, int fh, double zoom, cell_mesh *cm, am_error *err)
 {
     cm->lite = *b;
     cm->owned = NULL;
-    size_t budget = (size_t)AM_RENDER_TRIS_PER_PIXEL * (size_t)fw * (size_t)fh;
+    if (!(zoom >= 1))
+        zoom = 1;
+    double want = (double)AM_RENDER_TRIS_PER_PIXEL * fw * fh * zoom * zoom;
+    if (want >= (double)b->triangle_count)
+        return AM_OK;
+    size_t budget = (size_t)want;
     if (b->triangle_count <= budget || !b->bind_pos)
         return AM_OK;
     cm->owned = malloc(3 * b->triangle_count * sizeof *cm->owned);
@@ -676,8 +682,12 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     }
     for (size_t q = 0; q < np && !s; q++) {
         lite[q].lite = *parts[q].bench;
-        if (!opt.focus)
-            s = cell_mesh_make(parts[q].bench, fw, fh, &lite[q], err);
+        const am_bench *pb = parts[q].bench;
+        double box = fmax(opt.focus_max.x - opt.focus_min.x,
+                          fmax(opt.focus_max.y - opt.focus_min.y, opt.focus_max.z - opt.focus_min.z));
+        double mesh = fmax(pb->bind_max.x - pb->bind_min.x,
+                           fmax(pb->bind_max.y - pb->bind_min.y, pb->bind_max.z - pb->bind_min.z));
+        s = cell_mesh_make(pb, fw, fh, opt.focus && box > 0 ? mesh / box : 1, &lite[q], err);
     }
     for (size_t f = 0; f < n && !s; f++) {
         int x0 = (int)f * fw, y0 = HEADER_H;
@@ -785,7 +795,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
     for (size_t f = 0; f < n; f++)
         any_whole_body |= !frames[f].focus;
     cell_mesh whole = {*b, NULL}, lite = whole;
-    if (any_whole_body && (s = cell_mesh_make(b, fw, fh, &lite, err))) {
+    if (any_whole_body && (s = cell_mesh_make(b, fw, fh, 1, &lite, err))) {
         am_image_free(out);
         return s;
     }
