@@ -184,7 +184,7 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
         base += m->vertex_count;
     }
     out->vertex_count = nv;
-    if (fm.guess_unit)
+    if (fm.guess_unit && !out->had_weights) /* a skinned scene's joints keep the mesh's unit */
         guess_unit(out, out->conversion, sizeof out->conversion);
     if (need_normals) {
         /* Area-weighted face normals for the vertices the file gave none. */

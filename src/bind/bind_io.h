@@ -18,7 +18,8 @@
  * +-3 Z, import/axes.h's codes and rotation); 0 takes what the file declares, else Z up;
  * forward 0 is +X for Z-up files and +Z for Y-up files (glTF's convention). unit_m 0 takes
  * the file's declared unit, else the unit the mesh's stature reads as (import/axes.h's
- * rule: 180 units tall is centimetres), else 1. The bind frame is then X = forward, Z = up,
+ * rule: 180 units tall is centimetres; an unskinned scene only: a skinned one's joints are
+ * read in the same unit as its mesh), else 1. The bind frame is then X = forward, Z = up,
  * Y = Z x X (left). An unrigged mesh has no legs or eyes for import/axes.h's axis detection
  * to read, so the axes are not detected here. The conversion used is
  * described in `am_bind_source.conversion`. A skinned mesh is placed by its bind shape

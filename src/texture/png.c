@@ -221,10 +221,9 @@ am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
 {
     if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))
         return am_fail(err, AM_ERR_INVALID, "png: empty image or bad channel count");
-    if (img->width > AM_PNG_MAX_SIDE || img->height > AM_PNG_MAX_SIDE)
-        return am_fail(err, AM_ERR_INVALID, "png encode: %ux%u is larger than %u pixels on a side", img->width,
-                       img->height, AM_PNG_MAX_SIDE);
     size_t row_bytes = (size_t)img->width * img->channels;
+    if (row_bytes + 1 > 0x7fffffffu / img->height) /* one IDAT chunk, zlib's 32-bit counts */
+        return am_fail(err, AM_ERR_INVALID, "png encode: %ux%u is more than 2 GB of pixels", img->width, img->height);
     uint8_t *cand = malloc(5 * (row_bytes + 1) + row_bytes); /* and a row of zeros */
     if (!cand)
         return am_fail_nomem(err, "png encode rows");
