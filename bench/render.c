@@ -2,7 +2,9 @@
  * Lambert or flat shading, vertex/texture/base colour, joints and bones drawn on top. */
 #include "render.h"
 
+#include <float.h>
 #include <math.h>
+#include <meshoptimizer.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,6 +408,53 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
     return AM_OK;
 }
 
+/* A cell cannot show more triangles than it has pixels: above AM_RENDER_TRIS_PER_PIXEL a
+ * triangle of the cell's whole-body framing is smaller than a pixel, and rasterising all
+ * of them is most of a big mesh's report (the 450k creature's 901,404 triangles into every
+ * 230 x 300 cell of the pose sheet). Such a cell draws a copy of the bench whose triangles
+ * meshoptimizer's sloppy simplifier cut to that budget: indices into the same vertices, so
+ * every posed position still applies. A focus box smaller than the mesh zooms in: the
+ * budget grows with the square of the zoom (a close-up keeps the whole mesh). */
+#define AM_RENDER_TRIS_PER_PIXEL 2
+
+typedef struct cell_mesh {
+    am_bench lite;      /* *b with the decimated triangles */
+    uint32_t *owned;    /* those triangles, or NULL: lite is *b */
+} cell_mesh;
+
+static am_status cell_mesh_make(const am_bench *b, int fw, int fh, double zoom, cell_mesh *cm, am_error *err)
+{
+    cm->lite = *b;
+    cm->owned = NULL;
+    if (!(zoom >= 1))
+        zoom = 1;
+    double want = (double)AM_RENDER_TRIS_PER_PIXEL * fw * fh * zoom * zoom;
+    if (want >= (double)b->triangle_count)
+        return AM_OK;
+    size_t budget = (size_t)want;
+    if (b->triangle_count <= budget || !b->bind_pos)
+        return AM_OK;
+    cm->owned = malloc(3 * b->triangle_count * sizeof *cm->owned);
+    if (!cm->owned)
+        return am_fail_nomem(err, "render: decimated triangles");
+    size_t n = meshopt_simplifySloppy(cm->owned, b->triangles, 3 * b->triangle_count, b->bind_pos, b->vertex_count,
+                                      3 * sizeof(float), 3 * budget, FLT_MAX, NULL);
+    if (n == 0) { /* nothing left (a degenerate mesh): draw it whole */
+        free(cm->owned);
+        cm->owned = NULL;
+        return AM_OK;
+    }
+    cm->lite.triangles = cm->owned;
+    cm->lite.triangle_count = n / 3;
+    return AM_OK;
+}
+
+static void cell_mesh_free(cell_mesh *cm)
+{
+    free(cm->owned);
+    cm->owned = NULL;
+}
+
 static float *new_zbuf(int w, int h, am_error *err)
 {
     float *z = malloc((size_t)w * (size_t)h * sizeof *z);
@@ -589,6 +638,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     float *pos = malloc((3 * nv + 1) * sizeof *pos);
     am_vec3 *jp = malloc((n * np * nj + 1) * sizeof *jp);
     float *zbuf = NULL;
+    cell_mesh *lite = NULL;
     am_status s = AM_OK;
     if (!pos || !jp) {
         s = am_fail_nomem(err, "render frames");
@@ -626,6 +676,19 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
         s = AM_ERR_NOMEM;
         goto done;
     }
+    if (!(lite = calloc(np, sizeof *lite))) {
+        s = am_fail_nomem(err, "render frames");
+        goto done;
+    }
+    for (size_t q = 0; q < np && !s; q++) {
+        lite[q].lite = *parts[q].bench;
+        const am_bench *pb = parts[q].bench;
+        double box = fmax(opt.focus_max.x - opt.focus_min.x,
+                          fmax(opt.focus_max.y - opt.focus_min.y, opt.focus_max.z - opt.focus_min.z));
+        double mesh = fmax(pb->bind_max.x - pb->bind_min.x,
+                           fmax(pb->bind_max.y - pb->bind_min.y, pb->bind_max.z - pb->bind_min.z));
+        s = cell_mesh_make(pb, fw, fh, opt.focus && box > 0 ? mesh / box : 1, &lite[q], err);
+    }
     for (size_t f = 0; f < n && !s; f++) {
         int x0 = (int)f * fw, y0 = HEADER_H;
         background(out, x0, y0, fw, fh);
@@ -641,7 +704,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
             for (size_t q = 0; q < np && !s; q++) {
                 am_render_options po = opt;
                 memcpy(po.base_rgb, parts[q].base_rgb, sizeof po.base_rgb);
-                frame_in in = {parts[q].bench, pos, jp + (f * np + q) * nj, &po, label};
+                frame_in in = {&lite[q].lite, pos, jp + (f * np + q) * nj, &po, label};
                 if (pass == 0 && !(s = am_bench_pose_at(parts[q].bench, parts[q].motion, times[f], pos, NULL, err)))
                     s = draw_mesh(out, zbuf, &in, &p, x0, y0, fw, fh, err);
                 else if (pass == 1)
@@ -652,6 +715,9 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     if (s)
         am_image_free(out);
 done:
+    for (size_t q = 0; lite && q < np; q++)
+        cell_mesh_free(&lite[q]);
+    free(lite);
     free(zbuf);
     free(pos);
     free(jp);
@@ -725,8 +791,17 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
         return s;
     header(out, b->source, title ? title : "", NULL);
     int inner_h = fh - LABEL_H - FOOTER_H;
+    bool any_whole_body = false;
+    for (size_t f = 0; f < n; f++)
+        any_whole_body |= !frames[f].focus;
+    cell_mesh whole = {*b, NULL}, lite = whole;
+    if (any_whole_body && (s = cell_mesh_make(b, fw, fh, 1, &lite, err))) {
+        am_image_free(out);
+        return s;
+    }
     for (size_t f = 0; f < n && !s; f++) {
         const am_render_cell *fr = &frames[f];
+        const am_bench *drawn = fr->focus ? &whole.lite : &lite.lite;
         am_render_options o = opt;
         o.view = fr->view;
         if (fr->vertex_rgb)
@@ -741,7 +816,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
         }
         proj pr = fit(o.view, bd, fw, inner_h, x0 + fw / 2.0, y0 + LABEL_H + inner_h / 2.0);
         const char *label = fr->label ? fr->label : "";
-        frame_in in = {b, fr->prim, fr->joints, &o, label};
+        frame_in in = {drawn, fr->prim, fr->joints, &o, label};
         s = draw_frame(out, &in, &pr, x0, y0, fw, fh, err);
         /* the label band stays readable over a zoomed mesh */
         for (int y = y0; y < y0 + LABEL_H - 2; y++)
@@ -749,6 +824,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
                 put(out, x, y, (const uint8_t[3]){238, 241, 246});
         frame_chrome(out, label, &pr, x0, y0, fw, fh);
     }
+    cell_mesh_free(&lite);
     if (s)
         am_image_free(out);
     return s;

@@ -10,7 +10,9 @@
  * A strip puts N frames side by side with ONE projection for all of them (framing that
  * holds the posed mesh over the whole motion and the prim; never the joints, which a skin's
  * overrides may put far from the mesh), a scale bar and the view's axes. Only the joints
- * that carry skin weight are drawn.
+ * that carry skin weight are drawn. A whole-body cell with more than two triangles per
+ * pixel is drawn from the mesh decimated to that budget (the picture cannot show more);
+ * a close-up (focus box) draws every triangle.
  */
 #ifndef AM_RENDER_H
 #define AM_RENDER_H

@@ -101,16 +101,38 @@ static void test_bad_input_writes_nothing(void **state)
     bad(f, path, 1, "see animesh bind");
     snprintf(path, sizeof path, "%s/missing.dae", f->dir);
     bad(f, path, 3, "cannot open");
-    /* over the region's triangle limit: refused after building, still nothing written */
+    /* over the region's triangle limit with --max-tris none: refused after building, still
+     * nothing written */
     char out[16384], dir[700];
     snprintf(dir, sizeof dir, "%s/never", f->dir);
     snprintf(path, sizeof path, "%s/Little Bear_90.dae", f->data);
-    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --region-max-tris 100 --skeleton '%s'",
-                                     path, dir, f->skel),
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "import '%s' --out '%s' --region-max-tris 100 --max-tris none --skeleton '%s'", path,
+                                     dir, f->skel),
                      1);
     assert_non_null(strstr(out, "exceed the region limit 100"));
     assert_non_null(strstr(out, "Little Bear_90.dae: part 'Little_Bear_90'")); /* names the file */
     assert_false(exists(dir));
+    /* the default (--max-tris auto) fits the budget as skin does, decided before the LODs: a
+     * limit no reduction keeping the weights can reach is refused before them, saying what
+     * would fit, nothing written */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --region-max-tris 100 --skeleton '%s'",
+                                     path, dir, f->skel),
+                     1);
+    assert_non_null(strstr(out, "Little Bear_90.dae: part 'Little_Bear_90': the region limit 100"));
+    assert_non_null(strstr(out, "pass --region-max-tris 1099 or more"));
+    assert_null(strstr(out, "skin built and encoded"));
+    assert_false(exists(dir));
+    /* ... and a reachable one is met: 6638 triangles (estimate 5542) fitted under 3000 */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --region-max-tris 3000 --skeleton '%s'",
+                                     path, dir, f->skel),
+                     0);
+    const char *est = strstr(out, "animesh estimate ");
+    assert_non_null(est);
+    long e = strtol(est + strlen("animesh estimate "), NULL, 10);
+    assert_true(e > 2000 && e <= 3000);
+    assert_non_null(strstr(out, "reduced from 6638"));
+    am_test_rmtree(dir);
     /* --out naming a file: refused before any part is built, the file untouched */
     char file[700];
     snprintf(file, sizeof file, "%s/afile", f->dir);

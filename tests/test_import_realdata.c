@@ -218,7 +218,8 @@ static void test_bento_female_five_meshes_no_override(void **state)
     assert_int_equal(positions, 3958);
     done(&r);
     /* --bench: each part's sheet, and NAME_poses.png with all five together in one framing
-     * (one rest row: side and front strips of 6 frames), every part in its colour */
+     * (one rest row: side and front strips of the rest drawn once, in a frame twice as wide so
+     * the title stays whole), every part in its colour */
     am_import_options bench;
     am_import_options_default(&bench);
     bench.bench = true;
@@ -234,14 +235,14 @@ static void test_bento_female_five_meshes_no_override(void **state)
         assert_true(exists(r.rep.parts[i].pose_sheet));
     am_image img;
     assert_int_equal(am_png_read(want, &img, &err), AM_OK);
-    assert_int_equal(img.width, 6 * SHEET_FRAME_W);
+    assert_int_equal(img.width, 2 * SHEET_FRAME_W);
     assert_int_equal(img.height, 2 * SHEET_ROW_H);
     for (size_t part = 0; part < 5; part++) {
         size_t n = 0;
         for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++)
             n += palette_pixel(img.rgba + 4 * i, part);
         print_message("combined sheet: part %zu (%s): %zu pixels\n", part, r.rep.parts[part].name, n);
-        assert_true(n >= 8);
+        assert_true(n >= 2); /* in its colour in the two frames (an eyeball: a few pixels each) */
     }
     am_image_free(&img);
     done(&r);

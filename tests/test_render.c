@@ -2,7 +2,9 @@
  * the depth test, checked on pixels of hand-built meshes read through the bench. */
 #include "test_bench_fixture.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -292,6 +294,59 @@ static void test_depth_buffer_shows_the_nearest_face(void **state)
     fx_mesh_free(&m);
 }
 
+/* A cell with more triangles than pixels is drawn from a decimated copy of the mesh (the
+ * whole-body cells of a big creature's pose sheet): the same picture as the whole mesh
+ * (a close-up cell keeps every triangle; framed on the same box here) within a few edge
+ * pixels. */
+static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 6000, -0.3, 0.3, -0.2, 0.2, 0.2, 1.8); /* 48,004 triangles; a 120 x 160 cell holds 38,400 */
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, 0, 1.0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
+    am_vec3 lo = am_v3(0, 0, 0), hi = am_v3(0, 0, 0); /* the framing of a whole-body cell: mesh and prim */
+    for (size_t v = 0; v < b.vertex_count; v++) {
+        am_vec3 p = am_v3(prim[3 * v], prim[3 * v + 1], prim[3 * v + 2]);
+        lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
+    am_render_cell cells[2] = {{prim, NULL, "a", AM_VIEW_SIDE, NULL, false, lo, hi},
+                               {prim, NULL, "a", AM_VIEW_SIDE, NULL, true, lo, hi}};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 120;
+    opt.frame_height = 160;
+    opt.draw_joints = false;
+    am_image img;
+    assert_int_equal(am_render_sheet(&b, cells, 2, 2, &opt, "t", &img, &err), AM_OK);
+    assert_int_equal(img.width, 240);
+    size_t mesh = 0, differ = 0;
+    for (int y = 28; y < img.height; y++)
+        for (int x = 0; x < 119; x++) {
+            const uint8_t *d = px(&img, x, y), *w = px(&img, x + 120, y);
+            mesh += w[0] > w[2]; /* the mesh is warm (red over blue), the background blue-grey */
+            int most = 0;
+            for (int c = 0; c < 3; c++)
+                most = abs(d[c] - w[c]) > most ? abs(d[c] - w[c]) : most;
+            differ += most > 48;
+        }
+    assert_true(mesh > 400);
+    assert_true(differ * 20 < mesh); /* under 5% of the mesh's pixels */
+    am_image_free(&img);
+    free(prim);
+    free(joints);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
 static void test_single_frame_png_has_the_frame_size(void **state)
 {
     (void)state;
@@ -340,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_strip_frames_the_mesh_and_draws_weighted_joints_only),
         cmocka_unit_test(test_views_orient_the_avatar_axes),
         cmocka_unit_test(test_depth_buffer_shows_the_nearest_face),
+        cmocka_unit_test(test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh),
         cmocka_unit_test(test_single_frame_png_has_the_frame_size),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -18,6 +18,7 @@
 typedef struct frame_map {
     am_quat rot;
     double unit;
+    bool guess_unit; /* neither given nor declared: from the stature, once the mesh is placed */
 } frame_map;
 
 static am_status resolve_frame(const am_scene *sc, const am_bind_frame *f, frame_map *m, char *desc, size_t size,
@@ -33,6 +34,7 @@ static am_status resolve_frame(const am_scene *sc, const am_bind_frame *f, frame
         return am_fail(err, AM_ERR_USAGE, "up %s and forward %s are not two different axes", am_axis_name(up),
                        am_axis_name(fwd));
     m->unit = unit;
+    m->guess_unit = f->unit_m <= 0 && sc->declared.unit_m <= 0;
     snprintf(desc, size, "%s up (%s), forward %s (%s), 1 unit = %g m (%s)", am_axis_name(up),
              f->up ? "given" : sc->declared.up ? "declared" : "default", am_axis_name(fwd),
              f->forward ? "given" : sc->declared.forward ? "declared" : "default", unit,
@@ -43,6 +45,33 @@ static am_status resolve_frame(const am_scene *sc, const am_bind_frame *f, frame
 static am_vec3 to_bind(const frame_map *m, am_vec3 p) { return am_v3_scale(am_quat_rotate(m->rot, p), m->unit); }
 
 /* --- the mesh ---------------------------------------------------------------------- */
+
+/* No unit given or declared (an OBJ): the stature (largest extent) reads as metres,
+ * centimetres or millimetres as import/axes.h reads it, so a creature written in
+ * centimetres binds and is reported as the same creature in metres. Ambiguous: 1 m. */
+static void guess_unit(am_bind_source *out, char *desc, size_t size)
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t v = 0; v < out->vertex_count; v++)
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fminf(lo[c], out->positions[3 * v + c]);
+            hi[c] = fmaxf(hi[c], out->positions[3 * v + c]);
+        }
+    double stature = out->vertex_count ? fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2])) : 0;
+    double unit = am_axes_unit_from_stature(stature);
+    for (size_t v = 0; unit > 0 && unit != 1 && v < 3 * out->vertex_count; v++)
+        out->positions[v] = (float)(out->positions[v] * unit);
+    const char *name = unit == 1 ? "metres" : unit == 0.01 ? "centimetres" : "millimetres";
+    char *at = strstr(desc, "1 unit = ");
+    if (!at)
+        return;
+    size_t room = size - (size_t)(at - desc);
+    if (unit > 0)
+        snprintf(at, room, "1 unit = %g m (%s: stature %.4g units; --unit overrides)", unit, name, stature);
+    else
+        snprintf(at, room, "1 unit = 1 m (default: a stature of %.4g units reads as no one unit; --unit overrides)",
+                 stature);
+}
 
 void am_bind_source_free(am_bind_source *s)
 {
@@ -156,6 +185,8 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
         base += m->vertex_count;
     }
     out->vertex_count = nv;
+    if (fm.guess_unit && !out->had_weights) /* a skinned scene's joints keep the mesh's unit */
+        guess_unit(out, out->conversion, sizeof out->conversion);
     if (need_normals) {
         /* Area-weighted face normals for the vertices the file gave none. */
         float *acc = calloc((nv ? nv : 1) * 3, sizeof *acc);

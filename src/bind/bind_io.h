@@ -17,9 +17,11 @@
  * FRAME of a scene (options, never guesses): up and forward are signed axes (+-1 X, +-2 Y,
  * +-3 Z, import/axes.h's codes and rotation); 0 takes what the file declares, else Z up;
  * forward 0 is +X for Z-up files and +Z for Y-up files (glTF's convention). unit_m 0 takes
- * the file's declared unit, else 1. The bind frame is then X = forward, Z = up, Y = Z x X
- * (left). An unrigged mesh has no legs or eyes for import/axes.h's detection to read, so
- * nothing is detected here. The conversion used is
+ * the file's declared unit, else the unit the mesh's stature reads as (import/axes.h's
+ * rule: 180 units tall is centimetres; an unskinned scene only: a skinned one's joints are
+ * read in the same unit as its mesh), else 1. The bind frame is then X = forward, Z = up,
+ * Y = Z x X (left). An unrigged mesh has no legs or eyes for import/axes.h's axis detection
+ * to read, so the axes are not detected here. The conversion used is
  * described in `am_bind_source.conversion`. A skinned mesh is placed by its bind shape
  * (where its skin's joints are), an unskinned one by its node's world transform. */
 #ifndef AM_BIND_IO_H
@@ -41,7 +43,7 @@
 typedef struct am_bind_frame {
     int up;          /* signed axis, 0 = declared or +Z */
     int forward;     /* signed axis, 0 = +X (Z up) or +Z (Y up) */
-    double unit_m;   /* metres per file unit, 0 = declared or 1 */
+    double unit_m;   /* metres per file unit, 0 = declared, else from the stature */
 } am_bind_frame;
 
 /* The mesh to bind: every mesh of the scene, concatenated, in the bind frame. */

@@ -14,6 +14,7 @@
  * so a bone behind the surface counts as far. Unlike Blender (which heats a vertex only
  * when the nearest bone of all is visible), the nearest VISIBLE bone heats it, as the
  * paper says. Distances are in the normalised frame (unit height), so H is scale-free. */
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -138,6 +139,22 @@ static am_status compute_h(const bind_problem *p, const uint32_t *verts, size_t 
 
 /* --- the solve ------------------------------------------------------------------ */
 
+/* OpenBLAS (the BLAS CHOLMOD's supernodal factor runs on) keeps its threads spinning in
+ * sched_yield for work: on 2 shared cores the factor ran slower with them (50k creature,
+ * factor 0.36-0.69 s with one BLAS thread, 0.84-1.36 s with two), so one unless --threads
+ * asks for more. Looked up at run time: another BLAS (netlib, serial) has no such call. */
+static void set_blas_threads(int threads)
+{
+    void *self = dlopen(NULL, RTLD_LAZY);
+    if (!self)
+        return;
+    void (*set)(int);
+    *(void **)&set = dlsym(self, "openblas_set_num_threads");
+    if (set)
+        set(threads > 0 ? threads : 1);
+    dlclose(self);
+}
+
 am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *island_failed, bind_heat_stats *stats,
                        am_error *err)
 {
@@ -174,6 +191,7 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         if (p->island_solve[k] && !heated[k])
             island_failed[k] = true; /* nothing heats it: singular */
 
+    set_blas_threads(p->threads);
     cholmod_common cm;
     cholmod_start(&cm);
     cm.print = 0;

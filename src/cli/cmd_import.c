@@ -23,7 +23,8 @@ static const char *help =
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
     "                     [--place pelvis|origin] [--clip NAME ...] [--loop|--no-loop]\n"
-    "                     [--priority N] [--rest-correction JOINT=AXIS,DEG ...]\n\n"
+    "                     [--priority N] [--rest-correction JOINT=AXIS,DEG ...]\n"
+    "                     [--max-tris N|auto|none]\n\n"
     "Import a rigged COLLADA file (Avastar, Bento Buddy, Blender) exactly as the viewer's\n"
     "uploader reads it with \"include joint positions\", and show what the viewer will draw.\n"
     "A model rigged to another skeleton (glTF/GLB, FBX, a COLLADA file with other joint names)\n"
@@ -65,6 +66,9 @@ static const char *help =
     "  --meshdata            a part with several faces is an error (default: warning, no\n"
     "                        meshdata for it)\n"
     "  --region-max-tris N   the region's AnimatedObjectMaxTris (default 150000; 0: off)\n"
+    "  --max-tris N|auto|none the high LOD's triangle budget, as 'animesh skin': auto (default)\n"
+    "                        fits the region limit (decided before the LODs; a faithful asset\n"
+    "                        that fits is kept as given), N at most N, none never reduced\n"
     "  --json                the report as JSON on stdout (progress on stderr)\n"
     "  --skeleton FILE       the viewer's character/avatar_skeleton.xml\n"
     "Retargeting (models not rigged to the viewer skeleton):\n"
@@ -197,7 +201,8 @@ int am_cmd_import(int argc, char **argv)
     }
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
-        O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN
+        O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
+        O_MAXTRIS
     };
     static const struct option lopts[] = {
         {"out", required_argument, 0, O_OUT},       {"name", required_argument, 0, O_NAME},
@@ -212,6 +217,7 @@ int am_cmd_import(int argc, char **argv)
         {"clip", required_argument, 0, O_CLIP},     {"loop", no_argument, 0, O_LOOP},
         {"no-loop", no_argument, 0, O_NOLOOP},      {"priority", required_argument, 0, O_PRIORITY},
         {"rest-correction", required_argument, 0, O_CORR}, {"align-rest", no_argument, 0, O_ALIGN},
+        {"max-tris", required_argument, 0, O_MAXTRIS},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     am_import_options opts;
     am_import_options_default(&opts);
@@ -263,6 +269,16 @@ int am_cmd_import(int argc, char **argv)
             if (!am_cli_parse_long(optarg, 0, LONG_MAX, &v))
                 return am_cli_usage("import", "--region-max-tris: expected a non-negative integer, got '%s'", optarg);
             opts.skin.region_max_tris = v;
+            break;
+        case O_MAXTRIS:
+            if (strcmp(optarg, "auto") == 0)
+                opts.skin.max_tris = AM_SKIN_MAX_TRIS_AUTO;
+            else if (strcmp(optarg, "none") == 0)
+                opts.skin.max_tris = AM_SKIN_MAX_TRIS_NONE;
+            else if (am_cli_parse_long(optarg, 1, LONG_MAX, &v))
+                opts.skin.max_tris = v;
+            else
+                return am_cli_usage("import", "--max-tris: expected a positive integer, auto or none, got '%s'", optarg);
             break;
         case O_JSON: json = true; break;
         case O_SKEL: skel_path = optarg; break;

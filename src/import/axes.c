@@ -278,8 +278,7 @@ static am_status detect_forward(const am_scene *s, const am_body *b, am_axes *a,
     return AM_OK;
 }
 
-/* The unit the stature alone suggests; 0 when ambiguous. */
-static double unit_from_stature(double s)
+double am_axes_unit_from_stature(double s)
 {
     if (s >= 0.2 && s <= 10)
         return 1;
@@ -305,7 +304,7 @@ static void unit_text(double u, char *out, size_t n)
 static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am_error *err)
 {
     const char *fmt = format_name(s->format);
-    double S = b->stature, d = s->declared.unit_m, guess = unit_from_stature(S);
+    double S = b->stature, d = s->declared.unit_m, guess = am_axes_unit_from_stature(S);
     char dt[32], gt[32];
     unit_text(d, dt, sizeof dt);
     unit_text(guess, gt, sizeof gt);

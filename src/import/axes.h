@@ -63,6 +63,10 @@ const char *am_axis_name(int axis);
  * False when they are not perpendicular axes. */
 bool am_axes_rotation(int up, int forward, am_quat *out);
 
+/* The unit (metres per file unit) a stature of s file units reads as, by the UNIT rule
+ * above (1, 0.01 or 0.001); 0 when ambiguous. */
+double am_axes_unit_from_stature(double s);
+
 /* Resolve every option (given or detected). AM_ERR_USAGE for inconsistent options (up and
  * forward on one axis, scale <= 0); AM_ERR_INVALID when detection is ambiguous, with a
  * message naming what is ambiguous and the option that settles it. */

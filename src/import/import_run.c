@@ -219,6 +219,9 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
     size_t rows = plan->motion_count ? plan->motion_count : 1;
     if (rows > 16)
         rows = 16;
+    /* no motion: the rest once per view (every column would be the same picture), in a
+     * frame wide enough for the strip's title to stay whole */
+    size_t columns = plan->motion_count ? POSE_COLUMNS : 1;
     am_render_part *parts = malloc((nb ? nb : 1) * sizeof *parts);
     if (!parts)
         return am_fail_nomem(err, "pose sheet");
@@ -226,13 +229,13 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
     am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
     am_status st = AM_OK;
     for (size_t m = 0; m < rows && !st; m++) {
-        am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, POSE_COLUMNS, times[m]);
+        am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, columns, times[m]);
         for (size_t p = 0; p < nb; p++) {
             parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
             am_render_palette(colours[p], parts[p].base_rgb);
         }
         am_vec3 l, h;
-        if (!(st = am_render_posed_box(parts, nb, times[m], POSE_COLUMNS, &l, &h, err))) {
+        if (!(st = am_render_posed_box(parts, nb, times[m], columns, &l, &h, err))) {
             lo = am_v3(fmin(lo.x, l.x), fmin(lo.y, l.y), fmin(lo.z, l.z));
             hi = am_v3(fmax(hi.x, h.x), fmax(hi.y, h.y), fmax(hi.z, h.z));
         }
@@ -245,7 +248,7 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
         for (int v = 0; v < 2 && !st; v++) {
             am_render_options o = am_render_defaults();
             o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
-            o.frame_width = 240;
+            o.frame_width = plan->motion_count ? 240 : 480;
             o.frame_height = 280;
             /* the parts together show how they fit; their joints (a Bento avatar: 94, the
              * face's over the eyes) are in each part's own sheet */
@@ -257,7 +260,7 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
                 parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
                 am_render_palette(colours[p], parts[p].base_rgb);
             }
-            st = am_render_strip_parts(parts, nb, times[m], POSE_COLUMNS, &o, title, &strips[ns], err);
+            st = am_render_strip_parts(parts, nb, times[m], columns, &o, title, &strips[ns], err);
             if (!st) {
                 width = strips[ns].width > width ? strips[ns].width : width;
                 height += strips[ns].height + label_h;
@@ -436,7 +439,24 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     /* built and encoded (a computed rig's automatic budget corrected by the measured size,
      * as animesh skin does; an explicit skin is written as given) */
     memset(&res, 0, sizeof res);
-    am_status st = am_skin_build_encoded(&part->rig, skel, &so, &res, &po->mesh, err);
+    /* The triangle budget, decided before the build's expensive steps (the LODs, the encode)
+     * as `animesh skin` decides it: an asset that fits is written as given; one whose
+     * triangles alone pass the region limit, or any with --max-tris N, is fitted to it, its
+     * faces (one material: a part carries one texture) merged for the builder to cut again. */
+    am_rig fitted = part->rig;
+    if (so.max_tris > 0 || (so.max_tris == AM_SKIN_MAX_TRIS_AUTO && so.region_max_tris > 0 &&
+                            part->rig.triangle_count > (size_t)so.region_max_tris)) {
+        fitted.face_count = 0;
+        fitted.face_start = NULL;
+        so.budget_given_skin = true;
+    }
+    am_status st = am_skin_build_encoded(&fitted, skel, &so, &res, &po->mesh, err);
+    if (st && so.budget_given_skin && err) {
+        /* the budget's refusal names the rig: name the part (and so the model) instead */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        am_fail(err, st, "part '%s': %s", part->name, msg);
+    }
     if (st)
         goto done;
     progress(opts, "part '%s': skin built and encoded (LODs %zu / %zu / %zu / %zu triangles)", part->name,
@@ -459,7 +479,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if (res.summary.over_region_limit) {
         st = am_fail(err, AM_ERR_INVALID,
                      "part '%s': estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris): "
-                     "simplify the mesh or pass --region-max-tris",
+                     "pass --max-tris N to fit it, simplify the mesh, or pass --region-max-tris",
                      part->name, res.summary.est_tris_max, res.summary.region_max_tris);
         goto done;
     }

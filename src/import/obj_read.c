@@ -29,7 +29,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/decimal.h"
 #include "core/io.h"
+#include "core/radix.h"
 
 #define MAX_MTL_BYTES ((size_t)16 << 20)
 
@@ -98,7 +100,13 @@ static const char *skip_ws(const char *p, const char *end)
 /* Parse one number token; false when the token is not a whole finite-or-not number. */
 static bool parse_float(const char **pp, const char *end, float *out)
 {
-    const char *p = skip_ws(*pp, end);
+    const char *p = skip_ws(*pp, end), *stop;
+    double fast;
+    if (am_decimal_fast(p, end, &fast, &stop)) { /* "0.123456": the same double strtod gives */
+        *out = (float)fast;
+        *pp = stop;
+        return true;
+    }
     char buf[64];
     size_t n = 0;
     while (p + n < end && !isspace((unsigned char)p[n]) && n < sizeof buf - 1) {
@@ -168,9 +176,20 @@ static am_status parse_corner(obj_state *st, const char **pp, const char *end, c
                 return fail_line(st, err, "face corner without a position index%s", "");
             continue;
         }
-        /* strtol on a bounded copy: the line is not NUL-terminated */
-        char num[24];
+        /* the common index (digits, at most 18) read directly; else strtol on a bounded copy
+         * (the line is not NUL-terminated) */
         size_t n = 0;
+        long direct = 0;
+        while (p + n < end && n < 18 && p[n] >= '0' && p[n] <= '9')
+            direct = direct * 10 + (p[n++] - '0');
+        if (n > 0 && (p + n == end || p[n] == '/' || isspace((unsigned char)p[n]))) {
+            raw[part] = direct;
+            have[part] = true;
+            p += n;
+            continue;
+        }
+        char num[24];
+        n = 0;
         while (p + n < end && n < sizeof num - 1 && (p[n] == '-' || p[n] == '+' || (p[n] >= '0' && p[n] <= '9')))
             n++;
         memcpy(num, p, n);
@@ -251,19 +270,6 @@ static int cmp_corner(const void *a, const void *b)
     return 0;
 }
 
-static size_t find_corner(const corner *sorted, size_t n, corner key)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_corner(&sorted[mid], &key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Turn the triangles read since the last o/g into a scene mesh. */
 static am_status finish_mesh(obj_state *st, am_error *err)
 {
@@ -282,21 +288,46 @@ static am_status finish_mesh(obj_state *st, am_error *err)
     m->name = am_strdup(st->mesh_name ? st->mesh_name : "");
     const corner *cs = st->corners.data;
     size_t nc = 3 * tris;
+    /* The unique corners in (v, t, n) order: three stable radix passes (n, then t, then v)
+     * instead of qsort and a binary search per corner (42% of reading a 450k mesh). */
     corner *sorted = malloc(nc * sizeof *sorted);
-    if (!m->name || !sorted) {
+    uint32_t *key = malloc(nc * sizeof *key), *order = malloc(nc * sizeof *order);
+    uint32_t *corner_vertex = malloc(nc * sizeof *corner_vertex);
+    if (!m->name || !sorted || !key || !order || !corner_vertex) {
         free(sorted);
+        free(key);
+        free(order);
+        free(corner_vertex);
         return am_fail_nomem(err, st->source);
     }
-    memcpy(sorted, cs, nc * sizeof *sorted);
-    qsort(sorted, nc, sizeof *sorted, cmp_corner);
+    for (size_t i = 0; i < nc; i++)
+        order[i] = (uint32_t)i;
+    am_status rs = AM_OK;
+    for (int pass = 0; pass < 3 && !rs; pass++) {
+        for (size_t i = 0; i < nc; i++) {
+            const corner *c = &cs[order[i]];
+            key[i] = pass == 0 ? (uint32_t)(c->n + 1) : pass == 1 ? (uint32_t)(c->t + 1) : (uint32_t)c->v;
+        }
+        rs = am_radix_sort_u32(key, order, nc, err);
+    }
+    free(key);
+    if (rs) {
+        free(sorted);
+        free(order);
+        free(corner_vertex);
+        return rs;
+    }
     size_t nu = 0;
     bool any_t = false, any_n = false;
     for (size_t i = 0; i < nc; i++) {
-        if (nu == 0 || cmp_corner(&sorted[nu - 1], &sorted[i]) != 0)
-            sorted[nu++] = sorted[i];
-        any_t |= sorted[i].t >= 0;
-        any_n |= sorted[i].n >= 0;
+        const corner *c = &cs[order[i]];
+        if (nu == 0 || cmp_corner(&sorted[nu - 1], c) != 0)
+            sorted[nu++] = *c;
+        corner_vertex[order[i]] = (uint32_t)(nu - 1);
+        any_t |= c->t >= 0;
+        any_n |= c->n >= 0;
     }
+    free(order);
     m->vertex_count = nu;
     m->positions = malloc(3 * nu * sizeof(float));
     m->source_position = malloc(nu * sizeof(uint32_t));
@@ -304,6 +335,7 @@ static am_status finish_mesh(obj_state *st, am_error *err)
     m->normals = any_n ? calloc(3 * nu, sizeof(float)) : NULL;
     if (!m->positions || !m->source_position || (any_t && !m->uvs) || (any_n && !m->normals)) {
         free(sorted);
+        free(corner_vertex);
         return am_fail_nomem(err, st->source);
     }
     const float *v = st->v.data, *vt = st->vt.data, *vn = st->vn.data;
@@ -325,6 +357,7 @@ static am_status finish_mesh(obj_state *st, am_error *err)
             am_scene_face *faces = realloc(m->faces, (m->face_count + 1) * sizeof *faces);
             if (!faces) {
                 free(sorted);
+                free(corner_vertex);
                 return am_fail_nomem(err, st->source);
             }
             m->faces = faces;
@@ -337,14 +370,16 @@ static am_status finish_mesh(obj_state *st, am_error *err)
             m->face_count++;
             if (!m->faces[f].indices) {
                 free(sorted);
+                free(corner_vertex);
                 return am_fail_nomem(err, st->source);
             }
         }
         am_scene_face *face = &m->faces[f];
         for (int k = 0; k < 3; k++)
-            face->indices[face->index_count++] = (uint32_t)find_corner(sorted, nu, cs[3 * t + k]);
+            face->indices[face->index_count++] = corner_vertex[3 * t + k];
     }
     free(sorted);
+    free(corner_vertex);
     st->corners.count = 0;
     st->tri_material.count = 0;
     return AM_OK;

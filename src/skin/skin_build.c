@@ -552,8 +552,9 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     /* An explicit skin (the uploader's asset from a file rigged to the viewer skeleton) and
      * a rig with its own faces (a file's materials) are written as given: no triangle budget
      * (a reduction would change the asset the uploader makes and lose each triangle's face);
-     * the region limit is then the caller's check (summary.over_region_limit). */
-    if (rig->face_count == 0 && !rig->explicit_skin) {
+     * the region limit is then the caller's check (summary.over_region_limit), unless the
+     * caller asks for the budget on an explicit skin (budget_given_skin, faces merged). */
+    if (rig->face_count == 0 && (!rig->explicit_skin || opts.budget_given_skin)) {
         if ((st = am_skin_apply_budget(out, &opts, err)))
             goto done;
     } else if (opts.max_tris > 0) {

@@ -96,6 +96,9 @@ typedef struct am_skin_options {
                                     AM_SKIN_MAX_TRIS_NONE: never reduced (a mesh that cannot
                                          fit is refused before the build) */
     size_t face_vertex_limit;    /* 3 .. 65536; default AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT */
+    bool budget_given_skin;      /* the budget applies to an explicit skin too (import: the
+                                    uploader's asset reduced when it cannot fit); the rig's
+                                    faces must then be merged (face_count 0) by the caller */
     bool generate_lods;          /* false: every LOD block carries the high LOD */
     double lod_ratio[3];         /* target triangles of medium/low/lowest as a fraction of
                                     the LOD above (default 0.25 each) */
