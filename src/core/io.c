@@ -329,6 +329,29 @@ am_status am_write_file_atomic(const char *path, const void *data, size_t size, 
 
 am_status am_mkdir_p(const char *path, am_error *err)
 {
+    return am_mkdir_p_new(path, NULL, err);
+}
+
+void am_rmdir_new(const char *path, const char *created)
+{
+    if (!created)
+        return;
+    char buf[4096];
+    size_t cl = strlen(created);
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf || strncmp(buf, created, cl) != 0)
+        return;
+    while (strlen(buf) >= cl && (rmdir(buf) == 0 || errno == ENOENT)) {
+        char *slash = strrchr(buf, '/');
+        if (!slash || (size_t)(slash - buf) < cl)
+            break;
+        *slash = '\0';
+    }
+}
+
+am_status am_mkdir_p_new(const char *path, char **created, am_error *err)
+{
+    if (created)
+        *created = NULL;
     char buf[4096];
     size_t len = strlen(path);
     if (len == 0 || len >= sizeof buf)
@@ -338,7 +361,10 @@ am_status am_mkdir_p(const char *path, am_error *err)
         if (buf[i] == '/' || buf[i] == '\0') {
             char c = buf[i];
             buf[i] = '\0';
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            if (mkdir(buf, 0755) == 0) {
+                if (created && !*created && !(*created = am_strdup(buf)))
+                    return am_fail_nomem(err, "folder name");
+            } else if (errno != EEXIST) {
                 am_fail(err, AM_ERR_IO, "cannot create directory: %s", strerror(errno));
                 am_error_where(err, "%s", buf);
                 return AM_ERR_IO;

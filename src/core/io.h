@@ -65,6 +65,12 @@ am_status am_write_file_atomic(const char *path, const void *data, size_t size, 
 
 /* Create a directory (and parents) if missing. */
 am_status am_mkdir_p(const char *path, am_error *err);
+/* The same; *created (malloc'd, free it) is the outermost folder this call made, NULL when
+ * path existed. With it, am_rmdir_new undoes the call after a failure. */
+am_status am_mkdir_p_new(const char *path, char **created, am_error *err);
+/* Remove path and its parents up to `created` (from am_mkdir_p_new), each only while it is
+ * empty; nothing when created is NULL. Does not free `created`. */
+void am_rmdir_new(const char *path, const char *created);
 
 /* Join dir and name into buf ("dir/name"); returns buf or NULL if it does not fit. */
 char *am_path_join(char *buf, size_t size, const char *dir, const char *name);

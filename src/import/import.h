@@ -240,6 +240,8 @@ typedef struct am_import_report {
     size_t finding_count, finding_cap;
     char (*written)[1024];       /* every file written, in order */
     size_t written_count;
+    char (*removed)[1024];       /* the previous run's files (its NAME.outset) not written again, removed */
+    size_t removed_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
     size_t motion_count;
     am_import_map_entry *map;    /* copied from a retargeted plan */
