@@ -203,25 +203,18 @@ am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t *
     return am_read_file_any(path, &fmt, 1, NULL, data, size, err);
 }
 
-am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
-                           uint8_t **data, size_t *size, am_error *err)
+/* The reading itself, from an open descriptor (left open). */
+static am_status read_fd_any(int fd, const char *shown, const am_file_format *const *formats, size_t count,
+                             size_t *which, uint8_t **data, size_t *size, am_error *err)
 {
     *data = NULL;
     *size = 0;
     if (which)
         *which = 0;
-    const bool is_stdin = strcmp(path, "-") == 0;
-    const char *shown = is_stdin ? "stdin" : path;
-    int fd = STDIN_FILENO;
     struct stat sb;
-    if (!is_stdin) {
-        am_status opened = open_regular(path, &fd, &sb, err);
-        if (opened)
-            return opened;
-    }
     am_status st = AM_OK;
     uint8_t *buf = NULL;
-    if (is_stdin && fstat(fd, &sb) != 0)
+    if (fstat(fd, &sb) != 0)
         goto read_error;
     if (S_ISDIR(sb.st_mode)) {
         st = am_fail(err, AM_ERR_IO, "cannot read: it is a directory");
@@ -292,9 +285,30 @@ read_error:
     am_error_where(err, "%s", shown);
 done:
     free(buf);
-    if (!is_stdin)
-        close(fd);
     return st;
+}
+
+am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
+                           uint8_t **data, size_t *size, am_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    if (strcmp(path, "-") == 0)
+        return read_fd_any(STDIN_FILENO, "stdin", formats, count, which, data, size, err);
+    int fd;
+    struct stat sb;
+    am_status st = open_regular(path, &fd, &sb, err);
+    if (!st) {
+        st = read_fd_any(fd, path, formats, count, which, data, size, err);
+        close(fd);
+    }
+    return st;
+}
+
+am_status am_read_fd_as(int fd, const char *shown, const am_file_format *fmt, uint8_t **data, size_t *size,
+                        am_error *err)
+{
+    return read_fd_any(fd, shown, &fmt, 1, NULL, data, size, err);
 }
 
 am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err)

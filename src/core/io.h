@@ -47,6 +47,10 @@ am_status am_read_file_any(const char *path, const am_file_format *const *format
  * device or directory, without blocking). */
 am_status am_read_file_head(const char *path, uint8_t *head, size_t cap, size_t *got, uint64_t *file_size,
                             am_error *err);
+/* am_read_file_as on a descriptor the caller opened and checked (e.g. O_NOFOLLOW, its owner),
+ * read from where it stands and left open; `shown` names it in errors. */
+am_status am_read_fd_as(int fd, const char *shown, const am_file_format *fmt, uint8_t **data, size_t *size,
+                        am_error *err);
 /* am_read_file_as(path, NULL, ...). */
 am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err);
 
