@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -170,7 +171,8 @@ static am_status sniff_any(const uint8_t *h, size_t n, am_error *err)
     return AM_OK;
 }
 
-/* A stream has no size to check: reading stops one byte past the limit. */
+/* A stream (stdin, the one input that may be one) has no size to check: reading stops one
+ * byte past the limit. */
 static void test_an_endless_stream_stops_at_the_limit(void **state)
 {
     (void)state;
@@ -178,9 +180,43 @@ static void test_an_endless_stream_stops_at_the_limit(void **state)
     uint8_t *d = NULL;
     size_t n = 0;
     am_error err;
-    expect_refused(am_read_file_as("/dev/zero", &small, &d, &n, &err), &err,
-                   "more than 100000 bytes: over the 100000 bytes limit for a test stream");
+    int saved = dup(STDIN_FILENO), zero = open("/dev/zero", O_RDONLY);
+    assert_true(saved >= 0 && zero >= 0);
+    assert_int_equal(dup2(zero, STDIN_FILENO), STDIN_FILENO);
+    am_status s = am_read_file_as("-", &small, &d, &n, &err);
+    assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+    close(zero);
+    close(saved);
+    expect_refused(s, &err, "more than 100000 bytes: over the 100000 bytes limit for a test stream");
     assert_null(d);
+}
+
+/* A named input that is not a regular file is refused at once: a FIFO nobody writes to
+ * (open would wait for a writer forever without O_NONBLOCK), a device. */
+static void test_a_fifo_or_a_device_given_as_a_file_is_refused_without_blocking(void **state)
+{
+    (void)state;
+    char dir[512], p[1024];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(p, sizeof p, "%s/model.dae", dir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    uint8_t *d = NULL;
+    size_t n = 0;
+    am_error err;
+    assert_int_equal(am_read_file(p, &d, &n, &err), AM_ERR_IO);
+    assert_non_null(strstr(err.msg, "a FIFO (named pipe), not a regular file"));
+    assert_non_null(strstr(err.where, "model.dae"));
+    assert_null(d);
+    assert_int_equal(am_read_file("/dev/zero", &d, &n, &err), AM_ERR_IO);
+    assert_non_null(strstr(err.msg, "a device, not a regular file"));
+    /* the whole command: exit 3 naming the file, no output folder */
+    char out[4096], skel[1024];
+    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s/o' --skeleton '%s'", p, dir, skel), 3);
+    assert_non_null(strstr(out, "model.dae"));
+    assert_non_null(strstr(out, "FIFO"));
+    assert_int_equal(am_test_count_entries(dir), 1);
+    am_test_rmtree(dir);
 }
 
 /* An unreadable file keeps errno's words ("not found" only when it is missing). */
@@ -208,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_a_2gb_file_of_the_right_kind_is_refused_by_its_size),
         cmocka_unit_test(test_a_file_of_another_kind_is_named_for_what_it_is),
         cmocka_unit_test(test_an_endless_stream_stops_at_the_limit),
+        cmocka_unit_test(test_a_fifo_or_a_device_given_as_a_file_is_refused_without_blocking),
         cmocka_unit_test(test_an_unreadable_skeleton_says_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -215,7 +215,7 @@ static void test_json_report_and_written_files_reread(void **state)
                      0);
     snprintf(b, sizeof b, "cmp -s '%s/r2ROOTPRIM_rigged.llmesh' '%s/r2ROOTPRIM_rigged.llmesh'", dir, a);
     assert_int_equal(system(b), 0); /* NAME.rig.json rebuilds the same asset */
-    assert_int_equal(files_in(dir), 4); /* no staged leftovers */
+    assert_int_equal(files_in(dir), 5); /* no staged leftovers: the 4 files and the set's NAME.outset */
 }
 
 /* The five meshes of the Bento female become one object: the first the animesh root, the
@@ -290,6 +290,72 @@ static void test_outputs_replaced_only_together(void **state)
     free(after);
 }
 
+/* An output set owns what its earlier runs of the same NAME wrote (NAME.outset): a re-run
+ * without --bench and without the motion removes the pose sheet and the .anim, says so,
+ * and leaves the user's own files, even ones of the same name pattern. */
+static void test_a_rerun_with_fewer_outputs_removes_the_earlier_ones_and_says_so(void **state)
+{
+    fixture *f = *state;
+    char dir[700], out[65536], path[800];
+    snprintf(dir, sizeof dir, "%s/r2", f->dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --bench --anim "
+                                                      "'%s/TeddyIdle.bvh' --skeleton '%s'",
+                                     f->data, dir, f->data, f->skel),
+                     0);
+    snprintf(path, sizeof path, "%s/r2ROOTPRIM_rigged_poses.png", dir);
+    assert_true(exists(path));
+    snprintf(path, sizeof path, "%s/r2ROOTPRIM_rigged_notes.txt", dir);
+    am_test_write_text(path, "mine\n");
+    size_t before = files_in(dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --skeleton '%s'",
+                                     f->data, dir, f->skel),
+                     0);
+    assert_non_null(strstr(out, "removed "));
+    assert_non_null(strstr(out, "/r2ROOTPRIM_rigged_poses.png (the previous run's, not written by this one)"));
+    assert_non_null(strstr(out, "/TeddyIdle.anim (the previous run's"));
+    assert_int_equal(files_in(dir), before - 2);
+    assert_true(exists(path)); /* not the set's: never listed in its manifest */
+    snprintf(path, sizeof path, "%s/TeddyIdle.anim", dir);
+    assert_false(exists(path));
+}
+
+/* A symbolic link planted inside --out at an output's name is replaced, never written
+ * through; a run that fails leaves no --out folder it created. */
+static void test_a_link_inside_out_is_replaced_and_a_failed_run_leaves_no_new_folder(void **state)
+{
+    fixture *f = *state;
+    char dir[700], out[65536], path[800], outside[800];
+    snprintf(dir, sizeof dir, "%s/linked", f->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(outside, sizeof outside, "%s/outside.dae", f->dir);
+    am_test_write_text(outside, "mine\n");
+    snprintf(path, sizeof path, "%s/r2ROOTPRIM_rigged.dae", dir);
+    assert_int_equal(symlink("../outside.dae", path), 0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --skeleton '%s'",
+                                     f->data, dir, f->skel),
+                     0);
+    size_t n;
+    uint8_t *mine = am_test_slurp(outside, &n);
+    assert_true(n == 5 && memcmp(mine, "mine\n", 5) == 0);
+    free(mine);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISREG(st.st_mode) && st.st_size > 1000);
+
+    /* the archive's folder cannot be made (a file is in the way): exit 3, no new --out */
+    char file[700], fresh[700];
+    snprintf(file, sizeof file, "%s/afile", f->dir);
+    am_test_write_text(file, "x\n");
+    snprintf(fresh, sizeof fresh, "%s/new/deeper", f->dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --oar '%s/sub/x.oar' --skeleton '%s'",
+                                     f->data, fresh, file, f->skel),
+                     3);
+    assert_non_null(strstr(out, "afile"));
+    snprintf(fresh, sizeof fresh, "%s/new", f->dir);
+    assert_false(exists(fresh));
+}
+
 /* --anim with a BVH whose names are not the viewer's (CMU's Hips, LeftUpLeg, ...): the
  * import converts it as anim from-bvh does, through the suggested map (byte for byte the
  * same .anim), and says so in a finding. */
@@ -340,6 +406,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json_report_and_written_files_reread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_oar_linkset_of_the_bento_female, setup, teardown),
         cmocka_unit_test_setup_teardown(test_outputs_replaced_only_together, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_rerun_with_fewer_outputs_removes_the_earlier_ones_and_says_so, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_link_inside_out_is_replaced_and_a_failed_run_leaves_no_new_folder, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_cmu_bvh_motion_through_the_suggested_map, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -601,6 +601,181 @@ static void test_compare_with_an_opensim_save(void **state)
     am_test_oar_inputs_free(&t);
 }
 
+/* ---- archives OpenSim reads differently (tar built by hand) -------------------------- */
+
+/* One ustar header: the 100-byte name field as given (NULs and all), the prefix field. */
+static void tar_header(am_buf *tar, const void *name, size_t name_len, const char *prefix, char type, size_t size)
+{
+    uint8_t h[512];
+    memset(h, 0, sizeof h);
+    memcpy(h, name, name_len);
+    memcpy(h + 100, "0000644", 8);
+    memcpy(h + 108, "0000000", 8);
+    memcpy(h + 116, "0000000", 8);
+    char num[16];
+    snprintf(num, sizeof num, "%011zo", size);
+    memcpy(h + 124, num, 12);
+    memcpy(h + 136, "00000000000", 12);
+    h[156] = (uint8_t)type;
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    if (prefix)
+        memcpy(h + 345, prefix, strlen(prefix));
+    memset(h + 148, ' ', 8);
+    unsigned sum = 0;
+    for (size_t i = 0; i < sizeof h; i++)
+        sum += h[i];
+    snprintf(num, sizeof num, "%06o", sum);
+    memcpy(h + 148, num, 7);
+    am_error err;
+    assert_int_equal(am_buf_append(tar, h, sizeof h, &err), AM_OK);
+}
+
+static void tar_data(am_buf *tar, const void *data, size_t size)
+{
+    static const uint8_t zeros[512];
+    am_error err;
+    assert_int_equal(am_buf_append(tar, data, size, &err), AM_OK);
+    assert_int_equal(am_buf_append(tar, zeros, (512 - size % 512) % 512, &err), AM_OK);
+}
+
+static void gzip_into(const am_buf *tar, am_buf *gz)
+{
+    am_error err;
+    assert_int_equal(am_buf_reserve(gz, tar->size + 4096, &err), AM_OK);
+    z_stream d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(deflateInit2(&d, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    d.next_in = tar->data;
+    d.avail_in = (uInt)tar->size;
+    d.next_out = gz->data;
+    d.avail_out = (uInt)(tar->size + 4096);
+    assert_int_equal(deflate(&d, Z_FINISH), Z_STREAM_END);
+    gz->size = d.total_out;
+    deflateEnd(&d);
+}
+
+typedef enum { PLAIN, USTAR_PREFIX, PAX_PATH, NUL_IN_NAME, EMPTY_FIRST_BYTE } tar_trick;
+
+/* The archive's entries as a hand-built tar, the first asset written with `trick`. */
+static void build_tricked(const am_buf *oar, tar_trick trick, am_buf *gz)
+{
+    am_test_tar_entry e[MAX_ENTRIES];
+    size_t n = am_test_untar(oar, e, MAX_ENTRIES);
+    am_buf tar = {0};
+    bool done = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = e[i].path;
+        if (done || trick == PLAIN || strncmp(p, "assets/", 7) != 0) {
+            tar_header(&tar, p, strlen(p), NULL, '0', e[i].size);
+        } else if (trick == USTAR_PREFIX) { /* libarchive: assets/NAME; OpenSim: NAME */
+            tar_header(&tar, p + 7, strlen(p + 7), "assets", '0', e[i].size);
+        } else if (trick == PAX_PATH) { /* libarchive applies path=; OpenSim sees two files */
+            char rec[400];
+            size_t body = strlen(" path=\n") + strlen(p), len = body + 2;
+            if (len >= 100)
+                len++;
+            snprintf(rec, sizeof rec, "%zu path=%s\n", len, p);
+            assert_int_equal(strlen(rec), len);
+            tar_header(&tar, "PaxHeaders/x", 12, NULL, 'x', len);
+            tar_data(&tar, rec, len);
+            tar_header(&tar, "renamed.bin", 11, NULL, '0', e[i].size);
+        } else if (trick == NUL_IN_NAME) { /* libarchive stops at the NUL; OpenSim keeps the rest */
+            char field[100] = {0};
+            size_t l = strlen(p);
+            memcpy(field, p, l);
+            memcpy(field + l + 1, "x.png", 5);
+            tar_header(&tar, field, l + 6, NULL, '0', e[i].size);
+        } else if (trick == EMPTY_FIRST_BYTE) { /* OpenSim's end of archive; libarchive reads on */
+            char field[100] = {0};
+            memcpy(field + 1, p, strlen(p));
+            tar_header(&tar, field, strlen(p) + 1, NULL, '0', e[i].size);
+        }
+        done = done || strncmp(p, "assets/", 7) == 0;
+        tar_data(&tar, e[i].data, e[i].size);
+    }
+    static const uint8_t end[1024];
+    am_error err;
+    assert_int_equal(am_buf_append(&tar, end, sizeof end, &err), AM_OK);
+    gzip_into(&tar, gz);
+    am_buf_free(&tar);
+    am_test_tar_free(e, n);
+}
+
+/* libarchive applies the ustar prefix and pax path= and cuts a name at a NUL; OpenSim's
+ * TarArchiveReader takes the 100-byte name field (NULs trimmed at its ends only) and stops
+ * at a header starting with 0. Each such archive is refused, naming the entry and the
+ * reason; the same entries plainly written pass. */
+static void test_an_archive_opensim_reads_differently_is_refused(void **state)
+{
+    (void)state;
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_buf oar = {0};
+    write_oar(&t.in, &oar);
+    static const struct {
+        tar_trick trick;
+        const char *msg;
+    } cases[] = {
+        {USTAR_PREFIX, "the ustar prefix field or a pax path"},
+        {PAX_PATH, "a pax extended header"},
+        {NUL_IN_NAME, "a NUL inside the 100-byte name field"},
+        /* OpenSim's end of archive: libarchive's path check already refuses the empty name */
+        {EMPTY_FIRST_BYTE, "an entry path that is empty"},
+    };
+    am_buf gz = {0};
+    build_tricked(&oar, PLAIN, &gz);
+    am_error err;
+    am_oar_check_report rep;
+    if (am_oar_check_bytes(gz.data, gz.size, &rep, &err))
+        fail_msg("the plain hand-built archive: %s", err.msg);
+    am_buf_free(&gz);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        build_tricked(&oar, cases[i].trick, &gz);
+        am_error_clear(&err);
+        am_status s = am_oar_check_bytes(gz.data, gz.size, &rep, &err);
+        if (s != AM_ERR_INVALID || !strstr(err.msg, cases[i].msg))
+            fail_msg("case %zu: status %d, message '%s' (wanted '%s')", i, s, err.msg, cases[i].msg);
+        if (cases[i].trick != EMPTY_FIRST_BYTE)
+            assert_non_null(strstr(err.msg, "refused: OpenSim's tar reader"));
+        am_buf_free(&gz);
+    }
+    am_buf_free(&oar);
+    am_test_oar_inputs_free(&t);
+}
+
+/* OpenSim keeps the shape's <SculptTexture>, the viewer draws ExtraParams' mesh: an object
+ * whose two name different meshes is refused, naming the object and the part. */
+static void test_sculpt_texture_and_extra_params_must_name_one_mesh(void **state)
+{
+    (void)state;
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_buf oar = {0};
+    write_oar(&t.in, &oar);
+    am_test_tar_entry e[MAX_ENTRIES];
+    size_t n = am_test_untar(&oar, e, MAX_ENTRIES);
+    size_t obj = n;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(e[i].path, "objects/", 8) == 0)
+            obj = i;
+    assert_true(obj < n);
+    char *x = (char *)e[obj].data;
+    char *st = strstr(x, "<SculptTexture>");
+    assert_non_null(st);
+    st = strstr(st, "<Guid>");
+    assert_non_null(st);
+    st += strlen("<Guid>");
+    st[0] = st[0] == 'a' ? 'b' : 'a'; /* another UUID, same length */
+    am_buf bad = {0};
+    repack(&oar, obj, e[obj].data, e[obj].size, NULL, &bad);
+    expect_refused(&bad, e[obj].path, "<SculptTexture> names");
+    am_buf_free(&bad);
+    am_test_tar_free(e, n);
+    am_buf_free(&oar);
+    am_test_oar_inputs_free(&t);
+}
+
 static void test_extra_params_and_base64_bounds(void **state)
 {
     (void)state;
@@ -649,6 +824,8 @@ int main(void)
         cmocka_unit_test(test_two_part_linkset_reads_checks_and_compares),
         cmocka_unit_test(test_compare_with_an_opensim_save),
         cmocka_unit_test(test_extra_params_and_base64_bounds),
+        cmocka_unit_test(test_an_archive_opensim_reads_differently_is_refused),
+        cmocka_unit_test(test_sculpt_texture_and_extra_params_must_name_one_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,8 @@
 /* Output sets (core/outset.h) and the atomic write built on them: all or nothing, a killed
- * run's temps swept (a live run's left alone), modes kept, symbolic links written through. */
+ * run's temps swept (a live run's left alone, even one slowed between creating and locking
+ * a temp), a commit killed halfway finished by the next run, modes kept, symbolic links
+ * replaced and never followed, a manifest's earlier files removed. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +13,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -273,19 +278,19 @@ static void test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask(
     am_test_rmtree(dir);
 }
 
-static void test_a_symlinked_output_is_written_through_its_link(void **state)
+static void test_a_symlink_in_the_folder_is_replaced_never_followed(void **state)
 {
     (void)state;
-    char dir[512], out[1024], real[1024], link[1024], target[1024];
+    char dir[512], out[1024], real[1024], link[1024];
     am_test_tmpdir(dir, sizeof dir);
     path_of(out, sizeof out, dir, "out");
     path_of(real, sizeof real, dir, "real");
     assert_int_equal(mkdir(out, 0755), 0);
     assert_int_equal(mkdir(real, 0755), 0);
-    put(real, "a.dae", "old");
+    put(real, "a.dae", "outside");
+    /* planted links leading out of the folder: one to a file, one dangling */
     path_of(link, sizeof link, out, "a.dae");
     assert_int_equal(symlink("../real/a.dae", link), 0);
-    /* a dangling link: its file is created */
     path_of(link, sizeof link, out, "a.llmesh");
     assert_int_equal(symlink("../real/a.llmesh", link), 0);
 
@@ -299,21 +304,175 @@ static void test_a_symlinked_output_is_written_through_its_link(void **state)
     struct stat st;
     path_of(link, sizeof link, out, "a.dae");
     assert_int_equal(lstat(link, &st), 0);
-    assert_true(S_ISLNK(st.st_mode)); /* still a link */
-    ssize_t n = readlink(link, target, sizeof target - 1);
-    assert_true(n > 0);
-    target[n] = '\0';
-    assert_string_equal(target, "../real/a.dae");
-    expect(real, "a.dae", "new dae");
-    expect(real, "a.llmesh", "new mesh");
+    assert_true(S_ISREG(st.st_mode)); /* the link itself was replaced */
+    expect(out, "a.dae", "new dae");
+    expect(out, "a.llmesh", "new mesh");
+    expect(real, "a.dae", "outside"); /* nothing written through it */
     assert_int_equal(am_test_count_entries(out), 2);
-    assert_int_equal(am_test_count_entries(real), 2);
+    assert_int_equal(am_test_count_entries(real), 1);
 
     /* the one-file write does the same */
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(symlink("../real/a.dae", link), 0);
     assert_int_equal(am_write_file_atomic(link, "newer", 5, &err), AM_OK);
     assert_int_equal(lstat(link, &st), 0);
-    assert_true(S_ISLNK(st.st_mode));
-    expect(real, "a.dae", "newer");
+    assert_true(S_ISREG(st.st_mode));
+    expect(out, "a.dae", "newer");
+    expect(real, "a.dae", "outside");
+    am_test_rmtree(dir);
+}
+
+/* A journal as a run killed inside its commit leaves it: the first rename done, the second
+ * not; the next set begun in the folder finishes it. */
+static void test_a_commit_killed_halfway_is_finished_by_the_next_run(void **state)
+{
+    (void)state;
+    char dir[512], p[1024];
+    am_test_tmpdir(dir, sizeof dir);
+    put(dir, "a.llmesh", "new mesh"); /* renamed before the kill */
+    put(dir, "a.dae", "old dae");
+    put(dir, "a.dae.tmpQx7Kp2", "new dae");
+    put(dir, "a.meshdata.json", "old meshdata"); /* stale: the journal removes it */
+    static const char journal[] = "animesh output set journal 1\n"
+                                  "Da.meshdata.json\0"
+                                  "Ra.llmesh.tmpZZ12ab\0a.llmesh\0"
+                                  "Ra.dae.tmpQx7Kp2\0a.dae\0";
+    path_of(p, sizeof p, dir, ".animesh-outset-journal");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(journal, 1, sizeof journal - 1, f), sizeof journal - 1);
+    fclose(f);
+
+    const char *names[] = {"b.txt"};
+    am_outset *set;
+    am_error err;
+    assert_int_equal(am_outset_begin(&set, dir, names, 1, &err), AM_OK);
+    assert_int_equal(am_outset_rolled_forward(set), 1);
+    am_outset_free(set);
+    expect(dir, "a.llmesh", "new mesh");
+    expect(dir, "a.dae", "new dae");
+    assert_int_equal(access(p, F_OK), -1);
+    path_of(p, sizeof p, dir, "a.meshdata.json");
+    assert_int_equal(access(p, F_OK), -1);
+    assert_int_equal(am_test_count_entries(dir), 2);
+
+    /* a journal animesh did not write (a rename out of the folder) is refused, not obeyed */
+    static const char forged[] = "animesh output set journal 1\nRa.dae.tmpAAAAAA\0../a.dae\0";
+    path_of(p, sizeof p, dir, ".animesh-outset-journal");
+    f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(forged, 1, sizeof forged - 1, f), sizeof forged - 1);
+    fclose(f);
+    put(dir, "a.dae.tmpAAAAAA", "forged");
+    assert_int_equal(am_outset_begin(&set, dir, names, 1, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.where, ".animesh-outset-journal"));
+    expect(dir, "a.dae", "new dae");
+    am_test_rmtree(dir);
+}
+
+/* A set with a manifest owns what it wrote: a re-run that writes fewer files removes the
+ * rest of its earlier set, and nothing the manifest does not list. */
+static void test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else(void **state)
+{
+    (void)state;
+    char dir[512];
+    am_test_tmpdir(dir, sizeof dir);
+    put(dir, "notes.txt", "the user's");
+    put(dir, "x_old.anim", "not listed: a file of the name pattern the set never wrote");
+    am_outset *set;
+    am_error err;
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_outset_own(set, "x.outset", &err), AM_OK);
+    assert_int_equal(am_outset_add(set, "x.llmesh", "mesh", 4, &err), AM_OK);
+    assert_int_equal(am_outset_add(set, "walk.anim", "walk", 4, &err), AM_OK);
+    assert_int_equal(am_outset_add(set, "x_poses.png", "png", 3, &err), AM_OK);
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    assert_null(am_outset_removed_name(set, 0));
+    am_outset_free(set);
+    expect(dir, "x.outset", "animesh output set 1\nx.llmesh\nwalk.anim\nx_poses.png\n");
+    assert_int_equal(am_test_count_entries(dir), 6);
+
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_outset_own(set, "x.outset", &err), AM_OK);
+    assert_int_equal(am_outset_add(set, "x.llmesh", "mesh 2", 6, &err), AM_OK);
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    assert_string_equal(am_outset_removed_name(set, 0), "walk.anim");
+    assert_string_equal(am_outset_removed_name(set, 1), "x_poses.png");
+    assert_null(am_outset_removed_name(set, 2));
+    am_outset_free(set);
+    expect(dir, "x.outset", "animesh output set 1\nx.llmesh\n");
+    expect(dir, "x.llmesh", "mesh 2");
+    expect(dir, "notes.txt", "the user's");
+    assert_int_equal(am_test_count_entries(dir), 4);
+
+    /* a listed name that is now a folder or a link is not the set's file: left alone */
+    put(dir, "x.outset", "animesh output set 1\nx.llmesh\nsub\nnotes-link\n../notes.txt\n");
+    char p[1024];
+    path_of(p, sizeof p, dir, "sub");
+    assert_int_equal(mkdir(p, 0755), 0);
+    path_of(p, sizeof p, dir, "notes-link");
+    assert_int_equal(symlink("notes.txt", p), 0);
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_outset_own(set, "x.outset", &err), AM_OK);
+    assert_int_equal(am_outset_add(set, "x.llmesh", "mesh 3", 6, &err), AM_OK);
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    assert_null(am_outset_removed_name(set, 0));
+    am_outset_free(set);
+    assert_int_equal(am_test_count_entries(dir), 6);
+    assert_int_equal(lstat(p, &(struct stat){0}), 0);
+    am_test_rmtree(dir);
+}
+
+/* Two runs into one folder, the CLI's slowed between creating each temp and locking it
+ * (tests/shim/flock_delay.c): the other run's sweeps, again and again meanwhile, must take
+ * none of its temps, and its set arrives whole. */
+static void test_a_run_slowed_between_create_and_lock_keeps_its_temps(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"bendbox.rig.json", "bendbox_atlas.png", "bendbox_atlas.j2c", "bendbox.llmesh",
+                                        "bendbox.dae",      "bendbox.meshdata.json", "bendbox_fold.anim"};
+    char dir[512], out[1024], skel[1024], asan[1024];
+    am_test_tmpdir(dir, sizeof dir);
+    path_of(out, sizeof out, dir, "o");
+    assert_int_equal(mkdir(out, 0755), 0);
+    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
+    const char *had = getenv("ASAN_OPTIONS");
+    /* the shim is preloaded ahead of the sanitizer's runtime */
+    snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0", had ? had : "", had && had[0] ? ":" : "");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("LD_PRELOAD", AM_FLOCK_DELAY_SHIM, 1);
+        setenv("AM_FLOCK_DELAY_MS", "300", 1);
+        setenv("ASAN_OPTIONS", asan, 1);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        execl(AM_CLI_PATH, "animesh", "bendbox", "--out", out, "--skeleton", skel, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0, sweeps_beside_a_live_temp = 0;
+    size_t swept = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        DIR *d = opendir(out);
+        bool live = false;
+        for (struct dirent *de; d && (de = readdir(d));)
+            live = live || strstr(de->d_name, ".tmp") != NULL;
+        if (d)
+            closedir(d);
+        sweeps_beside_a_live_temp += live;
+        am_outset *set;
+        am_error err;
+        assert_int_equal(am_outset_begin(&set, out, (const char *const *)names, 7, &err), AM_OK);
+        swept += am_outset_swept(set);
+        am_outset_free(set);
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(sweeps_beside_a_live_temp > 0); /* the sweeps met the run's temps (7 x 0.3 s of delays) */
+    assert_int_equal(swept, 0);
+    assert_int_equal(am_test_count_entries(out), 8); /* the whole set and bendbox.outset, no temp left */
     am_test_rmtree(dir);
 }
 
@@ -350,7 +509,10 @@ int main(void)
         cmocka_unit_test(test_a_killed_runs_temps_are_swept_and_nothing_else),
         cmocka_unit_test(test_a_live_runs_temp_is_left_alone),
         cmocka_unit_test(test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask),
-        cmocka_unit_test(test_a_symlinked_output_is_written_through_its_link),
+        cmocka_unit_test(test_a_symlink_in_the_folder_is_replaced_never_followed),
+        cmocka_unit_test(test_a_commit_killed_halfway_is_finished_by_the_next_run),
+        cmocka_unit_test(test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else),
+        cmocka_unit_test(test_a_run_slowed_between_create_and_lock_keeps_its_temps),
         cmocka_unit_test(test_names_must_be_plain_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * 127.0.0.1: the requests' shape (the region as region_id, the member OpenSim reads), `loaded`
  * and `saved` true/false, faults, malformed replies, retries only for refused connections, the
  * password never shown; and --verify's save, read back and compare against a stand-in that
- * writes the save file the way a region does. */
+ * writes the save file the way a region does, and against a local attacker who plants a file
+ * at the name earlier versions derived, a FIFO, a link or an old file where the save goes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,10 @@
 #include <cmocka.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "http_server.h"
 #include "test_support.h"
@@ -33,7 +38,19 @@ typedef struct region {
      * at all when NULL), then answer `saved`. */
     const am_buf *save;
     char saved_to[1024];
+    /* Another local user, acting while the region answers `saved` (the save folder takes
+     * anyone's files): what they put where the save goes. */
+    enum { HONEST, PLANT_DERIVED, FIFO_THERE, LINK_THERE, OLD_FILE } attack;
+    char planted[1100];
 } region;
+
+static void write_bytes(const char *path, const am_buf *b)
+{
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b->data, 1, b->size, fp), b->size);
+    fclose(fp);
+}
 
 static void handler(const am_test_http_request *rq, am_test_http_response *resp, void *user)
 {
@@ -41,7 +58,29 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     resp->status = r->status ? r->status : 200;
     snprintf(resp->content_type, sizeof resp->content_type, "text/xml");
     snprintf(resp->body, sizeof resp->body, "%s", r->reply);
-    am_test_region_save(rq, r->save, resp, r->saved_to, sizeof r->saved_to);
+    if (r->attack == HONEST) {
+        am_test_region_save(rq, r->save, resp, r->saved_to, sizeof r->saved_to);
+        return;
+    }
+    /* the region saves nothing; the attacker knows only the folder (it is listed in its parent) */
+    if (!am_test_region_save(rq, r->attack == OLD_FILE ? r->save : NULL, resp, r->saved_to, sizeof r->saved_to))
+        return;
+    char folder[1024];
+    snprintf(folder, sizeof folder, "%s", r->saved_to);
+    *strrchr(folder, '/') = '\0';
+    if (r->attack == PLANT_DERIVED) { /* the name earlier versions used: the folder's suffix */
+        snprintf(r->planted, sizeof r->planted, "%s/region-%s.oar", folder, folder + strlen(folder) - 6);
+        write_bytes(r->planted, r->save);
+    } else if (r->attack == FIFO_THERE) {
+        assert_int_equal(mkfifo(r->saved_to, 0666), 0);
+    } else if (r->attack == LINK_THERE) {
+        snprintf(r->planted, sizeof r->planted, "%s/elsewhere.oar", folder);
+        write_bytes(r->planted, r->save);
+        assert_int_equal(symlink(r->planted, r->saved_to), 0);
+    } else if (r->attack == OLD_FILE) { /* a save dated an hour before the request */
+        struct timespec t[2] = {{time(NULL) - 3600, 0}, {time(NULL) - 3600, 0}};
+        assert_int_equal(utimensat(AT_FDCWD, r->saved_to, t, 0), 0);
+    }
 }
 
 #define LOADED(v)                                                                                                   \
@@ -352,6 +391,35 @@ static void test_verify_reads_the_save_back_and_cleans_up(void **state)
     assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "the region's save is not whole after"));
     assert_non_null(strstr(err.msg, "cut short"));
+    expect_no_leftovers(dir);
+
+    /* The attacker's turn (the region saves nothing, or not what is read): never verified,
+     * never a wait past the timeouts, the folder removed with whatever was put in it. */
+    f->r.save = &oar;
+    vo.complete_ms = 0;
+    f->r.attack = PLANT_DERIVED;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_IO);
+    assert_non_null(strstr(err.msg, "is not on this machine"));
+    assert_string_not_equal(f->r.planted, f->r.saved_to); /* the name asked for is not derivable */
+    assert_int_equal(strlen(strrchr(f->r.saved_to, '/')), strlen("/region-.oar") + 32);
+    expect_no_leftovers(dir);
+    f->r.attack = FIFO_THERE;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "not a regular file (a FIFO)"));
+    expect_no_leftovers(dir);
+    f->r.attack = LINK_THERE;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "a symbolic link is where the region's save should be"));
+    expect_no_leftovers(dir);
+    f->r.attack = OLD_FILE;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "older than the request"));
+    expect_no_leftovers(dir);
+    /* a save owned by someone other than the region's user */
+    f->r.attack = HONEST;
+    vo.region_uid = (long)getuid() + 1;
+    assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "--verify-uid"));
     expect_no_leftovers(dir);
     rmdir(dir);
     am_test_tar_free(e, n);

@@ -342,11 +342,18 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
     if (!opt->out_dir || !opt->skel)
         return am_fail(err, AM_ERR_USAGE, "bend box: an output directory and the viewer skeleton are required");
     am_outset *set = NULL;
-    am_status s = am_mkdir_p(opt->out_dir, err);
+    char *created = NULL; /* the folder this run made: removed again if the run fails */
+    am_status s = am_mkdir_p_new(opt->out_dir, &created, err);
     if (!s)
         s = am_outset_begin(&set, opt->out_dir, out_names, opt->bench ? 9 : 7, err);
-    if (s)
+    if (!s) /* the set owns its earlier runs' files: a run without --bench removes the PNGs */
+        s = am_outset_own(set, "bendbox.outset", err);
+    if (s) {
+        am_outset_free(set);
+        am_rmdir_new(opt->out_dir, created);
+        free(created);
         return s;
+    }
     rep->temps_swept = am_outset_swept(set);
     am_rig rig;
     am_tex_image atlas = {0};
@@ -370,7 +377,12 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
         s = am_outset_commit(set, err);
     if (s)
         rep->file_count = 0;
+    for (size_t i = 0; !s && am_outset_removed_name(set, i) && i < 2; i++)
+        snprintf(rep->removed[rep->removed_count++], sizeof rep->removed[0], "%s", am_outset_removed_name(set, i));
     am_outset_free(set);
+    if (s)
+        am_rmdir_new(opt->out_dir, created);
+    free(created);
     am_tex_image_free(&atlas);
     am_rig_free(&rig);
     free(sum);

@@ -128,6 +128,8 @@ typedef struct am_bendbox_report {
     am_bendbox_file files[AM_BENDBOX_MAX_FILES]; /* written as one set: all or none */
     size_t file_count;
     size_t temps_swept; /* temp files of a killed earlier run removed from the folder */
+    char removed[2][64]; /* an earlier run's files (bendbox.outset) not written again: the --bench PNGs */
+    size_t removed_count;
 
     /* what was built */
     size_t vertices, triangles;

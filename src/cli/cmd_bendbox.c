@@ -43,6 +43,8 @@ static void print_summary(const am_bendbox_report *rep)
     if (rep->temps_swept)
         printf("  (removed %zu temporary file%s left by an interrupted run)\n", rep->temps_swept,
                rep->temps_swept == 1 ? "" : "s");
+    for (size_t i = 0; i < rep->removed_count; i++)
+        printf("  removed %s (the previous run's, not written by this one)\n", rep->removed[i]);
     if (!rep->benched) {
         printf("\n(run with --bench to measure the written files)\n");
         return;

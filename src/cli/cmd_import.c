@@ -191,6 +191,8 @@ static void print_report(const am_import_report *r)
         printf("  [%s] %s\n", r->findings[i].code, am_text_shown(r->findings[i].text, c, sizeof c));
     for (size_t i = 0; i < r->written_count; i++)
         printf("wrote %s\n", r->written[i]);
+    for (size_t i = 0; i < r->removed_count; i++)
+        printf("removed %s (the previous run's, not written by this one)\n", r->removed[i]);
 }
 
 int am_cmd_import(int argc, char **argv)

@@ -50,7 +50,7 @@ static void print_help(void)
            "                    --anim NAME=FILE.anim ... [--play NAME] [--at X,Y,Z] [--name S]\n"
            "                    [--save] [--dry-run DIR] [--skeleton FILE] [--allow-unknown-joints]\n"
            "       animesh push --remote-admin URL --oar FILE|URL --region NAME|--region-uuid UUID\n"
-           "                    [--verify|--no-verify] [--verify-dir DIR]\n\n"
+           "                    [--verify|--no-verify] [--verify-dir DIR] [--verify-uid UID]\n\n"
            "WorldBridge: validates everything locally first (the meshdata against its schema, each\n"
            ".anim through the decoder's checks, joint names against the viewer skeleton when one is\n"
            "found), then spawns the mesh, stores each animation, plays the chosen one and saves the\n"
@@ -97,7 +97,9 @@ static void print_help(void)
            "  --no-verify          do not\n"
            "  --verify-dir DIR     where the region writes that file: a directory the region can\n"
            "                       write and this machine reads at the same path (default $TMPDIR\n"
-           "                       or /tmp); needed for --verify on a region elsewhere\n\n"
+           "                       or /tmp); needed for --verify on a region elsewhere\n"
+           "  --verify-uid UID     the user the region runs as: the save is read only when that user\n"
+           "                       owns it (default: the user running animesh)\n\n"
            "A grid that stored a damaged copy of an asset (an earlier load of a cut-short archive)\n"
            "keeps it: a later load skips that UUID. Build the archive again with\n"
            "`animesh oar --salt NEW` for new UUIDs, and load that.\n\n"
@@ -118,6 +120,7 @@ typedef struct push_args {
     const char *bridge, *mesh, *texture, *play, *name, *dry_run, *skeleton;
     const char *remote_admin, *oar, *region, *region_uuid, *verify_dir;
     int verify; /* -1: by default (on for a local archive and a loopback URL), 0 no, 1 yes */
+    long verify_uid; /* -1: ours */
     double at[3];
     bool save, at_given, allow_unknown_joints;
     long connect_ms, total_ms, backoff_ms;
@@ -429,6 +432,7 @@ static int push_remote_admin(push_args *a)
         am_oar_verify_options vo;
         am_oar_verify_options_default(&vo);
         vo.dir = a->verify_dir;
+        vo.region_uid = a->verify_uid;
         am_oar_diff diff;
         if (am_oar_verify(&opt, a->region, a->region_uuid, &ours, &vo, &diff, &err))
             rc = am_cli_report(&err);
@@ -457,9 +461,10 @@ int am_cmd_push(int argc, char **argv)
     a.retries = -1;
     a.backoff_ms = -1;
     a.verify = -1;
+    a.verify_uid = -1;
     enum { O_BRIDGE = 256, O_MESH, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_NAME, O_SAVE, O_DRY, O_SKEL, O_RA, O_OAR,
            O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF, O_ALLOW_UNKNOWN, O_VERIFY,
-           O_NO_VERIFY, O_VERIFY_DIR };
+           O_NO_VERIFY, O_VERIFY_DIR, O_VERIFY_UID };
     static const struct option opts[] = {
         {"bridge", required_argument, 0, O_BRIDGE},   {"mesh", required_argument, 0, O_MESH},
         {"texture", required_argument, 0, O_TEXTURE}, {"anim", required_argument, 0, O_ANIM},
@@ -472,7 +477,7 @@ int am_cmd_push(int argc, char **argv)
         {"retries", required_argument, 0, O_RETRIES}, {"backoff", required_argument, 0, O_BACKOFF},
         {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN},
         {"verify", no_argument, 0, O_VERIFY},         {"no-verify", no_argument, 0, O_NO_VERIFY},
-        {"verify-dir", required_argument, 0, O_VERIFY_DIR},
+        {"verify-dir", required_argument, 0, O_VERIFY_DIR}, {"verify-uid", required_argument, 0, O_VERIFY_UID},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -529,6 +534,10 @@ int am_cmd_push(int argc, char **argv)
             a.verify = c == O_VERIFY;
             break;
         case O_VERIFY_DIR: a.verify_dir = optarg; break;
+        case O_VERIFY_UID:
+            if (!am_cli_parse_long(optarg, 0, 2147483647L, &a.verify_uid))
+                return am_cli_usage("push", "--verify-uid: a user id (a number, `id -u USER`)");
+            break;
         case O_CONNECT:
         case O_TIMEOUT:
         case O_BACKOFF:

@@ -150,29 +150,70 @@ static am_status pick_format(const uint8_t *head, size_t n, const am_file_format
     return am_fail(err, AM_ERR_INVALID, "not %s: the file is %s", names, am_sniff_kind(head, n));
 }
 
+/* A named input opened for reading: O_NONBLOCK so a FIFO cannot block the open, then
+ * refused unless fstat says it is a regular file (a FIFO, device or socket may block or
+ * never end). *fd is open only on AM_OK. */
+static am_status open_regular(const char *path, int *fd, struct stat *sb, am_error *err)
+{
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0) {
+        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
+        am_error_where(err, "%s", path);
+        return AM_ERR_IO;
+    }
+    am_status st = AM_OK;
+    if (fstat(*fd, sb) != 0 || fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        st = am_fail(err, AM_ERR_IO, "cannot read: %s", strerror(errno));
+    else if (!S_ISREG(sb->st_mode))
+        st = am_fail(err, AM_ERR_IO, "cannot read: it is %s, not a regular file",
+                     S_ISDIR(sb->st_mode)                          ? "a directory"
+                     : S_ISFIFO(sb->st_mode)                       ? "a FIFO (named pipe)"
+                     : S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode) ? "a device"
+                     : S_ISSOCK(sb->st_mode)                       ? "a socket"
+                                                                   : "a special file");
+    if (st) {
+        am_error_where(err, "%s", path);
+        close(*fd);
+        *fd = -1;
+    }
+    return st;
+}
+
+am_status am_read_file_head(const char *path, uint8_t *head, size_t cap, size_t *got, uint64_t *file_size,
+                            am_error *err)
+{
+    *got = 0;
+    int fd;
+    struct stat sb;
+    am_status st = open_regular(path, &fd, &sb, err);
+    if (st)
+        return st;
+    if (file_size)
+        *file_size = (uint64_t)sb.st_size;
+    if (!read_full(fd, head, cap, got)) {
+        st = am_fail(err, AM_ERR_IO, "read failed: %s", strerror(errno));
+        am_error_where(err, "%s", path);
+    }
+    close(fd);
+    return st;
+}
+
 am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t **data, size_t *size, am_error *err)
 {
     return am_read_file_any(path, &fmt, 1, NULL, data, size, err);
 }
 
-am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
-                           uint8_t **data, size_t *size, am_error *err)
+/* The reading itself, from an open descriptor (left open). */
+static am_status read_fd_any(int fd, const char *shown, const am_file_format *const *formats, size_t count,
+                             size_t *which, uint8_t **data, size_t *size, am_error *err)
 {
     *data = NULL;
     *size = 0;
     if (which)
         *which = 0;
-    const bool is_stdin = strcmp(path, "-") == 0;
-    const char *shown = is_stdin ? "stdin" : path;
-    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
-        am_error_where(err, "%s", shown);
-        return AM_ERR_IO;
-    }
+    struct stat sb;
     am_status st = AM_OK;
     uint8_t *buf = NULL;
-    struct stat sb;
     if (fstat(fd, &sb) != 0)
         goto read_error;
     if (S_ISDIR(sb.st_mode)) {
@@ -244,9 +285,30 @@ read_error:
     am_error_where(err, "%s", shown);
 done:
     free(buf);
-    if (!is_stdin)
-        close(fd);
     return st;
+}
+
+am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
+                           uint8_t **data, size_t *size, am_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    if (strcmp(path, "-") == 0)
+        return read_fd_any(STDIN_FILENO, "stdin", formats, count, which, data, size, err);
+    int fd;
+    struct stat sb;
+    am_status st = open_regular(path, &fd, &sb, err);
+    if (!st) {
+        st = read_fd_any(fd, path, formats, count, which, data, size, err);
+        close(fd);
+    }
+    return st;
+}
+
+am_status am_read_fd_as(int fd, const char *shown, const am_file_format *fmt, uint8_t **data, size_t *size,
+                        am_error *err)
+{
+    return read_fd_any(fd, shown, &fmt, 1, NULL, data, size, err);
 }
 
 am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err)
@@ -281,6 +343,29 @@ am_status am_write_file_atomic(const char *path, const void *data, size_t size, 
 
 am_status am_mkdir_p(const char *path, am_error *err)
 {
+    return am_mkdir_p_new(path, NULL, err);
+}
+
+void am_rmdir_new(const char *path, const char *created)
+{
+    if (!created)
+        return;
+    char buf[4096];
+    size_t cl = strlen(created);
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf || strncmp(buf, created, cl) != 0)
+        return;
+    while (strlen(buf) >= cl && (rmdir(buf) == 0 || errno == ENOENT)) {
+        char *slash = strrchr(buf, '/');
+        if (!slash || (size_t)(slash - buf) < cl)
+            break;
+        *slash = '\0';
+    }
+}
+
+am_status am_mkdir_p_new(const char *path, char **created, am_error *err)
+{
+    if (created)
+        *created = NULL;
     char buf[4096];
     size_t len = strlen(path);
     if (len == 0 || len >= sizeof buf)
@@ -290,7 +375,10 @@ am_status am_mkdir_p(const char *path, am_error *err)
         if (buf[i] == '/' || buf[i] == '\0') {
             char c = buf[i];
             buf[i] = '\0';
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            if (mkdir(buf, 0755) == 0) {
+                if (created && !*created && !(*created = am_strdup(buf)))
+                    return am_fail_nomem(err, "folder name");
+            } else if (errno != EEXIST) {
                 am_fail(err, AM_ERR_IO, "cannot create directory: %s", strerror(errno));
                 am_error_where(err, "%s", buf);
                 return AM_ERR_IO;

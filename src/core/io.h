@@ -27,8 +27,11 @@ typedef struct am_file_format {
 /* The limit for a read without a format (our own files read back). */
 #define AM_READ_MAX_BYTES ((size_t)1 << 30)
 
-/* Read a whole file (path "-" reads stdin). Sniffs the head, checks the size limit (from
- * fstat for a regular file, while reading for a pipe), then reads. *data is malloc'd with
+/* Read a whole file (path "-" reads stdin). A named path must be a regular file: a FIFO, a
+ * device, a socket or a directory is refused (AM_ERR_IO) without blocking, since it is
+ * opened O_NONBLOCK and checked with fstat before any read; only stdin may be a stream.
+ * Sniffs the head, checks the size limit (from fstat for a regular file, while reading for
+ * stdin's pipe), then reads. *data is malloc'd with
  * one extra NUL byte (not counted in *size) so text parsers may treat it as a string.
  * fmt may be NULL (no sniff, AM_READ_MAX_BYTES). Missing/unreadable file -> AM_ERR_IO
  * keeping errno's words ("Permission denied"); sniff or size refusals -> AM_ERR_INVALID.
@@ -39,6 +42,15 @@ am_status am_read_file_as(const char *path, const am_file_format *fmt, uint8_t *
  * accepts, "not A or B: the file is <kind>". */
 am_status am_read_file_any(const char *path, const am_file_format *const *formats, size_t count, size_t *which,
                            uint8_t **data, size_t *size, am_error *err);
+/* The first bytes of a named regular file (up to cap; *got says how many) and its size, for
+ * a reader that decides from them what to do; refused as am_read_file_as refuses it (a FIFO,
+ * device or directory, without blocking). */
+am_status am_read_file_head(const char *path, uint8_t *head, size_t cap, size_t *got, uint64_t *file_size,
+                            am_error *err);
+/* am_read_file_as on a descriptor the caller opened and checked (e.g. O_NOFOLLOW, its owner),
+ * read from where it stands and left open; `shown` names it in errors. */
+am_status am_read_fd_as(int fd, const char *shown, const am_file_format *fmt, uint8_t **data, size_t *size,
+                        am_error *err);
 /* am_read_file_as(path, NULL, ...). */
 am_status am_read_file(const char *path, uint8_t **data, size_t *size, am_error *err);
 
@@ -57,6 +69,12 @@ am_status am_write_file_atomic(const char *path, const void *data, size_t size, 
 
 /* Create a directory (and parents) if missing. */
 am_status am_mkdir_p(const char *path, am_error *err);
+/* The same; *created (malloc'd, free it) is the outermost folder this call made, NULL when
+ * path existed. With it, am_rmdir_new undoes the call after a failure. */
+am_status am_mkdir_p_new(const char *path, char **created, am_error *err);
+/* Remove path and its parents up to `created` (from am_mkdir_p_new), each only while it is
+ * empty; nothing when created is NULL. Does not free `created`. */
+void am_rmdir_new(const char *path, const char *created);
 
 /* Join dir and name into buf ("dir/name"); returns buf or NULL if it does not fit. */
 char *am_path_join(char *buf, size_t size, const char *dir, const char *name);

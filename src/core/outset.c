@@ -19,24 +19,30 @@
 
 #define TMP_TAG ".tmp"
 #define TMP_RANDOM 6 /* "XXXXXX", as mkstemp: the pattern earlier versions left too */
-#define MAX_LINK_HOPS 40
+#define JOURNAL_NAME ".animesh-outset-journal"
+#define JOURNAL_MAGIC "animesh output set journal 1\n"
+#define MANIFEST_MAGIC "animesh output set 1\n"
+#define SMALL_FILE_MAX ((size_t)1 << 20) /* a journal or a manifest */
 
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 typedef struct entry {
-    char *name;   /* as declared */
-    char *path;   /* dir/name */
-    char *target; /* path, or the file a symbolic link at path leads to */
-    char *temp;   /* target + ".tmpXXXXXX" once added, until commit */
-    int fd;       /* open temp, holding its lock; -1 */
+    char *name; /* as declared */
+    char *path; /* dir/name: the name itself is replaced, a symbolic link there is never followed */
+    char *temp; /* path + ".tmpXXXXXX" once added, until commit */
+    int fd;     /* open temp, holding its lock; -1 */
     bool added, stale, removed;
+    bool owned_only; /* stale because the previous manifest listed it: only a regular file goes */
 } entry;
 
 struct am_outset {
     char *dir;
+    int dir_fd;     /* the folder, open for its lock (flock on the folder itself) */
+    int dir_locked; /* nesting depth of our exclusive hold on it */
     entry *e;
     size_t n, cap;
-    size_t swept;
+    size_t swept, rolled_forward;
+    char *manifest; /* the name of the set's manifest (am_outset_own), or NULL */
     bool committed;
     bool failed; /* an add failed: the set must not be committed */
 };
@@ -55,27 +61,6 @@ static char *join2(const char *dir, const char *name)
     return p;
 }
 
-/* The directory part of a path ("." when none). */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return am_strdup(".");
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
-static const char *base_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 static am_status io_fail(am_error *err, int e, const char *path, const char *what)
 {
     am_fail(err, AM_ERR_IO, "%s: %s", what, strerror(e));
@@ -83,57 +68,16 @@ static am_status io_fail(am_error *err, int e, const char *path, const char *wha
     return AM_ERR_IO;
 }
 
-/* Follow symbolic links from path to the file the bytes belong in (which may not exist). */
-static am_status resolve_target(const char *path, char **out, am_error *err)
+/* What stands at dir/NAME now may be replaced by a file: nothing, a file, or a symbolic
+ * link (the link itself is replaced, never written through: it may lead out of the folder). */
+static am_status check_target(const char *path, am_error *err)
 {
-    char *cur = am_strdup(path);
-    if (!cur)
-        return am_fail_nomem(err, "output path");
-    for (int hops = 0;; hops++) {
-        struct stat st;
-        if (lstat(cur, &st) != 0) {
-            if (errno == ENOENT) {
-                *out = cur;
-                return AM_OK;
-            }
-            int e = errno;
-            am_status s = io_fail(err, e, path, "cannot look at the output");
-            free(cur);
-            return s;
-        }
-        if (!S_ISLNK(st.st_mode)) {
-            if (S_ISDIR(st.st_mode)) {
-                free(cur);
-                return io_fail(err, EISDIR, path, "cannot replace the output");
-            }
-            *out = cur;
-            return AM_OK;
-        }
-        if (hops == MAX_LINK_HOPS) {
-            free(cur);
-            return io_fail(err, ELOOP, path, "cannot follow the output's symbolic link");
-        }
-        char link[4096];
-        ssize_t n = readlink(cur, link, sizeof link - 1);
-        if (n < 0) {
-            int e = errno;
-            free(cur);
-            return io_fail(err, e, path, "cannot read the output's symbolic link");
-        }
-        link[n] = '\0';
-        char *next;
-        if (link[0] == '/') {
-            next = am_strdup(link);
-        } else {
-            char *d = dir_of(cur);
-            next = d ? join2(d, link) : NULL;
-            free(d);
-        }
-        free(cur);
-        if (!next)
-            return am_fail_nomem(err, "output path");
-        cur = next;
-    }
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? AM_OK : io_fail(err, errno, path, "cannot look at the output");
+    if (S_ISDIR(st.st_mode))
+        return io_fail(err, EISDIR, path, "cannot replace the output");
+    return AM_OK;
 }
 
 static bool is_temp_of(const char *entry_name, const char *base)
@@ -150,16 +94,38 @@ static bool is_temp_of(const char *entry_name, const char *base)
     return true;
 }
 
-/* Remove "BASE.tmpXXXXXX" files in the target's folder that no live writer holds. */
-static void sweep(am_outset *set, const char *target)
+
+/* The folder's lock: held (exclusively, flock on the folder itself) while temps are swept,
+ * while a temp is created and locked, and for a whole commit. So a sweep never sees a temp
+ * between its creation and its lock, and two commits into one folder never interleave. */
+static am_status lock_folder(am_outset *set, am_error *err)
 {
-    char *d = dir_of(target);
-    DIR *dh = d ? opendir(d) : NULL;
-    const char *base = base_of(target);
-    for (struct dirent *de; dh && (de = readdir(dh));) {
-        if (!is_temp_of(de->d_name, base))
+    if (set->dir_locked++ > 0)
+        return AM_OK;
+    while (flock(set->dir_fd, LOCK_EX) != 0) {
+        if (errno == EINTR)
             continue;
-        char *p = join2(d, de->d_name);
+        set->dir_locked--;
+        return io_fail(err, errno, set->dir, "cannot lock the output folder");
+    }
+    return AM_OK;
+}
+
+static void unlock_folder(am_outset *set)
+{
+    if (set->dir_locked > 0 && --set->dir_locked == 0)
+        (void)flock(set->dir_fd, LOCK_UN);
+}
+
+/* Remove "NAME.tmpXXXXXX" files in the folder that no live writer holds (the caller holds
+ * the folder's lock: a temp not locked now belongs to a run that is gone). */
+static void sweep(am_outset *set, const char *name)
+{
+    DIR *dh = opendir(set->dir);
+    for (struct dirent *de; dh && (de = readdir(dh));) {
+        if (!is_temp_of(de->d_name, name))
+            continue;
+        char *p = join2(set->dir, de->d_name);
         int fd = p ? open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
         struct stat a, b;
         /* Locked: a live run's temp. Re-check the name still is this inode before removing. */
@@ -172,7 +138,6 @@ static void sweep(am_outset *set, const char *target)
     }
     if (dh)
         closedir(dh);
-    free(d);
 }
 
 static entry *find(const am_outset *set, const char *name)
@@ -183,11 +148,16 @@ static entry *find(const am_outset *set, const char *name)
     return NULL;
 }
 
+static bool plain_name(const char *name)
+{
+    return name && name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
 static am_status declare(am_outset *set, const char *name, entry **out, am_error *err)
 {
     if ((*out = find(set, name)))
         return AM_OK;
-    if (!name || !name[0] || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+    if (!plain_name(name))
         return am_fail(err, AM_ERR_USAGE, "output name '%s' is not a plain file name", name ? name : "(null)");
     if (set->n == set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 8;
@@ -202,20 +172,117 @@ static am_status declare(am_outset *set, const char *name, entry **out, am_error
     e->fd = -1;
     e->name = am_strdup(name);
     e->path = join2(set->dir, name);
-    if (!e->name || !e->path) {
-        free(e->name);
-        free(e->path);
-        return am_fail_nomem(err, "output set");
-    }
-    am_status s = resolve_target(e->path, &e->target, err);
+    am_status s = !e->name || !e->path ? am_fail_nomem(err, "output set") : check_target(e->path, err);
+    if (!s)
+        s = lock_folder(set, err);
     if (s) {
         free(e->name);
         free(e->path);
         return s;
     }
     set->n++;
-    sweep(set, e->target);
+    sweep(set, e->name);
+    unlock_folder(set);
     *out = e;
+    return AM_OK;
+}
+
+/* A small file of ours in the folder (journal, manifest): never through a link, never a
+ * FIFO, at most SMALL_FILE_MAX bytes. AM_OK with *data NULL when there is none. */
+static am_status read_small(am_outset *set, const char *name, char **data, size_t *size, am_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    int fd = openat(set->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    char *p = join2(set->dir, name);
+    am_status s = p ? AM_OK : am_fail_nomem(err, "output set");
+    struct stat st;
+    if (fd < 0) {
+        if (!s && errno != ENOENT && errno != ELOOP)
+            s = io_fail(err, errno, p, "cannot read");
+    } else if (!s && fstat(fd, &st) != 0) {
+        s = io_fail(err, errno, p, "cannot read");
+    } else if (!s && S_ISREG(st.st_mode)) {
+        if ((uint64_t)st.st_size > SMALL_FILE_MAX) {
+            s = am_fail(err, AM_ERR_INVALID, "over %zu bytes: not written by animesh", SMALL_FILE_MAX);
+            am_error_where(err, "%s", p);
+        } else if (!(*data = malloc((size_t)st.st_size + 1))) {
+            s = am_fail_nomem(err, p);
+        } else {
+            ssize_t r = pread(fd, *data, (size_t)st.st_size, 0);
+            if (r != (ssize_t)st.st_size) {
+                s = io_fail(err, r < 0 ? errno : EIO, p, "cannot read");
+                free(*data);
+                *data = NULL;
+            } else {
+                (*data)[r] = '\0';
+                *size = (size_t)r;
+            }
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    free(p);
+    return s;
+}
+
+/* Make the renames in the folder durable. */
+static void sync_folder(am_outset *set)
+{
+    (void)fsync(set->dir_fd); /* some file systems refuse a directory fsync: nothing to do then */
+}
+
+/* Finish what a run killed inside its commit journaled (the caller holds the folder's lock,
+ * so the journal's writer is gone): its stale files removed, its temps renamed into place. */
+static am_status roll_forward(am_outset *set, am_error *err)
+{
+    (void)unlinkat(set->dir_fd, JOURNAL_NAME ".tmp", 0); /* never completed: never acted on */
+    char *j;
+    size_t n;
+    am_status s = read_small(set, JOURNAL_NAME, &j, &n, err);
+    if (s || !j)
+        return s;
+    size_t magic = sizeof JOURNAL_MAGIC - 1;
+    bool ok = n >= magic && memcmp(j, JOURNAL_MAGIC, magic) == 0 && j[n - 1] == '\0';
+    /* records: 'D' NAME NUL (remove) or 'R' TEMP NUL NAME NUL (rename), first checked whole */
+    for (int pass = 0; ok && pass < 2; pass++) {
+        for (size_t at = magic; ok && at < n;) {
+            char op = j[at++];
+            const char *a = j + at;
+            at += strlen(a) + 1;
+            const char *b = op == 'R' && at < n ? j + at : NULL;
+            if (b)
+                at += strlen(b) + 1;
+            ok = at <= n && plain_name(a) && (op == 'D' || (op == 'R' && b && plain_name(b) && is_temp_of(a, b)));
+            if (!ok || pass == 0)
+                continue;
+            struct stat st;
+            if (op == 'D' && fstatat(set->dir_fd, a, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+                (void)unlinkat(set->dir_fd, a, 0);
+            if (op == 'R' && fstatat(set->dir_fd, a, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+                if (renameat(set->dir_fd, a, set->dir_fd, b) != 0) {
+                    free(j);
+                    char *p = join2(set->dir, b);
+                    s = io_fail(err, errno, p ? p : b, "cannot finish the interrupted run's commit");
+                    free(p);
+                    return s;
+                }
+                set->rolled_forward++;
+            }
+        }
+    }
+    free(j);
+    if (!ok) {
+        char *p = join2(set->dir, JOURNAL_NAME);
+        am_fail(err, AM_ERR_INVALID, "not an output set journal animesh wrote: look at it, then remove it");
+        am_error_where(err, "%s", p ? p : JOURNAL_NAME);
+        free(p);
+        return AM_ERR_INVALID;
+    }
+    sync_folder(set);
+    (void)unlinkat(set->dir_fd, JOURNAL_NAME, 0);
+    sync_folder(set);
     return AM_OK;
 }
 
@@ -234,13 +301,20 @@ am_status am_outset_begin(am_outset **out, const char *dir, const char *const *n
         free(set);
         return am_fail_nomem(err, "output set");
     }
-    for (size_t i = 0; i < count; i++) {
-        entry *e;
-        am_status s = declare(set, names[i], &e, err);
-        if (s) {
-            am_outset_free(set);
-            return s;
+    set->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    am_status s = set->dir_fd < 0 ? io_fail(err, errno, dir, "cannot write into the output folder")
+                                  : lock_folder(set, err);
+    if (!s) {
+        s = roll_forward(set, err);
+        for (size_t i = 0; i < count && !s; i++) {
+            entry *e;
+            s = declare(set, names[i], &e, err);
         }
+        unlock_folder(set);
+    }
+    if (s) {
+        am_outset_free(set);
+        return s;
     }
     *out = set;
     return AM_OK;
@@ -272,7 +346,7 @@ static int create_temp(const char *target, char **temp_out)
         for (int i = 0; i < TMP_RANDOM; i++)
             x[i] = alphabet[r[i] % (sizeof alphabet - 1)];
         x[TMP_RANDOM] = '\0';
-        int fd = open(t, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        int fd = open(t, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd >= 0) {
             *temp_out = t;
             return fd;
@@ -286,33 +360,40 @@ static int create_temp(const char *target, char **temp_out)
     return -1;
 }
 
-static am_status open_temp(entry *e, am_error *err)
+/* The temp, created and locked while the folder's lock is held: no sweep can come between. */
+static am_status open_temp(am_outset *set, entry *e, am_error *err)
 {
-    int fd = create_temp(e->target, &e->temp);
+    am_status s = lock_folder(set, err);
+    if (s)
+        return s;
+    int fd = create_temp(e->path, &e->temp);
     if (fd < 0)
-        return io_fail(err, errno, e->path, "cannot create a temporary file beside it");
-    e->fd = fd;
-    e->added = true;
-    e->stale = false;
-    /* Nobody else can hold it yet; the lock tells a sweeping run that we are alive. */
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
-        return io_fail(err, errno, e->path, "cannot lock its temporary file");
-    return AM_OK;
+        s = io_fail(err, errno, e->path, "cannot create a temporary file beside it");
+    else {
+        e->fd = fd;
+        e->added = true;
+        e->stale = false;
+        /* Nobody else can hold it yet; the lock tells a sweeping run that we are alive. */
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+            s = io_fail(err, errno, e->path, "cannot lock its temporary file");
+    }
+    unlock_folder(set);
+    return s;
 }
 
 static am_status finish_temp(entry *e, am_error *err)
 {
-    struct stat old;
-    if (stat(e->target, &old) == 0 && S_ISREG(old.st_mode) && fchmod(e->fd, old.st_mode & 0777) != 0)
+    struct stat old; /* a link is replaced, so only a regular file's mode is kept */
+    if (lstat(e->path, &old) == 0 && S_ISREG(old.st_mode) && fchmod(e->fd, old.st_mode & 0777) != 0)
         return io_fail(err, errno, e->path, "cannot keep the mode of the file it replaces");
     if (fsync(e->fd) != 0)
         return io_fail(err, errno, e->path, "cannot finish writing");
     return AM_OK;
 }
 
-static am_status write_temp(entry *e, const void *data, size_t size, am_error *err)
+static am_status write_temp(am_outset *set, entry *e, const void *data, size_t size, am_error *err)
 {
-    am_status s = open_temp(e, err);
+    am_status s = open_temp(set, e, err);
     if (s)
         return s;
     const uint8_t *p = data;
@@ -332,9 +413,9 @@ static am_status write_temp(entry *e, const void *data, size_t size, am_error *e
 
 /* The temp file written by `fill` through a stream of its own (a duplicate descriptor, so
  * the entry keeps its locked one). */
-static am_status stream_temp(entry *e, am_outset_fill fill, void *user, am_error *err)
+static am_status stream_temp(am_outset *set, entry *e, am_outset_fill fill, void *user, am_error *err)
 {
-    am_status s = open_temp(e, err);
+    am_status s = open_temp(set, e, err);
     if (s)
         return s;
     int fd = dup(e->fd);
@@ -373,7 +454,7 @@ am_status am_outset_add(am_outset *set, const char *name, const void *data, size
     entry *e = NULL;
     am_status s = entry_to_add(set, name, &e, err);
     if (!s)
-        s = write_temp(e, data, size, err);
+        s = write_temp(set, e, data, size, err);
     if (s && set && !set->committed)
         set->failed = true; /* whatever failed, this set must not be committed */
     return s;
@@ -384,7 +465,7 @@ am_status am_outset_add_stream(am_outset *set, const char *name, am_outset_fill 
     entry *e = NULL;
     am_status s = entry_to_add(set, name, &e, err);
     if (!s)
-        s = stream_temp(e, fill, user, err);
+        s = stream_temp(set, e, fill, user, err);
     if (s && set && !set->committed)
         set->failed = true;
     return s;
@@ -405,14 +486,164 @@ am_status am_outset_remove_stale(am_outset *set, const char *name, am_error *err
     return AM_OK;
 }
 
-/* Make the renames in a folder durable. */
-static void sync_folder(const char *dir)
+am_status am_outset_own(am_outset *set, const char *manifest, am_error *err)
 {
-    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (fd >= 0) {
-        (void)fsync(fd); /* some file systems refuse a directory fsync: nothing to do then */
-        close(fd);
+    if (!set || set->committed || set->manifest)
+        return am_fail(err, AM_ERR_USAGE, "output set: a manifest named twice or after commit");
+    entry *e;
+    am_status s = declare(set, manifest, &e, err);
+    if (!s && !(set->manifest = am_strdup(manifest)))
+        s = am_fail_nomem(err, "output set");
+    if (s)
+        set->failed = true;
+    return s;
+}
+
+/* The previous manifest's names this set does not write become stale (regular files only);
+ * the new manifest, listing what this set writes, joins the set. Under the folder's lock. */
+static am_status update_manifest(am_outset *set, am_error *err)
+{
+    char *old;
+    size_t n;
+    am_status s = read_small(set, set->manifest, &old, &n, err);
+    if (s)
+        return s;
+    size_t magic = sizeof MANIFEST_MAGIC - 1;
+    if (old && n >= magic && memcmp(old, MANIFEST_MAGIC, magic) == 0) {
+        for (char *line = old + magic, *nl; !s && *line; line = nl + 1) {
+            if (!(nl = strchr(line, '\n')))
+                break; /* a cut last line is not a name */
+            *nl = '\0';
+            entry *e = find(set, line);
+            struct stat st;
+            if (!plain_name(line) || strcmp(line, set->manifest) == 0 || (e && (e->added || e->stale)) ||
+                fstatat(set->dir_fd, line, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+                continue; /* only a regular file is the set's */
+            if (!(s = declare(set, line, &e, err)))
+                e->stale = e->owned_only = true;
+        }
     }
+    free(old);
+    am_buf b = {0};
+    if (!s)
+        s = am_buf_append(&b, MANIFEST_MAGIC, magic, err);
+    for (size_t i = 0; i < set->n && !s; i++)
+        if (set->e[i].added && !strchr(set->e[i].name, '\n'))
+            s = am_buf_printf(&b, err, "%s\n", set->e[i].name);
+    entry *m = find(set, set->manifest);
+    if (!s)
+        s = write_temp(set, m, b.data, b.size, err);
+    am_buf_free(&b);
+    return s;
+}
+
+/* The commit's plan, made durable before anything in place changes. */
+static am_status write_journal(am_outset *set, am_error *err)
+{
+    am_buf b = {0};
+    am_status s = am_buf_append(&b, JOURNAL_MAGIC, sizeof JOURNAL_MAGIC - 1, err);
+    for (size_t i = 0; i < set->n && !s; i++) {
+        entry *e = &set->e[i];
+        const char *temp = e->temp && strrchr(e->temp, '/') ? strrchr(e->temp, '/') + 1 : e->temp;
+        if (!e->stale && !e->added)
+            continue;
+        s = am_buf_append(&b, e->stale ? "D" : "R", 1, err);
+        if (!s && !e->stale)
+            s = am_buf_append(&b, temp, strlen(temp) + 1, err);
+        if (!s)
+            s = am_buf_append(&b, e->name, strlen(e->name) + 1, err);
+    }
+    char *p = join2(set->dir, JOURNAL_NAME);
+    if (!s && !p)
+        s = am_fail_nomem(err, "output set");
+    int fd = s ? -1 : openat(set->dir_fd, JOURNAL_NAME ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (!s && fd < 0)
+        s = io_fail(err, errno, p, "cannot write the commit's journal");
+    for (size_t at = 0; !s && at < b.size;) {
+        ssize_t w = write(fd, b.data + at, b.size - at);
+        if (w < 0 && errno != EINTR)
+            s = io_fail(err, errno, p, "cannot write the commit's journal");
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (!s && fsync(fd) != 0)
+        s = io_fail(err, errno, p, "cannot write the commit's journal");
+    if (fd >= 0)
+        close(fd);
+    if (!s && renameat(set->dir_fd, JOURNAL_NAME ".tmp", set->dir_fd, JOURNAL_NAME) != 0)
+        s = io_fail(err, errno, p, "cannot write the commit's journal");
+    if (s)
+        (void)unlinkat(set->dir_fd, JOURNAL_NAME ".tmp", 0);
+    else
+        sync_folder(set);
+    free(p);
+    am_buf_free(&b);
+    return s;
+}
+
+/* The stale names that will really go: an owned name only as a regular file; a named one
+ * unless it is a folder (refused). */
+static am_status check_stale(am_outset *set, am_error *err)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        entry *e = &set->e[i];
+        struct stat st;
+        if (!e->stale)
+            continue;
+        if (lstat(e->path, &st) != 0) {
+            if (errno != ENOENT)
+                return io_fail(err, errno, e->path, "cannot look at the stale file");
+            e->stale = false; /* nothing to remove */
+        } else if (e->owned_only && !S_ISREG(st.st_mode)) {
+            e->stale = false;
+        } else if (S_ISDIR(st.st_mode)) {
+            return io_fail(err, EISDIR, e->path, "cannot remove the stale file");
+        }
+    }
+    return AM_OK;
+}
+
+static am_status commit_locked(am_outset *set, am_error *err)
+{
+    am_status s = set->manifest ? update_manifest(set, err) : AM_OK;
+    if (!s)
+        s = check_stale(set, err);
+    if (!s)
+        s = write_journal(set, err);
+    if (s)
+        return s;
+    /* From here the journal holds the plan: a failure or a kill is finished by the next run. */
+    for (size_t i = 0; i < set->n; i++) {
+        entry *e = &set->e[i];
+        if (e->stale && unlink(e->path) == 0)
+            e->removed = true;
+        else if (e->stale && errno != ENOENT)
+            s = io_fail(err, errno, e->path, "cannot remove the stale file; the next run into the folder finishes it");
+        if (s)
+            break;
+    }
+    for (size_t i = 0; i < set->n && !s; i++) {
+        entry *e = &set->e[i];
+        if (!e->added)
+            continue;
+        if (rename(e->temp, e->path) != 0)
+            s = io_fail(err, errno, e->path, "cannot rename into place; the next run into the folder finishes it");
+        else {
+            free(e->temp);
+            e->temp = NULL;
+        }
+    }
+    if (s) {
+        /* the journal names the temps left: keep them for the next run to rename */
+        for (size_t i = 0; i < set->n; i++) {
+            free(set->e[i].temp);
+            set->e[i].temp = NULL;
+        }
+        return s;
+    }
+    sync_folder(set);
+    (void)unlinkat(set->dir_fd, JOURNAL_NAME, 0);
+    sync_folder(set);
+    return AM_OK;
 }
 
 am_status am_outset_commit(am_outset *set, am_error *err)
@@ -421,41 +652,22 @@ am_status am_outset_commit(am_outset *set, am_error *err)
         return am_fail(err, AM_ERR_USAGE, "output set committed twice");
     if (set->failed)
         return am_fail(err, AM_ERR_USAGE, "output set: an output failed to write; nothing is replaced");
-    /* Stale files first: a kill after this leaves the old set minus what cannot be
-     * rewritten, never an old file beside new ones. */
+    am_status s = lock_folder(set, err);
+    if (s)
+        return s;
+    s = commit_locked(set, err);
+    set->committed = !s;
+    if (s)
+        set->failed = true;
     for (size_t i = 0; i < set->n; i++) {
         entry *e = &set->e[i];
-        if (!e->stale)
-            continue;
-        if (unlink(e->path) == 0)
-            e->removed = true;
-        else if (errno != ENOENT)
-            return io_fail(err, errno, e->path, "cannot remove the stale file");
-    }
-    for (size_t i = 0; i < set->n; i++) {
-        entry *e = &set->e[i];
-        if (!e->added)
-            continue;
-        if (rename(e->temp, e->target) != 0)
-            return io_fail(err, errno, e->path, "cannot rename into place");
-        free(e->temp);
-        e->temp = NULL;
-    }
-    set->committed = true;
-    sync_folder(set->dir);
-    for (size_t i = 0; i < set->n; i++) {
-        entry *e = &set->e[i];
-        if (e->added && strcmp(e->target, e->path) != 0) {
-            char *d = dir_of(e->target);
-            sync_folder(d);
-            free(d);
-        }
-        if (e->fd >= 0) {
+        if (!s && e->fd >= 0) {
             close(e->fd); /* after the rename: a live temp is never unlocked */
             e->fd = -1;
         }
     }
-    return AM_OK;
+    unlock_folder(set);
+    return s;
 }
 
 void am_outset_free(am_outset *set)
@@ -470,11 +682,13 @@ void am_outset_free(am_outset *set)
             close(e->fd);
         free(e->name);
         free(e->path);
-        free(e->target);
         free(e->temp);
     }
+    if (set->dir_fd >= 0)
+        close(set->dir_fd);
     free(set->e);
     free(set->dir);
+    free(set->manifest);
     free(set);
 }
 
@@ -495,8 +709,21 @@ size_t am_outset_swept(const am_outset *set)
     return set ? set->swept : 0;
 }
 
+size_t am_outset_rolled_forward(const am_outset *set)
+{
+    return set ? set->rolled_forward : 0;
+}
+
 bool am_outset_was_removed(const am_outset *set, const char *name)
 {
     const entry *e = find(set, name);
     return e && e->removed;
+}
+
+const char *am_outset_removed_name(const am_outset *set, size_t i)
+{
+    for (size_t k = 0; set && k < set->n; k++)
+        if (set->e[k].removed && i-- == 0)
+            return set->e[k].name;
+    return NULL;
 }

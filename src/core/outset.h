@@ -15,26 +15,35 @@
  *
  * Contract:
  * - begin: `dir` must exist (create it first with am_mkdir_p). Every name is a plain file
- *   name (no '/') in dir. For each name declared (here, or later by add/remove_stale),
- *   temp files "NAME.tmpXXXXXX" (X in [A-Za-z0-9]) that an earlier, killed run left there
- *   are removed; am_outset_swept counts them. Nothing else is ever touched. A temp that a
- *   live run is still writing is left alone: each writer holds an exclusive flock(2) on its
- *   temp until its set is committed or freed.
- * - add: the bytes go to "TARGET.tmpXXXXXX" beside the target, created O_EXCL with mode
- *   0666 minus the umask, or with the mode of the file being replaced; written in full and
- *   fsync'd. When dir/NAME is a symbolic link the target is the file it points to (links
- *   followed, a dangling link's file is created): the link stays, its file is replaced.
- *   Nothing in place changes yet. A name is added at most once.
+ *   name (no '/') in dir. Under the folder's lock (an exclusive flock(2) on the folder
+ *   itself): a commit that a killed run left half done (its journal, below) is finished
+ *   first; then, for each name declared (here, or later by add/remove_stale), temp files
+ *   "NAME.tmpXXXXXX" (X in [A-Za-z0-9]) that no live run holds are removed; am_outset_swept
+ *   counts them. Nothing else is ever touched. Each writer holds an exclusive flock on its
+ *   temp from its creation (made and locked while the folder's lock is held, so no sweep
+ *   comes between) until its set is committed or freed.
+ * - add: the bytes go to "NAME.tmpXXXXXX" in dir, created O_EXCL|O_NOFOLLOW with mode 0666
+ *   minus the umask, or with the mode of the regular file being replaced; written in full
+ *   and fsync'd. A symbolic link at dir/NAME is never followed: the link itself is replaced
+ *   by the file (it may lead out of the folder). A folder there is refused. Nothing in
+ *   place changes yet. A name is added at most once.
  * - remove_stale: dir/NAME (a file this run could not rewrite, e.g. a meshdata the skin
  *   cannot have) is removed at commit if it exists; am_outset_was_removed says whether it
  *   was. Adding the name later cancels the removal.
- * - commit: only once every add succeeded. Removes the stale names first, then renames
- *   each temp onto its target in the order added, then fsyncs the directories. The renames
- *   are back to back (no encoding or I/O of the contents between them); a failure or a kill
- *   inside that short window can still leave some files renamed, and the next run into the
- *   folder sweeps the temps left. Errors name the file (`where`) and say what failed.
+ * - own: the set owns the files its previous runs wrote: MANIFEST (a plain name, e.g.
+ *   "NAME.outset") lists, one per line, the names the set wrote. At commit, each name the
+ *   previous manifest lists that this set does not write is removed if it is a regular
+ *   file (am_outset_removed_name lists them), and the new manifest is written with the set.
+ *   Files no manifest lists are never touched.
+ * - commit: only once every add succeeded. Under the folder's lock (so two runs' commits
+ *   never interleave): the plan (stale names, temp -> name renames) is written to the
+ *   journal ".animesh-outset-journal" in dir and fsync'd; then the stale names are removed,
+ *   the temps renamed in the order added, the folder fsync'd and the journal removed. A kill
+ *   or a failure after the journal is written is finished (rolled forward) by the next set
+ *   begun in the folder: the set is replaced whole or not at all, as far as the file system
+ *   keeps its renames. Errors name the file (`where`) and say what failed.
  * - free: always call it (NULL is fine). Without a successful commit it removes every temp
- *   file the set made, so an error path only has to free.
+ *   file the set made (except those a journal names), so an error path only has to free.
  * Not thread-safe per set; sets in different threads or processes may share a folder. */
 #ifndef AM_CORE_OUTSET_H
 #define AM_CORE_OUTSET_H
@@ -55,6 +64,8 @@ am_status am_outset_add(am_outset *set, const char *name, const void *data, size
 typedef am_status (*am_outset_fill)(FILE *f, void *user, am_error *err);
 am_status am_outset_add_stream(am_outset *set, const char *name, am_outset_fill fill, void *user, am_error *err);
 am_status am_outset_remove_stale(am_outset *set, const char *name, am_error *err);
+/* See "own" above; call before commit. */
+am_status am_outset_own(am_outset *set, const char *manifest, am_error *err);
 am_status am_outset_commit(am_outset *set, am_error *err);
 void am_outset_free(am_outset *set);
 
@@ -66,7 +77,11 @@ const char *am_outset_path(const am_outset *set, const char *name);
 const char *am_outset_temp_path(const am_outset *set, const char *name);
 /* Temp files of killed earlier runs removed so far (begin, and names declared later). */
 size_t am_outset_swept(const am_outset *set);
+/* Files renamed into place at begin, finishing a killed run's journaled commit. */
+size_t am_outset_rolled_forward(const am_outset *set);
 /* True when commit removed dir/NAME as stale. */
 bool am_outset_was_removed(const am_outset *set, const char *name);
+/* The i-th name commit removed (stale or no longer in the set's manifest); NULL past the end. */
+const char *am_outset_removed_name(const am_outset *set, size_t i);
 
 #endif

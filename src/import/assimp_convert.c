@@ -446,10 +446,9 @@ static am_status file_image(ai_convert *cv, const char *path, am_scene_material 
                       base);
     }
     uint8_t head[16] = {0};
-    FILE *f = fopen(resolved, "rb");
-    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-    if (f)
-        fclose(f);
+    size_t got = 0; /* a FIFO or device there reads as nothing (refused without blocking) */
+    if (am_read_file_head(resolved, head, sizeof head, &got, NULL, NULL))
+        got = 0;
     const char *kind;
     am_image_type type = am_image_sniff(head, got, &kind);
     if (type != AM_IMAGE_PNG && type != AM_IMAGE_JPEG) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/io.h"
 #include "import/file_ref.h"
 #include "import/gltf_internal.h"
 #include "texture/texture.h"
@@ -83,13 +84,11 @@ static am_status read_image(gltf_ctx *c, size_t image, am_scene_material *m)
     if ((st = am_import_resolve(c->base_dir, uri, true, &path, c->err)))
         return gltf_wrap(c, st, "%s", what);
     uint8_t head[16] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-    if (f)
-        fclose(f);
-    if (!f) {
+    size_t got = 0;
+    am_error why;
+    if (am_read_file_head(path, head, sizeof head, &got, NULL, &why)) {
         free(path);
-        am_fail(c->err, AM_ERR_IO, "cannot open the image '%.80s'", uri);
+        am_fail(c->err, AM_ERR_IO, "cannot open the image '%.80s': %s", uri, why.msg);
         return gltf_wrap(c, AM_ERR_IO, "%s", what);
     }
     char named[112];

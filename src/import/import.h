@@ -247,6 +247,8 @@ typedef struct am_import_report {
     size_t finding_count, finding_cap;
     char (*written)[1024];       /* every file written, in order */
     size_t written_count;
+    char (*removed)[1024];       /* the previous run's files (its NAME.outset) not written again, removed */
+    size_t removed_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
     am_import_motion motion_info[16]; /* the same motions' figures (anim NULL: no bytes) */
     size_t motion_count;

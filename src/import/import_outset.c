@@ -66,6 +66,32 @@ am_status am_import_outset_stale(am_import_outset *o, const char *path, am_error
     return add_entry(o, path, NULL, true, err);
 }
 
+am_status am_import_outset_own(am_import_outset *o, const char *dir, const char *manifest, am_error *err)
+{
+    if (strchr(manifest, '/') || snprintf(o->manifest, sizeof o->manifest, "%s", manifest) >= (int)sizeof o->manifest ||
+        snprintf(o->owner_dir, sizeof o->owner_dir, "%s", dir[0] ? dir : ".") >= (int)sizeof o->owner_dir) {
+        o->manifest[0] = '\0';
+        return am_fail(err, AM_ERR_IO, "output manifest name too long or not a plain name: %s", manifest);
+    }
+    /* the folder as dir_of sees DIR/NAME: "out/" is "out" */
+    for (size_t n = strlen(o->owner_dir); n > 1 && o->owner_dir[n - 1] == '/'; n--)
+        o->owner_dir[n - 1] = '\0';
+    return AM_OK;
+}
+
+/* The names each set removed, as DIR/NAME. */
+static am_status collect_removed(am_import_outset *o, const char *dir, const am_outset *set, am_error *err)
+{
+    for (size_t i = 0; am_outset_removed_name(set, i); i++) {
+        char (*nr)[1024] = realloc(o->removed, (o->removed_count + 1) * sizeof *nr);
+        if (!nr)
+            return am_fail_nomem(err, "outputs");
+        o->removed = nr;
+        snprintf(o->removed[o->removed_count++], sizeof o->removed[0], "%s/%s", dir, am_outset_removed_name(set, i));
+    }
+    return AM_OK;
+}
+
 /* The folder part of a DIR/NAME path ("." for a bare name). */
 static void dir_of(const char *path, char *out, size_t size)
 {
@@ -83,9 +109,10 @@ am_status am_import_outset_commit(am_import_outset *o, am_error *err)
     /* one core output set per folder (the archive may go elsewhere than DIR) */
     char (*dirs)[1024] = calloc(o->count ? o->count : 1, sizeof *dirs);
     am_outset **sets = calloc(o->count ? o->count : 1, sizeof *sets);
+    char **created = calloc(o->count ? o->count : 1, sizeof *created); /* the folders made here */
     size_t nd = 0;
     am_status st = AM_OK;
-    if (!dirs || !sets)
+    if (!dirs || !sets || !created)
         st = am_fail_nomem(err, "outputs");
     for (size_t i = 0; i < o->count && !st; i++) {
         char d[1024];
@@ -96,8 +123,10 @@ am_status am_import_outset_commit(am_import_outset *o, am_error *err)
         if (k == nd) {
             snprintf(dirs[nd++], sizeof dirs[0], "%s", d);
             /* the folders appear only now, when every output is complete in memory */
-            if (!(st = am_mkdir_p(d, err)))
+            if (!(st = am_mkdir_p_new(d, &created[k], err)))
                 st = am_outset_begin(&sets[k], d, NULL, 0, err);
+            if (!st && o->manifest[0] && strcmp(d, o->owner_dir) == 0)
+                st = am_outset_own(sets[k], o->manifest, err);
             if (st)
                 break;
         }
@@ -107,8 +136,17 @@ am_status am_import_outset_commit(am_import_outset *o, am_error *err)
     }
     for (size_t k = 0; k < nd && !st; k++)
         st = am_outset_commit(sets[k], err);
+    for (size_t k = 0; k < nd && !st; k++)
+        st = collect_removed(o, dirs[k], sets[k], err);
     for (size_t k = 0; sets && k < nd; k++)
         am_outset_free(sets[k]);
+    /* a failed run leaves no folder it created (one holding anything is kept) */
+    for (size_t k = 0; created && k < nd; k++) {
+        if (st)
+            am_rmdir_new(dirs[k], created[k]);
+        free(created[k]);
+    }
+    free(created);
     free(sets);
     free(dirs);
     return st;
@@ -119,5 +157,6 @@ void am_import_outset_free(am_import_outset *o)
     for (size_t i = 0; i < o->count; i++)
         am_buf_free(&o->files[i].data);
     free(o->files);
+    free(o->removed);
     memset(o, 0, sizeof *o);
 }

@@ -22,6 +22,10 @@ typedef struct am_import_output {
 typedef struct am_import_outset {
     am_import_output *files;
     size_t count, cap;
+    char owner_dir[1024]; /* the folder whose set owns its earlier files (am_import_outset_own) */
+    char manifest[160];   /* "NAME.outset" there, "" when none */
+    char (*removed)[1024]; /* after commit: DIR/NAME files removed (stale, or no longer written) */
+    size_t removed_count;
 } am_import_outset;
 
 /* Take ownership of `data` (zeroed on return) as the content of `path`. A second file for
@@ -33,7 +37,12 @@ am_status am_import_outset_add_copy(am_import_outset *o, const char *path, const
 /* DIR/NAME, left by an earlier run, is removed at commit (e.g. a meshdata a part now with
  * several faces cannot have). */
 am_status am_import_outset_stale(am_import_outset *o, const char *path, am_error *err);
-/* Create the folders, stage every file, then rename them all into place. */
+/* The set written into `dir` owns what its earlier runs wrote there: `manifest` (a plain
+ * name, "NAME.outset") lists its files, and a file an earlier run listed that this run does
+ * not write is removed at commit (core/outset.h "own"; docs/outputs.md). */
+am_status am_import_outset_own(am_import_outset *o, const char *dir, const char *manifest, am_error *err);
+/* Create the folders, stage every file, then rename them all into place. A folder the
+ * commit created is removed again when the commit fails (if it is empty). */
 am_status am_import_outset_commit(am_import_outset *o, am_error *err);
 void am_import_outset_free(am_import_outset *o);
 

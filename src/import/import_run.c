@@ -680,6 +680,7 @@ void am_import_report_free(am_import_report *r)
     free(r->parts);
     free(r->findings);
     free(r->written);
+    free(r->removed);
     free(r->map);
     memset(r, 0, sizeof *r);
 }
@@ -749,7 +750,16 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
     }
     if (!st) {
         progress(opts, "writing the files");
-        st = am_import_outset_commit(&set, err);
+        char manifest[160];
+        snprintf(manifest, sizeof manifest, "%s.outset", plan->name);
+        if (!(st = am_import_outset_own(&set, out_dir, manifest, err)))
+            st = am_import_outset_commit(&set, err);
+    }
+    if (!st && set.removed_count) { /* the earlier run's files this one does not write */
+        rep->removed = set.removed;
+        rep->removed_count = set.removed_count;
+        set.removed = NULL;
+        set.removed_count = 0;
     }
     if (!st && set.count) {
         rep->written = calloc(set.count, sizeof *rep->written);

@@ -114,17 +114,12 @@ am_status am_scene_load(const char *path, am_scene *out, am_error *err)
 am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
-        am_error_where(err, "%s", path);
-        return AM_ERR_IO;
-    }
     uint8_t head[512];
-    size_t n = fread(head, 1, sizeof head, f);
-    struct stat sb;
-    int stat_ok = fstat(fileno(f), &sb) == 0;
-    fclose(f);
+    size_t n = 0;
+    uint64_t file_size = 0;
+    am_status opened = am_read_file_head(path, head, sizeof head, &n, &file_size, err);
+    if (opened)
+        return opened; /* missing, unreadable, or not a regular file (a FIFO is not waited on) */
     am_scene_format format = am_scene_sniff(head, n, path);
     const am_scene_format_info *info = am_scene_format_lookup(format);
     const reader_row *row = NULL;
@@ -139,9 +134,9 @@ am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_
         am_error_where(err, "%s", path);
         return AM_ERR_INVALID;
     }
-    if (stat_ok && (uint64_t)sb.st_size > info->max_bytes) {
+    if (file_size > info->max_bytes) {
         am_fail(err, AM_ERR_INVALID, "%s file of %lld bytes is over the %zu MB limit for that format", info->name,
-                (long long)sb.st_size, info->max_bytes >> 20);
+                (long long)file_size, info->max_bytes >> 20);
         am_error_where(err, "%s", path);
         return AM_ERR_INVALID;
     }

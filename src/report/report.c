@@ -134,14 +134,10 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
 {
     memset(info, 0, sizeof *info);
     uint8_t head[16] = {0};
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        am_fail(err, AM_ERR_IO, "cannot open: %s", strerror(errno));
-        am_error_where(err, "%s", path);
-        return AM_ERR_IO;
-    }
-    size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
+    size_t got = 0;
+    am_status opened = am_read_file_head(path, head, sizeof head, &got, NULL, err);
+    if (opened)
+        return opened;
     /* A mesh asset starts with its binary LLSD header, a map ('{'). */
     bool asset = has_ext(path, ".llmesh") || has_ext(path, ".slm") || (got > 0 && head[0] == '{' && !has_ext(path, ".json") &&
                                                                        !has_ext(path, ".gltf"));

@@ -200,7 +200,8 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
     am_error md_err;
     am_error_clear(&md_err);
     am_status md = AM_OK;
-    am_status st = am_mkdir_p(out_dir, err);
+    char *created = NULL; /* the folder this run made: removed again if the run fails */
+    am_status st = am_mkdir_p_new(out_dir, &created, err);
     if (!st)
         st = am_outset_begin(&set, out_dir, NULL, 0, err);
     if (!st)
@@ -217,6 +218,9 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
         summary->meshdata_written = false;
     }
     am_outset_free(set);
+    if (st)
+        am_rmdir_new(out_dir, created);
+    free(created);
     if (!st && md) {
         if (err)
             *err = md_err;

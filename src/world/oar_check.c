@@ -135,6 +135,21 @@ static am_status check_references(const am_oar_contents *c, am_error *err)
         const am_oar_object *o = &c->objects[i];
         for (size_t k = 0; k < o->part_count; k++) {
             const am_oar_part *p = &o->parts[k];
+            /* OpenSim keeps the shape's SculptTexture, the viewer draws the ExtraParams' mesh:
+             * both must be the same asset */
+            if (p->has_sculpt_texture && (p->has_sculpt ? memcmp(p->sculpt_texture.b, p->sculpt.b, 16) != 0
+                                                        : memcmp(p->sculpt_texture.b, zero.b, 16) != 0)) {
+                char a[37], b[37] = "none";
+                am_uuid_format(&p->sculpt_texture, a);
+                if (p->has_sculpt)
+                    am_uuid_format(&p->sculpt, b);
+                am_status s = am_fail(err, AM_ERR_INVALID,
+                                      "<SculptTexture> names %s but the ExtraParams sculpt entry names %s: OpenSim and "
+                                      "the viewer would take different meshes",
+                                      a, b);
+                am_error_where(err, "%s: part %zu (%s)", o->path, k, p->name);
+                return s;
+            }
             if (p->has_sculpt && p->sculpt_type == 5 && !has_asset(c, &p->sculpt, K_MESH))
                 return missing(err, o, k, "the mesh sculpt", &p->sculpt, kinds[K_MESH].suffix);
             if (p->has_texture && memcmp(p->texture.b, plywood.b, 16) != 0 && memcmp(p->texture.b, zero.b, 16) != 0 &&

@@ -20,7 +20,10 @@
  * decode (mesh, animation, texture, script) and decodes (mesh asset decoder, .anim decoder and
  * its checks, JPEG-2000 decode and size, UTF-8 text), is filed under the content UUID of its
  * bytes (digest.h, with archive.xml's salt), and every asset a part names (its mesh sculpt,
- * inventory items, default-face texture unless the stock plywood) is in the archive.
+ * inventory items, default-face texture unless the stock plywood) is in the archive; a part's
+ * <SculptTexture> and its ExtraParams sculpt entry name the same mesh; and the tar's entry
+ * names read the same by OpenSim's TarArchiveReader as by libarchive (oar_tarnames.h: no
+ * ustar prefix, pax header, NUL in a name or size field the two read differently).
  *
  * am_oar_compare finds each of our objects in a region's save (by its root's mesh) and lists
  * what differs: parts, names, positions, ExtraParams (mesh sculpt, animesh flag), default-face
@@ -78,6 +81,8 @@ typedef struct am_oar_part {
     bool has_sculpt;       /* ExtraParams 0x30: sculpt texture (the mesh asset) and type */
     am_uuid sculpt;
     int sculpt_type;       /* 5 = mesh */
+    bool has_sculpt_texture; /* <Shape><SculptTexture> as text (must name the same mesh) */
+    am_uuid sculpt_texture;
     bool has_mesh_flags;   /* ExtraParams 0x70 */
     uint32_t mesh_flags;   /* bit 0 = animesh */
     bool has_texture;      /* the TextureEntry's default face */

@@ -15,6 +15,7 @@
 #include "core/io.h"
 #include "core/xml_doc.h"
 #include "world/oar_check.h"
+#include "world/oar_tarnames.h"
 
 /* ---- gzip, streamed into libarchive ------------------------------------------------- */
 
@@ -36,6 +37,7 @@ typedef struct gz_reader {
     uint64_t total;     /* bytes inflated */
     uint8_t tail[1024]; /* the last bytes inflated: a tar's end marker */
     size_t tail_n;
+    am_tar_names opensim; /* the entries as OpenSim's TarArchiveReader reads the same bytes */
     uint8_t out[65536];
 } gz_reader;
 
@@ -89,6 +91,7 @@ static la_ssize_t gz_read(struct archive *a, void *user, const void **buf)
                 return 0;
             }
             keep_tail(r, r->out, got);
+            am_oar_tar_names_feed(&r->opensim, r->out, got);
             *buf = r->out;
             return (la_ssize_t)got;
         }
@@ -137,7 +140,7 @@ static bool safe_path(const char *p)
 /* Walk the tar the reader inflates: every regular file the filter keeps (all of them when keep
  * is NULL; archive.xml always) becomes an entry of c. */
 static am_status untar(gz_reader *gz, am_oar_keep_fn keep, void *user, am_oar_contents *c, tar_result *res,
-                       am_error *err)
+                       am_tar_names *names, am_error *err)
 {
     memset(res, 0, sizeof *res);
     struct archive *a = archive_read_new();
@@ -172,7 +175,12 @@ static am_status untar(gz_reader *gz, am_oar_keep_fn keep, void *user, am_oar_co
                      path ? path : "");
             break;
         }
-        if (archive_entry_filetype(ae) == AE_IFDIR)
+        bool folder = archive_entry_filetype(ae) == AE_IFDIR;
+        if (!am_oar_tar_names_add(names, path, strlen(path), archive_entry_size(ae), folder ? '5' : '0')) {
+            s = am_fail_nomem(err, "tar entry names");
+            break;
+        }
+        if (folder)
             continue;
         if (archive_entry_filetype(ae) != AE_IFREG) {
             res->state = TAR_DAMAGED;
@@ -493,6 +501,10 @@ static am_status parse_part(const px *p, xmlNode *n, am_oar_part *part)
     xmlNode *shape = child(n, "Shape");
     if (!s)
         s = get_base64(p, child(shape, "ExtraParams"), "ExtraParams", &part->extra_params, &part->extra_params_size);
+    xmlNode *sculpt_texture = child(shape, "SculptTexture");
+    part->has_sculpt_texture = sculpt_texture != NULL;
+    if (!s && sculpt_texture)
+        s = get_uuid(p, sculpt_texture, "SculptTexture", &part->sculpt_texture);
     if (!s && am_oar_parse_extra_params(part->extra_params, part->extra_params_size, part, p->err)) {
         am_error_where(p->err, "%s: part %zu", p->path, p->index);
         return AM_ERR_INVALID;
@@ -627,14 +639,19 @@ am_status am_oar_read_filtered(const uint8_t *data, size_t size, am_oar_keep_fn 
     gz->in_size = size;
     am_status s = inflateInit2(&gz->z, 16 + MAX_WBITS) == Z_OK ? AM_OK : am_fail_nomem(err, "zlib");
     tar_result tr;
+    am_tar_names names = {0}; /* libarchive's reading, to hold against OpenSim's */
     if (!s) {
-        s = untar(gz, keep, user, out, &tr, err);
+        s = untar(gz, keep, user, out, &tr, &names, err);
         inflateEnd(&gz->z);
     }
     if (!s && gz->state == GZ_COMPLETE && gz->total == 0)
         s = am_fail(err, AM_ERR_INVALID, "the gzip stream holds nothing: no archive inside");
     else if (!s && (gz->state != GZ_COMPLETE || tr.state != TAR_END || !has_end_marker(gz)))
         s = unpack_failure(gz, &tr, size, err);
+    if (!s) /* the region must read the same entries as this check */
+        s = am_oar_tar_names_compare(&gz->opensim, &names, err);
+    am_oar_tar_names_free(&gz->opensim);
+    am_oar_tar_names_free(&names);
     free(gz);
     if (!s && (out->entry_count == 0 || strcmp(out->entries[0].path, "archive.xml") != 0))
         s = am_fail(err, AM_ERR_INVALID,

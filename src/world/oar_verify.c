@@ -1,10 +1,13 @@
 #include "world/oar_verify.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +20,7 @@ void am_oar_verify_options_default(am_oar_verify_options *vo)
     vo->appear_ms = 3000;
     vo->complete_ms = 0; /* the RemoteAdmin total timeout */
     vo->poll_ms = 200;
+    vo->region_uid = -1; /* our own */
 }
 
 static long now_ms(void)
@@ -57,13 +61,71 @@ static bool keep_ours(const char *path, const uint8_t *data, size_t size, void *
     return false;
 }
 
-/* Wait until path exists (appear_ms), then until it reads as a whole archive (complete_ms). */
-static am_status read_when_whole(const char *path, const am_oar_contents *ours, const am_oar_verify_options *vo,
-                                 long complete_ms, am_oar_contents *saved, am_error *err)
+/* What the region's save must be to be read: a regular file (never a link, a FIFO or a
+ * device), one link, owned by the region's user, changed since the request was sent. */
+typedef struct save_rules {
+    struct timespec requested; /* CLOCK_REALTIME, just before admin_save_oar */
+    uid_t owner;
+} save_rules;
+
+/* Open the save as it stands now: *fd -1 (AM_OK) when nothing is there yet. Never follows a
+ * link and never waits on a FIFO (O_NOFOLLOW | O_NONBLOCK); anything but the save the rules
+ * describe is refused at once (AM_ERR_INVALID). */
+static am_status open_save(const char *path, const save_rules *r, int *fd, struct stat *st, am_error *err)
+{
+    *fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0) {
+        if (errno == ENOENT)
+            return AM_OK;
+        am_status s = errno == ELOOP ? am_fail(err, AM_ERR_INVALID, "a symbolic link is where the region's save "
+                                                                    "should be: refused, not followed")
+                                     : am_fail(err, AM_ERR_IO, "cannot open the region's save: %s", strerror(errno));
+        am_error_where(err, "%s", path);
+        return s;
+    }
+    am_status s = AM_OK;
+    if (fstat(*fd, st) != 0)
+        s = am_fail(err, AM_ERR_IO, "cannot look at the region's save: %s", strerror(errno));
+    else if (!S_ISREG(st->st_mode))
+        s = am_fail(err, AM_ERR_INVALID, "not a regular file (%s) where the region's save should be: refused",
+                    S_ISFIFO(st->st_mode) ? "a FIFO" : S_ISDIR(st->st_mode) ? "a directory" : "a special file");
+    else if (st->st_uid != r->owner)
+        s = am_fail(err, AM_ERR_INVALID,
+                    "the file where the region's save should be belongs to uid %u, not the region's %u: refused "
+                    "(--verify-uid names the user the region runs as)",
+                    (unsigned)st->st_uid, (unsigned)r->owner);
+    else if (st->st_nlink != 1)
+        s = am_fail(err, AM_ERR_INVALID, "the file where the region's save should be has %lu links: refused",
+                    (unsigned long)st->st_nlink);
+    else if (st->st_mtim.tv_sec < r->requested.tv_sec || st->st_ctim.tv_sec < r->requested.tv_sec)
+        s = am_fail(err, AM_ERR_INVALID,
+                    "the file where the region's save should be is older than the request: refused (planted)");
+    else if (fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        s = am_fail(err, AM_ERR_IO, "cannot read the region's save: %s", strerror(errno));
+    if (s) {
+        am_error_where(err, "%s", path);
+        close(*fd);
+        *fd = -1;
+    }
+    return s;
+}
+
+/* Wait until the save exists (appear_ms), then until it reads as a whole archive
+ * (complete_ms); every look goes through open_save, and the file must stay the one first
+ * seen (same inode). */
+static am_status read_when_whole(const char *path, const save_rules *rules, const am_oar_contents *ours,
+                                 const am_oar_verify_options *vo, long complete_ms, am_oar_contents *saved,
+                                 am_error *err)
 {
     long t0 = now_ms();
-    struct stat st;
-    while (stat(path, &st) != 0) {
+    int fd;
+    struct stat first;
+    for (;;) {
+        am_status s = open_save(path, rules, &fd, &first, err);
+        if (s)
+            return s;
+        if (fd >= 0)
+            break;
         if (now_ms() - t0 > vo->appear_ms)
             return am_fail(err, AM_ERR_IO,
                            "the region answered `saved` but its save %s is not on this machine after %.1f s: the "
@@ -77,13 +139,14 @@ static am_status read_when_whole(const char *path, const am_oar_contents *ours, 
         uint8_t *data = NULL;
         size_t size = 0;
         am_error rerr;
-        am_status s = am_read_file_as(path, &am_oar_file_format, &data, &size, &rerr);
+        am_status s = am_read_fd_as(fd, path, &am_oar_file_format, &data, &size, &rerr);
+        close(fd);
         if (!s)
             s = am_oar_read_filtered(data, size, keep_ours, (void *)ours, saved, &rerr);
         free(data);
         if (!s)
             return AM_OK;
-        if (s == AM_ERR_NOMEM || (s == AM_ERR_IO && stat(path, &st) != 0)) {
+        if (s == AM_ERR_NOMEM) {
             *err = rerr;
             return s;
         }
@@ -95,6 +158,50 @@ static am_status read_when_whole(const char *path, const am_oar_contents *ours, 
             return s;
         }
         sleep_ms(vo->poll_ms);
+        struct stat now;
+        if ((s = open_save(path, rules, &fd, &now, err)))
+            return s;
+        if (fd < 0 || now.st_dev != first.st_dev || now.st_ino != first.st_ino) {
+            if (fd >= 0)
+                close(fd);
+            s = am_fail(err, AM_ERR_INVALID, "the region's save was removed or replaced while it was read: refused");
+            am_error_where(err, "%s", path);
+            return s;
+        }
+    }
+}
+
+/* "region-<32 hex digits>.oar": 128 random bits, so nobody can derive the name the region is
+ * asked to save to (the folder's own name is visible to anyone listing its parent). */
+static am_status save_name(char *out, size_t size, am_error *err)
+{
+    uint8_t r[16];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom(r + got, sizeof r - got, 0);
+        if (n < 0 && errno != EINTR)
+            return am_fail(err, AM_ERR_IO, "no random bytes for the save's name: %s", strerror(errno));
+        got += n > 0 ? (size_t)n : 0;
+    }
+    char hex[33];
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(hex + 2 * i, 3, "%02x", r[i]);
+    snprintf(out, size, "region-%s.oar", hex);
+    return AM_OK;
+}
+
+/* Empty the save's folder and remove it: whatever is in it (the save, or anything another
+ * user put there: the folder takes anyone's files), links removed, never followed. */
+static void remove_folder(const char *dir)
+{
+    for (int attempt = 0; attempt < 3 && rmdir(dir) != 0; attempt++) {
+        DIR *d = opendir(dir);
+        if (!d)
+            return;
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && unlinkat(dirfd(d), e->d_name, 0) != 0)
+                (void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+        closedir(d);
     }
 }
 
@@ -108,15 +215,20 @@ am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const 
         base = getenv("TMPDIR");
     if (!base || !base[0])
         base = "/tmp";
-    char dir[PATH_MAX], path[PATH_MAX + 32];
+    char dir[PATH_MAX], path[PATH_MAX + 64], name[64];
     if (snprintf(dir, sizeof dir, "%s/animesh-verify-XXXXXX", base) >= (int)sizeof dir)
         return am_fail(err, AM_ERR_USAGE, "--verify-dir path too long");
+    am_status s = save_name(name, sizeof name, err);
+    if (s)
+        return s;
     if (!mkdtemp(dir))
         return am_fail(err, AM_ERR_IO, "cannot make a directory for the region's save in %s: %s", base,
                        strerror(errno));
     /* The region may run as another user: it must be able to create the file here. */
-    am_status s = chmod(dir, 0733) == 0 ? AM_OK : am_fail(err, AM_ERR_IO, "chmod %s: %s", dir, strerror(errno));
-    snprintf(path, sizeof path, "%s/region-%s.oar", dir, dir + strlen(dir) - 6);
+    s = chmod(dir, 0733) == 0 ? AM_OK : am_fail(err, AM_ERR_IO, "chmod %s: %s", dir, strerror(errno));
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    save_rules rules = {.owner = vo->region_uid >= 0 ? (uid_t)vo->region_uid : geteuid()};
+    clock_gettime(CLOCK_REALTIME, &rules.requested);
     if (!s) {
         am_ra_save_oar req = {path, region_name, region_id};
         am_ra_reply reply;
@@ -125,11 +237,11 @@ am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const 
     am_oar_contents saved;
     memset(&saved, 0, sizeof saved);
     if (!s)
-        s = read_when_whole(path, ours, vo, vo->complete_ms > 0 ? vo->complete_ms : ra->total_timeout_ms, &saved, err);
+        s = read_when_whole(path, &rules, ours, vo, vo->complete_ms > 0 ? vo->complete_ms : ra->total_timeout_ms,
+                            &saved, err);
     if (!s)
         s = am_oar_compare(ours, &saved, diff, err);
     am_oar_contents_free(&saved);
-    unlink(path);
-    rmdir(dir);
+    remove_folder(dir);
     return s;
 }

@@ -5,7 +5,15 @@
  * The region writes the file on ITS host: this works when that host's file system is this
  * machine's (a region on loopback, or a directory both see at the same path, `dir`). The
  * directory is made with mkdtemp and opened to writes by others (mode 0733, no listing) so a
- * region running as another user can save into it; the file name is random as well. */
+ * region running as another user can save into it. Since anyone may put files there, the
+ * save is trusted only as what nobody else could have made:
+ * - its name holds 128 random bits (getrandom), unrelated to the folder's visible name;
+ * - it is opened O_NOFOLLOW | O_NONBLOCK and accepted only as a regular file with one link,
+ *   owned by the region's user (region_uid; our own by default), modified and changed no
+ *   earlier than the request (a link, a FIFO, a planted or older file: AM_ERR_INVALID at
+ *   once, never a wait); every later look must find the same inode;
+ * - waiting is bounded (appear_ms, then complete_ms), and the folder is emptied and removed
+ *   on every return, whatever others put in it. */
 #ifndef AM_WORLD_OAR_VERIFY_H
 #define AM_WORLD_OAR_VERIFY_H
 
@@ -18,6 +26,7 @@ typedef struct am_oar_verify_options {
     long appear_ms;   /* how long the save may take to show up here after `saved` [3000] */
     long complete_ms; /* then how long it may take to be whole [the RemoteAdmin total timeout] */
     long poll_ms;     /* how often to look [200] */
+    long region_uid;  /* the user the region runs as, who must own the save; -1: ours [-1] */
 } am_oar_verify_options;
 
 void am_oar_verify_options_default(am_oar_verify_options *vo);
