@@ -76,6 +76,11 @@ typedef struct budget_model {
     size_t faces;              /* faces the mesh needs now */
 } budget_model;
 
+/* The budget model predicts the measured estimate of an encoded asset to within about 1%
+ * (Little Bear reduced to 1252 triangles: 1241 predicted, 1243 measured); a limit this
+ * code names for the user to pass leaves room for that. */
+#define AM_BUDGET_MODEL_SLACK 1.02
+
 static double predicted_est(const budget_model *b, double tris)
 {
     double bytes = b->bytes_per_tri * tris + FACE_OVERHEAD_BYTES * (double)(b->faces ? b->faces : 1);
@@ -375,9 +380,21 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
             return st;
     }
     sum->tris_removed = sum->tris_in - res->triangle_count;
-    if ((double)res->triangle_count > 1.02 * (double)target) {
+    bool short_of_target = (double)res->triangle_count > 1.02 * (double)target;
+    double est_reached = predicted_est(&b, (double)res->triangle_count);
+    if (short_of_target && R > 0) {
+        /* what was reached, measured as the mesh it now is (a reduced mesh compresses worse
+         * than the original predicts): the limit the refusal names must be one that works */
+        budget_model reached;
+        if ((st = model_of(res, opts, &reached, err)))
+            return st;
+        est_reached = predicted_est(&reached, (double)res->triangle_count);
+    }
+    /* short of the triangle target, but the region limit (what the target was for) is met */
+    bool region_met = opts->max_tris <= 0 && R > 0 && b.tris_region <= b.tris_structure && est_reached <= (double)R;
+    if (short_of_target && !region_met) {
         /* the weights' borders would not give way: say what was reached and what it needs */
-        double est = predicted_est(&b, (double)res->triangle_count);
+        double est = est_reached;
         if (opts->max_tris > 0)
             return am_fail(err, AM_ERR_INVALID,
                            "the triangle budget %zu (--max-tris) could not be met keeping the weights: %zu of %zu "
@@ -390,7 +407,7 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
                            "weights leaves %zu of %zu (every weight border kept), estimated at %.0f animesh "
                            "triangles: pass --region-max-tris %.0f or more if the region allows it, or reduce the "
                            "mesh in its modeller",
-                           R, target, res->triangle_count, sum->tris_in, est, ceil(est));
+                           R, target, res->triangle_count, sum->tris_in, est, ceil(est * AM_BUDGET_MODEL_SLACK));
         return am_fail(err, AM_ERR_INVALID,
                        "%s of %zu vertices allow about %zu triangles, but keeping the weights leaves %zu of %zu: "
                        "raise --face-vertex-limit%s or reduce the mesh in its modeller",
