@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "import/import.h"
 #include "import/import_outset.h"
+#include "import/import_preview.h"
 #include "render.h"
 #include "texture/texture.h"
 #include "world/oar.h"
@@ -715,6 +716,13 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
             st = add_file(&set, out_dir, plan->motions[m].name, ".anim", &b, err);
         else
             am_buf_free(&b);
+    }
+    if (!st && opts->preview) {
+        const am_buf **meshes = malloc(plan->part_count * sizeof *meshes);
+        for (size_t i = 0; meshes && i < plan->part_count; i++)
+            meshes[i] = &po[i].mesh;
+        st = meshes ? am_import_preview(plan, skel, meshes, out_dir, &set, err) : am_fail_nomem(err, "preview");
+        free((void *)meshes);
     }
     if (!st && opts->oar_path) {
         progress(opts, "OAR: %zu prim%s, %zu animation%s", plan->part_count, plan->part_count == 1 ? "" : "s",

@@ -84,6 +84,12 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
                                  const char *const *anim_paths, size_t anim_count, const am_skeleton *skel,
                                  am_buf *out, am_preview_stats *stats, am_error *err);
 
+/* NAME.preview.html into an output set (core/outset.h), from bytes the caller holds: the
+ * `--preview` of import, skin, bind --skin and bendbox. `page_name` is a plain file name. */
+struct am_outset;
+am_status am_preview_add_to_set(struct am_outset *set, const char *page_name, const am_preview_input *in,
+                                am_error *err);
+
 /* The page template (generated at build time from preview_page.html). */
 extern const char *const am_preview_page_template;
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "anim.h"
+#include "core/outset.h"
 #include "preview/preview.h"
 
 /* "dir/Bear_idle.anim" -> "Bear_idle" (into buf). */
@@ -92,5 +93,17 @@ done:
     free(parts);
     free(clips);
     free(names);
+    return s;
+}
+
+am_status am_preview_add_to_set(am_outset *set, const char *page_name, const am_preview_input *in, am_error *err)
+{
+    am_buf page = {0};
+    am_status s = am_preview_write(in, &page, NULL, err);
+    if (!s)
+        s = am_outset_add(set, page_name, page.data, page.size, err);
+    if (s)
+        am_error_where(err, "%s", page_name);
+    am_buf_free(&page);
     return s;
 }

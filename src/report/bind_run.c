@@ -253,6 +253,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         progress(job, "skinning");
         am_skin_options so;
         am_skin_options_default(&so);
+        so.preview = job->preview;
         am_skin_summary *sum = calloc(1, sizeof *sum);
         if (!sum) {
             s = am_fail_nomem(err, "skin summary");

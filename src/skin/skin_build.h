@@ -111,6 +111,7 @@ typedef struct am_skin_options {
                                     the LODs), and the automatic budget fits one face */
     double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
     bool lock_scale_if_joint_position;
+    bool preview;                /* also NAME.preview.html (preview.h): the rest pose in a browser */
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
                                     material samples when the rig is textured, e.g. the bend
                                     box atlas PNG; NULL: diffuse colour only */
