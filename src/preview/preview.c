@@ -35,6 +35,28 @@ static am_status put(am_buf *blob, const void *data, size_t n, json_t *obj, cons
     return s;
 }
 
+/* n integers of `width` bytes (2 or 4) as byte planes (every low byte, then the next ...),
+ * optionally as differences from the previous value (wrapping): deflate then sees runs
+ * instead of interleaved noise (indices of neighbouring triangles differ little). */
+static am_status put_planar(am_buf *blob, const void *values, size_t n, int width, bool delta, json_t *obj,
+                            const char *key, am_error *err)
+{
+    uint8_t *planes = malloc(n * (size_t)width + 1);
+    if (!planes)
+        return am_fail_nomem(err, "preview data");
+    uint32_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = width == 2 ? ((const uint16_t *)values)[i] : ((const uint32_t *)values)[i];
+        uint32_t d = delta ? v - prev : v;
+        prev = v;
+        for (int k = 0; k < width; k++)
+            planes[(size_t)k * n + i] = (uint8_t)(d >> (8 * k));
+    }
+    am_status s = put(blob, planes, n * (size_t)width, obj, key, err);
+    free(planes);
+    return s;
+}
+
 static json_t *vec3_json(am_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
 
 static uint16_t quant_u16(double v, double lo, double step)
@@ -135,14 +157,14 @@ static am_status lod_pack(const am_bench *b, size_t est_tris, am_buf *blob, json
     json_object_set_new(o, "pos_min", json_pack("[fff]", lo[0], lo[1], lo[2]));
     json_object_set_new(o, "pos_step", json_pack("[fff]", step[0], step[1], step[2]));
     json_object_set_new(o, "index_bytes", json_integer(n > 65535 ? 4 : 2));
-    if ((s = put(blob, pos, n * 6, o, "pos", err)) || (s = put(blob, b->joints, n * 4, o, "joints", err)) ||
-        (s = put(blob, w, n * 8, o, "weights", err)) || (s = put(blob, b->vertex_face, n * 2, o, "face", err)) ||
-        (s = put(blob, tri, t * 3 * (n > 65535 ? 4 : 2), o, "tris", err)))
+    if ((s = put_planar(blob, pos, 3 * n, 2, false, o, "pos", err)) ||
+        (s = put(blob, b->joints, n * 4, o, "joints", err)) || (s = put_planar(blob, w, 4 * n, 2, false, o, "weights", err)) ||
+        (s = put_planar(blob, tri, 3 * t, n > 65535 ? 4 : 2, true, o, "tris", err)))
         goto done;
     if (uv) {
         json_object_set_new(o, "uv_min", json_pack("[ff]", uvlo[0], uvlo[1]));
         json_object_set_new(o, "uv_step", json_pack("[ff]", uvstep[0], uvstep[1]));
-        if ((s = put(blob, uv, n * 4, o, "uv", err)))
+        if ((s = put_planar(blob, uv, 2 * n, 2, false, o, "uv", err)))
             goto done;
     }
     if (json_array_append(lods, o))
