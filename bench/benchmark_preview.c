@@ -54,8 +54,8 @@ static int run_size(size_t n, const am_skeleton *skel, const am_buf *walk, const
     am_buf mesh = {0};
     if (am_skin_build_encoded(&big, skel, &so, &res, &mesh, &err))
         return fail("skin", &err);
-    am_preview_part part = {name, mesh.data, mesh.size, NULL, 0};
-    am_preview_clip clips[1] = {{"walk", walk->data, walk->size}};
+    am_preview_part part = {name, mesh.data, mesh.size, NULL, 0, NULL};
+    am_preview_clip clips[1] = {{"walk", walk->data, walk->size, NULL}};
     am_preview_input in = {name, &part, 1, clips, 1, skel, 0};
     am_buf one = {0}, two = {0};
     am_preview_stats s1, s2;

@@ -197,8 +197,8 @@ static am_status write_preview(const am_bendbox_options *opt, am_outset *set, am
     for (int k = 0; k < 3 && !s; k++)
         s = am_read_file(am_outset_temp_path(set, files[k]), &data[k], &size[k], err);
     if (!s) {
-        am_preview_part part = {"bendbox", data[0], size[0], data[2], size[2]};
-        am_preview_clip clip = {"bendbox_fold", data[1], size[1]};
+        am_preview_part part = {"bendbox", data[0], size[0], data[2], size[2], NULL};
+        am_preview_clip clip = {"bendbox_fold", data[1], size[1], NULL};
         am_preview_input in = {"bendbox", &part, 1, &clip, 1, opt->skel, 0};
         if (!(s = am_preview_add_to_set(set, "bendbox.preview.html", &in, err)))
             s = add_file(rep, set, "bendbox.preview.html", "browser preview (animesh preview)", err);

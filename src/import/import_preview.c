@@ -23,7 +23,7 @@ am_status am_import_preview(const am_import_plan *plan, const am_skeleton *skel,
     }
     for (size_t i = 0; i < plan->part_count && !s; i++) {
         const am_import_part *p = &plan->parts[i];
-        parts[i] = (am_preview_part){p->name, meshes[i]->data, meshes[i]->size, NULL, 0};
+        parts[i] = (am_preview_part){p->name, meshes[i]->data, meshes[i]->size, NULL, 0, NULL};
         if (p->texture >= 0 && (size_t)p->texture < plan->texture_count &&
             !strcmp(plan->textures[p->texture].ext, ".png")) {
             const am_import_texture *t = &plan->textures[p->texture];
@@ -35,7 +35,7 @@ am_status am_import_preview(const am_import_plan *plan, const am_skeleton *skel,
         }
     }
     for (size_t m = 0; m < plan->motion_count; m++)
-        clips[m] = (am_preview_clip){plan->motions[m].name, plan->motions[m].anim, plan->motions[m].anim_size};
+        clips[m] = (am_preview_clip){plan->motions[m].name, plan->motions[m].anim, plan->motions[m].anim_size, NULL};
     am_buf page = {0};
     if (!s) {
         am_preview_input in = {plan->name, parts, plan->part_count, clips, plan->motion_count, skel, 0};

@@ -443,7 +443,7 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
     }
     for (size_t p = 0; p < np && !s; p++) {
         const am_preview_part *pp = &in->parts[p];
-        const char *src = pp->name ? pp->name : "mesh";
+        const char *src = pp->source ? pp->source : pp->name ? pp->name : "mesh";
         am_mesh_asset head;
         memset(&head, 0, sizeof head);
         s = am_mesh_asset_decode_header(pp->mesh, pp->mesh_size, &head, err);
@@ -457,6 +457,8 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
                 top = l;
         }
         am_mesh_asset_free(&head);
+        if (s && !strstr(err->where, src))
+            am_error_where(err, "%s", src);
         if (!s && (top < 0 || benches[p * AM_LOD_COUNT + top].vertex_count == 0))
             s = am_fail_where(err, AM_ERR_INVALID, src, "preview: the mesh asset has no LOD with vertices to draw");
         if (!s) {
@@ -475,7 +477,8 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
      * their overrides agree; the page is for one creature built by one skin build. */
     am_bench *b0 = &benches[top_lod[0]];
     for (size_t c = 0; c < in->clip_count && !s; c++) {
-        s = am_bench_add_anim_mem(b0, in->clips[c].anim, in->clips[c].anim_size, in->clips[c].name, err);
+        const char *src = in->clips[c].source ? in->clips[c].source : in->clips[c].name;
+        s = am_bench_add_anim_mem(b0, in->clips[c].anim, in->clips[c].anim_size, src, err);
         if (!s)
             s = clip_pack(b0, (int)c, &in->clips[c], &js, fps, &blob, clips, &st, err);
     }

@@ -20,16 +20,16 @@ static const char *stem_of(const char *path, char *buf, size_t size)
     return buf;
 }
 
-/* STEM.png or STEM_texture.png beside the mesh, read when it is a regular file. */
+/* STEM.png, STEM_texture.png or STEM_atlas.png beside the mesh, read when it is a regular file. */
 static void texture_beside(const char *mesh_path, uint8_t **data, size_t *size)
 {
-    static const char *const suffixes[] = {".png", "_texture.png"};
+    static const char *const suffixes[] = {".png", "_texture.png", "_atlas.png"};
     char base[1024];
     snprintf(base, sizeof base, "%s", mesh_path);
     char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
     if (dot && (!slash || dot > slash))
         *dot = '\0';
-    for (size_t k = 0; k < 2 && !*data; k++) {
+    for (size_t k = 0; k < 3 && !*data; k++) {
         char path[1100];
         snprintf(path, sizeof path, "%s%s", base, suffixes[k]);
         struct stat sb;
@@ -60,6 +60,7 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
         parts[i].mesh = data;
         parts[i].mesh_size = size;
         parts[i].name = stem_of(mesh_paths[i], names[i], sizeof names[i]);
+        parts[i].source = mesh_paths[i];
         if (!s) {
             uint8_t *tex = NULL;
             size_t ts = 0;
@@ -75,13 +76,11 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
         clips[i].anim = data;
         clips[i].anim_size = size;
         clips[i].name = stem_of(anim_paths[i], names[mesh_count + i], sizeof names[0]);
+        clips[i].source = anim_paths[i];
     }
     if (!s) {
         am_preview_input in = {title, parts, mesh_count, clips, anim_count, skel, 0};
         s = am_preview_write(&in, out, stats, err);
-        /* a bad .anim or mesh names its file */
-        if (s && !err->where[0])
-            am_error_where(err, "%s", anim_count ? "the .anim files" : mesh_paths[0]);
     }
 done:
     for (size_t i = 0; parts && i < mesh_count; i++) {

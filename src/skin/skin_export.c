@@ -170,7 +170,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     if (opts->preview) {
         char page[180];
         snprintf(page, sizeof page, "%s.preview.html", name);
-        am_preview_part part = {name, mesh.data, mesh.size, NULL, 0};
+        am_preview_part part = {name, mesh.data, mesh.size, NULL, 0, NULL};
         am_preview_input in = {name, &part, 1, NULL, 0, skel, 0};
         if ((st = am_preview_add_to_set(set, page, &in, err)))
             goto done;
