@@ -24,13 +24,12 @@ am_status am_import_preview(const am_import_plan *plan, const am_skeleton *skel,
     for (size_t i = 0; i < plan->part_count && !s; i++) {
         const am_import_part *p = &plan->parts[i];
         parts[i] = (am_preview_part){p->name, meshes[i]->data, meshes[i]->size, NULL, 0, NULL};
-        if (p->texture >= 0 && (size_t)p->texture < plan->texture_count &&
-            !strcmp(plan->textures[p->texture].ext, ".png")) {
+        if (p->texture >= 0 && (size_t)p->texture < plan->texture_count) { /* PNG or JPEG */
             const am_import_texture *t = &plan->textures[p->texture];
             size_t n = t->size;
             if (t->path)
                 s = am_read_file(t->path, &owned[i], &n, err);
-            parts[i].texture_png = t->path ? owned[i] : t->data;
+            parts[i].texture_image = t->path ? owned[i] : t->data;
             parts[i].texture_size = n;
         }
     }

@@ -1,6 +1,6 @@
 /* import --preview (preview/preview.h): the page of the creature the run writes, staged with
  * its other outputs (import_outset.h) as DIR/NAME.preview.html. meshes[i] is part i's
- * .llmesh as it will be written; a part's PNG texture is drawn with its UVs. */
+ * .llmesh as it will be written; a part's PNG or JPEG texture is drawn with its UVs. */
 #ifndef AM_IMPORT_PREVIEW_H
 #define AM_IMPORT_PREVIEW_H
 

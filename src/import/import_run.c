@@ -421,11 +421,11 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     /* The uploader's faces are already cut (at most 65,534 vertices each): no further cut. */
     if (part->rig.explicit_skin)
         so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
-    char texture_png[160] = "";
+    char texture_image[160] = "";
     if (part->texture >= 0) {
-        snprintf(texture_png, sizeof texture_png, "%s%s", plan->textures[part->texture].name,
+        snprintf(texture_image, sizeof texture_image, "%s%s", plan->textures[part->texture].name,
                  plan->textures[part->texture].ext[0] ? plan->textures[part->texture].ext : ".png");
-        so.texture_image = texture_png;
+        so.texture_image = texture_image;
     }
     am_skin_result res;
     am_rig normalized;

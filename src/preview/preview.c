@@ -213,11 +213,12 @@ static am_status part_pack(const am_preview_part *pp, am_bench *lods_of_part, in
     json_object_set_new(o, "palette", pal);
     json_object_set_new(o, "streaming_cost", json_real(cost.streaming_cost));
     json_object_set_new(o, "est_tris_max", json_real(cost.est_tris_max));
-    if (!s && pp->texture_png && pp->texture_size) {
+    if (!s && pp->texture_image && pp->texture_size) {
         char *b64 = NULL;
-        if (!(s = am_base64_encode(pp->texture_png, pp->texture_size, &b64, err))) {
+        if (!(s = am_base64_encode(pp->texture_image, pp->texture_size, &b64, err))) {
             am_buf url = {0};
-            if (!(s = am_buf_printf(&url, err, "data:image/png;base64,%s", b64)))
+            bool jpeg = pp->texture_size > 2 && pp->texture_image[0] == 0xFF && pp->texture_image[1] == 0xD8;
+            if (!(s = am_buf_printf(&url, err, "data:image/%s;base64,%s", jpeg ? "jpeg" : "png", b64)))
                 json_object_set_new(o, "texture", json_stringn((const char *)url.data, url.size));
             am_buf_free(&url);
         }
@@ -501,9 +502,15 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
     json_object_set_new(root, "format", json_string("animesh-preview 1"));
     json_object_set_new(root, "title", json_string(in->title ? in->title : in->parts[0].name ? in->parts[0].name : "creature"));
     json_object_set_new(root, "blob_bytes", json_integer((json_int_t)blob.size));
-    json_object_set_new(root, "height", json_real(b0->height));
-    json_object_set_new(root, "bind_min", vec3_json(b0->bind_min));
-    json_object_set_new(root, "bind_max", vec3_json(b0->bind_max));
+    am_vec3 lo = b0->bind_min, hi_box = b0->bind_max; /* every part: the creature's box */
+    for (size_t p = 1; p < np; p++) {
+        lo = (am_vec3){fmin(lo.x, hi[p].bind_min.x), fmin(lo.y, hi[p].bind_min.y), fmin(lo.z, hi[p].bind_min.z)};
+        hi_box = (am_vec3){fmax(hi_box.x, hi[p].bind_max.x), fmax(hi_box.y, hi[p].bind_max.y),
+                           fmax(hi_box.z, hi[p].bind_max.z)};
+    }
+    json_object_set_new(root, "height", json_real(hi_box.z - lo.z));
+    json_object_set_new(root, "bind_min", vec3_json(lo));
+    json_object_set_new(root, "bind_max", vec3_json(hi_box));
     json_object_set_new(root, "root", vec3_json(am_bench_prim_to_bind(b0, am_v3(0, 0, 0))));
     json_object_set_new(root, "joints", joints);
     json_object_set_new(root, "parts", parts);

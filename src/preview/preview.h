@@ -44,7 +44,7 @@ typedef struct am_preview_part {
     const char *name;          /* shown in the page, e.g. the file stem */
     const uint8_t *mesh;       /* the .llmesh bytes */
     size_t mesh_size;
-    const uint8_t *texture_png;/* optional PNG drawn with the high LOD's UVs, or NULL */
+    const uint8_t *texture_image;/* optional PNG or JPEG drawn with the high LOD's UVs, or NULL */
     size_t texture_size;
     const char *source;        /* names it in errors, e.g. its path (NULL: name) */
 } am_preview_part;
@@ -81,7 +81,7 @@ typedef struct am_preview_stats {
 am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_stats *stats, am_error *err);
 
 /* The same from files: mesh_paths (each a part, named by its stem) and anim_paths (clip =
- * stem); a PNG beside a mesh named STEM.png, STEM_texture.png or STEM_atlas.png is its texture. */
+ * stem); an image beside a mesh named STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png is its texture. */
 am_status am_preview_write_files(const char *title, const char *const *mesh_paths, size_t mesh_count,
                                  const char *const *anim_paths, size_t anim_count, const am_skeleton *skel,
                                  am_buf *out, am_preview_stats *stats, am_error *err);

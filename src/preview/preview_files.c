@@ -20,16 +20,16 @@ static const char *stem_of(const char *path, char *buf, size_t size)
     return buf;
 }
 
-/* STEM.png, STEM_texture.png or STEM_atlas.png beside the mesh, read when it is a regular file. */
+/* STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png beside the mesh, read when it is a regular file. */
 static void texture_beside(const char *mesh_path, uint8_t **data, size_t *size)
 {
-    static const char *const suffixes[] = {".png", "_texture.png", "_atlas.png"};
+    static const char *const suffixes[] = {".png", ".jpg", "_texture.png", "_atlas.png"};
     char base[1024];
     snprintf(base, sizeof base, "%s", mesh_path);
     char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
     if (dot && (!slash || dot > slash))
         *dot = '\0';
-    for (size_t k = 0; k < 3 && !*data; k++) {
+    for (size_t k = 0; k < 4 && !*data; k++) {
         char path[1100];
         snprintf(path, sizeof path, "%s%s", base, suffixes[k]);
         struct stat sb;
@@ -65,7 +65,7 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
             uint8_t *tex = NULL;
             size_t ts = 0;
             texture_beside(mesh_paths[i], &tex, &ts);
-            parts[i].texture_png = tex;
+            parts[i].texture_image = tex;
             parts[i].texture_size = ts;
         }
     }
@@ -85,7 +85,7 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
 done:
     for (size_t i = 0; parts && i < mesh_count; i++) {
         free((void *)parts[i].mesh);
-        free((void *)parts[i].texture_png);
+        free((void *)parts[i].texture_image);
     }
     for (size_t i = 0; clips && i < anim_count; i++)
         free((void *)clips[i].anim);
