@@ -59,10 +59,10 @@ static void run_browser(const char *dir, const char *page, const char *hash, boo
 {
     char cmd[8192];
     snprintf(cmd, sizeof cmd,
-             "'%s' --headless=new --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader "
+             "TMPDIR='%s' '%s' --headless=new --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader "
              "--disable-extensions --no-first-run --user-data-dir='%s/profile' --virtual-time-budget=500 "
              "--window-size=%d,%d --hide-scrollbars %s%s%s 'file://%s#%s' %s%s%s 2>/dev/null",
-             browser, dir, SHOT_W, SHOT_H, screenshot ? "--screenshot='" : "--dump-dom", screenshot ? out : "",
+             dir, browser, dir, SHOT_W, SHOT_H, screenshot ? "--screenshot='" : "--dump-dom", screenshot ? out : "",
              screenshot ? "'" : "", page, hash, screenshot ? "" : "> '", screenshot ? "" : out, screenshot ? "" : "'");
     double t0 = now_s();
     int st = system(cmd);
@@ -199,6 +199,22 @@ static void check_page(const creature *c)
     am_skeleton_free(&skel);
 }
 
+static int make_dir(void **state)
+{
+    creature *c = calloc(1, sizeof *c);
+    am_test_tmpdir(c->dir, sizeof c->dir);
+    *state = c;
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    creature *c = *state;
+    am_test_rmtree(c->dir);
+    free(c);
+    return 0;
+}
+
 static void preview(creature *c, const char *stem)
 {
     char log[8192], skel[1024];
@@ -212,28 +228,22 @@ static void preview(creature *c, const char *stem)
 
 static void test_bendbox_page_poses_as_the_bench(void **state)
 {
-    (void)state;
-    creature c = {.clip = "bendbox_fold", .t = 1.5};
-    am_test_tmpdir(c.dir, sizeof c.dir);
+    creature *c = *state;
+    c->clip = "bendbox_fold", c->t = 1.5;
     char log[8192], skel[1024];
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
-    assert_int_equal(am_test_run_cli(log, sizeof log, "bendbox --out '%s/out' --skeleton '%s'", c.dir, skel), 0);
-    char work[1100];
-    snprintf(work, sizeof work, "%s/out", c.dir);
-    creature w = c;
-    snprintf(w.dir, sizeof w.dir, "%s", work);
-    snprintf(w.mesh, sizeof w.mesh, "%s/bendbox.llmesh", work);
-    snprintf(w.anim, sizeof w.anim, "%s/bendbox_fold.anim", work);
-    preview(&w, "bendbox");
-    check_page(&w);
-    am_test_rmtree(c.dir);
+    assert_int_equal(am_test_run_cli(log, sizeof log, "bendbox --out '%s' --skeleton '%s'", c->dir, skel), 0);
+    snprintf(c->mesh, sizeof c->mesh, "%s/bendbox.llmesh", c->dir);
+    snprintf(c->anim, sizeof c->anim, "%s/bendbox_fold.anim", c->dir);
+    preview(c, "bendbox");
+    check_page(c);
 }
 
 static void test_quadruped_tail_wag_page_poses_as_the_bench(void **state)
 {
-    (void)state;
-    creature c = {.clip = "quadruped_wag", .t = 0.5};
-    am_test_tmpdir(c.dir, sizeof c.dir);
+    creature *cp = *state;
+    creature c = *cp;
+    c.clip = "quadruped_wag", c.t = 0.5;
     char log[8192], skel[1024];
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
     assert_int_equal(am_test_run_cli(log, sizeof log, "skin '%s/assets/rigs/quadruped.json' --out '%s' --skeleton '%s'",
@@ -246,14 +256,13 @@ static void test_quadruped_tail_wag_page_poses_as_the_bench(void **state)
     snprintf(c.mesh, sizeof c.mesh, "%s/quadruped.llmesh", c.dir);
     preview(&c, "quadruped");
     check_page(&c);
-    am_test_rmtree(c.dir);
 }
 
 static void test_imported_bear_with_bvh_clip_page_poses_as_the_bench(void **state)
 {
-    (void)state;
-    creature c = {.clip = "TeddyIdle", .t = 1.0};
-    am_test_tmpdir(c.dir, sizeof c.dir);
+    creature *cp = *state;
+    creature c = *cp;
+    c.clip = "TeddyIdle", c.t = 1.0;
     char log[8192], skel[1024], dae[1024], bvh[1024];
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
     am_test_shared_path(dae, sizeof dae, "data/realdata/Little Bear_90.dae");
@@ -265,7 +274,6 @@ static void test_imported_bear_with_bvh_clip_page_poses_as_the_bench(void **stat
     snprintf(c.anim, sizeof c.anim, "%s/TeddyIdle.anim", c.dir);
     preview(&c, "Little_Bear_90");
     check_page(&c);
-    am_test_rmtree(c.dir);
 }
 
 int main(void)
@@ -275,9 +283,9 @@ int main(void)
         return 77;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bendbox_page_poses_as_the_bench),
-        cmocka_unit_test(test_quadruped_tail_wag_page_poses_as_the_bench),
-        cmocka_unit_test(test_imported_bear_with_bvh_clip_page_poses_as_the_bench),
+        cmocka_unit_test_setup_teardown(test_bendbox_page_poses_as_the_bench, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_quadruped_tail_wag_page_poses_as_the_bench, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_imported_bear_with_bvh_clip_page_poses_as_the_bench, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

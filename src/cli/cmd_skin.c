@@ -94,6 +94,8 @@ static void print_summary(const am_skin_summary *s)
         printf("wrote %s\n", s->llmesh_path);
     if (s->dae_path[0])
         printf("wrote %s\n", s->dae_path);
+    if (s->preview_path[0])
+        printf("wrote %s\n", s->preview_path);
     if (s->meshdata_written)
         printf("wrote %s\n", s->meshdata_path);
     else if (s->llmesh_path[0])

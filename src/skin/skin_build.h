@@ -186,6 +186,7 @@ typedef struct am_skin_summary {
     char llmesh_path[1024];
     char dae_path[1024];
     char meshdata_path[1024];
+    char preview_path[1024];         /* with opts.preview: NAME.preview.html, else "" */
     bool meshdata_written;
     bool meshdata_removed; /* an old NAME.meshdata.json this run could not rewrite was removed */
     size_t temps_swept;    /* temp files of a killed earlier run removed from DIR */

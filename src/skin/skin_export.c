@@ -174,6 +174,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
         am_preview_input in = {name, &part, 1, NULL, 0, skel, 0};
         if ((st = am_preview_add_to_set(set, page, &in, err)))
             goto done;
+        snprintf(sum->preview_path, sizeof sum->preview_path, "%s", am_outset_path(set, page));
     }
     snprintf(sum->llmesh_path, sizeof sum->llmesh_path, "%s", am_outset_path(set, file[0]));
     snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]));
@@ -223,6 +224,7 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
     }
     if (st && summary) { /* nothing was put in place */
         summary->llmesh_path[0] = summary->dae_path[0] = summary->meshdata_path[0] = '\0';
+        summary->preview_path[0] = '\0';
         summary->meshdata_written = false;
     }
     am_outset_free(set);
