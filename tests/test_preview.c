@@ -259,6 +259,28 @@ static void test_preview_of_skin_and_cli_default_name(void **state)
     assert_int_equal(stat(page, &sb), 0);
 }
 
+static void test_bind_skin_preview_is_one_of_its_files(void **state)
+{
+    fixture *f = *state;
+    char log[16384], obj[1024], rig[1024], dir[1200], page[1300];
+    am_test_shared_path(obj, sizeof obj, "data/creature/creature_10k.obj");
+    am_test_shared_path(rig, sizeof rig, "data/creature/creature_10k.skeleton.json");
+    snprintf(dir, sizeof dir, "%s/bind", f->dir);
+    assert_int_equal(am_test_run_cli(log, sizeof log, "bind '%s' --skeleton-rig '%s' --out '%s' --preview --skeleton '%s'",
+                                     obj, rig, dir, f->skel),
+                     2); /* the page shows the skin: --preview needs --skin */
+    int rc = am_test_run_cli(log, sizeof log, "bind '%s' --skeleton-rig '%s' --out '%s' --skin --preview --skeleton '%s'",
+                             obj, rig, dir, f->skel);
+    if (rc)
+        fail_msg("bind: %s", log);
+    assert_non_null(strstr(log, "creature_10k.preview.html"));
+    snprintf(page, sizeof page, "%s/creature_10k.preview.html", dir);
+    size_t n = 0;
+    char *text = (char *)am_test_slurp(page, &n);
+    assert_non_null(strstr(text, "\"title\":\"creature_10k\""));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_stored_frames_are_the_bench_fk_at_key_times_and_30_fps),
         cmocka_unit_test(test_bad_input_is_refused_and_nothing_written),
         cmocka_unit_test(test_preview_of_skin_and_cli_default_name),
+        cmocka_unit_test(test_bind_skin_preview_is_one_of_its_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

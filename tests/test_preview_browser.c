@@ -2,7 +2,8 @@
  * vertices it draws at #selftest=CLIP@T against the bench's own posed vertices (within 1e-4
  * of the height), its joints against the bench's FK, and its #shot=side picture against the
  * bench's silhouette of the same pose (intersection over union >= 0.97), for the bend box,
- * the quadruped with its tail wag, and Little Bear imported with TeddyIdle.bvh.
+ * the quadruped with its tail wag (animesh preview DIR), and Little Bear imported with
+ * TeddyIdle.bvh (the page of import --preview).
  * ctest label `browser`; exit 77 (skipped) with one line when no chromium is installed. */
 #include <jansson.h>
 #include <math.h>
@@ -267,12 +268,15 @@ static void test_imported_bear_with_bvh_clip_page_poses_as_the_bench(void **stat
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
     am_test_shared_path(dae, sizeof dae, "data/realdata/Little Bear_90.dae");
     am_test_shared_path(bvh, sizeof bvh, "data/realdata/TeddyIdle.bvh");
-    int rc = am_test_run_cli(log, sizeof log, "import '%s' --anim '%s' --out '%s' --skeleton '%s'", dae, bvh, c.dir, skel);
+    /* the page import --preview writes into its output set */
+    int rc = am_test_run_cli(log, sizeof log, "import '%s' --anim '%s' --out '%s' --preview --skeleton '%s'", dae, bvh,
+                             c.dir, skel);
     if (rc)
         fail_msg("import: %s", log);
+    assert_non_null(strstr(log, "Little_Bear_90.preview.html"));
     snprintf(c.mesh, sizeof c.mesh, "%s/Little_Bear_90.llmesh", c.dir);
     snprintf(c.anim, sizeof c.anim, "%s/TeddyIdle.anim", c.dir);
-    preview(&c, "Little_Bear_90");
+    snprintf(c.page, sizeof c.page, "%s/Little_Bear_90.preview.html", c.dir);
     check_page(&c);
 }
 

@@ -267,8 +267,9 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         }
         for (size_t i = 0; i < sum->warning_count; i++)
             run_warn(out, "skin: %s", sum->warnings[i]);
-        const char *paths[3] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : ""};
-        for (int k = 0; k < 3 && !s; k++)
+        const char *paths[4] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : "",
+                                sum->preview_path};
+        for (int k = 0; k < 4 && !s; k++)
             if (paths[k][0] && out->file_count < sizeof out->files / sizeof out->files[0])
                 snprintf(out->files[out->file_count++], sizeof out->files[0], "%s",
                          strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k]);
