@@ -14,8 +14,9 @@
  * The page applies P_i and the viewer's LBS rule (lbs.h: weights renormalised, blend the
  * matrices, index clamp 109) and nothing else.
  *
- * Quantisation (all in one zlib stream, base64 in the page, inflated by the browser's
- * own DecompressionStream; no request of any kind):
+ * Quantisation (all in one zlib stream, base64 in the page, inflated by the page's own
+ * small inflate while it loads; no request of any kind; arrays as byte planes, triangle
+ * indices as differences, so deflate finds runs):
  *  - positions: U16 over the LOD's bind box (error <= extent / 131070);
  *  - weights: U16 (w * 65535 rounded; the decoded weights are themselves U16 codes);
  *  - joint rotations: I16 per quaternion component (x 32767), positions U16 over the
@@ -25,8 +26,9 @@
  *   NAME.preview.html#shot=side&clip=CLIP&t=T -> the posed mesh only, orthographic from -Y.
  *
  * Drawing is a small WebGL renderer of our own (src/preview/preview_page.html, embedded in
- * the binary at build time): about 30 kB against three.js's 850 kB, which alone would
- * break the size target for a small creature.
+ * the binary at build time): about 50 kB against three.js's 850 kB, which alone would
+ * break the size target for a small creature. Playback skins in its vertex shader with the
+ * same rule; the selftest, strain and wireframe skin on the CPU.
  *
  * No function prints; errors name the file and what is wrong. */
 #ifndef AM_PREVIEW_H
