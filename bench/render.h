@@ -107,6 +107,13 @@ typedef struct am_render_cell {
 am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_t n, int columns,
                           const am_render_options *opt, const char *title, am_image *out, am_error *err);
 
+/* The posed mesh's silhouette seen from -Y (+X right, +Z up), orthographic: the x-z box of
+ * `bind` (3 * vertex_count, bind frame) plus a margin of 5% of its longer side on every side,
+ * fitted to width x height and centred; mask[y * width + x] = 1 where a triangle covers the
+ * pixel centre (row 0 at the top). The preview page's #shot=side is held to it. */
+am_status am_render_silhouette(const am_bench *b, const float *bind, int width, int height, uint8_t *mask,
+                               am_error *err);
+
 /* n times evenly spread over [0, duration] of a motion (n >= 1; n = 1 gives 0). */
 void am_render_even_times(double duration, size_t n, double *times);
 

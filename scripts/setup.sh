@@ -36,7 +36,9 @@ PACKAGES=(
 # The integration test's region: OpenSimulator 0.9.2.2 (../shared/opensim) on Debian's mono,
 # under tmux, in a network namespace (iproute2), probed with curl; run_region.sh uses python3,
 # the tarball is .tar.xz.
-TEST_PACKAGES=(mono-complete tmux iproute2 curl python3 xz-utils)
+# The preview page's browser tests (tests/test_preview_browser.c, ctest label `browser`):
+# headless chromium with software WebGL; without it they skip.
+TEST_PACKAGES=(mono-complete tmux iproute2 curl python3 xz-utils chromium)
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

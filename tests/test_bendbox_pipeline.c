@@ -24,7 +24,7 @@ static int setup(void **state)
     assert_non_null(f);
     am_test_load_viewer_skeleton(&f->skel);
     am_test_tmpdir(f->dir, sizeof f->dir);
-    am_bendbox_options o = {f->dir, &f->skel, true, NULL, NULL};
+    am_bendbox_options o = {f->dir, &f->skel, true, NULL, NULL, false};
     am_error err;
     am_error_clear(&err);
     am_status s = am_bendbox_run(&o, &f->rep, &err);

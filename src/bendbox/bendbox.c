@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "bendbox/bendbox.h"
+#include "preview/preview.h"
 #include "core/outset.h"
 #include "render.h"
 #include "skin/skin_build.h"
@@ -184,6 +185,27 @@ static am_status write_anim(const am_bendbox_options *opt, am_outset *set, am_be
              "6 s loop 0 -> 90 -> 0 deg, priority 4, %zu keys; loop guard passed; decoded back within %.4f deg",
              st.keys_after, st.max_rot_err_deg);
     return AM_OK;
+}
+
+/* bendbox.preview.html from the set's own (still temporary) mesh, fold and atlas. */
+static am_status write_preview(const am_bendbox_options *opt, am_outset *set, am_bendbox_report *rep, am_error *err)
+{
+    static const char *const files[] = {"bendbox.llmesh", "bendbox_fold.anim", "bendbox_atlas.png"};
+    uint8_t *data[3] = {NULL, NULL, NULL};
+    size_t size[3] = {0, 0, 0};
+    am_status s = AM_OK;
+    for (int k = 0; k < 3 && !s; k++)
+        s = am_read_file(am_outset_temp_path(set, files[k]), &data[k], &size[k], err);
+    if (!s) {
+        am_preview_part part = {"bendbox", data[0], size[0], data[2], size[2], NULL};
+        am_preview_clip clip = {"bendbox_fold", data[1], size[1], NULL};
+        am_preview_input in = {"bendbox", &part, 1, &clip, 1, opt->skel, 0};
+        if (!(s = am_preview_add_to_set(set, "bendbox.preview.html", &in, err)))
+            s = add_file(rep, set, "bendbox.preview.html", "browser preview (animesh preview)", err);
+    }
+    for (int k = 0; k < 3; k++)
+        free(data[k]);
+    return s;
 }
 
 static void check(am_bendbox_report *rep, const char *name, double value, double limit)
@@ -369,7 +391,8 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
         return s;
     }
     if (!(s = write_rig_and_atlas(opt, set, &rig, &atlas, rep, err)) &&
-        !(s = write_skin(opt, set, &rig, rep, sum, err)) && !(s = write_anim(opt, set, rep, err)) && opt->bench)
+        !(s = write_skin(opt, set, &rig, rep, sum, err)) && !(s = write_anim(opt, set, rep, err)) &&
+        !(opt->preview && (s = write_preview(opt, set, rep, err))) && opt->bench)
         s = run_bench(opt, set, &atlas, rep, err);
     /* Checks may fail (the report says so): the files are still what was built. An error
      * leaves the folder as it was. */

@@ -92,6 +92,7 @@ typedef struct am_bendbox_options {
     bool bench;             /* run the bench on the written files and render the PNGs */
     am_bendbox_progress_fn progress;
     void *user;
+    bool preview;           /* also bendbox.preview.html (preview.h) */
 } am_bendbox_options;
 
 #define AM_BENDBOX_MAX_FILES 12

@@ -7,7 +7,7 @@
 #include "cli.h"
 
 static const char *help =
-    "usage: animesh bendbox --out DIR [--bench] [--json] [--skeleton FILE]\n\n"
+    "usage: animesh bendbox --out DIR [--bench] [--preview] [--json] [--skeleton FILE]\n\n"
     "Build the bend box (the two-bone smoke test): a 4 x 2 x 1 m box of 1 m squares whose\n"
     "+X half folds up 0 -> 90 -> 0 degrees about Y over a 6 s loop. Writes into DIR:\n"
     "  bendbox.rig.json        the rig (input of the skin builder)\n"
@@ -25,6 +25,7 @@ static const char *help =
     "in-world the box hangs centred on the prim (prim frame = bind frame - (0, 0, 1.067)).\n\n"
     "  --out DIR        output directory (created)\n"
     "  --bench          run the bench on the written files and render the PNGs\n"
+    "  --preview        also bendbox.preview.html: the fold in a browser (animesh preview)\n"
     "  --json           print the report as JSON on stdout (progress goes to stderr)\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
     "Exit codes: 0 built (and every check passed), 1 a check failed, 2 usage, 3 I/O error.\n";
@@ -67,10 +68,11 @@ static void print_summary(const am_bendbox_report *rep)
 int am_cmd_bendbox(int argc, char **argv)
 {
     const char *out_dir = NULL, *skel_path = NULL;
-    bool bench = false, json = false;
+    bool bench = false, json = false, preview = false;
     static const struct option opts[] = {{"out", required_argument, 0, 'o'},
                                          {"bench", no_argument, 0, 'b'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"preview", no_argument, 0, 'p'},
                                          {"skeleton", required_argument, 0, 's'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
@@ -86,6 +88,7 @@ int am_cmd_bendbox(int argc, char **argv)
         case 'o': out_dir = optarg; break;
         case 'b': bench = true; break;
         case 'j': json = true; break;
+        case 'p': preview = true; break;
         case 's': skel_path = optarg; break;
         case 'h': fputs(help, stdout); return AM_EXIT_OK;
         default: return am_cli_usage("bendbox", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -102,7 +105,7 @@ int am_cmd_bendbox(int argc, char **argv)
     if (am_cli_load_skeleton(skel_path, &skel, &err))
         return am_cli_report(&err);
     FILE *log = json ? stderr : stdout;
-    am_bendbox_options bo = {out_dir, &skel, bench, print_progress, log};
+    am_bendbox_options bo = {out_dir, &skel, bench, print_progress, log, preview};
     am_bendbox_report *rep = calloc(1, sizeof *rep);
     if (!rep) {
         am_skeleton_free(&skel);

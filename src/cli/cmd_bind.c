@@ -12,7 +12,7 @@
 
 static const char *help =
     "usage: animesh bind MESH (--skeleton-rig RIG.json | --like MODEL | --fit humanoid|quadruped)\n"
-    "                    --out DIR [--method heat|segment] [--skin] [--poses standard|FILE]\n"
+    "                    --out DIR [--method heat|segment] [--skin [--preview]] [--poses standard|FILE]\n"
     "                    [--up AXIS] [--forward AXIS] [--unit M] [--min-weight W]\n"
     "                    [--no-side-hygiene] [--no-proxy] [--threads N] [--skeleton FILE]\n\n"
     "Bind an unrigged mesh (OBJ, glTF/GLB, FBX, COLLADA: any file animesh imports) to stock\n"
@@ -23,7 +23,8 @@ static const char *help =
     "  NAME.report.json/.txt    the quality report (see 'animesh report --help')\n"
     "  NAME_poses.png           the pose sheet; NAME_closeup_N_JOINT.png the worst joints\n"
     "  NAME_placement.png       with --fit: the joints found, to check and correct\n"
-    "  NAME.llmesh .dae .meshdata.json   with --skin: the whole skin output ('animesh skin')\n\n"
+    "  NAME.llmesh .dae .meshdata.json   with --skin: the whole skin output ('animesh skin')\n"
+    "  NAME.preview.html        with --skin --preview: the skin in a browser ('animesh preview')\n\n"
     "The joints:\n"
     "  --skeleton-rig FILE  stock joints with world positions: the creature skeleton shape\n"
     "                       {\"joints\": [{\"name\", \"parent\", \"head\", \"tail\"}]} or a rig's\n"
@@ -71,6 +72,7 @@ int am_cmd_bind(int argc, char **argv)
                                           {"method", required_argument, 0, 'm'},
                                           {"out", required_argument, 0, 'o'},
                                           {"skin", no_argument, 0, 'k'},
+                                          {"preview", no_argument, 0, 'V'},
                                           {"poses", required_argument, 0, 'p'},
                                           {"up", required_argument, 0, 'u'},
                                           {"forward", required_argument, 0, 'w'},
@@ -112,6 +114,7 @@ int am_cmd_bind(int argc, char **argv)
             break;
         case 'o': job.out_dir = optarg; break;
         case 'k': job.skin = true; break;
+        case 'V': job.preview = true; break;
         case 'p': poses = optarg; break;
         case 'g':
             if (!am_cli_parse_double(optarg, &d) || d < 0 || d >= 0.5)
@@ -136,6 +139,8 @@ int am_cmd_bind(int argc, char **argv)
         return am_cli_usage("bind", "give the joints once: --skeleton-rig FILE, --like MODEL or --fit KIND");
     if (!job.out_dir)
         return am_cli_usage("bind", "--out DIR is required");
+    if (job.preview && !job.skin)
+        return am_cli_usage("bind", "--preview needs --skin (the page shows the written skin)");
     job.mesh_path = argv[optind];
 
     am_error err;

@@ -18,7 +18,7 @@
 
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
-    "                     [--anim FILE[:CLIP] ...] [--align-rest] [--bench] [--oar FILE.oar]\n"
+    "                     [--anim FILE[:CLIP] ...] [--align-rest] [--bench] [--preview] [--oar FILE.oar]\n"
     "                     [--at X,Y,Z]"
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
@@ -59,6 +59,8 @@ static const char *help =
     "                        frame (as anim from-bvh --align-rest; default: the viewer's own\n"
     "                        conversion)\n"
     "  --bench               bench every part with every motion, write pose sheets\n"
+    "  --preview             also NAME.preview.html: the creature playing its motions in a\n"
+    "                        browser, posed by the bench (animesh preview)\n"
     "  --oar FILE.oar        also write the creature's OpenSim archive: the first part is the\n"
     "                        animesh root prim, other parts child prims; the first motion\n"
     "                        plays on rez\n"
@@ -204,12 +206,12 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS
+        O_MAXTRIS, O_PREVIEW
     };
     static const struct option lopts[] = {
         {"out", required_argument, 0, O_OUT},       {"name", required_argument, 0, O_NAME},
         {"merge", no_argument, 0, O_MERGE},         {"normalize-binds", no_argument, 0, O_NORM},
-        {"anim", required_argument, 0, O_ANIM},     {"bench", no_argument, 0, O_BENCH},
+        {"anim", required_argument, 0, O_ANIM},     {"bench", no_argument, 0, O_BENCH}, {"preview", no_argument, 0, O_PREVIEW},
         {"oar", required_argument, 0, O_OAR},       {"at", required_argument, 0, O_AT},
         {"meshdata", no_argument, 0, O_MESHDATA},   {"region-max-tris", required_argument, 0, O_TRIS},
         {"json", no_argument, 0, O_JSON},           {"skeleton", required_argument, 0, O_SKEL},
@@ -260,6 +262,7 @@ int am_cmd_import(int argc, char **argv)
             anims[opts.anim_count++] = optarg;
             break;
         case O_BENCH: opts.bench = true; break;
+        case O_PREVIEW: opts.preview = true; break;
         case O_ALIGN: opts.bvh_align_rest = true; break;
         case O_OAR: opts.oar_path = optarg; break;
         case O_AT:

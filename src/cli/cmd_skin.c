@@ -39,6 +39,7 @@ static const char *help =
     "  --face-vertex-limit N  split faces above N vertices (default 65531, at most 65536)\n"
     "  --meshdata             the meshdata is required: the automatic budget fits one face,\n"
     "                         and a skin that still needs several is refused (exit 1)\n"
+    "  --preview              also NAME.preview.html: the skin in a browser (animesh preview)\n"
     "  --skeleton FILE        the viewer's character/avatar_skeleton.xml\n\n"
     "Prints joints (and which carry overrides), faces (and the share of vertices written on\n"
     "two faces), what the budget removed, triangles per LOD, weight figures and the viewer's\n"
@@ -93,6 +94,8 @@ static void print_summary(const am_skin_summary *s)
         printf("wrote %s\n", s->llmesh_path);
     if (s->dae_path[0])
         printf("wrote %s\n", s->dae_path);
+    if (s->preview_path[0])
+        printf("wrote %s\n", s->preview_path);
     if (s->meshdata_written)
         printf("wrote %s\n", s->meshdata_path);
     else if (s->llmesh_path[0])
@@ -123,6 +126,7 @@ int am_cmd_skin(int argc, char **argv)
                                           {"face-vertex-limit", required_argument, 0, 'f'},
                                           {"max-tris", required_argument, 0, 't'},
                                           {"meshdata", no_argument, 0, 'm'},
+                                          {"preview", no_argument, 0, 'p'},
                                           {"skeleton", required_argument, 0, 's'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
@@ -156,6 +160,7 @@ int am_cmd_skin(int argc, char **argv)
                 return am_cli_usage("skin", "--max-tris: expected a positive integer, auto or none, got '%s'", optarg);
             break;
         case 'm': opts.require_meshdata = true; break;
+        case 'p': opts.preview = true; break;
         case 'h': fputs(help, stdout); return AM_EXIT_OK;
         default: return am_cli_usage("skin", "unknown or incomplete option '%s'", argv[optind - 1]);
         }

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"report", am_cmd_report, "the rigger's quality report of a mesh asset, rig or rigged model"},
     {"bench", am_cmd_bench, "measure and render a written mesh asset (+ .anim) the viewer's way"},
     {"bendbox", am_cmd_bendbox, "build the two-bone bend box (skin, atlas, fold .anim) and bench it"},
+    {"preview", am_cmd_preview, "write a browser page that plays the creature as the viewer poses it"},
     {"texture", am_cmd_texture, "encode a PNG or JPEG as a JPEG-2000 code stream (.j2c) for upload"},
     {"oar", am_cmd_oar, "write an OpenSim archive (OAR) holding the animesh object"},
     {"push", am_cmd_push, "push a creature into a region (WorldBridge, or RemoteAdmin + OAR)"},

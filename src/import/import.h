@@ -57,6 +57,7 @@ typedef struct am_import_options {
     bool merge;                  /* one asset from every skinned mesh (<= 8 faces, <= 110 joints) */
     bool normalize_binds;        /* pure-translation inverse binds, mesh kept where it is */
     bool bench;                  /* bench every part with every motion, pose sheets */
+    bool preview;                /* --preview: NAME.preview.html (import_preview.h) */
     bool meshdata_required;      /* --meshdata: a multi-face part is an error, not a warning */
     bool faithful_only;          /* --faithful: a file the faithful route cannot take is refused
                                     (as the uploader refuses it) instead of retargeted */

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "import/import.h"
 #include "import/import_outset.h"
+#include "import/import_preview.h"
 #include "render.h"
 #include "texture/texture.h"
 #include "world/oar.h"
@@ -424,11 +425,11 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     /* The uploader's faces are already cut (at most 65,534 vertices each): no further cut. */
     if (part->rig.explicit_skin)
         so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
-    char texture_png[160] = "";
+    char texture_image[160] = "";
     if (part->texture >= 0) {
-        snprintf(texture_png, sizeof texture_png, "%s%s", plan->textures[part->texture].name,
+        snprintf(texture_image, sizeof texture_image, "%s%s", plan->textures[part->texture].name,
                  plan->textures[part->texture].ext[0] ? plan->textures[part->texture].ext : ".png");
-        so.texture_image = texture_png;
+        so.texture_image = texture_image;
     }
     am_skin_result res;
     am_rig normalized;
@@ -742,6 +743,13 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
             st = add_file(&set, out_dir, plan->motions[m].name, ".anim", &b, err);
         else
             am_buf_free(&b);
+    }
+    if (!st && opts->preview) {
+        const am_buf **meshes = malloc(plan->part_count * sizeof *meshes);
+        for (size_t i = 0; meshes && i < plan->part_count; i++)
+            meshes[i] = &po[i].mesh;
+        st = meshes ? am_import_preview(plan, skel, meshes, out_dir, &set, err) : am_fail_nomem(err, "preview");
+        free((void *)meshes);
     }
     if (!st && opts->oar_path) {
         progress(opts, "OAR: %zu prim%s, %zu animation%s", plan->part_count, plan->part_count == 1 ? "" : "s",

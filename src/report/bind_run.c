@@ -255,6 +255,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         progress(job, "skinning");
         am_skin_options so;
         am_skin_options_default(&so);
+        so.preview = job->preview;
         am_skin_summary *sum = calloc(1, sizeof *sum);
         if (!sum) {
             s = am_fail_nomem(err, "skin summary");
@@ -268,8 +269,9 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         }
         for (size_t i = 0; i < sum->warning_count; i++)
             run_warn(out, "skin: %s", sum->warnings[i]);
-        const char *paths[3] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : ""};
-        for (int k = 0; k < 3 && !s; k++)
+        const char *paths[4] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : "",
+                                sum->preview_path};
+        for (int k = 0; k < 4 && !s; k++)
             if (paths[k][0] && out->file_count < sizeof out->files / sizeof out->files[0])
                 snprintf(out->files[out->file_count++], sizeof out->files[0], "%s",
                          strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k]);

@@ -38,6 +38,7 @@ typedef struct am_bind_job {
     am_bind_frame frame;         /* axes and unit of the mesh (and of a LIKE model) */
     const char *out_dir;
     bool skin;
+    bool preview;                /* with skin: NAME.preview.html too (preview.h) */
     const am_quality_pose *poses;/* NULL = the standard poses */
     size_t pose_count;
     void (*progress)(void *user, const char *line);

@@ -114,6 +114,7 @@ typedef struct am_skin_options {
                                     the LODs), and the automatic budget fits one face */
     double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
     bool lock_scale_if_joint_position;
+    bool preview;                /* also NAME.preview.html (preview.h): the rest pose in a browser */
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
                                     material samples when the rig is textured, e.g. the bend
                                     box atlas PNG; NULL: diffuse colour only */
@@ -188,6 +189,7 @@ typedef struct am_skin_summary {
     char llmesh_path[1024];
     char dae_path[1024];
     char meshdata_path[1024];
+    char preview_path[1024];         /* with opts.preview: NAME.preview.html, else "" */
     bool meshdata_written;
     bool meshdata_removed; /* an old NAME.meshdata.json this run could not rewrite was removed */
     size_t temps_swept;    /* temp files of a killed earlier run removed from DIR */

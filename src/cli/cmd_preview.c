@@ -1,0 +1,191 @@
+/* animesh preview DIR|ASSET.llmesh [--anim A.anim ...] [-o NAME.preview.html]: the browser
+ * preview page (src/preview/preview.h, docs/preview.md). */
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "core/outset.h"
+#include "preview/preview.h"
+
+static const char *help =
+    "usage: animesh preview DIR|ASSET.llmesh [--anim A.anim ...] [-o NAME.preview.html]\n"
+    "                       [--title NAME] [--skeleton FILE]\n\n"
+    "Write one self-contained HTML page that plays the creature in a browser exactly as the\n"
+    "viewer poses it: the joint matrices come from the bench (the viewer's FK of the WRITTEN\n"
+    ".llmesh and .anim files, at every key time and 30 fps between); the page only blends\n"
+    "them with the asset's decoded weights. It works from file://, offline, and makes no\n"
+    "request. Play/pause, scrub, speed, loop markers, clips, orbit/pan/zoom, front/side/top,\n"
+    "metre grid and height, LODs with triangles and the viewer's estimate, joints and names,\n"
+    "weight and strain heat maps, wireframe, one colour per part, the texture (press ?).\n\n"
+    "  DIR              every *.llmesh in DIR is a part of the creature (sorted by name),\n"
+    "                   every *.anim a clip (unless --anim is given)\n"
+    "  ASSET.llmesh     one mesh asset\n"
+    "  --anim A.anim    a clip (repeatable); its stem is the clip's name\n"
+    "  -o, --out FILE   the page (default: DIR/NAME.preview.html, or beside the asset);\n"
+    "                   written atomically\n"
+    "  --title NAME     the creature's name (default: the first part's stem)\n"
+    "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
+    "Hooks for tests: NAME.preview.html#selftest=CLIP@T and #shot=side&clip=CLIP&t=T\n"
+    "(docs/preview.md).\n\n"
+    "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* DIR/NAME for every entry of DIR ending in suffix, sorted (malloc'd strings). */
+static am_status list_dir(const char *dir, const char *suffix, char ***out, size_t *n, am_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return am_fail_where(err, AM_ERR_IO, dir, "cannot open the folder");
+    size_t cap = 0;
+    am_status s = AM_OK;
+    struct dirent *e;
+    while (!s && (e = readdir(d))) {
+        if (e->d_name[0] == '.' || !ends_with(e->d_name, suffix))
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 8;
+            char **g = realloc(*out, cap * sizeof *g);
+            if (!g) {
+                s = am_fail_nomem(err, "file list");
+                break;
+            }
+            *out = g;
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        if (!((*out)[*n] = malloc(len)))
+            s = am_fail_nomem(err, "file list");
+        else
+            snprintf((*out)[(*n)++], len, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    if (*n)
+        qsort(*out, *n, sizeof **out, cmp_str);
+    return s;
+}
+
+static void free_list(char **l, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(l[i]);
+    free(l);
+}
+
+int am_cmd_preview(int argc, char **argv)
+{
+    const char *out_path = NULL, *skel_path = NULL, *title = NULL;
+    const char **anims = calloc((size_t)argc + 1, sizeof *anims);
+    size_t anim_count = 0;
+    static const struct option opts[] = {{"anim", required_argument, 0, 'a'},  {"out", required_argument, 0, 'o'},
+                                         {"title", required_argument, 0, 't'}, {"skeleton", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    if (!anims) {
+        fputs("animesh: out of memory\n", stderr);
+        return AM_EXIT_INVALID;
+    }
+    if (am_cli_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        free(anims);
+        return AM_EXIT_OK;
+    }
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a': anims[anim_count++] = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 't': title = optarg; break;
+        case 's': skel_path = optarg; break;
+        default: free(anims); return am_cli_usage("preview", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind + 1 != argc) {
+        free(anims);
+        return optind == argc ? am_cli_usage("preview", "missing DIR or ASSET.llmesh")
+                              : am_cli_usage("preview", "unexpected argument '%s'", argv[optind + 1]);
+    }
+    const char *input = argv[optind];
+    am_error err;
+    am_error_clear(&err);
+    char **meshes = NULL, **dir_anims = NULL;
+    size_t mesh_count = 0, dir_anim_count = 0;
+    char one[1] = {0};
+    char *single[1] = {one};
+    struct stat sb;
+    bool is_dir = stat(input, &sb) == 0 && S_ISDIR(sb.st_mode);
+    am_status s = AM_OK;
+    if (is_dir) {
+        s = list_dir(input, ".llmesh", &meshes, &mesh_count, &err);
+        if (!s && !anim_count)
+            s = list_dir(input, ".anim", &dir_anims, &dir_anim_count, &err);
+        if (!s && !mesh_count)
+            s = am_fail_where(&err, AM_ERR_INVALID, input, "no .llmesh in the folder");
+    } else {
+        single[0] = (char *)input;
+    }
+    const char *const *mesh_paths = is_dir ? (const char *const *)meshes : (const char *const *)single;
+    if (!is_dir)
+        mesh_count = 1;
+    const char *const *anim_paths = anim_count ? anims : (const char *const *)dir_anims;
+    size_t na = anim_count ? anim_count : dir_anim_count;
+    am_skeleton skel;
+    bool have_skel = false;
+    am_buf page = {0};
+    am_preview_stats st;
+    if (!s && !(s = am_cli_load_skeleton(skel_path, &skel, &err))) {
+        have_skel = true;
+        s = am_preview_write_files(title, mesh_paths, mesh_count, anim_paths, na, &skel, &page, &st, &err);
+    }
+    /* default: NAME.preview.html beside the (first) asset */
+    char def[1200];
+    if (!s && !out_path) {
+        snprintf(def, sizeof def, "%s", mesh_paths[0]);
+        if (ends_with(def, ".llmesh"))
+            def[strlen(def) - strlen(".llmesh")] = '\0';
+        strncat(def, ".preview.html", sizeof def - strlen(def) - 1);
+        out_path = def;
+    }
+    if (!s) {
+        /* one output set of one file: a temp beside it, renamed when complete */
+        char dir[1200], name[256];
+        const char *slash = strrchr(out_path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out_path) : 1, slash ? out_path : ".");
+        if (slash && slash == out_path)
+            snprintf(dir, sizeof dir, "/");
+        snprintf(name, sizeof name, "%s", slash ? slash + 1 : out_path);
+        const char *names[] = {name};
+        am_outset *set = NULL;
+        if (!(s = am_outset_begin(&set, dir, names, 1, &err)) && !(s = am_outset_add(set, name, page.data, page.size, &err)))
+            s = am_outset_commit(set, &err);
+        am_outset_free(set);
+    }
+    int rc = AM_EXIT_OK;
+    if (s) {
+        rc = am_cli_report(&err);
+    } else {
+        printf("wrote %s: %zu bytes (%zu part%s, %zu high-LOD triangles, %zu clip%s, %.2f s, %zu frames; data %zu bytes, "
+               "deflated %zu)\n",
+               out_path, st.page_bytes, mesh_count, mesh_count == 1 ? "" : "s", st.high_triangles, na, na == 1 ? "" : "s",
+               st.clip_seconds, st.frames, st.data_bytes, st.packed_bytes);
+    }
+    am_buf_free(&page);
+    if (have_skel)
+        am_skeleton_free(&skel);
+    free_list(meshes, mesh_count * is_dir);
+    free_list(dir_anims, dir_anim_count);
+    free(anims);
+    return rc;
+}
