@@ -32,7 +32,7 @@
 #include "core/error.h"
 #include "core/io.h"
 #include "math/am_math.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* Constants of the viewer (section 4 and the files it names). */
 #define AM_ANIM_VERSION 1

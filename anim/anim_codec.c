@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 
 typedef struct reader {
     const uint8_t *p;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 
 double am_anim_curve_time(const am_anim *a, double tau)
 {

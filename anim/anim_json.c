@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/json_text.h"
 
 static json_t *farr(const float *v, int n)

@@ -3,7 +3,7 @@
  * floor makes one ulp matter at code boundaries. */
 #include <math.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 
 /* 1.f / 65535.f in single precision, as llquantize.h's OOU16MAX. */
 static const float OOU16MAX = 1.0f / 65535.0f;

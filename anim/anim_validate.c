@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "attachments.h"
+#include "anim/anim.h"
+#include "skeleton/attachments.h"
 
 typedef struct ctx {
     const am_anim *a;

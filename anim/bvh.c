@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
-#include "bvh_internal.h"
+#include "anim/bvh.h"
+#include "anim/bvh_internal.h"
 #include "core/io.h"
 
 #define INCHES_TO_METERS 0.02540005 /* the viewer's INCHES_TO_METERS */

@@ -14,11 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/error.h"
-#include "jointmap.h"
+#include "skeleton/jointmap.h"
 #include "math/am_math.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* A BVH file is text starting with HIERARCHY and at most this long: 60 s of 1024 joints at
  * 120 frames a second is about 50 MB; CMU's files are 2-4 MB (README "Size limits"). */

@@ -2,7 +2,7 @@
 #ifndef AM_BVH_INTERNAL_H
 #define AM_BVH_INTERNAL_H
 
-#include "bvh.h"
+#include "anim/bvh.h"
 
 /* The nearest ancestor of `joint` that maps to a viewer joint (target[i] >= 0), or -1. */
 int am_bvh_mapped_ancestor(const am_bvh *bvh, const int *target, size_t joint);

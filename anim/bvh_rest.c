@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh_internal.h"
+#include "anim/bvh_internal.h"
 
 /* Shorter than these, a bone has no direction worth comparing (CMU's Neck and
  * LeftShoulder sit on their parents; the viewer's mSpine1 -> mTorso is 0 long). */

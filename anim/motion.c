@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 
 /* The largest angle a one-code change of every rotation component can make: the stored
  * vector moves by at most sqrt(3) * 2/65535 and the angle by twice that. */

@@ -1,14 +1,14 @@
 /* The bench: load a written mesh asset, compute the viewer's rest state, pose and skin
  * (bench.h explains the model and the frames). */
-#include "bench.h"
+#include "bench/bench.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_internal.h"
-#include "lbs.h"
+#include "bench/bench_internal.h"
+#include "bench/lbs.h"
 
 static int pelvis_index(const am_skeleton *skel)
 {

@@ -47,7 +47,7 @@
 #include "core/error.h"
 #include "math/am_math.h"
 #include "mesh/mesh_asset.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* One decoded motion held by the bench (defined in bench_anim.c). */
 typedef struct am_bench_motion am_bench_motion;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "bench.h"
-#include "bench_internal.h"
+#include "anim/anim.h"
+#include "bench/bench.h"
+#include "bench/bench_internal.h"
 
 struct am_bench_motion {
     char source[1024]; /* the .anim as named (its path) */

@@ -2,7 +2,7 @@
 #ifndef AM_BENCH_INTERNAL_H
 #define AM_BENCH_INTERNAL_H
 
-#include "bench.h"
+#include "bench/bench.h"
 
 /* Build a bench from an asset that came out of the DECODER (takes ownership; *decoded is
  * zeroed). For unit tests of the model only: every production path goes through bytes

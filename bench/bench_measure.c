@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "bench_internal.h"
+#include "bench/bench.h"
+#include "bench/bench_internal.h"
 
 #define RIGIDITY_MAX_SAMPLES 4096
 

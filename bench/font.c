@@ -2,7 +2,7 @@
  * five bits, most significant bit on the left. Unknown characters draw as '?'. */
 #include <string.h>
 
-#include "render.h"
+#include "bench/render.h"
 
 typedef struct glyph {
     char c;

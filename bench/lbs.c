@@ -5,7 +5,7 @@
  * palette[min(j, limit - 1)], so the shader's index clamp costs nothing per vertex (a joint
  * index is a byte). The weights are normalised before the blend; a vertex whose weights do
  * not sum above zero gets (1, 0, 0, 0). */
-#include "lbs.h"
+#include "bench/lbs.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Linear blend skinning, the viewer's way (mesh-asset.md 6.4, objectSkinV.glsl), as one
- * function over caller-owned arrays (meshoptimizer style; benchmark: bench/benchmark_lbs.c).
+ * function over caller-owned arrays (meshoptimizer style; benchmark: bench/perf/benchmark_lbs.c).
  *
  * For vertex i with slots k = 0..3 (joint j_k = joints[4i+k], weight w_k = weights[4i+k]):
  *   j_k   = min(j_k, min(palette_count, 110) - 1)      (the shader's clamp to 0..109)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/io.h"
-#include "render.h"
+#include "bench/render.h"
 #include "texture/texture.h"
 
 am_status am_image_alloc(am_image *img, int width, int height, am_error *err)

@@ -1,6 +1,6 @@
 /* Software rasteriser for bench renders (render.h): orthographic, depth-buffered,
  * Lambert or flat shading, vertex/texture/base colour, joints and bones drawn on top. */
-#include "render.h"
+#include "bench/render.h"
 
 #include <float.h>
 #include <math.h>

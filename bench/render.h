@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "core/error.h"
 
 typedef struct am_image {

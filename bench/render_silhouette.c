@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "bench/render.h"
 
 /* Is the pixel centre (px, py) inside or on the triangle (any winding)? */
 static bool covers(const double *a, const double *b, const double *c, double px, double py)

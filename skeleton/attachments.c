@@ -1,4 +1,4 @@
-#include "attachments.h"
+#include "skeleton/attachments.h"
 
 #include <string.h>
 

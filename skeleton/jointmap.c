@@ -1,4 +1,4 @@
-#include "jointmap.h"
+#include "skeleton/jointmap.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/io.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* A joint map is a JSON object of at most this many bytes (thousands of names fit in a
  * few hundred KB; README "Size limits"). The --rig file it may name is a rig JSON

@@ -1,4 +1,4 @@
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "attachments.h"
+#include "skeleton/attachments.h"
 #include "core/io.h"
 #include "core/xml_doc.h"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "anim_fixtures.h"
+#include "anim/anim.h"
+#include "support/anim_fixtures.h"
 #include "core/io.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 #define SET "data/anim/opensim-default-set/"
 

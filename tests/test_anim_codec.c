@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/io.h"
-#include "anim_fixtures.h"
-#include "test_support.h"
+#include "support/anim_fixtures.h"
+#include "support/test_support.h"
 
 #define SET_DIR "data/anim/opensim-default-set"
 

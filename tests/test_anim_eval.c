@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "anim_fixtures.h"
-#include "test_support.h"
+#include "anim/anim.h"
+#include "support/anim_fixtures.h"
+#include "support/test_support.h"
 
 static double angle_deg(am_quat q) { return 2.0 * acos(fmin(1.0, fabs(q.w))) * AM_RAD2DEG; }
 

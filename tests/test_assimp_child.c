@@ -1,4 +1,4 @@
-/* assimp in a child process (src/import/assimp_child.h). The crashers of issue 19 item 7
+/* assimp in a child process (src/readers/assimp/assimp_child.h). The crashers of issue 19 item 7
  * are built here from Debian's assimp-testmodels (a deep ASCII FBX, huesitos.fbx with one
  * cluster index changed, huesitos.fbx with a node connected to itself, SimpleCube.md5mesh
  * with a weight index past the end, a deeply nested .x): each kills assimp, and the load
@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "core/io.h"
-#include "import/assimp_child.h"
-#include "import/scene_load.h"
-#include "scene_compare.h"
-#include "test_support.h"
+#include "readers/assimp/assimp_child.h"
+#include "readers/scene_load.h"
+#include "support/scene_compare.h"
+#include "support/test_support.h"
 
 #define MODELS "/usr/share/assimp/models/"
 #define HUESITOS MODELS "FBX/huesitos.fbx"

@@ -1,4 +1,4 @@
-/* FBX and other formats through assimp (src/import/assimp_read.h), on Debian's
+/* FBX and other formats through assimp (src/readers/assimp/assimp_read.h), on Debian's
  * assimp-testmodels and Linden Lab's Bento FBX: the figures of each file; bone matrices,
  * vertices and keys against the aiScene assimp itself returns (points mapped with
  * assimp's own aiTransformVecByMatrix4, so a transposition mistake shows); weights kept
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gltf_fixtures.h"
-#include "import/assimp_internal.h"
-#include "import/scene_load.h"
-#include "test_support.h"
+#include "support/gltf_fixtures.h"
+#include "readers/assimp/assimp_internal.h"
+#include "readers/scene_load.h"
+#include "support/test_support.h"
 
 #define MODELS "/usr/share/assimp/models/"
 #define SKELETON_FBX MODELS "FBX/animation_with_skeleton.fbx"

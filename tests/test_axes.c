@@ -1,4 +1,4 @@
-/* Axes and units (src/import/axes.h): every up/forward pair gives a proper rotation (never
+/* Axes and units (src/map/axes.h): every up/forward pair gives a proper rotation (never
  * a mirror) taking up to +Z and forward to +X; detection on the quadruped in glTF's frame
  * and in Z-up centimetres against the frames written out in tests/support, the report's
  * words, declared-vs-data agreement and conflict, and given options. */
@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import/axes.h"
-#include "scene_fixtures.h"
-#include "test_support.h"
+#include "map/axes.h"
+#include "support/scene_fixtures.h"
+#include "support/test_support.h"
 
 static am_vec3 unit_axis(int a)
 {

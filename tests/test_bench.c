@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_internal.h"
+#include "bench/bench_internal.h"
 
 /* skeleton.md 2.4 (skeleton-file frame) */
 static const am_vec3 P_SF = {0.0, 0.0, 1.067};

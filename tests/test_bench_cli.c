@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "render.h"
+#include "bench/render.h"
 
 static am_skeleton skel;
 static char skel_path[4096];

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "bench.h"
+#include "anim/anim.h"
+#include "bench/bench.h"
 #include "mesh/mesh_asset.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 #define FX_MAX_JOINTS 8
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "bench.h"
+#include "support/test_support.h"
+#include "bench/bench.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bendbox/bendbox.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 #define HZ AM_BENDBOX_HINGE_Z
 

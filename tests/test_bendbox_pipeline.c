@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "bendbox/bendbox.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 typedef struct fixture {
     am_skeleton skel;

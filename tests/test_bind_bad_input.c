@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bind_fixtures.h"
-#include "import/scene_load.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "readers/scene_load.h"
+#include "support/test_support.h"
 
 typedef struct fixture {
     am_skeleton viewer;

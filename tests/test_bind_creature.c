@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind_fixtures.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "support/test_support.h"
 
 typedef struct expect {
     const char *size;

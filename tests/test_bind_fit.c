@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "bind/fit.h"
-#include "bind_fixtures.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "support/test_support.h"
 
 static int find_joint(const am_bind_skeleton *s, const char *name)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "bind/fit.h"
-#include "bind_fixtures.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "support/test_support.h"
 
 #define COPIES 40000
 

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "bind/fit.h"
-#include "bind_fixtures.h"
-#include "gltf_fixtures.h"
-#include "import/scene_load.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "support/gltf_fixtures.h"
+#include "readers/scene_load.h"
+#include "support/test_support.h"
 
 static void source_of(const char *path, am_bind_source *src)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind_fixtures.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "support/test_support.h"
 
 /* The 10k creature plus an eye (sphere of 1.2 cm half sunk into the front of the head) and
  * a ring (torus around the left forearm, touching nothing). */

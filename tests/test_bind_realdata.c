@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind_fixtures.h"
-#include "import/scene_load.h"
-#include "test_support.h"
+#include "support/bind_fixtures.h"
+#include "readers/scene_load.h"
+#include "support/test_support.h"
 
 static bool have_collada(void)
 {

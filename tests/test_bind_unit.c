@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 
 static char out[65536];
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
+#include "anim/bvh.h"
 #include "core/io.h"
-#include "bvh_matrix.h"
-#include "test_support.h"
+#include "support/bvh_matrix.h"
+#include "support/test_support.h"
 
 #define CMU_BVH "/usr/share/assimp/models/BVH/01_01.bvh"
 #define IN2M 0.02540005

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
+#include "anim/bvh.h"
 #include "core/io.h"
-#include "import/bvh_scene.h"
-#include "bvh_matrix.h"
-#include "test_support.h"
+#include "readers/bvh/bvh_scene.h"
+#include "support/bvh_matrix.h"
+#include "support/test_support.h"
 
 #define CMU_BVH "/usr/share/assimp/models/BVH/01_01.bvh"
 

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 
 static char skel[4096];
 

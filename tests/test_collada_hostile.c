@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 
 #include "core/io.h"
-#include "import/collada.h"
-#include "import/scene.h"
-#include "memcap.h"
-#include "skeleton.h"
-#include "test_support.h"
+#include "readers/collada/collada.h"
+#include "scene/scene.h"
+#include "support/memcap.h"
+#include "skeleton/skeleton.h"
+#include "support/test_support.h"
 #include "world/remoteadmin.h"
 
 #define HEAD_NS "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">"

@@ -1,4 +1,4 @@
-/* The COLLADA reader (src/import/collada.h) against the uploader's rules as
+/* The COLLADA reader (src/readers/collada/collada.h) against the uploader's rules as
  * collada-upload.md and lldaeloader.cpp state them, on small documents written here:
  * polylists from the vcount list, welding, the triangle rule, face order and the 65,532
  * cut, the preprocess, the joint-position rules with and without <skeleton>, weights, and
@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "core/io.h"
-#include "import/collada.h"
-#include "import/scene.h"
-#include "test_support.h"
+#include "readers/collada/collada.h"
+#include "scene/scene.h"
+#include "support/test_support.h"
 
 static am_skeleton *g_skel;
 

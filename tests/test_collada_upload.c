@@ -12,12 +12,12 @@
 
 #include "core/io.h"
 #include "bendbox/bendbox.h"
-#include "import/collada.h"
+#include "readers/collada/collada.h"
 #include "import/import.h"
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static bool is(const xmlNode *n, const char *name)
 {

@@ -9,10 +9,10 @@
 
 #include <cmocka.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/error.h"
 #include "skin/rig.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 /* A struct as a caller might leave it: never cleared, no terminator anywhere. */
 static void fill_garbage(am_error *e)

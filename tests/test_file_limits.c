@@ -16,15 +16,15 @@
 
 #include <cmocka.h>
 
-#include "anim.h"
-#include "bvh.h"
+#include "anim/anim.h"
+#include "anim/bvh.h"
 #include "core/io.h"
-#include "jointmap.h"
+#include "skeleton/jointmap.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/skin_compare.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 #include "skin/rig.h"
-#include "test_support.h"
+#include "support/test_support.h"
 #include "texture/texture.h"
 #include "world/meshdata.h"
 #include "world/oar_check.h"

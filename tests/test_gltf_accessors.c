@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gltf_fixtures.h"
-#include "import/gltf_internal.h"
-#include "test_support.h"
+#include "support/gltf_fixtures.h"
+#include "readers/gltf/gltf_internal.h"
+#include "support/test_support.h"
 #include "world/digest.h"
 
 typedef struct doc {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gltf_fixtures.h"
-#include "test_support.h"
+#include "support/gltf_fixtures.h"
+#include "support/test_support.h"
 
 typedef struct broken {
     char dir[256];

@@ -1,4 +1,4 @@
-/* The glTF reader (src/import/gltf.h) on files written by the test fixtures: what the scene
+/* The glTF reader (src/readers/gltf/gltf.h) on files written by the test fixtures: what the scene
  * holds is what the description put in (names, transforms, vertices, weights, keys); the
  * scene's posed vertices equal the file's own skinning computed independently by the
  * fixtures, for every interpolation, container (.gltf + .bin, data: URIs, .glb) and frame
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gltf_fixtures.h"
-#include "import/scene_load.h"
-#include "test_support.h"
+#include "support/gltf_fixtures.h"
+#include "readers/scene_load.h"
+#include "support/test_support.h"
 #include "world/digest.h"
 
 #define SIMPLE_SKIN "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf"

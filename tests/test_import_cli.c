@@ -14,7 +14,7 @@
 #include <archive_entry.h>
 
 #include "core/io.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 typedef struct fixture {
     char dir[512], skel[1024], data[1024];

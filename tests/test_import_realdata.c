@@ -15,9 +15,9 @@
 #include "core/io.h"
 #include "import/import.h"
 #include "mesh/mesh_asset.h"
-#include "render.h"
+#include "bench/render.h"
 #include "texture/texture.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel;
 

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench.h"
-#include "gltf_fixtures.h"
+#include "bench/bench.h"
+#include "support/gltf_fixtures.h"
 #include "import/import.h"
-#include "retarget_support.h"
+#include "support/retarget_support.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel;
 static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }

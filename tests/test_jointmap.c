@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "jointmap.h"
+#include "support/test_support.h"
+#include "skeleton/jointmap.h"
 
 static int setup(void **state)
 {

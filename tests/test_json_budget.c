@@ -12,10 +12,10 @@
 
 #include "core/io.h"
 #include "core/json_text.h"
-#include "import/gltf.h"
-#include "memcap.h"
-#include "quality.h"
-#include "test_support.h"
+#include "readers/gltf/gltf.h"
+#include "support/memcap.h"
+#include "report/quality.h"
+#include "support/test_support.h"
 
 /* jansson's live bytes as glibc's malloc would hold them (usable size + the chunk header). */
 typedef struct alloc_count {

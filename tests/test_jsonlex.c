@@ -12,8 +12,8 @@
 #include "core/io.h"
 #include "core/jsonlex.h"
 #include "skin/rig.h"
-#include "test_creature.h"
-#include "test_support.h"
+#include "bench/perf/support/test_creature.h"
+#include "support/test_support.h"
 
 typedef struct canon {
     char *s;

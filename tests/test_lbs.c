@@ -1,12 +1,12 @@
 /* am_lbs against hand-computed blends (mesh-asset.md 6.4: renormalised weights, index clamp
  * to 109, the CPU path's fallback when the weights sum to zero). */
-#include "test_support.h"
+#include "support/test_support.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "lbs.h"
-#include "test_random.h"
+#include "bench/lbs.h"
+#include "bench/perf/support/test_random.h"
 
 static void identity(float *m)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "mesh/llsd.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static void format_to(const am_llsd *v, am_buf *out)
 {

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "bench.h"
+#include "support/test_support.h"
+#include "bench/bench.h"
 #include "bendbox/bendbox.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_flat.h"
+#include "bench/perf/support/test_flat.h"
 
 /* Does the LOD keep a vertex on each of the four long edges of the line x = x0? */
 static int hinge_corners(const am_bench *b, double x0)

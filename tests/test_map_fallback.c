@@ -21,14 +21,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench.h"
-#include "gltf_fixtures.h"
+#include "bench/bench.h"
+#include "support/gltf_fixtures.h"
 #include "import/import.h"
-#include "import/map_suggest.h"
-#include "import/retarget.h"
-#include "retarget_support.h"
-#include "scene_fixtures.h"
-#include "test_support.h"
+#include "map/map_suggest.h"
+#include "retarget/retarget.h"
+#include "support/retarget_support.h"
+#include "support/scene_fixtures.h"
+#include "support/test_support.h"
 
 #define MODELS "/usr/share/assimp/models/"
 

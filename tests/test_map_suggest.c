@@ -1,4 +1,4 @@
-/* Joint-map suggestion (src/import/map_suggest.h): one humanoid skeleton (T-pose, metres,
+/* Joint-map suggestion (src/map/map_suggest.h): one humanoid skeleton (T-pose, metres,
  * Z up, facing +X) named in each real naming convention must map to the same viewer joints,
  * with the confidence and reason the header promises; a quadruped without names maps by
  * topology alone; a name on the wrong side of the body is mapped by the side; further
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/map_suggest.h"
-#include "import/scene_load.h"
-#include "scene_fixtures.h"
-#include "test_support.h"
+#include "map/map_suggest.h"
+#include "readers/scene_load.h"
+#include "support/scene_fixtures.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel; /* the viewer's, loaded once for the group */
 static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }

@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "jointmap.h"
-#include "test_support.h"
+#include "skeleton/jointmap.h"
+#include "support/test_support.h"
 
 #define CMU "/usr/share/assimp/models/BVH/01_01.bvh"
 

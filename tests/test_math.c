@@ -2,7 +2,7 @@
  * conventions (skeleton.md 1.5, mesh-asset.md 5.2). */
 #include <math.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 #include "math/am_math.h"
 
 static void test_quat_rotates_counter_clockwise_about_axis(void **state)

@@ -8,8 +8,8 @@
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
 #include "mesh/zblock.h"
-#include "mesh_fixtures.h"
-#include "test_support.h"
+#include "support/mesh_fixtures.h"
+#include "support/test_support.h"
 
 static void load_slm(uint8_t **data, size_t *size)
 {

@@ -9,7 +9,7 @@
 
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/meshdata.h"
 
 static void test_meshdata_matches_skin_and_passes_the_push_validator(void **state)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/io.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 /* A nod of the hip about +Y: amplitude deg * sin(2 pi t), plus `end_off_deg` * t so the
  * end can miss the start by a chosen angle. */

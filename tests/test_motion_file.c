@@ -1,7 +1,7 @@
-/* Motions from any file (import/motion_file.h, issue 18): the real Mixamo motion-only FBX
+/* Motions from any file (retarget/motion_file.h, issue 18): the real Mixamo motion-only FBX
  * files onto the stock avatar (anim from-model's library call) and through import onto
  * rpm_avatar.glb, measured on the written .anim against the source's own clip evaluation
- * (bench/support/motion_directions.h: p95 <= 6 deg, max <= 15 deg), a glTF animation pack
+ * (bench/perf/support/motion_directions.h: p95 <= 6 deg, max <= 15 deg), a glTF animation pack
  * written from the fixture, and the bad inputs: an unknown clip, a clip shorter than a frame,
  * NaN keys, a motion-only file given as the model of import. */
 #include <math.h>
@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "gltf_fixtures.h"
+#include "anim/anim.h"
+#include "support/gltf_fixtures.h"
 #include "import/import.h"
-#include "import/motion_file.h"
-#include "import/scene_load.h"
-#include "motion_directions.h"
-#include "test_support.h"
+#include "retarget/motion_file.h"
+#include "readers/scene_load.h"
+#include "bench/perf/support/motion_directions.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel;
 

@@ -1,7 +1,7 @@
 /* Shortest round-trip numbers (core/numfmt.h) against printf + strtod: every value reads
  * back exactly, never needs more digits than the printf loop the writers used before, and
  * looks the same as that loop's text wherever both have the same digits. */
-#include "test_support.h"
+#include "support/test_support.h"
 
 #include <float.h>
 #include <math.h>

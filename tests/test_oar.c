@@ -19,9 +19,9 @@
 #include <uuid/uuid.h>
 #include <zlib.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/oar.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 #define MAX_ENTRIES 16
 

@@ -14,10 +14,10 @@
 #include <zlib.h>
 
 #include "mesh/mesh_asset.h"
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/digest.h"
 #include "world/oar_check.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 #define MAX_ENTRIES 16
 

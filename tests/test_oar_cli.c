@@ -16,7 +16,7 @@
 
 #include "core/io.h"
 #include "mesh/mesh_asset.h"
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/meshdata.h"
 
 typedef struct fixture {

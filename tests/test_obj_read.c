@@ -1,4 +1,4 @@
-/* The OBJ reader (src/import/obj_read.c) through am_scene_load: the creature read back
+/* The OBJ reader (src/readers/obj/obj_read.c) through am_scene_load: the creature read back
  * against an independent line parse, polygons fan-triangulated, the three corner forms
  * and negative indices, o/g meshes, usemtl faces, mtllib colours and images taken only
  * from inside the model's folder, and refusals naming the line. */
@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "import/obj_read.h"
-#include "import/scene_load.h"
-#include "test_support.h"
+#include "readers/obj/obj_read.h"
+#include "readers/scene_load.h"
+#include "support/test_support.h"
 
 static am_status load_text(const char *dir, const char *name, const char *text, am_scene *sc, am_error *err)
 {

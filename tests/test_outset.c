@@ -21,7 +21,7 @@
 
 #include "core/io.h"
 #include "core/outset.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static void path_of(char *out, size_t size, const char *dir, const char *name)
 {

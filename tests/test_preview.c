@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "bench_internal.h"
+#include "bench/bench.h"
+#include "bench/bench_internal.h"
 #include "mesh/zblock.h"
 #include "preview/preview.h"
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/digest.h"
 
 typedef struct fixture {

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "render.h"
-#include "test_support.h"
+#include "bench/bench.h"
+#include "bench/render.h"
+#include "support/test_support.h"
 
 #define SHOT_W 480
 #define SHOT_H 400

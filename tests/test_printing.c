@@ -8,8 +8,8 @@
 
 #include "core/error.h"
 #include "core/text.h"
-#include "import/scene.h"
-#include "test_support.h"
+#include "scene/scene.h"
+#include "support/test_support.h"
 
 #define CMU "/usr/share/assimp/models/BVH/01_01.bvh"
 

@@ -1,4 +1,4 @@
-/* The quality report (bench/quality.h) against independent computations: the joint band
+/* The quality report (src/report/quality.h) against independent computations: the joint band
  * volume of a twisted cylinder against linear blend skinning written out here; the
  * cross-side leak of planted cross-side weights against the displacement they must cause;
  * empty_major, rigid parts and mirror_err on weights edited to break them; poses the skin
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind_fixtures.h"
-#include "quality.h"
+#include "support/bind_fixtures.h"
+#include "report/quality.h"
 #include "report/report.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static am_quality_report run_report(const am_rig *rig, const am_skeleton *viewer, am_bench *bench)
 {

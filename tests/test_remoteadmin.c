@@ -20,14 +20,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "http_server.h"
-#include "test_support.h"
+#include "support/http_server.h"
+#include "support/test_support.h"
 #include <unistd.h>
 
 #include "world/oar_check.h"
 #include "world/oar_verify.h"
 #include "world/remoteadmin.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 #define PASSWORD "pw-Very-Secret-9"
 

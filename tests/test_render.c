@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "bench/render.h"
 
 static am_skeleton skel;
 static const am_vec3 P_SF = {0.0, 0.0, 1.067};

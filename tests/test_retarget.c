@@ -1,4 +1,4 @@
-/* Retargeting end to end (src/import/retarget.h), at library level with scenes built by
+/* Retargeting end to end (src/retarget/retarget.h), at library level with scenes built by
  * hand: scene -> retarget -> am_skin_build -> encode -> the bench reading the DECODED
  * .llmesh and .anim. At several clip times (on keys and between them) the bench's posed
  * vertices must match the source model's own skinning of the same clip
@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "import/retarget.h"
-#include "retarget_support.h"
-#include "scene_fixtures.h"
-#include "test_support.h"
+#include "bench/bench.h"
+#include "retarget/retarget.h"
+#include "support/retarget_support.h"
+#include "support/scene_fixtures.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel; /* the viewer's, loaded once for the group */
 static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }

@@ -1,4 +1,4 @@
-/* Retargeting's refusals and reports (src/import/retarget.h, axes.h): a model without a
+/* Retargeting's refusals and reports (src/retarget/retarget.h, axes.h): a model without a
  * skin, more than 110 mapped joints, a clip over 60 s, ambiguous axes and units (named,
  * asking for the option), NaN, an unknown --clip, bad --rest-correction text; the unmapped
  * joint a clip animates (named, with how far its vertices will be off, against the
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
-#include "import/retarget.h"
-#include "import/scene_load.h"
-#include "scene_fixtures.h"
-#include "test_support.h"
+#include "anim/bvh.h"
+#include "retarget/retarget.h"
+#include "readers/scene_load.h"
+#include "support/scene_fixtures.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel; /* the viewer's, loaded once for the group */
 static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }

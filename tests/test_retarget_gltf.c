@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "gltf_fixtures.h"
-#include "import/retarget.h"
-#include "import/scene_load.h"
-#include "retarget_support.h"
-#include "test_support.h"
+#include "bench/bench.h"
+#include "support/gltf_fixtures.h"
+#include "retarget/retarget.h"
+#include "readers/scene_load.h"
+#include "support/retarget_support.h"
+#include "support/test_support.h"
 
 static am_skeleton g_skel; /* the viewer's, loaded once for the group */
 static int setup(void **state) { return (void)state, am_test_load_viewer_skeleton(&g_skel), 0; }

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static void load_quadruped(am_rig *rig)
 {

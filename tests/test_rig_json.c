@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "skin/rig.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static const char good[] =
     "{\"name\": \"bendbox\",\n"

@@ -1,4 +1,4 @@
-/* The scene model (src/import/scene.h) against independent computations: a two-bone scene
+/* The scene model (src/scene/scene.h) against independent computations: a two-bone scene
  * built by hand, its clip evaluated between keys for each interpolation (glTF 2.0
  * Appendix C formulas written out here), validation refusals, and the source's own
  * skinning. */
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "import/scene.h"
+#include "support/test_support.h"
+#include "scene/scene.h"
 
 static char *dup(const char *s)
 {

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "core/io.h"
-#include "import/gltf.h"
-#include "import/scene.h"
-#include "test_support.h"
+#include "readers/gltf/gltf.h"
+#include "scene/scene.h"
+#include "support/test_support.h"
 
 /* A .gltf whose nodes form one chain n0 > n1 > ... (no mesh). */
 static am_status read_chain(size_t depth, am_scene *s, am_error *err)

@@ -1,4 +1,4 @@
-/* The scene stream (src/import/scene_stream.h): a hand-built scene with every field of
+/* The scene stream (src/scene/scene_stream.h): a hand-built scene with every field of
  * every struct set to something other than its default comes back field for field
  * (floats bit for bit); an error record comes back as the same error; every cut of a
  * stream, a count beyond the bytes left, a bad flag or length, a value count that does
@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "core/io.h"
-#include "import/scene_stream.h"
-#include "scene_compare.h"
-#include "test_support.h"
+#include "scene/scene_stream.h"
+#include "support/scene_compare.h"
+#include "support/test_support.h"
 
 static void *zalloc(size_t n, size_t size)
 {

@@ -15,11 +15,11 @@
 #include <jansson.h>
 
 #include "core/secret.h"
-#include "http_server.h"
-#include "test_support.h"
+#include "support/http_server.h"
+#include "support/test_support.h"
 #include "world/remoteadmin.h"
 #include "world/worldbridge.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 /* Characters no message of ours uses around a quote (upper case, digits, symbols), with
  * JSON's and XML's special characters in the middle. */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "skeleton.h"
+#include "support/test_support.h"
+#include "skeleton/skeleton.h"
 
 typedef struct expect_pos {
     const char *name;

@@ -1,5 +1,5 @@
 /* Big creatures (issue 12): the 50k test creature subdivided to 200,000 vertices with its
- * Blender weights carried (bench/support/test_creature.h), made once for this program.
+ * Blender weights carried (bench/perf/support/test_creature.h), made once for this program.
  *
  * Faces: in any triangle order the split gives at most 8 faces of at most 65,531 vertices
  * with few vertices written on two faces (the input-order split wrote 94% of them twice),
@@ -14,8 +14,8 @@
 
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_creature.h"
-#include "test_support.h"
+#include "bench/perf/support/test_creature.h"
+#include "support/test_support.h"
 
 typedef struct fixture {
     am_skeleton skel;

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 
 static char out[65536];
 

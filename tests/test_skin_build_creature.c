@@ -11,12 +11,12 @@
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_creature.h"
-#include "test_support.h"
+#include "bench/perf/support/test_creature.h"
+#include "support/test_support.h"
 
 #define NJ 21 /* the stock joints mPelvis .. mFootLeft/Right of creature_10k.skeleton.json */
 
-/* The OBJ, the weight CSV and the skeleton JSON as a rig (bench/support/test_creature.h). */
+/* The OBJ, the weight CSV and the skeleton JSON as a rig (bench/perf/support/test_creature.h). */
 static void load_creature(am_rig *r)
 {
     char dir[4096];

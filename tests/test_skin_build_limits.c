@@ -10,7 +10,7 @@
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 /* A rig of a grid nx * ny in the plane z = 1 + 0.1 y (x = 0.01 i), on joints `names`;
  * weights filled by the caller. */

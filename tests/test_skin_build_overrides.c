@@ -11,7 +11,7 @@
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 typedef struct expect {
     const char *name;

@@ -10,7 +10,7 @@
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static am_rig *worked_rig(void)
 {

@@ -6,8 +6,8 @@
 
 #include "mesh/mesh_asset.h"
 #include "mesh/skin_compare.h"
-#include "mesh_fixtures.h"
-#include "test_support.h"
+#include "support/mesh_fixtures.h"
+#include "support/test_support.h"
 
 static const char *slm_path(char *buf, size_t n)
 {

@@ -28,8 +28,8 @@
 #include "mesh/mesh_asset.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-#include "bench.h"
-#include "test_support.h"
+#include "bench/bench.h"
+#include "support/test_support.h"
 
 typedef struct expect {
     const char *name;

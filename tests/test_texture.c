@@ -6,7 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 #include "texture/texture.h"
 
 /* Stated tolerance of the lossy (9/7, last layer 5:1) mode on the smooth test picture. */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gltf_fixtures.h"
-#include "test_support.h"
+#include "support/gltf_fixtures.h"
+#include "support/test_support.h"
 #include "texture/texture.h"
 
 #define REAL_JPEG "/usr/share/assimp/models/IQM/Body.jpg"

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "skin/skin_weights.h"
-#include "test_support.h"
+#include "support/test_support.h"
 
 static void test_spec_weights_truncate_like_the_viewer(void **state)
 {

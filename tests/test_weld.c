@@ -1,12 +1,12 @@
-/* The weld every reader's meshes go through (src/import/weld.h): corners merge only where
+/* The weld every reader's meshes go through (src/scene/weld.h): corners merge only where
  * position, normal, UV and weights agree, never across faces; and the FBX of an avatar
  * welds to the vertices of its GLB (Ready Player Me, ../shared/data/realdata). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "import/scene_load.h"
-#include "import/weld.h"
+#include "support/test_support.h"
+#include "readers/scene_load.h"
+#include "scene/weld.h"
 
 typedef struct corner {
     float p[3], n[3], uv[2];

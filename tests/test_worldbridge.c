@@ -16,10 +16,10 @@
 #include <openssl/sha.h>
 
 #include "core/io.h"
-#include "http_server.h"
-#include "test_support.h"
+#include "support/http_server.h"
+#include "support/test_support.h"
 #include "world/worldbridge.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 #define TOKEN "tok-Secret-42"
 

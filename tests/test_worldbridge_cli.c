@@ -16,9 +16,9 @@
 #include <jansson.h>
 
 #include "core/io.h"
-#include "http_server.h"
-#include "test_support.h"
-#include "world_fixtures.h"
+#include "support/http_server.h"
+#include "support/test_support.h"
+#include "support/world_fixtures.h"
 
 #define TOKEN "tok-CLI-Secret-77"
 #define PASSWORD "ra-CLI-Secret-88"

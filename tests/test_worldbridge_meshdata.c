@@ -11,9 +11,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/meshdata.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 static json_t *load_fixture(void)
 {

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "bendbox/bendbox.h"
 #include "preview/preview.h"
 #include "core/outset.h"
-#include "render.h"
+#include "bench/render.h"
 #include "skin/skin_build.h"
 
 static const double fold_times[AM_BENDBOX_FOLD_SAMPLES] = {0.0, 1.5, 3.0, 6.0};

@@ -35,10 +35,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/error.h"
 #include "math/am_math.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 #include "skin/rig.h"
 #include "texture/texture.h"
 

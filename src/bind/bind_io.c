@@ -9,11 +9,11 @@
 
 #include "core/io.h"
 #include "core/json_text.h"
-#include "import/axes.h"
+#include "map/axes.h"
 
 /* --- frames ------------------------------------------------------------------------ */
 
-/* File frame -> bind frame: the rotation taking up to +Z and forward to +X (import/axes.h),
+/* File frame -> bind frame: the rotation taking up to +Z and forward to +X (map/axes.h),
  * and the unit. */
 typedef struct frame_map {
     am_quat rot;
@@ -47,7 +47,7 @@ static am_vec3 to_bind(const frame_map *m, am_vec3 p) { return am_v3_scale(am_qu
 /* --- the mesh ---------------------------------------------------------------------- */
 
 /* No unit given or declared (an OBJ): the stature (largest extent) reads as metres,
- * centimetres or millimetres as import/axes.h reads it, so a creature written in
+ * centimetres or millimetres as map/axes.h reads it, so a creature written in
  * centimetres binds and is reported as the same creature in metres. Ambiguous: 1 m. */
 static void guess_unit(am_bind_source *out, char *desc, size_t size)
 {

@@ -15,12 +15,12 @@
  * never the file's (lessons.md rule 3). Coordinates: bind frame, metres.
  *
  * FRAME of a scene (options, never guesses): up and forward are signed axes (+-1 X, +-2 Y,
- * +-3 Z, import/axes.h's codes and rotation); 0 takes what the file declares, else Z up;
+ * +-3 Z, map/axes.h's codes and rotation); 0 takes what the file declares, else Z up;
  * forward 0 is +X for Z-up files and +Z for Y-up files (glTF's convention). unit_m 0 takes
- * the file's declared unit, else the unit the mesh's stature reads as (import/axes.h's
+ * the file's declared unit, else the unit the mesh's stature reads as (map/axes.h's
  * rule: 180 units tall is centimetres; an unskinned scene only: a skinned one's joints are
  * read in the same unit as its mesh), else 1. The bind frame is then X = forward, Z = up,
- * Y = Z x X (left). An unrigged mesh has no legs or eyes for import/axes.h's axis detection
+ * Y = Z x X (left). An unrigged mesh has no legs or eyes for map/axes.h's axis detection
  * to read, so the axes are not detected here. The conversion used is
  * described in `am_bind_source.conversion`. A skinned mesh is placed by its bind shape
  * (where its skin's joints are), an unskinned one by its node's world transform. */
@@ -33,8 +33,8 @@
 
 #include "bind/bind.h"
 #include "core/error.h"
-#include "import/scene.h"
-#include "skeleton.h"
+#include "scene/scene.h"
+#include "skeleton/skeleton.h"
 #include "skin/rig.h"
 
 #define AM_BIND_LEAF_M 0.05      /* leaf bone length of the creature files, at 1.8 m */

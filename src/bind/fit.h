@@ -28,7 +28,7 @@
 
 #include "bind/bind.h"
 #include "core/error.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 typedef enum am_fit_kind { AM_FIT_HUMANOID = 0, AM_FIT_QUADRUPED = 1 } am_fit_kind;
 

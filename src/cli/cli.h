@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 enum { AM_EXIT_OK = 0, AM_EXIT_INVALID = 1, AM_EXIT_USAGE = 2, AM_EXIT_IO = 3 };
 

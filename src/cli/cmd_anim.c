@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "bvh.h"
-#include "cli.h"
-#include "cli_args.h"
+#include "anim/anim.h"
+#include "anim/bvh.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
 #include "core/io.h"
-#include "import/bvh_scene.h"
-#include "import/motion_file.h"
+#include "readers/bvh/bvh_scene.h"
+#include "retarget/motion_file.h"
 
 static const char *help =
     "usage: animesh anim decode FILE.anim [--json] [-o OUT]\n"

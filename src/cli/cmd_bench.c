@@ -7,11 +7,11 @@
 
 #include <jansson.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "cli_args.h"
-#include "import/motion_file.h"
-#include "render.h"
+#include "bench/bench.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
+#include "retarget/motion_file.h"
+#include "bench/render.h"
 
 static const char *help =
     "usage: animesh bench MESH.llmesh [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"

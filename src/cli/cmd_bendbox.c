@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bendbox/bendbox.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char *help =
     "usage: animesh bendbox --out DIR [--bench] [--preview] [--json] [--skeleton FILE]\n\n"

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_args.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
 #include "core/text.h"
 #include "import/import.h"
-#include "jointmap.h"
+#include "skeleton/jointmap.h"
 
 #define IMPORT_MAX_ANIMS 32
 #define IMPORT_MAX_CLIPS 64

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "jointmap.h"
+#include "cli/cli.h"
+#include "skeleton/jointmap.h"
 
 static const char *help =
     "usage: animesh map check MAP.json [--rig RIG.json] [--skeleton FILE]\n"

@@ -1,15 +1,15 @@
 /* animesh map suggest: a joint map from names and topology, with a confidence and the
- * reason for every joint (src/import/map_suggest.h). */
+ * reason for every joint (src/map/map_suggest.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_args.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
 #include "core/io.h"
 #include "core/text.h"
-#include "import/map_suggest.h"
-#include "import/scene_load.h"
+#include "map/map_suggest.h"
+#include "readers/scene_load.h"
 
 static const char *help =
     "usage: animesh map suggest MODEL|BVH [--out MAP.json] [--json] [--map MAP.json]\n"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
 #include "mesh/skin_compare.h"

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_args.h"
-#include "anim.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
+#include "anim/anim.h"
 #include "mesh/mesh_asset.h"
 #include "texture/texture.h"
 #include "world/checks.h"

@@ -1,15 +1,15 @@
 /* animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json]: the rigger's
- * quality report (bench/quality.h) of anything animesh writes or imports (report/report.h). */
+ * quality report (src/report/quality.h) of anything animesh writes or imports (report/report.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_args.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
 #include "core/text.h"
-#include "import/axes.h"
-#include "quality.h"
+#include "map/axes.h"
+#include "report/quality.h"
 #include "report/report.h"
 
 static const char *help =

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char *help =
     "usage: animesh skeleton [--skeleton FILE] [--json] [--frame file|runtime] [--all]\n\n"

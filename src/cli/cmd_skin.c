@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_args.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_args.h"
+#include "cli/cli.h"
+#include "cli/cli_args.h"
 #include "mesh/skin_compare.h"
 
 static const char *help = "usage: animesh skin compare A B [--tol T] [--alt-translation-only]\n"

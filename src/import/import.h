@@ -39,10 +39,10 @@
 
 #include "core/error.h"
 #include "core/io.h"
-#include "import/retarget.h"
-#include "import/scene.h"
+#include "retarget/retarget.h"
+#include "scene/scene.h"
 #include "math/am_math.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 

@@ -7,13 +7,13 @@
 #include <sys/stat.h>
 #include <strings.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/text.h"
-#include "bvh.h"
-#include "import/bvh_scene.h"
+#include "anim/bvh.h"
+#include "readers/bvh/bvh_scene.h"
 #include "import/import.h"
-#include "import/motion_file.h"
-#include "import/scene_load.h"
+#include "retarget/motion_file.h"
+#include "readers/scene_load.h"
 
 const char *am_import_route_name(am_import_route route)
 {

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/text.h"
-#include "bench.h"
+#include "bench/bench.h"
 #include "import/import.h"
 #include "import/import_outset.h"
 #include "import/import_preview.h"
-#include "render.h"
+#include "bench/render.h"
 #include "texture/texture.h"
 #include "world/oar.h"
 #include "world/oar_check.h"

@@ -22,7 +22,7 @@
 #include "core/error.h"
 #include "core/io.h"
 #include "mesh/mesh_asset.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* A skin reference JSON (what mesh decode --skin-json writes: 110 joints of two matrices is
  * about 60 KB) is an object of at most this many bytes (README "Size limits"). */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "bench.h"
-#include "bench_internal.h"
+#include "anim/anim.h"
+#include "bench/bench.h"
+#include "bench/bench_internal.h"
 #include "mesh/zblock.h"
 #include "skin/skin_cost.h"
 #include "world/digest.h"

@@ -39,7 +39,7 @@
 
 #include "core/error.h"
 #include "core/io.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* One mesh asset of the creature (a linkset part), as written. */
 typedef struct am_preview_part {

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/outset.h"
 #include "preview/preview.h"
 

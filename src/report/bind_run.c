@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/scene_load.h"
-#include "render.h"
+#include "readers/scene_load.h"
+#include "bench/render.h"
 #include "report/report.h"
 
 static void progress(const am_bind_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -4,7 +4,7 @@
  * file renamed into the output folder only when all of them are written:
  *   NAME.rig.json            the rig, ready for `animesh skin`
  *   NAME.bind.json           islands and their routes, topology, warnings, timings
- *   NAME.report.json/.txt    the quality report (bench/quality.h) of the skin built from
+ *   NAME.report.json/.txt    the quality report (src/report/quality.h) of the skin built from
  *                            the rig and read back by the bench (the .txt starts with the
  *                            bind summary)
  *   NAME_poses.png, NAME_closeup_N_JOINT.png   its pictures
@@ -23,8 +23,8 @@
 #include "bind/bind_io.h"
 #include "bind/fit.h"
 #include "core/error.h"
-#include "quality.h"
-#include "skeleton.h"
+#include "report/quality.h"
+#include "skeleton/skeleton.h"
 #include "skin/skin_build.h"
 
 typedef enum am_skeleton_source { AM_SKELETON_RIG = 0, AM_SKELETON_LIKE, AM_SKELETON_FIT } am_skeleton_source;

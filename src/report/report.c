@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/io.h"
-#include "import/scene_load.h"
+#include "readers/scene_load.h"
 #include "skin/skin_build.h"
 
 /* --- inputs -------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* The quality report of anything animesh writes or imports (`animesh report`, and the
  * report `animesh bind` writes): the input is turned into a bench (bench/bench.h) - a
  * WRITTEN mesh asset read as written, anything else skinned into a mesh asset in memory
- * first - then measured by bench/quality.h and written as files.
+ * first - then measured by src/report/quality.h and written as files.
  *
  * INPUTS
  *   - a mesh asset (.llmesh, .slm, or any file starting with the asset's binary LLSD):
@@ -23,11 +23,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "bind/bind_io.h"
 #include "core/error.h"
 #include "core/outset.h"
-#include "quality.h"
+#include "report/quality.h"
 #include "skin/rig.h"
 
 typedef struct am_report_input {

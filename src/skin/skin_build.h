@@ -63,7 +63,7 @@
 #include "core/outset.h"
 #include "math/am_math.h"
 #include "mesh/mesh_asset.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 #include "skin/rig.h"
 
 /* OpenSim's default AnimatedObjectMaxTris (advertised in SimulatorFeatures). */

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "core/text.h"
 #include "texture/texture.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* A name that travels as JSON or XML text (an object or animation name): valid UTF-8 and
  * no control characters. The message names `what` ("--anim", "object") and shows the

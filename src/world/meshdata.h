@@ -23,7 +23,7 @@
 
 #include "core/error.h"
 #include "core/io.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* A meshdata file is a JSON object of at most this many bytes: one face of 65,536
  * vertices with normals, UVs and weights is about 25 MB as text (README "Size limits"). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
+#include "anim/anim.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,4 +1,4 @@
-/* libFuzzer target for BVH -> scene (src/import/bvh_scene.h) and what reads any scene's
+/* libFuzzer target for BVH -> scene (src/readers/bvh/bvh_scene.h) and what reads any scene's
  * hierarchy without a skeleton file: validation, the body plan (body.h) and the axis and
  * unit detection (axes.h), then the clip evaluator. Properties: no crash, no leak, no UB on
  * any input; a detected frame is a proper rotation. Seeds: tests/fuzz/corpus/bvh_scene/. */
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/axes.h"
-#include "import/body.h"
-#include "import/bvh_scene.h"
+#include "map/axes.h"
+#include "map/body.h"
+#include "readers/bvh/bvh_scene.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* libFuzzer target for the COLLADA reader (src/import/collada.h): any bytes either fail
+/* libFuzzer target for the COLLADA reader (src/readers/collada/collada.h): any bytes either fail
  * with an error (formatted, from a dirty am_error: fuzz_common.h) or give a scene that
  * validates (am_scene_finish) and plans (the faithful route: joints, weights by position,
  * models) without crashing. Each input is read twice: without a viewer skeleton and with one
@@ -10,10 +10,10 @@
 
 #include "core/io.h"
 #include "fuzz_common.h"
-#include "import/collada.h"
+#include "readers/collada/collada.h"
 #include "import/import.h"
-#include "import/scene.h"
-#include "skeleton.h"
+#include "scene/scene.h"
+#include "skeleton/skeleton.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* An error struct as a careless caller leaves it (never cleared, no terminator): every
  * library call must cope (core/error.h contract), and the message it formats must stay

@@ -1,4 +1,4 @@
-/* libFuzzer target for the glTF reader (src/import/gltf.h), both entries: the bytes as a
+/* libFuzzer target for the glTF reader (src/readers/gltf/gltf.h), both entries: the bytes as a
  * .glb when they start with "glTF", else as .gltf JSON, which is also wrapped into a GLB
  * (header + JSON chunk) so JSON mutations reach the container code too. Whatever is read
  * must then pass or fail am_scene_finish cleanly, and a finished scene must evaluate and
@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "import/gltf.h"
-#include "import/map_suggest.h"
-#include "jointmap.h"
+#include "readers/gltf/gltf.h"
+#include "map/map_suggest.h"
+#include "skeleton/jointmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 AM_FUZZ_INIT_WITH_SKELETON

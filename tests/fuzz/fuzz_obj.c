@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/obj_read.h"
+#include "readers/obj/obj_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target for the scene stream decoder (src/import/scene_stream.h): what the parent
+/* libFuzzer target for the scene stream decoder (src/scene/scene_stream.h): what the parent
  * reads from the assimp child (assimp_child.h), so a child that assimp's bugs have taken
  * over cannot reach the parent through it. Properties: no crash, no leak, no UB on any
  * input; a decoded scene goes through am_scene_finish as the parent's does, and a scene
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "import/scene_stream.h"
+#include "scene/scene_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "fuzz_common.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -28,9 +28,9 @@
 #include <uuid/uuid.h>
 
 #include "core/io.h"
-#include "test_support.h"
+#include "support/test_support.h"
 #include "world/remoteadmin.h"
-#include "world_fixtures.h"
+#include "support/world_fixtures.h"
 
 #define URL "http://127.0.0.1:9000/"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/scene_load.h"
+#include "readers/scene_load.h"
 #include "test_support.h"
 
 void am_test_mesh_free(am_test_mesh *m)

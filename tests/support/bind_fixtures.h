@@ -9,7 +9,7 @@
 
 #include "bind/bind.h"
 #include "bind/bind_io.h"
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* A mesh under construction: positions and triangles, owned. */
 typedef struct am_test_mesh {

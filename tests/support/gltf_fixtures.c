@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/scene_load.h"
+#include "readers/scene_load.h"
 #include "test_support.h"
 #include "world/digest.h"
 

@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "core/io.h"
-#include "import/scene.h"
+#include "scene/scene.h"
 #include "math/am_math.h"
 #include "texture/texture.h"
 

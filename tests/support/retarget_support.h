@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "bench.h"
-#include "import/retarget.h"
+#include "bench/bench.h"
+#include "retarget/retarget.h"
 
 /* Exactly one rig is expected; the bench owns copies, `res` stays the caller's. */
 void am_rt_test_bench(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,

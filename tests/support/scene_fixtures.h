@@ -1,4 +1,4 @@
-/* Hand-built scenes (src/import/scene.h) for the import tests: nodes, a skin bound in the
+/* Hand-built scenes (src/scene/scene.h) for the import tests: nodes, a skin bound in the
  * nodes' rest pose, box meshes around bones, and clips, without any file. Every helper
  * fails the test on an allocation failure. */
 #ifndef AM_TEST_SCENE_FIXTURES_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "import/scene.h"
+#include "scene/scene.h"
 
 /* An empty scene named `source` with a declared frame (0s: none). */
 void sf_init(am_scene *s, const char *source, int up, int forward, double unit_m);

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "skeleton.h"
+#include "skeleton/skeleton.h"
 
 /* Debian 12's cmocka (1.1.5) has only a float comparison; compare doubles properly.
  * assert_near fails with both values printed when |a - b| > tol (or either is NaN). */

@@ -1,0 +1,139 @@
+/* Bigger creatures for the benchmarks by plain edge splitting (creature_split.h). */
+#include "bench/perf/support/creature_split.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct edge_entry {
+    uint64_t key;
+    uint32_t first; /* first of the k-1 new vertices, ordered from the smaller index */
+} edge_entry;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    uint64_t x = ((const edge_entry *)a)->key, y = ((const edge_entry *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* Every edge split in k: each triangle becomes k^2, original vertices stay first. */
+int am_test_creature_split(const float *pos, size_t nv, const uint32_t *tri, size_t nt, int k, float **out_pos,
+                     size_t *out_nv, uint32_t **out_tri, size_t *out_nt)
+{
+    edge_entry *edges = malloc(3 * nt * sizeof *edges);
+    if (!edges)
+        return -1;
+    for (size_t t = 0; t < nt; t++)
+        for (int e = 0; e < 3; e++) {
+            uint32_t a = tri[3 * t + e], b = tri[3 * t + (e + 1) % 3];
+            edges[3 * t + e].key = a < b ? ((uint64_t)a << 32 | b) : ((uint64_t)b << 32 | a);
+        }
+    qsort(edges, 3 * nt, sizeof *edges, cmp_edge);
+    size_t ne = 0;
+    for (size_t i = 0; i < 3 * nt; i++)
+        if (ne == 0 || edges[ne - 1].key != edges[i].key)
+            edges[ne++] = edges[i];
+    size_t interior = (size_t)(k - 1) * (size_t)(k - 2) / 2;
+    size_t total = nv + ne * (size_t)(k - 1) + nt * interior;
+    float *p = malloc(3 * total * sizeof *p);
+    uint32_t *f = malloc(3 * nt * (size_t)k * (size_t)k * sizeof *f);
+    uint32_t *grid = malloc((size_t)(k + 1) * (size_t)(k + 1) * sizeof *grid);
+    if (!p || !f || !grid) {
+        free(edges);
+        free(p);
+        free(f);
+        free(grid);
+        return -1;
+    }
+    memcpy(p, pos, 3 * nv * sizeof *p);
+    size_t at = nv;
+    for (size_t e = 0; e < ne; e++) {
+        uint32_t a = (uint32_t)(edges[e].key >> 32), b = (uint32_t)edges[e].key;
+        edges[e].first = (uint32_t)at;
+        for (int s = 1; s < k; s++, at++)
+            for (int c = 0; c < 3; c++)
+                p[3 * at + c] = pos[3 * a + c] + (pos[3 * b + c] - pos[3 * a + c]) * (float)s / (float)k;
+    }
+    size_t nf = 0;
+    for (size_t t = 0; t < nt; t++) {
+        const uint32_t *v = &tri[3 * t];
+        /* grid point (i, j): i steps toward v1, j toward v2, from v0 */
+#define G(i, j) grid[(size_t)(i) * (size_t)(k + 1) + (size_t)(j)]
+        for (int i = 0; i <= k; i++)
+            for (int j = 0; i + j <= k; j++) {
+                int l = k - i - j;
+                uint32_t idx;
+                if (i == 0 && j == 0)
+                    idx = v[0];
+                else if (i == k)
+                    idx = v[1];
+                else if (j == k)
+                    idx = v[2];
+                else if (j == 0 || i == 0 || l == 0) {
+                    /* on an edge: which one and how far from its smaller end */
+                    uint32_t a, b;
+                    int s;
+                    if (j == 0) {
+                        a = v[0];
+                        b = v[1];
+                        s = i;
+                    } else if (i == 0) {
+                        a = v[0];
+                        b = v[2];
+                        s = j;
+                    } else {
+                        a = v[1];
+                        b = v[2];
+                        s = j;
+                    }
+                    uint64_t key = a < b ? ((uint64_t)a << 32 | b) : ((uint64_t)b << 32 | a);
+                    edge_entry probe = {key, 0};
+                    edge_entry *hit = bsearch(&probe, edges, ne, sizeof *edges, cmp_edge);
+                    int from_small = a < b ? s : k - s;
+                    idx = hit->first + (uint32_t)(from_small - 1);
+                } else {
+                    idx = (uint32_t)at++;
+                    for (int c = 0; c < 3; c++)
+                        p[3 * idx + c] = (pos[3 * v[0] + c] * (float)l + pos[3 * v[1] + c] * (float)i +
+                                          pos[3 * v[2] + c] * (float)j) /
+                                         (float)k;
+                }
+                G(i, j) = idx;
+            }
+        for (int i = 0; i < k; i++)
+            for (int j = 0; i + j < k; j++) {
+                f[3 * nf] = G(i, j);
+                f[3 * nf + 1] = G(i + 1, j);
+                f[3 * nf + 2] = G(i, j + 1);
+                nf++;
+                if (i + j + 1 < k) {
+                    f[3 * nf] = G(i + 1, j);
+                    f[3 * nf + 1] = G(i + 1, j + 1);
+                    f[3 * nf + 2] = G(i, j + 1);
+                    nf++;
+                }
+            }
+#undef G
+    }
+    free(edges);
+    free(grid);
+    *out_pos = p;
+    *out_nv = at;
+    *out_tri = f;
+    *out_nt = nf;
+    return 0;
+}
+
+int am_test_creature_write_obj(const char *path, const float *pos, size_t nv, const uint32_t *tri, size_t nt)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "# generated by the bench support (subdivided creature)\no creature\n");
+    for (size_t v = 0; v < nv; v++)
+        fprintf(f, "v %.6f %.6f %.6f\n", pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+    for (size_t t = 0; t < nt; t++)
+        fprintf(f, "f %u %u %u\n", tri[3 * t] + 1, tri[3 * t + 1] + 1, tri[3 * t + 2] + 1);
+    return fclose(f) == 0 ? 0 : -1;
+}
+

@@ -1,0 +1,63 @@
+/* Loading a model file into a scene (scene.h): the format is recognised from the file's
+ * first bytes (and its extension where the bytes cannot tell), then that format's reader
+ * fills the scene and am_scene_finish validates it. One table in scene_load.c lists the
+ * readers; adding a format is one reader file plus one row there.
+ *
+ * Every reader:
+ *  - fills a scene whose `source`, `base_dir` and `format` the loader has already set
+ *    (it must not clear them), and leaves validation to am_scene_finish;
+ *  - takes the whole file's bytes (or, for assimp, its path), a `source` name for messages
+ *    and the folder external files must resolve inside (`base_dir`): a path that leaves it
+ *    (.., an absolute path elsewhere, a symlink out) is refused, never followed;
+ *  - bounds-checks every offset and count against the bytes it has;
+ *  - stores what the file says in the file's own units and axes (scene.h), records the
+ *    quirks it met with am_scene_note, and never guesses a conversion;
+ *  - fails with an error naming the file and the element ("Little Bear_90.dae:
+ *    <controller id='x'>/<vertex_weights>: vcount sums to 120 influences, <v> has 118"). */
+#ifndef AM_IMPORT_SCENE_LOAD_H
+#define AM_IMPORT_SCENE_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "scene/scene.h"
+
+/* A reader from bytes. */
+typedef am_status (*am_scene_reader_fn)(const uint8_t *data, size_t size, const char *source,
+                                        const char *base_dir, am_scene *out, am_error *err);
+
+typedef struct am_scene_format_info {
+    am_scene_format format;
+    const char *name;        /* "COLLADA", "glTF", ... */
+    const char *extensions;  /* space-separated, lower case: ".dae" */
+    size_t max_bytes;        /* refused above this size, checked before reading */
+} am_scene_format_info;
+
+/* Which format a file is, from its first bytes (`head`, `head_size` of them) and its name.
+ * AM_SCENE_FORMAT_UNKNOWN when none matches. */
+am_scene_format am_scene_sniff(const uint8_t *head, size_t head_size, const char *path);
+/* The table row of a format, NULL when the format has no reader in this build. */
+const am_scene_format_info *am_scene_format_lookup(am_scene_format format);
+
+/* Load a model file: sniff, check the size limit, read, validate. `out` is zeroed first and
+ * empty after a failure. Unreadable file -> AM_ERR_IO; unknown or unsupported format, or
+ * invalid content -> AM_ERR_INVALID naming the file. */
+am_status am_scene_load(const char *path, am_scene *out, am_error *err);
+
+/* Options of a load (all optional; zero = defaults). */
+typedef struct am_scene_load_opts {
+    /* The viewer skeleton, handed to the reader while it runs (am_scene.skeleton): COLLADA
+     * uses it to find joint positions exactly as the viewer's uploader does (its
+     * legal-joint map); without it names are matched as written. Borrowed. */
+    const struct am_skeleton *skeleton;
+    /* Weld every mesh after reading (scene/weld.h: corners merged where the viewer's
+     * uploader merges vertices, a scene note saying how many), for the commands that turn
+     * the scene into faces and LODs; a COLLADA scene is welded by its reader already. Off:
+     * the meshes exactly as the reader gives them (FBX: three corners per triangle). */
+    bool weld;
+} am_scene_load_opts;
+/* am_scene_load with options (opts may be NULL). */
+am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err);
+
+#endif

@@ -1,0 +1,221 @@
+/* The report's pictures (quality.h): the pose sheet and close-ups of the worst joints. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/quality.h"
+#include "bench/render.h"
+
+/* Poses the report measured, in its order, with their posed positions and joints. */
+typedef struct posed_set {
+    size_t count;
+    float **prim;
+    am_vec3 **joints;
+    size_t *pose;      /* index into the report's poses */
+} posed_set;
+
+static void free_posed(posed_set *p)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        free(p->prim[i]);
+        free(p->joints[i]);
+    }
+    free(p->prim);
+    free(p->joints);
+    free(p->pose);
+    memset(p, 0, sizeof *p);
+}
+
+/* Entry 0 is the rest pose; then every measured pose (or only `only` when >= 0). */
+static am_status pose_all(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses, size_t pose_count,
+                          long only, posed_set *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = 1;
+    for (size_t i = 0; i < r->pose_count && i < pose_count; i++)
+        n += r->poses[i].measured && (only < 0 || (size_t)only == i);
+    out->prim = calloc(n, sizeof *out->prim);
+    out->joints = calloc(n, sizeof *out->joints);
+    out->pose = calloc(n, sizeof *out->pose);
+    am_bench_local *loc = malloc(b->skel->joint_count * sizeof *loc);
+    if (!out->prim || !out->joints || !out->pose || !loc) {
+        free(loc);
+        free_posed(out);
+        return am_fail_nomem(err, "pose sheet");
+    }
+    am_status s = AM_OK;
+    /* slot 0: rest; then the selected poses in order */
+    for (size_t i = 0, at = 0; i <= r->pose_count && i <= pose_count && at < n && !s; i++) {
+        bool rest = i == 0;
+        if (!rest && !(r->poses[i - 1].measured && (only < 0 || (size_t)only == i - 1)))
+            continue;
+        out->prim[at] = malloc(3 * (b->vertex_count ? b->vertex_count : 1) * sizeof(float));
+        out->joints[at] = malloc(b->skel->joint_count * sizeof(am_vec3));
+        out->count = at + 1;
+        if (!out->prim[at] || !out->joints[at]) {
+            s = am_fail_nomem(err, "pose sheet");
+            break;
+        }
+        size_t nl = 0;
+        if (!rest) {
+            out->pose[at] = i - 1;
+            s = am_quality_pose_locals(b, &poses[i - 1], loc, &nl, err);
+        }
+        if (!s)
+            s = am_bench_pose_locals(b, loc, nl, out->prim[at], out->joints[at], err);
+        at++;
+    }
+    free(loc);
+    if (s)
+        free_posed(out);
+    return s;
+}
+
+am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                  size_t pose_count, am_image *img, am_error *err)
+{
+    if (!poses)
+        poses = am_quality_standard_poses(&pose_count);
+    posed_set ps;
+    am_status s = pose_all(b, r, poses, pose_count, -1, &ps, err);
+    if (s)
+        return s;
+    size_t n = ps.count;
+    am_render_cell *fr = calloc(2 * n, sizeof *fr);
+    char (*labels)[64] = calloc(n, sizeof *labels);
+    if (!fr || !labels) {
+        free(fr);
+        free(labels);
+        free_posed(&ps);
+        return am_fail_nomem(err, "pose sheet");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0)
+            snprintf(labels[i], sizeof labels[i], "rest");
+        else
+            snprintf(labels[i], sizeof labels[i], "%s: %s", r->poses[ps.pose[i]].name,
+                     am_flag_name(r->poses[ps.pose[i]].worst));
+        for (int row = 0; row < 2; row++) {
+            am_render_cell *f = &fr[(size_t)row * n + i];
+            f->prim = ps.prim[i];
+            f->joints = ps.joints[i];
+            f->label = labels[i];
+            f->view = row == 0 ? AM_VIEW_FRONT : AM_VIEW_SIDE;
+        }
+    }
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 230;
+    opt.frame_height = 300;
+    char title[160];
+    snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s", am_flag_name(r->worst));
+    s = am_render_sheet(b, fr, 2 * n, (int)n, &opt, title, img, err);
+    free(fr);
+    free(labels);
+    free_posed(&ps);
+    return s;
+}
+
+/* Per-vertex colour from the worst strain of its edges: grey when unchanged, red at the
+ * quality.md limits (0.5, 1.6) and beyond. */
+static void strain_colours(const am_bench *b, const float *rest, const float *posed, float *rgb)
+{
+    size_t n = b->vertex_count;
+    float *dev = calloc(n ? n : 1, sizeof *dev);
+    if (!dev) {
+        for (size_t v = 0; v < 3 * n; v++)
+            rgb[v] = 0.7f;
+        return;
+    }
+    for (size_t t = 0; t < b->triangle_count; t++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = b->triangles[3 * t + k], c = b->triangles[3 * t + (k + 1) % 3];
+            double r0 = sqrt(pow(rest[3 * a] - rest[3 * c], 2) + pow(rest[3 * a + 1] - rest[3 * c + 1], 2) +
+                             pow(rest[3 * a + 2] - rest[3 * c + 2], 2));
+            double r1 = sqrt(pow(posed[3 * a] - posed[3 * c], 2) + pow(posed[3 * a + 1] - posed[3 * c + 1], 2) +
+                             pow(posed[3 * a + 2] - posed[3 * c + 2], 2));
+            if (r0 <= 1e-9)
+                continue;
+            double ratio = r1 / r0;
+            /* 0 at 1, 1 at the limits */
+            float d = (float)(ratio < 1 ? (1 - ratio) / 0.5 : (ratio - 1) / 0.6);
+            if (d > dev[a])
+                dev[a] = d;
+            if (d > dev[c])
+                dev[c] = d;
+        }
+    for (size_t v = 0; v < n; v++) {
+        float t = dev[v] > 1 ? 1 : dev[v];
+        rgb[3 * v] = 0.72f + t * (0.92f - 0.72f);
+        rgb[3 * v + 1] = 0.72f - t * 0.6f;
+        rgb[3 * v + 2] = 0.74f - t * 0.62f;
+    }
+    free(dev);
+}
+
+static int flag_rank(am_flag f) { return f == AM_FLAG_NA ? -1 : (int)f; }
+
+am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                    size_t pose_count, size_t rank, am_image *img, bool *found, char *joint,
+                                    size_t joint_size, am_error *err)
+{
+    *found = false;
+    memset(img, 0, sizeof *img);
+    if (!poses)
+        poses = am_quality_standard_poses(&pose_count);
+    /* the band poses, worst first: by flag, then by the worst band ratio */
+    size_t order[64], n = 0;
+    for (size_t i = 0; i < r->pose_count && i < pose_count && n < 64; i++)
+        if (r->poses[i].measured && r->poses[i].band.measured)
+            order[n++] = i;
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0; k--) {
+            const am_quality_band *x = &r->poses[order[k]].band, *y = &r->poses[order[k - 1]].band;
+            bool before = flag_rank(x->flag) > flag_rank(y->flag) ||
+                          (flag_rank(x->flag) == flag_rank(y->flag) && x->worst < y->worst);
+            if (!before)
+                break;
+            size_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    if (rank >= n)
+        return AM_OK;
+    size_t pi = order[rank];
+    float *rgb = malloc(3 * (b->vertex_count ? b->vertex_count : 1) * sizeof *rgb);
+    if (!rgb)
+        return am_fail_nomem(err, "close-up");
+    posed_set ps;
+    am_status s = pose_all(b, r, poses, pose_count, (long)pi, &ps, err);
+    if (s) {
+        free(rgb);
+        return s;
+    }
+    const am_quality_band *band = &r->poses[pi].band;
+    int J = am_skeleton_find(b->skel, band->joint), P = am_skeleton_find(b->skel, band->parent);
+    am_vec3 jp = ps.joints[1][J];
+    double reach = J >= 0 && P >= 0 ? am_v3_dist(ps.joints[0][J], ps.joints[0][P]) : 0.2;
+    reach = fmax(reach, 4 * band->radius_m);
+    am_vec3 lo = am_v3_sub(jp, am_v3(reach, reach, reach)), hi = am_v3_add(jp, am_v3(reach, reach, reach));
+    strain_colours(b, ps.prim[0], ps.prim[1], rgb);
+    char label[2][96];
+    snprintf(label[0], sizeof label[0], "%s front", band->joint);
+    snprintf(label[1], sizeof label[1], "%s side", band->joint);
+    am_render_cell fr[2];
+    for (int k = 0; k < 2; k++)
+        fr[k] = (am_render_cell){ps.prim[1], ps.joints[1], label[k], k ? AM_VIEW_SIDE : AM_VIEW_FRONT, rgb, true, lo, hi};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 360;
+    opt.frame_height = 400;
+    char title[200];
+    snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits", r->poses[pi].name,
+             band->worst, band->best, am_flag_name(band->flag));
+    s = am_render_sheet(b, fr, 2, 2, &opt, title, img, err);
+    if (!s) {
+        *found = true;
+        snprintf(joint, joint_size, "%s", band->joint);
+    }
+    free_posed(&ps);
+    free(rgb);
+    return s;
+}

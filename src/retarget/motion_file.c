@@ -1,0 +1,182 @@
+/* Motions from any file (motion_file.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "retarget/motion_file.h"
+#include "readers/scene_load.h"
+
+/* One frame at the 30 fps motion sources use (Mixamo, BVH exports): anything shorter holds
+ * no motion the viewer could play. */
+#define MIN_MOTION_S (1.0 / 30.0)
+
+am_status am_motion_ref_split(const char *ref, char *path, size_t path_size, char *clip, size_t clip_size,
+                              am_error *err)
+{
+    struct stat sb;
+    clip[0] = '\0';
+    const char *colon = strrchr(ref, ':');
+    size_t n = strlen(ref);
+    if (stat(ref, &sb) == 0 || !colon) {
+        if (n >= path_size)
+            return am_fail(err, AM_ERR_USAGE, "'%.60s...': the path is too long", ref);
+        memcpy(path, ref, n + 1);
+        return AM_OK;
+    }
+    size_t pn = (size_t)(colon - ref), cn = n - pn - 1;
+    if (pn == 0 || cn == 0)
+        return am_fail(err, AM_ERR_USAGE, "'%s': expected FILE or FILE:CLIP", ref);
+    if (pn >= path_size || cn >= clip_size)
+        return am_fail(err, AM_ERR_USAGE, "'%.60s...': the path or the clip name is too long", ref);
+    memcpy(path, ref, pn);
+    path[pn] = '\0';
+    memcpy(clip, colon + 1, cn + 1);
+    return AM_OK;
+}
+
+void am_motion_file_opts_init(am_motion_file_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    am_retarget_opts_init(&o->retarget);
+    o->retarget.follow_directions = true;
+}
+
+void am_motion_file_result_free(am_motion_file_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->anim_count; i++)
+        am_buf_free(&r->anims[i].anim);
+    free(r->anims);
+    free(r->findings);
+    memset(r, 0, sizeof *r);
+}
+
+static void stem_of(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s", slash ? slash + 1 : path);
+    char *dot = strrchr(tmp, '.');
+    if (dot && dot != tmp)
+        *dot = '\0';
+    am_retarget_sanitise(tmp, out, size);
+}
+
+static void describe(const am_scene *s, char *out, size_t size)
+{
+    size_t joints = 0;
+    for (size_t i = 0; i < s->node_count; i++)
+        joints += s->nodes[i].is_joint;
+    int n = snprintf(out, size, "%zu node%s (%zu joint%s), %zu clip%s, %zu mesh%s", s->node_count,
+                     s->node_count == 1 ? "" : "s", joints, joints == 1 ? "" : "s", s->clip_count,
+                     s->clip_count == 1 ? "" : "s", s->mesh_count, s->mesh_count == 1 ? "" : "es");
+    /* a few joint names: what a user recognises the skeleton by */
+    size_t shown = 0;
+    for (size_t i = 0; i < s->node_count && n > 0 && (size_t)n + 40 < size && shown < 4; i++)
+        if (s->nodes[i].is_joint && s->nodes[i].name[0])
+            n += snprintf(out + n, size - (size_t)n, "%s'%.30s'", shown++ ? ", " : "; joints ", s->nodes[i].name);
+}
+
+static am_status convert(const am_scene *s, const char *path, const am_skeleton *skel, const am_motion_file_opts *opts,
+                         const char *clip, am_motion_file_result *out, am_error *err)
+{
+    am_retarget_opts ro = opts->retarget;
+    ro.follow_directions = true;
+    const char *one[1] = {clip};
+    if (clip && clip[0]) {
+        ro.clips = one;
+        ro.clip_count = 1;
+    }
+    if (s->clip_count == 0)
+        return am_fail(err, AM_ERR_INVALID, "no motion in it: %s", out->holds);
+    if (opts->one_clip && s->clip_count > 1 && ro.clip_count == 0) {
+        char list[300] = "";
+        size_t n = 0;
+        for (size_t i = 0; i < s->clip_count && n + 40 < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", i ? ", " : "", s->clips[i].name);
+        return am_fail(err, AM_ERR_USAGE, "%zu clips (%s): choose one with --clip NAME or FILE:CLIP", s->clip_count,
+                       list);
+    }
+    size_t joints = 0;
+    for (size_t i = 0; i < s->node_count; i++)
+        joints += s->nodes[i].is_joint;
+    if (joints < 2) /* one bone has no direction, and no body plan to map */
+        return am_fail(err, AM_ERR_INVALID,
+                       "its skeleton maps to nothing: a motion needs at least 2 joints to follow, it holds %s",
+                       out->holds);
+    am_retarget_result r;
+    am_status st = am_retarget(s, skel, &ro, &r, err);
+    if (st) {
+        if (err && strstr(err->msg, "no rig joint is mapped"))
+            am_fail(err, AM_ERR_INVALID, "its skeleton maps to nothing: no joint maps to a viewer joint (give --map MAP.json), it holds %s", out->holds);
+        return st;
+    }
+    out->findings = r.finding_count ? malloc(r.finding_count * sizeof *out->findings) : NULL;
+    out->anims = calloc(r.anim_count ? r.anim_count : 1, sizeof *out->anims);
+    if (!out->anims || (r.finding_count && !out->findings)) {
+        am_retarget_result_free(&r);
+        return am_fail_nomem(err, "motions");
+    }
+    if (r.finding_count)
+        memcpy(out->findings, r.findings, r.finding_count * sizeof *out->findings);
+    out->finding_count = r.finding_count;
+    char stem[64];
+    stem_of(path, stem, sizeof stem);
+    for (size_t i = 0; !st && i < r.anim_count; i++) {
+        am_retarget_anim *ra = &r.anims[i];
+        am_motion_file_anim *a = &out->anims[out->anim_count];
+        double dur = s->clips[ra->clip_index].end_s - s->clips[ra->clip_index].start_s;
+        if (dur < MIN_MOTION_S) {
+            st = am_fail(err, AM_ERR_INVALID,
+                         "clip '%s' lasts %.4f s, shorter than one frame (1/30 s): no motion to play (it holds %s)",
+                         ra->clip, dur, out->holds);
+            break;
+        }
+        ra->motion.hand_pose = opts->hand_pose;
+        snprintf(a->name, sizeof a->name, "%s", s->clip_count == 1 ? stem : ra->name);
+        snprintf(a->clip, sizeof a->clip, "%s", ra->clip);
+        a->joints_mapped = r.suggestion.mapped;
+        a->joints_unmapped = r.suggestion.count - r.suggestion.mapped;
+        a->duration_s = ra->motion.duration_s;
+        a->worst_direction_deg = ra->worst_direction_deg;
+        snprintf(a->worst_direction_joint, sizeof a->worst_direction_joint, "%s", ra->worst_direction_joint);
+        a->loops = ra->motion.loop;
+        snprintf(a->loop_why, sizeof a->loop_why, "%s", ra->loop_why);
+        am_motion_stats ms = {0};
+        st = am_retarget_write_anim(&r, i, skel, NULL, &a->anim, &ms, err);
+        a->keys_before = ms.keys_before;
+        a->keys_after = ms.keys_after;
+        out->anim_count++;
+    }
+    am_retarget_result_free(&r);
+    return st;
+}
+
+am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,
+                                 am_motion_file_result *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char path[512], clip[128];
+    am_status st = am_motion_ref_split(ref, path, sizeof path, clip, sizeof clip, err);
+    if (st)
+        return st;
+    snprintf(out->source, sizeof out->source, "%s", path);
+    am_scene s;
+    am_scene_load_opts lo = {.skeleton = skel};
+    if ((st = am_scene_load_ex(path, &lo, &s, err)))
+        return st;
+    describe(&s, out->holds, sizeof out->holds);
+    const char *want = clip[0] ? clip : NULL;
+    if (!want && opts->retarget.clip_count == 1)
+        want = opts->retarget.clips[0];
+    st = convert(&s, path, skel, opts, want, out, err);
+    am_scene_free(&s);
+    if (st) {
+        am_motion_file_result_free(out);
+        snprintf(out->source, sizeof out->source, "%s", path);
+        am_error_where(err, "%s", path);
+    }
+    return st;
+}

@@ -1,0 +1,67 @@
+/* Motions from any file (issue 18): a motion-only FBX (Mixamo's "without skin"), a glTF/GLB
+ * animation pack, a BVH, or a clip inside another rigged model (MODEL:CLIP), retargeted onto
+ * the viewer skeleton's stock rest or onto a creature's rest (import --anim), following the
+ * source's bone directions (retarget.h "FOLLOWING DIRECTIONS").
+ *
+ *   FILE[:CLIP] --am_scene_load--> scene --am_retarget (follow_directions)--> motions
+ *               --am_retarget_write_anim (loop guard, --reduce, encode, decode, compare)--> .anim
+ *
+ * A .anim file is not a model: it is taken as it is by its callers (anim check, import). */
+#ifndef AM_IMPORT_MOTION_FILE_H
+#define AM_IMPORT_MOTION_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/io.h"
+#include "retarget/retarget.h"
+#include "skeleton/skeleton.h"
+
+/* "FILE[:CLIP]": a reference naming an existing file is that file (a path may hold ':');
+ * otherwise it splits at the LAST ':' into the file and the clip. clip is "" when none. */
+am_status am_motion_ref_split(const char *ref, char *path, size_t path_size, char *clip, size_t clip_size,
+                              am_error *err);
+
+/* One converted motion. */
+typedef struct am_motion_file_anim {
+    char name[64];             /* the file's stem when it holds one clip, else the clip's name */
+    char clip[128];            /* the clip as the file names it */
+    size_t joints_mapped;      /* source joints driving a viewer joint */
+    size_t joints_unmapped;
+    double duration_s;
+    size_t keys_before;        /* rotation + position keys sampled */
+    size_t keys_after;         /* after --reduce */
+    double worst_direction_deg;/* largest bone-direction difference to the source */
+    char worst_direction_joint[64];
+    bool loops;
+    char loop_why[256];
+    am_buf anim;               /* the encoded .anim, verified by decoding */
+} am_motion_file_anim;
+
+typedef struct am_motion_file_result {
+    char source[512];          /* the file */
+    char holds[256];           /* what it holds ("65 joints, 1 clip, no mesh") */
+    am_motion_file_anim *anims;
+    size_t anim_count;
+    am_retarget_finding *findings; /* the retargeter's notes and warnings */
+    size_t finding_count;
+} am_motion_file_result;
+
+typedef struct am_motion_file_opts {
+    am_retarget_opts retarget; /* follow_directions is forced on; clips from the reference or
+                                  from clips/clip_count; target_rest: the creature's (NULL: stock) */
+    uint32_t hand_pose;        /* 0..13 */
+    bool one_clip;             /* anim from-model -o OUT: several clips without a choice is refused */
+} am_motion_file_opts;
+void am_motion_file_opts_init(am_motion_file_opts *o);
+
+/* Load FILE[:CLIP] and convert its clips. Refused (AM_ERR_INVALID, naming the file and what
+ * it holds): a file without clips, a skeleton nothing of which maps to a viewer joint, a clip
+ * shorter than one frame (1/30 s); AM_ERR_USAGE: an unknown clip (listing the clips). */
+am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,
+                                 am_motion_file_result *out, am_error *err);
+void am_motion_file_result_free(am_motion_file_result *r);
+
+#endif

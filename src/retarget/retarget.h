@@ -1,0 +1,222 @@
+/* Retargeting: a scene rigged to ANY skeleton (a Blender quadruped, a Mixamo character, a
+ * mocap BVH) -> one rig per skinned mesh for the skin builder (skin/rig.h) + one motion per
+ * clip for the .anim writer (anim.h), on the viewer skeleton. It is the second route of
+ * `animesh import` (the first, for files already rigged to the viewer skeleton, carries
+ * their skin as is).
+ *
+ * STEPS: body plan (body.h) -> axes (axes.h: one proper rotation C and a scale s, given or
+ * detected) -> joint map (map_suggest.h: suggested, with --map over any part) -> rigs and
+ * motions (below). Everything is a plain struct: am_retarget_result.
+ *
+ * FRAMES. A = the file -> viewer bind frame transform: p_v = s C p + o (LL layout: scale,
+ * rotation, then the translation o). o is the placement: AM_PLACE_PELVIS (default) puts the
+ * joint mapped to mPelvis exactly on the viewer's mPelvis (0, 0, 1.067) so no pelvis
+ * override is written and the pelvis is drawn AT the prim (skeleton.md 5.8), the model's
+ * origin then hanging below it by the pelvis height; AM_PLACE_ORIGIN keeps the file's
+ * origin at the bind-frame origin, so mPelvis IS overridden and the viewer draws the file's
+ * origin at the prim.
+ *
+ * THE REST POSE is the skin's bind pose (B_j = inverse of the inverse bind of joint j; for a
+ * node no skin names, its rest offset from the nearest skinned ancestor), not the nodes'
+ * rest transforms: a difference between the two is reported. The rig carries it as
+ * joint-position overrides (translations only: the viewer's bones have identity rest
+ * rotations), measured by the skin builder from the VIEWER parents (lessons rule 3).
+ *
+ * THE FORMULA (row vectors, LL layout; W_j(t) = joint j's world at clip time t from
+ * am_scene_eval_clip, the one clip evaluator, CUBICSPLINE included):
+ *   D_j(t) = (B_j A)^-1 (W_j(t) A)        the source's skinning of joint j at t, viewer frame
+ *   dR_j(t) = rotation of D_j(t)          its world delta rotation, = C (R_j(t) R_j^bind^-1) C^-1
+ *   p_j(t)  = translation of W_j(t) A     where joint j is at t, viewer bind frame
+ * The viewer skins with inverse binds T(-b_J) and world matrices whose rotation is the
+ * product of the local keys down the viewer hierarchy (rest rotations identity). So the
+ * viewer reproduces D_j exactly when, for viewer joint J mapped from j,
+ *   world rotation of J = dR_j, i.e. key_J(t) = dR_a(t)^-1 (x) dR_j(t)   (Hamilton)
+ * where a is the rig joint mapped to the NEAREST MAPPED VIEWER ANCESTOR of J (identity when
+ * none). That is the LOCAL DELTA relative to the rig's own rest expressed in the viewer
+ * joint's axes: for a direct parent a it equals (C R_j^bind) (L_j^bind^-1 L_j(t)) (C R_j^bind)^-1.
+ * Unmapped rig joints between a and j fold their rotation into j's key (their own
+ * vertices follow their nearest mapped ancestor: a warning names how far off); viewer
+ * joints between A and J that nothing maps stay at identity (they ride along).
+ * Positions: a viewer joint is where its parent's FK puts it plus its override, unless the
+ * source moves it otherwise (beyond 1e-4 of the stature, e.g. the pelvis walking, a
+ * stretchy bone): then it gets position keys, which REPLACE its local position (anim.md
+ * 6.3), so each key is its whole local position under its viewer parent P:
+ *   pos_key_J(t) = R_P(t)^-1 (p_j(t) - x_P(t))   (R_P, x_P: P's world in the viewer's FK)
+ * For mPelvis, P is mRoot at the prim, x_P = pelvis bind - pelvis runtime local position,
+ * so the key = the pelvis override the viewer applies (0 when not applied) + the pelvis's
+ * motion from its bind position: the override is INCLUDED (skeleton.md 5.8).
+ * Scale keys are dropped (the viewer's animations have none) and reported.
+ *
+ * SAMPLING: at every key time of the clip, plus between-key samples wherever the viewer's
+ * interpolation (nlerp, lerp) of the neighbouring samples misses the clip (slerp,
+ * CUBICSPLINE) by more than rot_tol_deg / pos_tol (checked at the quarter points, halving
+ * down to 1/256 of the interval). Then the loop guard, priority, ease (am_motion).
+ * Rest corrections (lessons rule 10) are constant rotations applied in every pose, turning
+ * the joint's subtree WITH its motion: local_J = corr (x) key_J (the source's deltas are
+ * measured from the uncorrected bind), so a correction on a joint and one on an unmapped
+ * viewer joint above it at the same point give the same pose. (am_motion's track
+ * correction composes key (x) corr, for motions authored on the corrected rest; the track
+ * holds corr (x) key (x) corr^-1 so that it plays corr (x) key.)
+ * A clip over 60 s is refused with its name.
+ *
+ * FOLLOWING DIRECTIONS (opts.follow_directions: a motion from another skeleton, whose rest
+ * is not the target's: Mixamo's T-pose against the viewer's). The formula above reproduces
+ * the source's SKIN; onto a skeleton with other rest directions it bends limbs the wrong
+ * way. Instead, per mapped joint j (viewer joint J) a constant alignment Al_J turns the
+ * target's rest bone (J to its mapped viewer children, target_rest) onto the source's bind
+ * bone (the same joints, viewer frame): the shortest arc for one child, the least-squares
+ * rotation (Horn's quaternion) for several (a pelvis: spine and both hips; a chest: neck
+ * and both collars); a joint without a child bone inherits its parent's. Then
+ *   world rotation of J = dR_j(t) (x) Al_J,  key_J = (dR_a Al_A)^-1 (x) (dR_j Al_J)
+ * so every bone points where the source's points (the --align-rest idea of BVH, keys
+ * A_p^-1 q A_j). Positions: the top mapped joint only, its rest local position plus the
+ * source's displacement from its bind, times target leg / source leg (hip to ankle), which
+ * also makes the result unit-free; --in-place subtracts the horizontal travel, first key
+ * to last, in proportion to time.
+ */
+#ifndef AM_IMPORT_RETARGET_H
+#define AM_IMPORT_RETARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim/anim.h"
+#include "core/error.h"
+#include "map/axes.h"
+#include "map/body.h"
+#include "map/map_suggest.h"
+#include "scene/scene.h"
+#include "skeleton/jointmap.h"
+#include "skeleton/skeleton.h"
+#include "skin/rig.h"
+
+typedef enum am_loop_mode {
+    AM_LOOP_AUTO = 0, /* loop when the clip's last pose is its first (the loop guard passes) */
+    AM_LOOP_ON,       /* loop; a clip that does not close is refused by the loop guard */
+    AM_LOOP_OFF
+} am_loop_mode;
+
+typedef enum am_place_mode { AM_PLACE_PELVIS = 0, AM_PLACE_ORIGIN = 1 } am_place_mode;
+
+/* `--rest-correction JOINT=AXIS,DEG`: a constant rotation of DEG degrees about the viewer
+ * axis AXIS (X, Y or Z; the joint's parent frame, which at rest is the avatar frame),
+ * applied on the joint in every pose of every motion (a joint no rig joint maps gets a
+ * track holding just the correction). */
+typedef struct am_rest_correction {
+    char joint[64];  /* a viewer joint name or alias, or a rig joint mapped to one */
+    int axis;        /* 1 X, 2 Y, 3 Z */
+    double degrees;
+} am_rest_correction;
+
+am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am_error *err);
+
+typedef struct am_retarget_opts {
+    am_axes_opts axes;
+    const am_joint_map *map;           /* --map over the suggestion; NULL: the suggestion */
+    const char *const *clips;          /* clip names to convert; NULL: every clip */
+    size_t clip_count;
+    int32_t priority;                  /* default 4 (lessons rule 7) */
+    am_loop_mode loop;
+    double ease_in_s, ease_out_s;      /* default 0.3 / 0.3 */
+    const am_rest_correction *corrections;
+    size_t correction_count;
+    am_place_mode place;
+    const char *name;                  /* rig name; NULL: the source file's base name */
+    double rot_tol_deg;                /* between-key sampling tolerance (default 0.02) */
+    double pos_tol_m;                  /* default max(1e-4 m, 1e-4 of the stature) */
+    size_t max_samples;                /* per clip (default 20000) */
+    /* A MOTION onto a skeleton other than its own (anim from-model, import --anim): each
+     * viewer bone is turned onto the source's world direction instead of copying the
+     * source's skinning deltas (see "FOLLOWING DIRECTIONS" above); only the top joint
+     * (the hips) gets position keys, its motion scaled by leg length. */
+    bool follow_directions;
+    const am_vec3 *target_rest;        /* with follow_directions: per viewer joint, where the
+                                          target draws it at rest (bind frame, metres:
+                                          am_retarget_rest_of_rig); NULL: the stock avatar */
+    bool in_place;                     /* remove the hips' horizontal travel (first to last key) */
+    double reduce_deg;                 /* > 0: drop keys the viewer's interpolation reproduces
+                                          within this (am_anim_reduce_keys) */
+} am_retarget_opts;
+
+void am_retarget_opts_init(am_retarget_opts *o);
+
+typedef struct am_retarget_rig {
+    char name[128];
+    int mesh;              /* scene mesh */
+    am_rig rig;            /* bind frame, stock joint names */
+    size_t unweighted;     /* vertices that had no weight: given to the top mapped joint */
+} am_retarget_rig;
+
+typedef struct am_retarget_anim {
+    char name[128];        /* from the clip, sanitised (A-Z a-z 0-9 _ - .), unique */
+    char clip[128];        /* the clip's own name */
+    int clip_index;
+    am_motion motion;      /* ready for am_motion_write_anim (AM_MOTION_CLIP_TIMES) */
+    am_motion_track *tracks;
+    size_t clip_keys;      /* distinct key times in the clip */
+    size_t samples;        /* samples written (keys + between-key samples) */
+    size_t position_tracks;
+    double reduce_deg;     /* from the options: applied when written */
+    double loop_closed_deg, loop_closed_m; /* follow_directions: the gap closed at the seam */
+    /* With follow_directions: the largest angle between a viewer bone (as the keys pose it,
+     * before quantisation) and the source's bone between the same joints, over the samples,
+     * and where (bench/perf/benchmark_motion measures the written, decoded file instead). */
+    double worst_direction_deg;
+    char worst_direction_joint[64];
+    bool loops;
+    char loop_why[256];
+    /* owned storage behind the tracks */
+    double *times;
+    am_quat *rot;
+    am_vec3 *pos;
+} am_retarget_anim;
+
+typedef enum am_finding_level { AM_FINDING_NOTE = 0, AM_FINDING_WARNING = 1 } am_finding_level;
+
+typedef struct am_retarget_finding {
+    am_finding_level level;
+    char text[420];
+} am_retarget_finding;
+
+typedef struct am_retarget_result {
+    am_body body;
+    am_axes axes;
+    am_map_suggestion suggestion; /* per rig joint: target, confidence, reason */
+    am_joint_map map;             /* the map used (passes am_joint_map_check) */
+    am_mat4 to_viewer;            /* A: file frame -> viewer bind frame */
+    am_vec3 placement;            /* o */
+    am_vec3 pelvis_bind;          /* mPelvis in the bind frame */
+    am_vec3 root_bind;            /* mRoot (the prim) in the bind frame */
+    bool pelvis_overridden;       /* the viewer applies an mPelvis override */
+    am_retarget_rig *rigs;
+    size_t rig_count;
+    am_retarget_anim *anims;
+    size_t anim_count;
+    am_retarget_finding *findings;
+    size_t finding_count;
+} am_retarget_result;
+
+/* The whole route. A scene without a skinned mesh gives motions only (a BVH). Refused:
+ * a scene without joints, a skinned mesh whose skin has no mapped joint, a clip over 60 s
+ * (named), an unknown --clip name, ambiguous axes (axes.h), a map that fails the check. */
+am_status am_retarget(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,
+                      am_retarget_result *out, am_error *err);
+void am_retarget_result_free(am_retarget_result *r);
+
+/* Write motion i as an .anim (am_motion_write_anim at the sampled times: loop guard,
+ * encode, decode again and compare, atomic write). path may be NULL (bytes only). */
+am_status am_retarget_write_anim(const am_retarget_result *r, size_t i, const am_skeleton *skel, const char *path,
+                                 am_buf *out_bytes, am_motion_stats *stats, am_error *err);
+
+/* Where the viewer draws every joint of `skel` at rest for a rig (the skin builder's rule:
+ * a rig joint at its position unless within 0.1 mm of its default offset, any other joint at
+ * its default offset from its viewer parent): out[skel->joint_count], bind frame. rig NULL:
+ * the stock avatar. The target_rest of a motion retargeted onto that creature. */
+void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *skel, am_vec3 *out);
+
+/* A name made safe for files: A-Z a-z 0-9 _ - . kept, anything else '_', at most 64
+ * characters, "clip" when empty. */
+void am_retarget_sanitise(const char *in, char *out, size_t size);
+
+#endif
