@@ -25,6 +25,10 @@
 #ifndef AM_ANIM_H
 #define AM_ANIM_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -364,5 +368,9 @@ void am_anim_reduce_keys(am_anim *anim, double rot_tol_deg, double pos_tol_m, si
  * two codes per component, positions within two codes). */
 am_status am_anim_verify_bytes(const uint8_t *data, size_t size, const am_anim *meant,
                                am_motion_stats *stats, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #ifndef AM_BVH_H
 #define AM_BVH_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -122,5 +126,9 @@ bool am_bvh_root_is_viewer(const am_bvh *bvh, const am_skeleton *skel);
  * The root must map to mPelvis. Unmapped joints are skipped and listed in stats. */
 am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_opts *opts,
                          am_anim *out, am_bvh_stats *stats, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

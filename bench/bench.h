@@ -40,6 +40,10 @@
 #ifndef AM_BENCH_H
 #define AM_BENCH_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -258,5 +262,9 @@ typedef struct am_bench_pose_report {
 am_status am_bench_pose_report_at(const am_bench *b, int motion, double t, const am_bench_set *sets,
                                   size_t set_count, am_bench_pose_report *out, am_error *err);
 void am_bench_pose_report_free(am_bench_pose_report *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #ifndef AM_LBS_H
 #define AM_LBS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,5 +57,9 @@ const char *am_lbs_path_name(am_lbs_path path);
  * its other, mathematically equal order). Slow; for tests and benchmarks. */
 void am_lbs_reference(const float *pos, const uint8_t *joints, const float *weights, size_t n,
                       const float *palette, size_t palette_count, float *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

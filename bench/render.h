@@ -17,6 +17,10 @@
 #ifndef AM_RENDER_H
 #define AM_RENDER_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,5 +125,9 @@ void am_render_even_times(double duration, size_t n, double *times);
  * ( ) % _ and space), scaled by `scale`, drawn at (x, y) top-left. Returns the advance. */
 int am_draw_text(am_image *img, int x, int y, const char *text, int scale, const uint8_t rgb[3]);
 int am_text_width(const char *text, int scale);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

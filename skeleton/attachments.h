@@ -4,6 +4,10 @@
 #ifndef AM_ATTACHMENTS_H
 #define AM_ATTACHMENTS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 
 #include "math/am_math.h"
@@ -22,5 +26,9 @@ const am_attachment_def *am_attachment_defs(int *count);
  * case-sensitive). Not joints of an animesh, but the agent's own avatar has them, so a
  * direct .anim upload accepts them (anim.md check 16a). */
 bool am_attachment_is_hud(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #ifndef AM_JOINTMAP_H
 #define AM_JOINTMAP_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 
 #include "core/error.h"
@@ -64,5 +68,9 @@ int am_joint_map_target(const am_joint_map *map, const am_skeleton *skel, const 
 am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, am_map_report *report,
                              am_error *err);
 void am_map_report_free(am_map_report *report);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #ifndef AM_SKELETON_H
 #define AM_SKELETON_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -116,5 +120,9 @@ am_vec3 am_skeleton_runtime_local_pos(const am_skeleton *skel, int joint);
 
 const char *am_joint_kind_name(am_joint_kind kind);
 const char *am_frame_name(am_frame frame);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -32,6 +32,10 @@
 #ifndef AM_BENDBOX_H
 #define AM_BENDBOX_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -170,5 +174,9 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *repor
  *            "checks": [{"name","value","limit","pass"}]},
  *  "pass"}   (positions in metres) */
 am_status am_bendbox_report_json(const am_bendbox_report *report, const char *out_dir, am_buf *out, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

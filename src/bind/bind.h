@@ -44,6 +44,10 @@
 #ifndef AM_BIND_H
 #define AM_BIND_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -202,5 +206,9 @@ bool am_bind_bone_is_empty(const am_bind_skeleton *s, size_t j, const float *pos
 
 /* True for joints whose bones quality.md never counts as major (eyes, teeth, tongue). */
 bool am_bind_joint_is_minor_kind(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

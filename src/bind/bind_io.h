@@ -27,6 +27,10 @@
 #ifndef AM_BIND_IO_H
 #define AM_BIND_IO_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,5 +91,9 @@ am_status am_bind_skeleton_from_scene(const am_scene *scene, const am_bind_frame
  * its triangles (those repeating a vertex index left out), the result's weights. */
 am_status am_bind_to_rig(const am_bind_source *src, const am_bind_skeleton *skel, const am_bind_result *res,
                          am_rig *out, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 #ifndef AM_BIND_FIT_H
 #define AM_BIND_FIT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,5 +56,8 @@ typedef struct am_fit_stats {
 /* am_bind_fit with its voxel work reported (stats may be NULL). */
 am_status am_bind_fit_ex(const am_bind_mesh *mesh, am_fit_kind kind, const am_skeleton *viewer, am_bind_skeleton *out,
                          char *summary, size_t summary_size, am_fit_stats *stats, am_error *err);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

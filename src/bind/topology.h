@@ -12,6 +12,10 @@
 #ifndef AM_BIND_TOPOLOGY_H
 #define AM_BIND_TOPOLOGY_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,5 +50,9 @@ typedef struct am_topology {
 am_status am_topology_build(const float *positions, size_t vertex_count, const uint32_t *triangles,
                             size_t triangle_count, am_topology *out, am_error *err);
 void am_topology_free(am_topology *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

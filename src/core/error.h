@@ -16,6 +16,10 @@
 #ifndef AM_ERROR_H
 #define AM_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 
 typedef enum am_status {
@@ -69,5 +73,9 @@ const char *am_error_format(const am_error *err, char *buf, size_t size);
 
 /* The process exit code the CLI uses for a status (see README "Exit codes"). */
 int am_status_exit_code(am_status s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

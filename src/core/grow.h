@@ -2,6 +2,10 @@
 #ifndef AM_CORE_GROW_H
 #define AM_CORE_GROW_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 
 #include "core/error.h"
@@ -9,5 +13,9 @@
 /* Make *p hold at least `need` elements of `elem` bytes (capacity *cap, doubled from 256;
  * contents kept). On failure *p is unchanged and AM_ERR_NOMEM names `what`. */
 am_status am_grow(void **p, size_t *cap, size_t need, size_t elem, const char *what, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

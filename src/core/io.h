@@ -8,6 +8,10 @@
 #ifndef AM_IO_H
 #define AM_IO_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,5 +98,9 @@ am_status am_buf_append(am_buf *b, const void *data, size_t n, am_error *err);
 am_status am_buf_printf(am_buf *b, am_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void am_buf_free(am_buf *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #ifndef AM_CORE_JSONLEX_H
 #define AM_CORE_JSONLEX_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -64,5 +68,9 @@ am_status am_jlex_end(am_jlex *l);
 
 /* A syntax error at the current position. */
 am_status am_jlex_fail(am_jlex *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

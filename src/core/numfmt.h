@@ -19,6 +19,10 @@
 #ifndef AM_CORE_NUMFMT_H
 #define AM_CORE_NUMFMT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,5 +32,9 @@ size_t am_fmt_f32(char out[AM_FMT_NUM_MAX], float v);
 size_t am_fmt_f64(char out[AM_FMT_NUM_MAX], double v);
 /* Decimal digits of an unsigned integer; returns the length (no NUL written). */
 size_t am_fmt_u64(char *out, uint64_t v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

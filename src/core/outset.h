@@ -48,6 +48,10 @@
 #ifndef AM_CORE_OUTSET_H
 #define AM_CORE_OUTSET_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -83,5 +87,9 @@ size_t am_outset_rolled_forward(const am_outset *set);
 bool am_outset_was_removed(const am_outset *set, const char *name);
 /* The i-th name commit removed (stale or no longer in the set's manifest); NULL past the end. */
 const char *am_outset_removed_name(const am_outset *set, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

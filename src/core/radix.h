@@ -3,6 +3,10 @@
 #ifndef AM_CORE_RADIX_H
 #define AM_CORE_RADIX_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,5 +18,9 @@ am_status am_radix_sort_u32(uint32_t *keys, uint32_t *vals, size_t n, am_error *
 
 /* A float as a key that sorts like the float (-0 before +0; NaN after +inf). */
 uint32_t am_radix_float_key(float f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #ifndef AM_CORE_SECRET_H
 #define AM_CORE_SECRET_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,5 +38,9 @@ void am_secret_mask(char *s, const am_secrets *secrets, bool was_cut);
 
 /* Mask secrets in place in n bytes (same rules). */
 void am_secret_mask_bytes(uint8_t *text, size_t n, const am_secrets *secrets, bool was_cut);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

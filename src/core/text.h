@@ -4,6 +4,10 @@
 #define AM_CORE_TEXT_H
 
 #include <stdarg.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,5 +29,8 @@ char *am_text_escape(char *s, size_t size);
 
 /* vsnprintf, then am_text_escape: what a message builder that quotes file text uses. */
 void am_text_vformat(char *out, size_t size, const char *fmt, va_list ap);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

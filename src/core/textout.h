@@ -7,6 +7,10 @@
 #ifndef AM_CORE_TEXTOUT_H
 #define AM_CORE_TEXTOUT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,5 +74,9 @@ void am_out_f32(am_textout *t, float v);   /* shortest round-trip (am_fmt_f32) *
 void am_out_f64(am_textout *t, double v);  /* shortest round-trip (am_fmt_f64) */
 /* printf for the rare structured line (not for bulk numbers). */
 void am_out_printf(am_textout *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -32,6 +32,10 @@
 #ifndef AM_IMPORT_IMPORT_H
 #define AM_IMPORT_IMPORT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -273,5 +277,9 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
  * uploader's legal-joint map), plan, motions, run. */
 am_status am_import_file(const char *model_path, const am_skeleton *skel, const am_import_options *opts,
                          const char *out_dir, am_import_report *report, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef AM_IMPORT_OUTSET_H
 #define AM_IMPORT_OUTSET_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,5 +49,9 @@ am_status am_import_outset_own(am_import_outset *o, const char *dir, const char 
  * commit created is removed again when the commit fails (if it is empty). */
 am_status am_import_outset_commit(am_import_outset *o, am_error *err);
 void am_import_outset_free(am_import_outset *o);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

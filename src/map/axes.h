@@ -24,6 +24,10 @@
 #ifndef AM_IMPORT_AXES_H
 #define AM_IMPORT_AXES_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -78,5 +82,9 @@ am_status am_axes_resolve(const am_scene *scene, const am_body *body, const am_a
 am_vec3 am_axes_point(const am_axes *a, am_vec3 p);
 /* The same as an LL-layout matrix (row vectors): scale then rotation. */
 am_mat4 am_axes_matrix(const am_axes *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #ifndef AM_IMPORT_BODY_H
 #define AM_IMPORT_BODY_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -127,5 +131,9 @@ size_t am_body_leg_hip(const am_body *body, int chain);
 size_t am_body_leg_ankle(const am_body *body, int chain);
 
 const char *am_chain_kind_label(am_chain_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

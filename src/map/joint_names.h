@@ -21,6 +21,10 @@
 #ifndef AM_IMPORT_JOINT_NAMES_H
 #define AM_IMPORT_JOINT_NAMES_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 
 typedef enum am_name_part {
@@ -67,5 +71,9 @@ void am_joint_name_parse(const char *name, am_joint_name *out);
 const char *am_name_part_label(am_name_part part);
 /* "thumb" .. "pinky" for 0..4, "finger" otherwise. */
 const char *am_name_finger_label(int finger);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -38,6 +38,10 @@
 #ifndef AM_IMPORT_MAP_SUGGEST_H
 #define AM_IMPORT_MAP_SUGGEST_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -123,5 +127,9 @@ am_status am_map_suggest_scene(const am_scene *scene, const am_skeleton *skel, c
 am_status am_map_suggestion_report_json(const am_scene *scene, const am_body *body, const am_axes *axes,
                                         const am_map_suggestion *sug, const am_skeleton *skel, am_buf *out,
                                         am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #ifndef AM_MATH_H
 #define AM_MATH_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 
 #define AM_PI 3.14159265358979323846
@@ -86,5 +90,9 @@ void am_mat4_set_translation(am_mat4 *m, am_vec3 t);
 double am_mat4_max_abs_diff(const am_mat4 *a, const am_mat4 *b);
 /* Blend sum_k w_k M_k (affine blend as the viewer's skinning shader does). */
 void am_mat4_axpy(am_mat4 *acc, double w, const am_mat4 *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

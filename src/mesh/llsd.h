@@ -15,6 +15,10 @@
 #ifndef AM_LLSD_H
 #define AM_LLSD_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -102,5 +106,9 @@ const am_llsd *am_llsd_get(const am_llsd *m, const char *key);
 /* Numeric value of INTEGER / REAL / BOOLEAN (the viewer's asReal); false otherwise. */
 bool am_llsd_as_number(const am_llsd *v, double *out);
 const char *am_llsd_type_name(am_llsd_type t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

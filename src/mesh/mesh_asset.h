@@ -9,6 +9,10 @@
 #ifndef AM_MESH_ASSET_H
 #define AM_MESH_ASSET_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -156,5 +160,9 @@ float am_mesh_weight_value(uint16_t code);
 void am_mesh_asset_free(am_mesh_asset *asset);
 void am_mesh_face_free(am_mesh_face *face);
 void am_skin_info_free(am_skin_info *skin);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -3,6 +3,10 @@
 #ifndef AM_MESH_REPORT_H
 #define AM_MESH_REPORT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 
 #include "core/error.h"
@@ -33,5 +37,9 @@ void am_mesh_lod_stats_of(const am_mesh_lod *lod, am_mesh_lod_stats *out);
  *  "weights"?: [[[joint, weight, code]..] per vertex], "no_influence_vertices"?}
  * Decoded values are the viewer's F32 values; weight is clamp(code/65535, 0.001, 0.999). */
 am_status am_mesh_asset_to_json(const am_mesh_asset *asset, am_buf *out, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #ifndef AM_SKIN_COMPARE_H
 #define AM_SKIN_COMPARE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -91,5 +95,9 @@ typedef struct am_skin_comparison {
 am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am_skin_compare_options *opt,
                           am_skin_comparison *out, am_error *err);
 void am_skin_comparison_free(am_skin_comparison *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 #ifndef AM_ZBLOCK_H
 #define AM_ZBLOCK_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +25,9 @@ am_status am_zblock_deflate(const uint8_t *data, size_t size, am_buf *out, am_er
  * exceed max_out bytes. Offsets in errors are relative to data. */
 am_status am_zblock_inflate(const uint8_t *data, size_t size, size_t max_out, uint8_t **out, size_t *out_size,
                             am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #ifndef AM_IMPORT_FILE_REF_H
 #define AM_IMPORT_FILE_REF_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,5 +26,9 @@ am_status am_import_resolve(const char *base_dir, const char *ref, bool uri, cha
  * *resolved (may be NULL) gets the resolved path. */
 am_status am_import_read_ref(const char *base_dir, const char *ref, bool uri, size_t max_bytes, uint8_t **data,
                              size_t *size, char **resolved, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #ifndef AM_IMPORT_SCENE_LOAD_H
 #define AM_IMPORT_SCENE_LOAD_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,5 +63,9 @@ typedef struct am_scene_load_opts {
 } am_scene_load_opts;
 /* am_scene_load with options (opts may be NULL). */
 am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #ifndef AM_REPORT_BIND_RUN_H
 #define AM_REPORT_BIND_RUN_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -66,5 +70,9 @@ void am_bind_run_free(am_bind_run_result *r);
 am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
                               const char *conversion, const char *skeleton_note, am_buf *out, am_error *err);
 am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -52,6 +52,10 @@
 #ifndef AM_BENCH_QUALITY_H
 #define AM_BENCH_QUALITY_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -170,5 +174,9 @@ am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r,
 am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                     size_t pose_count, size_t rank, am_image *out, bool *found, char *joint,
                                     size_t joint_size, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #ifndef AM_REPORT_H
 #define AM_REPORT_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -48,5 +52,9 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
 am_status am_report_write(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                           size_t pose_count, am_outset *set, const char *stem, const char *preface,
                           char (*written)[256], size_t *written_count, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -77,6 +77,10 @@
 #ifndef AM_IMPORT_RETARGET_H
 #define AM_IMPORT_RETARGET_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -218,5 +222,9 @@ void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *skel, am_vec3
 /* A name made safe for files: A-Z a-z 0-9 _ - . kept, anything else '_', at most 64
  * characters, "clip" when empty. */
 void am_retarget_sanitise(const char *in, char *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -30,6 +30,10 @@
 #ifndef AM_IMPORT_SCENE_H
 #define AM_IMPORT_SCENE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -280,5 +284,9 @@ void am_scene_world_from_local(const am_scene *scene, const am_mat4 *local, am_m
  * compare what the viewer will draw against it. */
 am_status am_scene_skin_positions(const am_scene *scene, size_t mesh, const am_mat4 *world, float *out,
                                   am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #ifndef AM_RIG_H
 #define AM_RIG_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,5 +95,9 @@ am_status am_rig_load(const char *path, am_rig *out, am_error *err);
 /* Write the same schema (for generated rigs such as the bend box). */
 am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err);
 void am_rig_free(am_rig *rig);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -53,6 +53,10 @@
 #ifndef AM_SKIN_BUILD_H
 #define AM_SKIN_BUILD_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -282,5 +286,9 @@ am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, cons
                                 am_skin_result *res, am_buf *mesh, am_error *err);
 
 void am_skin_result_free(am_skin_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

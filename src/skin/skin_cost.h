@@ -4,6 +4,10 @@
 #ifndef AM_SKIN_COST_H
 #define AM_SKIN_COST_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,5 +29,9 @@ typedef struct am_mesh_cost {
 /* bytes[lod] = compressed size of each LOD block (0 = absent: inherits the next higher
  * LOD's size, as LLMeshCostData::init does). */
 void am_mesh_cost_from_sizes(const size_t bytes[AM_LOD_COUNT], am_mesh_cost *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

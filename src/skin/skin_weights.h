@@ -3,6 +3,10 @@
 #ifndef AM_SKIN_WEIGHTS_H
 #define AM_SKIN_WEIGHTS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,5 +39,9 @@ am_status am_weights_prepare(const am_weight_in *in, size_t n, int joint_count, 
  * as the viewer's writer does, the truncation residual added to the largest (index 0 when
  * sorted). Codes that would be 0 are reported by returning how many there are. */
 size_t am_weights_quantize(const double *w, size_t n, uint16_t *codes);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

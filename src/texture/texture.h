@@ -21,6 +21,10 @@
 #ifndef AM_TEXTURE_H
 #define AM_TEXTURE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -143,5 +147,9 @@ typedef struct am_texture_result {
  * write the .j2c atomically. On any failure nothing is written at out_path. */
 am_status am_texture_convert(const char *png_path, const char *j2c_path, const am_texture_options *opt,
                              am_texture_result *res, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef AM_WORLD_CHECKS_H
 #define AM_WORLD_CHECKS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,5 +31,9 @@ am_status am_world_check_texture(const uint8_t *data, size_t size, uint32_t *wid
  * NULL) for a warning. What the viewer refuses to play always fails. */
 am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleton *skel, bool allow_unknown_joints,
                               size_t *unknown_joints, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 #ifndef AM_WORLD_DIGEST_H
 #define AM_WORLD_DIGEST_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +46,9 @@ am_status am_uuid_from_content_salted(const char *kind, const char *salt, const 
 void am_uuid_format(const am_uuid *u, char out[37]);
 /* Parse the 36-character text form; false when s is not a UUID. */
 int am_uuid_parse(const char *s, am_uuid *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

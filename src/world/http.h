@@ -4,6 +4,10 @@
 #ifndef AM_WORLD_HTTP_H
 #define AM_WORLD_HTTP_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -58,5 +62,9 @@ void am_http_redact_url(const char *url, char *out, size_t out_size);
 
 /* Whether url's host is this machine's loopback: localhost, 127.0.0.0/8 or ::1. */
 bool am_http_url_is_loopback(const char *url);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,10 +16,16 @@
 #ifndef AM_WORLD_MESHDATA_H
 #define AM_WORLD_MESHDATA_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <jansson.h>
+/* jansson's JSON value, declared here so the public API includes no third-party header
+ * (C11 allows the typedef again in jansson.h, which the sources include). */
+typedef struct json_t json_t;
 
 #include "core/error.h"
 #include "core/io.h"
@@ -51,5 +57,9 @@ am_status am_meshdata_validate(const json_t *doc, const am_skeleton *skel, am_me
  * (json_decref). Errors carry the path as `where`. */
 am_status am_meshdata_load(const char *path, const am_skeleton *skel, json_t **doc, am_meshdata_summary *sum,
                            am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 #ifndef AM_WORLD_OAR_H
 #define AM_WORLD_OAR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,5 +138,9 @@ am_status am_oar_archive_xml(const am_oar_input *in, const am_oar_plan *plan, am
 /* "objects/<Name>_<x>-<y>-<z>__<uuid>.xml" into out (the name cut to keep the path within
  * AM_OAR_MAX_PATH, characters other than A-Z a-z 0-9 - . replaced by '_'). */
 void am_oar_object_path(const am_oar_input *in, const am_oar_plan *plan, char *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 #ifndef AM_WORLD_OAR_CHECK_H
 #define AM_WORLD_OAR_CHECK_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -154,5 +158,9 @@ typedef struct am_oar_diff {
  * diff->count); an error only for memory. */
 am_status am_oar_compare(const am_oar_contents *ours, const am_oar_contents *saved, am_oar_diff *diff, am_error *err);
 void am_oar_diff_free(am_oar_diff *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #ifndef AM_WORLD_OAR_VERIFY_H
 #define AM_WORLD_OAR_VERIFY_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include "core/error.h"
 #include "world/oar_check.h"
 #include "world/remoteadmin.h"
@@ -39,5 +43,9 @@ void am_oar_verify_options_default(am_oar_verify_options *vo);
 am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
                         const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
                         am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #ifndef AM_WORLD_REMOTEADMIN_H
 #define AM_WORLD_REMOTEADMIN_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,5 +87,9 @@ am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *re
 /* Send admin_save_oar: AM_OK only when saved is true (the file may still be being written). */
 am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
                               int *attempts, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

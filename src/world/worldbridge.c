@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "core/io.h"
 #include "core/json_text.h"
 #include "core/outset.h"

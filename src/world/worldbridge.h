@@ -13,10 +13,16 @@
 #ifndef AM_WORLD_WORLDBRIDGE_H
 #define AM_WORLD_WORLDBRIDGE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
+/* jansson's JSON value, declared here so the public API includes no third-party header
+ * (C11 allows the typedef again in jansson.h, which the sources include). */
+typedef struct json_t json_t;
 
 #include "core/error.h"
 
@@ -92,5 +98,9 @@ json_t *am_wb_save_world_body(am_error *err);
 /* Placeholder written into dry-run bodies where a real run would use a UUID returned by an
  * earlier command. */
 #define AM_WB_DRY_RUN_OBJECT "{{spawn_mesh.uuid}}"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -56,6 +56,10 @@
 #ifndef AM_IMPORT_ASSIMP_READ_H
 #define AM_IMPORT_ASSIMP_READ_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -95,5 +99,9 @@ am_status am_assimp_read(const uint8_t *data, size_t size, const char *source, c
  * AM_SCENE_FORMAT_ASSIMP. */
 am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source, const char *base_dir,
                             am_scene_format format, const am_assimp_options *opt, am_scene *out, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #ifndef AM_IMPORT_BVH_SCENE_H
 #define AM_IMPORT_BVH_SCENE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,5 +39,9 @@ am_status am_scene_read_bvh(const uint8_t *data, size_t size, const char *source
  * its confidences and reasons; free it with am_map_suggestion_free. */
 am_status am_bvh_suggest_map(const am_bvh *bvh, const char *source, const am_skeleton *skel, am_joint_map *out,
                              am_map_suggestion *sug, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

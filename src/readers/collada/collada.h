@@ -44,6 +44,10 @@
 #ifndef AM_IMPORT_COLLADA_H
 #define AM_IMPORT_COLLADA_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +79,9 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
 /* The uploader's preprocess, in place (same length): returns the number of quoted strings
  * whose spaces were replaced. */
 size_t am_collada_preprocess(char *text, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

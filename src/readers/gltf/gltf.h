@@ -65,6 +65,10 @@
 #ifndef AM_IMPORT_GLTF_H
 #define AM_IMPORT_GLTF_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,5 +99,9 @@
  * of the scene: the caller frees it. */
 am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, const char *base_dir, am_scene *out,
                        am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -3,6 +3,10 @@
 #ifndef AM_IMPORT_OBJ_READ_H
 #define AM_IMPORT_OBJ_READ_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,5 +18,9 @@
 
 am_status am_obj_read(const uint8_t *data, size_t size, const char *source, const char *base_dir, am_scene *out,
                       am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
