@@ -101,20 +101,20 @@ static void test_spot_check_18b3a4b5(void **state)
     for (size_t j = 0; j < a.joint_count; j++)
         if (strcmp(a.joints[j].name, "mPelvis") == 0)
             pelvis = (long)j;
-    assert_true(pelvis >= 0);
-    assert_true(a.joints[pelvis].pos_count > 0);
+    assert_ge(pelvis, 0);
+    assert_gt(a.joints[pelvis].pos_count, 0);
     /* Every decoded value comes from its code: spot-check the first pelvis position key. */
     const am_anim_pos_key *pk = &a.joints[pelvis].pos_keys[0];
     assert_near(pk->pos.x, pk->x_code * (10.0 / 65535.0) - 5.0, 2e-6);
     /* Key times lie in [0, duration] (viewer check #17 passes). */
     for (size_t j = 0; j < a.joint_count; j++)
         for (size_t k = 0; k < a.joints[j].rot_count; k++)
-            assert_true(a.joints[j].rot_keys[k].time <= a.duration);
+            assert_le(a.joints[j].rot_keys[k].time, a.duration);
     char name[17];
     for (size_t c = 0; c < a.constraint_count; c++) {
-        assert_true(a.constraints[c].type <= 1);
-        assert_true(a.constraints[c].chain_length < 4);
-        assert_true(strlen(am_anim_volume_name(a.constraints[c].source_volume, name)) > 0);
+        assert_le(a.constraints[c].type, 1);
+        assert_lt(a.constraints[c].chain_length, 4);
+        assert_gt(strlen(am_anim_volume_name(a.constraints[c].source_volume, name)), 0);
     }
     am_anim_free(&a);
     free(data);
@@ -198,7 +198,7 @@ static void test_quantisation_edges_match_the_viewer(void **state)
     assert_true(am_anim_u16_to_f32(65535, -1, 1) == 1.0f);
     assert_true(am_anim_u16_to_f32(32767, -1, 1) == 0.0f); /* zero snap */
     assert_true(am_anim_u16_to_f32(32768, -1, 1) == 0.0f);
-    assert_true(am_anim_u16_to_f32(32769, -1, 1) > 0.0f);
+    assert_gt(am_anim_u16_to_f32(32769, -1, 1), 0.0f);
     /* Within one step of zero: encodes to 32767 and decodes to exactly 0. */
     float tiny = 1.0e-5f; /* step is 3.05e-5 */
     assert_int_equal(am_anim_f32_to_u16(tiny, -1, 1), 32767);
@@ -215,7 +215,7 @@ static void test_quantisation_edges_match_the_viewer(void **state)
         assert_true(twice == once || twice == once - 1);
         lower += twice == once - 1;
     }
-    assert_true(lower > 0);
+    assert_gt(lower, 0);
     /* Positions: +-5 m and beyond are clamped. */
     assert_int_equal(am_anim_f32_to_u16(5.0f, -5, 5), 65535);
     assert_int_equal(am_anim_f32_to_u16(-5.0f, -5, 5), 0);
@@ -380,8 +380,8 @@ static void test_every_truncation_of_a_real_file_is_a_clean_error(void **state)
         am_error e2 = {0};
         if (am_anim_decode(cut, n, &a, &e2) != AM_ERR_INVALID)
             fail_msg("truncation at %zu of %zu decoded", n, size);
-        assert_true(strlen(e2.msg) > 0);
-        assert_true(e2.offset <= n);
+        assert_gt(strlen(e2.msg), 0);
+        assert_le(e2.offset, n);
         assert_null(a.joints);
         free(cut);
     }

@@ -27,14 +27,6 @@
 #define SPIDER_FBX MODELS "FBX/spider.fbx"
 #define EPILEPTIC_X MODELS "X/BCN_Epileptic.X"
 
-static bool exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
 static bool has_note(const am_scene *s, const char *text)
 {
     for (size_t n = 0; n < s->note_count; n++)
@@ -95,7 +87,7 @@ static void compare_with_assimp(const am_scene *s, const struct aiScene *ai)
         for (unsigned h = 0; h < an->mNumChannels; h++) {
             const struct aiNodeAnim *na = an->mChannels[h];
             int node = am_scene_find_node(s, na->mNodeName.data);
-            assert_true(node >= 0);
+            assert_ge(node, 0);
             for (size_t k = 0; k < c->channel_count; k++) {
                 const am_scene_channel *ch = &c->channels[k];
                 if (ch->node != node || ch->path != AM_SCENE_PATH_ROTATION)
@@ -219,8 +211,7 @@ static void weight_sum_range(const am_scene_mesh *m, double *lo, double *hi)
 static void test_fbx_animation_with_skeleton(void **state)
 {
     (void)state;
-    if (!exists(SKELETON_FBX))
-        skip();
+    am_test_skip_if_missing(SKELETON_FBX);
     am_scene s;
     am_gf_load(SKELETON_FBX, &s);
     assert_int_equal(s.format, AM_SCENE_FORMAT_FBX);
@@ -261,8 +252,7 @@ static void test_fbx_animation_with_skeleton(void **state)
 static void test_fbx_huesitos(void **state)
 {
     (void)state;
-    if (!exists(HUESITOS_FBX))
-        skip();
+    am_test_skip_if_missing(HUESITOS_FBX);
     am_scene s;
     am_gf_load(HUESITOS_FBX, &s);
     assert_int_equal(s.node_count, 16);
@@ -292,12 +282,10 @@ static void test_fbx_older_than_7_1_is_refused_naming_the_version(void **state)
     (void)state;
     char path[1024], msg[512];
     am_test_shared_path(path, sizeof path, "data/realdata/FBXBentoFemaleSeptember2016.fbx");
-    if (exists(path)) {
-        am_gf_load_error(path, AM_ERR_INVALID, msg, sizeof msg);
-        assert_non_null(strstr(msg, "FBXBentoFemaleSeptember2016.fbx"));
-        assert_non_null(strstr(msg, "FBX version 6100 (FBX 6.1) is older than 7.1"));
-        assert_non_null(strstr(msg, "re-export it as FBX 2011 (7.1) or newer, or as glTF"));
-    }
+    am_gf_load_error(path, AM_ERR_INVALID, msg, sizeof msg);
+    assert_non_null(strstr(msg, "FBXBentoFemaleSeptember2016.fbx"));
+    assert_non_null(strstr(msg, "FBX version 6100 (FBX 6.1) is older than 7.1"));
+    assert_non_null(strstr(msg, "re-export it as FBX 2011 (7.1) or newer, or as glTF"));
     char dir[256];
     am_test_tmpdir(dir, sizeof dir);
     /* ASCII, the way FBX 6 files begin */
@@ -326,8 +314,7 @@ static void test_fbx_older_than_7_1_is_refused_naming_the_version(void **state)
 static void test_pivot_helpers_fold_like_assimps_own_composition(void **state)
 {
     (void)state;
-    if (!exists(PIVOT_FBX))
-        skip();
+    am_test_skip_if_missing(PIVOT_FBX);
     uint8_t *data;
     size_t size;
     assert_int_equal(am_read_file(PIVOT_FBX, &data, &size, NULL), AM_OK);
@@ -469,8 +456,7 @@ static void test_animated_pivot_helpers_are_resampled_onto_their_joint(void **st
 static void test_directx_x_through_assimp(void **state)
 {
     (void)state;
-    if (!exists(EPILEPTIC_X))
-        skip();
+    am_test_skip_if_missing(EPILEPTIC_X);
     am_scene s;
     am_gf_load(EPILEPTIC_X, &s);
     assert_int_equal(s.format, AM_SCENE_FORMAT_ASSIMP);
@@ -497,8 +483,8 @@ static void test_directx_x_through_assimp(void **state)
 static void test_fbx_textures_embedded_or_outside_the_folder(void **state)
 {
     (void)state;
-    if (!exists(EMBEDDED_FBX) || !exists(SPIDER_FBX))
-        skip();
+    am_test_skip_if_missing(EMBEDDED_FBX);
+    am_test_skip_if_missing(SPIDER_FBX);
     am_scene s;
     am_gf_load(EMBEDDED_FBX, &s);
     assert_string_equal(s.materials[0].image_mime, "image/png");

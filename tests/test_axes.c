@@ -73,9 +73,9 @@ static void check_conversion(const am_scene *s, const am_axes *ax, sf_frame k)
     for (size_t v = 0; v < s->meshes[0].vertex_count; v += 7) {
         const float *p = &s->meshes[0].positions[3 * v];
         am_vec3 got = am_axes_point(ax, am_v3(p[0], p[1], p[2])), want = sf_to_viewer(k, am_v3(p[0], p[1], p[2]));
-        assert_true(am_v3_dist(got, want) < 1e-9);
+        assert_lt(am_v3_dist(got, want), 1e-9);
         am_mat4 m = am_axes_matrix(ax);
-        assert_true(am_v3_dist(am_mat4_transform_point(&m, am_v3(p[0], p[1], p[2])), want) < 1e-9);
+        assert_lt(am_v3_dist(am_mat4_transform_point(&m, am_v3(p[0], p[1], p[2])), want), 1e-9);
     }
 }
 

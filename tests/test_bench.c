@@ -71,7 +71,7 @@ static void test_standard_export_rests_on_its_bind_positions(void **state)
     fx_skin sk = {.n = 3, .names = {"mPelvis", "mHipLeft", "mKneeLeft"}, .bind_world = {P_SF, HIPL_SF, KNEEL_SF}};
     am_bench b;
     fx_bench(&m, &sk, &skel, &b);
-    assert_true(rest_error(&b) < 1e-5);
+    assert_lt(rest_error(&b), 1e-5);
     assert_false(b.pelvis_override_applied);
     assert_v3_near(b.bind_minus_prim, P_SF, 1e-12);
     /* The viewer draws it 1.067 m lower than its bind frame: around the prim. */
@@ -130,9 +130,9 @@ static void test_negative_control_override_from_rig_parent_is_centimetres_off(vo
     fx_mesh_free(&m);
 
     /* |(0.034, 0.127, -0.041)| = 0.13772 m, from the spec's pos of mHipLeft */
-    assert_true(wrong_err > 0.01);
+    assert_gt(wrong_err, 0.01);
     assert_float_equal(wrong_err, sqrt(0.034 * 0.034 + 0.127 * 0.127 + 0.041 * 0.041), 2e-4);
-    assert_true(right_err < 1e-4);
+    assert_lt(right_err, 1e-4);
 }
 
 static void test_pelvis_override_at_file_height_is_ignored_other_values_lift(void **state)
@@ -230,7 +230,7 @@ static void test_rotation_key_turns_the_knee_about_the_hip_as_hand_fk_says(void 
     assert_v3_near(cp, expect, 5e-4);
     assert_v3_near(cb, am_v3_add(expect, P_SF), 5e-4);
     /* the bar is rigid on one joint */
-    assert_true(am_bench_rigidity(&b, prim, &all, NULL) < 1e-5);
+    assert_lt(am_bench_rigidity(&b, prim, &all, NULL), 1e-5);
     am_bench_set_free(&all);
     free(prim);
     free(joints);
@@ -270,7 +270,7 @@ static void test_fold_keeps_the_tip_rigid_and_lifts_its_end(void **state)
                   .override = {off, off}};
     am_bench b;
     fx_bench(&m, &sk, &skel, &b);
-    assert_true(rest_error(&b) < 1e-4);
+    assert_lt(rest_error(&b), 1e-4);
     double times[3] = {0, 3, 6};
     am_quat id = am_quat_identity(), fold = am_quat_axis_angle(am_v3(0, 1, 0), -AM_PI / 2);
     am_quat rots[3] = {id, fold, id};
@@ -286,7 +286,7 @@ static void test_fold_keeps_the_tip_rigid_and_lifts_its_end(void **state)
     am_bench_set sets[2] = {tip, end};
     am_bench_pose_report r;
     assert_int_equal(am_bench_pose_report_at(&b, 0, 3.0, sets, 2, &r, &err), AM_OK);
-    assert_true(r.sets[0].rigidity_m < 1e-4);
+    assert_lt(r.sets[0].rigidity_m, 1e-4);
     assert_v3_near(r.sets[1].centre_bind, am_v3(0, 0, O.z + 2), 2e-3);
     /* the "hips" hold the -X/+X halves, not the +Y/-Y sides: no cross-side leak figure */
     assert_false(b.sides_follow_y);
@@ -329,7 +329,7 @@ static void check_bind_rot(am_vec3 scale)
     assert_near(am_quat_angle_between(b.root_rot, am_quat_conj(rz)), 0, 1e-9);
     /* a prim-frame point maps back to the bind frame through that rotation */
     assert_v3_near(am_bench_prim_to_bind(&b, am_v3(1, 0, 0)), am_v3(0, 1, 1.067), 1e-9);
-    assert_true(rest_error(&b) < 1e-4);
+    assert_lt(rest_error(&b), 1e-4);
     float *prim = malloc(3 * b.vertex_count * sizeof *prim);
     am_error err;
     am_error_clear(&err);
@@ -482,7 +482,7 @@ static void test_selection_gives_the_sorted_rank(void **state)
             memcpy(work, v, sizeof v);
             assert_true(am_bench_select_kth(work, N, k) == sorted[k]);
             for (size_t i = 0; i < k; i++) /* and the smaller ones come first */
-                assert_true(work[i] <= sorted[k]);
+                assert_le(work[i], sorted[k]);
         }
     }
 }
@@ -666,11 +666,11 @@ static void test_real_uploaded_asset_rests_on_its_bind_positions(void **state)
         char buf[512];
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     }
-    assert_true(b.vertex_count > 0);
+    assert_gt(b.vertex_count, 0);
     assert_int_equal(b.skin_joint_count, 1);
     assert_false(b.overrides_honoured);
     double e = rest_error(&b);
-    assert_true(e < 1e-4);
+    assert_lt(e, 1e-4);
     am_bench_free(&b);
 }
 
@@ -702,7 +702,7 @@ static void test_alias_names_resolve_and_carry_their_overrides(void **state)
     assert_false(b.override_applied[hip]);
     assert_false(b.pelvis_override_applied);
     assert_float_equal(b.rest_local_pos[ankle].x, -0.019, 1e-6);
-    assert_true(rest_error(&b) < 1e-4);
+    assert_lt(rest_error(&b), 1e-4);
     am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
     am_error err;
     am_error_clear(&err);

@@ -94,7 +94,7 @@ static void test_json_report_on_the_real_upload(void **state)
     am_test_shared_path(mesh, sizeof mesh, "data/mesh/hippolyzer-testslm.slm");
     snprintf(args, sizeof args, "'%s' --skeleton '%s' --set 'all:all'", mesh, skel_path);
     json_t *root = run_json(args);
-    assert_true(json_real_value(json_object_get(json_object_get(root, "rest_error"), "max_m")) < 1e-4);
+    assert_lt(json_real_value(json_object_get(json_object_get(root, "rest_error"), "max_m")), 1e-4);
     assert_string_equal(json_string_value(json_object_get(json_object_get(root, "rest_error"), "frame")), "bind");
     json_t *skin = json_object_get(root, "skin");
     assert_int_equal(json_integer_value(json_object_get(skin, "joint_count")), 1);

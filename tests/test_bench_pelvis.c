@@ -49,7 +49,7 @@ static void test_moved_pelvis_skin_has_no_rest_error(void **state)
     am_bench_stats rest;
     assert_int_equal(am_bench_rest_error(&b, &rest, &err), AM_OK);
     assert_true(b.pelvis_override_applied);
-    assert_true(rest.max < 1e-4);
+    assert_lt(rest.max, 1e-4);
     /* The viewer draws the pelvis at its override, 1.2 m above the prim, and the mesh with
      * it: a bind-frame point lands at the same coordinates in the prim frame. */
     assert_near(b.bind_minus_prim.z, 0.0, 1e-6);
@@ -60,7 +60,7 @@ static void test_moved_pelvis_skin_has_no_rest_error(void **state)
     bench_rig_with_pelvis_at(&skel, 1.067, &b);
     assert_int_equal(am_bench_rest_error(&b, &rest, &err), AM_OK);
     assert_false(b.pelvis_override_applied);
-    assert_true(rest.max < 1e-4);
+    assert_lt(rest.max, 1e-4);
     assert_near(b.bind_minus_prim.z, 1.067, 1e-6);
     am_bench_free(&b);
     am_skeleton_free(&skel);

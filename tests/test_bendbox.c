@@ -35,8 +35,8 @@ static void test_box_has_1m_squares_on_every_face(void **state)
             if (am_v3_dist(vnorm(&r, v), dirs[d]) < 1e-6)
                 per_dir[d]++;
         /* Every vertex lies on the grid: x and y whole metres or on the box's faces. */
-        assert_true(fabs(p.x - round(p.x)) < 1e-6);
-        assert_true(fabs(p.y - round(p.y)) < 1e-6);
+        assert_lt(fabs(p.x - round(p.x)), 1e-6);
+        assert_lt(fabs(p.y - round(p.y)), 1e-6);
     }
     const size_t expect[6] = {6, 6, 10, 10, 15, 15};
     for (int d = 0; d < 6; d++)
@@ -65,9 +65,9 @@ static void test_faces_wind_outward_with_flat_normals(void **state)
         am_vec3 gn = am_v3_normalize(am_v3_cross(am_v3_sub(b, a), am_v3_sub(c, a)));
         am_vec3 centroid = am_v3_scale(am_v3_add(a, am_v3_add(b, c)), 1.0 / 3);
         /* Outward: the geometric normal points away from the box centre. */
-        assert_true(am_v3_dot(gn, centroid) > 0);
+        assert_gt(am_v3_dot(gn, centroid), 0);
         for (int k = 0; k < 3; k++)
-            assert_true(am_v3_dist(vnorm(&r, tri[k]), gn) < 1e-6);
+            assert_lt(am_v3_dist(vnorm(&r, tri[k]), gn), 1e-6);
     }
     am_rig_free(&r);
 }
@@ -85,7 +85,7 @@ static void test_joints_sit_at_the_hinge_on_the_pelvis(void **state)
     am_test_load_viewer_skeleton(&skel);
     am_vec3 pelvis = am_skeleton_rest_world(&skel, am_skeleton_find(&skel, "mPelvis"), AM_FRAME_FILE);
     for (int j = 0; j < 2; j++)
-        assert_true(am_v3_dist(r.joints[j].world, pelvis) < 1e-9);
+        assert_lt(am_v3_dist(r.joints[j].world, pelvis), 1e-9);
     am_skeleton_free(&skel);
     am_rig_free(&r);
 }
@@ -131,7 +131,7 @@ static void test_weights_are_smoothstep_over_the_middle_two_metres(void **state)
         }
     }
     for (int i = 0; i < 5; i++)
-        assert_true(seen[i] > 0);
+        assert_gt(seen[i], 0);
     am_rig_free(&r);
 }
 
@@ -193,7 +193,7 @@ static void test_atlas_shows_red_on_the_plus_x_end(void **state)
     }
     for (int a = 0; a < 6; a++)
         for (int b = a + 1; b < 6; b++)
-            assert_true(abs(col[a][0] - col[b][0]) + abs(col[a][1] - col[b][1]) + abs(col[a][2] - col[b][2]) > 60);
+            assert_gt(abs(col[a][0] - col[b][0]) + abs(col[a][1] - col[b][1]) + abs(col[a][2] - col[b][2]), 60);
     am_tex_image_free(&atlas);
     am_rig_free(&r);
 }
@@ -215,7 +215,7 @@ static void test_atlas_arrow_points_up_on_the_ends_and_sides(void **state)
         assert_true(uv_at(&r, am_v3_add(base, am_v3(0, 0, -0.36)), n[d], uv_down));
         const uint8_t *up = texel(&atlas, uv_up), *down = texel(&atlas, uv_down);
         int diff = abs(up[0] - down[0]) + abs(up[1] - down[1]) + abs(up[2] - down[2]);
-        assert_true(diff > 150);
+        assert_gt(diff, 150);
     }
     am_tex_image_free(&atlas);
     am_rig_free(&r);
@@ -248,12 +248,12 @@ static void test_fold_motion_swings_plus_x_up_and_loops(void **state)
     am_vec3 p;
     am_motion_pose(&m, 1, 0.5, &q, &p);
     am_vec3 tip = am_quat_rotate(q, am_v3(2, 0, 0));
-    assert_true(am_v3_dist(tip, am_v3(0, 0, 2)) < 1e-9);
+    assert_lt(am_v3_dist(tip, am_v3(0, 0, 2)), 1e-9);
     am_motion_pose(&m, 1, 0.25, &q, &p);
     tip = am_quat_rotate(q, am_v3(2, 0, 0));
-    assert_true(am_v3_dist(tip, am_v3(sqrt(2), 0, sqrt(2))) < 1e-9);
+    assert_lt(am_v3_dist(tip, am_v3(sqrt(2), 0, sqrt(2))), 1e-9);
     am_motion_pose(&m, 0, 0.5, &q, &p);
-    assert_true(am_quat_angle_between(q, am_quat_identity()) < 1e-12);
+    assert_lt(am_quat_angle_between(q, am_quat_identity()), 1e-12);
     am_error err;
     am_error_clear(&err);
     assert_int_equal(am_motion_check_loop(&m, &err), AM_OK);

@@ -61,7 +61,7 @@ static void test_every_file_is_written(void **state)
         struct stat st;
         path_of(f, names[i], p, sizeof p);
         assert_int_equal(stat(p, &st), 0);
-        assert_true(st.st_size > 0);
+        assert_gt(st.st_size, 0);
     }
     assert_int_equal(f->rep.file_count, sizeof names / sizeof names[0]);
     assert_true(f->rep.benched);
@@ -94,10 +94,10 @@ static void test_hips_are_overridden_onto_the_pelvis(void **state)
 {
     fixture *f = *state;
     for (int j = 0; j < 2; j++)
-        assert_true(am_v3_len(f->rep.hip_override[j]) < 1e-6);
-    assert_true(f->rep.overrides >= 2);
+        assert_lt(am_v3_len(f->rep.hip_override[j]), 1e-6);
+    assert_ge(f->rep.overrides, 2);
     /* The viewer places the hinge AT the prim (mPelvis at mRoot). */
-    assert_true(am_v3_len(f->rep.hinge_prim) < 1e-4);
+    assert_lt(am_v3_len(f->rep.hinge_prim), 1e-4);
 }
 
 static void test_written_anim_is_the_fold(void **state)
@@ -120,7 +120,7 @@ static void test_written_anim_is_the_fold(void **state)
     for (size_t j = 0; j < a.joint_count; j++)
         if (strcmp(a.joints[j].name, "mHipLeft") == 0)
             left = (int)j;
-    assert_true(left >= 0);
+    assert_ge(left, 0);
     am_anim_joint_pose *pose = calloc(a.joint_count, sizeof *pose);
     assert_non_null(pose);
     const double t[4] = {0, 1.5, 3, 6};
@@ -128,7 +128,7 @@ static void test_written_anim_is_the_fold(void **state)
         am_anim_eval(&a, t[k], pose);
         double ang = 90.0 * pow(sin(AM_PI * t[k] / 6.0), 2) * AM_PI / 180.0;
         am_vec3 tip = am_quat_rotate(pose[left].rot, am_v3(2, 0, 0));
-        assert_true(am_v3_dist(tip, am_v3(2 * cos(ang), 0, 2 * sin(ang))) < 1e-3);
+        assert_lt(am_v3_dist(tip, am_v3(2 * cos(ang), 0, 2 * sin(ang))), 1e-3);
     }
     free(pose);
     am_anim_free(&a);
@@ -139,10 +139,10 @@ static void test_rest_error_and_tip_rigidity_within_1e_4(void **state)
     fixture *f = *state;
     print_message("rest error %.3e m, tip rigidity at 90 deg %.3e m\n", f->rep.rest_error_m,
                   f->rep.fold[2].tip_rigidity_m);
-    assert_true(f->rep.rest_error_m < 1e-4);
+    assert_lt(f->rep.rest_error_m, 1e-4);
     for (int k = 0; k < AM_BENDBOX_FOLD_SAMPLES; k++) {
-        assert_true(f->rep.fold[k].tip_rigidity_m < 1e-4);
-        assert_true(f->rep.fold[k].right_half_moved_m < 1e-4);
+        assert_lt(f->rep.fold[k].tip_rigidity_m, 1e-4);
+        assert_lt(f->rep.fold[k].right_half_moved_m, 1e-4);
     }
 }
 
@@ -157,10 +157,10 @@ static void test_tip_end_follows_the_fold_at_0_1_5_3_and_6_seconds(void **state)
         print_message("t=%.1f s: tip end centre from hinge (%.5f, %.5f, %.5f), prim (%.5f, %.5f, %.5f)\n", t[k],
                       s->tip_centre_hinge.x, s->tip_centre_hinge.y, s->tip_centre_hinge.z, s->tip_centre_prim.x,
                       s->tip_centre_prim.y, s->tip_centre_prim.z);
-        assert_true(am_v3_dist(s->tip_centre_hinge, expect[k]) < 1e-3);
+        assert_lt(am_v3_dist(s->tip_centre_hinge, expect[k]), 1e-3);
         /* bind frame: hinge at (0, 0, 1.067); prim frame: hinge at the prim. */
-        assert_true(am_v3_dist(s->tip_centre_bind, am_v3_add(expect[k], am_v3(0, 0, 1.067))) < 1e-3);
-        assert_true(am_v3_dist(s->tip_centre_prim, expect[k]) < 1e-3);
+        assert_lt(am_v3_dist(s->tip_centre_bind, am_v3_add(expect[k], am_v3(0, 0, 1.067))), 1e-3);
+        assert_lt(am_v3_dist(s->tip_centre_prim, expect[k]), 1e-3);
     }
 }
 
@@ -190,7 +190,7 @@ static void test_cli_prints_summary_and_json(void **state)
     assert_non_null(root);
     assert_true(json_is_true(json_object_get(root, "pass")));
     json_t *bench = json_object_get(root, "bench");
-    assert_true(json_real_value(json_object_get(bench, "rest_error_m")) < 1e-4);
+    assert_lt(json_real_value(json_object_get(bench, "rest_error_m")), 1e-4);
     assert_int_equal(json_array_size(json_object_get(bench, "fold")), 4);
     json_decref(root);
 

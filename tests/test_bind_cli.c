@@ -73,7 +73,7 @@ static void test_bind_writes_every_file_together(void **state)
     bool hidden;
     size_t n = entries(b, &hidden);
     assert_false(hidden); /* no staging folder or temp file left */
-    assert_true(n >= 9);  /* the eight above and at least one close-up */
+    assert_ge(n, 9);  /* the eight above and at least one close-up */
     assert_non_null(strstr(out, "route heat"));
     /* the bind report: one island, heat, nothing unweighted */
     json_t *bj = load_json(b, "creature_10k.bind.json");

@@ -42,13 +42,13 @@ static void bind_creature(const expect *e)
     size_t unweighted;
     am_test_weight_figures(&r, &sum_dev, &maxw, &unweighted);
     assert_int_equal(unweighted, 0);
-    assert_true(maxw <= 4);
-    assert_true(sum_dev < 1e-12);
+    assert_le(maxw, 4);
+    assert_lt(sum_dev, 1e-12);
     /* hygiene: beyond 1% of the height from the midline, no weight of the other side */
     assert_near(am_test_cross_side(&r, &sk, src.positions, 0.01 * r.height_m), 0.0, 0.0);
     /* every bone got weight (no empty major bone) */
     for (size_t j = 0; j < sk.joint_count; j++)
-        assert_true(r.joint_weight_sum[j] > 0);
+        assert_gt(r.joint_weight_sum[j], 0);
     size_t rows;
     double *bw = am_test_blender_weights(e->size, &sk, src.vertex_count, &rows);
     assert_int_equal(rows, src.vertex_count);
@@ -56,8 +56,8 @@ static void bind_creature(const expect *e)
     am_test_agreement(&r, bw, sk.joint_count, rows, &dominant, &mad);
     print_message("%s %s: dominant-joint agreement with Blender %.2f%%, mean abs weight difference %.4f\n", e->size,
                   am_bind_method_name(e->method), 100 * dominant, mad);
-    assert_true(dominant >= e->min_dominant);
-    assert_true(mad <= e->max_mean_abs);
+    assert_ge(dominant, e->min_dominant);
+    assert_le(mad, e->max_mean_abs);
     free(bw);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);
@@ -114,8 +114,8 @@ static void test_forced_proxy_binds_close_to_blender(void **state)
     double dominant, mad;
     am_test_agreement(&r, bw, sk.joint_count, rows, &dominant, &mad);
     print_message("10k through the proxy: dominant %.2f%%, mean abs %.4f\n", 100 * dominant, mad);
-    assert_true(dominant >= 0.95);
-    assert_true(mad <= 0.05);
+    assert_ge(dominant, 0.95);
+    assert_le(mad, 0.05);
     free(bw);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);

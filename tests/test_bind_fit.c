@@ -38,7 +38,7 @@ static void test_humanoid_fit_lands_near_the_default_skeleton(void **state)
         const char *worst_name = "";
         for (size_t j = 0; j < ref.joint_count; j++) {
             int k = find_joint(&fit, ref.joints[j].name);
-            assert_true(k >= 0);
+            assert_ge(k, 0);
             double d = am_v3_dist(fit.joints[k].head, ref.joints[j].head);
             sum += d;
             if (d > worst) {
@@ -48,8 +48,8 @@ static void test_humanoid_fit_lands_near_the_default_skeleton(void **state)
         }
         print_message("%s: %s\n  joints from the defaults: mean %.1f cm, worst %.1f cm (%s)\n", sizes[i], summary,
                       100 * sum / ref.joint_count, 100 * worst, worst_name);
-        assert_true(worst < 0.08);
-        assert_true(sum / ref.joint_count < 0.04);
+        assert_lt(worst, 0.08);
+        assert_lt(sum / ref.joint_count, 0.04);
         /* the fitted skeleton binds the creature with every bone used */
         am_bind_result r;
         assert_int_equal(am_bind(&m, &fit, NULL, &r, &err), AM_OK);
@@ -110,15 +110,15 @@ static void test_quadruped_fit_puts_joints_in_their_boxes(void **state)
     };
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
         int k = find_joint(&fit, expect[i].name);
-        assert_true(k >= 0);
+        assert_ge(k, 0);
         const double *b = expect[i].box;
         if (!inside(fit.joints[k].head, b[0], b[1], b[2], b[3], b[4], b[5]))
             fail_msg("%s at (%.3f, %.3f, %.3f) is outside its box", expect[i].name, fit.joints[k].head.x,
                      fit.joints[k].head.y, fit.joints[k].head.z);
     }
     /* the chest is ahead of the pelvis, the knees below the hips */
-    assert_true(fit.joints[find_joint(&fit, "mChest")].head.x > fit.joints[find_joint(&fit, "mPelvis")].head.x);
-    assert_true(fit.joints[find_joint(&fit, "mKneeLeft")].head.z < fit.joints[find_joint(&fit, "mHipLeft")].head.z);
+    assert_gt(fit.joints[find_joint(&fit, "mChest")].head.x, fit.joints[find_joint(&fit, "mPelvis")].head.x);
+    assert_lt(fit.joints[find_joint(&fit, "mKneeLeft")].head.z, fit.joints[find_joint(&fit, "mHipLeft")].head.z);
     /* and it binds: each box an island, every vertex weighted */
     am_bind_result r;
     assert_int_equal(am_bind(&view, &fit, NULL, &r, &err), AM_OK);

@@ -54,7 +54,7 @@ static void test_gltf_and_obj_bind_alike(void **state)
     assert_int_equal(a.vertex_count, b.vertex_count);
     assert_int_equal(a.triangle_count, b.triangle_count);
     for (size_t i = 0; i < 3 * a.vertex_count; i++)
-        assert_true(fabsf(a.positions[i] - b.positions[i]) <= 1e-6f * (1 + fabsf(b.positions[i])));
+        assert_le(fabsf(a.positions[i] - b.positions[i]), 1e-6f * (1 + fabsf(b.positions[i])));
     /* joints placed from the shape, then both meshes bound */
     am_bind_mesh ma = am_bind_source_mesh(&a), mb = am_bind_source_mesh(&b);
     am_bind_skeleton sk;
@@ -74,7 +74,7 @@ static void test_gltf_and_obj_bind_alike(void **state)
             worst = fmax(worst, fabs(ra.weight[4 * v + k] - rb.weight[4 * v + k]));
         }
     }
-    assert_true(worst < 1e-5);
+    assert_lt(worst, 1e-5);
     am_bind_result_free(&ra);
     am_bind_result_free(&rb);
     am_bind_skeleton_free(&sk);

@@ -124,12 +124,12 @@ static void test_centimetre_copy_binds_like_the_metre_one(void **state)
     bind_scaled(0.01, &diff, &changed);
     print_message("1.8 cm creature: largest weight difference %.2g, dominant joint changed on %zu vertices\n", diff,
                   changed);
-    assert_true(diff < 1e-4);
+    assert_lt(diff, 1e-4);
     assert_int_equal(changed, 0);
     bind_scaled(100.0, &diff, &changed);
     print_message("180 m creature: largest weight difference %.2g, dominant joint changed on %zu vertices\n", diff,
                   changed);
-    assert_true(diff < 1e-4);
+    assert_lt(diff, 1e-4);
     assert_int_equal(changed, 0);
 }
 
@@ -230,8 +230,8 @@ static void test_symmetric_mesh_gives_mirrored_weights(void **state)
         }
     }
     print_message("%zu mirrored pairs, worst mismatch %.2g\n", pairs, worst);
-    assert_true(pairs > 500);
-    assert_true(worst < 1e-6);
+    assert_gt(pairs, 500);
+    assert_lt(worst, 1e-6);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);
     am_test_mesh_free(&m);

@@ -66,7 +66,7 @@ static void test_elf_ears_bind_to_head_and_ear_joints(void **state)
                 tip[side] = p;
             }
         }
-        assert_true(n > 50);
+        assert_gt(n, 50);
     }
     assert_true(root[0].y > 0 && root[1].y < 0);
     am_vec3 head = am_v3(0.5 * (root[0].x + root[1].x), 0, 0.5 * (root[0].z + root[1].z) - 0.05);
@@ -107,10 +107,10 @@ static void test_elf_ears_bind_to_head_and_ear_joints(void **state)
         }
     }
     print_message("ear tips: %zu of %zu vertices mainly on mFaceEar2\n", tips_on_ear2, verts_far);
-    assert_true(verts_far > 0);
+    assert_gt(verts_far, 0);
     assert_int_equal(tips_on_ear2, verts_far);
     for (size_t j = 1; j < sk.joint_count; j++)
-        assert_true(r.joint_weight_sum[j] > 0);
+        assert_gt(r.joint_weight_sum[j], 0);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);
     /* with the head alone no ear holds a bone: each is rigid to mHead */
@@ -183,7 +183,7 @@ static void test_ruth2_hands_rebind_against_their_shipped_weights(void **state)
                   "dominant-joint agreement with the shipped weights %.1f%%, mean abs difference %.3f\n",
                   nv, nj, skipped, r.island_count, routes[AM_ROUTE_HEAT], routes[AM_ROUTE_RIGID], routes[AM_ROUTE_PROXY],
                   100 * dominant, mad);
-    assert_true(dominant >= 0.78); /* measured 81.4%, mean abs difference 0.212 */
+    assert_ge(dominant, 0.78); /* measured 81.4%, mean abs difference 0.212 */
     free(shipped);
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);

@@ -122,10 +122,8 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     uint8_t *text;
     size_t size;
     am_error err = {0};
-    if (am_read_file(CMU_BVH, &text, &size, &err) != AM_OK) {
-        skip(); /* assimp-testmodels not installed */
-        return;
-    }
+    am_test_skip_if_missing(CMU_BVH);
+    assert_int_equal(am_read_file(CMU_BVH, &text, &size, &err), AM_OK);
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_bvh b;
@@ -177,7 +175,7 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     o.reduce_deg = 0.5;
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &red, &rs, &err), AM_OK);
     assert_int_equal(rs.keys_before, st.keys_before);
-    assert_true(rs.keys_after < rs.keys_before / 2);
+    assert_lt(rs.keys_after, rs.keys_before / 2);
     assert_int_equal(red.joint_count, a.joint_count);
     am_anim_joint_pose *pose = calloc(red.joint_count, sizeof *pose);
     assert_non_null(pose);
@@ -190,8 +188,8 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
                 worst_pos = fmax(worst_pos, am_v3_dist(pose[j].pos, a.joints[j].pos_keys[k].pos));
         }
     }
-    assert_true(worst <= 0.5 + 1e-6);
-    assert_true(worst_pos <= 0.0005 + 1e-6);
+    assert_le(worst, 0.5 + 1e-6);
+    assert_le(worst_pos, 0.0005 + 1e-6);
     free(pose);
     am_anim_free(&red);
     o.reduce_deg = 0;
@@ -224,10 +222,8 @@ static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
     uint8_t *text;
     size_t size;
     am_error err = {0};
-    if (am_read_file(CMU_BVH, &text, &size, &err) != AM_OK) {
-        skip();
-        return;
-    }
+    am_test_skip_if_missing(CMU_BVH);
+    assert_int_equal(am_read_file(CMU_BVH, &text, &size, &err), AM_OK);
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_bvh b;
@@ -248,8 +244,8 @@ static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_OK);
     am_anim_seam seam;
     am_anim_loop_seam(&a, &seam);
-    assert_true(seam.rot_deg > 10); /* the seam is real, and accepted on request */
-    assert_true(seam.pos_m > 1);
+    assert_gt(seam.rot_deg, 10); /* the seam is real, and accepted on request */
+    assert_gt(seam.pos_m, 1);
     am_anim_free(&a);
     am_joint_map_free(&map);
     am_bvh_free(&b);

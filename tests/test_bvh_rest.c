@@ -109,7 +109,7 @@ static void viewer_fk(const am_skeleton *skel, const am_anim *a, size_t k, viewe
     am_anim_eval_curves(a, a->joints[0].rot_keys[k].time, pose);
     for (size_t e = 0; e < a->joint_count; e++) {
         int s = am_skeleton_find(skel, a->joints[e].name);
-        assert_true(s >= 0);
+        assert_ge(s, 0);
         if (pose[e].has_rot)
             local[s] = pose[e].rot;
     }
@@ -252,7 +252,7 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
     assert_near(st.rest[0].angle_deg, 20.0, 0.01);
     assert_false(st.rest_aligned);
     char w[1024];
-    assert_true(am_bvh_rest_warning(&st, w, sizeof w) > 0);
+    assert_gt(am_bvh_rest_warning(&st, w, sizeof w), 0);
     assert_non_null(strstr(w, "the BVH's zero pose is not the viewer's rest: lThigh (mHipLeft) 20.0 deg:"));
     assert_non_null(strstr(w, "--align-rest corrects it"));
 
@@ -264,7 +264,7 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
     size_t e = 0;
     while (e < a.joint_count && strcmp(a.joints[e].name, "mHipLeft"))
         e++;
-    assert_true(e < a.joint_count);
+    assert_lt(e, a.joint_count);
     for (size_t k = 0; k < a.joints[e].rot_count; k++) {
         const char *p = frame_line(text, k + 1);
         double v[24];
@@ -277,7 +277,7 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
         am_vec3 probe = am_v3(0.3, -0.5, 0.8);
         am_vec3 want = am_test_bvh_to_sl(am_test_m3_apply(r, from_sl(probe)));
         am_vec3 got = am_quat_rotate(a.joints[e].rot_keys[k].rot, probe);
-        assert_true(am_v3_dist(want, got) < 1e-4);
+        assert_lt(am_v3_dist(want, got), 1e-4);
     }
     am_anim_free(&a);
 
@@ -288,13 +288,13 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
     assert_near(mn[0], 20.0, 0.2);
     assert_near(mx[0], 20.0, 0.2);
     for (int i = 1; i < 4; i++)
-        assert_true(mx[i] < 0.2);
+        assert_lt(mx[i], 0.2);
     convert(&b, &skel, true, &aligned, &st);
     assert_true(st.rest_aligned);
     assert_non_null((am_bvh_rest_warning(&st, w, sizeof w), strstr(w, "corrected (--align-rest)")));
     bone_angles(text, &b, &skel, aligned.data, aligned.size, leg_bones, 4, 1, mx, mn);
     for (int i = 0; i < 4; i++)
-        assert_true(mx[i] < 1.0);
+        assert_lt(mx[i], 1.0);
     print_message("splayed thigh: %.2f deg off without --align-rest, %.3f deg with\n", 20.0, mx[0]);
     am_buf_free(&plain);
     am_buf_free(&aligned);
@@ -322,10 +322,8 @@ static void test_cmu_01_01_thighs_follow_the_bvh_with_align_rest(void **state)
     uint8_t *text;
     size_t size;
     am_error err = {0};
-    if (am_read_file(CMU_BVH, &text, &size, &err) != AM_OK) {
-        skip(); /* assimp-testmodels not installed */
-        return;
-    }
+    am_test_skip_if_missing(CMU_BVH);
+    assert_int_equal(am_read_file(CMU_BVH, &text, &size, &err), AM_OK);
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_bvh b;
@@ -339,11 +337,11 @@ static void test_cmu_01_01_thighs_follow_the_bvh_with_align_rest(void **state)
         size_t i = 0;
         while (i < st.rest_off && strcmp(st.rest[i].joint, legs[l]))
             i++;
-        assert_true(i < st.rest_off);
-        assert_true(st.rest[i].angle_deg > 18.0);
+        assert_lt(i, st.rest_off);
+        assert_gt(st.rest[i].angle_deg, 18.0);
     }
     for (size_t i = 1; i < st.rest_off; i++)
-        assert_true(st.rest[i - 1].angle_deg >= st.rest[i].angle_deg);
+        assert_ge(st.rest[i - 1].angle_deg, st.rest[i].angle_deg);
     convert(&b, &skel, true, &aligned, &st);
     size_t n = sizeof cmu_bones / sizeof *cmu_bones;
     double before[10], after[10], mn[10];
@@ -353,11 +351,11 @@ static void test_cmu_01_01_thighs_follow_the_bvh_with_align_rest(void **state)
         print_message("%-12s max angle to the BVH's bone: %6.2f deg -> %5.2f deg with --align-rest\n", cmu_bones[i].bvh,
                       before[i], after[i]);
     for (size_t i = 0; i < 4; i++) /* legs: crossed knees before */
-        assert_true(before[i] > 18.0);
+        assert_gt(before[i], 18.0);
     for (size_t i = 8; i < 10; i++) /* the collars too */
-        assert_true(before[i] > 15.0);
+        assert_gt(before[i], 15.0);
     for (size_t i = 0; i < n; i++)
-        assert_true(after[i] < 2.0);
+        assert_lt(after[i], 2.0);
     am_buf_free(&plain);
     am_buf_free(&aligned);
     am_bvh_free(&b);

@@ -388,9 +388,9 @@ static size_t emulate_uploader(const char *xml, size_t size, const am_skeleton *
         char *save = NULL;
         int jnum[AM_MAX_JOINTS_PER_MESH];
         for (char *tok = strtok_r((char *)names, " \t\n\r", &save); tok; tok = strtok_r(NULL, " \t\n\r", &save)) {
-            assert_true(up->joints < AM_MAX_JOINTS_PER_MESH);
+            assert_lt(up->joints, AM_MAX_JOINTS_PER_MESH);
             int j = am_skeleton_find(skel, tok);
-            assert_true(j >= 0); /* a legal name, else "unknown joint" disables skinning */
+            assert_ge(j, 0); /* a legal name, else "unknown joint" disables skinning */
             jnum[up->joints] = j;
             snprintf(up->names[up->joints++], 64, "%s", skel->joints[j].name);
         }
@@ -398,7 +398,7 @@ static size_t emulate_uploader(const char *xml, size_t size, const am_skeleton *
         const xmlNode *isrc = source_of(root, input_sem(joints, "INV_BIND_MATRIX"));
         size_t nm;
         double *ibm = numbers(child(isrc, "float_array"), &nm);
-        assert_true(nm >= 16 * up->joints);
+        assert_ge(nm, 16 * up->joints);
         for (size_t j = 0; j < up->joints; j++) {
             up->ibm[j] = ll_from_collada(&ibm[16 * j]);
             up->alt[j] = up->ibm[j];
@@ -501,7 +501,7 @@ static void compare_asset(const upload *up, const am_mesh_asset *a, double tol, 
                     second = d;
                 }
             }
-            assert_true(sqrt(best) < 4e-5); /* one quantisation step of the unit cube, about */
+            assert_lt(sqrt(best), 4e-5); /* one quantisation step of the unit cube, about */
             if (sqrt(second) < 3e-5) {
                 skipped++;
                 continue;
@@ -526,7 +526,7 @@ static void compare_asset(const upload *up, const am_mesh_asset *a, double tol, 
             for (int k = 0; k < fc->weight_count[i]; k++) {
                 assert_int_equal(fc->weight_joint[4 * i + k], ej[k]);
                 int d = abs((int)fc->weight_code[4 * i + k] - (int)ec[k]);
-                assert_true(d <= (k == 0 ? n : 1));
+                assert_le(d, (k == 0 ? n : 1));
                 sum += fc->weight_code[4 * i + k];
             }
             if (fc->weight_count[i])
@@ -534,7 +534,7 @@ static void compare_asset(const upload *up, const am_mesh_asset *a, double tol, 
             (*checked)++;
         }
     }
-    assert_true(skipped * 100 <= *checked + skipped); /* at most 1 % ambiguous */
+    assert_le(skipped * 100, *checked + skipped); /* at most 1 % ambiguous */
 }
 
 static void check_rig(am_rig *rig)
@@ -726,7 +726,7 @@ static void check_file(const char *path, size_t want_skins)
         compare_asset(up, &a, 1e-6, &checked);
         am_mesh_asset_free(&a);
     }
-    assert_true(checked > 0);
+    assert_gt(checked, 0);
     am_import_report_free(&rep);
     for (size_t k = 0; k < n; k++)
         upload_free(&ups[k]);

@@ -45,9 +45,9 @@ static void test_where_and_format_never_read_past_an_unterminated_struct(void **
     e.offset = AM_NO_OFFSET;
     char buf[AM_ERROR_TEXT_MAX];
     am_error_format(&e, buf, sizeof buf); /* ASan: no read past msg or where */
-    assert_true(strlen(buf) < sizeof buf);
+    assert_lt(strlen(buf), sizeof buf);
     am_error_where(&e, "%s", "file.json"); /* prefixes whatever where held, bounded */
-    assert_true(strnlen(e.where, sizeof e.where) < sizeof e.where);
+    assert_lt(strnlen(e.where, sizeof e.where), sizeof e.where);
     assert_memory_equal(e.where, "file.json: ", 11);
 }
 
@@ -94,7 +94,7 @@ static void test_a_long_path_keeps_its_file_name_and_the_field(void **state)
     am_fail(&e, AM_ERR_INVALID, "weight is negative");
     am_error_where(&e, "weights[12][0]");
     am_error_where(&e, "%s", path);
-    assert_true(strlen(e.where) < sizeof e.where);
+    assert_lt(strlen(e.where), sizeof e.where);
     assert_non_null(strstr(e.where, "creature.rig.json: weights[12][0]"));
     assert_memory_equal(e.where, "/data/deeply", 12);
     assert_non_null(strstr(e.where, "..."));

@@ -33,7 +33,7 @@
 static void sparse(const char *path, const void *head, size_t n, off_t size)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
+    assert_ge(fd, 0);
     assert_int_equal(write(fd, head, n), (ssize_t)n);
     assert_int_equal(ftruncate(fd, size), 0);
     close(fd);

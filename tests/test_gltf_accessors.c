@@ -348,7 +348,7 @@ static void test_scene_selection_and_node_order(void **state)
     am_gf_load(path, &s);
     assert_int_equal(s.node_count, 4);
     for (size_t i = 0; i < 4; i++)
-        assert_true(s.nodes[i].parent < (int)i);
+        assert_lt(s.nodes[i].parent, (int)i);
     assert_true(has_note(&s, "no scenes: every root node (2) read"));
     am_scene_free(&s);
     /* refused: two parents, a node its own child, a scene root that is a child */

@@ -188,7 +188,7 @@ static void check_poses(const char *path, const am_gf_model *m, const double *ti
         double e = pose_error(&s, 0, times[i], want);
         if (e > 1e-3 * m->height_m)
             fail_msg("%s at %.3f s: posed vertices %.3g off (height %.3g)", path, times[i], e, m->height_m);
-        assert_true(e < 1e-5 * m->height_m);
+        assert_lt(e, 1e-5 * m->height_m);
     }
     /* and the rest pose (no clip) is the mesh as written */
     am_gf_pose(m, -1, 0, want);
@@ -298,7 +298,7 @@ static void test_quadruped_y_up_metres_and_z_up_centimetres_as_gltf_and_glb(void
             size_t rotated = 0;
             for (size_t n = 1; n < 20; n++)
                 rotated += fabs(s.nodes[n].rotation.w) < 0.999;
-            assert_true(rotated >= 15);
+            assert_ge(rotated, 15);
             assert_int_equal(s.clips[0].channel_count, 11);
             assert_near(s.clips[0].end_s, 1.0, 0);
             am_scene_free(&s);
@@ -486,10 +486,7 @@ static void simple_skin_pose(const am_scene *s, double t, float *got)
 static void test_simple_skin_real_file(void **state)
 {
     (void)state;
-    FILE *f = fopen(SIMPLE_SKIN, "rb");
-    if (!f)
-        skip();
-    fclose(f);
+    am_test_skip_if_missing(SIMPLE_SKIN);
     am_scene s;
     am_gf_load(SIMPLE_SKIN, &s);
     assert_int_equal(s.node_count, 3);

@@ -180,7 +180,7 @@ static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
      * fills most of every frame's height (the drawable area is 192 of 280 px: 0.69) */
     double fill = sheet_min_fill(p->pose_sheet);
     print_message("bear pose sheet: the mesh fills >= %.3f of every frame's height\n", fill);
-    assert_true(fill >= 0.5);
+    assert_ge(fill, 0.5);
     assert_false(r.rep.pose_sheet[0]); /* one part: no combined sheet */
     char anim[400];
     snprintf(anim, sizeof anim, "%s/TeddyIdle.anim", r.out);
@@ -211,7 +211,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
         for (size_t j = 0; j < a.skin.joint_count; j++) {
             int sj = am_skeleton_find(&g_skel, a.skin.joint_names[j]);
             am_vec3 t = am_mat4_get_translation(&a.skin.alt_inverse_bind[j]);
-            assert_true(am_v3_dist(t, g_skel.joints[sj].pos) <= AM_JOINT_POS_THRESHOLD);
+            assert_le(am_v3_dist(t, g_skel.joints[sj].pos), AM_JOINT_POS_THRESHOLD);
         }
         am_mesh_asset_free(&a);
     }
@@ -284,7 +284,7 @@ static void test_ruth2_hands_flattened_hierarchy(void **state)
     opts.normalize_binds = true;
     must_import("data/realdata/Ruth2v4Hands.dae", &opts, &r);
     assert_near(r.rep.parts[0].rest_error_before_m, 0.0555, 0.001);
-    assert_true(r.rep.parts[0].rest_error_m < 1e-4);
+    assert_lt(r.rep.parts[0].rest_error_m, 1e-4);
     done(&r);
 }
 
@@ -312,7 +312,7 @@ static void test_roth2_body_scaled_volume_inverse_binds(void **state)
         am_vec3 s = p->joints[j].bind_scale;
         volumes += fmax(s.x, fmax(s.y, s.z)) > 1.2 * fmin(s.x, fmin(s.y, s.z));
     }
-    assert_true(volumes >= 20);
+    assert_ge(volumes, 20);
     assert_near(p->rest_error_m, 0.2068, 0.002);
     assert_non_null(finding(&r.rep, "scaled_inverse_binds", NULL));
     done(&r);

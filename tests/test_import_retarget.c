@@ -93,7 +93,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     assert_non_null(strstr(rep.axes, "forward -Y"));
     assert_non_null(finding(&rep, "axes"));
     assert_non_null(finding(&rep, "joint_map"));
-    assert_true(rep.map_count >= m.joint_count); /* every skin joint has its line */
+    assert_ge(rep.map_count, m.joint_count); /* every skin joint has its line */
     static const char *const want[][2] = {{"Hips", "mPelvis"}, {"Spine", "mTorso"}, {"Head", "mHead"}};
     for (size_t w = 0; w < 3; w++) {
         bool seen = false;
@@ -107,7 +107,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     const char *motion = rep.motions[0];
     /* placed on the viewer's pelvis: no pelvis override, rest exact */
     assert_false(rep.parts[0].pelvis_override);
-    assert_true(rep.parts[0].rest_error_m < 1e-4);
+    assert_lt(rep.parts[0].rest_error_m, 1e-4);
     assert_int_equal(rep.parts[0].anim_count, 1);
     assert_false(rep.parts[0].anims[0].exploded);
     assert_true(rep.parts[0].pose_sheet[0] != '\0');
@@ -127,7 +127,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     for (size_t i = 0; i < m.node_count; i++)
         if (strcmp(m.nodes[i].name, "Hips") == 0)
             hips = (int)i;
-    assert_true(hips >= 0);
+    assert_ge(hips, 0);
     am_vec3 o = am_v3_sub(am_v3(0, 0, 1.067), zup_cm_to_viewer(am_mat4_get_translation(&rest[hips])));
     free(rest);
     double height = m.height_m * 0.01, tol = 1e-3 * height;

@@ -155,7 +155,7 @@ static double written_vs_source(const real_case *rc, const char *out, const char
         worst = fmax(worst, e / size);
     }
     /* the clip really moves the model (a still clip would match trivially) */
-    assert_true(moved > 0.05 * size);
+    assert_gt(moved, 0.05 * size);
     free(match);
     am_bench_free(&b);
     free(src);
@@ -171,8 +171,7 @@ static double written_vs_source(const real_case *rc, const char *out, const char
 static void test_real_files_import_without_a_map(void **state)
 {
     (void)state;
-    if (!exists(MODELS))
-        skip();
+    am_test_skip_if_missing(MODELS);
     for (size_t k = 0; k < sizeof REAL / sizeof *REAL; k++) {
         const real_case *rc = &REAL[k];
         if (!exists(rc->file)) {
@@ -204,10 +203,10 @@ static void test_real_files_import_without_a_map(void **state)
         for (size_t i = 0; rc->fallback[i]; i++) {
             const am_map_joint *mj = by_rig(sug, rc->fallback[i]);
             assert_int_equal(mj->source, AM_MAP_FALLBACK);
-            assert_true(mj->target >= 0);
+            assert_ge(mj->target, 0);
             assert_non_null(strstr(mj->reason, "fallback"));
         }
-        assert_true(sug->fallback_count >= 1);
+        assert_ge(sug->fallback_count, 1);
         if (strcmp(rc->stem, "animation_with_skeleton") == 0) /* the shared-branch path */
             assert_non_null(strstr(by_rig(sug, "Bone.007")->reason, "shares one with another rig branch"));
         if (strcmp(rc->stem, "huesitos") == 0) { /* the tail guess released: the branch fits whole */
@@ -241,7 +240,7 @@ static void test_real_files_import_without_a_map(void **state)
         double worst = written_vs_source(rc, out, rep.motions[0], &res);
         print_message("%s imported without a map: %zu joints placed by the fallback, worst %.2e of the size\n", rc->stem,
                       sug->fallback_count, worst);
-        assert_true(worst <= 1e-3);
+        assert_le(worst, 1e-3);
         am_import_report_free(&rep);
         am_test_rmtree(dir);
         am_retarget_result_free(&res);
@@ -282,7 +281,7 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
         }
         verts += on;
     }
-    assert_true(verts > 0);
+    assert_gt(verts, 0);
     static const char user_json[] = "{\"joints\": {\"root\": \"mPelvis\", \"arm\": \"mGroin\"}}";
     am_joint_map user;
     assert_int_equal(am_joint_map_parse(user_json, strlen(user_json), "map", &user, &err), AM_OK);
@@ -299,7 +298,7 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
     assert_int_equal(by_rig(&sug, "c")->target, -1);
     assert_int_equal(sug.unembedded_count, 2);
     assert_int_equal(sug.unembedded_vertices, verts);
-    assert_true(fabs(sug.unembedded_weight - weight) < 1e-3);
+    assert_lt(fabs(sug.unembedded_weight - weight), 1e-3);
     assert_int_equal(sug.warning_count, 1);
     const char *w = sug.warnings[0];
     assert_non_null(strstr(w, "'b'"));
@@ -325,7 +324,7 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     for (size_t j = 0; j < sug.count; j++)
         if (body.joints[j].weighted)
-            assert_true(sug.joints[j].target >= 0);
+            assert_ge(sug.joints[j].target, 0);
     assert_int_equal(sug.warning_count, 0);
     assert_int_equal(sug.unembedded_count, 0);
     am_map_suggestion_free(&sug);
@@ -339,8 +338,7 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
 static void test_cli_marks_the_fallback(void **state)
 {
     (void)state;
-    if (!exists(MODELS "FBX/huesitos.fbx"))
-        skip();
+    am_test_skip_if_missing(MODELS "FBX/huesitos.fbx");
     char p[1024];
     setenv("ANIMESH_SKELETON", am_test_shared_path(p, sizeof p, "viewer/avatar_skeleton.xml"), 1);
     static char out[1 << 18];

@@ -272,7 +272,7 @@ static void test_every_naming_convention_maps_the_humanoid_alike(void **state)
             mapped++;
             /* sided joints: the name is read and agrees (or is the viewer's own alias) */
             if (is_right(r) || (r >= UPLEG_L && r <= TOEEND_L) || (r >= COLLAR_L && r <= MIDDLE3_L)) {
-                assert_true(mj->confidence >= nm->min_conf);
+                assert_ge(mj->confidence, nm->min_conf);
                 bool by_name = strstr(mj->reason, "agrees with the topology") || strstr(mj->reason, "viewer's alias");
                 if (!by_name)
                     print_error("%s: '%s': %s\n", nm->label, s.nodes[r].name, mj->reason);
@@ -292,7 +292,7 @@ static void test_every_naming_convention_maps_the_humanoid_alike(void **state)
 static const am_map_joint *by_name(const am_scene *s, const am_body *b, const am_map_suggestion *sug, const char *n)
 {
     int node = am_map_find_node(s, n);
-    assert_true(node >= 0);
+    assert_ge(node, 0);
     return &sug->joints[b->node_joint[node]];
 }
 
@@ -392,7 +392,7 @@ static void test_nameless_quadruped_by_topology(void **state)
         snprintf(key, sizeof key, "#%d", want[i].q + 1);
         const am_map_joint *mj = by_name(&s, &b, &sug, key);
         assert_string_equal(mj->rig_name, key);
-        assert_true(mj->target >= 0);
+        assert_ge(mj->target, 0);
         if (strcmp(g_skel.joints[mj->target].name, want[i].target) || !strstr(mj->reason, want[i].reason))
             print_error("%s -> %s: %s\n", key, g_skel.joints[mj->target].name, mj->reason);
         assert_string_equal(g_skel.joints[mj->target].name, want[i].target);
@@ -470,7 +470,7 @@ static void test_broad_chest_pair_is_wings(void **state)
             snprintf(want, sizeof want, "mWing%d%s", q + 1, k ? "Right" : "Left");
             snprintf(key, sizeof key, "#%d", wing[k][q]);
             const am_map_joint *mj = by_name(&s, &b, &sug, key);
-            assert_true(mj->target >= 0);
+            assert_ge(mj->target, 0);
             if (strcmp(g_skel.joints[mj->target].name, want))
                 print_error("%s -> %s (%s)\n", key, g_skel.joints[mj->target].name, mj->reason);
             assert_string_equal(g_skel.joints[mj->target].name, want);
@@ -559,9 +559,9 @@ static void test_cmu_bvh_maps_without_a_map_file(void **state)
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
         const am_map_joint *mj = by_name(&s, &b, &sug, pairs[i][0]);
-        assert_true(mj->target >= 0);
+        assert_ge(mj->target, 0);
         assert_string_equal(g_skel.joints[mj->target].name, pairs[i][1]);
-        assert_true(mj->confidence >= 0.95);
+        assert_ge(mj->confidence, 0.95);
     }
     /* CMU's pelvis-side hip bones and the second neck joint stay unmapped, named */
     const am_map_joint *lh = by_name(&s, &b, &sug, "LHipJoint");

@@ -102,7 +102,7 @@ static void test_inverse(void **state)
     assert_true(am_mat4_inverse(&m, &inv));
     am_mat4 id = am_mat4_mul(&m, &inv);
     am_mat4 eye = am_mat4_identity();
-    assert_true(am_mat4_max_abs_diff(&id, &eye) < 1e-12);
+    assert_lt(am_mat4_max_abs_diff(&id, &eye), 1e-12);
     am_mat4 zero = {{0}};
     assert_false(am_mat4_inverse(&zero, &inv));
 }

@@ -678,7 +678,7 @@ static void test_header_over_4096_bytes_is_refused(void **state)
         assert_int_equal(am_llsd_set_string(am_llsd_push(ml, &err), src.material_list[i], &err), AM_OK);
     am_buf big = {0};
     assert_int_equal(am_llsd_format(&hdr, &big, &err), AM_OK);
-    assert_true(big.size > 4096);
+    assert_gt(big.size, 4096);
     assert_int_equal(am_buf_append(&big, file.data + used, file.size - used, &err), AM_OK);
     char msg[512];
     assert_int_equal(decode_err(&big, &err, msg, sizeof msg), AM_ERR_INVALID);

@@ -141,7 +141,7 @@ static void test_key_reduction_drops_only_reproducible_keys(void **state)
         am_quat want;
         nod_pose(&n, 0, t, &want, &(am_vec3){0});
         am_anim_eval_curves(&a, t * 2.0, &p);
-        assert_true(am_quat_angle_between(want, p.rot) * AM_RAD2DEG < 0.5 + 0.02);
+        assert_lt(am_quat_angle_between(want, p.rot) * AM_RAD2DEG, 0.5 + 0.02);
     }
     am_anim_free(&a);
 }
@@ -194,13 +194,13 @@ static void test_write_anim_round_trips_and_reports(void **state)
     am_error err = {0};
     am_motion_sample_opts o = {.reduce = true, .rot_tol_deg = 0.1};
     assert_int_equal(am_motion_write_anim(&m, &o, &skel, path, NULL, &st, &err), AM_OK);
-    assert_true(st.keys_after < st.keys_before);
-    assert_true(st.max_rot_err_deg < 0.1 + 0.02);
+    assert_lt(st.keys_after, st.keys_before);
+    assert_lt(st.max_rot_err_deg, 0.1 + 0.02);
     /* Independent reading of the file: decode and play at tau 0.5 s (t = 0.25): 30 deg
      * about +Y and 5 cm up. */
     am_anim a;
     assert_int_equal(am_anim_load(path, &a, &err), AM_OK);
-    assert_true(st.bytes > 50);
+    assert_gt(st.bytes, 50);
     am_anim_joint_pose p;
     am_anim_eval(&a, 0.5, &p);
     assert_near(2 * acos(fmin(1, p.rot.w)) * AM_RAD2DEG, 30.0, 0.1);
@@ -224,7 +224,7 @@ static void test_verify_bytes_catches_a_tampered_code(void **state)
     assert_int_equal(am_anim_encode(&meant, &b, &err), AM_OK);
     am_motion_stats st;
     assert_int_equal(am_anim_verify_bytes(b.data, b.size, &meant, &st, &err), AM_OK);
-    assert_true(st.max_rot_err_deg < 1e-4); /* acos rounding only; one step is 0.006 deg */
+    assert_lt(st.max_rot_err_deg, 1e-4); /* acos rounding only; one step is 0.006 deg */
     /* Key 6's y code (t = 0.25, 30 deg) lowered by 400 codes: about 1.4 deg. */
     size_t off = meant.joints[0].rot_offset; /* not decoded: compute it */
     off = 4 + 4 + 4 + 1 + 4 * 6 + 4 + strlen("mHipLeft") + 1 + 4 + 4 + 6 * 8 + 4;

@@ -47,7 +47,7 @@ static void unpack(const am_buf *oar, unpacked *u)
     assert_int_equal(archive_read_open_memory(a, oar->data, oar->size), ARCHIVE_OK);
     struct archive_entry *ae;
     while (archive_read_next_header(a, &ae) == ARCHIVE_OK) {
-        assert_true(u->n < MAX_ENTRIES);
+        assert_lt(u->n, MAX_ENTRIES);
         entry *e = &u->e[u->n++];
         snprintf(e->path, sizeof e->path, "%s", archive_entry_pathname(ae));
         e->size = (size_t)archive_entry_size(ae);
@@ -98,9 +98,9 @@ static void expect_xp(xmlDoc *doc, const char *expr, const char *want)
 static size_t b64_decode(const char *b64, uint8_t *out, size_t cap)
 {
     size_t len = strlen(b64);
-    assert_true(len / 4 * 3 <= cap);
+    assert_le(len / 4 * 3, cap);
     int n = EVP_DecodeBlock(out, (const unsigned char *)b64, (int)len);
-    assert_true(n >= 0);
+    assert_ge(n, 0);
     if (len && b64[len - 1] == '=')
         n--;
     if (len > 1 && b64[len - 2] == '=')
@@ -168,7 +168,7 @@ static void test_archive_layout_and_entries(void **state)
     am_error err;
     assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_OK);
     /* gzip: magic, deflate, and no timestamp in the header (bytes 4..7). */
-    assert_true(oar.size > 18);
+    assert_gt(oar.size, 18);
     assert_int_equal(oar.data[0], 0x1f);
     assert_int_equal(oar.data[1], 0x8b);
     assert_int_equal(oar.data[2], 8);
@@ -193,7 +193,7 @@ static void test_archive_layout_and_entries(void **state)
         assert_int_equal(u.e[i].mode & 0777, 0644);
     }
     for (size_t i = 3; i < u.n; i++) /* assets in ascending UUID order */
-        assert_true(strcmp(u.e[i - 1].path, u.e[i].path) < 0);
+        assert_lt(strcmp(u.e[i - 1].path, u.e[i].path), 0);
 
     char path[256];
     snprintf(path, sizeof path, "assets/%s_mesh.llmesh", mesh);
@@ -340,7 +340,7 @@ static void test_object_xml_carries_the_animesh_prim(void **state)
     assert_non_null(orz);
     const char *call1 = strstr(se, "llStartObjectAnimation(ANIMATION);");
     assert_non_null(call1);
-    assert_true(call1 < orz);
+    assert_lt(call1, orz);
     assert_non_null(strstr(orz, "llStartObjectAnimation(ANIMATION);"));
     /* Item IDs are distinct. */
     snprintf(q, sizeof q, "%s/TaskInventory/TaskInventoryItem/ItemID/Guid", P);
@@ -503,7 +503,7 @@ static void test_raw_tar_headers_hold_whole_paths(void **state)
         char name[101];
         memcpy(name, h, 100);
         name[100] = 0;
-        assert_true(strlen(name) <= 99);
+        assert_le(strlen(name), 99);
         assert_int_equal(h[345], 0); /* ustar prefix field unused */
         assert_true(h[156] == '0');  /* regular file: no pax 'x' or GNU 'L' headers */
         assert_memory_equal(h + 257, "ustar", 5);

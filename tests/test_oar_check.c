@@ -121,7 +121,7 @@ static void test_every_cut_is_refused_naming_the_entry(void **state)
             named++;
         }
     }
-    assert_true(named > oar.size / 2); /* most cuts fall inside some entry's data */
+    assert_gt(named, oar.size / 2); /* most cuts fall inside some entry's data */
     am_buf_free(&oar);
     am_test_oar_inputs_free(&t);
 }
@@ -193,7 +193,7 @@ static void test_damaged_entries_are_refused_by_name(void **state)
     for (size_t i = 0; i < n; i++)
         if (strcmp(e[i].path, path) == 0)
             ti = i;
-    assert_true(ti >= 2);
+    assert_ge(ti, 2);
     repack(&oar, ti, NULL, 0, NULL, &b);
     expect_refused(&b, NULL, "the default face's texture");
     am_buf_free(&b);
@@ -591,7 +591,7 @@ static void test_compare_with_an_opensim_save(void **state)
     /* Not there at all. */
     save_spec none = {true, false, 0, 0};
     compare_with(&ours, &none, &d);
-    assert_true(d.count >= 1);
+    assert_ge(d.count, 1);
     assert_non_null(strstr(d.lines[0], "object \"cube\" (root mesh "));
     assert_non_null(strstr(d.lines[0], "not in the region's save"));
     assert_int_equal(d.copies, 0);
@@ -793,7 +793,7 @@ static void test_extra_params_and_base64_bounds(void **state)
     assert_int_equal(p.mesh_flags, 1);
     for (size_t cut = 1; cut < sizeof ep; cut++) { /* every shorter blob: refused with its offset */
         assert_int_equal(am_oar_parse_extra_params(ep, cut, &p, &err), AM_ERR_INVALID);
-        assert_true(err.offset <= cut);
+        assert_le(err.offset, cut);
     }
     uint8_t *d;
     size_t n;

@@ -219,7 +219,7 @@ static void test_bound_creature_has_no_blocker(void **state)
     assert_near(r.weights.cross_side_weight, 0.0, 0.0);
     for (size_t i = 0; i < r.pose_count; i++)
         if (r.poses[i].leak.applies)
-            assert_true(r.poses[i].leak.max_h < 0.001);
+            assert_lt(r.poses[i].leak.max_h, 0.001);
     assert_true(pose_named(&r, "elbow 120")->band.measured);
     assert_true(pose_named(&r, "knee 120")->band.measured);
     am_quality_free(&r);
@@ -280,7 +280,7 @@ static void test_empty_major_bone_is_a_blocker(void **state)
     assert_int_equal(r.empty_major_count, 1);
     assert_string_equal(r.empty_major[0], "mKneeLeft");
     assert_int_equal(r.empty_major_flag, AM_FLAG_BLOCKER);
-    assert_true(r.blockers >= 1);
+    assert_ge(r.blockers, 1);
     assert_int_equal(r.worst, AM_FLAG_BLOCKER);
     am_quality_free(&r);
     am_bench_free(&bench);
@@ -319,7 +319,7 @@ static void test_mirror_err_on_a_symmetric_box(void **state)
     am_quality_report r = run_report(&rig, &c->viewer, &bench);
     assert_true(r.mirror_applies);
     print_message("symmetric box: mirror_err %.2g over %zu pairs\n", r.mirror_err, r.mirror_pairs);
-    assert_true(r.mirror_err < 1e-3);
+    assert_lt(r.mirror_err, 1e-3);
     assert_int_equal(r.mirror_flag, AM_FLAG_PASS);
     /* arms are not in this skin: their poses are skipped, legs measured */
     assert_false(pose_named(&r, "arm down")->measured);
@@ -331,7 +331,7 @@ static void test_mirror_err_on_a_symmetric_box(void **state)
     while (v < rig.vertex_count && !(rig.positions[3 * v + 1] > 0.05f && rig.weight_start[v + 1] - rig.weight_start[v] == 2 &&
                                      rig.influences[rig.weight_start[v]].weight > 0.3))
         v++;
-    assert_true(v < rig.vertex_count);
+    assert_lt(v, rig.vertex_count);
     am_rig_influence *w = &rig.influences[rig.weight_start[v]];
     w[0].weight -= 0.2;
     w[1].weight += 0.2;
@@ -385,7 +385,7 @@ static void test_rigid_part_must_be_one_bone(void **state)
         }
     const am_quality_pose_result *turn = pose_named(&r, "head turn");
     assert_int_equal(turn->rigidity_flag, AM_FLAG_PASS);
-    assert_true(turn->rigidity_m < 1e-4);
+    assert_lt(turn->rigidity_m, 1e-4);
     am_quality_free(&r);
     am_bench_free(&bench);
     int head = joint_index(&c->sk, "mHead"), neck = joint_index(&c->sk, "mNeck");

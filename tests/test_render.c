@@ -128,7 +128,7 @@ static void test_strip_lays_frames_side_by_side_with_one_framing(void **state)
     assert_int_equal(img.width, 600);
     assert_int_equal(img.height, 28 + 240);
     size_t n0 = mesh_pixels(&img, 0, 200, NULL, NULL);
-    assert_true(n0 > 500);
+    assert_gt(n0, 500);
     assert_int_equal(mesh_pixels(&img, 200, 400, NULL, NULL), n0);
     assert_int_equal(mesh_pixels(&img, 400, 600, NULL, NULL), n0);
     /* side view of a 4 m bar: it spans the frame's width less the margins */
@@ -235,14 +235,14 @@ static void test_views_orient_the_avatar_axes(void **state)
         double cx = img.width / 2.0;
         if (views[k] == AM_VIEW_SIDE) {
             assert_true(nr > 50 && ng > 50);
-            assert_true(rx / nr > gx / ng); /* +X to the right */
+            assert_gt(rx / nr, gx / ng); /* +X to the right */
         } else if (views[k] == AM_VIEW_FRONT) {
-            assert_true(nr + ng > 50);
-            assert_true((rx + gx) / (nr + ng) > cx); /* +Y (left side) to the right of the prim */
+            assert_gt(nr + ng, 50);
+            assert_gt((rx + gx) / (nr + ng), cx); /* +Y (left side) to the right of the prim */
         } else {
             assert_true(nr > 50 && ng > 50);
-            assert_true(ry / nr < gy / ng);          /* +X up */
-            assert_true((rx + gx) / (nr + ng) < cx); /* +Y to the left */
+            assert_lt(ry / nr, gy / ng);          /* +X up */
+            assert_lt((rx + gx) / (nr + ng), cx); /* +Y to the left */
         }
         am_image_free(&img);
     }
@@ -286,7 +286,7 @@ static void test_depth_buffer_shows_the_nearest_face(void **state)
             blue += p[2] > 3 * p[0] + 20;
             red += p[0] > 3 * p[2] + 20;
         }
-    assert_true(blue > 1000);
+    assert_gt(blue, 1000);
     assert_int_equal(red, 0);
     am_image_free(&img);
     free(rgb);
@@ -377,7 +377,7 @@ static void test_single_frame_png_has_the_frame_size(void **state)
         const uint8_t *p = img.rgba + 4 * i;
         dots += p[0] == 225 && p[1] == 40 && p[2] == 40;
     }
-    assert_true(dots >= 12);
+    assert_ge(dots, 12);
     am_image_free(&img);
     free(prim);
     free(joints);

@@ -111,7 +111,7 @@ static void check_times(const char *label, const am_scene *s, sf_frame k, am_vec
         double e = pose_error(r, want, times[i]);
         print_message("%s: t = %.3f s: max error %.6f m = %.2e of the height %.3f m\n", label, times[i], e, e / height,
                       height);
-        assert_true(e <= 1e-3 * height);
+        assert_le(e, 1e-3 * height);
     }
     free(want);
 }
@@ -147,7 +147,7 @@ static void test_bend_box_end_to_end(void **state)
     assert_true(r.res.anims[0].loops);
     /* 3 clip keys; the 90 deg slerp needs samples between them for the viewer's nlerp */
     assert_int_equal(r.res.anims[0].clip_keys, 3);
-    assert_true(r.res.anims[0].samples > 3);
+    assert_gt(r.res.anims[0].samples, 3);
     const double times[] = {0, 0.75, 1.5, 2.2, 3.0, 4.1, 5.5};
     check_times("bend box", &s, SF_VIEWER, am_v3(0, 0, 1.067), &r, 1.0, times, sizeof times / sizeof *times);
     free_run(&r);
@@ -204,7 +204,7 @@ static void check_corrected(const char *joint)
         }
         double e = pose_error(&r, want, t);
         print_message("rest correction %s: t = %.2f s: max error %.6f m\n", text, t, e);
-        assert_true(e <= 1e-3);
+        assert_le(e, 1e-3);
     }
     free(want);
     free_run(&r);

@@ -95,10 +95,10 @@ static void check_fixture(const char *label, const am_gf_model *m, am_gf_frame f
     for (size_t i = 0; i < m->node_count; i++)
         if (strcmp(m->nodes[i].name, pelvis_node) == 0)
             pn = (int)i;
-    assert_true(pn >= 0);
+    assert_ge(pn, 0);
     am_vec3 o_place = am_v3_sub(am_v3(0, 0, 1.067), to_viewer(f, am_mat4_get_translation(&rest[pn]), unit));
     free(rest);
-    assert_true(am_v3_dist(o_place, res.placement) < 1e-6);
+    assert_lt(am_v3_dist(o_place, res.placement), 1e-6);
     float *want = malloc(3 * m->vertex_count * sizeof(float));
     assert_non_null(want);
     double height = m->height_m * unit; /* the description's units -> metres */
@@ -111,7 +111,7 @@ static void check_fixture(const char *label, const am_gf_model *m, am_gf_frame f
         worst = fmax(worst, e);
         if (e > 1e-3 * height)
             print_error("%s: t = %.3f s: %.6f m\n", label, times[i], e);
-        assert_true(e <= 1e-3 * height);
+        assert_le(e, 1e-3 * height);
     }
     print_message("%-34s %s: %zu clip keys -> %zu samples; max error %.6f m = %.2e of the height %.2f m\n", label,
                   res.axes.report[0] ? "" : "", res.anims[0].clip_keys, res.anims[0].samples, worst, worst / height,
@@ -205,9 +205,9 @@ static void test_quadruped_file_map(void **state)
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         int node = am_map_find_node(&s, want[i][0]);
-        assert_true(node >= 0);
+        assert_ge(node, 0);
         const am_map_joint *mj = &r.suggestion.joints[r.body.node_joint[node]];
-        assert_true(mj->target >= 0);
+        assert_ge(mj->target, 0);
         if (strcmp(g_skel.joints[mj->target].name, want[i][1]))
             print_error("%s -> %s (%s)\n", want[i][0], g_skel.joints[mj->target].name, mj->reason);
         assert_string_equal(g_skel.joints[mj->target].name, want[i][1]);
@@ -254,7 +254,7 @@ static void test_unnamed_nodes_are_named_by_index(void **state)
         f_tail2 = name && strcmp(name, "Tail2") == 0 ? (int)i : f_tail2;
     }
     reordered = (f_hips != hips) + (f_tail1 != tail1) + (f_tail2 != tail2);
-    assert_true(reordered > 0); /* else the test could not tell the two numberings apart */
+    assert_gt(reordered, 0); /* else the test could not tell the two numberings apart */
     json_array_foreach(nodes, i, nd) json_object_del(nd, "name");
     am_gf_save(doc, &bin, AM_GF_GLB, dir, "nameless", path, sizeof path);
     json_decref(doc);
@@ -378,12 +378,12 @@ static void test_real_files(void **state)
         am_vec3 o_place = res.placement;
         if (rc->pelvis) { /* the pelvis joint where the file's skinning has it at rest */
             int pn = am_map_find_node(&s, rc->pelvis);
-            assert_true(pn >= 0);
+            assert_ge(pn, 0);
             am_vec3 b = am_mat4_get_translation(&s.nodes[pn].world);
             am_vec3 want_o = am_v3_sub(am_v3(0, 0, 1.067), am_v3_scale(am_v3(b.z, b.x, b.y), unit));
-            assert_true(am_v3_dist(want_o, o_place) < 1e-6);
+            assert_lt(am_v3_dist(want_o, o_place), 1e-6);
         } else {
-            assert_true(am_v3_len(o_place) < 1e-12);
+            assert_lt(am_v3_len(o_place), 1e-12);
         }
         /* the comparison uses the viewer's 4-influence limit; `uncapped` keeps the file's */
         am_scene uncapped;
@@ -452,7 +452,7 @@ static void test_real_files(void **state)
             double e = error_at(&p, 0, rc->times[pass], want);
             print_message("%s: t = %.2f s: max error %.6f m = %.2e of its size %.3f m\n", strrchr(rc->path, '/') + 1,
                           rc->times[pass], e, e / size, size);
-            assert_true(e <= 1e-3 * size);
+            assert_le(e, 1e-3 * size);
         }
         for (size_t i = 0; i < res.finding_count; i++)
             print_message("  finding: %s\n", res.findings[i].text);

@@ -154,8 +154,8 @@ static void test_explicit_skin_is_written_as_given(void **state)
     am_bench_stats rc, re;
     assert_int_equal(am_bench_rest_error(&bc, &rc, &err), AM_OK);
     assert_int_equal(am_bench_rest_error(&be, &re, &err), AM_OK);
-    assert_true(rc.max < 1e-4);
-    assert_true(re.max < 1e-4);
+    assert_lt(rc.max, 1e-4);
+    assert_lt(re.max, 1e-4);
     assert_int_equal(bc.vertex_count, be.vertex_count);
     am_bench_local loc = {.joint = am_skeleton_find(&skel, "mHipLeft"), .has_rot = true,
                           .rot = am_quat_axis_angle(am_v3(0, 1, 0), 0.8)};
@@ -167,7 +167,7 @@ static void test_explicit_skin_is_written_as_given(void **state)
         worst = fmax(worst, fabs((double)pc[i] - pe[i]));
         moved = fmax(moved, fabs((double)pc[i] - bc.bind_pos[i] + (i % 3 == 2 ? 1.067 : 0)));
     }
-    assert_true(moved > 0.05); /* the pose really bends a leg */
+    assert_gt(moved, 0.05); /* the pose really bends a leg */
     if (worst > 2e-4) /* two 16-bit quantisations over different domains */
         fail_msg("posed positions differ by %g m", worst);
     free(pc);
@@ -301,7 +301,7 @@ static void test_explicit_skin_is_never_reduced(void **state)
     char buf[512];
     if (am_skin_build(&quad, &skel, &o, &small, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
-    assert_true(small.triangle_count < quad.triangle_count); /* the computed rig: reduced */
+    assert_lt(small.triangle_count, quad.triangle_count); /* the computed rig: reduced */
     if (am_skin_build(&ex, &skel, &o, &explicit_res, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     assert_int_equal(explicit_res.triangle_count, ex.triangle_count);

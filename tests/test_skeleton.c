@@ -56,7 +56,7 @@ static void test_world_rest_positions_match_spec_in_both_frames(void **state)
     const am_skeleton *s = *state;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int j = am_skeleton_find(s, table[i].name);
-        assert_true(j >= 0);
+        assert_ge(j, 0);
         am_vec3 f = am_skeleton_rest_world(s, j, AM_FRAME_FILE);
         am_vec3 r = am_skeleton_rest_world(s, j, AM_FRAME_RUNTIME);
         assert_double_equal(f.x, table[i].sf[0], 1e-6);
@@ -101,7 +101,7 @@ static void test_aliases_resolve(void **state)
     assert_int_equal(am_skeleton_find(s, "rThigh"), am_skeleton_find(s, "mHipRight"));
     /* attachment points: real name and the underscore alias */
     int pec = am_skeleton_find(s, "Left Pec");
-    assert_true(pec >= 0);
+    assert_ge(pec, 0);
     assert_int_equal(am_skeleton_find(s, "Left_Pec"), pec);
     assert_int_equal(s->joints[pec].joint_num, 158 + 29);
     /* case-sensitive, unknown names refused */

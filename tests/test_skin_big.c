@@ -71,22 +71,22 @@ static void check_faces(const am_skin_result *res, const char *what)
                   s->lod_triangles[AM_LOD_LOWEST]);
     assert_int_equal(s->unique_vertex_count, 200000);
     assert_true(s->face_count >= 4 && s->face_count <= AM_MESH_MAX_FACES); /* 200000 / 65531 > 3 */
-    assert_true(s->duplicated_share < 0.02);
+    assert_lt(s->duplicated_share, 0.02);
     size_t tris = 0;
     for (size_t f = 0; f < res->face_count; f++) {
         const am_mesh_face *face = &res->asset.lods[AM_LOD_HIGH].faces[f];
-        assert_true(face->vertex_count <= AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT);
+        assert_le(face->vertex_count, AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT);
         tris += face->index_count / 3;
         /* each face's own LODs reduce (a face locked by long borders would keep them) */
         size_t hi = face->index_count / 3, med = res->asset.lods[AM_LOD_MEDIUM].faces[f].index_count / 3;
         size_t low = res->asset.lods[AM_LOD_LOW].faces[f].index_count / 3;
-        assert_true(med <= hi / 3);
-        assert_true(low <= med / 3);
+        assert_le(med, hi / 3);
+        assert_le(low, med / 3);
     }
     assert_int_equal(tris, 399996);
-    assert_true(s->lod_triangles[AM_LOD_MEDIUM] <= s->lod_triangles[AM_LOD_HIGH] / 3);
-    assert_true(s->lod_triangles[AM_LOD_LOW] <= s->lod_triangles[AM_LOD_MEDIUM] / 3);
-    assert_true(s->lod_triangles[AM_LOD_LOWEST] <= s->lod_triangles[AM_LOD_LOW] / 2);
+    assert_le(s->lod_triangles[AM_LOD_MEDIUM], s->lod_triangles[AM_LOD_HIGH] / 3);
+    assert_le(s->lod_triangles[AM_LOD_LOW], s->lod_triangles[AM_LOD_MEDIUM] / 3);
+    assert_le(s->lod_triangles[AM_LOD_LOWEST], s->lod_triangles[AM_LOD_LOW] / 2);
 }
 
 static void test_any_triangle_order_splits_into_compact_faces_whose_lods_reduce(void **state)
@@ -124,7 +124,7 @@ static void test_over_the_region_limit_reduced_to_it_weights_kept(void **state)
     const am_skin_summary *s = &res.summary;
     assert_true(s->budget_auto);
     assert_int_equal(s->tris_in, 399996);
-    assert_true(s->tris_removed > 100000);
+    assert_gt(s->tris_removed, 100000);
     assert_int_equal(res.triangle_count + s->tris_removed, 399996);
     /* every vertex kept carries exactly the weights the builder gives its rig vertex */
     am_skin_result full;
@@ -147,7 +147,7 @@ static void test_over_the_region_limit_reduced_to_it_weights_kept(void **state)
     print_message("budget %ld: %zu -> %zu triangles, estimate %.0f (limit 150000)\n", s->budget_tris, s->tris_in,
                   res.triangle_count, s->est_tris_max);
     assert_false(s->over_region_limit);
-    assert_true(s->est_tris_max > 0.8 * 150000); /* and uses most of it */
+    assert_gt(s->est_tris_max, 0.8 * 150000); /* and uses most of it */
     am_buf_free(&bytes);
     am_skin_result_free(&res);
     /* never reduced: refused before the build, naming the budget that fits */

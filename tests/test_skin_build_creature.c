@@ -48,23 +48,23 @@ static void test_creature_10k_with_blender_weights(void **state)
     assert_int_equal(s->override_count, 0); /* every joint at its default */
     /* Blender leaves up to 5 influences and does not normalise (data README) */
     assert_int_equal(s->max_influences_in, 5);
-    assert_true(s->vertices_capped > 0);
-    assert_true(s->vertices_renormalised > 0);
+    assert_gt(s->vertices_capped, 0);
+    assert_gt(s->vertices_renormalised, 0);
     assert_int_equal(s->max_influences_out, 4);
     assert_int_equal(s->face_count, 1);
     /* Medium and low at least halve (mesh-asset.md 8.3 charges the bytes of every LOD); the
      * lowest keeps the borders between joint regions (skin_lod.c), so it only shrinks. */
     assert_int_equal(s->lod_triangles[AM_LOD_HIGH], rig.triangle_count);
     for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOW; lod--)
-        assert_true(2 * s->lod_triangles[lod] <= s->lod_triangles[lod + 1]);
-    assert_true(s->lod_triangles[AM_LOD_LOWEST] < s->lod_triangles[AM_LOD_LOW]);
-    assert_true(5 * s->lod_triangles[AM_LOD_LOWEST] <= s->lod_triangles[AM_LOD_HIGH]);
+        assert_le(2 * s->lod_triangles[lod], s->lod_triangles[lod + 1]);
+    assert_lt(s->lod_triangles[AM_LOD_LOWEST], s->lod_triangles[AM_LOD_LOW]);
+    assert_le(5 * s->lod_triangles[AM_LOD_LOWEST], s->lod_triangles[AM_LOD_HIGH]);
     am_buf out = {0};
     assert_int_equal(am_skin_encode(&res, &out, &err), AM_OK);
     /* 8.3 charges a LOD that does not halve; the weight-aware lowest LOD keeps the joint-region
      * borders, a bounded surcharge on top of the high LOD's estimate */
-    assert_true(s->streaming_tris >= s->est_tris[AM_LOD_HIGH]);
-    assert_true(s->streaming_tris <= 1.15 * s->est_tris[AM_LOD_HIGH]);
+    assert_ge(s->streaming_tris, s->est_tris[AM_LOD_HIGH]);
+    assert_le(s->streaming_tris, 1.15 * s->est_tris[AM_LOD_HIGH]);
     assert_false(s->over_region_limit);
     am_mesh_asset back;
     assert_int_equal(am_mesh_asset_decode(out.data, out.size, &back, &err), AM_OK);

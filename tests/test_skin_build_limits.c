@@ -131,7 +131,7 @@ static void test_70000_vertices_split_into_two_faces_keeping_weights(void **stat
     size_t tris = 0;
     for (size_t f = 0; f < 2; f++) {
         const am_mesh_face *face = &high->faces[f];
-        assert_true(face->vertex_count <= AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT);
+        assert_le(face->vertex_count, AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT);
         tris += face->index_count / 3;
         /* every vertex: decoded position -> bind frame via the bind shape -> the weight the
          * rig gave that x, within a quantisation step */
@@ -225,7 +225,7 @@ static void test_huge_weights_are_normalised_without_overflow(void **state)
      * takes the residual code */
     assert_int_equal(res.weight_count[4], 2);
     assert_int_equal(res.weight_code[16] + res.weight_code[17], 65535);
-    assert_true(abs((int)res.weight_code[16] - (int)res.weight_code[17]) <= 1);
+    assert_le(abs((int)res.weight_code[16] - (int)res.weight_code[17]), 1);
     assert_near(res.weight_value[16], 0.5, 1e-9);
     /* the warnings say what happened: no vertex had more than 4 influences */
     assert_int_equal(res.summary.vertices_capped, 0);
@@ -369,8 +369,8 @@ static void test_region_triangle_limit_reduces_or_refuses_before_writing(void **
     opts.max_tris = AM_SKIN_MAX_TRIS_AUTO;
     assert_int_equal(am_skin_export(&rig, &skel, &opts, dir, sum, &err), AM_OK);
     assert_false(sum->over_region_limit);
-    assert_true(sum->est_tris_max <= 50);
-    assert_true(sum->tris_removed > 0);
+    assert_le(sum->est_tris_max, 50);
+    assert_gt(sum->tris_removed, 0);
     assert_int_equal(sum->tris_in, 180);
     assert_int_equal(sum->lod_triangles[AM_LOD_HIGH] + sum->tris_removed, 180);
     /* the estimate follows 8.2 from the high LOD's compressed size */

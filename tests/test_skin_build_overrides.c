@@ -85,7 +85,7 @@ static void test_decoded_overrides_are_offsets_from_viewer_parents(void **state)
         }
     }
     /* the rig-parent offset of mHipLeft would have been (0.05, 0.12, -0.10): far off */
-    assert_true(fabs(s->alt_inverse_bind[11].m[12] - 0.05) > 0.29);
+    assert_gt(fabs(s->alt_inverse_bind[11].m[12] - 0.05), 0.29);
     assert_int_equal(sum->appended_count, 3);
     assert_int_equal(sum->override_count, 14); /* every rig joint but mPelvis */
     assert_false(sum->pelvis_moved);
@@ -119,7 +119,7 @@ static void test_viewer_fk_from_decoded_file_matches_inverse_binds(void **state)
     }
     for (size_t i = 0; i < s->joint_count; i++) {
         int j = am_skeleton_find_exact(&skel, s->joint_names[i]);
-        assert_true(j >= 0);
+        assert_ge(j, 0);
         am_mat4 w = am_mat4_translation(world[j]);
         am_mat4 p = am_mat4_mul(&s->inverse_bind[i], &w); /* IBM then W (row vectors) */
         am_mat4 id = am_mat4_identity();
@@ -219,7 +219,7 @@ static void test_moved_pelvis_is_written_and_warned(void **state)
     assert_string_equal(s->joint_names[1], "mHipLeft");
     assert_near(s->alt_inverse_bind[0].m[14], 1.2, 1e-12);
     assert_true(res.summary.pelvis_moved);
-    assert_true(res.summary.warning_count >= 1);
+    assert_ge(res.summary.warning_count, 1);
     assert_non_null(strstr(res.summary.warnings[0], "mPelvis"));
     /* the hip sits at its default offset from the moved pelvis: no override */
     assert_false(res.summary.joints[1].overridden);

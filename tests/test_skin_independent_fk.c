@@ -153,7 +153,7 @@ static void test_alt_translations_of_the_odd_rig_match_the_hand_numbers(void **s
     }
     for (size_t a = 0; a < NAPP; a++) {
         int i = skin_index(s, appended[a].name);
-        assert_true(i >= (int)NRIG);
+        assert_ge(i, (int)NRIG);
         for (int k = 0; k < 3; k++) /* the file default exactly */
             assert_true(s->alt_inverse_bind[i].m[12 + k] == appended[a].alt[k]);
     }
@@ -265,7 +265,7 @@ static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_ve
     /* joints: W_j IBM_j maps three probe points onto themselves */
     for (size_t i = 0; i < s->joint_count; i++) {
         int j = am_skeleton_find(&skel, s->joint_names[i]);
-        assert_true(j >= 0);
+        assert_ge(j, 0);
         static const double probes[3][3] = {{0, 0, 0}, {1, -2, 0.5}, {-0.3, 0.7, 2}};
         for (int q = 0; q < 3; q++) {
             double a[3], b[3];
@@ -297,7 +297,7 @@ static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_ve
         double p[3] = {f->positions[3 * v], f->positions[3 * v + 1], f->positions[3 * v + 2]};
         /* asset positions are in the unit cube */
         for (int k = 0; k < 3; k++)
-            assert_true(fabs(p[k]) <= 0.5 + 1e-6);
+            assert_le(fabs(p[k]), 0.5 + 1e-6);
         double b[3];
         apply_ll(&s->bind_shape, p, b);
         double sum = 0, out[3] = {0, 0, 0};
@@ -317,12 +317,12 @@ static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_ve
         }
         for (int k = 0; k < 3; k++) {
             double err = fabs(out[k] - r->positions[3 * v + k]);
-            assert_true(err <= 1.5 * (hi[k] - lo[k]) / 65535 + 1e-6);
+            assert_le(err, 1.5 * (hi[k] - lo[k]) / 65535 + 1e-6);
             worst = fmax(worst, err);
         }
     }
     print_message("largest |W IBM BSM p - p_bind| over the vertices: %.3g m\n", worst);
-    assert_true(worst > 0); /* quantised, so not exactly zero: the check is live */
+    assert_gt(worst, 0); /* quantised, so not exactly zero: the check is live */
 
     /* the bench, which shares no code with this test or the builder, agrees: rest error
      * within the quantisation, and its prim-frame joints are these bind-frame joints
@@ -334,7 +334,7 @@ static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_ve
     am_bench_stats st;
     assert_int_equal(am_bench_rest_error(&bench, &st, &err), AM_OK);
     print_message("bench rest error: max %.3g m, rms %.3g m\n", st.max, st.rms);
-    assert_true(st.max < 3e-5);
+    assert_lt(st.max, 3e-5);
     am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
     assert_int_equal(am_bench_pose_at(&bench, -1, 0, NULL, joints, &err), AM_OK);
     for (size_t j = 0; j < skel.bone_count + skel.volume_count; j++) {

@@ -84,7 +84,7 @@ static size_t handmade_png(uint8_t *out, size_t cap, uint32_t w, uint32_t h, int
         size_t len;
     } chunks[3] = {{"IHDR", ihdr, 13}, {"IDAT", z, zn}, {"IEND", NULL, 0}};
     for (int i = 0; i < 3; i++) {
-        assert_true(n + 12 + chunks[i].len <= cap);
+        assert_le(n + 12 + chunks[i].len, cap);
         be32(out + n, (uint32_t)chunks[i].len);
         memcpy(out + n + 4, chunks[i].type, 4);
         if (chunks[i].len)
@@ -296,7 +296,7 @@ static void test_j2c_is_a_raw_code_stream_with_the_right_siz(void **state)
     am_j2c_options o = {false};
     assert_int_equal(am_j2c_encode(&img, &o, &b, NULL), AM_OK);
     /* SOC, SIZ; Xsiz at byte 8, Ysiz at 12, Csiz at 40 (ISO 15444-1 A.5.1); EOC at the end. */
-    assert_true(b.size > 100);
+    assert_gt(b.size, 100);
     assert_int_equal(b.data[0], 0xFF);
     assert_int_equal(b.data[1], 0x4F);
     assert_int_equal(b.data[2], 0xFF);
@@ -307,7 +307,7 @@ static void test_j2c_is_a_raw_code_stream_with_the_right_siz(void **state)
     assert_int_equal(b.data[b.size - 2], 0xFF);
     assert_int_equal(b.data[b.size - 1], 0xD9);
     /* Lossy stays near its last layer's 5:1 budget of the raw 96 KiB. */
-    assert_true(b.size < (size_t)256 * 128 * 3 / 4);
+    assert_lt(b.size, (size_t)256 * 128 * 3 / 4);
     am_buf_free(&b);
     am_tex_image_free(&img);
 }
@@ -348,9 +348,9 @@ static void test_j2c_lossy_decodes_within_stated_tolerance(void **state)
     assert_int_equal(am_tex_compare(&a, &d, &diff, NULL), AM_OK);
     print_message("lossy 512x256: %zu bytes, max %d, mean %.3f, PSNR %.1f dB\n", b.size, diff.max_abs,
                   diff.mean_abs, diff.psnr_db);
-    assert_true(diff.psnr_db >= LOSSY_MIN_PSNR_DB);
-    assert_true(diff.mean_abs <= LOSSY_MAX_MEAN_ABS);
-    assert_true(diff.max_abs > 0); /* it really is lossy */
+    assert_ge(diff.psnr_db, LOSSY_MIN_PSNR_DB);
+    assert_le(diff.mean_abs, LOSSY_MAX_MEAN_ABS);
+    assert_gt(diff.max_abs, 0); /* it really is lossy */
     am_buf_free(&b);
     am_tex_image_free(&a);
     am_tex_image_free(&d);
@@ -402,7 +402,7 @@ static void test_j2c_decode_refuses_garbage_and_truncation(void **state)
             sot = i;
             break;
         }
-    assert_true(sot > 0);
+    assert_gt(sot, 0);
     assert_int_equal(am_j2c_decode(b.data, b.size - 10, &d, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "tile-part (SOT)"));
     assert_int_equal(err.offset, sot);

@@ -486,7 +486,7 @@ static void defaults_after(const char *text, const char *key, long *wb, long *ra
     p += strlen(key);
     char *end;
     *wb = strtol(p, &end, 10);
-    assert_true(end > p);
+    assert_gt(end, p);
     *ra = *wb;
     if (strncmp(end, "; RemoteAdmin ", 14) == 0 && end[14] >= '0' && end[14] <= '9')
         *ra = strtol(end + 14, NULL, 10);

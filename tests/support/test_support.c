@@ -3,7 +3,9 @@
 
 #include "core/io.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,4 +123,84 @@ void am_test_assert_near(double a, double b, double tol, const char *ea, const c
                     b, fabs(a - b), tol);
         _fail(file, line);
     }
+}
+
+am_test_value am_test_signed(intmax_t v)
+{
+    return (am_test_value){.kind = AM_TEST_SIGNED, .i = v};
+}
+
+am_test_value am_test_unsigned(uintmax_t v)
+{
+    return (am_test_value){.kind = AM_TEST_UNSIGNED, .u = v};
+}
+
+am_test_value am_test_float(long double v)
+{
+    return (am_test_value){.kind = AM_TEST_FLOAT, .f = v};
+}
+
+am_test_value am_test_pointer(const void *p)
+{
+    return (am_test_value){.kind = AM_TEST_POINTER, .u = (uintmax_t)(uintptr_t)p};
+}
+
+static long double as_float(am_test_value v)
+{
+    return v.kind == AM_TEST_FLOAT ? v.f : v.kind == AM_TEST_SIGNED ? (long double)v.i : (long double)v.u;
+}
+
+/* -1, 0, 1 as a is below, equal to or above b; 2 when unordered (a NaN). Integers are
+ * compared exactly, whatever their signedness. */
+static int order(am_test_value a, am_test_value b)
+{
+    if (a.kind == AM_TEST_FLOAT || b.kind == AM_TEST_FLOAT) {
+        long double x = as_float(a), y = as_float(b);
+        return isnan(x) || isnan(y) ? 2 : (x > y) - (x < y);
+    }
+    if (a.kind == AM_TEST_SIGNED && a.i < 0)
+        return b.kind == AM_TEST_SIGNED ? (a.i > b.i) - (a.i < b.i) : -1;
+    if (b.kind == AM_TEST_SIGNED && b.i < 0)
+        return 1;
+    uintmax_t x = a.kind == AM_TEST_SIGNED ? (uintmax_t)a.i : a.u;
+    uintmax_t y = b.kind == AM_TEST_SIGNED ? (uintmax_t)b.i : b.u;
+    return (x > y) - (x < y);
+}
+
+static void format_value(am_test_value v, char *buf, size_t size)
+{
+    if (v.kind == AM_TEST_FLOAT)
+        snprintf(buf, size, "%.17Lg", v.f);
+    else if (v.kind == AM_TEST_SIGNED)
+        snprintf(buf, size, "%jd", v.i);
+    else if (v.kind == AM_TEST_POINTER)
+        snprintf(buf, size, "%#jx", v.u);
+    else
+        snprintf(buf, size, "%ju", v.u);
+}
+
+void am_test_assert_compare(am_test_value a, am_test_value b, const char *op, const char *ea, const char *eb,
+                            const char *file, int line)
+{
+    int o = order(a, b);
+    bool holds = o != 2 && (strcmp(op, "<") == 0    ? o < 0
+                            : strcmp(op, "<=") == 0 ? o <= 0
+                            : strcmp(op, ">") == 0  ? o > 0
+                                                    : o >= 0);
+    if (holds)
+        return;
+    char va[64], vb[64];
+    format_value(a, va, sizeof va);
+    format_value(b, vb, sizeof vb);
+    print_error("%s:%d: %s = %s, %s = %s: expected %s %s %s\n", file, line, ea, va, eb, vb, ea, op, eb);
+    _fail(file, line);
+}
+
+void am_test_skip_unless_readable_at(const char *path, const char *file, int line)
+{
+    if (access(path, R_OK) == 0)
+        return;
+    print_message("skipped: %s cannot be read (%s)\n", path,
+                  strncmp(path, "/usr/share/assimp/", 18) == 0 ? "install Debian's assimp-testmodels" : strerror(errno));
+    _skip(file, line);
 }
