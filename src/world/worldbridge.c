@@ -252,6 +252,7 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
         if (transient && attempt < c->opt.max_attempts) {
             am_http_reply_free(&rep);
             sleep_ms(delay);
+            res->backoff_waited_ms += delay;
             delay = delay * 2 > AM_WB_MAX_BACKOFF_MS ? AM_WB_MAX_BACKOFF_MS : delay * 2;
             continue;
         }

@@ -59,6 +59,7 @@ typedef struct am_wb_result {
     json_t *reply;          /* the parsed reply object (NULL in dry-run); json_decref it */
     long http_status;       /* of the last attempt; 0 when nothing replied */
     int attempts;           /* requests sent (0 in dry-run) */
+    long backoff_waited_ms; /* the backoff slept between them (the planned delays, summed) */
     char idempotency_key[65];
     char uuid[37];          /* the reply's "uuid" when it carries one, else "" */
 } am_wb_result;
