@@ -11,6 +11,7 @@
 #include "bendbox/bendbox.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
+#include "skin/skin_internal.h"
 
 /* Does the LOD keep a vertex on each of the four long edges of the line x = x0? */
 static int hinge_corners(const am_bench *b, double x0)
@@ -62,8 +63,8 @@ static size_t check_bendbox_lods(long max_tris)
         am_bench_strain st;
         assert_int_equal(am_bench_strain_report(&b, posed, &st, &err), AM_OK);
         /* no edge of the folded LOD stretches or collapses beyond the rigger's band */
-        assert_true(st.min >= 0.5);
-        assert_true(st.max <= 1.6);
+        assert_ge(st.min, 0.5);
+        assert_le(st.max, 1.6);
         free(posed);
         am_bench_free(&b);
     }
@@ -88,7 +89,7 @@ static void test_every_lod_keeps_the_hinge_and_folds_cleanly(void **state)
 static void test_a_budget_below_the_bendbox_keeps_the_hinge(void **state)
 {
     (void)state;
-    assert_true(check_bendbox_lods(48) <= 48);
+    assert_le(check_bendbox_lods(48), 48);
     assert_int_equal(check_bendbox_lods(44), 44);
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
@@ -128,8 +129,8 @@ static void test_a_budget_below_the_quadruped_bends_each_vertex_as_before(void *
         am_buf bytes = {0};
         assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
         if (k) {
-            assert_true(res.summary.lod_triangles[AM_LOD_HIGH] <= 120);
-            assert_true(res.summary.tris_removed >= 60);
+            assert_le(res.summary.lod_triangles[AM_LOD_HIGH], 120);
+            assert_ge(res.summary.tris_removed, 60);
         }
         assert_int_equal(am_skin_encode(&res, &bytes, &err), AM_OK);
         am_bench_options bo = {AM_LOD_HIGH};
@@ -157,13 +158,13 @@ static void test_a_budget_below_the_quadruped_bends_each_vertex_as_before(void *
             if (d < bd)
                 bd = d, best = u;
         }
-        assert_true(bd < 1e-3);
+        assert_lt(bd, 1e-3);
         for (int c = 0; c < 3; c++) {
             double d = fabs(posed[1][3 * v + c] - posed[0][3 * best + c]);
             worst = d > worst ? d : worst;
         }
     }
-    assert_true(worst < 2e-3); /* both quantised to their own 16-bit boxes */
+    assert_lt(worst, 2e-3); /* both quantised to their own 16-bit boxes */
     am_bench_strain st;
     assert_int_equal(am_bench_strain_report(&b[1], posed[1], &st, &err), AM_OK);
     assert_true(st.min >= 0.5 && st.max <= 1.6);
@@ -175,12 +176,112 @@ static void test_a_budget_below_the_quadruped_bends_each_vertex_as_before(void *
     am_skeleton_free(&skel);
 }
 
+/* --- the class borders stay locked (skin_lod.c pass 1) --- */
+
+#define CUBE_N 8 /* quads along each edge of the cube */
+#define CUBE_SIDE (CUBE_N + 1)
+
+static uint32_t cube_vertex(int i, int j, int k)
+{
+    return (uint32_t)((i * CUBE_SIDE + j) * CUBE_SIDE + k);
+}
+
+/* Edges used by other than exactly two triangles (0 for a closed mesh). */
+static size_t open_edges(const uint32_t *idx, size_t n)
+{
+    size_t tris = n / 3, count = 0;
+    uint64_t *edge = malloc(3 * tris * sizeof *edge);
+    assert_non_null(edge);
+    for (size_t t = 0; t < tris; t++)
+        for (int e = 0; e < 3; e++) {
+            uint64_t a = idx[3 * t + (size_t)e], b = idx[3 * t + (size_t)(e + 1) % 3];
+            edge[3 * t + (size_t)e] = a < b ? a << 32 | b : b << 32 | a;
+        }
+    for (size_t x = 0; x < 3 * tris; x++) {
+        size_t same = 0;
+        for (size_t y = 0; y < 3 * tris; y++)
+            same += edge[y] == edge[x];
+        count += same != 2;
+    }
+    free(edge);
+    return count;
+}
+
+/* A closed cube of 8 x 8 quads a side, bound to two joints that blend across x = 0: each
+ * joint's weight class is simplified on its own, and the triangles between the classes
+ * (mixed) are kept as they are. Were a class's border not locked, its border vertices would
+ * collapse along the flat faces (no geometric error) while the mixed triangles still use
+ * them: the LOD would open cracks along the blend. */
+static void test_class_borders_stay_locked_so_the_lod_stays_closed(void **state)
+{
+    (void)state;
+    size_t nv = (size_t)CUBE_SIDE * CUBE_SIDE * CUBE_SIDE; /* the lattice; the surface used */
+    float *pos = malloc(3 * nv * sizeof *pos), *weight = calloc(4 * nv, sizeof *weight);
+    uint8_t *count = malloc(nv), *joint = calloc(4 * nv, 1);
+    uint32_t *cls = malloc(nv * sizeof *cls);
+    uint32_t *idx = malloc(6 * CUBE_N * CUBE_N * 6 * sizeof *idx);
+    assert_true(pos && weight && count && joint && cls && idx);
+    for (int i = 0; i < CUBE_SIDE; i++)
+        for (int j = 0; j < CUBE_SIDE; j++)
+            for (int k = 0; k < CUBE_SIDE; k++) {
+                uint32_t v = cube_vertex(i, j, k);
+                int c[3] = {i, j, k};
+                for (int a = 0; a < 3; a++)
+                    pos[3 * v + (size_t)a] = (float)(-1.0 + 2.0 * c[a] / CUBE_N);
+                /* joint 1's weight rises from 0 at x = -0.5 to 1 at x = 0.5 */
+                double x = pos[3 * v], w1 = x <= -0.5 ? 0 : x >= 0.5 ? 1 : x + 0.5;
+                count[v] = 2;
+                joint[4 * v] = 0;
+                joint[4 * v + 1] = 1;
+                weight[4 * v] = (float)(1 - w1);
+                weight[4 * v + 1] = (float)w1;
+            }
+    size_t n = 0;
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side <= CUBE_N; side += CUBE_N)
+            for (int u = 0; u < CUBE_N; u++)
+                for (int w = 0; w < CUBE_N; w++) {
+                    uint32_t q[4];
+                    int du[4] = {0, 1, 1, 0}, dw[4] = {0, 0, 1, 1};
+                    for (int corner = 0; corner < 4; corner++) {
+                        int c[3];
+                        c[a] = side;
+                        c[(a + 1) % 3] = u + du[corner];
+                        c[(a + 2) % 3] = w + dw[corner];
+                        q[side ? corner : 3 - corner] = cube_vertex(c[0], c[1], c[2]);
+                    }
+                    uint32_t t[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
+                    memcpy(&idx[n], t, sizeof t);
+                    n += 6;
+                }
+    assert_int_equal(open_edges(idx, n), 0);
+    am_lod_mesh m = {pos, nv, count, joint, weight};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_skin_weight_classes(&m, false, cls, &err), AM_OK);
+    assert_int_not_equal(cls[cube_vertex(0, 0, 0)], cls[cube_vertex(CUBE_N, 0, 0)]);
+    am_lod_step step = {cls, 0.25, 0.05, 0, 0}; /* no border thinning: the lock alone */
+    uint32_t *out;
+    size_t out_n;
+    assert_int_equal(am_skin_simplify(&m, idx, n, &step, &out, &out_n, &err), AM_OK);
+    assert_lt(out_n, n / 2); /* the classes were simplified... */
+    assert_int_equal(open_edges(out, out_n), 0); /* ...and no crack opened between them */
+    free(out);
+    free(idx);
+    free(cls);
+    free(joint);
+    free(count);
+    free(weight);
+    free(pos);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_lod_keeps_the_hinge_and_folds_cleanly),
         cmocka_unit_test(test_a_budget_below_the_bendbox_keeps_the_hinge),
         cmocka_unit_test(test_a_budget_below_the_quadruped_bends_each_vertex_as_before),
+        cmocka_unit_test(test_class_borders_stay_locked_so_the_lod_stays_closed),
     };
     return cmocka_run_group_tests_name("skin_lod", tests, NULL, NULL);
 }
