@@ -7,7 +7,7 @@
  * aliases, checked against avatar_skeleton.xml, an unknown name refused by name):
  *   - the creature shape (../shared/data/creature/NAME.skeleton.json):
  *       {"name": "mHipLeft", "parent": "mPelvis", "head": [x,y,z], "tail": [x,y,z]}
- *   - a rig's joint list (README "Rig JSON"): {"name": "mHipLeft", "world": [x,y,z]}; the
+ *   - a rig's joint list (docs/rig-json.md): {"name": "mHipLeft", "world": [x,y,z]}; the
  *     bone's tail is then its first child's head (viewer document order, among the listed
  *     joints), a leaf's tail 0.05 m x (mesh height / 1.8 m) along its parent's bone (the
  *     creature files' rule, scaled to the mesh).

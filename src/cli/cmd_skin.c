@@ -16,7 +16,7 @@ static const char *help =
     "usage: animesh skin RIG.json --out DIR [--max-tris N|auto|none] [--region-max-tris N]\n"
     "                    [--face-vertex-limit N] [--meshdata] [--skeleton FILE]\n"
     "       animesh skin compare ...   (compare two skin blocks; see 'animesh skin compare --help')\n\n"
-    "Build the animesh skin of a rig (README \"Rig JSON\") against the viewer's skeleton and\n"
+    "Build the animesh skin of a rig (docs/rig-json.md) against the viewer's skeleton and\n"
     "write into DIR, as one set (each file to a temp file first, all renamed together when\n"
     "all are complete; temp files a killed run left are removed):\n"
     "  NAME.llmesh          the mesh asset: 4 LODs (meshoptimizer), weights, skin block with\n"

@@ -10,7 +10,7 @@ typedef struct command {
     const char *summary;
 } command;
 
-/* One line per command; keep the order of the README's tour. */
+/* One line per command; keep the order of the README's command table. */
 static const command commands[] = {
     {"skeleton", am_cmd_skeleton, "list the viewer skeleton's bones and collision volumes"},
     {"map", am_cmd_map, "suggest a joint map from a model or BVH; check one against the skeleton"},

@@ -24,7 +24,7 @@ extern "C" {
 #define AM_MESH_HEADER_MAX 4096  /* MESH_HEADER_SIZE: the header must fit in the first 4096 bytes */
 /* A mesh asset file is read only when it starts like one (a binary LLSD map) and holds at
  * most this many bytes: 8 faces of 65,536 vertices in 4 LODs, with weights, compress to far
- * less (README "Size limits"). */
+ * less (docs/formats.md "Size limits"). */
 #define AM_MESH_ASSET_MAX_FILE_BYTES ((size_t)64 << 20)
 extern const am_file_format am_mesh_asset_format;
 #define AM_MESH_MAX_FACES 8      /* LL_SCULPT_MESH_MAX_FACES */

@@ -29,7 +29,7 @@ extern "C" {
 #include "skeleton/skeleton.h"
 
 /* A skin reference JSON (what mesh decode --skin-json writes: 110 joints of two matrices is
- * about 60 KB) is an object of at most this many bytes (README "Size limits"). */
+ * about 60 KB) is an object of at most this many bytes (docs/formats.md "Size limits"). */
 #define AM_SKIN_JSON_MAX_FILE_BYTES ((size_t)4 << 20)
 /* Its tree's memory budget (core/json_text.h): 16 times the file limit. */
 #define AM_SKIN_JSON_TREE_BUDGET ((size_t)64 << 20)

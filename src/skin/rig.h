@@ -1,5 +1,5 @@
 /* A rig: a mesh with joints (stock viewer names or aliases) at rest world positions and
- * per-vertex weights. This is the input of the skin builder (README "Rig JSON").
+ * per-vertex weights. This is the input of the skin builder (docs/rig-json.md).
  *
  * FRAME: `world` and every vertex are in the BIND frame, which is the skeleton-file frame
  * of skeleton.md 2.3 (metres, X forward, Y left, Z up; mPelvis's default at (0, 0, 1.067),
@@ -24,7 +24,7 @@ extern "C" {
 
 /* A rig JSON is an object of at most this many bytes: 8 faces of 65,536 vertices with
  * normals, UVs and 4 weights each take about 150 MB as text, a 425,000-vertex scan about
- * 80 MB (README "Size limits"; a mesh over the animesh budget is reduced by the skin
+ * 80 MB (docs/formats.md "Size limits"; a mesh over the animesh budget is reduced by the skin
  * builder, so a rig may hold more vertices than 8 faces). */
 #define AM_RIG_MAX_FILE_BYTES ((size_t)256 << 20)
 extern const am_file_format am_rig_format;

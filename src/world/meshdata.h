@@ -32,7 +32,7 @@ typedef struct json_t json_t;
 #include "skeleton/skeleton.h"
 
 /* A meshdata file is a JSON object of at most this many bytes: one face of 65,536
- * vertices with normals, UVs and weights is about 25 MB as text (README "Size limits"). */
+ * vertices with normals, UVs and weights is about 25 MB as text (docs/formats.md "Size limits"). */
 #define AM_MESHDATA_MAX_FILE_BYTES ((size_t)64 << 20)
 /* Its tree's memory budget (core/json_text.h): the mesh travels as one base64 string (not
  * in the budget), the rest is a few hundred values. */

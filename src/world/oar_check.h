@@ -49,7 +49,7 @@ extern "C" {
 /* The most am_oar_read keeps in memory (entries), a guard against gzip bombs. */
 #define AM_OAR_MAX_UNPACKED ((size_t)512 << 20)
 /* An OAR file is read only when it starts like gzip (1F 8B) and is no larger than what may
- * be unpacked from it (README "Size limits"). */
+ * be unpacked from it (docs/formats.md "Size limits"). */
 #define AM_OAR_MAX_FILE_BYTES AM_OAR_MAX_UNPACKED
 extern const am_file_format am_oar_file_format;
 
