@@ -50,7 +50,7 @@ extern "C" {
 #define AM_ANIM_POS_RANGE 5.0f       /* LL_MAX_PELVIS_OFFSET, metres, every joint */
 #define AM_ANIM_CONSTRAINT_SIZE 86   /* bytes per constraint record */
 
-/* Files (README "Size limits"): a .anim of 216 joints keyed 30 times a second for 60 s is
+/* Files (docs/formats.md "Size limits"): a .anim of 216 joints keyed 30 times a second for 60 s is
  * about 6 MB (real ones are a few KB); its JSON is ten times larger. */
 #define AM_ANIM_MAX_FILE_BYTES ((size_t)16 << 20)
 #define AM_ANIM_JSON_MAX_FILE_BYTES ((size_t)128 << 20)

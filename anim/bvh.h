@@ -25,7 +25,7 @@ extern "C" {
 #include "skeleton/skeleton.h"
 
 /* A BVH file is text starting with HIERARCHY and at most this long: 60 s of 1024 joints at
- * 120 frames a second is about 50 MB; CMU's files are 2-4 MB (README "Size limits"). */
+ * 120 frames a second is about 50 MB; CMU's files are 2-4 MB (docs/formats.md "Size limits"). */
 #define AM_BVH_MAX_FILE_BYTES ((size_t)64 << 20)
 extern const am_file_format am_bvh_format;
 

@@ -18,7 +18,7 @@ extern "C" {
 #include "skeleton/skeleton.h"
 
 /* A joint map is a JSON object of at most this many bytes (thousands of names fit in a
- * few hundred KB; README "Size limits"). The --rig file it may name is a rig JSON
+ * few hundred KB; docs/formats.md "Size limits"). The --rig file it may name is a rig JSON
  * (AM_RIG_MAX_FILE_BYTES). */
 #define AM_JOINT_MAP_MAX_FILE_BYTES ((size_t)4 << 20)
 /* Its tree's memory budget (core/json_text.h): 16 times the file limit. */

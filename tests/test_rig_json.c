@@ -1,4 +1,4 @@
-/* The rig JSON (README "Rig JSON"): parsing, every bad field named, and the writer's
+/* The rig JSON (docs/rig-json.md): parsing, every bad field named, and the writer's
  * output read back to the same values. */
 #include <math.h>
 #include <stdio.h>

@@ -71,7 +71,7 @@ am_status am_fail_nomem(am_error *err, const char *what);
 /* "where: msg (at byte N)" into buf (truncated to size; AM_ERROR_TEXT_MAX always fits). */
 const char *am_error_format(const am_error *err, char *buf, size_t size);
 
-/* The process exit code the CLI uses for a status (see README "Exit codes"). */
+/* The process exit code the CLI uses for a status (see docs/cli.md "Exit codes"). */
 int am_status_exit_code(am_status s);
 
 #ifdef __cplusplus

@@ -1,4 +1,4 @@
-/* Import: a model file in, the creature's files out (README "animesh import").
+/* Import: a model file in, the creature's files out (docs/import.md).
  *
  *   model file --am_scene_load_ex--> am_scene --am_import_plan_make--> am_import_plan
  *        (collada.h, ...)                         |  THE route decision (one place):
@@ -264,7 +264,7 @@ typedef struct am_import_report {
 } am_import_report;
 
 void am_import_report_free(am_import_report *r);
-/* The report as JSON (README "animesh import": the report). */
+/* The report as JSON (docs/import.md: the report). */
 am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error *err);
 
 /* Build, write and bench a plan into out_dir (created). Every output of the run is staged

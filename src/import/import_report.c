@@ -1,4 +1,4 @@
-/* The import report as JSON (import.h, README "animesh import"). */
+/* The import report as JSON (import.h, docs/import.md). */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>

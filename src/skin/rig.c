@@ -1,4 +1,4 @@
-/* Rig JSON reader (README "Rig JSON"): one pass over the text (core/jsonlex.h, no tree)
+/* Rig JSON reader (docs/rig-json.md): one pass over the text (core/jsonlex.h, no tree)
  * straight into the rig's arrays, every field checked with an error naming the file and
  * the field. The file is read whole, bounded and sniffed as every user file (core/io.h).
  *

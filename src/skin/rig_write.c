@@ -1,4 +1,4 @@
-/* Rig JSON writer: the schema am_rig_parse_json reads (README "Rig JSON"). Numbers are
+/* Rig JSON writer: the schema am_rig_parse_json reads (docs/rig-json.md). Numbers are
  * written in the shortest form that reads back to the same value (F32 or F64). */
 #include "skin/rig.h"
 #include "core/numfmt.h"

@@ -34,7 +34,7 @@ extern "C" {
 
 #define AM_TEXTURE_MAX_SIDE 1024
 
-/* Files (README "Size limits"): a PNG starts with its signature and is at most 64 MB (an
+/* Files (docs/formats.md "Size limits"): a PNG starts with its signature and is at most 64 MB (an
  * 8192 x 8192 RGBA picture, the largest --resize takes, compresses well below it); a .j2c
  * starts with SOC + SIZ and is at most 16 MB (a lossless 1024 x 1024 RGBA stream is about
  * 3 MB). */

@@ -1,4 +1,4 @@
-/* libFuzzer target for the rig JSON reader (README "Rig JSON"): any input either fails
+/* libFuzzer target for the rig JSON reader (docs/rig-json.md): any input either fails
  * with an error or parses into a rig whose written JSON parses again to the same counts
  * and numbers (the writer's shortest-text numbers must read back exactly; -0 reads back
  * as 0, which is the same number). */
