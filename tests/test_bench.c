@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "bench/bench_internal.h"
+#include "bench/bench_report.h"
 
 /* skeleton.md 2.4 (skeleton-file frame) */
 static const am_vec3 P_SF = {0.0, 0.0, 1.067};
@@ -305,6 +308,87 @@ static void test_fold_keeps_the_tip_rigid_and_lifts_its_end(void **state)
     assert_v3_near(r.sets[1].centre_bind, am_v3(c, 0, O.z + c), 2e-3);
     am_bench_pose_report_free(&r);
     am_bench_set_free(&tip);
+    am_bench_set_free(&end);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
+/* The JSON report (bench/bench_report.h) holds the bench's own figures: the fold of the
+ * test above, posed at its three key times (3 <= 16: every key time), then at --time 3 alone
+ * with a rest limit; the end ring's centre where the fold puts it (z = O.z + 2 at t = 3). */
+static void test_the_json_report_holds_the_benchs_figures(void **state)
+{
+    (void)state;
+    const am_vec3 O = {0, 0, 0.6};
+    fx_mesh m;
+    fx_bar(&m, 8, -2, 2, -1, 1, O.z - 0.5, O.z + 0.5);
+    for (size_t v = 0; v < m.nv; v++) {
+        double s = smoothstep(-1, 1, m.pos[3 * v]);
+        int k = 0;
+        if (s > 0)
+            fx_weigh(&m, v, k++, 0, s);
+        if (s < 1)
+            fx_weigh(&m, v, k, 1, 1 - s);
+    }
+    am_vec3 off = am_v3_sub(O, P_SF);
+    fx_skin sk = {.n = 2, .names = {"mHipLeft", "mHipRight"}, .bind_world = {O, O}, .with_overrides = true,
+                  .override = {off, off}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    double keys[3] = {0, 3, 6};
+    am_quat id = am_quat_identity(), fold = am_quat_axis_angle(am_v3(0, 1, 0), -AM_PI / 2);
+    am_quat rots[3] = {id, fold, id};
+    fx_add_rot_anim(&b, "mHipLeft", keys, rots, 3, 6.0, true);
+    am_bench_set end;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_select(&b, "end", "x=2", &end, &err), AM_OK);
+
+    am_bench_report_options o = {.max_rest_error = -1, .sets = &end, .set_count = 1};
+    char *text;
+    am_bench_stats rest;
+    assert_int_equal(am_bench_report_json(&b, &o, &text, &rest, &err), AM_OK);
+    json_error_t je;
+    json_t *doc = json_loads(text, 0, &je);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "vertices")), b.vertex_count);
+    assert_int_equal(json_integer_value(json_object_get(doc, "triangles")), b.triangle_count);
+    json_t *re = json_object_get(doc, "rest_error");
+    assert_near(json_real_value(json_object_get(re, "max_m")), rest_error(&b), 1e-9);
+    assert_null(json_object_get(re, "pass"));
+    json_t *skin = json_object_get(doc, "skin");
+    assert_int_equal(json_integer_value(json_object_get(skin, "joint_count")), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(skin, "joints"), 0), "name")),
+                        "mHipLeft");
+    json_t *motion = json_array_get(json_object_get(doc, "motions"), 0);
+    json_t *poses = json_object_get(motion, "poses");
+    assert_int_equal(json_array_size(poses), 3);
+    json_t *at3 = json_array_get(poses, 1);
+    /* a key time is a U16 of the duration in the .anim: 3 s comes back within 6 s / 65535 */
+    assert_near(json_real_value(json_object_get(at3, "t")), 3.0, 6.0 / 65535);
+    json_t *centre = json_object_get(json_array_get(json_object_get(at3, "sets"), 0), "centre_bind");
+    assert_near(json_real_value(json_array_get(centre, 2)), O.z + 2, 2e-3);
+    assert_non_null(json_object_get(doc, "rest_pose"));
+    assert_null(json_object_get(doc, "png_strip"));
+    json_decref(doc);
+    free(text);
+
+    double at[1] = {3.0};
+    o.times = at;
+    o.time_count = 1;
+    o.max_rest_error = 1e-3;
+    o.strip_path = "strip.png";
+    o.strip_frames = 5;
+    o.strip_view = "side";
+    assert_int_equal(am_bench_report_json(&b, &o, &text, NULL, &err), AM_OK);
+    doc = json_loads(text, 0, &je);
+    assert_non_null(doc);
+    assert_true(json_is_true(json_object_get(json_object_get(doc, "rest_error"), "pass")));
+    poses = json_object_get(json_array_get(json_object_get(doc, "motions"), 0), "poses");
+    assert_int_equal(json_array_size(poses), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "png_strip"), "frames")), 5);
+    json_decref(doc);
+    free(text);
     am_bench_set_free(&end);
     am_bench_free(&b);
     fx_mesh_free(&m);
@@ -762,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_override_threshold_is_a_tenth_of_a_millimetre),
         cmocka_unit_test(test_rotation_key_turns_the_knee_about_the_hip_as_hand_fk_says),
         cmocka_unit_test(test_fold_keeps_the_tip_rigid_and_lifts_its_end),
+        cmocka_unit_test(test_the_json_report_holds_the_benchs_figures),
         cmocka_unit_test(test_bind_rot_undoes_the_bind_shape_rotation),
         cmocka_unit_test(test_unknown_joint_name_follows_the_pelvis),
         cmocka_unit_test(test_weight_report_counts_what_quality_md_defines),

@@ -73,6 +73,7 @@
 
 /* Verification: the viewer-faithful bench, its renders, the reports, the bend box. */
 #include "bench/bench.h"
+#include "bench/bench_report.h"
 #include "bench/lbs.h"
 #include "bench/render.h"
 #include "report/report.h"

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "bench/bench.h"
+#include "bench/bench_report.h"
 #include "cli/cli.h"
 #include "cli/cli_args.h"
 #include "retarget/motion_file.h"
@@ -179,52 +178,15 @@ static int parse_args(int argc, char **argv, bench_args *a)
     return 0;
 }
 
-/* Times to report for one motion. */
-static size_t motion_times(const bench_args *a, const am_bench_motion_info *info, double *out, size_t cap)
+/* The library's report options from the arguments (the strip as it will be written). */
+static am_bench_report_options report_options(const bench_args *a, const am_bench *b, const am_bench_set *sets)
 {
-    if (a->time_count) {
-        memcpy(out, a->times, a->time_count * sizeof *out);
-        return a->time_count;
+    am_bench_report_options o = {a->times, a->time_count, a->keys, a->max_rest, sets, a->set_count, NULL, 0, NULL};
+    if (a->strip) {
+        o.strip_path = a->strip;
+        o.strip_frames = b->motion_count && a->strip_anim >= 0 ? (size_t)a->frames : 1;
+        o.strip_view = am_view_name(a->view);
     }
-    if (a->keys || info->key_time_count <= 16) {
-        size_t n = info->key_time_count < cap ? info->key_time_count : cap;
-        memcpy(out, info->key_times, n * sizeof *out);
-        return n;
-    }
-    am_render_even_times(info->duration, 9, out);
-    return 9;
-}
-
-static json_t *v3(am_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
-
-static json_t *stats_json(const am_bench_stats *s)
-{
-    return json_pack("{s:f,s:f,s:f,s:f,s:I}", "max_m", s->max, "mean_m", s->mean, "rms_m", s->rms, "p99_m", s->p99,
-                     "vertex", (json_int_t)s->argmax);
-}
-
-static json_t *pose_json(const am_bench_pose_report *r, const am_bench_set *sets)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "t", json_real(r->t));
-    json_object_set_new(o, "displacement", stats_json(&r->displacement));
-    json_object_set_new(o, "strain", json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:b}", "edges", (json_int_t)r->strain.edges,
-                                               "p1", r->strain.p1, "p99", r->strain.p99, "min", r->strain.min, "max",
-                                               r->strain.max, "share_outside", r->strain.share_outside, "flag",
-                                               r->strain.share_outside > 0.002));
-    json_object_set_new(o, "cross_side_leak",
-                        json_pack("{s:b,s:s,s:f,s:f,s:I}", "applies", r->leak.applies, "side",
-                                  am_bench_side_name(r->leak.side), "max_m", r->leak.max_m, "max_h", r->leak.max_h,
-                                  "vertex", (json_int_t)r->leak.argmax));
-    json_object_set_new(o, "bbox_prim", json_pack("[oo]", v3(r->min_prim), v3(r->max_prim)));
-    json_object_set_new(o, "bbox_bind", json_pack("[oo]", v3(r->min_bind), v3(r->max_bind)));
-    json_t *sa = json_array();
-    for (size_t k = 0; k < r->set_count; k++)
-        json_array_append_new(sa, json_pack("{s:s,s:s,s:I,s:f,s:b,s:o,s:o}", "name", sets[k].name, "expr", sets[k].expr,
-                                            "count", (json_int_t)sets[k].count, "rigidity_m", r->sets[k].rigidity_m,
-                                            "sampled", r->sets[k].sampled, "centre_prim", v3(r->sets[k].centre_prim),
-                                            "centre_bind", v3(r->sets[k].centre_bind)));
-    json_object_set_new(o, "sets", sa);
     return o;
 }
 
@@ -264,227 +226,149 @@ static const char *lod_name(int lod)
     return lod >= 0 && lod < 4 ? names[lod] : "?";
 }
 
-static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *err)
+/* The text report: the same figures as the JSON (bench/bench_report.h), for people. */
+static am_status report_text(const bench_args *a, const am_bench *b, const am_bench_set *sets,
+                             const am_bench_report_options *ro, am_bench_stats *rest, am_error *err)
 {
     const am_skeleton *sk = b->skel;
-    am_bench_stats rest;
     am_bench_weights wr;
-    if (am_bench_rest_error(b, &rest, err) || am_bench_weight_report(b, &wr, err))
-        return am_cli_report(err);
+    am_status st;
+    if ((st = am_bench_rest_error(b, rest, err)) || (st = am_bench_weight_report(b, &wr, err)))
+        return st;
     am_vec3 *joints = malloc(sk->joint_count * sizeof *joints);
-    if (!joints) {
-        am_fail_nomem(err, "joints");
-        return am_cli_report(err);
-    }
-    if (am_bench_pose_at(b, -1, 0, NULL, joints, err)) {
+    if (!joints)
+        return am_fail_nomem(err, "joints");
+    if ((st = am_bench_pose_at(b, -1, 0, NULL, joints, err))) {
         free(joints);
-        return am_cli_report(err);
+        return st;
     }
     size_t applied = 0, known = 0;
     for (size_t j = 0; j < sk->joint_count; j++)
         applied += b->override_applied[j];
     for (size_t i = 0; i < b->skin_joint_count; i++)
         known += b->skin_joint_known[i];
-    bool fail = a->max_rest >= 0 && rest.max > a->max_rest;
-
-    json_t *root = a->json ? json_object() : NULL;
-    if (root) {
-        json_object_set_new(root, "mesh", json_string(b->source));
-        json_object_set_new(root, "lod", json_string(lod_name(b->lod)));
-        json_object_set_new(root, "vertices", json_integer((json_int_t)b->vertex_count));
-        json_object_set_new(root, "triangles", json_integer((json_int_t)b->triangle_count));
-        json_t *jj = json_array();
-        for (size_t i = 0; i < b->skin_joint_count; i++) {
-            int j = b->skin_joint[i];
-            const am_skin_info *skin = &b->asset.skin;
-            json_t *o = json_pack("{s:s,s:b,s:s}", "name", skin->joint_names[i], "known", b->skin_joint_known[i],
-                                  "viewer_joint", sk->joints[j].name);
-            json_object_set_new(o, "override_applied", json_boolean(b->skin_joint_known[i] && b->override_applied[j]));
-            json_object_set_new(o, "override", b->overrides_honoured
-                                                   ? v3(am_mat4_get_translation(&skin->alt_inverse_bind[i]))
-                                                   : json_null());
-            json_object_set_new(o, "rest_prim", v3(joints[j]));
-            json_object_set_new(o, "rest_bind", v3(am_bench_prim_to_bind(b, joints[j])));
-            json_array_append_new(jj, o);
-        }
-        json_object_set_new(root, "skin",
-                            json_pack("{s:I,s:I,s:b,s:I,s:b,s:o}", "joint_count", (json_int_t)b->skin_joint_count,
-                                      "palette", (json_int_t)b->palette_count, "overrides_honoured",
-                                      b->overrides_honoured, "overrides_applied", (json_int_t)applied,
-                                      "pelvis_override_applied", b->pelvis_override_applied, "joints", jj));
-        json_object_set_new(root, "frames",
-                            json_pack("{s:o,s:[ffff]}", "bind_minus_prim", v3(b->bind_minus_prim), "root_rotation",
-                                      b->root_rot.x, b->root_rot.y, b->root_rot.z, b->root_rot.w));
-        json_t *re = stats_json(&rest);
-        json_object_set_new(re, "frame", json_string("bind"));
-        if (a->max_rest >= 0)
-            json_object_set_new(re, "pass", json_boolean(!fail));
-        json_object_set_new(root, "rest_error", re);
-        json_t *hist = json_array();
-        for (int k = 0; k <= 4; k++)
-            json_array_append_new(hist, json_integer((json_int_t)wr.influence_histogram[k]));
-        json_object_set_new(root, "weights",
-                            json_pack("{s:I,s:I,s:i,s:o,s:I,s:I,s:I,s:f,s:I,s:f}", "unweighted", (json_int_t)wr.unweighted,
-                                      "sum_dev", (json_int_t)wr.sum_dev, "max_influences", wr.max_influences,
-                                      "influence_histogram", hist, "bad_joint_index", (json_int_t)wr.bad_joint_index,
-                                      "beyond_palette", (json_int_t)wr.beyond_palette, "unknown_joint_names",
-                                      (json_int_t)wr.unknown_joint_names, "cross_side_weight", wr.cross_side_weight,
-                                      "cross_side_vertex", (json_int_t)wr.cross_side_vertex, "height_m", b->height));
-        json_object_set_new(json_object_get(root, "weights"), "sides_follow_y", json_boolean(b->sides_follow_y));
-    } else {
-        printf("bench %s: LOD %s, %zu vertices, %zu triangles\n", b->source, lod_name(b->lod), b->vertex_count,
-               b->triangle_count);
-        printf("skin: %zu joint names (%zu known), palette %zu, overrides %s: %zu applied, mPelvis override %s\n",
-               b->skin_joint_count, known, b->palette_count,
-               b->overrides_honoured ? "present" : "absent or count mismatch (ignored by the viewer)", applied,
-               b->pelvis_override_applied ? "APPLIED (the whole mesh moves with it)" : "not applied");
-        printf("frames: bind = prim + (%.4f, %.4f, %.4f)%s\n", b->bind_minus_prim.x, b->bind_minus_prim.y,
-               b->bind_minus_prim.z,
-               fabs(b->root_rot.w) < 1 - 1e-12 ? " after undoing mRoot's bind_rot" : "; mRoot rotation identity");
-        for (size_t i = 0; i < b->skin_joint_count && i < 40; i++) {
-            int j = b->skin_joint[i];
-            am_vec3 pb = am_bench_prim_to_bind(b, joints[j]);
-            printf("  joint %-22s %s rest prim (%8.4f %8.4f %8.4f) bind (%8.4f %8.4f %8.4f)\n", b->asset.skin.joint_names[i],
-                   !b->skin_joint_known[i] ? "UNKNOWN->mPelvis" : b->override_applied[j] ? "override        "
-                                                                                        : "default pos     ",
-                   joints[j].x, joints[j].y, joints[j].z, pb.x, pb.y, pb.z);
-        }
-        if (b->skin_joint_count > 40)
-            printf("  ... %zu more joints (--json lists all)\n", b->skin_joint_count - 40);
-        printf("rest error (bind frame): max %.3g m (vertex %zu), mean %.3g m, p99 %.3g m%s\n", rest.max, rest.argmax,
-               rest.mean, rest.p99, a->max_rest < 0 ? "" : fail ? "  FAIL" : "  ok");
-        printf("weights: unweighted %zu%s, sum_dev %zu, max_influences %d (0:%zu 1:%zu 2:%zu 3:%zu 4:%zu), bad joint "
-               "index %zu, unknown joint names %zu, H %.4f m\n",
-               wr.unweighted, wr.unweighted ? " BLOCKER" : "", wr.sum_dev, wr.max_influences, wr.influence_histogram[0],
-               wr.influence_histogram[1], wr.influence_histogram[2], wr.influence_histogram[3], wr.influence_histogram[4],
-               wr.bad_joint_index, wr.unknown_joint_names, b->height);
-        /* The cross-side figure means something only when Left/Right bones hold the mesh's
-         * +Y/-Y sides (a bend box's "hips" hold -X/+X halves): say so instead of a 1.0. */
-        if (b->sides_follow_y)
-            printf("cross-side weight: %.4f (vertex %zu): the largest weight a Left bone gives a right-side vertex "
-                   "or vice versa\n", wr.cross_side_weight, wr.cross_side_vertex);
-        else
-            printf("cross-side weight: not applicable (the mesh's Left/Right bones do not hold its +Y/-Y sides)\n");
+    bool fail = a->max_rest >= 0 && rest->max > a->max_rest;
+    printf("bench %s: LOD %s, %zu vertices, %zu triangles\n", b->source, lod_name(b->lod), b->vertex_count,
+           b->triangle_count);
+    printf("skin: %zu joint names (%zu known), palette %zu, overrides %s: %zu applied, mPelvis override %s\n",
+           b->skin_joint_count, known, b->palette_count,
+           b->overrides_honoured ? "present" : "absent or count mismatch (ignored by the viewer)", applied,
+           b->pelvis_override_applied ? "APPLIED (the whole mesh moves with it)" : "not applied");
+    printf("frames: bind = prim + (%.4f, %.4f, %.4f)%s\n", b->bind_minus_prim.x, b->bind_minus_prim.y,
+           b->bind_minus_prim.z,
+           fabs(b->root_rot.w) < 1 - 1e-12 ? " after undoing mRoot's bind_rot" : "; mRoot rotation identity");
+    for (size_t i = 0; i < b->skin_joint_count && i < 40; i++) {
+        int j = b->skin_joint[i];
+        am_vec3 pb = am_bench_prim_to_bind(b, joints[j]);
+        printf("  joint %-22s %s rest prim (%8.4f %8.4f %8.4f) bind (%8.4f %8.4f %8.4f)\n", b->asset.skin.joint_names[i],
+               !b->skin_joint_known[i] ? "UNKNOWN->mPelvis" : b->override_applied[j] ? "override        "
+                                                                                    : "default pos     ",
+               joints[j].x, joints[j].y, joints[j].z, pb.x, pb.y, pb.z);
     }
     free(joints);
+    if (b->skin_joint_count > 40)
+        printf("  ... %zu more joints (--json lists all)\n", b->skin_joint_count - 40);
+    printf("rest error (bind frame): max %.3g m (vertex %zu), mean %.3g m, p99 %.3g m%s\n", rest->max, rest->argmax,
+           rest->mean, rest->p99, a->max_rest < 0 ? "" : fail ? "  FAIL" : "  ok");
+    printf("weights: unweighted %zu%s, sum_dev %zu, max_influences %d (0:%zu 1:%zu 2:%zu 3:%zu 4:%zu), bad joint "
+           "index %zu, unknown joint names %zu, H %.4f m\n",
+           wr.unweighted, wr.unweighted ? " BLOCKER" : "", wr.sum_dev, wr.max_influences, wr.influence_histogram[0],
+           wr.influence_histogram[1], wr.influence_histogram[2], wr.influence_histogram[3], wr.influence_histogram[4],
+           wr.bad_joint_index, wr.unknown_joint_names, b->height);
+    /* The cross-side figure means something only when Left/Right bones hold the mesh's
+     * +Y/-Y sides (a bend box's "hips" hold -X/+X halves): say so instead of a 1.0. */
+    if (b->sides_follow_y)
+        printf("cross-side weight: %.4f (vertex %zu): the largest weight a Left bone gives a right-side vertex "
+               "or vice versa\n", wr.cross_side_weight, wr.cross_side_vertex);
+    else
+        printf("cross-side weight: not applicable (the mesh's Left/Right bones do not hold its +Y/-Y sides)\n");
 
     /* Sets at rest, then each motion's poses. */
     am_bench_pose_report pr;
-    int rc = AM_EXIT_OK;
     if (a->set_count) {
-        if (am_bench_pose_report_at(b, -1, 0, sets, a->set_count, &pr, err)) {
-            json_decref(root);
-            return am_cli_report(err);
-        }
-        if (root)
-            json_object_set_new(root, "rest_pose", pose_json(&pr, sets));
-        else
-            pose_text(&pr, sets, "rest");
+        if ((st = am_bench_pose_report_at(b, -1, 0, sets, a->set_count, &pr, err)))
+            return st;
+        pose_text(&pr, sets, "rest");
         am_bench_pose_report_free(&pr);
     }
-    json_t *motions = root ? json_array() : NULL;
     for (size_t m = 0; m < b->motion_count; m++) {
         am_bench_motion_info info;
-        if (am_bench_motion_get_info(b, m, &info, err)) {
-            rc = am_cli_report(err);
-            break;
-        }
-        double times[MAX_ITEMS];
-        size_t nt = motion_times(a, &info, times, MAX_ITEMS);
-        json_t *mo = NULL, *poses = NULL;
-        if (root) {
-            json_t *kt = json_array();
-            for (size_t k = 0; k < info.key_time_count; k++)
-                json_array_append_new(kt, json_real(info.key_times[k]));
-            mo = json_pack("{s:s,s:f,s:b,s:f,s:f,s:i,s:I,s:I,s:o}", "file", info.source, "duration", info.duration,
-                           "loop", info.loop, "loop_in", info.loop_in, "loop_out", info.loop_out, "priority",
-                           info.priority, "joints", (json_int_t)info.joint_count, "unknown_joints",
-                           (json_int_t)info.unknown_joints, "key_times", kt);
-            poses = json_array();
-        } else {
-            printf("motion %zu: %s  %.3f s%s [%.3f, %.3f], priority %d, %zu joints (%zu unknown, ignored), %zu key times\n",
-                   m, info.source, info.duration, info.loop ? " loop" : "", info.loop_in, info.loop_out, info.priority,
-                   info.joint_count, info.unknown_joints, info.key_time_count);
-        }
+        if ((st = am_bench_motion_get_info(b, m, &info, err)))
+            return st;
+        double times[AM_BENCH_REPORT_MAX_TIMES];
+        size_t nt = am_bench_report_times(&info, ro, times, AM_BENCH_REPORT_MAX_TIMES);
+        printf("motion %zu: %s  %.3f s%s [%.3f, %.3f], priority %d, %zu joints (%zu unknown, ignored), %zu key times\n",
+               m, info.source, info.duration, info.loop ? " loop" : "", info.loop_in, info.loop_out, info.priority,
+               info.joint_count, info.unknown_joints, info.key_time_count);
         for (size_t k = 0; k < nt; k++) {
-            if (am_bench_pose_report_at(b, (int)m, times[k], sets, a->set_count, &pr, err)) {
-                json_decref(mo);
-                json_decref(poses);
-                json_decref(root);
-                json_decref(motions);
-                return am_cli_report(err);
-            }
-            if (root)
-                json_array_append_new(poses, pose_json(&pr, sets));
-            else {
-                char label[32];
-                snprintf(label, sizeof label, "t=%.3fs", times[k]);
-                pose_text(&pr, sets, label);
-            }
+            if ((st = am_bench_pose_report_at(b, (int)m, times[k], sets, a->set_count, &pr, err)))
+                return st;
+            char label[32];
+            snprintf(label, sizeof label, "t=%.3fs", times[k]);
+            pose_text(&pr, sets, label);
             am_bench_pose_report_free(&pr);
         }
-        if (root) {
-            json_object_set_new(mo, "poses", poses);
-            json_array_append_new(motions, mo);
-        }
     }
-    if (root)
-        json_object_set_new(root, "motions", motions);
+    return AM_OK;
+}
 
-    if (a->strip && rc == AM_EXIT_OK) {
-        am_render_options opt = am_render_defaults();
-        opt.view = a->view;
-        opt.flat = a->flat;
-        opt.draw_joints = !a->no_joints;
-        if (a->fw) {
-            opt.frame_width = a->fw;
-            opt.frame_height = a->fh;
-        }
-        am_image tex = {0};
-        if (a->texture) {
-            if (am_png_read(a->texture, &tex, err)) {
-                json_decref(root);
-                return am_cli_report(err);
-            }
-            opt.texture = &tex;
-        }
-        int motion = b->motion_count ? a->strip_anim : -1;
-        double times[64];
-        double dur = 0;
-        if (motion >= 0) {
-            am_bench_motion_info info;
-            am_bench_motion_get_info(b, (size_t)motion, &info, NULL);
-            dur = info.duration;
-        }
-        size_t nf = motion >= 0 ? (size_t)a->frames : 1;
-        am_render_even_times(dur, nf, times);
-        am_status s = am_render_strip_png(b, motion, times, nf, &opt, a->strip, err);
-        am_image_free(&tex);
-        if (s) {
-            json_decref(root);
-            return am_cli_report(err);
-        }
-        if (root)
-            json_object_set_new(root, "png_strip", json_pack("{s:s,s:i,s:s}", "path", a->strip, "frames", (int)nf,
-                                                             "view", am_view_name(a->view)));
-        else
-            printf("wrote %s (%zu frames, %s view)\n", a->strip, nf, am_view_name(a->view));
+/* The PNG strip of --png-strip (ro->strip_frames frames of motion --strip-anim, or the rest). */
+static am_status write_strip(const bench_args *a, const am_bench *b, const am_bench_report_options *ro, am_error *err)
+{
+    am_render_options opt = am_render_defaults();
+    opt.view = a->view;
+    opt.flat = a->flat;
+    opt.draw_joints = !a->no_joints;
+    if (a->fw) {
+        opt.frame_width = a->fw;
+        opt.frame_height = a->fh;
     }
-    if (root) {
-        char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
-        json_decref(root);
-        if (!text) {
-            am_fail_nomem(err, "JSON output");
-            return am_cli_report(err);
-        }
-        puts(text);
-        free(text);
+    am_image tex = {0};
+    if (a->texture) {
+        am_status s = am_png_read(a->texture, &tex, err);
+        if (s)
+            return s;
+        opt.texture = &tex;
     }
-    if (fail && rc == AM_EXIT_OK) {
+    int motion = b->motion_count ? a->strip_anim : -1;
+    double times[64];
+    double dur = 0;
+    if (motion >= 0) {
+        am_bench_motion_info info;
+        am_bench_motion_get_info(b, (size_t)motion, &info, NULL);
+        dur = info.duration;
+    }
+    size_t nf = ro->strip_frames;
+    am_render_even_times(dur, nf, times);
+    am_status s = am_render_strip_png(b, motion, times, nf, &opt, a->strip, err);
+    am_image_free(&tex);
+    return s;
+}
+
+static int run(const bench_args *a, am_bench *b, am_bench_set *sets, am_error *err)
+{
+    am_bench_report_options ro = report_options(a, b, sets);
+    am_bench_stats rest;
+    char *json = NULL;
+    am_status s = a->json ? am_bench_report_json(b, &ro, &json, &rest, err) : report_text(a, b, sets, &ro, &rest, err);
+    if (!s && a->strip) {
+        s = write_strip(a, b, &ro, err);
+        if (!s && !json)
+            printf("wrote %s (%zu frames, %s view)\n", a->strip, ro.strip_frames, am_view_name(a->view));
+    }
+    if (s) {
+        free(json);
+        return am_cli_report(err);
+    }
+    if (json) {
+        puts(json);
+        free(json);
+    }
+    if (a->max_rest >= 0 && rest.max > a->max_rest) {
         fprintf(stderr, "animesh bench: rest error %.3g m exceeds --max-rest-error %g m\n", rest.max, a->max_rest);
-        rc = AM_EXIT_INVALID;
+        return AM_EXIT_INVALID;
     }
-    return rc;
+    return AM_EXIT_OK;
 }
 
 static bool is_anim_file(const char *path)
