@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/grow.h"
 #include "core/io.h"
 #include "core/xml_doc.h"
 #include "readers/collada/collada_internal.h"
@@ -416,21 +417,6 @@ size_t am_collada_preprocess(char *text, size_t size)
 
 /* --- nodes ------------------------------------------------------------------------- */
 
-static am_status grow(void **arr, size_t *cap, size_t need, size_t elem, am_error *err)
-{
-    if (need <= *cap)
-        return AM_OK;
-    size_t nc = *cap ? *cap * 2 : 64;
-    while (nc < need)
-        nc *= 2;
-    void *p = realloc(*arr, nc * elem);
-    if (!p)
-        return am_fail_nomem(err, "COLLADA scene");
-    *arr = p;
-    *cap = nc;
-    return AM_OK;
-}
-
 /* The node's local matrix: its transform elements composed in document order (COLLADA
  * column form M = M1 M2 ... Mn, so in LL layout L = Ln ... L1). */
 static am_status node_local(dae_ctx *c, const xmlNode *n, am_mat4 *out)
@@ -484,8 +470,9 @@ static am_status read_node(dae_ctx *c, node_build *nb, const xmlNode *x, int par
     if (depth > DAE_MAX_NODE_DEPTH)
         return dae_fail(c, x, "nodes nested deeper than %d levels", DAE_MAX_NODE_DEPTH);
     am_status st;
-    if ((st = grow((void **)&s->nodes, &nb->cap, s->node_count + 1, sizeof *s->nodes, c->err)) ||
-        (st = grow((void **)&c->node_xml, &nb->xml_cap, s->node_count + 1, sizeof *c->node_xml, c->err)))
+    size_t need = s->node_count + 1;
+    if ((st = am_grow((void **)&s->nodes, &nb->cap, need, sizeof *s->nodes, "COLLADA nodes", c->err)) ||
+        (st = am_grow((void **)&c->node_xml, &nb->xml_cap, need, sizeof *c->node_xml, "COLLADA nodes", c->err)))
         return st;
     size_t i = s->node_count++;
     am_scene_node *n = &s->nodes[i];
@@ -544,7 +531,7 @@ static am_status index_ids(dae_ctx *c)
         if (n->type == XML_ELEMENT_NODE) {
             const char *id = dae_attr(n, "id");
             if (id && id[0]) {
-                am_status st = grow((void **)&c->ids, &cap, c->id_count + 1, sizeof *c->ids, c->err);
+                am_status st = am_grow((void **)&c->ids, &cap, c->id_count + 1, sizeof *c->ids, "COLLADA ids", c->err);
                 if (st)
                     return st;
                 c->ids[c->id_count] = (dae_id){id, n, c->id_count};
