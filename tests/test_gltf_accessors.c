@@ -11,7 +11,7 @@
 #include "support/gltf_fixtures.h"
 #include "readers/gltf/gltf_internal.h"
 #include "support/test_support.h"
-#include "world/digest.h"
+#include "core/base64.h"
 
 typedef struct doc {
     json_t *root, *views, *accessors;

@@ -12,7 +12,7 @@
 #include "support/gltf_fixtures.h"
 #include "readers/scene_load.h"
 #include "support/test_support.h"
-#include "world/digest.h"
+#include "core/base64.h"
 
 #define SIMPLE_SKIN "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf"
 

@@ -13,7 +13,8 @@
 #ifndef ANIMESH_ANIMESH_H
 #define ANIMESH_ANIMESH_H
 
-/* Foundations: errors as values, files, JSON and text helpers, numbers as text. */
+/* Foundations: errors as values, files, base64, JSON and text helpers, numbers as text. */
+#include "core/base64.h"
 #include "core/error.h"
 #include "core/grow.h"
 #include "core/io.h"

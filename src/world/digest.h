@@ -1,6 +1,6 @@
 /* Content fingerprints for the world path: SHA-256 (what WorldBridge verifies and what
- * the Idempotency-Key is), base64 (how binary files travel inside JSON) and UUIDs
- * derived from content, so re-exporting the same creature yields the same asset IDs. */
+ * the Idempotency-Key is) and UUIDs derived from content, so re-exporting the same
+ * creature yields the same asset IDs (base64: core/base64.h). */
 #ifndef AM_WORLD_DIGEST_H
 #define AM_WORLD_DIGEST_H
 
@@ -11,18 +11,13 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base64.h" /* base64 moved to core; kept reachable from here */
 #include "core/error.h"
 
 /* The 32-byte SHA-256 of data (OpenSSL libcrypto). */
 am_status am_sha256(const void *data, size_t n, uint8_t out[32], am_error *err);
 /* Same, as 64 lowercase hex digits plus NUL. */
 am_status am_sha256_hex(const void *data, size_t n, char out[65], am_error *err);
-
-/* Standard base64 (RFC 4648, with padding, no line breaks) into a malloc'd string. */
-am_status am_base64_encode(const void *data, size_t n, char **out, am_error *err);
-/* And back: white space is skipped; anything else outside the alphabet, a length that is not
- * a multiple of 4 or misplaced padding is AM_ERR_INVALID. *out is malloc'd (n may be 0). */
-am_status am_base64_decode(const char *text, uint8_t **out, size_t *n, am_error *err);
 
 /* A UUID is kept as its 16 bytes in network order (the order of the RFC text form and of
  * the OpenSim ExtraParams blob). */

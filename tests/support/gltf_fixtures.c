@@ -13,7 +13,7 @@
 
 #include "readers/scene_load.h"
 #include "test_support.h"
-#include "world/digest.h"
+#include "core/base64.h"
 
 static void *xcalloc(size_t n, size_t size)
 {

@@ -6,7 +6,7 @@
 
 #include "readers/file_ref.h"
 #include "readers/gltf/gltf_internal.h"
-#include "world/digest.h"
+#include "core/base64.h"
 
 am_status gltf_data_uri(gltf_ctx *c, const char *uri, const char *what, size_t max_bytes, uint8_t **out,
                         size_t *size, char *mime, size_t mime_size)
