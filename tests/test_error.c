@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "anim/anim.h"
+#include "core/progress.h"
 #include "core/error.h"
 #include "skin/rig.h"
 #include "support/test_support.h"
@@ -131,6 +132,37 @@ static void test_library_calls_are_safe_with_an_uncleared_error(void **state)
     assert_null(strstr(buf, "GGG"));
 }
 
+/* core/progress.h: a line reaches the caller's function formatted, cut to the line limit,
+ * and nothing happens without a function. */
+typedef struct progress_log {
+    int calls;
+    char last[AM_PROGRESS_LINE_MAX + 8];
+} progress_log;
+
+static void log_line(void *user, const char *line)
+{
+    progress_log *l = user;
+    l->calls++;
+    snprintf(l->last, sizeof l->last, "%s", line);
+}
+
+static void test_progress_lines_are_formatted_and_bounded(void **state)
+{
+    (void)state;
+    progress_log l = {0};
+    am_progress(log_line, &l, "part '%s': %zu vertices", "tail", (size_t)412);
+    assert_int_equal(l.calls, 1);
+    assert_string_equal(l.last, "part 'tail': 412 vertices");
+    char big[2 * AM_PROGRESS_LINE_MAX];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    am_progress(log_line, &l, "%s", big);
+    assert_int_equal(l.calls, 2);
+    assert_int_equal(strlen(l.last), AM_PROGRESS_LINE_MAX - 1);
+    am_progress(NULL, &l, "dropped %d", 1);
+    assert_int_equal(l.calls, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_an_argument_may_point_into_the_error),
         cmocka_unit_test(test_a_long_path_keeps_its_file_name_and_the_field),
         cmocka_unit_test(test_library_calls_are_safe_with_an_uncleared_error),
+        cmocka_unit_test(test_progress_lines_are_formatted_and_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

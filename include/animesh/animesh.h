@@ -21,6 +21,7 @@
 #include "core/jsonlex.h"
 #include "core/numfmt.h"
 #include "core/outset.h"
+#include "core/progress.h"
 #include "core/radix.h"
 #include "core/secret.h"
 #include "core/text.h"

@@ -22,12 +22,12 @@ static void progress(const am_bendbox_options *opt, const char *step, const char
 {
     if (!opt->progress)
         return;
-    char detail[512];
+    char detail[AM_PROGRESS_LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    opt->progress(opt->user, step, detail);
+    am_progress(opt->progress, opt->user, "[%s] %s", step, detail);
 }
 
 /* Every file the run writes: one output set, renamed into place together at the end

@@ -41,6 +41,7 @@ extern "C" {
 
 #include "anim/anim.h"
 #include "core/error.h"
+#include "core/progress.h"
 #include "math/am_math.h"
 #include "skeleton/skeleton.h"
 #include "skin/rig.h"
@@ -87,14 +88,13 @@ am_motion_sample_opts am_bendbox_sample_opts(void);
 
 /* ---- the whole pipeline (`animesh bendbox`) ---- */
 
-/* Called once per step as it finishes (the CLI prints it; the library never prints). */
-typedef void (*am_bendbox_progress_fn)(void *user, const char *step, const char *detail);
+/* progress: called once per step as it finishes, with "[step] detail" (core/progress.h). */
 
 typedef struct am_bendbox_options {
     const char *out_dir;
     const am_skeleton *skel;
     bool bench;             /* run the bench on the written files and render the PNGs */
-    am_bendbox_progress_fn progress;
+    am_progress_fn progress;
     void *user;
     bool preview;           /* also bendbox.preview.html (preview.h) */
 } am_bendbox_options;

@@ -30,9 +30,9 @@ static const char *help =
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
     "Exit codes: 0 built (and every check passed), 1 a check failed, 2 usage, 3 I/O error.\n";
 
-static void print_progress(void *user, const char *step, const char *detail)
+static void print_progress(void *user, const char *line)
 {
-    fprintf((FILE *)user, "[%s] %s\n", step, detail);
+    fprintf((FILE *)user, "%s\n", line);
     fflush((FILE *)user);
 }
 

@@ -42,6 +42,7 @@ extern "C" {
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/progress.h"
 #include "core/io.h"
 #include "retarget/retarget.h"
 #include "scene/scene.h"
@@ -78,7 +79,7 @@ typedef struct am_import_options {
     double oar_position[3];      /* region position of the object (default 128, 128, 25) */
     int64_t creation_time;       /* OAR times (SOURCE_DATE_EPOCH in the CLI) */
     /* Optional progress: called with one line per step (the library never prints). */
-    void (*progress)(void *user, const char *line);
+    am_progress_fn progress;
     void *progress_user;
 } am_import_options;
 void am_import_options_default(am_import_options *opts);

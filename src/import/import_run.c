@@ -46,14 +46,10 @@ static am_status add_file(am_import_outset *set, const char *dir, const char *na
 static void progress(const am_import_options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void progress(const am_import_options *o, const char *fmt, ...)
 {
-    if (!o->progress)
-        return;
-    char line[256];
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(line, sizeof line, fmt, ap);
+    am_progress_v(o->progress, o->progress_user, fmt, ap);
     va_end(ap);
-    o->progress(o->progress_user, line);
 }
 
 static void run_finding(am_import_report *r, const char *code, const char *fmt, ...)

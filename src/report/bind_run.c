@@ -16,14 +16,10 @@
 static void progress(const am_bind_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void progress(const am_bind_job *job, const char *fmt, ...)
 {
-    if (!job->progress)
-        return;
-    char line[400];
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(line, sizeof line, fmt, ap);
+    am_progress_v(job->progress, job->user, fmt, ap);
     va_end(ap);
-    job->progress(job->user, line);
 }
 
 static void run_warn(am_bind_run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

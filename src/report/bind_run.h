@@ -26,6 +26,7 @@ extern "C" {
 #include "bind/bind.h"
 #include "bind/bind_io.h"
 #include "bind/fit.h"
+#include "core/progress.h"
 #include "core/error.h"
 #include "report/quality.h"
 #include "skeleton/skeleton.h"
@@ -45,7 +46,7 @@ typedef struct am_bind_job {
     bool preview;                /* with skin: NAME.preview.html too (preview.h) */
     const am_quality_pose *poses;/* NULL = the standard poses */
     size_t pose_count;
-    void (*progress)(void *user, const char *line);
+    am_progress_fn progress;
     void *user;
 } am_bind_job;
 
