@@ -20,7 +20,9 @@
 #include <zlib.h>
 
 #include "support/test_support.h"
+#include "core/io.h"
 #include "world/oar.h"
+#include "world/oar_files.h"
 #include "support/world_fixtures.h"
 
 #define MAX_ENTRIES 16
@@ -627,6 +629,56 @@ static void test_linkset_children_are_other_parts(void **state)
     am_buf_free(&oar);
 }
 
+/* world/oar_files.h: the archive from files is the archive of the same bytes in memory
+ * (same plan, same bytes); a broken .anim is refused naming its path, and nothing is written. */
+static void test_an_archive_from_files_is_the_archive_of_their_bytes(void **state)
+{
+    (void)state;
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_buf expected = {0};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_oar_write(&t.in, &expected, &err), AM_OK);
+    char dir[256], mesh[512], tex[512], anim[512], out[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(mesh, sizeof mesh, "%s/cube.llmesh", dir);
+    snprintf(tex, sizeof tex, "%s/cube.j2c", dir);
+    snprintf(anim, sizeof anim, "%s/yes.anim", dir);
+    snprintf(out, sizeof out, "%s/cube.oar", dir);
+    assert_int_equal(am_write_file_atomic(mesh, t.mesh, t.mesh_size, &err), AM_OK);
+    assert_int_equal(am_write_file_atomic(tex, t.texture.data, t.texture.size, &err), AM_OK);
+    assert_int_equal(am_write_file_atomic(anim, t.anim, t.anim_size, &err), AM_OK);
+    am_oar_files f = {.mesh_path = mesh, .texture_path = tex, .anim_names = {"yes_head"}, .anim_paths = {anim},
+                      .anim_count = 1};
+    am_oar_input in = t.in; /* its bytes are ignored: the files are read */
+    in.mesh = NULL;
+    in.anims = NULL;
+    am_oar_files_report rep;
+    assert_int_equal(am_oar_write_files(&f, &in, out, &rep, &err), AM_OK);
+    size_t size;
+    uint8_t *written = am_test_slurp(out, &size);
+    assert_int_equal(size, expected.size);
+    assert_memory_equal(written, expected.data, size);
+    assert_int_equal(rep.check.meshes, 1);
+    assert_int_equal(rep.check.animations, 1);
+    assert_int_equal(rep.check.textures, 1);
+    assert_int_equal(rep.check.scripts, 1);
+    assert_non_null(strstr(rep.object_path, "objects/cube_100-100-030__")); /* OpenSim pads each to 3 */
+    free(written);
+    am_oar_files_report_free(&rep);
+    /* a .anim cut short: refused, naming the file; the archive already there is untouched */
+    assert_int_equal(am_write_file_atomic(anim, t.anim, t.anim_size / 2, &err), AM_OK);
+    snprintf(out, sizeof out, "%s/second.oar", dir);
+    assert_int_not_equal(am_oar_write_files(&f, &in, out, &rep, &err), AM_OK);
+    assert_string_equal(err.where, anim);
+    am_oar_files_report_free(&rep);
+    assert_int_equal(am_test_count_entries(dir), 4); /* the three inputs and cube.oar */
+    am_test_rmtree(dir);
+    am_buf_free(&expected);
+    am_test_oar_inputs_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -638,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs_are_refused_with_a_reason),
         cmocka_unit_test(test_extra_params_and_script_escaping),
         cmocka_unit_test(test_raw_tar_headers_hold_whole_paths),
+        cmocka_unit_test(test_an_archive_from_files_is_the_archive_of_their_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

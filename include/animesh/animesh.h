@@ -91,6 +91,7 @@
 #include "world/meshdata.h"
 #include "world/oar.h"
 #include "world/oar_check.h"
+#include "world/oar_files.h"
 #include "world/oar_verify.h"
 #include "world/remoteadmin.h"
 #include "world/worldbridge.h"

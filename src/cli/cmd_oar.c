@@ -1,21 +1,16 @@
 /* animesh oar: an OpenSim archive holding one animesh object, ready for `load oar --merge`. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
-#include "anim/anim.h"
-#include "mesh/mesh_asset.h"
-#include "texture/texture.h"
-#include "world/checks.h"
 #include "world/oar.h"
 #include "world/oar_check.h"
+#include "world/oar_files.h"
 
-#define OAR_MAX_ANIMS 64
+#define OAR_MAX_ANIMS AM_OAR_FILES_MAX_ANIMS
 
 static const char *help =
     "usage: animesh oar --mesh NAME.llmesh [--texture T.j2c] --anim NAME=FILE.anim ...\n"
@@ -48,53 +43,32 @@ static const char *help =
     "  -o FILE             the archive to write (atomically)\n\n"
     "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
 
-typedef struct oar_files {
-    uint8_t *mesh, *texture;
-    size_t mesh_size, texture_size;
-    am_oar_anim anims[OAR_MAX_ANIMS];
-    const char *anim_paths[OAR_MAX_ANIMS];
-    size_t anim_count;
-} oar_files;
-
-static void free_files(oar_files *f)
+/* What was written: the object's entry and every UUID, as the archive holds them. */
+static void print_written(const char *out, const am_oar_files *f, const am_oar_input *in, const am_oar_files_report *rep)
 {
-    free(f->mesh);
-    free(f->texture);
-    for (size_t i = 0; i < f->anim_count; i++)
-        free((void *)f->anims[i].data);
-}
-
-static am_status check_inputs(const char *mesh_path, const char *texture_path, oar_files *f, const am_skeleton *skel,
-                              bool allow_unknown_joints, am_error *err)
-{
-    am_mesh_asset asset;
-    am_status s = am_mesh_asset_decode(f->mesh, f->mesh_size, &asset, err);
-    if (!s) {
-        bool skinned = asset.has_skin;
-        am_mesh_asset_free(&asset);
-        if (!skinned)
-            s = am_fail(err, AM_ERR_INVALID, "the mesh has no skin block: an animesh needs a rigged mesh");
-    }
-    if (s) {
-        am_error_where(err, "%s", mesh_path);
-        return s;
-    }
-    if (f->texture && (s = am_world_check_texture(f->texture, f->texture_size, NULL, NULL, err))) {
-        am_error_where(err, "%s", texture_path);
-        return s;
+    const am_oar_plan *plan = &rep->plan;
+    char u[37];
+    printf("wrote %s\n", out);
+    printf("  %s\n", rep->object_path);
+    am_uuid_format(&plan->mesh, u);
+    printf("  mesh %s\n", u);
+    if (plan->has_texture) {
+        am_uuid_format(&plan->texture, u);
+        printf("  texture %s\n", u);
     }
     for (size_t i = 0; i < f->anim_count; i++) {
-        size_t unknown = 0;
-        s = am_world_check_anim(f->anims[i].data, f->anims[i].size, skel, allow_unknown_joints, &unknown, err);
-        if (s) {
-            am_error_where(err, "%s", f->anim_paths[i]);
-            return s;
-        }
-        if (unknown)
-            fprintf(stderr, "%s: warning: %zu joint(s) not in the viewer's skeleton: the viewer drops them in-world "
-                            "(an upload would refuse the file); see animesh anim check\n", f->anim_paths[i], unknown);
+        am_uuid_format(&plan->anim_assets[i], u);
+        printf("  animation %s %s\n", f->anim_names[i], u);
     }
-    return AM_OK;
+    if (plan->has_script) {
+        am_uuid_format(&plan->script, u);
+        printf("  script (plays %s) %s\n", in->play, u);
+    }
+    if (in->uuid_salt)
+        printf("  UUID salt %s\n", in->uuid_salt);
+    const am_oar_check_report *c = &rep->check;
+    size_t assets = c->meshes + c->animations + c->textures + c->scripts;
+    printf("  checked: read back whole, %zu asset%s decode and match their UUIDs\n", assets, assets == 1 ? "" : "s");
 }
 
 int am_cmd_oar(int argc, char **argv)
@@ -109,9 +83,9 @@ int am_cmd_oar(int argc, char **argv)
     in.position[0] = 128;
     in.position[1] = 128;
     in.position[2] = 25;
-    oar_files f;
+    am_oar_files f;
     memset(&f, 0, sizeof f);
-    const char *names[OAR_MAX_ANIMS];
+    const char **names = f.anim_names;
     enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN, O_COLOR, O_SALT };
     bool allow_unknown_joints = false;
     static const struct option opts[] = {
@@ -203,77 +177,28 @@ int am_cmd_oar(int argc, char **argv)
     am_error_clear(&err);
     am_skeleton skel;
     bool have_skel = false;
-    int rc = AM_EXIT_OK;
-    size_t loaded = 0;
-    am_oar_plan plan; /* freed at done: a failed write after a good plan must not leak it */
-    memset(&plan, 0, sizeof plan);
-    am_buf archive = {0};
     if (skel_path || getenv("ANIMESH_SKELETON") || getenv("ANIMESH_VIEWER_DIR")) {
         if (am_cli_load_skeleton(skel_path, &skel, &err))
             return am_cli_report(&err);
         have_skel = true;
     }
-    if (am_read_file_as(mesh, &am_mesh_asset_format, &f.mesh, &f.mesh_size, &err) ||
-        (texture && am_read_file_as(texture, &am_j2c_file_format, &f.texture, &f.texture_size, &err))) {
-        rc = am_cli_report(&err);
-        goto done;
-    }
-    for (; loaded < f.anim_count; loaded++) {
-        uint8_t *data = NULL;
-        if (am_read_file_as(f.anim_paths[loaded], &am_anim_file_format, &data, &f.anims[loaded].size, &err)) {
-            rc = am_cli_report(&err);
-            goto done;
-        }
-        f.anims[loaded].data = data;
-        f.anims[loaded].name = names[loaded];
-    }
-    if (check_inputs(mesh, texture, &f, have_skel ? &skel : NULL, allow_unknown_joints, &err)) {
-        rc = am_cli_report(&err);
-        goto done;
-    }
-    in.mesh = f.mesh;
-    in.mesh_size = f.mesh_size;
-    in.texture = f.texture;
-    in.texture_size = f.texture_size;
-    in.anims = f.anims;
-    in.anim_count = f.anim_count;
+    f.mesh_path = mesh;
+    f.texture_path = texture;
+    f.skel = have_skel ? &skel : NULL;
+    f.allow_unknown_joints = allow_unknown_joints;
     in.play = play;
     in.object_name = object_name;
-    am_oar_check_report rep;
-    if (am_oar_plan_make(&in, &plan, &err) || am_oar_write(&in, &archive, &err) ||
-        am_oar_check_bytes(archive.data, archive.size, &rep, &err) ||
-        am_write_file_atomic(out, archive.data, archive.size, &err)) {
-        rc = am_cli_report(&err);
-        goto done;
-    }
-    char u[37], path[512];
-    am_oar_object_path(&in, &plan, path, sizeof path);
-    printf("wrote %s\n", out);
-    printf("  %s\n", path);
-    am_uuid_format(&plan.mesh, u);
-    printf("  mesh %s\n", u);
-    if (plan.has_texture) {
-        am_uuid_format(&plan.texture, u);
-        printf("  texture %s\n", u);
-    }
-    for (size_t i = 0; i < in.anim_count; i++) {
-        am_uuid_format(&plan.anim_assets[i], u);
-        printf("  animation %s %s\n", in.anims[i].name, u);
-    }
-    if (plan.has_script) {
-        am_uuid_format(&plan.script, u);
-        printf("  script (plays %s) %s\n", play, u);
-    }
-    if (in.uuid_salt)
-        printf("  UUID salt %s\n", in.uuid_salt);
-    printf("  checked: read back whole, %zu asset%s decode and match their UUIDs\n",
-           rep.meshes + rep.animations + rep.textures + rep.scripts,
-           rep.meshes + rep.animations + rep.textures + rep.scripts == 1 ? "" : "s");
-done:
-    am_buf_free(&archive);
-    am_oar_plan_free(&plan);
-    f.anim_count = loaded;
-    free_files(&f);
+    am_oar_files_report rep; /* freed at the end: a failed write after a good plan must not leak it */
+    am_status st = am_oar_write_files(&f, &in, out, &rep, &err);
+    for (size_t i = 0; i < f.anim_count; i++)
+        if (rep.unknown_joints[i])
+            fprintf(stderr, "%s: warning: %zu joint(s) not in the viewer's skeleton: the viewer drops them in-world "
+                            "(an upload would refuse the file); see animesh anim check\n", f.anim_paths[i],
+                    rep.unknown_joints[i]);
+    int rc = st ? am_cli_report(&err) : AM_EXIT_OK;
+    if (!st)
+        print_written(out, &f, &in, &rep);
+    am_oar_files_report_free(&rep);
     if (have_skel)
         am_skeleton_free(&skel);
     return rc;
