@@ -68,8 +68,12 @@ cmake -S "$src/tests/install" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DC
     cmake --build "$work/cmake" >> "$work/cmake.log" 2>&1 || { cat "$work/cmake.log"; fail "find_package(animesh) build failed"; }
 check_run "$work/cmake/count_bones"
 
-# The man page has a section for every command --help lists.
+# The man page has a section for every command --help lists, holding that command's --help
+# (its usage line, word for word).
+man1=$prefix/share/man/man1/animesh.1
 for cmd in $("$prefix/bin/animesh" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 && $1 != "commands:" { print $1 }'); do
-    grep -q "^\.SS \"animesh $cmd\"" "$prefix/share/man/man1/animesh.1" || fail "animesh.1 has no section for $cmd"
+    grep -q "^\.SS \"animesh $cmd\"" "$man1" || fail "animesh.1 has no section for $cmd"
+    usage=$("$prefix/bin/animesh" "$cmd" --help | head -n 1)
+    grep -qxF "$usage" "$man1" || fail "animesh.1 lacks '$usage' (animesh $cmd --help)"
 done
 echo "installed, built against pkg-config (shared, static) and find_package(animesh): $expected bones"
