@@ -219,7 +219,7 @@ static void assert_same_as_in_process(const char *path)
         assert_string_equal(ea.where, eb.where);
         return;
     }
-    assert_true(a.node_count > 0);
+    assert_gt(a.node_count, 0);
     am_test_assert_scenes_equal(&a, &b);
     am_scene_free(&a);
     am_scene_free(&b);

@@ -32,8 +32,8 @@ static void test_copies_of_a_triangle_change_nothing(void **state)
     assert_int_equal(st1.coincident, 0);
     assert_int_equal(st1.edges_only, 0);
     assert_int_equal(st1.triangles, m.triangle_count);
-    assert_true(st1.voxel_tests > m.triangle_count); /* every triangle tested at least one cell */
-    assert_true(st1.voxel_tests < st1.voxel_budget);
+    assert_gt(st1.voxel_tests, m.triangle_count); /* every triangle tested at least one cell */
+    assert_lt(st1.voxel_tests, st1.voxel_budget);
     assert_null(strstr(s1, "coincident"));
 
     uint32_t *tris = malloc((m.triangle_count + COPIES) * 3 * sizeof *tris);
@@ -50,7 +50,7 @@ static void test_copies_of_a_triangle_change_nothing(void **state)
                   (unsigned long long)st1.voxel_tests, COPIES, (unsigned long long)st2.voxel_tests, s2);
     /* a small triangle costs a test or two: its copies stay within their allowance */
     assert_int_equal(st2.triangles, m.triangle_count + COPIES);
-    assert_true(st2.voxel_tests - st1.voxel_tests <= (uint64_t)COPIES * 8);
+    assert_le(st2.voxel_tests - st1.voxel_tests, (uint64_t)COPIES * 8);
     assert_int_equal(st2.edges_only, 0);
     assert_null(strstr(s2, "limit"));
     assert_int_equal(dup.joint_count, base.joint_count);
@@ -89,7 +89,7 @@ static void test_coincident_large_triangles_are_voxelised_once(void **state)
     assert_int_equal(st.coincident, COPIES - 1);
     assert_int_equal(st.triangles, 1);
     /* one triangle: the columns of its box (about 32 x 96 cells), a few cells each */
-    assert_true(st.voxel_tests < 4 * 33 * 97);
+    assert_lt(st.voxel_tests, 4 * 33 * 97);
     assert_non_null(strstr(err.msg, "39999 coincident triangles voxelised once"));
     free(tris);
     am_skeleton_free(&viewer);
@@ -126,10 +126,10 @@ static void test_the_budget_bounds_many_large_triangles(void **state)
                   err.msg);
     assert_int_equal(st.coincident, 0);
     assert_int_equal(st.triangles, LARGE);
-    assert_true(st.edges_only > LARGE / 2);
+    assert_gt(st.edges_only, LARGE / 2);
     /* the whole work: the budget, one triangle's cells past it, then edges at half-cell
      * steps (the longest edge is 1.85 m, at most 2 * 96 * 1.04 + 2 steps) */
-    assert_true(st.voxel_tests <= st.voxel_budget + 20000 + (uint64_t)st.edges_only * 3 * 203);
+    assert_le(st.voxel_tests, st.voxel_budget + 20000 + (uint64_t)st.edges_only * 3 * 203);
     assert_non_null(strstr(err.msg, "voxel work limit"));
     free(pos);
     free(tris);

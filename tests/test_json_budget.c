@@ -142,7 +142,7 @@ static void test_a_poses_file_has_a_limit_and_a_budget(void **state)
     size_t n;
     /* 300,000 empty objects in 0.9 MB: under the 1 MiB file limit, 73 MiB of tree */
     char *t = repeat("{\"poses\":[", "{}", 300000, "]}", &n);
-    assert_true(n < AM_QUALITY_POSES_MAX_FILE_BYTES);
+    assert_lt(n, AM_QUALITY_POSES_MAX_FILE_BYTES);
     assert_int_equal(am_write_file_atomic(path, t, n, NULL), AM_OK);
     free(t);
     am_quality_pose *p = NULL;

@@ -76,8 +76,8 @@ static void test_a_flat_shaded_mesh_halves_and_keeps_the_hinge(void **state)
     print_message("flat box LOD triangles: %zu %zu %zu %zu\n", tris[AM_LOD_HIGH], tris[AM_LOD_MEDIUM],
                   tris[AM_LOD_LOW], tris[AM_LOD_LOWEST]);
     assert_int_equal(tris[AM_LOD_HIGH], 896);
-    assert_true(2 * tris[AM_LOD_LOWEST] <= tris[AM_LOD_HIGH]);
-    assert_true(4 * tris[AM_LOD_MEDIUM] <= 3 * tris[AM_LOD_HIGH]);
+    assert_le(2 * tris[AM_LOD_LOWEST], tris[AM_LOD_HIGH]);
+    assert_le(4 * tris[AM_LOD_MEDIUM], 3 * tris[AM_LOD_HIGH]);
     am_buf bytes = {0};
     assert_int_equal(am_skin_encode(&res, &bytes, &err), AM_OK);
     int hip_left = am_skeleton_find(&skel, "mHipLeft");
@@ -137,7 +137,7 @@ static void test_a_faceted_tube_reduces_across_its_facets(void **state)
     print_message("faceted tube LOD triangles: %zu %zu %zu %zu\n", tris[AM_LOD_HIGH], tris[AM_LOD_MEDIUM],
                   tris[AM_LOD_LOW], tris[AM_LOD_LOWEST]);
     assert_int_equal(tris[AM_LOD_HIGH], 384);
-    assert_true(2 * tris[AM_LOD_LOWEST] <= tris[AM_LOD_HIGH]);
+    assert_le(2 * tris[AM_LOD_LOWEST], tris[AM_LOD_HIGH]);
     am_buf bytes = {0};
     assert_int_equal(am_skin_encode(&res, &bytes, &err), AM_OK);
     for (int lod = AM_LOD_HIGH; lod >= AM_LOD_LOWEST; lod--) {
@@ -167,7 +167,7 @@ static void test_a_faceted_tube_reduces_across_its_facets(void **state)
         /* collapses along the facets' strips keep every triangle in its facet's plane; the
          * lowest LOD cuts across the facets (12 sides to a few), so a corner takes the nearest
          * normal it has, never one facing away from its triangle */
-        assert_true(worst < (lod >= AM_LOD_LOW ? 1.0 : 90.0));
+        assert_lt(worst, (lod >= AM_LOD_LOW ? 1.0 : 90.0));
         am_bench_options bo = {lod};
         am_bench b;
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "tube.llmesh", &skel, &bo, &b, &err), AM_OK);

@@ -39,7 +39,7 @@ static void directions(const char *path, const uint8_t *anim, size_t size, const
     assert_int_equal(am_scene_load(path, &s, &err), AM_OK);
     am_md_result d;
     assert_int_equal(am_md_measure(&s, 0, "mixamorig:", anim, size, &g_skel, rest, &d, &err), AM_OK);
-    assert_true(d.measured >= 12 * AM_MD_TIMES); /* every major bone at every time */
+    assert_ge(d.measured, 12 * AM_MD_TIMES); /* every major bone at every time */
     *p95 = d.p95_deg;
     *worst = d.worst_deg;
     am_scene_free(&s);
@@ -60,7 +60,7 @@ static void mixamo_onto_stock(const char *rel, double duration_s)
     assert_int_equal(r.anim_count, 1);
     const am_motion_file_anim *a = &r.anims[0];
     assert_string_equal(a->clip, "mixamo.com");
-    assert_true(a->joints_mapped >= 50); /* 55 of Mixamo's 65: every body and finger joint */
+    assert_ge(a->joints_mapped, 50); /* 55 of Mixamo's 65: every body and finger joint */
     assert_near(a->duration_s, duration_s, 0.01);
     assert_true(a->loops); /* Mixamo's cycles close within hundredths of a degree */
     check_anim(&a->anim);
@@ -68,8 +68,8 @@ static void mixamo_onto_stock(const char *rel, double duration_s)
     am_retarget_rest_of_rig(NULL, &g_skel, stock);
     double p95, worst;
     directions(path, a->anim.data, a->anim.size, stock, &p95, &worst);
-    assert_true(p95 <= 6.0);
-    assert_true(worst <= 15.0);
+    assert_le(p95, 6.0);
+    assert_le(worst, 15.0);
     /* the source's deltas from its own rest, without direction following, miss the
      * target: the measure can fail */
     am_scene s;
@@ -82,7 +82,7 @@ static void mixamo_onto_stock(const char *rel, double duration_s)
     assert_int_equal(am_retarget_write_anim(&rr, 0, &g_skel, NULL, &naive, NULL, &err), AM_OK);
     double np95, nworst;
     directions(path, naive.data, naive.size, stock, &np95, &nworst);
-    assert_true(np95 > 6.0); /* measured: 12.9 deg for both files (the T-pose's arms and legs) */
+    assert_gt(np95, 6.0); /* measured: 12.9 deg for both files (the T-pose's arms and legs) */
     am_buf_free(&naive);
     am_retarget_result_free(&rr);
     am_scene_free(&s);
@@ -124,7 +124,7 @@ static void test_walking_through_import_onto_rpm(void **state)
     assert_string_equal(rep.motions[0], "Walking"); /* the file's stem: it holds one clip */
     assert_true(rep.motion_info[0].retargeted);
     assert_true(rep.motion_info[0].loop);
-    assert_true(rep.motion_info[0].worst_direction_deg <= 15.0);
+    assert_le(rep.motion_info[0].worst_direction_deg, 15.0);
     snprintf(anim, sizeof anim, "%s/Walking.anim", out);
     /* bench --anim takes the motion file too, converted onto the written mesh's own rest:
      * the same poses as the import's Walking.anim */
@@ -153,8 +153,8 @@ static void test_walking_through_import_onto_rpm(void **state)
     am_retarget_rest_of_rig(&rr.rigs[0].rig, &g_skel, rest);
     double p95, worst;
     directions(motion, bytes, size, rest, &p95, &worst);
-    assert_true(p95 <= 6.0);
-    assert_true(worst <= 15.0);
+    assert_le(p95, 6.0);
+    assert_le(worst, 15.0);
     free(rest);
     free(bytes);
     am_retarget_result_free(&rr);
@@ -259,7 +259,7 @@ static void test_in_place(void **state)
     am_error err;
     assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_OK);
     double travel = pelvis_travel(&r.anims[0].anim);
-    assert_true(travel > 0.1); /* 0.6 m in the source, times target leg / source leg */
+    assert_gt(travel, 0.1); /* 0.6 m in the source, times target leg / source leg */
     assert_false(r.anims[0].loops);
     am_motion_file_result_free(&r);
     mo.retarget.in_place = true;
@@ -287,7 +287,7 @@ static void test_gltf_animation_pack_converts(void **state)
     assert_int_equal(r.anim_count, 1);
     assert_string_equal(r.anims[0].name, "pack");
     assert_string_equal(r.anims[0].clip, "walk");
-    assert_true(r.anims[0].joints_mapped >= 10);
+    assert_ge(r.anims[0].joints_mapped, 10);
     assert_near(r.anims[0].duration_s, 1.0, 1e-6);
     check_anim(&r.anims[0].anim);
     am_motion_file_result_free(&r);
@@ -418,8 +418,8 @@ static void test_from_model_cli(void **state)
         keys--;
     unsigned long before = 0, after = 0;
     assert_int_equal(sscanf(keys, "%lu keys -> %lu after reduction", &before, &after), 2);
-    assert_true(before >= 31 * 55); /* every 30 fps frame of 1.03 s on 55 joints, at least */
-    assert_true(after < before / 2); /* --reduce 0.5 drops most of them */
+    assert_ge(before, 31 * 55); /* every 30 fps frame of 1.03 s on 55 joints, at least */
+    assert_lt(after, before / 2); /* --reduce 0.5 drops most of them */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", anim), 0);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", anim), 0);
     assert_non_null(strstr(out, "base priority 2, looping")); /* the uploader's defaults */

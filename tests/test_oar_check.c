@@ -759,7 +759,7 @@ static void test_sculpt_texture_and_extra_params_must_name_one_mesh(void **state
     for (size_t i = 0; i < n; i++)
         if (strncmp(e[i].path, "objects/", 8) == 0)
             obj = i;
-    assert_true(obj < n);
+    assert_lt(obj, n);
     char *x = (char *)e[obj].data;
     char *st = strstr(x, "<SculptTexture>");
     assert_non_null(st);

@@ -440,7 +440,7 @@ static void test_a_run_slowed_between_create_and_lock_keeps_its_temps(void **sta
     /* the shim is preloaded ahead of the sanitizer's runtime */
     snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0", had ? had : "", had && had[0] ? ":" : "");
     pid_t pid = fork();
-    assert_true(pid >= 0);
+    assert_ge(pid, 0);
     if (pid == 0) {
         setenv("LD_PRELOAD", AM_FLOCK_DELAY_SHIM, 1);
         setenv("AM_FLOCK_DELAY_MS", "300", 1);
@@ -470,7 +470,7 @@ static void test_a_run_slowed_between_create_and_lock_keeps_its_temps(void **sta
     }
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
-    assert_true(sweeps_beside_a_live_temp > 0); /* the sweeps met the run's temps (7 x 0.3 s of delays) */
+    assert_gt(sweeps_beside_a_live_temp, 0); /* the sweeps met the run's temps (7 x 0.3 s of delays) */
     assert_int_equal(swept, 0);
     assert_int_equal(am_test_count_entries(out), 8); /* the whole set and bendbox.outset, no temp left */
     am_test_rmtree(dir);

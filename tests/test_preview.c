@@ -83,7 +83,7 @@ static void test_page_asks_for_nothing_and_holds_the_clip(void **state)
     assert_non_null(strstr(json_string_value(json_object_get(part, "texture")), "data:image/png;base64,"));
     /* every LOD the asset holds, high first */
     json_t *lods = json_object_get(part, "lods");
-    assert_true(json_array_size(lods) >= 1);
+    assert_ge(json_array_size(lods), 1);
     assert_string_equal(json_string_value(json_object_get(json_array_get(lods, 0), "level")), "high");
     json_decref(d);
     free(json);
@@ -161,7 +161,7 @@ static void test_stored_frames_are_the_bench_fk_at_key_times_and_30_fps(void **s
         assert_int_equal(am_bench_pose_at(&b, 0, times[i], NULL, wj, &err), AM_OK);
         for (size_t u = 0; u < nj; u++) {
             int j = am_skeleton_find(&skel, json_string_value(json_object_get(json_array_get(joints, u), "name")));
-            assert_true(j >= 0);
+            assert_ge(j, 0);
             am_vec3 want = am_bench_prim_to_bind(&b, wj[j]);
             double w[3] = {want.x, want.y, want.z};
             for (int k = 0; k < 3; k++) {
@@ -179,8 +179,8 @@ static void test_stored_frames_are_the_bench_fk_at_key_times_and_30_fps(void **s
     print_message("  %zu frames (%zu key times), %zu joints: largest joint difference %.3g m (height %.3f m), "
                   "rotation %.2g deg\n",
                   nf, mi.key_time_count, nj, worst, b.height, worst_deg);
-    assert_true(worst < 1e-4 * b.height);
-    assert_true(worst_deg < 0.01); /* I16 components: ~0.004 deg */
+    assert_lt(worst, 1e-4 * b.height);
+    assert_lt(worst_deg, 0.01); /* I16 components: ~0.004 deg */
     free(wj);
     free(wr);
     free(lpos);
@@ -246,7 +246,7 @@ static void test_preview_of_skin_and_cli_default_name(void **state)
     snprintf(page, sizeof page, "%s/quadruped.preview.html", dir);
     struct stat sb;
     assert_int_equal(stat(page, &sb), 0);
-    assert_true(sb.st_size > 10000);
+    assert_gt(sb.st_size, 10000);
     /* `preview DIR` writes the same name beside the asset, with the folder's .anim as clips */
     unlink(page);
     char anim[1300];

@@ -148,7 +148,7 @@ static void check_page(const creature *c)
     json_t *jv;
     json_object_foreach(json_object_get(j, "joints"), name, jv) {
         int ji = am_skeleton_find(&skel, name);
-        assert_true(ji >= 0);
+        assert_ge(ji, 0);
         am_vec3 want = am_bench_prim_to_bind(&b, joints[ji]);
         double d[3] = {want.x, want.y, want.z};
         for (int k = 0; k < 3; k++)
@@ -159,10 +159,10 @@ static void check_page(const creature *c)
                   "vertices up to %.3f m); %zu joints, largest %.3g m; first frame %.0f ms\n",
                   c->clip, c->t, n, worst, worst / b.height, b.height, moved, jcount, jworst,
                   json_number_value(json_object_get(j, "first_frame_ms")));
-    assert_true(moved > 1e-3 * b.height); /* the pose tested is not the rest pose */
-    assert_true(worst <= 1e-4 * b.height);
-    assert_true(jcount >= 1);
-    assert_true(jworst <= 1e-4 * b.height);
+    assert_gt(moved, 1e-3 * b.height); /* the pose tested is not the rest pose */
+    assert_le(worst, 1e-4 * b.height);
+    assert_ge(jcount, 1);
+    assert_le(jworst, 1e-4 * b.height);
     json_decref(j);
 
     /* 2. the side shot against the bench's silhouette */
@@ -185,8 +185,8 @@ static void check_page(const creature *c)
     }
     double iou = uni ? (double)inter / (double)uni : 0;
     print_message("  side shot: page %zu px, bench %zu px, IoU %.4f\n", page_px, bench_px, iou);
-    assert_true(bench_px > 1000);
-    assert_true(iou >= 0.97);
+    assert_gt(bench_px, 1000);
+    assert_ge(iou, 0.97);
     am_image_free(&img);
     unlink(out);
     snprintf(out, sizeof out, "%s/dom.html", c->dir);

@@ -32,7 +32,7 @@ static void test_escape_shows_every_control_character(void **state)
     /* cut to fit, never past the buffer */
     char tight[12] = "\x1b\x1b\x1b\x1b\x1b";
     am_text_escape(tight, sizeof tight);
-    assert_true(strlen(tight) < sizeof tight);
+    assert_lt(strlen(tight), sizeof tight);
     assert_non_null(strstr(tight, "..."));
     assert_no_control(tight, "tight");
 }

@@ -338,8 +338,8 @@ static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
                 most = abs(d[c] - w[c]) > most ? abs(d[c] - w[c]) : most;
             differ += most > 48;
         }
-    assert_true(mesh > 400);
-    assert_true(differ * 20 < mesh); /* under 5% of the mesh's pixels */
+    assert_gt(mesh, 400);
+    assert_lt(differ * 20, mesh); /* under 5% of the mesh's pixels */
     am_image_free(&img);
     free(prim);
     free(joints);

@@ -214,7 +214,7 @@ static void test_every_cut_is_refused(void **state)
         assert_int_equal(am_scene_stream_decode(bytes, n, &s, &was_error, &err), AM_ERR_INVALID);
         assert_false(was_error);
         assert_non_null(strstr(err.msg, "scene stream"));
-        assert_true(err.offset <= n);
+        assert_le(err.offset, n);
         assert_int_equal(s.node_count + s.mesh_count + s.note_count, 0);
     }
     free(bytes);
@@ -290,7 +290,7 @@ static void test_hostile_streams_are_refused(void **state)
         am_scene_finish(&s, &err);
         am_scene_free(&s);
     }
-    assert_true(refused > 0);
+    assert_gt(refused, 0);
     free(b);
     free(bytes);
     am_scene_free(&a);
@@ -314,7 +314,7 @@ static void test_channel_values_follow_the_key_count(void **state)
     size_t at = 0;
     while (at < nx && x[at] == y[at])
         at++;
-    assert_true(at < nx);
+    assert_lt(at, nx);
     y[at] = AM_SCENE_INTERP_CUBICSPLINE;
     assert_int_equal(am_scene_stream_decode(y, ny, &s, NULL, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "scene stream"));

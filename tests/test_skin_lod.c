@@ -255,7 +255,7 @@ static void test_class_borders_stay_locked_so_the_lod_stays_closed(void **state)
                     n += 6;
                 }
     assert_int_equal(open_edges(idx, n), 0);
-    am_lod_mesh m = {pos, nv, count, joint, weight};
+    am_lod_mesh m = {pos, nv, count, joint, weight, NULL};
     am_error err;
     am_error_clear(&err);
     assert_int_equal(am_skin_weight_classes(&m, false, cls, &err), AM_OK);

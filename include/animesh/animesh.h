@@ -39,6 +39,7 @@
 
 /* The scene model and the readers that fill it (model file -> am_scene). */
 #include "scene/scene.h"
+#include "scene/weld.h"
 #include "readers/scene_load.h"
 #include "readers/file_ref.h"
 #include "readers/collada/collada.h"
@@ -52,6 +53,7 @@
 #include "map/body.h"
 #include "map/joint_names.h"
 #include "map/map_suggest.h"
+#include "retarget/motion_file.h"
 #include "retarget/retarget.h"
 
 /* The mesh asset (LLSD, zlib blocks, decode, encode, compare). */
@@ -78,6 +80,7 @@
 #include "bench/bench_report.h"
 #include "bench/lbs.h"
 #include "bench/render.h"
+#include "preview/preview.h"
 #include "report/report.h"
 #include "report/quality.h"
 #include "report/bind_run.h"

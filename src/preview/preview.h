@@ -34,6 +34,10 @@
 #ifndef AM_PREVIEW_H
 #define AM_PREVIEW_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,5 +100,9 @@ am_status am_preview_add_to_set(struct am_outset *set, const char *page_name, co
 
 /* The page template (generated at build time from preview_page.html). */
 extern const char *const am_preview_page_template;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #ifndef AM_IMPORT_MOTION_FILE_H
 #define AM_IMPORT_MOTION_FILE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,5 +67,9 @@ void am_motion_file_opts_init(am_motion_file_opts *o);
 am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,
                                  am_motion_file_result *out, am_error *err);
 void am_motion_file_result_free(am_motion_file_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

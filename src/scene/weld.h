@@ -17,6 +17,10 @@
 #ifndef AM_IMPORT_WELD_H
 #define AM_IMPORT_WELD_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,5 +71,9 @@ typedef struct am_weld_stats {
  * untouched. Out of memory is the only failure (the scene is then unchanged for the mesh
  * being welded). stats may be NULL. */
 am_status am_scene_weld(am_scene *scene, am_weld_stats *stats, am_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
