@@ -10,27 +10,12 @@
 #include <string.h>
 
 #include "support/test_support.h"
+#include "support/lod_checks.h"
 #include "bench/bench.h"
 #include "bendbox/bendbox.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 #include "bench/perf/support/test_flat.h"
-
-/* Does the LOD keep a vertex on each of the four long edges of the line x = x0? */
-static int hinge_corners(const am_bench *b, double x0)
-{
-    int found = 0;
-    for (int ys = -1; ys <= 1; ys += 2)
-        for (int zs = -1; zs <= 1; zs += 2) {
-            bool hit = false;
-            for (size_t v = 0; v < b->vertex_count && !hit; v++) {
-                const float *p = &b->bind_pos[3 * v];
-                hit = fabs(p[0] - x0) < 1e-3 && fabs(p[1] - ys) < 1e-3 && fabs(p[2] - (1.067 + 0.5 * zs)) < 1e-3;
-            }
-            found += hit;
-        }
-    return found;
-}
 
 /* Every triangle of the LOD flat: its corners share one normal, the face's own. */
 static void assert_flat_shaded(const am_mesh_lod *L, int lod)
@@ -90,10 +75,10 @@ static void test_a_flat_shaded_mesh_halves_and_keeps_the_hinge(void **state)
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "flatbox.llmesh", &skel, &bo, &b, &err), AM_OK);
         /* the hinge (where one joint's region meets the other's) on all four long edges in
          * every LOD; both ends of the blend where the weight bands still split the classes */
-        assert_int_equal(hinge_corners(&b, 0.0), 4);
+        assert_int_equal(am_test_hinge_corners(&b, 0.0), 4);
         if (lod >= AM_LOD_MEDIUM) {
-            assert_int_equal(hinge_corners(&b, -1.0), 4);
-            assert_int_equal(hinge_corners(&b, 1.0), 4);
+            assert_int_equal(am_test_hinge_corners(&b, -1.0), 4);
+            assert_int_equal(am_test_hinge_corners(&b, 1.0), 4);
         }
         float *posed = malloc(3 * b.vertex_count * sizeof *posed);
         assert_non_null(posed);

@@ -7,27 +7,12 @@
 #include <string.h>
 
 #include "support/test_support.h"
+#include "support/lod_checks.h"
 #include "bench/bench.h"
 #include "bendbox/bendbox.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 #include "skin/skin_internal.h"
-
-/* Does the LOD keep a vertex on each of the four long edges of the line x = x0? */
-static int hinge_corners(const am_bench *b, double x0)
-{
-    int found = 0;
-    for (int ys = -1; ys <= 1; ys += 2)
-        for (int zs = -1; zs <= 1; zs += 2) {
-            bool hit = false;
-            for (size_t v = 0; v < b->vertex_count && !hit; v++) {
-                const float *p = &b->bind_pos[3 * v];
-                hit = fabs(p[0] - x0) < 1e-3 && fabs(p[1] - ys) < 1e-3 && fabs(p[2] - (1.067 + 0.5 * zs)) < 1e-3;
-            }
-            found += hit;
-        }
-    return found;
-}
 
 /* Build the bend box with `max_tris` (0: the default budget) and check every LOD: the hinge
  * lines kept, the fold within the rigger's strain band. Returns the high LOD's triangles. */
@@ -54,9 +39,9 @@ static size_t check_bendbox_lods(long max_tris)
         am_bench b;
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "bendbox.llmesh", &skel, &bo, &b, &err), AM_OK);
         /* the lines where the weights change: hinge and both ends of the blend */
-        assert_int_equal(hinge_corners(&b, 0.0), 4);
-        assert_int_equal(hinge_corners(&b, -1.0), 4);
-        assert_int_equal(hinge_corners(&b, 1.0), 4);
+        assert_int_equal(am_test_hinge_corners(&b, 0.0), 4);
+        assert_int_equal(am_test_hinge_corners(&b, -1.0), 4);
+        assert_int_equal(am_test_hinge_corners(&b, 1.0), 4);
         float *posed = malloc(3 * b.vertex_count * sizeof *posed);
         assert_non_null(posed);
         assert_int_equal(am_bench_pose_locals(&b, &fold, 1, posed, NULL, &err), AM_OK);
