@@ -7,16 +7,11 @@
 
 #include "bendbox/bendbox.h"
 
-am_status am_test_flat_box_rig(am_rig *rig, double cell, am_error *err)
+/* A rig of nv unshared corners and nt triangles on the bend box's two hips, both at the
+ * hinge, white; every array allocated, nothing filled. */
+static am_status alloc_rig(am_rig *rig, const char *name, size_t nv, size_t nt, am_error *err)
 {
-    memset(rig, 0, sizeof *rig);
-    const double half[3] = {2.0, 1.0, 0.5};
-    int n[3];
-    for (int k = 0; k < 3; k++)
-        n[k] = (int)lround(2 * half[k] / cell);
-    size_t quads = 2 * ((size_t)n[1] * n[2] + (size_t)n[0] * n[2] + (size_t)n[0] * n[1]);
-    size_t nt = 2 * quads, nv = 3 * nt;
-    rig->name = strdup("flatbox");
+    rig->name = strdup(name);
     rig->joints = calloc(2, sizeof *rig->joints);
     rig->positions = malloc(3 * nv * sizeof(float));
     rig->normals = malloc(3 * nv * sizeof(float));
@@ -32,10 +27,25 @@ am_status am_test_flat_box_rig(am_rig *rig, double cell, am_error *err)
     if (!rig->name || !rig->joints || !rig->positions || !rig->normals || !rig->uvs || !rig->triangles ||
         !rig->weight_start || !rig->influences || !rig->joints[0].name || !rig->joints[1].name) {
         am_rig_free(rig);
-        return am_fail_nomem(err, "flat box rig");
+        return am_fail_nomem(err, name);
     }
     rig->joints[0].world = rig->joints[1].world = am_bendbox_hinge();
     rig->rgb[0] = rig->rgb[1] = rig->rgb[2] = 1.0;
+    return AM_OK;
+}
+
+am_status am_test_flat_box_rig(am_rig *rig, double cell, am_error *err)
+{
+    memset(rig, 0, sizeof *rig);
+    const double half[3] = {2.0, 1.0, 0.5};
+    int n[3];
+    for (int k = 0; k < 3; k++)
+        n[k] = (int)lround(2 * half[k] / cell);
+    size_t quads = 2 * ((size_t)n[1] * n[2] + (size_t)n[0] * n[2] + (size_t)n[0] * n[1]);
+    size_t nt = 2 * quads, nv = 3 * nt;
+    am_status st = alloc_rig(rig, "flatbox", nv, nt, err);
+    if (st)
+        return st;
     const am_vec3 hinge = am_bendbox_hinge();
     size_t v = 0, t = 0, w = 0;
     for (int axis = 0; axis < 3; axis++)
@@ -85,26 +95,9 @@ am_status am_test_faceted_tube_rig(am_rig *rig, int sides, int rings, am_error *
 {
     memset(rig, 0, sizeof *rig);
     size_t nt = 2 * (size_t)sides * (size_t)rings, nv = 3 * nt;
-    rig->name = strdup("facetedtube");
-    rig->joints = calloc(2, sizeof *rig->joints);
-    rig->positions = malloc(3 * nv * sizeof(float));
-    rig->normals = malloc(3 * nv * sizeof(float));
-    rig->uvs = malloc(2 * nv * sizeof(float));
-    rig->triangles = malloc(3 * nt * sizeof(uint32_t));
-    rig->weight_start = malloc((nv + 1) * sizeof(size_t));
-    rig->influences = malloc(2 * nv * sizeof(am_rig_influence));
-    rig->joint_count = rig->joints ? 2 : 0;
-    if (rig->joints) {
-        rig->joints[0].name = strdup("mHipRight");
-        rig->joints[1].name = strdup("mHipLeft");
-    }
-    if (!rig->name || !rig->joints || !rig->positions || !rig->normals || !rig->uvs || !rig->triangles ||
-        !rig->weight_start || !rig->influences || !rig->joints[0].name || !rig->joints[1].name) {
-        am_rig_free(rig);
-        return am_fail_nomem(err, "faceted tube rig");
-    }
-    rig->joints[0].world = rig->joints[1].world = am_bendbox_hinge();
-    rig->rgb[0] = rig->rgb[1] = rig->rgb[2] = 1.0;
+    am_status st = alloc_rig(rig, "facetedtube", nv, nt, err);
+    if (st)
+        return st;
     const am_vec3 hinge = am_bendbox_hinge();
     size_t v = 0, t = 0, w = 0;
     for (int r = 0; r < rings; r++)
