@@ -116,6 +116,35 @@ static void test_every_command_and_subcommand_has_help(void **state)
     }
 }
 
+static void test_every_command_refuses_an_unknown_option_by_name(void **state)
+{
+    (void)state;
+    /* one option parser for every command (cli_opts.h): the same usage error, exit 2, the
+     * option named as typed; -h is --help wherever a command takes the letter */
+    const char *cmds[] = {"skeleton", "map check", "map suggest", "anim decode", "anim encode", "anim check",
+                          "anim from-bvh", "anim from-model", "mesh decode", "import", "skin", "skin compare", "bind",
+                          "report", "bench", "bendbox", "preview", "texture", "oar", "push"};
+    char out[16384], help[16384], want[128];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(want, sizeof want, "animesh %s: unknown or incomplete option '--no-such-option'", cmds[i]);
+        int rc = am_test_run_cli(out, sizeof out, "%s --no-such-option", cmds[i]);
+        if (rc != 2 || !strstr(out, want))
+            fail_msg("'%s --no-such-option' exited %d: %.200s", cmds[i], rc, out);
+        assert_int_equal(am_test_run_cli(help, sizeof help, "%s --help", cmds[i]), 0);
+        rc = am_test_run_cli(out, sizeof out, "%s -h", cmds[i]);
+        if (rc != 0 || strcmp(out, help) != 0)
+            fail_msg("'%s -h' exited %d and differs from --help: %.200s", cmds[i], rc, out);
+    }
+    /* a value missing is the same error, naming the option */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh x.bvh -o"), 2);
+    assert_non_null(strstr(out, "animesh anim from-bvh: unknown or incomplete option '-o'"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import x.dae --out"), 2);
+    assert_non_null(strstr(out, "animesh import: unknown or incomplete option '--out'"));
+    /* a letter a command does not take is unknown there (anim check has no -o) */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "anim check -o y x.anim"), 2);
+    assert_non_null(strstr(out, "unknown or incomplete option '-o'"));
+}
+
 static void test_numeric_options_refuse_values_that_do_not_fit(void **state)
 {
     (void)state;
@@ -240,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_map_check_exit_codes),
         cmocka_unit_test(test_common_mixups_are_named),
         cmocka_unit_test(test_every_command_and_subcommand_has_help),
+        cmocka_unit_test(test_every_command_refuses_an_unknown_option_by_name),
         cmocka_unit_test(test_numeric_options_refuse_values_that_do_not_fit),
         cmocka_unit_test(test_options_that_would_be_ignored_are_refused),
         cmocka_unit_test(test_duplicate_animation_names_are_usage_errors_in_oar_and_push),

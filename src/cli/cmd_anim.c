@@ -1,5 +1,4 @@
 /* animesh anim: decode, encode, check and BVH import of .anim files. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include "anim/bvh.h"
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "core/io.h"
 #include "readers/bvh/bvh_scene.h"
 #include "retarget/motion_file.h"
@@ -121,24 +121,26 @@ static int cmd_decode(int argc, char **argv)
 {
     bool json = false;
     const char *out_path = NULL;
-    static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"json", no_argument, 'j', 0},
+        {"output", required_argument, 'o', 'o'},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "anim decode", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
         case 'j': json = true; break;
-        case 'o': out_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("anim decode", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'o': out_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("anim decode", "expected exactly one FILE.anim");
     if (out_path && !json) /* the summary goes to stdout; -o would be ignored */
         return am_cli_usage("anim decode", "-o needs --json");
-    const char *path = argv[optind];
+    const char *path = argv[op.first];
     am_error err;
     am_error_clear(&err);
     uint8_t *data;
@@ -183,22 +185,24 @@ static int cmd_decode(int argc, char **argv)
 static int cmd_encode(int argc, char **argv)
 {
     const char *out_path = NULL;
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"output", required_argument, 'o', 'o'},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "anim encode", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 'o': out_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("anim encode", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'o': out_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("anim encode", "expected exactly one MOTION.json (or - for stdin)");
     if (!out_path)
         return am_cli_usage("anim encode", "-o OUT.anim is required");
-    const char *in = argv[optind];
+    const char *in = argv[op.first];
     am_error err;
     am_error_clear(&err);
     uint8_t *data;
@@ -236,20 +240,22 @@ static int cmd_encode(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
     const char *skel_path = NULL;
-    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "anim check", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 's': skel_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("anim check", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': skel_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("anim check", "expected exactly one FILE.anim");
-    const char *path = argv[optind];
+    const char *path = argv[op.first];
     am_error err;
     am_error_clear(&err);
     uint8_t *data;
@@ -313,37 +319,44 @@ static int cmd_from_bvh(int argc, char **argv)
     const char *skel_path = NULL, *map_path = NULL, *out_path = NULL;
     am_bvh_opts o;
     am_bvh_opts_init(&o);
-    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"map", required_argument, 0, 'm'},
-                                         {"priority", required_argument, 0, 'p'}, {"loop", no_argument, 0, 'l'},
-                                         {"loop-in", required_argument, 0, 'I'},  {"loop-out", required_argument, 0, 'O'},
-                                         {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
-                                         {"hand-pose", required_argument, 0, 'H'}, {"keep-static", no_argument, 0, 'k'},
-                                         {"reduce", required_argument, 0, 'R'}, {"align-rest", no_argument, 0, 'A'},
-                                         {"loop-tolerance", required_argument, 0, 'T'},
-                                         {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"skeleton", required_argument, 's', 0},
+        {"map", required_argument, 'm', 0},
+        {"priority", required_argument, 'p', 0},
+        {"loop", no_argument, 'l', 0},
+        {"loop-in", required_argument, 'I', 0},
+        {"loop-out", required_argument, 'O', 0},
+        {"ease-in", required_argument, 'i', 0},
+        {"ease-out", required_argument, 'e', 0},
+        {"hand-pose", required_argument, 'H', 0},
+        {"keep-static", no_argument, 'k', 0},
+        {"reduce", required_argument, 'R', 0},
+        {"align-rest", no_argument, 'A', 0},
+        {"loop-tolerance", required_argument, 'T', 0},
+        {"output", required_argument, 'o', 'o'},
+        AM_CLI_OPT_HELP};
     int c;
     long n;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "anim from-bvh", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 's': skel_path = optarg; break;
-        case 'm': map_path = optarg; break;
-        case 'o': out_path = optarg; break;
+        case 's': skel_path = op.arg; break;
+        case 'm': map_path = op.arg; break;
+        case 'o': out_path = op.arg; break;
         case 'l': o.loop = true; break;
         case 'k': o.keep_static_joints = true; break;
         case 'A': o.align_rest = true; break;
         case 'R': {
             double v;
-            if (!am_cli_parse_double(optarg, &v) || !(v > 0) || v > 10)
+            if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)
                 return am_cli_usage("anim from-bvh", "--reduce needs a tolerance in degrees (0 < DEG <= 10)");
             o.reduce_deg = v;
             break;
         }
         case 'T': {
             double v;
-            if (!am_cli_parse_double(optarg, &v) || !(v >= 0) || v > 180)
+            if (!am_cli_parse_double(op.arg, &v) || !(v >= 0) || v > 180)
                 return am_cli_usage("anim from-bvh", "--loop-tolerance needs an angle in degrees (0..180)");
             /* the same tolerance in degrees for rotations and, scaled, 1 cm per degree for
              * the pelvis position: an explicit acceptance of a visible seam */
@@ -352,12 +365,12 @@ static int cmd_from_bvh(int argc, char **argv)
             break;
         }
         case 'p':
-            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_PRIORITY, &n))
+            if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_PRIORITY, &n))
                 return am_cli_usage("anim from-bvh", "--priority must be 0..6");
             o.priority = (int32_t)n;
             break;
         case 'H':
-            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
+            if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
                 return am_cli_usage("anim from-bvh", "--hand-pose must be 0..13");
             o.hand_pose = (uint32_t)n;
             break;
@@ -366,10 +379,10 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'i':
         case 'e': {
             double v;
-            if (!am_cli_parse_double(optarg, &v) || !(v >= 0))
+            if (!am_cli_parse_double(op.arg, &v) || !(v >= 0))
                 return am_cli_usage("anim from-bvh", "--%s needs a number of seconds >= 0, got '%s'",
                                     c == 'I' ? "loop-in" : c == 'O' ? "loop-out" : c == 'i' ? "ease-in" : "ease-out",
-                                    optarg);
+                                    op.arg);
             if (c == 'I')
                 o.loop_in_s = v;
             else if (c == 'O')
@@ -380,17 +393,17 @@ static int cmd_from_bvh(int argc, char **argv)
                 o.ease_out_s = v;
             break;
         }
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("anim from-bvh", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("anim from-bvh", "expected exactly one IN.bvh");
     if (!out_path)
         return am_cli_usage("anim from-bvh", "-o OUT.anim is required");
     if (!o.loop && (o.loop_in_s != 0 || o.loop_out_s >= 0))
         return am_cli_usage("anim from-bvh", "--loop-in / --loop-out need --loop");
-    const char *in = argv[optind];
+    const char *in = argv[op.first];
     am_error err;
     am_error_clear(&err);
     am_skeleton skel;
@@ -487,64 +500,71 @@ static int cmd_from_model(int argc, char **argv)
     o->priority = 2;
     mo.hand_pose = 1;
     enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP };
-    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"map", required_argument, 0, 'm'},
-                                         {"clip", required_argument, 0, O_CLIP},  {"priority", required_argument, 0, 'p'},
-                                         {"loop", no_argument, 0, 'l'},           {"no-loop", no_argument, 0, O_NO_LOOP},
-                                         {"ease-in", required_argument, 0, 'i'},  {"ease-out", required_argument, 0, 'e'},
-                                         {"hand-pose", required_argument, 0, 'H'}, {"reduce", required_argument, 0, 'R'},
-                                         {"in-place", no_argument, 0, O_IN_PLACE}, {"output", required_argument, 0, 'o'},
-                                         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"skeleton", required_argument, 's', 0},
+        {"map", required_argument, 'm', 0},
+        {"clip", required_argument, O_CLIP, 0},
+        {"priority", required_argument, 'p', 0},
+        {"loop", no_argument, 'l', 0},
+        {"no-loop", no_argument, O_NO_LOOP, 0},
+        {"ease-in", required_argument, 'i', 0},
+        {"ease-out", required_argument, 'e', 0},
+        {"hand-pose", required_argument, 'H', 0},
+        {"reduce", required_argument, 'R', 0},
+        {"in-place", no_argument, O_IN_PLACE, 0},
+        {"output", required_argument, 'o', 'o'},
+        AM_CLI_OPT_HELP};
     int c;
     long n;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "anim from-model", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 's': skel_path = optarg; break;
-        case 'm': map_path = optarg; break;
-        case 'o': out_path = optarg; break;
-        case O_CLIP: clip = optarg; break;
+        case 's': skel_path = op.arg; break;
+        case 'm': map_path = op.arg; break;
+        case 'o': out_path = op.arg; break;
+        case O_CLIP: clip = op.arg; break;
         case 'l': o->loop = AM_LOOP_ON; break;
         case O_NO_LOOP: o->loop = AM_LOOP_OFF; break;
         case O_IN_PLACE: o->in_place = true; break;
         case 'R': {
             double v;
-            if (!am_cli_parse_double(optarg, &v) || !(v > 0) || v > 10)
+            if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)
                 return am_cli_usage("anim from-model", "--reduce needs a tolerance in degrees (0 < DEG <= 10)");
             o->reduce_deg = v;
             break;
         }
         case 'p':
-            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_PRIORITY, &n))
+            if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_PRIORITY, &n))
                 return am_cli_usage("anim from-model", "--priority must be 0..6");
             o->priority = (int32_t)n;
             break;
         case 'H':
-            if (!am_cli_parse_long(optarg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
+            if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
                 return am_cli_usage("anim from-model", "--hand-pose must be 0..13");
             mo.hand_pose = (uint32_t)n;
             break;
         case 'i':
         case 'e': {
             double v;
-            if (!am_cli_parse_double(optarg, &v) || !(v >= 0) || v > AM_ANIM_MAX_DURATION)
+            if (!am_cli_parse_double(op.arg, &v) || !(v >= 0) || v > AM_ANIM_MAX_DURATION)
                 return am_cli_usage("anim from-model", "--%s needs a number of seconds 0..60, got '%s'",
-                                    c == 'i' ? "ease-in" : "ease-out", optarg);
+                                    c == 'i' ? "ease-in" : "ease-out", op.arg);
             if (c == 'i')
                 o->ease_in_s = v;
             else
                 o->ease_out_s = v;
             break;
         }
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("anim from-model", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("anim from-model", "expected exactly one FILE[:CLIP]");
     if (!out_path)
         return am_cli_usage("anim from-model", "-o OUT.anim is required");
-    const char *in = argv[optind];
+    const char *in = argv[op.first];
     am_error err;
     am_error_clear(&err);
     am_skeleton skel;

@@ -1,5 +1,4 @@
 /* animesh bench: the viewer-faithful bench on WRITTEN files (bench/bench.h). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "bench/bench_report.h"
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "retarget/motion_file.h"
 #include "bench/render.h"
 
@@ -79,93 +79,92 @@ static int parse_args(int argc, char **argv, bench_args *a)
     a->frames = 7;
     a->view = AM_VIEW_SIDE;
     a->max_rest = -1;
-    static const struct option opts[] = {{"anim", required_argument, 0, 'a'},
-                                         {"time", required_argument, 0, 't'},
-                                         {"keys", no_argument, 0, 'k'},
-                                         {"set", required_argument, 0, 'S'},
-                                         {"lod", required_argument, 0, 'l'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"max-rest-error", required_argument, 0, 'm'},
-                                         {"png-strip", required_argument, 0, 'p'},
-                                         {"frames", required_argument, 0, 'n'},
-                                         {"view", required_argument, 0, 'v'},
-                                         {"strip-anim", required_argument, 0, 'i'},
-                                         {"texture", required_argument, 0, 'x'},
-                                         {"flat", no_argument, 0, 'f'},
-                                         {"no-joints", no_argument, 0, 'J'},
-                                         {"frame-size", required_argument, 0, 'z'},
-                                         {"skeleton", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"anim", required_argument, 'a', 0},
+        {"time", required_argument, 't', 0},
+        {"keys", no_argument, 'k', 0},
+        {"set", required_argument, 'S', 0},
+        {"lod", required_argument, 'l', 0},
+        {"json", no_argument, 'j', 0},
+        {"max-rest-error", required_argument, 'm', 0},
+        {"png-strip", required_argument, 'p', 0},
+        {"frames", required_argument, 'n', 0},
+        {"view", required_argument, 'v', 0},
+        {"strip-anim", required_argument, 'i', 0},
+        {"texture", required_argument, 'x', 0},
+        {"flat", no_argument, 'f', 0},
+        {"no-joints", no_argument, 'J', 0},
+        {"frame-size", required_argument, 'z', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c;
     long v;
-    int li = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "bench", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         if (strchr("nvixfJz", c) && c && !a->strip_only)
-            a->strip_only = opts[li].name;
+            a->strip_only = op.name;
         switch (c) {
         case 'a':
             if (a->anim_count >= MAX_ITEMS)
                 return am_cli_usage("bench", "at most %d --anim", MAX_ITEMS);
-            a->anims[a->anim_count++] = optarg;
+            a->anims[a->anim_count++] = op.arg;
             break;
         case 't':
             if (a->time_count >= MAX_ITEMS)
                 return am_cli_usage("bench", "at most %d --time", MAX_ITEMS);
-            if (!am_cli_parse_double(optarg, &a->times[a->time_count]) || !(a->times[a->time_count] >= 0))
-                return am_cli_usage("bench", "--time '%s' is not a time in seconds >= 0", optarg);
+            if (!am_cli_parse_double(op.arg, &a->times[a->time_count]) || !(a->times[a->time_count] >= 0))
+                return am_cli_usage("bench", "--time '%s' is not a time in seconds >= 0", op.arg);
             a->time_count++;
             break;
         case 'k': a->keys = true; break;
         case 'S':
             if (a->set_count >= MAX_ITEMS)
                 return am_cli_usage("bench", "at most %d --set", MAX_ITEMS);
-            a->set_specs[a->set_count++] = optarg;
+            a->set_specs[a->set_count++] = op.arg;
             break;
         case 'l':
-            if (!am_cli_parse_long(optarg, 0, 3, &v))
-                return am_cli_usage("bench", "--lod '%s' must be 0..3", optarg);
+            if (!am_cli_parse_long(op.arg, 0, 3, &v))
+                return am_cli_usage("bench", "--lod '%s' must be 0..3", op.arg);
             a->lod = (int)v;
             break;
         case 'j': a->json = true; break;
         case 'm':
-            if (!am_cli_parse_double(optarg, &a->max_rest) || !(a->max_rest >= 0))
-                return am_cli_usage("bench", "--max-rest-error '%s' must be metres >= 0", optarg);
+            if (!am_cli_parse_double(op.arg, &a->max_rest) || !(a->max_rest >= 0))
+                return am_cli_usage("bench", "--max-rest-error '%s' must be metres >= 0", op.arg);
             break;
-        case 'p': a->strip = optarg; break;
+        case 'p': a->strip = op.arg; break;
         case 'n':
-            if (!am_cli_parse_long(optarg, 1, 64, &v))
-                return am_cli_usage("bench", "--frames '%s' must be 1..64", optarg);
+            if (!am_cli_parse_long(op.arg, 1, 64, &v))
+                return am_cli_usage("bench", "--frames '%s' must be 1..64", op.arg);
             a->frames = (int)v;
             break;
         case 'v':
-            if (!am_view_parse(optarg, &a->view))
-                return am_cli_usage("bench", "--view must be front, side or top, not '%s'", optarg);
+            if (!am_view_parse(op.arg, &a->view))
+                return am_cli_usage("bench", "--view must be front, side or top, not '%s'", op.arg);
             break;
         case 'i':
-            if (!am_cli_parse_long(optarg, 0, MAX_ITEMS - 1, &v))
-                return am_cli_usage("bench", "--strip-anim '%s' must be a motion number", optarg);
+            if (!am_cli_parse_long(op.arg, 0, MAX_ITEMS - 1, &v))
+                return am_cli_usage("bench", "--strip-anim '%s' must be a motion number", op.arg);
             a->strip_anim = (int)v;
             break;
-        case 'x': a->texture = optarg; break;
+        case 'x': a->texture = op.arg; break;
         case 'f': a->flat = true; break;
         case 'J': a->no_joints = true; break;
         case 'z':
-            if (sscanf(optarg, "%dx%d", &a->fw, &a->fh) != 2 || a->fw < 64 || a->fh < 96 || a->fw > 4096 || a->fh > 4096)
-                return am_cli_usage("bench", "--frame-size '%s' must be WxH, 64x96 .. 4096x4096", optarg);
+            if (sscanf(op.arg, "%dx%d", &a->fw, &a->fh) != 2 || a->fw < 64 || a->fh < 96 || a->fw > 4096 || a->fh > 4096)
+                return am_cli_usage("bench", "--frame-size '%s' must be WxH, 64x96 .. 4096x4096", op.arg);
             break;
-        case 's': a->skel = optarg; break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return am_cli_usage("bench", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': a->skel = op.arg; break;
         }
     }
-    if (optind >= argc)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc == AM_EXIT_OK ? -1 : op.rc;
+    if (op.first >= argc)
         return am_cli_usage("bench", "expected one MESH.llmesh");
-    if (optind < argc - 1)
-        return am_cli_usage("bench", "unexpected argument '%s'", argv[optind + 1]);
-    a->mesh = argv[optind];
+    if (op.first < argc - 1)
+        return am_cli_usage("bench", "unexpected argument '%s'", argv[op.first + 1]);
+    a->mesh = argv[op.first];
     if (a->strip_only && !a->strip)
         return am_cli_usage("bench", "--%s only applies to a --png-strip", a->strip_only);
     if (a->strip_anim > 0 && (size_t)a->strip_anim >= a->anim_count)

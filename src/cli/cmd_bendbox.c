@@ -1,10 +1,10 @@
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bendbox/bendbox.h"
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 
 static const char *help =
     "usage: animesh bendbox --out DIR [--bench] [--preview] [--json] [--skeleton FILE]\n\n"
@@ -69,33 +69,33 @@ int am_cmd_bendbox(int argc, char **argv)
 {
     const char *out_dir = NULL, *skel_path = NULL;
     bool bench = false, json = false, preview = false;
-    static const struct option opts[] = {{"out", required_argument, 0, 'o'},
-                                         {"bench", no_argument, 0, 'b'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"preview", no_argument, 0, 'p'},
-                                         {"skeleton", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const am_cli_opt opts[] = {
+        {"out", required_argument, 'o', 'o'},
+        {"bench", no_argument, 'b', 0},
+        {"json", no_argument, 'j', 0},
+        {"preview", no_argument, 'p', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     if (am_cli_wants_help(argc, argv)) {
         fputs(help, stdout);
         return AM_EXIT_OK;
     }
-    optind = 1;
-    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "bendbox", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 'o': out_dir = optarg; break;
+        case 'o': out_dir = op.arg; break;
         case 'b': bench = true; break;
         case 'j': json = true; break;
         case 'p': preview = true; break;
-        case 's': skel_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("bendbox", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': skel_path = op.arg; break;
         }
     }
-    if (optind != argc)
-        return am_cli_usage("bendbox", "unexpected argument '%s'", argv[optind]);
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc)
+        return am_cli_usage("bendbox", "unexpected argument '%s'", argv[op.first]);
     if (!out_dir)
         return am_cli_usage("bendbox", "missing --out DIR");
 

@@ -1,6 +1,5 @@
 /* animesh bind MESH --skeleton-rig RIG.json|--like MODEL|--fit KIND --out DIR [--skin]:
  * automatic binding (src/bind) and its report, through am_bind_run (report/bind_run.h). */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "report/bind_run.h"
 
 static const char *help =
@@ -66,74 +66,74 @@ int am_cmd_bind(int argc, char **argv)
     job.progress = on_progress;
     const char *skel_path = NULL, *poses = NULL;
     int sources = 0;
-    static const struct option lopts[] = {{"skeleton-rig", required_argument, 0, 'r'},
-                                          {"like", required_argument, 0, 'l'},
-                                          {"fit", required_argument, 0, 'f'},
-                                          {"method", required_argument, 0, 'm'},
-                                          {"out", required_argument, 0, 'o'},
-                                          {"skin", no_argument, 0, 'k'},
-                                          {"preview", no_argument, 0, 'V'},
-                                          {"poses", required_argument, 0, 'p'},
-                                          {"up", required_argument, 0, 'u'},
-                                          {"forward", required_argument, 0, 'w'},
-                                          {"unit", required_argument, 0, 'n'},
-                                          {"min-weight", required_argument, 0, 'g'},
-                                          {"no-side-hygiene", no_argument, 0, 'y'},
-                                          {"no-proxy", no_argument, 0, 'x'},
-                                          {"threads", required_argument, 0, 't'},
-                                          {"skeleton", required_argument, 0, 's'},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt lopts[] = {
+        {"skeleton-rig", required_argument, 'r', 0},
+        {"like", required_argument, 'l', 0},
+        {"fit", required_argument, 'f', 0},
+        {"method", required_argument, 'm', 0},
+        {"out", required_argument, 'o', 'o'},
+        {"skin", no_argument, 'k', 0},
+        {"preview", no_argument, 'V', 0},
+        {"poses", required_argument, 'p', 0},
+        {"up", required_argument, 'u', 0},
+        {"forward", required_argument, 'w', 0},
+        {"unit", required_argument, 'n', 0},
+        {"min-weight", required_argument, 'g', 0},
+        {"no-side-hygiene", no_argument, 'y', 0},
+        {"no-proxy", no_argument, 'x', 0},
+        {"threads", required_argument, 't', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c, rc;
     long v;
     double d;
-    while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
-        if ((rc = am_cli_frame_option("bind", c, optarg, &job.frame)) >= 0) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "bind", help, lopts, AM_CLI_OPTS_COUNT(lopts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
+        if ((rc = am_cli_frame_option("bind", c, op.arg, &job.frame)) >= 0) {
             if (rc)
                 return rc;
             continue;
         }
         switch (c) {
-        case 'r': job.skeleton_from = AM_SKELETON_RIG; job.skeleton_path = optarg; sources++; break;
-        case 'l': job.skeleton_from = AM_SKELETON_LIKE; job.skeleton_path = optarg; sources++; break;
+        case 'r': job.skeleton_from = AM_SKELETON_RIG; job.skeleton_path = op.arg; sources++; break;
+        case 'l': job.skeleton_from = AM_SKELETON_LIKE; job.skeleton_path = op.arg; sources++; break;
         case 'f':
-            if (!am_fit_kind_parse(optarg, &job.fit))
-                return am_cli_usage("bind", "--fit: expected humanoid or quadruped, got '%s'", optarg);
+            if (!am_fit_kind_parse(op.arg, &job.fit))
+                return am_cli_usage("bind", "--fit: expected humanoid or quadruped, got '%s'", op.arg);
             job.skeleton_from = AM_SKELETON_FIT;
             sources++;
             break;
         case 'm':
-            if (strcmp(optarg, "heat") == 0)
+            if (strcmp(op.arg, "heat") == 0)
                 job.bind.method = AM_BIND_HEAT;
-            else if (strcmp(optarg, "segment") == 0)
+            else if (strcmp(op.arg, "segment") == 0)
                 job.bind.method = AM_BIND_SEGMENT;
             else
-                return am_cli_usage("bind", "--method: expected heat or segment, got '%s'", optarg);
+                return am_cli_usage("bind", "--method: expected heat or segment, got '%s'", op.arg);
             break;
-        case 'o': job.out_dir = optarg; break;
+        case 'o': job.out_dir = op.arg; break;
         case 'k': job.skin = true; break;
         case 'V': job.preview = true; break;
-        case 'p': poses = optarg; break;
+        case 'p': poses = op.arg; break;
         case 'g':
-            if (!am_cli_parse_double(optarg, &d) || d < 0 || d >= 0.5)
-                return am_cli_usage("bind", "--min-weight: expected a number in 0..0.5, got '%s'", optarg);
+            if (!am_cli_parse_double(op.arg, &d) || d < 0 || d >= 0.5)
+                return am_cli_usage("bind", "--min-weight: expected a number in 0..0.5, got '%s'", op.arg);
             job.bind.min_weight = d;
             break;
         case 'y': job.bind.side_hygiene = false; break;
         case 'x': job.bind.allow_proxy = false; break;
         case 't':
-            if (!am_cli_parse_long(optarg, 1, 64, &v))
-                return am_cli_usage("bind", "--threads: expected an integer in 1..64, got '%s'", optarg);
+            if (!am_cli_parse_long(op.arg, 1, 64, &v))
+                return am_cli_usage("bind", "--threads: expected an integer in 1..64, got '%s'", op.arg);
             job.bind.threads = (int)v;
             break;
-        case 's': skel_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("bind", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': skel_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("bind", "expected exactly one MESH");
     if (sources != 1)
         return am_cli_usage("bind", "give the joints once: --skeleton-rig FILE, --like MODEL or --fit KIND");
@@ -141,7 +141,7 @@ int am_cmd_bind(int argc, char **argv)
         return am_cli_usage("bind", "--out DIR is required");
     if (job.preview && !job.skin)
         return am_cli_usage("bind", "--preview needs --skin (the page shows the written skin)");
-    job.mesh_path = argv[optind];
+    job.mesh_path = argv[op.first];
 
     am_error err;
     am_error_clear(&err);

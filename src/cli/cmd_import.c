@@ -1,6 +1,5 @@
 /* animesh import MODEL.dae --out DIR ...: the import library (import/import.h) and its report. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "core/text.h"
 #include "import/import.h"
 #include "skeleton/jointmap.h"
@@ -208,21 +208,34 @@ int am_cmd_import(int argc, char **argv)
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
         O_MAXTRIS, O_PREVIEW
     };
-    static const struct option lopts[] = {
-        {"out", required_argument, 0, O_OUT},       {"name", required_argument, 0, O_NAME},
-        {"merge", no_argument, 0, O_MERGE},         {"normalize-binds", no_argument, 0, O_NORM},
-        {"anim", required_argument, 0, O_ANIM},     {"bench", no_argument, 0, O_BENCH}, {"preview", no_argument, 0, O_PREVIEW},
-        {"oar", required_argument, 0, O_OAR},       {"at", required_argument, 0, O_AT},
-        {"meshdata", no_argument, 0, O_MESHDATA},   {"region-max-tris", required_argument, 0, O_TRIS},
-        {"json", no_argument, 0, O_JSON},           {"skeleton", required_argument, 0, O_SKEL},
-        {"faithful", no_argument, 0, O_FAITHFUL},   {"map", required_argument, 0, O_MAP},
-        {"up", required_argument, 0, O_UP},         {"forward", required_argument, 0, O_FORWARD},
-        {"scale", required_argument, 0, O_SCALE},   {"place", required_argument, 0, O_PLACE},
-        {"clip", required_argument, 0, O_CLIP},     {"loop", no_argument, 0, O_LOOP},
-        {"no-loop", no_argument, 0, O_NOLOOP},      {"priority", required_argument, 0, O_PRIORITY},
-        {"rest-correction", required_argument, 0, O_CORR}, {"align-rest", no_argument, 0, O_ALIGN},
-        {"max-tris", required_argument, 0, O_MAXTRIS},
-        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    static const am_cli_opt lopts[] = {
+        {"out", required_argument, O_OUT, 0},
+        {"name", required_argument, O_NAME, 0},
+        {"merge", no_argument, O_MERGE, 0},
+        {"normalize-binds", no_argument, O_NORM, 0},
+        {"anim", required_argument, O_ANIM, 0},
+        {"bench", no_argument, O_BENCH, 0},
+        {"preview", no_argument, O_PREVIEW, 0},
+        {"oar", required_argument, O_OAR, 0},
+        {"at", required_argument, O_AT, 0},
+        {"meshdata", no_argument, O_MESHDATA, 0},
+        {"region-max-tris", required_argument, O_TRIS, 0},
+        {"json", no_argument, O_JSON, 0},
+        {"skeleton", required_argument, O_SKEL, 0},
+        {"faithful", no_argument, O_FAITHFUL, 0},
+        {"map", required_argument, O_MAP, 0},
+        {"up", required_argument, O_UP, 0},
+        {"forward", required_argument, O_FORWARD, 0},
+        {"scale", required_argument, O_SCALE, 0},
+        {"place", required_argument, O_PLACE, 0},
+        {"clip", required_argument, O_CLIP, 0},
+        {"loop", no_argument, O_LOOP, 0},
+        {"no-loop", no_argument, O_NOLOOP, 0},
+        {"priority", required_argument, O_PRIORITY, 0},
+        {"rest-correction", required_argument, O_CORR, 0},
+        {"align-rest", no_argument, O_ALIGN, 0},
+        {"max-tris", required_argument, O_MAXTRIS, 0},
+        AM_CLI_OPT_HELP};
     am_import_options opts;
     am_import_options_default(&opts);
     const char *anims[IMPORT_MAX_ANIMS];
@@ -232,26 +245,26 @@ int am_cmd_import(int argc, char **argv)
     bool json = false;
     am_error err;
     am_error_clear(&err);
-    optind = 1;
-    opterr = 0;
     int c;
     long v;
-    while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "import", help, lopts, AM_CLI_OPTS_COUNT(lopts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case O_OUT: out_dir = optarg; break;
+        case O_OUT: out_dir = op.arg; break;
         case O_NAME: {
-            size_t n = strlen(optarg);
-            bool ok = n > 0 && n <= 100 && optarg[0] != '.' && optarg[0] != '-';
+            size_t n = strlen(op.arg);
+            bool ok = n > 0 && n <= 100 && op.arg[0] != '.' && op.arg[0] != '-';
             for (size_t i = 0; ok && i < n; i++) {
-                char ch = optarg[i];
+                char ch = op.arg[i];
                 ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
                      ch == '-' || ch == '.';
             }
             if (!ok)
                 return am_cli_usage("import", "--name: 1-100 characters from A-Z a-z 0-9 _ - . (it names the files), "
                                               "got '%s'",
-                                    optarg);
-            opts.name = optarg;
+                                    op.arg);
+            opts.name = op.arg;
             break;
         }
         case O_MERGE: opts.merge = true; break;
@@ -259,74 +272,74 @@ int am_cmd_import(int argc, char **argv)
         case O_ANIM:
             if (opts.anim_count == IMPORT_MAX_ANIMS)
                 return am_cli_usage("import", "at most %d --anim", IMPORT_MAX_ANIMS);
-            anims[opts.anim_count++] = optarg;
+            anims[opts.anim_count++] = op.arg;
             break;
         case O_BENCH: opts.bench = true; break;
         case O_PREVIEW: opts.preview = true; break;
         case O_ALIGN: opts.bvh_align_rest = true; break;
-        case O_OAR: opts.oar_path = optarg; break;
+        case O_OAR: opts.oar_path = op.arg; break;
         case O_AT:
-            if (!am_cli_parse_xyz(optarg, opts.oar_position))
-                return am_cli_usage("import", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            if (!am_cli_parse_xyz(op.arg, opts.oar_position))
+                return am_cli_usage("import", "--at expects X,Y,Z in metres, got '%s'", op.arg);
             break;
         case O_MESHDATA: opts.meshdata_required = true; break;
         case O_TRIS:
-            if (!am_cli_parse_long(optarg, 0, LONG_MAX, &v))
-                return am_cli_usage("import", "--region-max-tris: expected a non-negative integer, got '%s'", optarg);
+            if (!am_cli_parse_long(op.arg, 0, LONG_MAX, &v))
+                return am_cli_usage("import", "--region-max-tris: expected a non-negative integer, got '%s'", op.arg);
             opts.skin.region_max_tris = v;
             break;
         case O_MAXTRIS:
-            if (strcmp(optarg, "auto") == 0)
+            if (strcmp(op.arg, "auto") == 0)
                 opts.skin.max_tris = AM_SKIN_MAX_TRIS_AUTO;
-            else if (strcmp(optarg, "none") == 0)
+            else if (strcmp(op.arg, "none") == 0)
                 opts.skin.max_tris = AM_SKIN_MAX_TRIS_NONE;
-            else if (am_cli_parse_long(optarg, 1, LONG_MAX, &v))
+            else if (am_cli_parse_long(op.arg, 1, LONG_MAX, &v))
                 opts.skin.max_tris = v;
             else
-                return am_cli_usage("import", "--max-tris: expected a positive integer, auto or none, got '%s'", optarg);
+                return am_cli_usage("import", "--max-tris: expected a positive integer, auto or none, got '%s'", op.arg);
             break;
         case O_JSON: json = true; break;
-        case O_SKEL: skel_path = optarg; break;
+        case O_SKEL: skel_path = op.arg; break;
         case O_FAITHFUL: opts.faithful_only = true; break;
-        case O_MAP: map_path = optarg; break;
+        case O_MAP: map_path = op.arg; break;
         case O_UP:
         case O_FORWARD:
-            if (am_axes_parse(optarg, c == O_UP ? &opts.retarget.axes.up : &opts.retarget.axes.forward, &err))
+            if (am_axes_parse(op.arg, c == O_UP ? &opts.retarget.axes.up : &opts.retarget.axes.forward, &err))
                 return am_cli_usage("import", "--%s: %s", c == O_UP ? "up" : "forward", err.msg);
             break;
         case O_SCALE:
-            if (!am_cli_parse_double(optarg, &opts.retarget.axes.scale) || !(opts.retarget.axes.scale > 0))
-                return am_cli_usage("import", "--scale needs a positive number of metres per unit, got '%s'", optarg);
+            if (!am_cli_parse_double(op.arg, &opts.retarget.axes.scale) || !(opts.retarget.axes.scale > 0))
+                return am_cli_usage("import", "--scale needs a positive number of metres per unit, got '%s'", op.arg);
             break;
         case O_PLACE:
-            if (strcmp(optarg, "pelvis") && strcmp(optarg, "origin"))
-                return am_cli_usage("import", "--place: pelvis or origin, got '%s'", optarg);
-            opts.retarget.place = strcmp(optarg, "origin") == 0 ? AM_PLACE_ORIGIN : AM_PLACE_PELVIS;
+            if (strcmp(op.arg, "pelvis") && strcmp(op.arg, "origin"))
+                return am_cli_usage("import", "--place: pelvis or origin, got '%s'", op.arg);
+            opts.retarget.place = strcmp(op.arg, "origin") == 0 ? AM_PLACE_ORIGIN : AM_PLACE_PELVIS;
             break;
         case O_CLIP:
             if (opts.retarget.clip_count == IMPORT_MAX_CLIPS)
                 return am_cli_usage("import", "at most %d --clip", IMPORT_MAX_CLIPS);
-            clips[opts.retarget.clip_count++] = optarg;
+            clips[opts.retarget.clip_count++] = op.arg;
             break;
         case O_LOOP: opts.retarget.loop = AM_LOOP_ON; break;
         case O_NOLOOP: opts.retarget.loop = AM_LOOP_OFF; break;
         case O_PRIORITY:
-            if (!am_cli_parse_long(optarg, 0, 6, &v))
-                return am_cli_usage("import", "--priority must be 0..6, got '%s'", optarg);
+            if (!am_cli_parse_long(op.arg, 0, 6, &v))
+                return am_cli_usage("import", "--priority must be 0..6, got '%s'", op.arg);
             opts.retarget.priority = (int32_t)v;
             break;
         case O_CORR:
             if (opts.retarget.correction_count == IMPORT_MAX_CORRECTIONS)
                 return am_cli_usage("import", "at most %d --rest-correction", IMPORT_MAX_CORRECTIONS);
-            if (am_rest_correction_parse(optarg, &corrections[opts.retarget.correction_count], &err))
+            if (am_rest_correction_parse(op.arg, &corrections[opts.retarget.correction_count], &err))
                 return am_cli_usage("import", "--rest-correction: %s", err.msg);
             opts.retarget.correction_count++;
             break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("import", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("import", "expected exactly one MODEL file");
     if (!out_dir)
         return am_cli_usage("import", "--out DIR is required");
@@ -353,9 +366,9 @@ int am_cmd_import(int argc, char **argv)
         opts.retarget.map = &user_map;
     }
     char shown[1024];
-    fprintf(stderr, "animesh import: reading %s\n", am_text_shown(argv[optind], shown, sizeof shown));
+    fprintf(stderr, "animesh import: reading %s\n", am_text_shown(argv[op.first], shown, sizeof shown));
     am_import_report rep;
-    am_status st = am_import_file(argv[optind], &skel, &opts, out_dir, &rep, &err);
+    am_status st = am_import_file(argv[op.first], &skel, &opts, out_dir, &rep, &err);
     int rc = AM_EXIT_OK;
     if (st) {
         rc = am_cli_report(&err);

@@ -1,8 +1,8 @@
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "skeleton/jointmap.h"
 
 static const char *help =
@@ -33,24 +33,24 @@ int am_cmd_map(int argc, char **argv)
     argc--;
     argv++;
     const char *skel_path = NULL, *rig_path = NULL;
-    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'},
-                                         {"rig", required_argument, 0, 'r'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"skeleton", required_argument, 's', 0},
+        {"rig", required_argument, 'r', 0},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "map check", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 's': skel_path = optarg; break;
-        case 'r': rig_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("map check", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': skel_path = op.arg; break;
+        case 'r': rig_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("map check", "expected exactly one MAP.json");
-    const char *map_path = argv[optind];
+    const char *map_path = argv[op.first];
 
     am_error err;
     am_error_clear(&err);

@@ -1,11 +1,11 @@
 /* animesh map suggest: a joint map from names and topology, with a confidence and the
  * reason for every joint (src/map/map_suggest.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "core/io.h"
 #include "core/text.h"
 #include "map/map_suggest.h"
@@ -73,37 +73,41 @@ int am_cmd_map_suggest(int argc, char **argv)
     am_axes_opts ao = {0};
     am_error err;
     am_error_clear(&err);
-    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'}, {"out", required_argument, 0, 'o'},
-                                         {"json", no_argument, 0, 'j'},         {"map", required_argument, 0, 'm'},
-                                         {"up", required_argument, 0, 'u'},     {"forward", required_argument, 0, 'f'},
-                                         {"scale", required_argument, 0, 'c'},  {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"skeleton", required_argument, 's', 0},
+        {"out", required_argument, 'o', 0},
+        {"json", no_argument, 'j', 0},
+        {"map", required_argument, 'm', 0},
+        {"up", required_argument, 'u', 0},
+        {"forward", required_argument, 'f', 0},
+        {"scale", required_argument, 'c', 0},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "map suggest", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 's': skel_path = optarg; break;
-        case 'o': out_path = optarg; break;
+        case 's': skel_path = op.arg; break;
+        case 'o': out_path = op.arg; break;
         case 'j': json = true; break;
-        case 'm': map_path = optarg; break;
+        case 'm': map_path = op.arg; break;
         case 'u':
         case 'f':
-            if (am_axes_parse(optarg, c == 'u' ? &ao.up : &ao.forward, &err))
+            if (am_axes_parse(op.arg, c == 'u' ? &ao.up : &ao.forward, &err))
                 return am_cli_usage("map suggest", "--%s: %s", c == 'u' ? "up" : "forward", err.msg);
             break;
         case 'c':
-            if (!am_cli_parse_double(optarg, &ao.scale) || !(ao.scale > 0))
+            if (!am_cli_parse_double(op.arg, &ao.scale) || !(ao.scale > 0))
                 return am_cli_usage("map suggest", "--scale needs a positive number of metres per unit, got '%s'",
-                                    optarg);
+                                    op.arg);
             break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("map suggest", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("map suggest", "expected exactly one MODEL or BVH file");
-    const char *model = argv[optind];
+    const char *model = argv[op.first];
     am_skeleton skel;
     if (am_cli_load_skeleton(skel_path, &skel, &err))
         return am_cli_report(&err);

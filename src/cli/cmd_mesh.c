@@ -1,11 +1,11 @@
 /* animesh mesh decode: what a mesh asset holds, ours or the viewer's. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
 #include "mesh/skin_compare.h"
@@ -147,13 +147,16 @@ int am_cmd_mesh(int argc, char **argv)
     argv++;
     const char *skel_path = NULL, *out_path = NULL;
     int mode = 0; /* 0 summary, 1 json, 2 skin json */
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'},    {"skin-json", no_argument, 0, 'k'},
-                                         {"out", required_argument, 0, 'o'}, {"skeleton", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},    {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"json", no_argument, 'j', 0},
+        {"skin-json", no_argument, 'k', 0},
+        {"out", required_argument, 'o', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "mesh decode", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
         case 'j':
         case 'k':
@@ -161,15 +164,15 @@ int am_cmd_mesh(int argc, char **argv)
                 return am_cli_usage("mesh decode", "--json and --skin-json exclude each other");
             mode = c == 'j' ? 1 : 2;
             break;
-        case 'o': out_path = optarg; break;
-        case 's': skel_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("mesh decode", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'o': out_path = op.arg; break;
+        case 's': skel_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("mesh decode", "expected exactly one mesh asset FILE");
-    const char *path = argv[optind];
+    const char *path = argv[op.first];
     if (mode == 0 && out_path)
         return am_cli_usage("mesh decode", "--out needs --json or --skin-json");
 

@@ -1,11 +1,11 @@
 /* animesh oar: an OpenSim archive holding one animesh object, ready for `load oar --merge`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "world/oar.h"
 #include "world/oar_check.h"
 #include "world/oar_files.h"
@@ -88,75 +88,81 @@ int am_cmd_oar(int argc, char **argv)
     const char **names = f.anim_names;
     enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN, O_COLOR, O_SALT };
     bool allow_unknown_joints = false;
-    static const struct option opts[] = {
-        {"mesh", required_argument, 0, O_MESH},   {"texture", required_argument, 0, O_TEXTURE},
-        {"anim", required_argument, 0, O_ANIM},   {"play", required_argument, 0, O_PLAY},
-        {"at", required_argument, 0, O_AT},       {"scale", required_argument, 0, O_SCALE},
-        {"object-name", required_argument, 0, O_NAME}, {"skeleton", required_argument, 0, O_SKEL},
-        {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN}, {"color", required_argument, 0, O_COLOR},
-        {"salt", required_argument, 0, O_SALT},   {"output", required_argument, 0, 'o'},
-        {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"mesh", required_argument, O_MESH, 0},
+        {"texture", required_argument, O_TEXTURE, 0},
+        {"anim", required_argument, O_ANIM, 0},
+        {"play", required_argument, O_PLAY, 0},
+        {"at", required_argument, O_AT, 0},
+        {"scale", required_argument, O_SCALE, 0},
+        {"object-name", required_argument, O_NAME, 0},
+        {"skeleton", required_argument, O_SKEL, 0},
+        {"allow-unknown-joints", no_argument, O_ALLOW_UNKNOWN, 0},
+        {"color", required_argument, O_COLOR, 0},
+        {"salt", required_argument, O_SALT, 0},
+        {"output", required_argument, 'o', 'o'}};
     int c;
-    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "oar", NULL, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case O_MESH: mesh = optarg; break;
-        case O_TEXTURE: texture = optarg; break;
+        case O_MESH: mesh = op.arg; break;
+        case O_TEXTURE: texture = op.arg; break;
         case O_ANIM: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || !eq[1])
-                return am_cli_usage("oar", "--anim expects NAME=FILE.anim, got '%s'", optarg);
+            char *eq = strchr(op.arg, '=');
+            if (!eq || eq == op.arg || !eq[1])
+                return am_cli_usage("oar", "--anim expects NAME=FILE.anim, got '%s'", op.arg);
             if (f.anim_count == OAR_MAX_ANIMS)
                 return am_cli_usage("oar", "at most %d --anim", OAR_MAX_ANIMS);
             *eq = '\0';
             am_error nerr;
-            if (am_oar_check_name("--anim", optarg, &nerr))
+            if (am_oar_check_name("--anim", op.arg, &nerr))
                 return am_cli_usage("oar", "%s", nerr.msg);
             for (size_t i = 0; i < f.anim_count; i++)
-                if (strcmp(names[i], optarg) == 0)
-                    return am_cli_usage("oar", "two --anim are named '%s'", optarg);
-            names[f.anim_count] = optarg;
+                if (strcmp(names[i], op.arg) == 0)
+                    return am_cli_usage("oar", "two --anim are named '%s'", op.arg);
+            names[f.anim_count] = op.arg;
             f.anim_paths[f.anim_count++] = eq + 1;
             break;
         }
-        case O_PLAY: play = optarg; break;
+        case O_PLAY: play = op.arg; break;
         case O_ALLOW_UNKNOWN: allow_unknown_joints = true; break;
         case O_COLOR:
-            if (!am_cli_parse_xyz(optarg, in.color) || in.color[0] < 0 || in.color[0] > 1 || in.color[1] < 0 ||
+            if (!am_cli_parse_xyz(op.arg, in.color) || in.color[0] < 0 || in.color[0] > 1 || in.color[1] < 0 ||
                 in.color[1] > 1 || in.color[2] < 0 || in.color[2] > 1)
-                return am_cli_usage("oar", "--color expects R,G,B each 0..1 (the rig's material rgb), got '%s'", optarg);
+                return am_cli_usage("oar", "--color expects R,G,B each 0..1 (the rig's material rgb), got '%s'", op.arg);
             in.has_color = true;
             break;
         case O_AT:
-            if (!am_cli_parse_xyz(optarg, in.position))
-                return am_cli_usage("oar", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            if (!am_cli_parse_xyz(op.arg, in.position))
+                return am_cli_usage("oar", "--at expects X,Y,Z in metres, got '%s'", op.arg);
             break;
         case O_SCALE:
-            if (!am_cli_parse_xyz(optarg, in.scale) || !(in.scale[0] > 0 && in.scale[1] > 0 && in.scale[2] > 0))
-                return am_cli_usage("oar", "--scale expects three positive numbers X,Y,Z, got '%s'", optarg);
+            if (!am_cli_parse_xyz(op.arg, in.scale) || !(in.scale[0] > 0 && in.scale[1] > 0 && in.scale[2] > 0))
+                return am_cli_usage("oar", "--scale expects three positive numbers X,Y,Z, got '%s'", op.arg);
             break;
         case O_NAME: {
             am_error nerr;
-            if (optarg[0] && am_oar_check_name("--object-name", optarg, &nerr))
+            if (op.arg[0] && am_oar_check_name("--object-name", op.arg, &nerr))
                 return am_cli_usage("oar", "%s", nerr.msg);
-            object_name = optarg;
+            object_name = op.arg;
             break;
         }
-        case O_SKEL: skel_path = optarg; break;
+        case O_SKEL: skel_path = op.arg; break;
         case O_SALT: {
             am_error serr;
-            if (am_oar_check_salt(optarg, &serr))
+            if (am_oar_check_salt(op.arg, &serr))
                 return am_cli_usage("oar", "--salt: %s", serr.msg);
-            in.uuid_salt = optarg;
+            in.uuid_salt = op.arg;
             break;
         }
-        case 'o': out = optarg; break;
-        default: return am_cli_usage("oar", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'o': out = op.arg; break;
         }
     }
-    if (optind != argc)
-        return am_cli_usage("oar", "unexpected argument '%s'", argv[optind]);
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc)
+        return am_cli_usage("oar", "unexpected argument '%s'", argv[op.first]);
     if (!mesh)
         return am_cli_usage("oar", "--mesh NAME.llmesh is required");
     if (!out)

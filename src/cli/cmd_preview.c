@@ -1,13 +1,13 @@
 /* animesh preview DIR|ASSET.llmesh [--anim A.anim ...] [-o NAME.preview.html]: the browser
  * preview page (src/preview/preview.h, docs/preview.md). */
 #include <dirent.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "core/outset.h"
 #include "preview/preview.h"
 
@@ -88,9 +88,10 @@ int am_cmd_preview(int argc, char **argv)
     const char *out_path = NULL, *skel_path = NULL, *title = NULL;
     const char **anims = calloc((size_t)argc + 1, sizeof *anims);
     size_t anim_count = 0;
-    static const struct option opts[] = {{"anim", required_argument, 0, 'a'},  {"out", required_argument, 0, 'o'},
-                                         {"title", required_argument, 0, 't'}, {"skeleton", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    static const am_cli_opt opts[] = {
+        {"anim", required_argument, 'a', 0},     {"out", required_argument, 'o', 'o'},
+        {"title", required_argument, 't', 0},    {"skeleton", required_argument, 's', 0},
+        {"help", no_argument, 'h', 'h'}};
     if (!anims) {
         fputs("animesh: out of memory\n", stderr);
         return AM_EXIT_INVALID;
@@ -100,24 +101,30 @@ int am_cmd_preview(int argc, char **argv)
         free(anims);
         return AM_EXIT_OK;
     }
-    optind = 1;
-    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op; /* help NULL: only an exact -h/--help is help (above); "-hx", "--hel" are refused */
+    am_cli_opts_begin(&op, "preview", NULL, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 'a': anims[anim_count++] = optarg; break;
-        case 'o': out_path = optarg; break;
-        case 't': title = optarg; break;
-        case 's': skel_path = optarg; break;
-        default: free(anims); return am_cli_usage("preview", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'a': anims[anim_count++] = op.arg; break;
+        case 'o': out_path = op.arg; break;
+        case 't': title = op.arg; break;
+        case 's': skel_path = op.arg; break;
+        case 'h':
+            free(anims);
+            return am_cli_usage("preview", "unknown or incomplete option '%s'", argv[op.first - 1]);
         }
     }
-    if (optind + 1 != argc) {
+    if (c == AM_CLI_OPTS_STOP) {
         free(anims);
-        return optind == argc ? am_cli_usage("preview", "missing DIR or ASSET.llmesh")
-                              : am_cli_usage("preview", "unexpected argument '%s'", argv[optind + 1]);
+        return op.rc;
     }
-    const char *input = argv[optind];
+    if (op.first + 1 != argc) {
+        free(anims);
+        return op.first == argc ? am_cli_usage("preview", "missing DIR or ASSET.llmesh")
+                              : am_cli_usage("preview", "unexpected argument '%s'", argv[op.first + 1]);
+    }
+    const char *input = argv[op.first];
     am_error err;
     am_error_clear(&err);
     char **meshes = NULL, **dir_anims = NULL;

@@ -2,7 +2,6 @@
  * save) or by asking OpenSim's RemoteAdmin to load an OAR. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "anim/anim.h"
 #include "texture/texture.h"
 #include "world/checks.h"
@@ -467,86 +467,96 @@ int am_cmd_push(int argc, char **argv)
     enum { O_BRIDGE = 256, O_MESH, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_NAME, O_SAVE, O_DRY, O_SKEL, O_RA, O_OAR,
            O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF, O_ALLOW_UNKNOWN, O_VERIFY,
            O_NO_VERIFY, O_VERIFY_DIR, O_VERIFY_UID };
-    static const struct option opts[] = {
-        {"bridge", required_argument, 0, O_BRIDGE},   {"mesh", required_argument, 0, O_MESH},
-        {"texture", required_argument, 0, O_TEXTURE}, {"anim", required_argument, 0, O_ANIM},
-        {"play", required_argument, 0, O_PLAY},       {"at", required_argument, 0, O_AT},
-        {"name", required_argument, 0, O_NAME},       {"save", no_argument, 0, O_SAVE},
-        {"dry-run", required_argument, 0, O_DRY},     {"skeleton", required_argument, 0, O_SKEL},
-        {"remote-admin", required_argument, 0, O_RA}, {"oar", required_argument, 0, O_OAR},
-        {"region", required_argument, 0, O_REGION},   {"region-uuid", required_argument, 0, O_REGION_UUID},
-        {"connect-timeout", required_argument, 0, O_CONNECT}, {"timeout", required_argument, 0, O_TIMEOUT},
-        {"retries", required_argument, 0, O_RETRIES}, {"backoff", required_argument, 0, O_BACKOFF},
-        {"allow-unknown-joints", no_argument, 0, O_ALLOW_UNKNOWN},
-        {"verify", no_argument, 0, O_VERIFY},         {"no-verify", no_argument, 0, O_NO_VERIFY},
-        {"verify-dir", required_argument, 0, O_VERIFY_DIR}, {"verify-uid", required_argument, 0, O_VERIFY_UID},
-        {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"bridge", required_argument, O_BRIDGE, 0},
+        {"mesh", required_argument, O_MESH, 0},
+        {"texture", required_argument, O_TEXTURE, 0},
+        {"anim", required_argument, O_ANIM, 0},
+        {"play", required_argument, O_PLAY, 0},
+        {"at", required_argument, O_AT, 0},
+        {"name", required_argument, O_NAME, 0},
+        {"save", no_argument, O_SAVE, 0},
+        {"dry-run", required_argument, O_DRY, 0},
+        {"skeleton", required_argument, O_SKEL, 0},
+        {"remote-admin", required_argument, O_RA, 0},
+        {"oar", required_argument, O_OAR, 0},
+        {"region", required_argument, O_REGION, 0},
+        {"region-uuid", required_argument, O_REGION_UUID, 0},
+        {"connect-timeout", required_argument, O_CONNECT, 0},
+        {"timeout", required_argument, O_TIMEOUT, 0},
+        {"retries", required_argument, O_RETRIES, 0},
+        {"backoff", required_argument, O_BACKOFF, 0},
+        {"allow-unknown-joints", no_argument, O_ALLOW_UNKNOWN, 0},
+        {"verify", no_argument, O_VERIFY, 0},
+        {"no-verify", no_argument, O_NO_VERIFY, 0},
+        {"verify-dir", required_argument, O_VERIFY_DIR, 0},
+        {"verify-uid", required_argument, O_VERIFY_UID, 0}};
     int c;
     long v;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "push", NULL, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case O_BRIDGE: a.bridge = optarg; break;
-        case O_MESH: a.mesh = optarg; break;
-        case O_TEXTURE: a.texture = optarg; break;
+        case O_BRIDGE: a.bridge = op.arg; break;
+        case O_MESH: a.mesh = op.arg; break;
+        case O_TEXTURE: a.texture = op.arg; break;
         case O_ANIM: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || !eq[1])
-                return am_cli_usage("push", "--anim expects NAME=FILE.anim, got '%s'", optarg);
+            char *eq = strchr(op.arg, '=');
+            if (!eq || eq == op.arg || !eq[1])
+                return am_cli_usage("push", "--anim expects NAME=FILE.anim, got '%s'", op.arg);
             if (a.anim_count == PUSH_MAX_ANIMS)
                 return am_cli_usage("push", "at most %d --anim", PUSH_MAX_ANIMS);
             *eq = '\0';
             am_error nerr; /* names travel as JSON text: refused here, before anything is sent */
-            if (am_world_check_text("--anim", optarg, &nerr))
+            if (am_world_check_text("--anim", op.arg, &nerr))
                 return am_cli_usage("push", "%s", nerr.msg);
             for (size_t i = 0; i < a.anim_count; i++)
-                if (strcmp(a.anims[i].name, optarg) == 0)
-                    return am_cli_usage("push", "two --anim are named '%s'", optarg);
-            a.anims[a.anim_count].name = optarg;
+                if (strcmp(a.anims[i].name, op.arg) == 0)
+                    return am_cli_usage("push", "two --anim are named '%s'", op.arg);
+            a.anims[a.anim_count].name = op.arg;
             a.anims[a.anim_count].path = eq + 1;
             a.anim_count++;
             break;
         }
-        case O_PLAY: a.play = optarg; break;
+        case O_PLAY: a.play = op.arg; break;
         case O_AT:
-            if (!am_cli_parse_xyz(optarg, a.at))
-                return am_cli_usage("push", "--at expects X,Y,Z in metres, got '%s'", optarg);
+            if (!am_cli_parse_xyz(op.arg, a.at))
+                return am_cli_usage("push", "--at expects X,Y,Z in metres, got '%s'", op.arg);
             a.at_given = true;
             break;
         case O_NAME: {
             am_error nerr;
-            if (am_world_check_text("--name", optarg, &nerr))
+            if (am_world_check_text("--name", op.arg, &nerr))
                 return am_cli_usage("push", "%s", nerr.msg);
-            a.name = optarg;
+            a.name = op.arg;
             break;
         }
         case O_SAVE: a.save = true; break;
         case O_ALLOW_UNKNOWN: a.allow_unknown_joints = true; break;
-        case O_DRY: a.dry_run = optarg; break;
-        case O_SKEL: a.skeleton = optarg; break;
-        case O_RA: a.remote_admin = optarg; break;
-        case O_OAR: a.oar = optarg; break;
-        case O_REGION: a.region = optarg; break;
-        case O_REGION_UUID: a.region_uuid = optarg; break;
+        case O_DRY: a.dry_run = op.arg; break;
+        case O_SKEL: a.skeleton = op.arg; break;
+        case O_RA: a.remote_admin = op.arg; break;
+        case O_OAR: a.oar = op.arg; break;
+        case O_REGION: a.region = op.arg; break;
+        case O_REGION_UUID: a.region_uuid = op.arg; break;
         case O_VERIFY:
         case O_NO_VERIFY:
             if (a.verify >= 0 && a.verify != (c == O_VERIFY))
                 return am_cli_usage("push", "--verify and --no-verify together");
             a.verify = c == O_VERIFY;
             break;
-        case O_VERIFY_DIR: a.verify_dir = optarg; break;
+        case O_VERIFY_DIR: a.verify_dir = op.arg; break;
         case O_VERIFY_UID:
-            if (!am_cli_parse_long(optarg, 0, 2147483647L, &a.verify_uid))
+            if (!am_cli_parse_long(op.arg, 0, 2147483647L, &a.verify_uid))
                 return am_cli_usage("push", "--verify-uid: a user id (a number, `id -u USER`)");
             break;
         case O_CONNECT:
         case O_TIMEOUT:
         case O_BACKOFF:
-            if (!am_cli_parse_long(optarg, c == O_BACKOFF ? 0 : 1, 86400000L, &v))
+            if (!am_cli_parse_long(op.arg, c == O_BACKOFF ? 0 : 1, 86400000L, &v))
                 return am_cli_usage("push", "--%s expects milliseconds (%s..86400000), got '%s'",
                                     c == O_CONNECT ? "connect-timeout" : c == O_TIMEOUT ? "timeout" : "backoff",
-                                    c == O_BACKOFF ? "0" : "1", optarg);
+                                    c == O_BACKOFF ? "0" : "1", op.arg);
             if (c == O_CONNECT)
                 a.connect_ms = v;
             else if (c == O_TIMEOUT)
@@ -555,15 +565,16 @@ int am_cmd_push(int argc, char **argv)
                 a.backoff_ms = v;
             break;
         case O_RETRIES:
-            if (!am_cli_parse_long(optarg, 0, 20, &v))
-                return am_cli_usage("push", "--retries expects 0..20, got '%s'", optarg);
+            if (!am_cli_parse_long(op.arg, 0, 20, &v))
+                return am_cli_usage("push", "--retries expects 0..20, got '%s'", op.arg);
             a.retries = (int)v;
             break;
-        default: return am_cli_usage("push", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc)
-        return am_cli_usage("push", "unexpected argument '%s'", argv[optind]);
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc)
+        return am_cli_usage("push", "unexpected argument '%s'", argv[op.first]);
     if (a.remote_admin) {
         const char *wb = a.bridge       ? "--bridge"
                          : a.mesh       ? "--mesh"

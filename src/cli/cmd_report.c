@@ -1,12 +1,12 @@
 /* animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json]: the rigger's
  * quality report (src/report/quality.h) of anything animesh writes or imports (report/report.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "core/text.h"
 #include "map/axes.h"
 #include "report/quality.h"
@@ -98,36 +98,36 @@ int am_cmd_report(int argc, char **argv)
     const char *skel_path = NULL, *poses = NULL, *out_dir = NULL;
     bool json = false;
     am_bind_frame frame = {0, 0, 0};
-    static const struct option lopts[] = {{"poses", required_argument, 0, 'p'},
-                                          {"out", required_argument, 0, 'o'},
-                                          {"json", no_argument, 0, 'j'},
-                                          {"up", required_argument, 0, 'u'},
-                                          {"forward", required_argument, 0, 'w'},
-                                          {"unit", required_argument, 0, 'n'},
-                                          {"skeleton", required_argument, 0, 's'},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt lopts[] = {
+        {"poses", required_argument, 'p', 0},
+        {"out", required_argument, 'o', 'o'},
+        {"json", no_argument, 'j', 0},
+        {"up", required_argument, 'u', 0},
+        {"forward", required_argument, 'w', 0},
+        {"unit", required_argument, 'n', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c, rc;
-    while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
-        if ((rc = am_cli_frame_option("report", c, optarg, &frame)) >= 0) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "report", help, lopts, AM_CLI_OPTS_COUNT(lopts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
+        if ((rc = am_cli_frame_option("report", c, op.arg, &frame)) >= 0) {
             if (rc)
                 return rc;
             continue;
         }
         switch (c) {
-        case 'p': poses = optarg; break;
-        case 'o': out_dir = optarg; break;
+        case 'p': poses = op.arg; break;
+        case 'o': out_dir = op.arg; break;
         case 'j': json = true; break;
-        case 's': skel_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("report", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': skel_path = op.arg; break;
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("report", "expected exactly one MODEL_OR_ASSET");
-    const char *path = argv[optind];
+    const char *path = argv[op.first];
     am_error err;
     am_error_clear(&err);
     am_quality_pose *pose_list = NULL;

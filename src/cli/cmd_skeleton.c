@@ -1,4 +1,3 @@
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +5,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 
 static const char *help =
     "usage: animesh skeleton [--skeleton FILE] [--json] [--frame file|runtime] [--all]\n\n"
@@ -26,34 +26,34 @@ int am_cmd_skeleton(int argc, char **argv)
     const char *skel_path = NULL;
     bool as_json = false, all = false;
     am_frame frame = AM_FRAME_FILE;
-    static const struct option opts[] = {{"skeleton", required_argument, 0, 's'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"frame", required_argument, 0, 'f'},
-                                         {"all", no_argument, 0, 'a'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"skeleton", required_argument, 's', 0},
+        {"json", no_argument, 'j', 0},
+        {"frame", required_argument, 'f', 0},
+        {"all", no_argument, 'a', 0},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "skeleton", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 's': skel_path = optarg; break;
+        case 's': skel_path = op.arg; break;
         case 'j': as_json = true; break;
         case 'a': all = true; break;
         case 'f':
-            if (strcmp(optarg, "file") == 0)
+            if (strcmp(op.arg, "file") == 0)
                 frame = AM_FRAME_FILE;
-            else if (strcmp(optarg, "runtime") == 0)
+            else if (strcmp(op.arg, "runtime") == 0)
                 frame = AM_FRAME_RUNTIME;
             else
-                return am_cli_usage("skeleton", "--frame must be 'file' or 'runtime', not '%s'", optarg);
+                return am_cli_usage("skeleton", "--frame must be 'file' or 'runtime', not '%s'", op.arg);
             break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("skeleton", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind < argc)
-        return am_cli_usage("skeleton", "unexpected argument '%s'", argv[optind]);
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first < argc)
+        return am_cli_usage("skeleton", "unexpected argument '%s'", argv[op.first]);
 
     am_skeleton skel;
     am_error err;

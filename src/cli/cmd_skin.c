@@ -1,7 +1,6 @@
 /* animesh skin RIG.json --out DIR: the rig -> .llmesh + .dae + .meshdata.json (skin_build.h);
  * animesh skin compare ...: dispatched to the mesh module's comparison command. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
 
@@ -121,51 +121,51 @@ int am_cmd_skin(int argc, char **argv)
     const char *skel_path = NULL, *out_dir = NULL;
     am_skin_options opts;
     am_skin_options_default(&opts);
-    static const struct option lopts[] = {{"out", required_argument, 0, 'o'},
-                                          {"region-max-tris", required_argument, 0, 'r'},
-                                          {"face-vertex-limit", required_argument, 0, 'f'},
-                                          {"max-tris", required_argument, 0, 't'},
-                                          {"meshdata", no_argument, 0, 'm'},
-                                          {"preview", no_argument, 0, 'p'},
-                                          {"skeleton", required_argument, 0, 's'},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt lopts[] = {
+        {"out", required_argument, 'o', 'o'},
+        {"region-max-tris", required_argument, 'r', 0},
+        {"face-vertex-limit", required_argument, 'f', 0},
+        {"max-tris", required_argument, 't', 0},
+        {"meshdata", no_argument, 'm', 0},
+        {"preview", no_argument, 'p', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c;
     long v;
-    while ((c = getopt_long(argc, argv, "ho:", lopts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "skin", help, lopts, AM_CLI_OPTS_COUNT(lopts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 'o': out_dir = optarg; break;
-        case 's': skel_path = optarg; break;
+        case 'o': out_dir = op.arg; break;
+        case 's': skel_path = op.arg; break;
         case 'r':
-            if (!am_cli_parse_long(optarg, 0, LONG_MAX, &v))
-                return am_cli_usage("skin", "--region-max-tris: expected a non-negative integer, got '%s'", optarg);
+            if (!am_cli_parse_long(op.arg, 0, LONG_MAX, &v))
+                return am_cli_usage("skin", "--region-max-tris: expected a non-negative integer, got '%s'", op.arg);
             opts.region_max_tris = v;
             break;
         case 'f':
-            if (!am_cli_parse_long(optarg, 3, AM_MESH_MAX_FACE_VERTICES, &v))
+            if (!am_cli_parse_long(op.arg, 3, AM_MESH_MAX_FACE_VERTICES, &v))
                 return am_cli_usage("skin", "--face-vertex-limit: expected an integer in 3..%d, got '%s'",
-                                    AM_MESH_MAX_FACE_VERTICES, optarg);
+                                    AM_MESH_MAX_FACE_VERTICES, op.arg);
             opts.face_vertex_limit = (size_t)v;
             break;
         case 't':
-            if (strcmp(optarg, "auto") == 0)
+            if (strcmp(op.arg, "auto") == 0)
                 opts.max_tris = AM_SKIN_MAX_TRIS_AUTO;
-            else if (strcmp(optarg, "none") == 0)
+            else if (strcmp(op.arg, "none") == 0)
                 opts.max_tris = AM_SKIN_MAX_TRIS_NONE;
-            else if (am_cli_parse_long(optarg, 1, LONG_MAX, &v))
+            else if (am_cli_parse_long(op.arg, 1, LONG_MAX, &v))
                 opts.max_tris = v;
             else
-                return am_cli_usage("skin", "--max-tris: expected a positive integer, auto or none, got '%s'", optarg);
+                return am_cli_usage("skin", "--max-tris: expected a positive integer, auto or none, got '%s'", op.arg);
             break;
         case 'm': opts.require_meshdata = true; break;
         case 'p': opts.preview = true; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("skin", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("skin", "expected exactly one RIG.json");
     if (!out_dir)
         return am_cli_usage("skin", "--out DIR is required");
@@ -173,7 +173,7 @@ int am_cmd_skin(int argc, char **argv)
     am_error err;
     am_error_clear(&err);
     am_rig rig;
-    if (am_rig_load(argv[optind], &rig, &err))
+    if (am_rig_load(argv[op.first], &rig, &err))
         return am_cli_report(&err);
     am_skeleton skel;
     if (am_cli_load_skeleton(skel_path, &skel, &err)) {
@@ -190,7 +190,7 @@ int am_cmd_skin(int argc, char **argv)
         if (sum->joint_count)
             print_summary(sum);
         if (st == AM_ERR_INVALID) /* the rig is at fault: name its file (I/O errors name theirs) */
-            am_error_where(&err, "%s", argv[optind]);
+            am_error_where(&err, "%s", argv[op.first]);
         if (st)
             rc = am_cli_report(&err);
     }

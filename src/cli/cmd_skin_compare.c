@@ -1,11 +1,11 @@
 /* animesh skin compare: our skin block against a reference (a decoded real upload). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_args.h"
+#include "cli/cli_opts.h"
 #include "mesh/skin_compare.h"
 
 static const char *help = "usage: animesh skin compare A B [--tol T] [--alt-translation-only]\n"
@@ -35,33 +35,33 @@ int am_cmd_skin_compare(int argc, char **argv)
 {
     const char *skel_path = NULL;
     am_skin_compare_options opt = {AM_SKIN_COMPARE_DEFAULT_TOL, NULL, false, false, false};
-    static const struct option opts[] = {{"tol", required_argument, 0, 't'},
-                                         {"alt-translation-only", no_argument, 0, 'a'},
-                                         {"allow-missing-alt", no_argument, 0, 'm'},
-                                         {"strict", no_argument, 0, 'S'},
-                                         {"skeleton", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
+    static const am_cli_opt opts[] = {
+        {"tol", required_argument, 't', 0},
+        {"alt-translation-only", no_argument, 'a', 0},
+        {"allow-missing-alt", no_argument, 'm', 0},
+        {"strict", no_argument, 'S', 0},
+        {"skeleton", required_argument, 's', 0},
+        AM_CLI_OPT_HELP};
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "skin compare", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
         case 't':
-            if (!am_cli_parse_double(optarg, &opt.tol) || !(opt.tol > 0))
-                return am_cli_usage("skin compare", "--tol needs a positive number, not '%s'", optarg);
+            if (!am_cli_parse_double(op.arg, &opt.tol) || !(opt.tol > 0))
+                return am_cli_usage("skin compare", "--tol needs a positive number, not '%s'", op.arg);
             break;
         case 'a': opt.alt_translation_only = true; break;
         case 'm': opt.allow_missing_alt = true; break;
         case 'S': opt.strict = true; break;
-        case 's': skel_path = optarg; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("skin compare", "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 's': skel_path = op.arg; break;
         }
     }
-    if (optind != argc - 2)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 2)
         return am_cli_usage("skin compare", "expected two inputs A and B");
-    const char *pa = argv[optind], *pb = argv[optind + 1];
+    const char *pa = argv[op.first], *pb = argv[op.first + 1];
 
     am_error err;
     am_error_clear(&err);

@@ -1,8 +1,8 @@
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "texture/texture.h"
 
 static const char *help =
@@ -25,32 +25,32 @@ int am_cmd_texture(int argc, char **argv)
 {
     const char *out_path = NULL;
     am_texture_options opt = {false, false};
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"lossless", no_argument, 0, 'l'},
-                                         {"resize", no_argument, 0, 'r'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const am_cli_opt opts[] = {
+        {"output", required_argument, 'o', 'o'},
+        {"lossless", no_argument, 'l', 0},
+        {"resize", no_argument, 'r', 0},
+        AM_CLI_OPT_HELP};
     if (am_cli_wants_help(argc, argv)) {
         fputs(help, stdout);
         return AM_EXIT_OK;
     }
-    optind = 1;
-    opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    am_cli_opts op;
+    am_cli_opts_begin(&op, "texture", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
+    while ((c = am_cli_opts_next(&op)) >= 0) {
         switch (c) {
-        case 'o': out_path = optarg; break;
+        case 'o': out_path = op.arg; break;
         case 'l': opt.lossless = true; break;
         case 'r': opt.resize = true; break;
-        case 'h': fputs(help, stdout); return AM_EXIT_OK;
-        default: return am_cli_usage("texture", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (optind != argc - 1)
+    if (c == AM_CLI_OPTS_STOP)
+        return op.rc;
+    if (op.first != argc - 1)
         return am_cli_usage("texture", "expected exactly one input image (PNG or JPEG)");
     if (!out_path)
         return am_cli_usage("texture", "missing -o OUT.j2c");
-    const char *in_path = argv[optind];
+    const char *in_path = argv[op.first];
 
     am_error err;
     am_error_clear(&err);
