@@ -433,10 +433,7 @@ static am_status user_fail(am_error *err, const am_joint_map *user, const char *
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    am_fail(err, AM_ERR_INVALID, "joint map: %s", msg);
-    if (user->source)
-        am_error_where(err, "%s", user->source);
-    return AM_ERR_INVALID;
+    return am_fail_where(err, AM_ERR_INVALID, user->source, "joint map: %s", msg);
 }
 
 static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)

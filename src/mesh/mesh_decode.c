@@ -73,16 +73,16 @@ static am_status face_fail(const face_ctx *c, const char *key, size_t offset, co
 
 static am_status face_fail(const face_ctx *c, const char *key, size_t offset, const char *fmt, ...)
 {
-    char msg[200];
+    char place[200];
+    if (key)
+        snprintf(place, sizeof place, "%s block face %zu key %s (offsets in the inflated block)", c->block, c->face,
+                 key);
+    else
+        snprintf(place, sizeof place, "%s block face %zu (offsets in the inflated block)", c->block, c->face);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    am_fail_vwhere(c->err, AM_ERR_INVALID, offset, place, fmt, ap);
     va_end(ap);
-    am_fail_at(c->err, AM_ERR_INVALID, offset, "%s", msg);
-    if (key)
-        am_error_where(c->err, "%s block face %zu key %s (offsets in the inflated block)", c->block, c->face, key);
-    else
-        am_error_where(c->err, "%s block face %zu (offsets in the inflated block)", c->block, c->face);
     return AM_ERR_INVALID;
 }
 
@@ -330,13 +330,12 @@ static am_status skin_fail(am_error *err, const char *key, size_t offset, const 
 
 static am_status skin_fail(am_error *err, const char *key, size_t offset, const char *fmt, ...)
 {
-    char msg[200];
+    char place[200];
+    snprintf(place, sizeof place, "skin block key %s (offsets in the inflated block)", key);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    am_fail_vwhere(err, AM_ERR_INVALID, offset, place, fmt, ap);
     va_end(ap);
-    am_fail_at(err, AM_ERR_INVALID, offset, "%s", msg);
-    am_error_where(err, "skin block key %s (offsets in the inflated block)", key);
     return AM_ERR_INVALID;
 }
 
