@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/notes.h"
 #include "mesh/llsd.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/zblock.h"
@@ -19,20 +20,11 @@ static am_status warn(am_mesh_asset *a, am_error *err, const char *fmt, ...)
 
 static am_status warn(am_mesh_asset *a, am_error *err, const char *fmt, ...)
 {
-    char buf[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    am_status s = am_notes_vadd(&a->warnings, &a->warning_count, 256, "warnings", err, fmt, ap);
     va_end(ap);
-    char **w = realloc(a->warnings, (a->warning_count + 1) * sizeof *w);
-    if (!w)
-        return am_fail_nomem(err, "warnings");
-    a->warnings = w;
-    w[a->warning_count] = strdup(buf);
-    if (!w[a->warning_count])
-        return am_fail_nomem(err, "warnings");
-    a->warning_count++;
-    return AM_OK;
+    return s;
 }
 
 static uint16_t rd_u16le(const uint8_t *p)
