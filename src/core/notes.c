@@ -1,4 +1,5 @@
 #include "core/notes.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,4 +24,13 @@ am_status am_notes_vadd(char ***list, size_t *count, size_t size, const char *wh
     *list = grown;
     grown[(*count)++] = text;
     return AM_OK;
+}
+
+bool am_rows_vadd(char *rows, size_t row_size, size_t max, size_t *count, const char *fmt, va_list ap)
+{
+    if (*count >= max)
+        return false;
+    am_text_vformat(rows + *count * row_size, row_size, fmt, ap);
+    (*count)++;
+    return true;
 }
