@@ -140,13 +140,10 @@ __attribute__((format(printf, 2, 3))) static void bad(rd *r, const char *fmt, ..
 {
     if (r->st != AM_OK)
         return;
-    char msg[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    r->st = am_fail_vwhere(r->err, AM_ERR_INVALID, AM_NO_OFFSET, r->src, fmt, ap);
     va_end(ap);
-    r->st = am_fail(r->err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(r->err, "%s", r->src);
 }
 
 static double num(rd *r, json_t *o, const char *key, double def, bool required, const char *ctx)

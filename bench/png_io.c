@@ -28,6 +28,19 @@ void am_image_free(am_image *img)
     memset(img, 0, sizeof *img);
 }
 
+am_status am_image_from_tex(const am_tex_image *tex, am_image *out, am_error *err)
+{
+    am_status s = am_image_alloc(out, (int)tex->width, (int)tex->height, err);
+    if (s)
+        return s;
+    size_t n = (size_t)tex->width * tex->height;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out->rgba + 4 * i, tex->pixels + tex->channels * i, 3);
+        out->rgba[4 * i + 3] = tex->channels == 4 ? tex->pixels[4 * i + 3] : 255;
+    }
+    return AM_OK;
+}
+
 am_status am_png_read(const char *path, am_image *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -35,14 +48,7 @@ am_status am_png_read(const char *path, am_image *out, am_error *err)
     am_status s = am_tex_png_read(path, &tex, err);
     if (s)
         return s;
-    s = am_image_alloc(out, (int)tex.width, (int)tex.height, err);
-    if (!s) {
-        size_t n = (size_t)tex.width * tex.height;
-        for (size_t i = 0; i < n; i++) {
-            memcpy(out->rgba + 4 * i, tex.pixels + tex.channels * i, 3);
-            out->rgba[4 * i + 3] = tex.channels == 4 ? tex.pixels[4 * i + 3] : 255;
-        }
-    }
+    s = am_image_from_tex(&tex, out, err);
     am_tex_image_free(&tex);
     return s;
 }

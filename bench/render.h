@@ -35,6 +35,10 @@ typedef struct am_image {
 
 am_status am_image_alloc(am_image *img, int width, int height, am_error *err);
 void am_image_free(am_image *img);
+/* A texture image (texture/texture.h: 3 or 4 channels) as RGBA, alpha 255 where it has
+ * none: the one way a decoded picture becomes the renderer's. */
+struct am_tex_image;
+am_status am_image_from_tex(const struct am_tex_image *tex, am_image *out, am_error *err);
 /* Read any PNG (libpng simplified API) as RGBA. */
 am_status am_png_read(const char *path, am_image *out, am_error *err);
 /* Write RGBA as a PNG, atomically (am_write_file_atomic). */

@@ -9,6 +9,7 @@
 
 #include "core/io.h"
 #include "core/json_text.h"
+#include "core/notes.h"
 
 void am_joint_map_free(am_joint_map *map)
 {
@@ -223,19 +224,11 @@ static am_status report_add(am_map_report *r, am_error *err, const char *fmt, ..
     __attribute__((format(printf, 3, 4)));
 static am_status report_add(am_map_report *r, am_error *err, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    am_status s = am_notes_vadd(&r->problems, &r->count, 512, "report", err, fmt, ap);
     va_end(ap);
-    char **np = realloc(r->problems, (r->count + 1) * sizeof *np);
-    if (!np)
-        return am_fail_nomem(err, "report");
-    r->problems = np;
-    if (!(r->problems[r->count] = am_strdup(buf)))
-        return am_fail_nomem(err, "report");
-    r->count++;
-    return AM_OK;
+    return s;
 }
 
 static const char *parent_name(const am_skeleton *skel, int j)

@@ -219,21 +219,6 @@ static void check(am_bendbox_report *rep, const char *name, double value, double
         rep->all_pass = false;
 }
 
-/* The render's RGBA image from the atlas (for the textured PNGs). */
-static am_status atlas_rgba(const am_tex_image *atlas, am_image *out, am_error *err)
-{
-    am_status s = am_image_alloc(out, (int)atlas->width, (int)atlas->height, err);
-    if (s)
-        return s;
-    size_t n = (size_t)atlas->width * atlas->height;
-    for (size_t i = 0; i < n; i++) {
-        for (uint32_t c = 0; c < 3; c++)
-            out->rgba[4 * i + c] = atlas->pixels[i * atlas->channels + c];
-        out->rgba[4 * i + 3] = atlas->channels == 4 ? atlas->pixels[i * 4 + 3] : 255;
-    }
-    return AM_OK;
-}
-
 static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const am_tex_image *atlas,
                            am_bendbox_report *rep, am_error *err)
 {
@@ -327,7 +312,7 @@ static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const 
     check(rep, "-X half (x<=-1) moved (m)", moved, AM_BENDBOX_MAX_REST_ERROR_M);
 
     /* Pictures: the fold strip seen from the side, the rest pose from the front. */
-    if ((s = atlas_rgba(atlas, &tex, err)))
+    if ((s = am_image_from_tex(atlas, &tex, err))) /* the render's RGBA atlas, for the textured PNGs */
         goto done;
     am_render_options ro = am_render_defaults();
     ro.view = AM_VIEW_SIDE;

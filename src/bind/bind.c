@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bind/bind_internal.h"
+#include "core/notes.h"
 #include "core/text.h"
 
 #define BONE_SAMPLES 9           /* points along a bone tested for "held by an island" */
@@ -120,13 +121,10 @@ void am_bind_result_free(am_bind_result *r)
 static void warn(am_bind_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(am_bind_result *r, const char *fmt, ...)
 {
-    if (r->warning_count >= AM_BIND_MAX_WARNINGS) {
-        r->warnings_dropped++;
-        return;
-    }
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
+    if (!am_rows_vadd((char *)r->warnings, sizeof r->warnings[0], AM_BIND_MAX_WARNINGS, &r->warning_count, fmt, ap))
+        r->warnings_dropped++;
     va_end(ap);
 }
 

@@ -47,14 +47,21 @@ am_status am_fail_at(am_error *err, am_status code, size_t offset, const char *f
     return code;
 }
 
+am_status am_fail_vwhere(am_error *err, am_status code, size_t offset, const char *where, const char *fmt,
+                         va_list ap)
+{
+    vfail(err, code, offset, fmt, ap);
+    if (where && where[0])
+        am_error_where(err, "%s", where);
+    return code;
+}
+
 am_status am_fail_where(am_error *err, am_status code, const char *where, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vfail(err, code, AM_NO_OFFSET, fmt, ap);
+    am_fail_vwhere(err, code, AM_NO_OFFSET, where, fmt, ap);
     va_end(ap);
-    if (where && where[0])
-        am_error_where(err, "%s", where);
     return code;
 }
 

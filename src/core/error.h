@@ -20,6 +20,7 @@
 extern "C" {
 #endif
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef enum am_status {
@@ -60,6 +61,12 @@ am_status am_fail_at(am_error *err, am_status code, size_t offset, const char *f
  * file on every error. */
 am_status am_fail_where(am_error *err, am_status code, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The same from a va_list, with an offset (AM_NO_OFFSET when none); `where` NULL or empty
+ * adds no place. The one body behind a module's own "fail, naming my place" helper: it
+ * builds its place, then hands its arguments on. */
+am_status am_fail_vwhere(am_error *err, am_status code, size_t offset, const char *where, const char *fmt,
+                         va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* Name the place (file, field) the error belongs to, after am_fail; an existing `where`
  * is kept by prefixing: "file.json: joints[3]". */

@@ -1,5 +1,6 @@
 /* Joint-map suggestion from names and topology (map_suggest.h). */
 #include "map/map_suggest.h"
+#include "core/notes.h"
 #include "core/text.h"
 
 #include "map/map_fallback.h"
@@ -60,11 +61,9 @@ typedef struct ctx {
 
 void am_map_suggestion_note(am_map_suggestion *o, const char *fmt, ...)
 {
-    if (o->note_count >= AM_MAP_MAX_NOTES)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(o->notes[o->note_count++], sizeof o->notes[0], fmt, ap);
+    am_rows_vadd((char *)o->notes, sizeof o->notes[0], AM_MAP_MAX_NOTES, &o->note_count, fmt, ap);
     va_end(ap);
 }
 
@@ -433,10 +432,7 @@ static am_status user_fail(am_error *err, const am_joint_map *user, const char *
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    am_fail(err, AM_ERR_INVALID, "joint map: %s", msg);
-    if (user->source)
-        am_error_where(err, "%s", user->source);
-    return AM_ERR_INVALID;
+    return am_fail_where(err, AM_ERR_INVALID, user->source, "joint map: %s", msg);
 }
 
 static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)

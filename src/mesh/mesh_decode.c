@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/notes.h"
 #include "mesh/llsd.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/zblock.h"
@@ -19,20 +20,11 @@ static am_status warn(am_mesh_asset *a, am_error *err, const char *fmt, ...)
 
 static am_status warn(am_mesh_asset *a, am_error *err, const char *fmt, ...)
 {
-    char buf[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    am_status s = am_notes_vadd(&a->warnings, &a->warning_count, 256, "warnings", err, fmt, ap);
     va_end(ap);
-    char **w = realloc(a->warnings, (a->warning_count + 1) * sizeof *w);
-    if (!w)
-        return am_fail_nomem(err, "warnings");
-    a->warnings = w;
-    w[a->warning_count] = strdup(buf);
-    if (!w[a->warning_count])
-        return am_fail_nomem(err, "warnings");
-    a->warning_count++;
-    return AM_OK;
+    return s;
 }
 
 static uint16_t rd_u16le(const uint8_t *p)
@@ -73,16 +65,16 @@ static am_status face_fail(const face_ctx *c, const char *key, size_t offset, co
 
 static am_status face_fail(const face_ctx *c, const char *key, size_t offset, const char *fmt, ...)
 {
-    char msg[200];
+    char place[200];
+    if (key)
+        snprintf(place, sizeof place, "%s block face %zu key %s (offsets in the inflated block)", c->block, c->face,
+                 key);
+    else
+        snprintf(place, sizeof place, "%s block face %zu (offsets in the inflated block)", c->block, c->face);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    am_fail_vwhere(c->err, AM_ERR_INVALID, offset, place, fmt, ap);
     va_end(ap);
-    am_fail_at(c->err, AM_ERR_INVALID, offset, "%s", msg);
-    if (key)
-        am_error_where(c->err, "%s block face %zu key %s (offsets in the inflated block)", c->block, c->face, key);
-    else
-        am_error_where(c->err, "%s block face %zu (offsets in the inflated block)", c->block, c->face);
     return AM_ERR_INVALID;
 }
 
@@ -330,13 +322,12 @@ static am_status skin_fail(am_error *err, const char *key, size_t offset, const 
 
 static am_status skin_fail(am_error *err, const char *key, size_t offset, const char *fmt, ...)
 {
-    char msg[200];
+    char place[200];
+    snprintf(place, sizeof place, "skin block key %s (offsets in the inflated block)", key);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    am_fail_vwhere(err, AM_ERR_INVALID, offset, place, fmt, ap);
     va_end(ap);
-    am_fail_at(err, AM_ERR_INVALID, offset, "%s", msg);
-    am_error_where(err, "skin block key %s (offsets in the inflated block)", key);
     return AM_ERR_INVALID;
 }
 

@@ -63,13 +63,12 @@ static am_status fail_face(am_error *err, const char *block, size_t face, const 
 
 static am_status fail_face(am_error *err, const char *block, size_t face, const char *fmt, ...)
 {
-    char msg[200];
+    char place[200];
+    snprintf(place, sizeof place, "encoding %s face %zu", block, face);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    am_fail_vwhere(err, AM_ERR_INVALID, AM_NO_OFFSET, place, fmt, ap);
     va_end(ap);
-    am_fail(err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(err, "encoding %s face %zu", block, face);
     return AM_ERR_INVALID;
 }
 

@@ -1,5 +1,6 @@
 /* `animesh bind` as a library call (bind_run.h). */
 #include "report/bind_run.h"
+#include "core/notes.h"
 #include "core/text.h"
 
 #include <jansson.h>
@@ -25,11 +26,9 @@ static void progress(const am_bind_job *job, const char *fmt, ...)
 static void run_warn(am_bind_run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void run_warn(am_bind_run_result *r, const char *fmt, ...)
 {
-    if (r->warning_count >= AM_BIND_RUN_MAX_WARNINGS)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(r->warnings[r->warning_count++], sizeof r->warnings[0], fmt, ap);
+    am_rows_vadd((char *)r->warnings, sizeof r->warnings[0], AM_BIND_RUN_MAX_WARNINGS, &r->warning_count, fmt, ap);
     va_end(ap);
 }
 

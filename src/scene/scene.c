@@ -167,13 +167,10 @@ static am_status where_fail(am_error *err, const am_scene *s, const char *fmt, .
     __attribute__((format(printf, 3, 4)));
 static am_status where_fail(am_error *err, const am_scene *s, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    am_fail_vwhere(err, AM_ERR_INVALID, AM_NO_OFFSET, s->source ? s->source : "scene", fmt, ap);
     va_end(ap);
-    am_fail(err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(err, "%s", s->source ? s->source : "scene");
     return AM_ERR_INVALID;
 }
 

@@ -141,6 +141,22 @@ static void keys_free(key_set *ks)
     memset(ks, 0, sizeof *ks);
 }
 
+/* Reads (or skips) the value of one member of an object; its key is in r->lx.str. */
+typedef am_status (*member_fn)(reader *r, void *ctx);
+
+/* The members of an object whose '{' has been taken, up to its '}': each key refused when
+ * repeated, then its value to `member`. The first failure ends the walk. */
+static am_status walk_object(reader *r, member_fn member, void *ctx)
+{
+    key_set ks = {0};
+    am_status st;
+    for (size_t i = 0; am_jlex_more(&r->lx, '}', i, &st); i++)
+        if ((st = key_of(r, &ks)) || (st = member(r, ctx)))
+            break;
+    keys_free(&ks);
+    return st;
+}
+
 /* An array of exactly n finite numbers into out (doubles); *state says how it went. */
 static am_status read_vec(reader *r, double *out, size_t n, int *state)
 {
@@ -200,6 +216,29 @@ static am_status read_name(reader *r)
     return AM_OK;
 }
 
+static am_status skin_member(reader *r, void *ctx)
+{
+    (void)ctx;
+    am_jlex *l = &r->lx;
+    am_rig *rig = r->rig;
+    if (strcmp(l->str, "bind_shape") == 0)
+        return read_vec(r, rig->bind_shape.m, 16, &r->skin_bind_shape);
+    if (strcmp(l->str, "joint_positions") != 0)
+        return am_jlex_skip(l);
+    int c = am_jlex_peek(l);
+    if (c != 't' && c != 'f' && c != 'n') {
+        r->skin_jp_bad = true;
+        return am_jlex_skip(l);
+    }
+    bool b, z;
+    am_status st = am_jlex_literal(l, &b, &z);
+    if (!st) {
+        r->skin_jp_bad = z;
+        rig->has_joint_positions = b;
+    }
+    return st;
+}
+
 /* The optional explicit skin (rig.h): {"bind_shape": [16 numbers, LL layout],
  * "joint_positions": true|false}; its presence makes every joint carry "inverse_bind" (and
  * "position" with joint_positions). */
@@ -215,32 +254,7 @@ static am_status read_skin(reader *r)
     rig->explicit_skin = true;
     rig->has_joint_positions = true;
     r->skin_bind_shape = VEC_ABSENT;
-    key_set ks = {0};
-    am_status st;
-    for (size_t i = 0; am_jlex_more(l, '}', i, &st); i++) {
-        if ((st = key_of(r, &ks)))
-            break;
-        if (strcmp(l->str, "bind_shape") == 0)
-            st = read_vec(r, rig->bind_shape.m, 16, &r->skin_bind_shape);
-        else if (strcmp(l->str, "joint_positions") == 0) {
-            int c = am_jlex_peek(l);
-            bool b, z;
-            if (c == 't' || c == 'f' || c == 'n') {
-                if (!(st = am_jlex_literal(l, &b, &z))) {
-                    r->skin_jp_bad = z;
-                    rig->has_joint_positions = b;
-                }
-            } else {
-                r->skin_jp_bad = true;
-                st = am_jlex_skip(l);
-            }
-        } else
-            st = am_jlex_skip(l);
-        if (st)
-            break;
-    }
-    keys_free(&ks);
-    return st;
+    return walk_object(r, skin_member, NULL);
 }
 
 /* The value must be an array: opened (*open true), else `msg` noted for `field` and the
@@ -268,6 +282,40 @@ static am_status past_limit(reader *r, size_t i, size_t max, field_err *e, const
     return am_jlex_skip(&r->lx);
 }
 
+static am_status joint_member(reader *r, void *ctx)
+{
+    am_jlex *l = &r->lx;
+    size_t i = *(const size_t *)ctx;
+    am_rig_joint *j = &r->rig->joints[i];
+    joint_in *ji = &r->jin[i];
+    am_status st;
+    if (strcmp(l->str, "name") == 0) {
+        if (am_jlex_peek(l) != '"')
+            return am_jlex_skip(l);
+        if ((st = am_jlex_string(l)))
+            return st;
+        ji->name_bad = l->str_len == 0 || strlen(l->str) != l->str_len;
+        if (!ji->name_bad && !j->name && !(j->name = strdup(l->str)))
+            return am_fail_nomem(l->err, "rig joint name");
+        return AM_OK;
+    }
+    if (strcmp(l->str, "world") == 0) {
+        double w[3];
+        if (!(st = read_vec(r, w, 3, &ji->world)) && ji->world == VEC_OK)
+            j->world = am_v3(w[0], w[1], w[2]);
+        return st;
+    }
+    if (strcmp(l->str, "inverse_bind") == 0)
+        return read_vec(r, j->inverse_bind.m, 16, &ji->inverse_bind);
+    if (strcmp(l->str, "position") == 0) {
+        double w[3];
+        if (!(st = read_vec(r, w, 3, &ji->position)) && ji->position == VEC_OK)
+            j->position = am_v3(w[0], w[1], w[2]);
+        return st;
+    }
+    return am_jlex_skip(l);
+}
+
 static am_status read_joint(reader *r, size_t i)
 {
     am_jlex *l = &r->lx;
@@ -279,39 +327,7 @@ static am_status read_joint(reader *r, size_t i)
     if (am_jlex_peek(l) != '{')
         return am_jlex_skip(l); /* no name: the first thing it lacks */
     l->p++;
-    key_set ks = {0};
-    am_status st;
-    for (size_t k = 0; am_jlex_more(l, '}', k, &st); k++) {
-        if ((st = key_of(r, &ks)))
-            break;
-        if (strcmp(l->str, "name") == 0) {
-            if (am_jlex_peek(l) == '"') {
-                if ((st = am_jlex_string(l)))
-                    break;
-                ji->name_bad = l->str_len == 0 || strlen(l->str) != l->str_len;
-                if (!ji->name_bad && !j->name && !(j->name = strdup(l->str))) {
-                    st = am_fail_nomem(l->err, "rig joint name");
-                    break;
-                }
-            } else
-                st = am_jlex_skip(l);
-        } else if (strcmp(l->str, "world") == 0) {
-            double w[3];
-            if (!(st = read_vec(r, w, 3, &ji->world)) && ji->world == VEC_OK)
-                j->world = am_v3(w[0], w[1], w[2]);
-        } else if (strcmp(l->str, "inverse_bind") == 0)
-            st = read_vec(r, j->inverse_bind.m, 16, &ji->inverse_bind);
-        else if (strcmp(l->str, "position") == 0) {
-            double w[3];
-            if (!(st = read_vec(r, w, 3, &ji->position)) && ji->position == VEC_OK)
-                j->position = am_v3(w[0], w[1], w[2]);
-        } else
-            st = am_jlex_skip(l);
-        if (st)
-            break;
-    }
-    keys_free(&ks);
-    return st;
+    return walk_object(r, joint_member, &i);
 }
 
 static am_status read_joints(reader *r)
@@ -627,54 +643,60 @@ static am_status read_weights(reader *r)
     return AM_OK;
 }
 
+typedef struct material_errs {
+    field_err rgb, tex;
+} material_errs;
+
+static am_status material_member(reader *r, void *ctx)
+{
+    material_errs *me = ctx;
+    am_jlex *l = &r->lx;
+    am_rig *rig = r->rig;
+    am_status st;
+    if (strcmp(l->str, "rgb") == 0) {
+        int state;
+        double c[3];
+        if ((st = read_vec(r, c, 3, &state)))
+            return st;
+        char m[64];
+        if (state != VEC_OK)
+            note(&me->rgb, "material.rgb", "%s", vec_msg(state, 3, m, sizeof m));
+        else if (c[0] < 0 || c[0] > 1 || c[1] < 0 || c[1] > 1 || c[2] < 0 || c[2] > 1)
+            note(&me->rgb, "material.rgb", "colour components must be in 0..1");
+        else
+            memcpy(rig->rgb, c, sizeof c);
+        return AM_OK;
+    }
+    if (strcmp(l->str, "textured") != 0)
+        return am_jlex_skip(l);
+    int c = am_jlex_peek(l);
+    if (c != 't' && c != 'f') {
+        if ((st = am_jlex_skip(l)))
+            return st;
+        note(&me->tex, "material.textured", "expected true or false");
+        return AM_OK;
+    }
+    bool b = false, z = true;
+    if ((st = am_jlex_literal(l, &b, &z)))
+        return st;
+    rig->textured = b;
+    return AM_OK;
+}
+
 static am_status read_material(reader *r)
 {
     am_jlex *l = &r->lx;
-    am_rig *rig = r->rig;
     if (am_jlex_peek(l) != '{') {
         note(&r->e_material, "material", "expected {\"rgb\": [r, g, b], \"textured\": bool}");
         return am_jlex_skip(l);
     }
     l->p++;
-    key_set ks = {0};
-    am_status st;
-    field_err rgb_err = {0}, tex_err = {0};
-    for (size_t i = 0; am_jlex_more(l, '}', i, &st); i++) {
-        if ((st = key_of(r, &ks)))
-            break;
-        if (strcmp(l->str, "rgb") == 0) {
-            int state;
-            double c[3];
-            if ((st = read_vec(r, c, 3, &state)))
-                break;
-            char m[64];
-            if (state != VEC_OK)
-                note(&rgb_err, "material.rgb", "%s", vec_msg(state, 3, m, sizeof m));
-            else if (c[0] < 0 || c[0] > 1 || c[1] < 0 || c[1] > 1 || c[2] < 0 || c[2] > 1)
-                note(&rgb_err, "material.rgb", "colour components must be in 0..1");
-            else
-                memcpy(rig->rgb, c, sizeof c);
-        } else if (strcmp(l->str, "textured") == 0) {
-            int c = am_jlex_peek(l);
-            bool b = false, z = true;
-            if ((c == 't' || c == 'f') && (st = am_jlex_literal(l, &b, &z)))
-                break;
-            if (c != 't' && c != 'f') {
-                if ((st = am_jlex_skip(l)))
-                    break;
-                note(&tex_err, "material.textured", "expected true or false");
-            } else
-                rig->textured = b;
-        } else
-            st = am_jlex_skip(l);
-        if (st)
-            break;
-    }
-    keys_free(&ks);
-    if (rgb_err.set)
-        note(&r->e_material, rgb_err.field, "%s", rgb_err.msg);
-    if (tex_err.set)
-        note(&r->e_material, tex_err.field, "%s", tex_err.msg);
+    material_errs me = {0};
+    am_status st = walk_object(r, material_member, &me);
+    if (me.rgb.set)
+        note(&r->e_material, me.rgb.field, "%s", me.rgb.msg);
+    if (me.tex.set)
+        note(&r->e_material, me.tex.field, "%s", me.tex.msg);
     return st;
 }
 
@@ -777,6 +799,29 @@ static am_status validate(reader *r)
     return AM_OK;
 }
 
+static am_status rig_member(reader *r, void *ctx)
+{
+    (void)ctx;
+    const char *k = r->lx.str;
+    if (strcmp(k, "name") == 0)
+        return read_name(r);
+    if (strcmp(k, "skin") == 0)
+        return read_skin(r);
+    if (strcmp(k, "joints") == 0)
+        return read_joints(r);
+    if (strcmp(k, "vertices") == 0)
+        return read_vertices(r);
+    if (strcmp(k, "triangles") == 0)
+        return read_triangles(r);
+    if (strcmp(k, "faces") == 0)
+        return read_faces(r);
+    if (strcmp(k, "weights") == 0)
+        return read_weights(r);
+    if (strcmp(k, "material") == 0)
+        return read_material(r);
+    return am_jlex_skip(&r->lx);
+}
+
 static am_status read_rig(reader *r)
 {
     am_jlex *l = &r->lx;
@@ -794,34 +839,7 @@ static am_status read_rig(reader *r)
     if (c != '{')
         return am_jlex_fail(l, "'[' or '{' expected near %s", c ? "the start" : "the end");
     l->p++;
-    key_set ks = {0};
-    for (size_t i = 0; am_jlex_more(l, '}', i, &st); i++) {
-        if ((st = key_of(r, &ks)))
-            break;
-        const char *k = l->str;
-        if (strcmp(k, "name") == 0)
-            st = read_name(r);
-        else if (strcmp(k, "skin") == 0)
-            st = read_skin(r);
-        else if (strcmp(k, "joints") == 0)
-            st = read_joints(r);
-        else if (strcmp(k, "vertices") == 0)
-            st = read_vertices(r);
-        else if (strcmp(k, "triangles") == 0)
-            st = read_triangles(r);
-        else if (strcmp(k, "faces") == 0)
-            st = read_faces(r);
-        else if (strcmp(k, "weights") == 0)
-            st = read_weights(r);
-        else if (strcmp(k, "material") == 0)
-            st = read_material(r);
-        else
-            st = am_jlex_skip(l);
-        if (st)
-            break;
-    }
-    keys_free(&ks);
-    if (st || (st = am_jlex_end(l)))
+    if ((st = walk_object(r, rig_member, NULL)) || (st = am_jlex_end(l)))
         return st;
     return validate(r);
 }

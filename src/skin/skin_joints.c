@@ -6,15 +6,14 @@
 #include <string.h>
 
 #include "skin/skin_internal.h"
+#include "core/notes.h"
 #include "core/text.h"
 
 void am_skin_warn(am_skin_summary *sum, const char *fmt, ...)
 {
-    if (sum->warning_count >= AM_SKIN_MAX_WARNINGS)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(sum->warnings[sum->warning_count++], sizeof sum->warnings[0], fmt, ap);
+    am_rows_vadd((char *)sum->warnings, sizeof sum->warnings[0], AM_SKIN_MAX_WARNINGS, &sum->warning_count, fmt, ap);
     va_end(ap);
 }
 

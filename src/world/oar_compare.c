@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/notes.h"
 #include "world/oar_check.h"
 
 typedef struct lines {
@@ -19,22 +20,10 @@ static void add(lines *l, const char *fmt, ...)
 {
     if (l->s)
         return;
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    l->s = am_notes_vadd(&l->v, &l->n, 512, "differences", l->err, fmt, ap);
     va_end(ap);
-    char **v = realloc(l->v, (l->n + 1) * sizeof *v);
-    char *t = am_strdup(buf);
-    if (!v || !t) {
-        if (v)
-            l->v = v;
-        free(t);
-        l->s = am_fail_nomem(l->err, "differences");
-        return;
-    }
-    l->v = v;
-    l->v[l->n++] = t;
 }
 
 static void lines_free(lines *l)

@@ -114,14 +114,9 @@ am_status dae_fail(dae_ctx *c, const xmlNode *n, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (c->err)
-        c->err->where[0] = '\0';
     if (n)
-        am_fail(c->err, AM_ERR_INVALID, "%s: %s", dae_path(n, path, sizeof path), msg);
-    else
-        am_fail(c->err, AM_ERR_INVALID, "%s", msg);
-    am_error_where(c->err, "%s", c->source);
-    return AM_ERR_INVALID;
+        return am_fail_where(c->err, AM_ERR_INVALID, c->source, "%s: %s", dae_path(n, path, sizeof path), msg);
+    return am_fail_where(c->err, AM_ERR_INVALID, c->source, "%s", msg);
 }
 
 /* The element's text: its single text child in place, or a concatenated copy. */
