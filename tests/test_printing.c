@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "scene/scene.h"
+#include "support/anim_fixtures.h"
 #include "support/test_support.h"
 
 #define CMU "/usr/share/assimp/models/BVH/01_01.bvh"
@@ -101,6 +102,33 @@ static void test_an_error_naming_an_evil_file_is_escaped(void **state)
     am_test_rmtree(dir);
 }
 
+/* anim decode lists a file's joint names: the worked example with mHipLeft renamed to a
+ * same-length name holding an escape sequence prints it as text */
+static void test_anim_decode_escapes_joint_names(void **state)
+{
+    (void)state;
+    uint8_t anim[AM_TEST_ANIM_WORKED_SIZE];
+    memcpy(anim, am_test_anim_worked, sizeof anim);
+    uint8_t *name = NULL;
+    for (size_t i = 0; i + 8 <= sizeof anim && !name; i++)
+        if (memcmp(anim + i, "mHipLeft", 8) == 0)
+            name = anim + i;
+    assert_non_null(name);
+    memcpy(name, "mH\x1b[2Jxx", 8);
+    char dir[256], path[300];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/evil.anim", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(anim, 1, sizeof anim, f), sizeof anim);
+    assert_int_equal(fclose(f), 0);
+    int rc = am_test_run_cli(out, sizeof out, "anim decode '%s' 2>&1", path);
+    assert_int_equal(rc, 0);
+    assert_no_control(out, "anim decode");
+    assert_non_null(strstr(out, "mH\\x1B[2Jxx"));
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_errors_and_notes_escape_names),
         cmocka_unit_test(test_joint_map_table_escapes_node_names),
         cmocka_unit_test(test_an_error_naming_an_evil_file_is_escaped),
+        cmocka_unit_test(test_anim_decode_escapes_joint_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include "core/io.h"
 #include "readers/bvh/bvh_scene.h"
 #include "retarget/motion_file.h"
+#include "core/text.h"
 
 static const char *help =
     "usage: animesh anim decode FILE.anim [--json] [-o OUT]\n"
@@ -104,7 +105,9 @@ static void print_summary(const char *path, const am_anim *a, size_t bytes)
            a->constraint_count == 0 && a->constraint_count_raw != 0 ? " (over the limit: ignored by the viewer)" : "");
     for (size_t j = 0; j < a->joint_count; j++) {
         const am_anim_joint *jt = &a->joints[j];
-        printf("    %-20s priority %2d  %4zu rot keys  %4zu pos keys\n", jt->name, am_anim_joint_priority(a, j),
+        char nm[128]; /* a file's joint name: control characters shown as \xNN */
+        printf("    %-20s priority %2d  %4zu rot keys  %4zu pos keys\n", am_text_shown(jt->name, nm, sizeof nm),
+               am_anim_joint_priority(a, j),
                jt->rot_count, jt->pos_count);
     }
     for (size_t c = 0; c < a->constraint_count; c++) {

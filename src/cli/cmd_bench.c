@@ -11,6 +11,7 @@
 #include "cli/cli_opts.h"
 #include "retarget/motion_file.h"
 #include "bench/render.h"
+#include "core/text.h"
 
 static const char *help =
     "usage: animesh bench MESH.llmesh [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"
@@ -259,7 +260,9 @@ static am_status report_text(const bench_args *a, const am_bench *b, const am_be
     for (size_t i = 0; i < b->skin_joint_count && i < 40; i++) {
         int j = b->skin_joint[i];
         am_vec3 pb = am_bench_prim_to_bind(b, joints[j]);
-        printf("  joint %-22s %s rest prim (%8.4f %8.4f %8.4f) bind (%8.4f %8.4f %8.4f)\n", b->asset.skin.joint_names[i],
+        char nm[128]; /* the asset's joint name: control characters shown as \xNN */
+        printf("  joint %-22s %s rest prim (%8.4f %8.4f %8.4f) bind (%8.4f %8.4f %8.4f)\n",
+               am_text_shown(b->asset.skin.joint_names[i], nm, sizeof nm),
                !b->skin_joint_known[i] ? "UNKNOWN->mPelvis" : b->override_applied[j] ? "override        "
                                                                                     : "default pos     ",
                joints[j].x, joints[j].y, joints[j].z, pb.x, pb.y, pb.z);

@@ -9,6 +9,7 @@
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
 #include "mesh/skin_compare.h"
+#include "core/text.h"
 
 static const char *help =
     "usage: animesh mesh decode FILE [--json | --skin-json] [--out PATH] [--skeleton FILE]\n\n"
@@ -59,8 +60,9 @@ static void summary(const char *path, size_t file_size, const am_mesh_asset *a, 
                    (long long)a->blocks[order[i]].size);
     if (a->material_count) {
         printf("material_list:");
+        char nm[256]; /* the file's names: control characters shown as \xNN */
         for (size_t i = 0; i < a->material_count; i++)
-            printf(" %s", a->material_list[i]);
+            printf(" %s", am_text_shown(a->material_list[i], nm, sizeof nm));
         printf("\n");
     }
     printf("LODs:\n");
@@ -131,8 +133,10 @@ static void summary(const char *path, size_t file_size, const am_mesh_asset *a, 
     } else {
         printf("skin: none\n");
     }
-    for (size_t i = 0; i < a->warning_count; i++)
-        printf("warning: %s\n", a->warnings[i]);
+    for (size_t i = 0; i < a->warning_count; i++) {
+        char w[512];
+        printf("warning: %s\n", am_text_shown(a->warnings[i], w, sizeof w));
+    }
 }
 
 int am_cmd_mesh(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_opts.h"
 #include "mesh/skin_compare.h"
+#include "core/text.h"
 
 static const char *help = "usage: animesh skin compare A B [--tol T] [--alt-translation-only]\n"
                           "                                [--allow-missing-alt] [--strict] [--skeleton FILE]\n\n"
@@ -104,18 +105,21 @@ int am_cmd_skin_compare(int argc, char **argv)
             snprintf(alt, sizeof alt, "%.3g [%d]", d->alt_diff, d->alt_element);
         else
             snprintf(alt, sizeof alt, "-");
-        printf("%-24s %-22s %-22s %s\n", d->name, ibm, alt, d->fail ? "FAIL" : "ok");
+        char nm[128]; /* the files' joint names: control characters shown as \xNN */
+        printf("%-24s %-22s %-22s %s\n", am_text_shown(d->name, nm, sizeof nm), ibm, alt, d->fail ? "FAIL" : "ok");
     }
     if (cmp.only_a_count) {
         printf("only in A (%zu):", cmp.only_a_count);
+        char nm[128];
         for (size_t i = 0; i < cmp.only_a_count; i++)
-            printf(" %s", cmp.only_a[i]);
+            printf(" %s", am_text_shown(cmp.only_a[i], nm, sizeof nm));
         printf("\n");
     }
     if (cmp.only_b_count) {
         printf("only in B (%zu):", cmp.only_b_count);
+        char nm[128];
         for (size_t i = 0; i < cmp.only_b_count; i++)
-            printf(" %s", cmp.only_b[i]);
+            printf(" %s", am_text_shown(cmp.only_b[i], nm, sizeof nm));
         printf("\n");
     }
     printf("%zu shared joints, worst difference %.3g (tolerance %.3g): %s\n", cmp.count, cmp.worst, cmp.tol,
