@@ -78,9 +78,9 @@ int am_draw_text(am_image *img, int x, int y, const char *text, int scale, const
                 for (int dy = 0; dy < scale; dy++)
                     for (int dx = 0; dx < scale; dx++) {
                         int px = x + c * scale + dx, py = y + r * scale + dy;
-                        if (px < 0 || py < 0 || px >= img->width || py >= img->height)
+                        if (px < 0 || py < 0 || px >= (int)img->width || py >= (int)img->height)
                             continue;
-                        uint8_t *o = img->rgba + 4 * ((size_t)py * (size_t)img->width + (size_t)px);
+                        uint8_t *o = img->pixels + 4 * ((size_t)py * (size_t)img->width + (size_t)px);
                         o[0] = rgb[0];
                         o[1] = rgb[1];
                         o[2] = rgb[2];

@@ -1,5 +1,5 @@
 /* The renderer's RGBA images and their PNG files. The PNG codec itself lives once, in
- * src/texture (libpng); an am_image is an RGBA am_tex_image under another name. */
+ * src/texture (libpng); an am_image is an am_tex_image with 4 channels. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,11 +12,12 @@ am_status am_image_alloc(am_image *img, int width, int height, am_error *err)
     memset(img, 0, sizeof *img);
     if (width <= 0 || height <= 0 || width > 32768 || height > 32768)
         return am_fail(err, AM_ERR_INVALID, "image size %d x %d out of range (1..32768)", width, height);
-    img->rgba = calloc((size_t)width * (size_t)height, 4);
-    if (!img->rgba)
+    img->pixels = calloc((size_t)width * (size_t)height, 4);
+    if (!img->pixels)
         return am_fail_nomem(err, "image");
-    img->width = width;
-    img->height = height;
+    img->width = (uint32_t)width;
+    img->height = (uint32_t)height;
+    img->channels = 4;
     return AM_OK;
 }
 
@@ -24,7 +25,7 @@ void am_image_free(am_image *img)
 {
     if (!img)
         return;
-    free(img->rgba);
+    free(img->pixels);
     memset(img, 0, sizeof *img);
 }
 
@@ -35,8 +36,8 @@ am_status am_image_from_tex(const am_tex_image *tex, am_image *out, am_error *er
         return s;
     size_t n = (size_t)tex->width * tex->height;
     for (size_t i = 0; i < n; i++) {
-        memcpy(out->rgba + 4 * i, tex->pixels + tex->channels * i, 3);
-        out->rgba[4 * i + 3] = tex->channels == 4 ? tex->pixels[4 * i + 3] : 255;
+        memcpy(out->pixels + 4 * i, tex->pixels + tex->channels * i, 3);
+        out->pixels[4 * i + 3] = tex->channels == 4 ? tex->pixels[4 * i + 3] : 255;
     }
     return AM_OK;
 }
@@ -53,20 +54,12 @@ am_status am_png_read(const char *path, am_image *out, am_error *err)
     return s;
 }
 
-static am_tex_image as_tex(const am_image *img)
-{
-    am_tex_image t = {(uint32_t)img->width, (uint32_t)img->height, 4, img->rgba};
-    return t;
-}
-
 am_status am_png_encode(const am_image *img, am_buf *out, am_error *err)
 {
-    am_tex_image t = as_tex(img);
-    return am_tex_png_encode(&t, out, err);
+    return am_tex_png_encode(img, out, err);
 }
 
 am_status am_png_write(const char *path, const am_image *img, am_error *err)
 {
-    am_tex_image t = as_tex(img);
-    return am_tex_png_write(path, &t, err);
+    return am_tex_png_write(path, img, err);
 }

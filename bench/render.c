@@ -118,9 +118,9 @@ static proj fit(am_view view, bounds bd, int w, int h, double cx, double cy)
 
 static void put(am_image *img, int x, int y, const uint8_t rgb[3])
 {
-    if (x < 0 || y < 0 || x >= img->width || y >= img->height)
+    if (x < 0 || y < 0 || x >= (int)img->width || y >= (int)img->height)
         return;
-    uint8_t *o = img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
+    uint8_t *o = img->pixels + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
     o[0] = rgb[0];
     o[1] = rgb[1];
     o[2] = rgb[2];
@@ -183,10 +183,10 @@ static void disc(am_image *img, double cx, double cy, double r, const uint8_t rg
 
 static void background(am_image *img, int x0, int y0, int w, int h)
 {
-    for (int y = y0; y < y0 + h && y < img->height; y++) {
+    for (int y = y0; y < y0 + h && y < (int)img->height; y++) {
         double u = h > 1 ? (double)(y - y0) / (h - 1) : 0;
         uint8_t c[3] = {(uint8_t)(238 - 34 * u), (uint8_t)(241 - 32 * u), (uint8_t)(246 - 26 * u)};
-        for (int x = x0; x < x0 + w && x < img->width; x++)
+        for (int x = x0; x < x0 + w && x < (int)img->width; x++)
             put(img, x, y, c);
     }
 }
@@ -203,13 +203,13 @@ static void sample_texture(const am_image *tex, float u, float v, float out[3])
 {
     double fu = u - floor(u), fv = v - floor(v);
     int x = (int)(fu * tex->width), y = (int)((1.0 - fv) * tex->height); /* V up (SL) */
-    if (x >= tex->width)
-        x = tex->width - 1;
-    if (y >= tex->height)
-        y = tex->height - 1;
+    if (x >= (int)tex->width)
+        x = (int)tex->width - 1;
+    if (y >= (int)tex->height)
+        y = (int)tex->height - 1;
     if (y < 0)
         y = 0;
-    const uint8_t *p = tex->rgba + 4 * ((size_t)y * (size_t)tex->width + (size_t)x);
+    const uint8_t *p = tex->pixels + 4 * ((size_t)y * (size_t)tex->width + (size_t)x);
     out[0] = p[0] / 255.0f;
     out[1] = p[1] / 255.0f;
     out[2] = p[2] / 255.0f;
@@ -510,7 +510,7 @@ static void frame_chrome(am_image *img, const char *label, const proj *pr, int x
 static void header(am_image *img, const char *source, const char *what, const am_render_options *opt)
 {
     for (int y = 0; y < HEADER_H; y++)
-        for (int x = 0; x < img->width; x++)
+        for (int x = 0; x < (int)img->width; x++)
             put(img, x, y, (const uint8_t[3]){52, 58, 72});
     static const uint8_t TXT[3] = {236, 240, 246};
     char l1[300], l2[200], one[520];
@@ -521,7 +521,7 @@ static void header(am_image *img, const char *source, const char *what, const am
         snprintf(l2, sizeof l2, "front %s / side %s / prim frame, + = prim", view_axes(AM_VIEW_FRONT),
                  view_axes(AM_VIEW_SIDE));
     snprintf(one, sizeof one, "%s  %s", l1, l2);
-    if (am_text_width(one, 2) + 16 <= img->width) {
+    if (am_text_width(one, 2) + 16 <= (int)img->width) {
         am_draw_text(img, 8, (HEADER_H - 14) / 2, one, 2, TXT);
         return;
     }
@@ -532,7 +532,7 @@ static void header(am_image *img, const char *source, const char *what, const am
         snprintf(l2, sizeof l2, "%s view (%s), + = prim", am_view_name(opt->view), view_axes(opt->view));
     else
         snprintf(l2, sizeof l2, "front %s / side %s / + = prim", view_axes(AM_VIEW_FRONT), view_axes(AM_VIEW_SIDE));
-    size_t maxc = (size_t)((img->width - 16) / 6);
+    size_t maxc = (size_t)(((int)img->width - 16) / 6);
     if (strlen(l1) > maxc && maxc < sizeof l1)
         l1[maxc] = '\0';
     if (strlen(l2) > maxc && maxc < sizeof l2)

@@ -27,18 +27,19 @@ extern "C" {
 
 #include "bench/bench.h"
 #include "core/error.h"
+#include "texture/texture.h"
 
-typedef struct am_image {
-    int width, height;
-    uint8_t *rgba; /* width * height * 4, rows top to bottom */
-} am_image;
+/* The project has one image type, texture/texture.h's am_tex_image. The renderer's images
+ * are those with channels == 4 (RGBA), made by am_image_alloc; every function here that
+ * reads or draws on an am_image expects 4 channels. */
+typedef am_tex_image am_image;
 
+/* A zeroed RGBA image; sizes 1..32768 a side, else AM_ERR_INVALID. */
 am_status am_image_alloc(am_image *img, int width, int height, am_error *err);
 void am_image_free(am_image *img);
-/* A texture image (texture/texture.h: 3 or 4 channels) as RGBA, alpha 255 where it has
- * none: the one way a decoded picture becomes the renderer's. */
-struct am_tex_image;
-am_status am_image_from_tex(const struct am_tex_image *tex, am_image *out, am_error *err);
+/* A texture image (3 or 4 channels) as RGBA, alpha 255 where it has none: the one way a
+ * decoded picture becomes the renderer's. */
+am_status am_image_from_tex(const am_tex_image *tex, am_image *out, am_error *err);
 /* Read any PNG (libpng simplified API) as RGBA. */
 am_status am_png_read(const char *path, am_image *out, am_error *err);
 /* Write RGBA as a PNG, atomically (am_write_file_atomic). */

@@ -113,12 +113,12 @@ static double sheet_min_fill(const char *png)
     assert_int_equal(am_png_read(png, &img, &err), AM_OK);
     assert_int_equal(img.height % SHEET_ROW_H, 0);
     double worst = 1;
-    for (int row = 0; row < img.height / SHEET_ROW_H; row++)
-        for (int f = 0; f < img.width / SHEET_FRAME_W; f++) {
+    for (int row = 0; row < (int)img.height / SHEET_ROW_H; row++)
+        for (int f = 0; f < (int)img.width / SHEET_FRAME_W; f++) {
             int y0 = row * SHEET_ROW_H + 22 + 28, top = -1, bottom = -1;
             for (int y = y0; y < y0 + SHEET_FRAME_H; y++)
                 for (int x = f * SHEET_FRAME_W; x < (f + 1) * SHEET_FRAME_W; x++)
-                    if (palette_pixel(img.rgba + 4 * ((size_t)y * (size_t)img.width + (size_t)x), 0)) {
+                    if (palette_pixel(img.pixels + 4 * ((size_t)y * (size_t)img.width + (size_t)x), 0)) {
                         top = top < 0 ? y : top;
                         bottom = y;
                     }
@@ -240,7 +240,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
     for (size_t part = 0; part < 5; part++) {
         size_t n = 0;
         for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++)
-            n += palette_pixel(img.rgba + 4 * i, part);
+            n += palette_pixel(img.pixels + 4 * i, part);
         print_message("combined sheet: part %zu (%s): %zu pixels\n", part, r.rep.parts[part].name, n);
         assert_ge(n, 2); /* in its colour in the two frames (an eyeball: a few pixels each) */
     }

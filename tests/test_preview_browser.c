@@ -177,7 +177,7 @@ static void check_page(const creature *c)
     assert_int_equal(am_render_silhouette(&b, bind, SHOT_W, SHOT_H, mask, &err), AM_OK);
     size_t inter = 0, uni = 0, page_px = 0, bench_px = 0;
     for (size_t i = 0; i < (size_t)SHOT_W * SHOT_H; i++) {
-        const uint8_t *px = img.rgba + 4 * i;
+        const uint8_t *px = img.pixels + 4 * i;
         bool page_on = px[0] < 245 || px[1] < 245 || px[2] < 245;
         page_px += page_on, bench_px += mask[i];
         inter += page_on && mask[i];

@@ -28,7 +28,7 @@ static int teardown(void **state)
 
 static const uint8_t *px(const am_image *img, int x, int y)
 {
-    return img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
+    return img->pixels + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
 }
 
 static void test_font_draws_the_glyph_bits(void **state)
@@ -62,7 +62,7 @@ static void test_png_round_trip_keeps_every_pixel(void **state)
     am_error_clear(&err);
     assert_int_equal(am_image_alloc(&img, 7, 5, &err), AM_OK);
     for (size_t i = 0; i < 7 * 5 * 4; i++)
-        img.rgba[i] = (uint8_t)(i * 37 + 11);
+        img.pixels[i] = (uint8_t)(i * 37 + 11);
     char dir[512], path[600];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/a.png", dir);
@@ -70,7 +70,7 @@ static void test_png_round_trip_keeps_every_pixel(void **state)
     assert_int_equal(am_png_read(path, &back, &err), AM_OK);
     assert_int_equal(back.width, 7);
     assert_int_equal(back.height, 5);
-    assert_memory_equal(back.rgba, img.rgba, 7 * 5 * 4);
+    assert_memory_equal(back.pixels, img.pixels, 7 * 5 * 4);
     am_image_free(&back);
     snprintf(path, sizeof path, "%s/not.png", dir);
     am_test_write_text(path, "not a png at all");
@@ -92,7 +92,7 @@ static size_t mesh_pixels(const am_image *img, int x0, int x1, double *mean_x, d
 {
     size_t n = 0;
     double sx = 0, sy = 0;
-    for (int y = 28 + 30; y < img->height - 30; y++)
+    for (int y = 28 + 30; y < (int)img->height - 30; y++)
         for (int x = x0; x < x1; x++)
             if (!is_background(px(img, x, y))) {
                 n++;
@@ -172,7 +172,7 @@ static void test_strip_frames_the_mesh_and_draws_weighted_joints_only(void **sta
     assert_int_equal(am_render_strip(&b, -1, &t, 1, &opt, &img, &err), AM_OK);
     size_t dots = 0;
     for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++) {
-        const uint8_t *p = img.rgba + 4 * i;
+        const uint8_t *p = img.pixels + 4 * i;
         dots += p[0] == 225 && p[1] == 40 && p[2] == 40;
     }
     assert_in_range(dots, 12, 40); /* one dot (about 25 pixels), not two */
@@ -223,8 +223,8 @@ static void test_views_orient_the_avatar_axes(void **state)
         assert_int_equal(am_render_strip(&b, -1, &t, 1, &opt, &img, &err), AM_OK);
         double rx = 0, ry = 0, gx = 0, gy = 0;
         size_t nr = 0, ng = 0;
-        for (int y = 28; y < img.height; y++)
-            for (int x = 0; x < img.width; x++) {
+        for (int y = 28; y < (int)img.height; y++)
+            for (int x = 0; x < (int)img.width; x++) {
                 const uint8_t *p = px(&img, x, y);
                 if (p[0] > 2 * p[1] && p[0] > 40) {
                     rx += x, ry += y, nr++;
@@ -280,8 +280,8 @@ static void test_depth_buffer_shows_the_nearest_face(void **state)
     double t = 0;
     assert_int_equal(am_render_strip(&b, -1, &t, 1, &opt, &img, &err), AM_OK);
     size_t blue = 0, red = 0;
-    for (int y = 28; y < img.height; y++)
-        for (int x = 0; x < img.width; x++) {
+    for (int y = 28; y < (int)img.height; y++)
+        for (int x = 0; x < (int)img.width; x++) {
             const uint8_t *p = px(&img, x, y);
             blue += p[2] > 3 * p[0] + 20;
             red += p[0] > 3 * p[2] + 20;
@@ -329,7 +329,7 @@ static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
     assert_int_equal(am_render_sheet(&b, cells, 2, 2, &opt, "t", &img, &err), AM_OK);
     assert_int_equal(img.width, 240);
     size_t mesh = 0, differ = 0;
-    for (int y = 28; y < img.height; y++)
+    for (int y = 28; y < (int)img.height; y++)
         for (int x = 0; x < 119; x++) {
             const uint8_t *d = px(&img, x, y), *w = px(&img, x + 120, y);
             mesh += w[0] > w[2]; /* the mesh is warm (red over blue), the background blue-grey */
@@ -374,7 +374,7 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     /* the joint dot (mPelvis, at the prim) is drawn red over the mesh */
     size_t dots = 0;
     for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++) {
-        const uint8_t *p = img.rgba + 4 * i;
+        const uint8_t *p = img.pixels + 4 * i;
         dots += p[0] == 225 && p[1] == 40 && p[2] == 40;
     }
     assert_ge(dots, 12);

@@ -259,16 +259,16 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
             }
             st = am_render_strip_parts(parts, nb, times[m], columns, &o, title, &strips[ns], err);
             if (!st) {
-                width = strips[ns].width > width ? strips[ns].width : width;
-                height += strips[ns].height + label_h;
+                width = (int)strips[ns].width > width ? (int)strips[ns].width : width;
+                height += (int)strips[ns].height + label_h;
                 ns++;
             }
         }
-    am_image sheet = {0, 0, NULL};
+    am_image sheet = {0};
     if (!st)
         st = am_image_alloc(&sheet, width, height, err);
     if (!st) {
-        memset(sheet.rgba, 255, (size_t)width * (size_t)height * 4);
+        memset(sheet.pixels, 255, (size_t)width * (size_t)height * 4);
         int y = 0;
         static const uint8_t ink[3] = {28, 32, 40};
         for (size_t i = 0; i < ns; i++) {
@@ -278,10 +278,10 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
                      i % 2 == 0 ? "side" : "front");
             am_draw_text(&sheet, 8, y + 4, label, 2, ink);
             y += label_h;
-            for (int r = 0; r < strips[i].height; r++)
-                memcpy(&sheet.rgba[((size_t)(y + r) * (size_t)width) * 4], &strips[i].rgba[(size_t)r * strips[i].width * 4],
+            for (int r = 0; r < (int)strips[i].height; r++)
+                memcpy(&sheet.pixels[((size_t)(y + r) * (size_t)width) * 4], &strips[i].pixels[(size_t)r * strips[i].width * 4],
                        (size_t)strips[i].width * 4);
-            y += strips[i].height;
+            y += (int)strips[i].height;
         }
         st = am_png_encode(&sheet, png, err);
     }
