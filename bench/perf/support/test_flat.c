@@ -34,6 +34,19 @@ static am_status alloc_rig(am_rig *rig, const char *name, size_t nv, size_t nt, 
     return AM_OK;
 }
 
+/* Vertex v's weights, the bend box's smoothstep over x in [-1, 1] (mHipRight 0, mHipLeft
+ * 1), stored from influence w; returns the next free influence. */
+static size_t add_hinge_weights(am_rig *rig, size_t v, double x, size_t w)
+{
+    double s = am_bendbox_left_weight(x);
+    rig->weight_start[v] = w;
+    if (s < 1.0)
+        rig->influences[w++] = (am_rig_influence){0, 1.0 - s};
+    if (s > 0.0)
+        rig->influences[w++] = (am_rig_influence){1, s};
+    return w;
+}
+
 am_status am_test_flat_box_rig(am_rig *rig, double cell, am_error *err)
 {
     memset(rig, 0, sizeof *rig);
@@ -72,12 +85,7 @@ am_status am_test_flat_box_rig(am_rig *rig, double cell, am_error *err)
                                 rig->normals[3 * v + (size_t)k] = k == axis ? (float)sign : 0.0f;
                             rig->uvs[2 * v] = (float)((p[ua] + half[ua]) / (2 * half[ua]));
                             rig->uvs[2 * v + 1] = (float)((p[va] + half[va]) / (2 * half[va]));
-                            double s = am_bendbox_left_weight(p[0]);
-                            rig->weight_start[v] = w;
-                            if (s < 1.0)
-                                rig->influences[w++] = (am_rig_influence){0, 1.0 - s};
-                            if (s > 0.0)
-                                rig->influences[w++] = (am_rig_influence){1, s};
+                            w = add_hinge_weights(rig, v, p[0], w);
                             rig->triangles[3 * t + (size_t)c] = (uint32_t)v;
                             v++;
                         }
@@ -127,12 +135,7 @@ am_status am_test_faceted_tube_rig(am_rig *rig, int sides, int rings, am_error *
                         rig->normals[3 * v + (size_t)m] = (float)(nn[m] / l);
                     rig->uvs[2 * v] = (float)((p[0] + 2.0) / 4.0);
                     rig->uvs[2 * v + 1] = (float)((double)(k + dk[tri[h][c]]) / sides);
-                    double s = am_bendbox_left_weight(p[0]);
-                    rig->weight_start[v] = w;
-                    if (s < 1.0)
-                        rig->influences[w++] = (am_rig_influence){0, 1.0 - s};
-                    if (s > 0.0)
-                        rig->influences[w++] = (am_rig_influence){1, s};
+                    w = add_hinge_weights(rig, v, p[0], w);
                     rig->triangles[3 * t + (size_t)c] = (uint32_t)v;
                     v++;
                 }
