@@ -23,6 +23,7 @@
 #include "core/outset.h"
 #include "core/progress.h"
 #include "core/radix.h"
+#include "core/parallel.h"
 #include "core/secret.h"
 #include "core/text.h"
 #include "core/textout.h"
