@@ -1,6 +1,7 @@
 /* Software rasteriser for bench renders (render.h): orthographic, depth-buffered,
  * Lambert or flat shading, vertex/texture/base colour, joints and bones drawn on top. */
 #include "bench/render.h"
+#include "core/parallel.h"
 
 #include <float.h>
 #include <math.h>
@@ -197,6 +198,7 @@ typedef struct frame_in {
     const am_vec3 *joints;
     const am_render_options *opt;
     const char *label;
+    const bool *weighted; /* the joints carrying weight (weighted_joints), or NULL: found here */
 } frame_in;
 
 static void sample_texture(const am_image *tex, float u, float v, float out[3])
@@ -216,16 +218,76 @@ static void sample_texture(const am_image *tex, float u, float v, float out[3])
 }
 
 /* Draw one mesh into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr, depth
- * tested against zbuf (w * h, shared by every part of a frame so parts hide each other). */
+ * tested against zbuf (w * h, shared by every part of a frame so parts hide each other).
+ * Each triangle's barycentric coordinates are linear in the pixel position: set up once per
+ * triangle (relative to its own corners, so far-off coordinates keep their precision) and
+ * stepped per pixel, with the span of each row cut to where all three can be inside. */
+/* the min / max of three finite values, without a libm call per triangle */
+#define MIN2(a, b) ((a) < (b) ? (a) : (b))
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define MIN3(a, b, c) MIN2(MIN2(a, b), c)
+#define MAX3(a, b, c) MAX2(MAX2(a, b), c)
+
+/* floor and ceil of a drawable coordinate (|x| < 1e6) as int, without a libm call */
+static inline int ifloor(double x)
+{
+    int i = (int)x;
+    return i - (x < i);
+}
+static inline int iceil(double x)
+{
+    int i = (int)x;
+    return i + (x > i);
+}
+
+typedef struct tri_setup {
+    double w0, w1;     /* at the first pixel centre of the row */
+    double dx0, dx1;   /* per pixel to the right */
+    double dy0, dy1;   /* per row down */
+} tri_setup;
+
+/* [*lo, *hi] narrowed to the pixels px (centre px + 0.5) where a + dx * (px - first) >= -eps. */
+static void span_cut(double a, double dx, int first, int *lo, int *hi)
+{
+    const double eps = 1e-9;
+    if (dx == 0) {
+        if (a < -eps)
+            *hi = *lo - 1;
+        return;
+    }
+    double t = (-eps - a) / dx; /* the pixel offset where the coordinate crosses -eps */
+    if (!isfinite(t))
+        return;
+    if (dx > 0) {
+        double c = ceil(t) - 1; /* one pixel of slack: the exact test below decides */
+        if (c > *lo - first && c < 1e9)
+            *lo = first + (int)c;
+    } else {
+        double c = floor(t) + 1;
+        if (c < *hi - first && c > -1e9)
+            *hi = first + (int)c;
+    }
+}
+
 static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const proj *pr, int x0, int y0, int w,
                            int h, am_error *err)
 {
     const am_bench *b = in->b;
     const am_render_options *opt = in->opt;
     size_t n = b->vertex_count;
-    double *sx = malloc(3 * n * sizeof *sx);
-    float *vn = opt->flat ? NULL : calloc(3 * n, sizeof *vn);
+    double *sx = malloc(3 * (n ? n : 1) * sizeof *sx);
+    float *vn = opt->flat ? NULL : calloc(3 * (n ? n : 1), sizeof *vn);
     if (!sx || (!opt->flat && !vn)) {
+        free(sx);
+        free(vn);
+        return am_fail_nomem(err, "render buffers");
+    }
+    /* the viewport, inside the image */
+    int vx0 = x0 < 0 ? 0 : x0, vy0 = y0 < 0 ? 0 : y0;
+    int vx1 = x0 + w < (int)img->width ? x0 + w - 1 : (int)img->width - 1;
+    int vy1 = y0 + h < (int)img->height ? y0 + h - 1 : (int)img->height - 1;
+    uint32_t *near = malloc((b->triangle_count ? b->triangle_count : 1) * sizeof *near);
+    if (!near) {
         free(sx);
         free(vn);
         return am_fail_nomem(err, "render buffers");
@@ -233,17 +295,36 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
     for (size_t i = 0; i < n; i++)
         project(pr, am_v3(in->prim[3 * i], in->prim[3 * i + 1], in->prim[3 * i + 2]), &sx[3 * i], &sx[3 * i + 1],
                 &sx[3 * i + 2]);
-    /* Posed normals in view space (area-weighted for smooth shading). */
-    for (size_t t = 0; vn && t < b->triangle_count; t++) {
+    /* The triangles near the viewport: a close-up's view holds a small part of the mesh.
+     * The margin keeps the normals of the vertices at the viewport's edge whole (their
+     * other triangles are counted too). */
+    const double margin = 24;
+    size_t nn = 0;
+    for (size_t t = 0; t < b->triangle_count; t++) {
         const uint32_t *tri = b->triangles + 3 * t;
-        am_vec3 p[3];
-        for (int k = 0; k < 3; k++)
-            p[k] = to_view(pr->view, am_v3(in->prim[3 * tri[k]], in->prim[3 * tri[k] + 1], in->prim[3 * tri[k] + 2]));
-        am_vec3 nn = am_v3_cross(am_v3_sub(p[1], p[0]), am_v3_sub(p[2], p[0]));
-        for (int k = 0; k < 3; k++) {
-            vn[3 * tri[k]] += (float)nn.x;
-            vn[3 * tri[k] + 1] += (float)nn.y;
-            vn[3 * tri[k] + 2] += (float)nn.z;
+        const double *q0 = sx + 3 * tri[0], *q1 = sx + 3 * tri[1], *q2 = sx + 3 * tri[2];
+        if (!drawable(q0[0], q0[1]) || !drawable(q1[0], q1[1]) || !drawable(q2[0], q2[1]) || !isfinite(q0[2]) ||
+            !isfinite(q1[2]) || !isfinite(q2[2]))
+            continue;
+        if (MAX3(q0[0], q1[0], q2[0]) < vx0 - margin || MIN3(q0[0], q1[0], q2[0]) > vx1 + 1 + margin ||
+            MAX3(q0[1], q1[1], q2[1]) < vy0 - margin || MIN3(q0[1], q1[1], q2[1]) > vy1 + 1 + margin)
+            continue;
+        near[nn++] = (uint32_t)t;
+    }
+    /* Posed normals in view space (area-weighted for smooth shading): the screen position
+     * is the view position scaled (y flipped), so the cross product of screen edges with
+     * depth is the view normal, once x and y are divided by the scale. */
+    double unscale = pr->scale > 0 ? 1.0 / pr->scale : 1.0;
+    for (size_t k = 0; vn && k < nn; k++) {
+        const uint32_t *tri = b->triangles + 3 * (size_t)near[k];
+        const double *p0 = sx + 3 * tri[0], *p1 = sx + 3 * tri[1], *p2 = sx + 3 * tri[2];
+        double ax = (p1[0] - p0[0]) * unscale, ay = (p0[1] - p1[1]) * unscale, az = p1[2] - p0[2];
+        double bx = (p2[0] - p0[0]) * unscale, by = (p0[1] - p2[1]) * unscale, bz = p2[2] - p0[2];
+        float nx = (float)(ay * bz - az * by), ny = (float)(az * bx - ax * bz), nz = (float)(ax * by - ay * bx);
+        for (int c = 0; c < 3; c++) {
+            vn[3 * tri[c]] += nx;
+            vn[3 * tri[c] + 1] += ny;
+            vn[3 * tri[c] + 2] += nz;
         }
     }
     const am_vec3 light = am_v3_normalize(am_v3(-0.35, 0.55, 0.75));
@@ -253,84 +334,102 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
         base[1] = 0.60f;
         base[2] = 0.44f;
     }
-    for (size_t t = 0; t < b->triangle_count; t++) {
-        const uint32_t *tri = b->triangles + 3 * t;
-        double X[3], Y[3], D[3];
-        for (int k = 0; k < 3; k++) {
-            X[k] = sx[3 * tri[k]];
-            Y[k] = sx[3 * tri[k] + 1];
-            D[k] = sx[3 * tri[k] + 2];
-        }
-        if (!drawable(X[0], Y[0]) || !drawable(X[1], Y[1]) || !drawable(X[2], Y[2]) || !isfinite(D[0]) ||
-            !isfinite(D[1]) || !isfinite(D[2]))
-            continue;
+    for (size_t k = 0; k < nn; k++) {
+        const uint32_t *tri = b->triangles + 3 * (size_t)near[k];
+        const double *q0 = sx + 3 * tri[0], *q1 = sx + 3 * tri[1], *q2 = sx + 3 * tri[2];
+        double X[3] = {q0[0], q1[0], q2[0]}, Y[3] = {q0[1], q1[1], q2[1]}, D[3] = {q0[2], q1[2], q2[2]};
+        double fx0 = MIN3(X[0], X[1], X[2]), fx1 = MAX3(X[0], X[1], X[2]);
+        double fy0 = MIN3(Y[0], Y[1], Y[2]), fy1 = MAX3(Y[0], Y[1], Y[2]);
+        if (fx1 < vx0 || fx0 > vx1 + 1 || fy1 < vy0 || fy0 > vy1 + 1)
+            continue; /* outside the viewport: most of a close-up's triangles */
         double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
         if (fabs(area) < 1e-12)
             continue;
-        am_vec3 fnorm = am_v3(0, 0, 1);
+        /* the pixels whose centre (px + 0.5) lies in the triangle's box: a triangle smaller
+         * than a pixel has one or none, and most of a big mesh's are */
+        int bx0 = iceil(fx0 - 0.5), bx1 = ifloor(fx1 - 0.5), by0 = iceil(fy0 - 0.5), by1 = ifloor(fy1 - 0.5);
+        if (bx0 < vx0)
+            bx0 = vx0;
+        if (by0 < vy0)
+            by0 = vy0;
+        if (bx1 > vx1)
+            bx1 = vx1;
+        if (by1 > vy1)
+            by1 = vy1;
+        if (bx0 > bx1 || by0 > by1)
+            continue;
+        /* barycentrics at the first pixel centre, and their steps */
+        double qx = bx0 + 0.5, qy = by0 + 0.5, inv = 1.0 / area;
+        tri_setup ts = {((X[1] - qx) * (Y[2] - qy) - (X[2] - qx) * (Y[1] - qy)) * inv,
+                        ((X[2] - qx) * (Y[0] - qy) - (X[0] - qx) * (Y[2] - qy)) * inv,
+                        (Y[1] - Y[2]) * inv,
+                        (Y[2] - Y[0]) * inv,
+                        (X[2] - X[1]) * inv,
+                        (X[0] - X[2]) * inv};
+        double fnx = 0, fny = 0, fnz = 1; /* flat: the face's view normal */
         if (opt->flat) {
-            am_vec3 p[3];
-            for (int k = 0; k < 3; k++)
-                p[k] = to_view(pr->view,
-                               am_v3(in->prim[3 * tri[k]], in->prim[3 * tri[k] + 1], in->prim[3 * tri[k] + 2]));
-            fnorm = am_v3_normalize(am_v3_cross(am_v3_sub(p[1], p[0]), am_v3_sub(p[2], p[0])));
+            const float *a = in->prim + 3 * tri[0], *c1 = in->prim + 3 * tri[1], *c2 = in->prim + 3 * tri[2];
+            am_vec3 p0 = to_view(pr->view, am_v3(a[0], a[1], a[2]));
+            am_vec3 e1 = am_v3_sub(to_view(pr->view, am_v3(c1[0], c1[1], c1[2])), p0);
+            am_vec3 e2 = am_v3_sub(to_view(pr->view, am_v3(c2[0], c2[1], c2[2])), p0);
+            am_vec3 f = am_v3_normalize(am_v3_cross(e1, e2));
+            fnx = f.x, fny = f.y, fnz = f.z;
         }
-        int bx0 = (int)floor(fmin(X[0], fmin(X[1], X[2]))), bx1 = (int)ceil(fmax(X[0], fmax(X[1], X[2])));
-        int by0 = (int)floor(fmin(Y[0], fmin(Y[1], Y[2]))), by1 = (int)ceil(fmax(Y[0], fmax(Y[1], Y[2])));
-        if (bx0 < x0)
-            bx0 = x0;
-        if (by0 < y0)
-            by0 = y0;
-        if (bx1 > x0 + w - 1)
-            bx1 = x0 + w - 1;
-        if (by1 > y0 + h - 1)
-            by1 = y0 + h - 1;
-        for (int py = by0; py <= by1; py++)
-            for (int px = bx0; px <= bx1; px++) {
-                double qx = px + 0.5, qy = py + 0.5;
-                double w0 = ((X[1] - qx) * (Y[2] - qy) - (X[2] - qx) * (Y[1] - qy)) / area;
-                double w1 = ((X[2] - qx) * (Y[0] - qy) - (X[0] - qx) * (Y[2] - qy)) / area;
-                double w2 = 1.0 - w0 - w1;
+        const float *n0 = vn ? vn + 3 * tri[0] : NULL, *n1 = vn ? vn + 3 * tri[1] : NULL,
+                    *n2 = vn ? vn + 3 * tri[2] : NULL;
+        for (int py = by0; py <= by1; py++) {
+            int row = py - by0;
+            double r0 = ts.w0 + ts.dy0 * row, r1 = ts.w1 + ts.dy1 * row, r2 = 1.0 - r0 - r1;
+            int lo = bx0, hi = bx1;
+            if (bx1 - bx0 > 6) { /* a wide row: test only its span (a small one: every pixel) */
+                span_cut(r0, ts.dx0, bx0, &lo, &hi);
+                span_cut(r1, ts.dx1, bx0, &lo, &hi);
+                span_cut(r2, -ts.dx0 - ts.dx1, bx0, &lo, &hi);
+            }
+            float *zrow = zbuf + (size_t)(py - y0) * (size_t)w; /* from x0 */
+            uint8_t *prow = img->pixels + 4 * (size_t)py * img->width;
+            for (int px = lo; px <= hi; px++) {
+                int col = px - bx0;
+                double w0 = r0 + ts.dx0 * col, w1 = r1 + ts.dx1 * col, w2 = 1.0 - w0 - w1;
                 if (w0 < -1e-9 || w1 < -1e-9 || w2 < -1e-9)
                     continue;
                 double depth = w0 * D[0] + w1 * D[1] + w2 * D[2];
-                float *z = &zbuf[(size_t)(py - y0) * (size_t)w + (size_t)(px - x0)];
+                float *z = &zrow[px - x0];
                 if (depth <= *z)
                     continue;
                 *z = (float)depth;
-                double ww[3] = {w0, w1, w2};
-                am_vec3 nrm = fnorm;
+                double nx = fnx, ny = fny, nz = fnz;
                 if (vn) {
-                    nrm = am_v3(0, 0, 0);
-                    for (int k = 0; k < 3; k++)
-                        nrm = am_v3_add(nrm, am_v3_scale(am_v3(vn[3 * tri[k]], vn[3 * tri[k] + 1], vn[3 * tri[k] + 2]),
-                                                         ww[k]));
-                    nrm = am_v3_normalize(nrm);
+                    nx = w0 * n0[0] + w1 * n1[0] + w2 * n2[0];
+                    ny = w0 * n0[1] + w1 * n1[1] + w2 * n2[1];
+                    nz = w0 * n0[2] + w1 * n1[2] + w2 * n2[2];
+                    double len = sqrt(nx * nx + ny * ny + nz * nz);
+                    if (len > 0)
+                        nx /= len, ny /= len, nz /= len;
                 }
-                if (nrm.z < 0) /* two-sided: light the face we see */
-                    nrm = am_v3_scale(nrm, -1);
-                double lit = 0.32 + 0.68 * fmax(0.0, am_v3_dot(nrm, light));
-                float col[3] = {base[0], base[1], base[2]};
+                double facing = nz < 0 ? -1.0 : 1.0; /* two-sided: light the face we see */
+                double lit = 0.32 + 0.68 * fmax(0.0, facing * (nx * light.x + ny * light.y + nz * light.z));
+                float col3[3] = {base[0], base[1], base[2]};
                 if (opt->texture && b->uv) {
-                    float u = 0, v = 0;
-                    for (int k = 0; k < 3; k++) {
-                        u += (float)ww[k] * b->uv[2 * tri[k]];
-                        v += (float)ww[k] * b->uv[2 * tri[k] + 1];
-                    }
-                    sample_texture(opt->texture, u, v, col);
+                    float u = (float)(w0 * b->uv[2 * tri[0]] + w1 * b->uv[2 * tri[1]] + w2 * b->uv[2 * tri[2]]);
+                    float v = (float)(w0 * b->uv[2 * tri[0] + 1] + w1 * b->uv[2 * tri[1] + 1] +
+                                      w2 * b->uv[2 * tri[2] + 1]);
+                    sample_texture(opt->texture, u, v, col3);
                 } else if (opt->vertex_rgb) {
                     for (int c = 0; c < 3; c++)
-                        col[c] = (float)(ww[0] * opt->vertex_rgb[3 * tri[0] + c] + ww[1] * opt->vertex_rgb[3 * tri[1] + c] +
-                                         ww[2] * opt->vertex_rgb[3 * tri[2] + c]);
+                        col3[c] = (float)(w0 * opt->vertex_rgb[3 * tri[0] + c] + w1 * opt->vertex_rgb[3 * tri[1] + c] +
+                                          w2 * opt->vertex_rgb[3 * tri[2] + c]);
                 }
-                uint8_t rgb[3];
+                uint8_t *o = prow + 4 * (size_t)px;
                 for (int c = 0; c < 3; c++) {
-                    double v = col[c] * lit * 255.0;
-                    rgb[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+                    double v = col3[c] * lit * 255.0;
+                    o[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
                 }
-                put(img, px, py, rgb);
+                o[3] = 255;
             }
+        }
     }
+    free(near);
     free(sx);
     free(vn);
     return AM_OK;
@@ -369,7 +468,10 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
         bool *drawn = calloc(sk->joint_count ? sk->joint_count : 1, sizeof *drawn);
         if (!drawn)
             return am_fail_nomem(err, "render joints");
-        weighted_joints(b, drawn);
+        if (in->weighted)
+            memcpy(drawn, in->weighted, sk->joint_count * sizeof *drawn);
+        else
+            weighted_joints(b, drawn);
         {
             static const uint8_t BONE[3] = {150, 30, 40}, DOT[3] = {225, 40, 40}, RIM[3] = {60, 10, 10};
             for (size_t j = 0; j < sk->joint_count; j++) {
@@ -408,28 +510,28 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
     return AM_OK;
 }
 
-/* A cell cannot show more triangles than it has pixels: above AM_RENDER_TRIS_PER_PIXEL a
- * triangle of the cell's whole-body framing is smaller than a pixel, and rasterising all
- * of them is most of a big mesh's report (the 450k creature's 901,404 triangles into every
- * 230 x 300 cell of the pose sheet). Such a cell draws a copy of the bench whose triangles
- * meshoptimizer's sloppy simplifier cut to that budget: indices into the same vertices, so
- * every posed position still applies. A focus box smaller than the mesh zooms in: the
- * budget grows with the square of the zoom (a close-up keeps the whole mesh). */
-#define AM_RENDER_TRIS_PER_PIXEL 2
+/* A cell cannot show more triangles than the mesh covers pixels: above one triangle per
+ * pixel of the mesh's box on screen, most triangles are smaller than a pixel, and
+ * rasterising all of them is most of a big mesh's report (the 450k creature's 901,404
+ * triangles into every cell of the pose sheet, where it covers about 200 x 200 pixels). Such
+ * a cell draws a copy of the bench whose triangles meshoptimizer's sloppy simplifier cut to
+ * that budget: indices into the same vertices, so every posed position still applies. A
+ * focus box smaller than the mesh zooms in: the mesh covers more pixels than the cell has,
+ * and a close-up keeps its whole mesh. */
+#define AM_RENDER_TRIS_PER_PIXEL 1
 
 typedef struct cell_mesh {
     am_bench lite;      /* *b with the decimated triangles */
     uint32_t *owned;    /* those triangles, or NULL: lite is *b */
 } cell_mesh;
 
-static am_status cell_mesh_make(const am_bench *b, int fw, int fh, double zoom, cell_mesh *cm, am_error *err)
+/* pixels: the most pixels the mesh's box covers in any cell drawn from it. */
+static am_status cell_mesh_make(const am_bench *b, double pixels, cell_mesh *cm, am_error *err)
 {
     cm->lite = *b;
     cm->owned = NULL;
-    if (!(zoom >= 1))
-        zoom = 1;
-    double want = (double)AM_RENDER_TRIS_PER_PIXEL * fw * fh * zoom * zoom;
-    if (want >= (double)b->triangle_count)
+    double want = (double)AM_RENDER_TRIS_PER_PIXEL * pixels;
+    if (!(want < (double)b->triangle_count) || want < 64)
         return AM_OK;
     size_t budget = (size_t)want;
     if (b->triangle_count <= budget || !b->bind_pos)
@@ -447,6 +549,13 @@ static am_status cell_mesh_make(const am_bench *b, int fw, int fh, double zoom, 
     cm->lite.triangles = cm->owned;
     cm->lite.triangle_count = n / 3;
     return AM_OK;
+}
+
+/* The pixels a box of bounds covers under projection pr. */
+static double box_pixels(bounds bd, const proj *pr)
+{
+    double du = (bd.u1 - bd.u0) * pr->scale, dv = (bd.v1 - bd.v0) * pr->scale;
+    return isfinite(du) && isfinite(dv) ? fmax(du, 1) * fmax(dv, 1) : 0;
 }
 
 static void cell_mesh_free(cell_mesh *cm)
@@ -619,6 +728,96 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
     return am_render_strip_parts(&part, 1, times, n, opt_in, NULL, out, err);
 }
 
+/* --- cells drawn at once ---
+ * Every frame of a strip and every cell of a sheet is drawn into its own small image by its
+ * own job (am_parallel_run: the frames of a sheet share no pixels, no buffers and no error),
+ * then copied into place; the first failing cell's error is the call's. */
+
+static void blit(am_image *dst, const am_image *cell, int x0, int y0)
+{
+    for (uint32_t y = 0; y < cell->height && y0 + (int)y < (int)dst->height; y++) {
+        int w = (int)cell->width;
+        if (x0 + w > (int)dst->width)
+            w = (int)dst->width - x0;
+        if (w > 0)
+            memcpy(dst->pixels + 4 * ((size_t)(y0 + (int)y) * dst->width + (size_t)x0),
+                   cell->pixels + 4 * (size_t)y * cell->width, 4 * (size_t)w);
+    }
+}
+
+typedef struct cell_result {
+    am_status status;
+    am_error err;
+} cell_result;
+
+static am_status first_failure(const cell_result *r, size_t n, am_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].status) {
+            *err = r[i].err;
+            return r[i].status;
+        }
+    return AM_OK;
+}
+
+typedef struct strip_job {
+    const am_render_part *parts;
+    size_t np;
+    const double *times;
+    const am_render_options *opt;
+    const cell_mesh *lite;
+    const am_vec3 *jp; /* posed joints, frame-major, np * nj per frame */
+    const bool *weighted; /* per part, nj each (or NULL) */
+    size_t nv, nj;
+    proj pr;           /* the one framing, centred on a frame's own image */
+    int motion;
+    am_image *out;
+    cell_result *result;
+} strip_job;
+
+static am_status strip_frame(const strip_job *J, size_t f, am_error *err)
+{
+    const am_render_options *opt = J->opt;
+    int fw = opt->frame_width, fh = opt->frame_height;
+    am_image cell;
+    if (am_image_alloc(&cell, fw, fh, err))
+        return AM_ERR_NOMEM;
+    float *pos = malloc((3 * J->nv + 1) * sizeof *pos);
+    float *zbuf = new_zbuf(fw, fh, err);
+    am_status s = pos && zbuf ? AM_OK : zbuf ? am_fail_nomem(err, "render frames") : AM_ERR_NOMEM;
+    background(&cell, 0, 0, fw, fh);
+    char label[48];
+    snprintf(label, sizeof label, J->motion >= 0 ? "t=%.2fs" : "rest", J->times[f]);
+    /* every part into one depth buffer, then every overlay on top of all the meshes */
+    for (int pass = 0; pass < 2 && !s; pass++)
+        for (size_t q = 0; q < J->np && !s; q++) {
+            const am_render_part *part = &J->parts[q];
+            am_render_options po = *opt;
+            memcpy(po.base_rgb, part->base_rgb, sizeof po.base_rgb);
+            frame_in in = {&J->lite[q].lite, pos, J->jp + (f * J->np + q) * J->nj, &po, label,
+                           J->weighted ? J->weighted + q * J->nj : NULL};
+            if (pass == 0 && !(s = am_bench_pose_at(part->bench, part->motion, J->times[f], pos, NULL, err)))
+                s = draw_mesh(&cell, zbuf, &in, &J->pr, 0, 0, fw, fh, err);
+            else if (pass == 1)
+                s = draw_overlay(&cell, &in, &J->pr, 0, 0, fw, fh, err);
+        }
+    if (!s) {
+        frame_chrome(&cell, label, &J->pr, 0, 0, fw, fh);
+        blit(J->out, &cell, (int)f * fw, HEADER_H);
+    }
+    free(zbuf);
+    free(pos);
+    am_image_free(&cell);
+    return s;
+}
+
+static void strip_frame_job(void *ctx, size_t f)
+{
+    const strip_job *J = ctx;
+    am_error_clear(&J->result[f].err);
+    J->result[f].status = strip_frame(J, f, &J->result[f].err);
+}
+
 am_status am_render_strip_parts(const am_render_part *parts, size_t np, const double *times, size_t n,
                                 const am_render_options *opt_in, const char *title, am_image *out, am_error *err)
 {
@@ -630,15 +829,15 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     am_render_options opt;
     options_or_default(opt_in, &opt);
     const am_bench *b0 = parts[0].bench;
-    /* One posed mesh at a time: pose every frame once for the framing (joints kept, they are
-     * small), then again while drawing, so memory does not grow with the frame count. */
+    /* Pose every frame once for the framing (joints kept, they are small), then again in
+     * each frame's job while drawing, so memory grows with the workers, not the frames. */
     size_t nv = 0, nj = b0->skel->joint_count;
     for (size_t p = 0; p < np; p++)
         nv = parts[p].bench->vertex_count > nv ? parts[p].bench->vertex_count : nv;
     float *pos = malloc((3 * nv + 1) * sizeof *pos);
     am_vec3 *jp = malloc((n * np * nj + 1) * sizeof *jp);
-    float *zbuf = NULL;
     cell_mesh *lite = NULL;
+    cell_result *result = NULL;
     am_status s = AM_OK;
     if (!pos || !jp) {
         s = am_fail_nomem(err, "render frames");
@@ -660,7 +859,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     if (s)
         goto done;
     int inner_h = fh - LABEL_H - FOOTER_H;
-    proj pr = fit(opt.view, bd, fw, inner_h, 0, 0);
+    proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
     const char *what = "rest";
     char mname[300];
     int motion = parts[0].motion;
@@ -672,53 +871,38 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
         }
     }
     header(out, title ? title : b0->source, what, &opt);
-    if (!(zbuf = new_zbuf(fw, fh, err))) {
-        s = AM_ERR_NOMEM;
-        goto done;
-    }
-    if (!(lite = calloc(np, sizeof *lite))) {
+    if (!(lite = calloc(np, sizeof *lite)) || !(result = calloc(n, sizeof *result))) {
         s = am_fail_nomem(err, "render frames");
         goto done;
     }
     for (size_t q = 0; q < np && !s; q++) {
-        lite[q].lite = *parts[q].bench;
         const am_bench *pb = parts[q].bench;
-        double box = fmax(opt.focus_max.x - opt.focus_min.x,
-                          fmax(opt.focus_max.y - opt.focus_min.y, opt.focus_max.z - opt.focus_min.z));
-        double mesh = fmax(pb->bind_max.x - pb->bind_min.x,
-                           fmax(pb->bind_max.y - pb->bind_min.y, pb->bind_max.z - pb->bind_min.z));
-        s = cell_mesh_make(pb, fw, fh, opt.focus && box > 0 ? mesh / box : 1, &lite[q], err);
-    }
-    for (size_t f = 0; f < n && !s; f++) {
-        int x0 = (int)f * fw, y0 = HEADER_H;
-        background(out, x0, y0, fw, fh);
-        proj p = pr;
-        p.cx = x0 + fw / 2.0;
-        p.cy = y0 + LABEL_H + inner_h / 2.0;
-        char label[48];
-        snprintf(label, sizeof label, motion >= 0 ? "t=%.2fs" : "rest", times[f]);
-        for (size_t i = 0; i < (size_t)fw * (size_t)fh; i++)
-            zbuf[i] = -INFINITY;
-        /* every part into one depth buffer, then every overlay on top of all the meshes */
-        for (int pass = 0; pass < 2 && !s; pass++)
-            for (size_t q = 0; q < np && !s; q++) {
-                am_render_options po = opt;
-                memcpy(po.base_rgb, parts[q].base_rgb, sizeof po.base_rgb);
-                frame_in in = {&lite[q].lite, pos, jp + (f * np + q) * nj, &po, label};
-                if (pass == 0 && !(s = am_bench_pose_at(parts[q].bench, parts[q].motion, times[f], pos, NULL, err)))
-                    s = draw_mesh(out, zbuf, &in, &p, x0, y0, fw, fh, err);
-                else if (pass == 1)
-                    s = draw_overlay(out, &in, &p, x0, y0, fw, fh, err);
-            }
-        frame_chrome(out, label, &p, x0, y0, fw, fh);
+        lite[q].lite = *pb;
+        /* the framing holds every frame: no frame's mesh covers more than its box */
+        double pixels = box_pixels(bd, &pr);
+        if (opt.focus) { /* zoomed in: the mesh's own box on screen */
+            bounds mb = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+            box_bounds(pb->bind_min, pb->bind_max, opt.view, &mb);
+            pixels = box_pixels(mb, &pr);
+        }
+        s = cell_mesh_make(pb, pixels, &lite[q], err);
     }
     if (s)
-        am_image_free(out);
+        goto done;
+    bool *weighted = calloc(np * nj + 1, sizeof *weighted); /* once per part, not per frame */
+    for (size_t q = 0; weighted && q < np; q++)
+        weighted_joints(parts[q].bench, weighted + q * nj);
+    strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, pr, motion, out, result};
+    am_parallel_run(n, opt.threads, strip_frame_job, &J);
+    s = first_failure(result, n, err);
+    free(weighted);
 done:
+    if (s)
+        am_image_free(out);
     for (size_t q = 0; lite && q < np; q++)
         cell_mesh_free(&lite[q]);
     free(lite);
-    free(zbuf);
+    free(result);
     free(pos);
     free(jp);
     return s;
@@ -754,7 +938,7 @@ am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *j
     proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, HEADER_H + LABEL_H + inner_h / 2.0);
     header(img, b->source, label ? label : "", &opt);
     background(img, 0, HEADER_H, fw, fh);
-    frame_in in = {b, prim, joints, &opt, label ? label : ""};
+    frame_in in = {b, prim, joints, &opt, label ? label : "", NULL};
     s = draw_frame(img, &in, &pr, 0, HEADER_H, fw, fh, err);
     if (s)
         am_image_free(img);
@@ -775,6 +959,52 @@ am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joi
     return s;
 }
 
+typedef struct sheet_job {
+    const am_bench *b;
+    const am_render_cell *frames;
+    const am_render_options *opt;
+    const cell_mesh *whole, *lite;
+    const proj *pr; /* per cell, centred on the cell's own image */
+    const bool *weighted;
+    am_image *out;
+    int cols;
+    cell_result *result;
+} sheet_job;
+
+static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
+{
+    const am_render_cell *fr = &J->frames[f];
+    int fw = J->opt->frame_width, fh = J->opt->frame_height;
+    am_image cell;
+    if (am_image_alloc(&cell, fw, fh, err))
+        return AM_ERR_NOMEM;
+    am_render_options o = *J->opt;
+    o.view = fr->view;
+    if (fr->vertex_rgb)
+        o.vertex_rgb = fr->vertex_rgb;
+    background(&cell, 0, 0, fw, fh);
+    const char *label = fr->label ? fr->label : "";
+    frame_in in = {fr->focus ? &J->whole->lite : &J->lite->lite, fr->prim, fr->joints, &o, label, J->weighted};
+    am_status s = draw_frame(&cell, &in, &J->pr[f], 0, 0, fw, fh, err);
+    if (!s) {
+        /* the label band stays readable over a zoomed mesh */
+        for (int y = 0; y < LABEL_H - 2; y++)
+            for (int x = 0; x < fw - 1; x++)
+                put(&cell, x, y, (const uint8_t[3]){238, 241, 246});
+        frame_chrome(&cell, label, &J->pr[f], 0, 0, fw, fh);
+        blit(J->out, &cell, (int)(f % (size_t)J->cols) * fw, HEADER_H + (int)(f / (size_t)J->cols) * fh);
+    }
+    am_image_free(&cell);
+    return s;
+}
+
+static void sheet_cell_job(void *ctx, size_t f)
+{
+    const sheet_job *J = ctx;
+    am_error_clear(&J->result[f].err);
+    J->result[f].status = sheet_cell(J, f, &J->result[f].err);
+}
+
 am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_t n, int columns,
                           const am_render_options *opt_in, const char *title, am_image *out, am_error *err)
 {
@@ -786,45 +1016,49 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
     int cols = columns < 1 ? 1 : columns > (int)n ? (int)n : columns;
     int rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
     int fw = opt.frame_width, fh = opt.frame_height;
-    am_status s = am_image_alloc(out, fw * cols, HEADER_H + fh * rows, err);
-    if (s)
+    proj *pr = malloc(n * sizeof *pr);
+    cell_result *result = calloc(n, sizeof *result);
+    am_status s = pr && result ? AM_OK : am_fail_nomem(err, "render sheet");
+    if (!s)
+        s = am_image_alloc(out, fw * cols, HEADER_H + fh * rows, err);
+    if (s) {
+        free(pr);
+        free(result);
         return s;
+    }
     header(out, b->source, title ? title : "", NULL);
     int inner_h = fh - LABEL_H - FOOTER_H;
-    bool any_whole_body = false;
-    for (size_t f = 0; f < n; f++)
-        any_whole_body |= !frames[f].focus;
+    /* each cell fitted to its own content; the whole-body cells share one decimated mesh,
+     * sized for the most pixels the mesh covers in any of them */
+    double pixels = 0;
+    for (size_t f = 0; f < n; f++) {
+        const am_render_cell *fr = &frames[f];
+        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+        if (fr->focus)
+            box_bounds(fr->focus_min, fr->focus_max, fr->view, &bd);
+        else
+            bounds_of(b, fr->prim, fr->view, &bd);
+        pr[f] = fit(fr->view, bd, fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
+        if (!fr->focus)
+            pixels = fmax(pixels, box_pixels(bd, &pr[f]));
+    }
     cell_mesh whole = {*b, NULL}, lite = whole;
-    if (any_whole_body && (s = cell_mesh_make(b, fw, fh, 1, &lite, err))) {
+    if (pixels > 0 && (s = cell_mesh_make(b, pixels, &lite, err))) {
         am_image_free(out);
+        free(pr);
+        free(result);
         return s;
     }
-    for (size_t f = 0; f < n && !s; f++) {
-        const am_render_cell *fr = &frames[f];
-        const am_bench *drawn = fr->focus ? &whole.lite : &lite.lite;
-        am_render_options o = opt;
-        o.view = fr->view;
-        if (fr->vertex_rgb)
-            o.vertex_rgb = fr->vertex_rgb;
-        int x0 = (int)(f % (size_t)cols) * fw, y0 = HEADER_H + (int)(f / (size_t)cols) * fh;
-        background(out, x0, y0, fw, fh);
-        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-        if (fr->focus) {
-            box_bounds(fr->focus_min, fr->focus_max, o.view, &bd);
-        } else {
-            bounds_of(b, fr->prim, o.view, &bd);
-        }
-        proj pr = fit(o.view, bd, fw, inner_h, x0 + fw / 2.0, y0 + LABEL_H + inner_h / 2.0);
-        const char *label = fr->label ? fr->label : "";
-        frame_in in = {drawn, fr->prim, fr->joints, &o, label};
-        s = draw_frame(out, &in, &pr, x0, y0, fw, fh, err);
-        /* the label band stays readable over a zoomed mesh */
-        for (int y = y0; y < y0 + LABEL_H - 2; y++)
-            for (int x = x0; x < x0 + fw - 1; x++)
-                put(out, x, y, (const uint8_t[3]){238, 241, 246});
-        frame_chrome(out, label, &pr, x0, y0, fw, fh);
-    }
+    bool *weighted = calloc(b->skel->joint_count + 1, sizeof *weighted); /* once, not per cell */
+    if (weighted)
+        weighted_joints(b, weighted);
+    sheet_job J = {b, frames, &opt, &whole, &lite, pr, weighted, out, cols, result};
+    am_parallel_run(n, opt.threads, sheet_cell_job, &J);
+    s = first_failure(result, n, err);
+    free(weighted);
     cell_mesh_free(&lite);
+    free(pr);
+    free(result);
     if (s)
         am_image_free(out);
     return s;

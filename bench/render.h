@@ -10,9 +10,11 @@
  * A strip puts N frames side by side with ONE projection for all of them (framing that
  * holds the posed mesh over the whole motion and the prim; never the joints, which a skin's
  * overrides may put far from the mesh), a scale bar and the view's axes. Only the joints
- * that carry skin weight are drawn. A whole-body cell with more than two triangles per
- * pixel is drawn from the mesh decimated to that budget (the picture cannot show more);
- * a close-up (focus box) draws every triangle.
+ * that carry skin weight are drawn. A whole-body cell with more triangles than the pixels
+ * of the mesh's box on screen is drawn from the mesh decimated to that budget (the picture
+ * cannot show more); a close-up (focus box) draws every triangle near its view. The frames
+ * of a strip and the cells of a sheet are drawn at once (am_render_options.threads), each
+ * into its own image: the picture does not depend on the thread count.
  */
 #ifndef AM_RENDER_H
 #define AM_RENDER_H
@@ -42,7 +44,8 @@ void am_image_free(am_image *img);
 am_status am_image_from_tex(const am_tex_image *tex, am_image *out, am_error *err);
 /* Read any PNG (libpng simplified API) as RGBA. */
 am_status am_png_read(const char *path, am_image *out, am_error *err);
-/* Write RGBA as a PNG, atomically (am_write_file_atomic). */
+/* Write RGBA as a PNG, atomically (am_write_file_atomic), or encode it into out: as a
+ * rendered picture (am_tex_png_encode_picture: RGB when every pixel is opaque). */
 am_status am_png_write(const char *path, const am_image *img, am_error *err);
 am_status am_png_encode(const am_image *img, am_buf *out, am_error *err);
 
@@ -63,6 +66,9 @@ typedef struct am_render_options {
     bool focus;                    /* frame this prim-frame box instead of the posed mesh */
     am_vec3 focus_min, focus_max;  /* (strips and single frames; one box for several strips
                                       gives them one scale, e.g. am_render_posed_box) */
+    int threads;                   /* frames of a strip or sheet drawn at once (core/parallel.h):
+                                      0 = every core, 1 = one after another; the picture is
+                                      the same either way */
 } am_render_options;
 /* Defaults: side view, 360 x 400, Lambert, joints drawn. */
 am_render_options am_render_defaults(void);

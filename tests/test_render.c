@@ -386,6 +386,90 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     am_test_rmtree(dir);
 }
 
+/* Opaque pictures are written as RGB (a quarter fewer bytes to compress) and read back as
+ * the same RGBA pixels; one transparent pixel keeps the alpha channel. */
+static void test_opaque_picture_is_written_as_rgb(void **state)
+{
+    (void)state;
+    am_image img;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_image_alloc(&img, 9, 6, &err), AM_OK);
+    for (size_t i = 0; i < 9 * 6; i++) {
+        img.pixels[4 * i] = (uint8_t)(i * 29 + 3);
+        img.pixels[4 * i + 1] = (uint8_t)(i * 7);
+        img.pixels[4 * i + 2] = (uint8_t)(255 - i);
+        img.pixels[4 * i + 3] = 255;
+    }
+    for (int transparent = 0; transparent < 2; transparent++) {
+        if (transparent)
+            img.pixels[4 * 17 + 3] = 40;
+        am_buf png = {0};
+        assert_int_equal(am_png_encode(&img, &png, &err), AM_OK);
+        assert_true(png.size > 26);
+        assert_int_equal(png.data[25], transparent ? 6 : 2); /* IHDR colour type: RGBA / RGB */
+        am_tex_image tex;
+        assert_int_equal(am_tex_png_decode(png.data, png.size, &tex, &err), AM_OK);
+        am_image back;
+        assert_int_equal(am_image_from_tex(&tex, &back, &err), AM_OK);
+        assert_memory_equal(back.pixels, img.pixels, 9 * 6 * 4);
+        am_image_free(&back);
+        am_tex_image_free(&tex);
+        am_buf_free(&png);
+    }
+    am_image_free(&img);
+}
+
+/* The cells of a sheet and the frames of a strip are drawn by several threads at once: the
+ * picture is the same byte for byte as drawn one after another. */
+static void test_cells_drawn_at_once_make_the_same_picture(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    fx_bar(&m, 40, -0.3, 0.3, -0.2, 0.2, 0.2, 1.8);
+    for (size_t v = 0; v < m.nv; v++)
+        fx_weigh(&m, v, 0, 0, 1.0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
+    am_render_cell cells[5];
+    for (int i = 0; i < 5; i++)
+        cells[i] = (am_render_cell){prim, joints, "cell", i % 2 ? AM_VIEW_SIDE : AM_VIEW_FRONT, NULL, i == 4,
+                                    am_v3(-0.1, -0.1, 0.9), am_v3(0.1, 0.1, 1.1)};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 150;
+    opt.frame_height = 180;
+    double times[4] = {0, 0, 0, 0};
+    am_image one, many;
+    opt.threads = 1;
+    assert_int_equal(am_render_sheet(&b, cells, 5, 3, &opt, "t", &one, &err), AM_OK);
+    opt.threads = 4;
+    assert_int_equal(am_render_sheet(&b, cells, 5, 3, &opt, "t", &many, &err), AM_OK);
+    assert_int_equal(one.width, many.width);
+    assert_int_equal(one.height, many.height);
+    assert_memory_equal(one.pixels, many.pixels, 4 * (size_t)one.width * one.height);
+    assert_gt(mesh_pixels(&one, 0, 150, NULL, NULL), 500);
+    am_image_free(&one);
+    am_image_free(&many);
+    opt.threads = 1;
+    assert_int_equal(am_render_strip(&b, -1, times, 4, &opt, &one, &err), AM_OK);
+    opt.threads = 3;
+    assert_int_equal(am_render_strip(&b, -1, times, 4, &opt, &many, &err), AM_OK);
+    assert_memory_equal(one.pixels, many.pixels, 4 * (size_t)one.width * one.height);
+    assert_int_equal(mesh_pixels(&one, 150, 300, NULL, NULL), mesh_pixels(&one, 450, 600, NULL, NULL));
+    am_image_free(&one);
+    am_image_free(&many);
+    free(prim);
+    free(joints);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +481,8 @@ int main(void)
         cmocka_unit_test(test_depth_buffer_shows_the_nearest_face),
         cmocka_unit_test(test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh),
         cmocka_unit_test(test_single_frame_png_has_the_frame_size),
+        cmocka_unit_test(test_opaque_picture_is_written_as_rgb),
+        cmocka_unit_test(test_cells_drawn_at_once_make_the_same_picture),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
