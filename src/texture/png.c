@@ -182,13 +182,26 @@ static void encode_warning(png_structp png, png_const_charp msg)
     (void)msg;
 }
 
-am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
+static bool opaque(const am_tex_image *img)
+{
+    if (img->channels != 4)
+        return false;
+    size_t n = (size_t)img->width * img->height;
+    for (size_t i = 0; i < n; i++)
+        if (img->pixels[4 * i + 3] != 255)
+            return false;
+    return true;
+}
+
+/* filters: PNG_ALL_FILTERS (libpng chooses per row) or one filter for every row. */
+static am_status encode(const am_tex_image *img, int filters, am_buf *out, am_error *err)
 {
     if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))
         return am_fail(err, AM_ERR_INVALID, "png: empty image or bad channel count");
     size_t row_bytes = (size_t)img->width * img->channels;
     if (row_bytes > PNG_SIZE_MAX / img->height)
         return am_fail(err, AM_ERR_INVALID, "png encode: %ux%u pixels is too large", img->width, img->height);
+    bool rgb = img->channels == 3 || opaque(img);
     png_sink sink = {out, err, AM_OK};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, encode_error, encode_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -205,17 +218,27 @@ am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
     }
     png_set_write_fn(png, &sink, sink_write, sink_flush);
     png_set_compression_level(png, AM_PNG_DEFLATE_LEVEL);
-    /* every filter, chosen per row by libpng's smallest-sum heuristic (PNG spec 12.8) */
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
-    png_set_IHDR(png, info, img->width, img->height, 8,
-                 img->channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_set_IHDR(png, info, img->width, img->height, 8, rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
     png_write_info(png, info);
+    if (rgb && img->channels == 4)
+        png_set_filler(png, 0, PNG_FILLER_AFTER); /* the rows carry an alpha byte libpng drops */
     for (uint32_t y = 0; y < img->height; y++)
         png_write_row(png, (png_const_bytep)(img->pixels + (size_t)y * row_bytes));
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     return AM_OK;
+}
+
+am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
+{
+    return encode(img, PNG_ALL_FILTERS, out, err);
+}
+
+am_status am_tex_png_encode_picture(const am_tex_image *img, am_buf *out, am_error *err)
+{
+    return encode(img, PNG_FILTER_UP, out, err);
 }
 
 am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err)
