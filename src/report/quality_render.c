@@ -130,10 +130,11 @@ static void strain_colours(const am_bench *b, const float *rest, const float *po
     for (size_t t = 0; t < b->triangle_count; t++)
         for (int k = 0; k < 3; k++) {
             uint32_t a = b->triangles[3 * t + k], c = b->triangles[3 * t + (k + 1) % 3];
-            double r0 = sqrt(pow(rest[3 * a] - rest[3 * c], 2) + pow(rest[3 * a + 1] - rest[3 * c + 1], 2) +
-                             pow(rest[3 * a + 2] - rest[3 * c + 2], 2));
-            double r1 = sqrt(pow(posed[3 * a] - posed[3 * c], 2) + pow(posed[3 * a + 1] - posed[3 * c + 1], 2) +
-                             pow(posed[3 * a + 2] - posed[3 * c + 2], 2));
+            double rx = rest[3 * a] - rest[3 * c], ry = rest[3 * a + 1] - rest[3 * c + 1],
+                   rz = rest[3 * a + 2] - rest[3 * c + 2];
+            double px = posed[3 * a] - posed[3 * c], py = posed[3 * a + 1] - posed[3 * c + 1],
+                   pz = posed[3 * a + 2] - posed[3 * c + 2];
+            double r0 = sqrt(rx * rx + ry * ry + rz * rz), r1 = sqrt(px * px + py * py + pz * pz);
             if (r0 <= 1e-9)
                 continue;
             double ratio = r1 / r0;

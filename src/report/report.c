@@ -1,5 +1,6 @@
 /* Loading anything into a bench, the stage, and the report files (report.h). */
 #include "report/report.h"
+#include "core/parallel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -183,15 +184,70 @@ static am_status add(am_outset *set, const char *name, const void *data, size_t 
     return s;
 }
 
-static am_status add_png(am_outset *set, const char *name, am_image *img, char (*written)[256], size_t *wc,
-                         am_error *err)
+/* The pictures: the pose sheet and up to three close-ups, each drawn and encoded by its own
+ * job, two or more at once (core/parallel.h); each job keeps its own PNG and error, and
+ * the files are added in their order afterwards. */
+typedef struct picture_job {
+    const am_bench *b;
+    const am_quality_report *r;
+    const am_quality_pose *poses;
+    size_t pose_count;
+    struct picture {
+        am_buf png;
+        bool found;       /* a close-up of that rank exists */
+        char joint[64];
+        am_status status;
+        am_error err;
+    } pic[4];
+} picture_job;
+
+static void picture_draw(void *ctx, size_t i)
 {
-    am_buf png = {0};
-    am_status s = am_png_encode(img, &png, err);
-    if (!s)
-        s = add(set, name, png.data, png.size, written, wc, err);
-    am_buf_free(&png);
-    am_image_free(img);
+    picture_job *J = ctx;
+    struct picture *p = &J->pic[i];
+    am_error_clear(&p->err);
+    am_image img;
+    memset(&img, 0, sizeof img);
+    p->found = i == 0;
+    if (i == 0)
+        p->status = am_quality_render_sheet(J->b, J->r, J->poses, J->pose_count, &img, &p->err);
+    else
+        p->status = am_quality_render_closeup(J->b, J->r, J->poses, J->pose_count, i - 1, &img, &p->found, p->joint,
+                                              sizeof p->joint, &p->err);
+    if (!p->status && p->found)
+        p->status = am_png_encode(&img, &p->png, &p->err);
+    am_image_free(&img);
+}
+
+static am_status add_pictures(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                              size_t pose_count, am_outset *set, const char *stem, char (*written)[256], size_t *wc,
+                              am_error *err)
+{
+    picture_job *J = calloc(1, sizeof *J);
+    if (!J)
+        return am_fail_nomem(err, "report pictures");
+    *J = (picture_job){.b = b, .r = r, .poses = poses, .pose_count = pose_count};
+    am_parallel_run(4, 0, picture_draw, J);
+    am_status s = AM_OK;
+    char name[300];
+    for (size_t i = 0; i < 4 && !s; i++) {
+        const struct picture *p = &J->pic[i];
+        if (p->status) {
+            *err = p->err;
+            s = p->status;
+            break;
+        }
+        if (!p->found)
+            break; /* no close-up of this rank, nor of any after it */
+        if (i == 0)
+            snprintf(name, sizeof name, "%s_poses.png", stem);
+        else
+            snprintf(name, sizeof name, "%s_closeup_%zu_%s.png", stem, i, p->joint);
+        s = add(set, name, p->png.data, p->png.size, written, wc, err);
+    }
+    for (size_t i = 0; i < 4; i++)
+        am_buf_free(&J->pic[i].png);
+    free(J);
     return s;
 }
 
@@ -218,19 +274,7 @@ am_status am_report_write(const am_bench *b, const am_quality_report *r, const a
     }
     am_buf_free(&json);
     am_buf_free(&text);
-    am_image img;
-    if (!s && !(s = am_quality_render_sheet(b, r, poses, pose_count, &img, err))) {
-        snprintf(name, sizeof name, "%s_poses.png", stem);
-        s = add_png(set, name, &img, written, wc, err);
-    }
-    for (size_t rank = 0; rank < 3 && !s; rank++) {
-        bool found;
-        char joint[64];
-        if ((s = am_quality_render_closeup(b, r, poses, pose_count, rank, &img, &found, joint, sizeof joint, err)) ||
-            !found)
-            break;
-        snprintf(name, sizeof name, "%s_closeup_%zu_%s.png", stem, rank + 1, joint);
-        s = add_png(set, name, &img, written, wc, err);
-    }
+    if (!s)
+        s = add_pictures(b, r, poses, pose_count, set, stem, written, wc, err);
     return s;
 }
