@@ -1,4 +1,5 @@
 #include "world/http.h"
+#include "world/curl_lib.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +7,6 @@
 #include <strings.h>
 
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <netinet/in.h>
 
 #define AM_HTTP_MAX_REPLY ((size_t)16 << 20)
@@ -85,7 +85,11 @@ const char *am_http_failure_text(am_http_failure f)
 am_status am_http_post(const am_http_request *req, am_http_reply *reply, am_error *err)
 {
     memset(reply, 0, sizeof *reply);
-    CURL *c = curl_easy_init();
+    am_curl_api curl;
+    am_status loaded = am_curl_open(&curl, err);
+    if (loaded)
+        return loaded;
+    CURL *c = curl.easy_init();
     if (!c)
         return am_fail(err, AM_ERR_NOMEM, "cannot start libcurl");
     struct curl_slist *hdrs = NULL, *t;
@@ -95,40 +99,40 @@ am_status am_http_post(const am_http_request *req, am_http_reply *reply, am_erro
     /* An empty Expect stops curl waiting for "100 Continue" on larger bodies. */
     const char *fixed[] = {ct, "Expect:", NULL};
     for (int i = 0; fixed[i] && !st; i++) {
-        t = curl_slist_append(hdrs, fixed[i]);
+        t = curl.slist_append(hdrs, fixed[i]);
         if (!t)
             st = am_fail_nomem(err, "HTTP headers");
         else
             hdrs = t;
     }
     for (size_t i = 0; !st && req->headers && req->headers[i]; i++) {
-        t = curl_slist_append(hdrs, req->headers[i]);
+        t = curl.slist_append(hdrs, req->headers[i]);
         if (!t)
             st = am_fail_nomem(err, "HTTP headers");
         else
             hdrs = t;
     }
     if (st) {
-        curl_slist_free_all(hdrs);
-        curl_easy_cleanup(c);
+        curl.slist_free_all(hdrs);
+        curl.easy_cleanup(c);
         return st;
     }
     sink s = {&reply->body, 0, 0};
     char errbuf[CURL_ERROR_SIZE] = "";
-    curl_easy_setopt(c, CURLOPT_URL, req->url);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_POST, 1L);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, req->body ? req->body : "");
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_size);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms > 0 ? req->connect_timeout_ms : 5000L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, req->total_timeout_ms > 0 ? req->total_timeout_ms : 60000L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "animesh/" AM_VERSION);
-    CURLcode rc = curl_easy_perform(c);
+    curl.easy_setopt(c, CURLOPT_URL, req->url);
+    curl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(c, CURLOPT_POST, 1L);
+    curl.easy_setopt(c, CURLOPT_POSTFIELDS, req->body ? req->body : "");
+    curl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_size);
+    curl.easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
+    curl.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl.easy_setopt(c, CURLOPT_WRITEDATA, &s);
+    curl.easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    curl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms > 0 ? req->connect_timeout_ms : 5000L);
+    curl.easy_setopt(c, CURLOPT_TIMEOUT_MS, req->total_timeout_ms > 0 ? req->total_timeout_ms : 60000L);
+    curl.easy_setopt(c, CURLOPT_USERAGENT, "animesh/" AM_VERSION);
+    CURLcode rc = curl.easy_perform(c);
     if (s.nomem) {
         st = am_fail_nomem(err, "HTTP reply");
     } else if (s.overflow) {
@@ -136,15 +140,15 @@ am_status am_http_post(const am_http_request *req, am_http_reply *reply, am_erro
         snprintf(reply->detail, sizeof reply->detail, "reply larger than %zu bytes", AM_HTTP_MAX_REPLY);
     } else if (rc != CURLE_OK) {
         long seen = 0;
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &seen);
+        curl.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &seen);
         reply->failure = classify(rc, seen);
-        snprintf(reply->detail, sizeof reply->detail, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+        snprintf(reply->detail, sizeof reply->detail, "%s", errbuf[0] ? errbuf : curl.easy_strerror(rc));
     } else {
         reply->failure = AM_HTTP_REPLIED;
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply->status);
+        curl.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply->status);
     }
-    curl_slist_free_all(hdrs);
-    curl_easy_cleanup(c);
+    curl.slist_free_all(hdrs);
+    curl.easy_cleanup(c);
     if (st)
         am_http_reply_free(reply);
     return st;
