@@ -465,7 +465,7 @@ static am_status file_image(ai_convert *cv, const char *path, am_scene_material 
 static am_status convert_material(ai_convert *cv, const struct aiMaterial *mat, am_scene_material *m)
 {
     struct aiString name;
-    if (aiGetMaterialString(mat, AI_MATKEY_NAME, &name) != AI_SUCCESS)
+    if (cv->api->get_material_string(mat, AI_MATKEY_NAME, &name) != AI_SUCCESS)
         name.length = 0, name.data[0] = '\0';
     am_status st = dup_name(cv, &name, &m->name);
     if (st)
@@ -473,8 +473,8 @@ static am_status convert_material(ai_convert *cv, const struct aiMaterial *mat, 
     for (int k = 0; k < 4; k++)
         m->base_color[k] = 1.0;
     struct aiColor4D c;
-    if (aiGetMaterialColor(mat, AI_MATKEY_BASE_COLOR, &c) == AI_SUCCESS ||
-        aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == AI_SUCCESS) {
+    if (cv->api->get_material_color(mat, AI_MATKEY_BASE_COLOR, &c) == AI_SUCCESS ||
+        cv->api->get_material_color(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == AI_SUCCESS) {
         m->base_color[0] = c.r;
         m->base_color[1] = c.g;
         m->base_color[2] = c.b;
@@ -482,13 +482,13 @@ static am_status convert_material(ai_convert *cv, const struct aiMaterial *mat, 
     }
     ai_real opacity;
     unsigned one = 1;
-    if (aiGetMaterialFloatArray(mat, AI_MATKEY_OPACITY, &opacity, &one) == AI_SUCCESS && one == 1)
+    if (cv->api->get_material_float_array(mat, AI_MATKEY_OPACITY, &opacity, &one) == AI_SUCCESS && one == 1)
         m->base_color[3] = opacity;
     struct aiString path;
-    enum aiTextureType type = aiGetMaterialTextureCount(mat, aiTextureType_BASE_COLOR) ? aiTextureType_BASE_COLOR
+    enum aiTextureType type = cv->api->get_material_texture_count(mat, aiTextureType_BASE_COLOR) ? aiTextureType_BASE_COLOR
                                                                                           : aiTextureType_DIFFUSE;
-    if (aiGetMaterialTextureCount(mat, type) == 0 ||
-        aiGetMaterialTexture(mat, type, 0, &path, NULL, NULL, NULL, NULL, NULL, NULL) != AI_SUCCESS || !path.data[0])
+    if (cv->api->get_material_texture_count(mat, type) == 0 ||
+        cv->api->get_material_texture(mat, type, 0, &path, NULL, NULL, NULL, NULL, NULL, NULL) != AI_SUCCESS || !path.data[0])
         return AM_OK;
     const struct aiTexture *t = embedded(cv->ai, path.data);
     if (t)

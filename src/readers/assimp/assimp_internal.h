@@ -5,10 +5,12 @@
 
 #include <assimp/scene.h>
 
+#include "readers/assimp/assimp_lib.h"
 #include "readers/assimp/assimp_read.h"
 
 typedef struct ai_convert {
     const struct aiScene *ai;
+    const am_assimp_api *api; /* the library's calls (assimp_lib.h) */
     am_scene *scene;
     am_error *err;
     const char *source;

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "readers/assimp/assimp_internal.h"
+#include "readers/assimp/assimp_lib.h"
 #include "readers/file_ref.h"
 
 am_status am_fbx_version(const uint8_t *d, size_t n, unsigned *version, am_error *err)
@@ -249,20 +250,23 @@ am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source
                         "re-export it as FBX 2011 (7.1) or newer, or as glTF",
                         v, v / 1000, v / 100 % 10));
     }
+    am_assimp_api api;
+    if (am_assimp_open(&api, err))
+        return fail_at_source(err, source, AM_ERR_IO);
     io_ctx ioc = {data, size, source, base_dir, out};
     struct aiFileIO io = {open_file, close_file, (aiUserData)&ioc};
-    struct aiPropertyStore *props = aiCreatePropertyStore();
+    struct aiPropertyStore *props = api.create_property_store();
     if (!props)
         return am_fail_nomem(err, "assimp properties");
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_REMOVE_EMPTY_BONES, 0);
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, opt && opt->preserve_pivots);
-    aiSetImportPropertyInteger(props, AI_CONFIG_FBX_CONVERT_TO_M, 0);
+    api.set_import_property_integer(props, AI_CONFIG_IMPORT_REMOVE_EMPTY_BONES, 0);
+    api.set_import_property_integer(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, opt && opt->preserve_pivots);
+    api.set_import_property_integer(props, AI_CONFIG_FBX_CONVERT_TO_M, 0);
     /* Triangulate only: never aiProcess_JoinIdenticalVertices (breaks weights, #4557). */
-    const struct aiScene *ai = aiImportFileExWithProperties(source, aiProcess_Triangulate, &io, props);
-    aiReleasePropertyStore(props);
+    const struct aiScene *ai = api.import_file_ex_with_properties(source, aiProcess_Triangulate, &io, props);
+    api.release_property_store(props);
     if (!ai)
         return fail_at_source(err, source, am_fail(err, AM_ERR_INVALID, "assimp could not read it: %.200s",
-                                                   aiGetErrorString()));
+                                                   api.get_error_string()));
     am_status st;
     if (!ai->mRootNode) {
         st = fail_at_source(err, source, am_fail(err, AM_ERR_INVALID, "assimp read no node tree"));
@@ -277,10 +281,10 @@ am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source
                                     "motion needs a skeleton and at least one animation)",
                                     nodes, nodes == 1 ? "" : "s", anims, anims == 1 ? "" : "s"));
     } else {
-        ai_convert cv = {.ai = ai, .scene = out, .err = err, .source = source, .base_dir = base_dir};
+        ai_convert cv = {.ai = ai, .api = &api, .scene = out, .err = err, .source = source, .base_dir = base_dir};
         st = am_assimp_convert(&cv);
     }
-    aiReleaseImport(ai);
+    api.release_import(ai);
     return st;
 }
 
