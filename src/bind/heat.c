@@ -14,16 +14,15 @@
  * so a bone behind the surface counts as far. Unlike Blender (which heats a vertex only
  * when the nearest bone of all is visible), the nearest VISIBLE bone heats it, as the
  * paper says. Distances are in the normalised frame (unit height), so H is scale-free. */
-#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <suitesparse/cholmod.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bind/bind_internal.h"
+#include "bind/cholmod_lib.h"
 
 #define MAX_CLOSEST 4
 #define DISTANCE_EPSILON 1e-4 /* Blender: bones within (1 + eps) of the nearest all heat */
@@ -139,22 +138,6 @@ static am_status compute_h(const bind_problem *p, const uint32_t *verts, size_t 
 
 /* --- the solve ------------------------------------------------------------------ */
 
-/* OpenBLAS (the BLAS CHOLMOD's supernodal factor runs on) keeps its threads spinning in
- * sched_yield for work: on 2 shared cores the factor ran slower with them (50k creature,
- * factor 0.36-0.69 s with one BLAS thread, 0.84-1.36 s with two), so one unless --threads
- * asks for more. Looked up at run time: another BLAS (netlib, serial) has no such call. */
-static void set_blas_threads(int threads)
-{
-    void *self = dlopen(NULL, RTLD_LAZY);
-    if (!self)
-        return;
-    void (*set)(int);
-    *(void **)&set = dlsym(self, "openblas_set_num_threads");
-    if (set)
-        set(threads > 0 ? threads : 1);
-    dlclose(self);
-}
-
 am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *island_failed, bind_heat_stats *stats,
                        am_error *err)
 {
@@ -191,9 +174,20 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         if (p->island_solve[k] && !heated[k])
             island_failed[k] = true; /* nothing heats it: singular */
 
-    set_blas_threads(p->threads);
+    am_cholmod_api chol;
+    if (!s)
+        s = am_cholmod_open(&chol, p->threads, err);
+    if (s) {
+        free(row);
+        free(verts);
+        free(h);
+        free(nb);
+        free(bone);
+        free(heated);
+        return s;
+    }
     cholmod_common cm;
-    cholmod_start(&cm);
+    chol.start(&cm);
     cm.print = 0;
     cm.error_handler = NULL;
     cm.supernodal = CHOLMOD_AUTO;
@@ -225,7 +219,7 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         /* Which bones heat anything: one right-hand side each. */
         int *col = malloc(p->bone_count * sizeof *col);
         size_t ncol = 0;
-        cholmod_triplet *T = col ? cholmod_allocate_triplet(rows, rows, lap.nnz + rows, -1, CHOLMOD_REAL, &cm) : NULL;
+        cholmod_triplet *T = col ? chol.allocate_triplet(rows, rows, lap.nnz + rows, -1, CHOLMOD_REAL, &cm) : NULL;
         if (!T) {
             free(col);
             am_bind_laplacian_free(&lap);
@@ -252,16 +246,16 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         }
         T->nnz = lap.nnz + rows;
         double t1 = now_s();
-        cholmod_sparse *A = cholmod_triplet_to_sparse(T, T->nnz, &cm);
-        cholmod_free_triplet(&T, &cm);
-        cholmod_factor *L = A ? cholmod_analyze(A, &cm) : NULL;
-        bool factored = L && cholmod_factorize(A, L, &cm) && cm.status == CHOLMOD_OK;
+        cholmod_sparse *A = chol.triplet_to_sparse(T, T->nnz, &cm);
+        chol.free_triplet(&T, &cm);
+        cholmod_factor *L = A ? chol.analyze(A, &cm) : NULL;
+        bool factored = L && chol.factorize(A, L, &cm) && cm.status == CHOLMOD_OK;
         stats->factorisations++;
         stats->seconds_factor += now_s() - t1;
         if (!A || !L || (!factored && cm.status != CHOLMOD_NOT_POSDEF)) {
             bool nomem = cm.status == CHOLMOD_OUT_OF_MEMORY;
-            cholmod_free_factor(&L, &cm);
-            cholmod_free_sparse(&A, &cm);
+            chol.free_factor(&L, &cm);
+            chol.free_sparse(&A, &cm);
             free(col);
             am_bind_laplacian_free(&lap);
             s = nomem ? am_fail_nomem(err, "Cholesky factor")
@@ -273,8 +267,8 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             size_t minor = L->minor < rows ? L->minor : 0;
             size_t perm_row = L->Perm ? (size_t)((int *)L->Perm)[minor] : minor;
             island_failed[p->vertex_island[sys_vert[perm_row]]] = true;
-            cholmod_free_factor(&L, &cm);
-            cholmod_free_sparse(&A, &cm);
+            chol.free_factor(&L, &cm);
+            chol.free_sparse(&A, &cm);
             free(col);
             am_bind_laplacian_free(&lap);
             continue;
@@ -282,14 +276,14 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         stats->unknowns = rows;
         stats->factor_nonzeros = (size_t)cm.lnz;
         double t2 = now_s();
-        cholmod_dense *B = cholmod_zeros(rows, ncol ? ncol : 1, CHOLMOD_REAL, &cm);
+        cholmod_dense *B = chol.zeros(rows, ncol ? ncol : 1, CHOLMOD_REAL, &cm);
         cholmod_dense *X = NULL;
         if (B) {
             double *bx = B->x;
             for (size_t r = 0; r < rows; r++)
                 for (int k = 0; k < nb[r]; k++)
                     bx[r + rows * (size_t)col[bone[MAX_CLOSEST * r + k]]] += 4.0 * lap.area[r] * h[r] / nb[r];
-            X = cholmod_solve(CHOLMOD_A, L, B, &cm);
+            X = chol.solve(CHOLMOD_A, L, B, &cm);
         }
         stats->seconds_solve += now_s() - t2;
         if (!X) {
@@ -306,15 +300,15 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
                         am_bind_candidates_add(&cand[sys_vert[r]], joint, (float)(xc[r] > 1.0 ? 1.0 : xc[r]));
             }
         }
-        cholmod_free_dense(&X, &cm);
-        cholmod_free_dense(&B, &cm);
-        cholmod_free_factor(&L, &cm);
-        cholmod_free_sparse(&A, &cm);
+        chol.free_dense(&X, &cm);
+        chol.free_dense(&B, &cm);
+        chol.free_factor(&L, &cm);
+        chol.free_sparse(&A, &cm);
         free(col);
         am_bind_laplacian_free(&lap);
         break;
     }
-    cholmod_finish(&cm);
+    chol.finish(&cm);
     free(row);
     free(verts);
     free(h);
