@@ -13,17 +13,19 @@
 #ifndef ANIMESH_ANIMESH_H
 #define ANIMESH_ANIMESH_H
 
-/* Foundations: errors as values, files, base64, JSON and text helpers, numbers as text. */
+/* Foundations: errors as values, files, base64, JSON and text helpers, numbers as text,
+ * libraries loaded when needed, jobs over threads. */
 #include "core/base64.h"
+#include "core/dynlib.h"
 #include "core/error.h"
 #include "core/grow.h"
 #include "core/io.h"
 #include "core/jsonlex.h"
 #include "core/numfmt.h"
 #include "core/outset.h"
+#include "core/parallel.h"
 #include "core/progress.h"
 #include "core/radix.h"
-#include "core/parallel.h"
 #include "core/secret.h"
 #include "core/text.h"
 #include "core/textout.h"

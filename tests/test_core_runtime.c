@@ -1,0 +1,98 @@
+/* core/parallel (every job once, whatever the thread count) and core/dynlib (a library
+ * loaded when needed: its calls found, a missing library or call a clear error). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/dynlib.h"
+#include "core/parallel.h"
+
+typedef struct tally {
+    atomic_int runs[200];
+    double out[200];
+} tally;
+
+static void square(void *ctx, size_t i)
+{
+    tally *t = ctx;
+    atomic_fetch_add(&t->runs[i], 1);
+    t->out[i] = (double)i * (double)i;
+}
+
+static void test_every_job_runs_once_on_any_thread_count(void **state)
+{
+    (void)state;
+    static const size_t counts[] = {0, 1, 2, 7, 200};
+    static const int threads[] = {1, 2, 3, 8, 0, -1, 100};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+            tally *t = calloc(1, sizeof *t);
+            assert_non_null(t);
+            am_parallel_run(counts[c], threads[k], square, t);
+            for (size_t i = 0; i < 200; i++) {
+                assert_int_equal(atomic_load(&t->runs[i]), i < counts[c] ? 1 : 0);
+                if (i < counts[c])
+                    assert_true(t->out[i] == (double)(i * i));
+            }
+            free(t);
+        }
+    assert_int_equal(am_parallel_threads(5, 2), 2);   /* never more workers than jobs */
+    assert_int_equal(am_parallel_threads(3, 100), 3);
+    assert_int_equal(am_parallel_threads(1000, 1000), AM_PARALLEL_MAX);
+    assert_true(am_parallel_threads(0, 1000) >= 1);
+}
+
+static void test_a_library_is_loaded_with_its_calls(void **state)
+{
+    (void)state;
+    double (*cosine)(double) = NULL, (*root)(double) = NULL;
+    am_dynlib_call calls[] = {{"cos", &cosine}, {"sqrt", &root}};
+    am_error err;
+    am_error_clear(&err);
+    void *lib = NULL;
+    assert_int_equal(am_dynlib_open("libm.so.6", "maths", calls, 2, &lib, &err), AM_OK);
+    assert_non_null(lib);
+    assert_non_null(cosine);
+    assert_true(fabs(cosine(0.5) - cos(0.5)) < 1e-15);
+    assert_true(root(2.25) == 1.5);
+    double (*none)(double) = NULL;
+    assert_false(am_dynlib_symbol(lib, "no_such_call_here", &none));
+    assert_null(none);
+}
+
+static void test_a_missing_library_or_call_is_named(void **state)
+{
+    (void)state;
+    char shown[512];
+    double (*f)(double) = NULL, (*g)(double) = NULL;
+    am_dynlib_call calls[] = {{"cos", &f}, {"no_such_call_here", &g}};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_dynlib_open("libnot-a-library.so.9", "a test", calls, 1, NULL, &err), AM_ERR_IO);
+    const char *msg = am_error_format(&err, shown, sizeof shown);
+    assert_non_null(strstr(msg, "cannot load libnot-a-library.so.9 (a test)"));
+    assert_null(f);
+    am_error_clear(&err);
+    assert_int_equal(am_dynlib_open("libm.so.6", "maths", calls, 2, NULL, &err), AM_ERR_IO);
+    msg = am_error_format(&err, shown, sizeof shown);
+    assert_non_null(strstr(msg, "libm.so.6 has no no_such_call_here"));
+    assert_null(f); /* nothing half filled */
+    assert_null(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_job_runs_once_on_any_thread_count),
+        cmocka_unit_test(test_a_library_is_loaded_with_its_calls),
+        cmocka_unit_test(test_a_missing_library_or_call_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
