@@ -62,12 +62,5 @@ am_status am_png_encode(const am_image *img, am_buf *out, am_error *err)
 
 am_status am_png_write(const char *path, const am_image *img, am_error *err)
 {
-    am_buf b = {0};
-    am_status s = am_tex_png_encode_picture(img, &b, err);
-    if (s)
-        am_error_where(err, "%s", path);
-    else /* names the path itself */
-        s = am_write_file_atomic(path, b.data, b.size, err);
-    am_buf_free(&b);
-    return s;
+    return am_tex_png_write_picture(path, img, err);
 }

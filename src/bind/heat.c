@@ -177,15 +177,8 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
     am_cholmod_api chol;
     if (!s)
         s = am_cholmod_open(&chol, p->threads, err);
-    if (s) {
-        free(row);
-        free(verts);
-        free(h);
-        free(nb);
-        free(bone);
-        free(heated);
-        return s;
-    }
+    if (s)
+        goto done;
     cholmod_common cm;
     chol.start(&cm);
     cm.print = 0;
@@ -309,6 +302,7 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         break;
     }
     chol.finish(&cm);
+done:
     free(row);
     free(verts);
     free(h);

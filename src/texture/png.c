@@ -241,14 +241,24 @@ am_status am_tex_png_encode_picture(const am_tex_image *img, am_buf *out, am_err
     return encode(img, PNG_FILTER_UP, out, err);
 }
 
-am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err)
+static am_status write_png(const char *path, const am_tex_image *img, int filters, am_error *err)
 {
     am_buf b = {0};
-    am_status s = am_tex_png_encode(img, &b, err);
+    am_status s = encode(img, filters, &b, err);
     if (s)
         am_error_where(err, "%s", path);
     else /* names the path itself */
         s = am_write_file_atomic(path, b.data, b.size, err);
     am_buf_free(&b);
     return s;
+}
+
+am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err)
+{
+    return write_png(path, img, PNG_ALL_FILTERS, err);
+}
+
+am_status am_tex_png_write_picture(const char *path, const am_tex_image *img, am_error *err)
+{
+    return write_png(path, img, PNG_FILTER_UP, err);
 }

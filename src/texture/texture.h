@@ -68,8 +68,9 @@ am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
  * row filtered against the row above (PNG filter Up), which is within 2% of the per-row
  * choice there at a third of its time. */
 am_status am_tex_png_encode_picture(const am_tex_image *img, am_buf *out, am_error *err);
-/* Encode (am_tex_png_encode) and write atomically. */
+/* Encode (am_tex_png_encode, am_tex_png_encode_picture) and write atomically. */
 am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err);
+am_status am_tex_png_write_picture(const char *path, const am_tex_image *img, am_error *err);
 
 /* --- JPEG (libjpeg-turbo) --- */
 /* Decode a baseline or progressive JPEG from memory into 8-bit RGB (grey, YCbCr and CMYK /
