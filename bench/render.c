@@ -730,7 +730,7 @@ am_status am_render_strip(const am_bench *b, int motion, const double *times, si
 
 /* --- cells drawn at once ---
  * Every frame of a strip and every cell of a sheet is drawn into its own small image by its
- * own job (am_parallel_run: the frames of a sheet share no pixels, no buffers and no error),
+ * own job (am_parallel_for: the frames of a sheet share no pixels, no buffers and no error),
  * then copied into place; the first failing cell's error is the call's. */
 
 static void blit(am_image *dst, const am_image *cell, int x0, int y0)
@@ -811,8 +811,9 @@ static am_status strip_frame(const strip_job *J, size_t f, am_error *err)
     return s;
 }
 
-static void strip_frame_job(void *ctx, size_t f)
+static void strip_frame_job(void *ctx, size_t f, int worker)
 {
+    (void)worker;
     const strip_job *J = ctx;
     am_error_clear(&J->result[f].err);
     J->result[f].status = strip_frame(J, f, &J->result[f].err);
@@ -893,7 +894,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     for (size_t q = 0; weighted && q < np; q++)
         weighted_joints(parts[q].bench, weighted + q * nj);
     strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, pr, motion, out, result};
-    am_parallel_run(n, opt.threads, strip_frame_job, &J);
+    am_parallel_for(n, opt.threads, strip_frame_job, &J);
     s = first_failure(result, n, err);
     free(weighted);
 done:
@@ -998,8 +999,9 @@ static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
     return s;
 }
 
-static void sheet_cell_job(void *ctx, size_t f)
+static void sheet_cell_job(void *ctx, size_t f, int worker)
 {
+    (void)worker;
     const sheet_job *J = ctx;
     am_error_clear(&J->result[f].err);
     J->result[f].status = sheet_cell(J, f, &J->result[f].err);
@@ -1053,7 +1055,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
     if (weighted)
         weighted_joints(b, weighted);
     sheet_job J = {b, frames, &opt, &whole, &lite, pr, weighted, out, cols, result};
-    am_parallel_run(n, opt.threads, sheet_cell_job, &J);
+    am_parallel_for(n, opt.threads, sheet_cell_job, &J);
     s = first_failure(result, n, err);
     free(weighted);
     cell_mesh_free(&lite);

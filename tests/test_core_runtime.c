@@ -17,11 +17,13 @@
 typedef struct tally {
     atomic_int runs[200];
     double out[200];
+    int worker[200]; /* which thread ran job i (checked after, not in the thread) */
 } tally;
 
-static void square(void *ctx, size_t i)
+static void square(void *ctx, size_t i, int worker)
 {
     tally *t = ctx;
+    t->worker[i] = worker;
     atomic_fetch_add(&t->runs[i], 1);
     t->out[i] = (double)i * (double)i;
 }
@@ -35,17 +37,19 @@ static void test_every_job_runs_once_on_any_thread_count(void **state)
         for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
             tally *t = calloc(1, sizeof *t);
             assert_non_null(t);
-            am_parallel_run(counts[c], threads[k], square, t);
+            am_parallel_for(counts[c], threads[k], square, t);
             for (size_t i = 0; i < 200; i++) {
                 assert_int_equal(atomic_load(&t->runs[i]), i < counts[c] ? 1 : 0);
-                if (i < counts[c])
+                if (i < counts[c]) {
                     assert_true(t->out[i] == (double)(i * i));
+                    assert_in_range(t->worker[i], 0, am_parallel_threads(threads[k], counts[c]) - 1);
+                }
             }
             free(t);
         }
     assert_int_equal(am_parallel_threads(5, 2), 2);   /* never more workers than jobs */
     assert_int_equal(am_parallel_threads(3, 100), 3);
-    assert_int_equal(am_parallel_threads(1000, 1000), AM_PARALLEL_MAX);
+    assert_int_equal(am_parallel_threads(1000, 1000), AM_PARALLEL_MAX_THREADS);
     assert_true(am_parallel_threads(0, 1000) >= 1);
 }
 

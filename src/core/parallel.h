@@ -1,11 +1,13 @@
-/* Independent jobs over a few threads: the pictures of a report, the cells of a sheet.
- *
- * am_parallel_run calls job(ctx, i) once for every i in [0, count), from up to `threads`
- * threads (the caller's among them), each taking the next index when it is free. Jobs must
- * not share what they write: each writes its own slot of ctx (its own result and error).
- * Threads that cannot be started leave their share to the others, so every job runs even
- * when no thread can be created (then all in the caller's thread, in order). No global
- * state; the call returns when every job has returned. */
+/* Independent jobs over a few threads: am_parallel_for runs job(user, i, worker) for every
+ * i in 0..n-1, the caller's thread among the workers, each job taken by the next free
+ * thread; worker (0 .. am_parallel_threads(threads, n) - 1, the caller's is 0) names the
+ * thread, for scratch memory of its own.
+ * Jobs must not share mutable state (each writes its own slots of the caller's arrays);
+ * their results are the caller's to combine in index order, so the output never depends
+ * on which thread ran what. A thread that cannot be started leaves its jobs to the others
+ * (never an error). am_task is the same for one job that runs beside the caller's own
+ * work: started, then joined. Used where a big import has work in independent pieces: the
+ * LODs of each face, the rig JSON beside the build, the writers beside the bench. */
 #ifndef AM_CORE_PARALLEL_H
 #define AM_CORE_PARALLEL_H
 
@@ -13,16 +15,28 @@
 extern "C" {
 #endif
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
-typedef void (*am_parallel_job)(void *ctx, size_t index);
+#define AM_PARALLEL_MAX_THREADS 16
 
-/* The worker count for `requested` (<= 0: the online cores, at most AM_PARALLEL_MAX) and
- * `count` jobs: never more workers than jobs. */
-#define AM_PARALLEL_MAX 16
-int am_parallel_threads(int requested, size_t count);
+/* The threads to use for `jobs` jobs when the caller asks for `threads` (0: one per
+ * online core), at most AM_PARALLEL_MAX_THREADS and never more than the jobs. */
+int am_parallel_threads(int threads, size_t jobs);
 
-void am_parallel_run(size_t count, int threads, am_parallel_job job, void *ctx);
+void am_parallel_for(size_t n, int threads, void (*job)(void *user, size_t i, int worker), void *user);
+
+/* One job on a thread of its own: am_task_start runs job(user) there (or, when no thread
+ * can be started, right away in the caller's), am_task_join waits for it. Every started
+ * task must be joined; what the job writes is the caller's to read after the join. */
+typedef struct am_task {
+    pthread_t tid;
+    bool running;
+} am_task;
+
+void am_task_start(am_task *t, void (*job)(void *user), void *user);
+void am_task_join(am_task *t);
 
 #ifdef __cplusplus
 }

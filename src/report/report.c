@@ -201,8 +201,9 @@ typedef struct picture_job {
     } pic[4];
 } picture_job;
 
-static void picture_draw(void *ctx, size_t i)
+static void picture_draw(void *ctx, size_t i, int worker)
 {
+    (void)worker;
     picture_job *J = ctx;
     struct picture *p = &J->pic[i];
     am_error_clear(&p->err);
@@ -227,7 +228,7 @@ static am_status add_pictures(const am_bench *b, const am_quality_report *r, con
     if (!J)
         return am_fail_nomem(err, "report pictures");
     *J = (picture_job){.b = b, .r = r, .poses = poses, .pose_count = pose_count};
-    am_parallel_run(4, 0, picture_draw, J);
+    am_parallel_for(4, 0, picture_draw, J);
     am_status s = AM_OK;
     char name[300];
     for (size_t i = 0; i < 4 && !s; i++) {
