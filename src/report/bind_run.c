@@ -332,7 +332,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     have_bench = true;
     lap(out, AM_BIND_PHASE_MEASURE, &clk);
-    if ((s = am_quality_run(&bench, job->poses, job->pose_count, &out->quality, err)))
+    if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
         goto done;
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
