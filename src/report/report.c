@@ -28,7 +28,8 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
     if (s)
         return s;
     am_buf buf = {0};
-    s = am_mesh_asset_encode(&res.asset, &buf, err); /* the bench decodes it: the viewer's model */
+    /* the bench decodes it (the viewer's model); never written, so its blocks stored */
+    s = am_mesh_asset_encode_level(&res.asset, 0, &buf, err);
     if (!s)
         s = am_bench_load_mem(buf.data, buf.size, source, skel, NULL, out, err);
     am_buf_free(&buf);
