@@ -3,6 +3,25 @@
 #include <math.h>
 #include <string.h>
 
+am_vec3 am_v3(double x, double y, double z) { return (am_vec3){x, y, z}; }
+am_vec3 am_v3_add(am_vec3 a, am_vec3 b) { return (am_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+am_vec3 am_v3_sub(am_vec3 a, am_vec3 b) { return (am_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+am_vec3 am_v3_scale(am_vec3 a, double s) { return (am_vec3){a.x * s, a.y * s, a.z * s}; }
+am_vec3 am_v3_mul(am_vec3 a, am_vec3 b) { return (am_vec3){a.x * b.x, a.y * b.y, a.z * b.z}; }
+double am_v3_dot(am_vec3 a, am_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+am_vec3 am_v3_cross(am_vec3 a, am_vec3 b)
+{
+    return (am_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+double am_v3_len(am_vec3 a) { return sqrt(am_v3_dot(a, a)); }
+double am_v3_dist(am_vec3 a, am_vec3 b) { return am_v3_len(am_v3_sub(a, b)); }
+am_vec3 am_v3_normalize(am_vec3 a)
+{
+    double l = am_v3_len(a);
+    return l > 0 ? am_v3_scale(a, 1.0 / l) : a;
+}
+am_vec3 am_v3_lerp(am_vec3 a, am_vec3 b, double u) { return am_v3_add(a, am_v3_scale(am_v3_sub(b, a), u)); }
+
 am_quat am_quat_identity(void) { return (am_quat){0, 0, 0, 1}; }
 
 am_quat am_quat_axis_angle(am_vec3 axis, double radians)

@@ -20,7 +20,6 @@
 extern "C" {
 #endif
 
-#include <math.h>
 #include <stdbool.h>
 
 #define AM_PI 3.14159265358979323846
@@ -39,32 +38,18 @@ typedef struct am_mat4 {
     double m[16]; /* LL layout: m[4*row + col], row vectors, translation m[12..14] */
 } am_mat4;
 
-/* --- vec3 ---
- * Inline: the per-vertex loops (binding, the bench, drawing) call them millions of times,
- * and a call per addition cost more than the arithmetic (the same operations either way). */
-static inline am_vec3 am_v3(double x, double y, double z) { return (am_vec3){x, y, z}; }
-static inline am_vec3 am_v3_add(am_vec3 a, am_vec3 b) { return (am_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static inline am_vec3 am_v3_sub(am_vec3 a, am_vec3 b) { return (am_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static inline am_vec3 am_v3_scale(am_vec3 a, double s) { return (am_vec3){a.x * s, a.y * s, a.z * s}; }
-/* component-wise */
-static inline am_vec3 am_v3_mul(am_vec3 a, am_vec3 b) { return (am_vec3){a.x * b.x, a.y * b.y, a.z * b.z}; }
-static inline double am_v3_dot(am_vec3 a, am_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static inline am_vec3 am_v3_cross(am_vec3 a, am_vec3 b)
-{
-    return (am_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static inline double am_v3_len(am_vec3 a) { return sqrt(am_v3_dot(a, a)); }
-static inline double am_v3_dist(am_vec3 a, am_vec3 b) { return am_v3_len(am_v3_sub(a, b)); }
-/* zero vector stays zero */
-static inline am_vec3 am_v3_normalize(am_vec3 a)
-{
-    double l = am_v3_len(a);
-    return l > 0 ? am_v3_scale(a, 1.0 / l) : a;
-}
-static inline am_vec3 am_v3_lerp(am_vec3 a, am_vec3 b, double u)
-{
-    return am_v3_add(a, am_v3_scale(am_v3_sub(b, a), u));
-}
+/* --- vec3 --- */
+am_vec3 am_v3(double x, double y, double z);
+am_vec3 am_v3_add(am_vec3 a, am_vec3 b);
+am_vec3 am_v3_sub(am_vec3 a, am_vec3 b);
+am_vec3 am_v3_scale(am_vec3 a, double s);
+am_vec3 am_v3_mul(am_vec3 a, am_vec3 b); /* component-wise */
+double am_v3_dot(am_vec3 a, am_vec3 b);
+am_vec3 am_v3_cross(am_vec3 a, am_vec3 b);
+double am_v3_len(am_vec3 a);
+double am_v3_dist(am_vec3 a, am_vec3 b);
+am_vec3 am_v3_normalize(am_vec3 a); /* zero vector stays zero */
+am_vec3 am_v3_lerp(am_vec3 a, am_vec3 b, double u);
 
 /* --- quaternions --- */
 am_quat am_quat_identity(void);
