@@ -51,6 +51,78 @@ double am_bench_select_kth(double *v, size_t n, size_t k)
     return v[k];
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define TAIL_SAMPLES 1024
+#define TAIL_MIN_VALUES 8192
+
+/* The k-th smallest of v[0..n) (v left as it is), for k near either end (a percentile such
+ * as p1 or p99): a sorted sample of the values gives a bound safely beyond the k-th, one
+ * pass gathers the values on the k-th's side of it and the k-th is selected among those
+ * few; when the sample misjudged (or the gathered values overflow their room) the whole
+ * of v is selected in a copy. The same value am_bench_select_kth gives, in about one pass
+ * instead of several; false only when out of memory. */
+static bool kth_near_end(const double *v, size_t n, size_t k, double *out)
+{
+    size_t room = n / 16 + TAIL_SAMPLES;
+    double *g = n >= TAIL_MIN_VALUES ? malloc(room * sizeof *g) : NULL;
+    if (g) {
+        double sample[TAIL_SAMPLES];
+        for (size_t i = 0; i < TAIL_SAMPLES; i++)
+            sample[i] = v[i * (n / TAIL_SAMPLES)];
+        qsort(sample, TAIL_SAMPLES, sizeof *sample, cmp_double);
+        double q = (double)k / (double)n, m = TAIL_SAMPLES;
+        double margin = 4.0 * sqrt(m * q * (1.0 - q)) + 8.0; /* a rank's spread in the sample, and more */
+        size_t count = 0, below = 0;
+        bool fits = true;
+        if (q >= 0.5) {
+            double at = floor(q * m - margin);
+            double lo = sample[at < 0 ? 0 : (size_t)at];
+            for (size_t i = 0; i < n && fits; i++) {
+                if (v[i] < lo)
+                    below++;
+                else if (count < room)
+                    g[count++] = v[i];
+                else
+                    fits = false;
+            }
+            if (fits && below <= k) {
+                *out = am_bench_select_kth(g, count, k - below);
+                free(g);
+                return true;
+            }
+        } else {
+            double at = ceil(q * m + margin);
+            double hi = sample[at > m - 1 ? TAIL_SAMPLES - 1 : (size_t)at];
+            for (size_t i = 0; i < n && fits; i++) {
+                if (!(v[i] > hi)) {
+                    if (count < room)
+                        g[count++] = v[i];
+                    else
+                        fits = false;
+                }
+            }
+            if (fits && count > k) {
+                *out = am_bench_select_kth(g, count, k);
+                free(g);
+                return true;
+            }
+        }
+        free(g);
+    }
+    double *all = malloc((n ? n : 1) * sizeof *all);
+    if (!all)
+        return false;
+    memcpy(all, v, n * sizeof *all);
+    *out = am_bench_select_kth(all, n, k);
+    free(all);
+    return true;
+}
+
 /* Nearest-rank index of percentile p among n values. */
 static size_t rank_of(size_t n, double p)
 {
@@ -476,11 +548,10 @@ am_status am_bench_strain_report(const am_bench *b, const float *prim, am_bench_
     out->min = mn;
     out->max = mx;
     size_t k99 = rank_of(n, 99.0), k1 = rank_of(n, 1.0);
-    out->p99 = am_bench_select_kth(ratio, n, k99);
-    out->p1 = am_bench_select_kth(ratio, k99 + 1, k1); /* the smaller ones now come first */
+    bool ok = kth_near_end(ratio, n, k99, &out->p99) && kth_near_end(ratio, n, k1, &out->p1);
     out->share_outside = (double)outside / (double)n;
     free(ratio);
-    return AM_OK;
+    return ok ? AM_OK : am_fail_nomem(err, "strain");
 }
 
 /* --- one pose, everything --- */

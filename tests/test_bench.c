@@ -500,6 +500,55 @@ static void test_weight_report_counts_what_quality_md_defines(void **state)
     fx_mesh_free(&m);
 }
 
+static int cmp_ratio(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A long bar (1500 segments, 18,000 edges: enough for the percentiles' sampled bound) with
+ * the hip's weight zigzagging along it: p1 and p99 are exactly the nearest-rank values of
+ * every edge ratio sorted here. */
+static void test_strain_percentiles_are_the_nearest_rank_values(void **state)
+{
+    (void)state;
+    fx_mesh m;
+    int nx = 1500;
+    fx_bar(&m, nx, -0.5, 0.5, -0.1, 0.1, 0.9, 1.1);
+    for (size_t v = 0; v < m.nv; v++) {
+        double w = fmod((double)(v / 4) * 0.037, 1.0);
+        fx_weigh(&m, v, 0, 0, 1.0 - w);
+        fx_weigh(&m, v, 1, 1, w);
+    }
+    fx_skin sk = {.n = 2, .names = {"mPelvis", "mHipLeft"}, .bind_world = {P_SF, HIPL_SF}};
+    am_bench b;
+    fx_bench(&m, &sk, &skel, &b);
+    int hip = am_skeleton_find(&skel, "mHipLeft");
+    am_bench_local loc = {.joint = hip, .has_pos = true, .pos = am_v3(0.034 + 0.3, 0.127 + 0.2, -0.041)};
+    float *posed = malloc(3 * b.vertex_count * sizeof *posed);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_locals(&b, &loc, 1, posed, NULL, &err), AM_OK);
+    am_bench_strain st;
+    assert_int_equal(am_bench_strain_report(&b, posed, &st, &err), AM_OK);
+    size_t n = b.edge_count;
+    assert_true(n >= 12 * (size_t)nx);
+    double *r = malloc(n * sizeof *r);
+    for (size_t i = 0; i < n; i++) {
+        const float *p = &posed[3 * b.edges[2 * i]], *q = &posed[3 * b.edges[2 * i + 1]];
+        double dx = (double)p[0] - q[0], dy = (double)p[1] - q[1], dz = (double)p[2] - q[2];
+        r[i] = sqrt(dx * dx + dy * dy + dz * dz) / b.edge_rest[i];
+    }
+    qsort(r, n, sizeof *r, cmp_ratio);
+    assert_true(r[0] < r[n - 1]); /* the ratios differ */
+    assert_true(st.p99 == r[(size_t)ceil(0.99 * (double)n) - 1]);
+    assert_true(st.p1 == r[(size_t)ceil(0.01 * (double)n) - 1]);
+    free(r);
+    free(posed);
+    am_bench_free(&b);
+    fx_mesh_free(&m);
+}
+
 /* A one-segment bar, ring x=-0.5 on mPelvis, ring x=+0.5 on mHipLeft. Moving the hip by d
  * along X stretches the 4 long edges to 1 + d and the 4 side diagonals (0.2 wide) to
  * sqrt((1 + d)^2 + 0.04) / sqrt(1.04); the 10 ring/cap edges keep their length. */
@@ -851,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_unknown_joint_name_follows_the_pelvis),
         cmocka_unit_test(test_weight_report_counts_what_quality_md_defines),
         cmocka_unit_test(test_strain_counts_edges_stretched_past_1_6),
+        cmocka_unit_test(test_strain_percentiles_are_the_nearest_rank_values),
         cmocka_unit_test(test_selection_gives_the_sorted_rank),
         cmocka_unit_test(test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags),
         cmocka_unit_test(test_vertex_set_expressions_and_their_errors),

@@ -233,6 +233,40 @@ static void test_real_slm_reencodes_to_identical_values(void **state)
     free(d);
 }
 
+/* Stored blocks (level 0, the report's in-memory asset) decode to the same asset as level
+ * 9: zlib streams whose header says "fastest" (78 01), bigger than at level 9; a level
+ * outside 0..9 is refused. */
+static void test_stored_blocks_decode_to_the_same_asset(void **state)
+{
+    (void)state;
+    uint8_t *d;
+    size_t n;
+    load_slm(&d, &n);
+    am_mesh_asset a, b;
+    decode_ok(d, n, &a);
+    am_buf nine = {0}, stored = {0}, bad = {0};
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_mesh_asset_encode(&a, &nine, &err), AM_OK);
+    assert_int_equal(am_mesh_asset_encode_level(&a, 0, &stored, &err), AM_OK);
+    assert_true(stored.size > nine.size);
+    decode_ok(stored.data, stored.size, &b);
+    assert_assets_equal(&a, &b);
+    for (int k = 0; k < AM_BLOCK_COUNT; k++)
+        if (b.blocks[k].present) {
+            size_t at = b.header_size + (size_t)b.blocks[k].offset;
+            assert_int_equal(stored.data[at], 0x78);
+            assert_int_equal(stored.data[at + 1], 0x01);
+        }
+    assert_int_equal(am_mesh_asset_encode_level(&a, 10, &bad, &err), AM_ERR_USAGE);
+    am_buf_free(&bad);
+    am_buf_free(&stored);
+    am_buf_free(&nine);
+    am_mesh_asset_free(&a);
+    am_mesh_asset_free(&b);
+    free(d);
+}
+
 /* ---------- the worked example (mesh-asset.md 9) ---------- */
 
 /* Independent F32 computations of 9.2: the normalised positions, the normal (geometric
@@ -891,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_real_slm_decodes_as_documented),
         cmocka_unit_test(test_header_alone_gives_the_blocks),
         cmocka_unit_test(test_real_slm_reencodes_to_identical_values),
+        cmocka_unit_test(test_stored_blocks_decode_to_the_same_asset),
         cmocka_unit_test(test_worked_example_bytes_match_spec),
         cmocka_unit_test(test_worked_example_decodes_to_spec_values),
         cmocka_unit_test(test_flat_axis_quantises_to_zero),

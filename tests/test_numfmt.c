@@ -120,6 +120,19 @@ static void test_known_values(void **state)
     assert_string_equal(u, "0");
     am_fmt_u64(u, UINT64_MAX);
     assert_string_equal(u, "18446744073709551615");
+    /* two digits at a time: every length, each side of every power of ten */
+    char want[24];
+    for (uint64_t v = 0; v < 20000; v++) {
+        snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        assert_int_equal(am_fmt_u64(u, v), strlen(want));
+        assert_string_equal(u, want);
+    }
+    for (uint64_t p = 10; p <= UINT64_MAX / 10; p *= 10)
+        for (uint64_t v = p - 1; v <= p + 1; v++) {
+            snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+            assert_int_equal(am_fmt_u64(u, v), strlen(want));
+            assert_string_equal(u, want);
+        }
     am_fmt_f32(b, NAN);
     assert_string_equal(b, "nan");
     am_fmt_f64(b, -INFINITY);

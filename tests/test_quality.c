@@ -2,8 +2,9 @@
  * volume of a twisted cylinder against linear blend skinning written out here; the
  * cross-side leak of planted cross-side weights against the displacement they must cause;
  * empty_major, rigid parts and mirror_err on weights edited to break them; poses the skin
- * cannot do are skipped with the reason. Every asset goes through the skin builder, the
- * encoder and the decoder first (report/report.h), as `animesh report` does. */
+ * cannot do are skipped with the reason; poses measured in threads give the one-thread
+ * report. Every asset goes through the skin builder, the encoder and the decoder first
+ * (report/report.h), as `animesh report` does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,38 @@ static void test_bound_creature_has_no_blocker(void **state)
     am_rig_free(&rig);
 }
 
+/* The poses measured by several threads at once: the same report, byte for byte, as one
+ * thread (each pose is measured whole by one thread into its own slot). */
+static void test_poses_in_threads_give_the_same_report(void **state)
+{
+    creature *c = *state;
+    am_rig rig;
+    am_error err;
+    assert_int_equal(am_bind_to_rig(&c->src, &c->sk, &c->res, &rig, &err), AM_OK);
+    am_bench bench;
+    am_quality_report one = run_report(&rig, &c->viewer, &bench);
+    am_buf want = {0};
+    assert_int_equal(am_quality_json(&one, &want, &err), AM_OK);
+    const int threads[] = {2, 3, 0};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        am_quality_report r;
+        if (am_quality_run_threads(&bench, NULL, 0, threads[t], &r, &err))
+            fail_msg("%s: %s", err.where, err.msg);
+        am_buf got = {0};
+        assert_int_equal(am_quality_json(&r, &got, &err), AM_OK);
+        assert_int_equal(got.size, want.size);
+        assert_memory_equal(got.data, want.data, want.size);
+        assert_int_equal(r.majors, one.majors);
+        assert_int_equal(r.minors, one.minors);
+        am_buf_free(&got);
+        am_quality_free(&r);
+    }
+    am_buf_free(&want);
+    am_quality_free(&one);
+    am_bench_free(&bench);
+    am_rig_free(&rig);
+}
+
 /* 20% of mHipLeft on the right thigh: on "leg forward" (the left hip turned -60 degrees
  * about Y) those vertices move by 0.2 of the left hip's motion at them. */
 static void test_cross_side_leak_matches_the_planted_weight(void **state)
@@ -411,6 +444,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wrist_twist_band_matches_blend_skinning),
         cmocka_unit_test(test_bound_creature_has_no_blocker),
+        cmocka_unit_test(test_poses_in_threads_give_the_same_report),
         cmocka_unit_test(test_cross_side_leak_matches_the_planted_weight),
         cmocka_unit_test(test_empty_major_bone_is_a_blocker),
         cmocka_unit_test(test_mirror_err_on_a_symmetric_box),

@@ -10,7 +10,10 @@
  * RSS. Per size: the median of --repeats runs (wall and CPU), the target (>= 5x Blender's
  * bone heat: 0.15, 1.06, 6.6, 18 s), and the ratio to Blender (0.74, 5.3, 33, 92 s). On a
  * shared machine wall time includes waiting for a core: the CPU time is printed beside it
- * (a command that is not waiting has wall close to CPU / cores used).
+ * (a command that is not waiting has wall close to CPU / cores used). Then per size the
+ * command's phases (median wall / CPU of each, read from NAME.bind.json's "seconds":
+ * "command" and "command_cpu", bind_run.h) and the binding's own steps; "rest" is the
+ * command's wall time outside the phases (start-up, the viewer skeleton, the renames, exit).
  *
  * usage: benchmark_bind_command [--repeats N] [--only 10k|50k|200k|450k] [--shared DIR]
  *                               [--cli PATH] [--keep DIR] [-- EXTRA BIND ARGS...]
@@ -19,6 +22,7 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <ftw.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "bench/perf/support/creature_split.h"
+#include "report/bind_run.h"
 #include "readers/scene_load.h"
 
 #ifndef AM_SHARED_DIR
@@ -37,6 +44,18 @@
 
 #define MAX_REPEATS 9
 #define MAX_EXTRA 16
+#define MAX_CASES 4
+#define KERNEL_STEPS 4
+
+static const char *const KERNEL[KERNEL_STEPS] = {"topology", "visibility", "factor", "solve"};
+
+/* One size's phases over its runs (from the .bind.json of each). */
+typedef struct phase_runs {
+    bool known;
+    double wall[AM_BIND_PHASE_COUNT][MAX_REPEATS], cpu[AM_BIND_PHASE_COUNT][MAX_REPEATS];
+    double kernel[KERNEL_STEPS][MAX_REPEATS];
+    double command_wall[MAX_REPEATS];
+} phase_runs;
 
 typedef struct size_case {
     const char *name;
@@ -53,6 +72,7 @@ static const size_case CASES[] = {
     {"450k", "creature_50k", 3, 18, 92},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
+_Static_assert(NCASES <= MAX_CASES, "phases holds every case");
 
 static double now_s(void)
 {
@@ -118,6 +138,28 @@ static int case_obj(const size_case *c, const char *shared, const char *dir, cha
     free(tri);
     am_scene_free(&sc);
     return rc;
+}
+
+/* Run r's phases from DIR/NAME.bind.json (false when it has none: an older build). */
+static bool read_phases(const char *out_dir, const char *obj, int r, phase_runs *pr)
+{
+    const char *base = strrchr(obj, '/');
+    base = base ? base + 1 : obj;
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%.*s.bind.json", out_dir, (int)(strlen(base) > 4 ? strlen(base) - 4 : strlen(base)),
+             base);
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *sec = json_object_get(root, "seconds");
+    json_t *w = json_object_get(sec, "command"), *c = json_object_get(sec, "command_cpu");
+    bool ok = w && c;
+    for (int p = 0; p < AM_BIND_PHASE_COUNT && ok; p++) {
+        pr->wall[p][r] = json_number_value(json_object_get(w, am_bind_phase_name((am_bind_phase)p)));
+        pr->cpu[p][r] = json_number_value(json_object_get(c, am_bind_phase_name((am_bind_phase)p)));
+    }
+    for (int k = 0; k < KERNEL_STEPS && ok; k++)
+        pr->kernel[k][r] = json_number_value(json_object_get(sec, KERNEL[k]));
+    json_decref(root);
+    return ok;
 }
 
 /* One run of the command: wall and CPU seconds, peak RSS in kB; its exit status. */
@@ -195,6 +237,8 @@ int main(int argc, char **argv)
     printf("%-5s %8s %8s %8s %8s %8s %8s %9s  %s\n", "size", "wall s", "cpu s", "target", "blender", "ratio",
            "cpu ratio", "peak MB", "runs (wall/cpu)");
     int status = 0;
+    static phase_runs phases[MAX_CASES];
+    int measured_runs[MAX_CASES] = {0};
     for (size_t k = 0; k < NCASES; k++) {
         const size_case *c = &CASES[k];
         if (only && strcmp(only, c->name) != 0)
@@ -218,6 +262,9 @@ int main(int argc, char **argv)
             long kb = 0;
             remove_tree(out);
             rc = run_once((char *const *)args, &wall[r], &cpu[r], &kb);
+            phases[k].command_wall[r] = wall[r];
+            phases[k].known = rc == 0 && read_phases(out, obj, r, &phases[k]) && (r == 0 || phases[k].known);
+            measured_runs[k] = r + 1;
             runs_wall[r] = wall[r];
             runs_cpu[r] = cpu[r];
             if (kb > rss)
@@ -237,6 +284,35 @@ int main(int argc, char **argv)
         printf("%s\n", mw <= c->target_s ? "" : "  (wall over target)");
         if (mw > c->target_s)
             status = 1;
+    }
+    bool header = false;
+    for (size_t k = 0; k < NCASES; k++) {
+        int n = measured_runs[k];
+        if (!phases[k].known || n < 1)
+            continue;
+        if (!header) {
+            printf("\nphases, median wall / cpu s (NAME.bind.json \"seconds\"; rest: outside the phases)\n%-5s", "size");
+            for (int p = 0; p < AM_BIND_PHASE_COUNT; p++)
+                printf(" %13s", am_bind_phase_name((am_bind_phase)p));
+            printf(" %7s  bind steps:", "rest");
+            for (int q = 0; q < KERNEL_STEPS; q++)
+                printf(" %s", KERNEL[q]);
+            printf("\n");
+            header = true;
+        }
+        printf("%-5s", CASES[k].name);
+        double rest[MAX_REPEATS];
+        for (int r = 0; r < n; r++) {
+            rest[r] = phases[k].command_wall[r];
+            for (int p = 0; p < AM_BIND_PHASE_COUNT; p++)
+                rest[r] -= phases[k].wall[p][r];
+        }
+        for (int p = 0; p < AM_BIND_PHASE_COUNT; p++)
+            printf(" %6.3f/%6.3f", median(phases[k].wall[p], n), median(phases[k].cpu[p], n));
+        printf(" %7.3f ", median(rest, n));
+        for (int q = 0; q < KERNEL_STEPS; q++)
+            printf(" %.3f", median(phases[k].kernel[q], n));
+        printf("\n");
     }
     if (getloadavg(load, 3) == 3)
         printf("\nload average at the end %.2f %.2f %.2f\n", load[0], load[1], load[2]);

@@ -93,6 +93,44 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The edges (a < b) as keys a << 32 | b, in ascending order: bucketed by a (a counting
+ * pass, each vertex's edges together), then each bucket sorted, by insertion when it holds
+ * the usual handful (qsort for a fan: a vertex of many edges); the order one qsort of all
+ * keys gave, in about linear time. */
+static am_status sorted_edge_keys(const uint32_t *tris, size_t nt, size_t nv, uint64_t *keys, am_error *err)
+{
+    size_t *start = calloc(nv + 2, sizeof *start);
+    if (!start)
+        return am_fail_nomem(err, "topology edges");
+    for (size_t i = 0; i < 3 * nt; i++) {
+        uint32_t a = tris[i], b = tris[i - i % 3 + (i % 3 + 1) % 3];
+        start[(a < b ? a : b) + 2]++;
+    }
+    for (size_t v = 2; v < nv + 2; v++)
+        start[v] += start[v - 1];
+    /* start[a + 1] is now where a's edges begin: filled in place, it ends as their end */
+    for (size_t i = 0; i < 3 * nt; i++) {
+        uint32_t a = tris[i], b = tris[i - i % 3 + (i % 3 + 1) % 3];
+        uint64_t key = a < b ? ((uint64_t)a << 32 | b) : ((uint64_t)b << 32 | a);
+        keys[start[(a < b ? a : b) + 1]++] = key;
+    }
+    for (size_t v = 0; v < nv; v++) {
+        if (start[v + 1] - start[v] > 32) {
+            qsort(&keys[start[v]], start[v + 1] - start[v], sizeof *keys, cmp_u64);
+            continue;
+        }
+        for (size_t i = start[v] + 1; i < start[v + 1]; i++) {
+            uint64_t k = keys[i];
+            size_t j = i;
+            for (; j > start[v] && keys[j - 1] > k; j--)
+                keys[j] = keys[j - 1];
+            keys[j] = k;
+        }
+    }
+    free(start);
+    return AM_OK;
+}
+
 static uint32_t find_root(uint32_t *parent, uint32_t x)
 {
     while (parent[x] != x) {
@@ -145,12 +183,11 @@ am_status am_topology_build(const float *pos, size_t n, const uint32_t *tris, si
         s = am_fail_nomem(err, "topology edges");
         goto fail;
     }
-    for (size_t i = 0; i < t->triangle_count; i++)
-        for (int k = 0; k < 3; k++) {
-            uint32_t a = t->triangles[3 * i + k], b = t->triangles[3 * i + (k + 1) % 3];
-            keys[3 * i + k] = a < b ? ((uint64_t)a << 32 | b) : ((uint64_t)b << 32 | a);
-        }
-    qsort(keys, ne, sizeof *keys, cmp_u64);
+    if ((s = sorted_edge_keys(t->triangles, t->triangle_count, t->welded_count, keys, err))) {
+        free(keys);
+        free(parent);
+        goto fail;
+    }
 
     /* Islands by union-find over the triangles. */
     for (size_t v = 0; v < t->welded_count; v++)

@@ -40,16 +40,27 @@ static const uint64_t pow5[28] = {
     7450580596923828125ull,
 };
 
+static const char DIGIT_PAIRS[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
+
 size_t am_fmt_u64(char *out, uint64_t v)
 {
-    char tmp[24];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
+    /* two digits per division, from the right (the writers' hot loop) */
+    char tmp[24], *end = tmp + sizeof tmp, *p = end;
+    while (v >= 100) {
+        p -= 2;
+        memcpy(p, &DIGIT_PAIRS[2 * (v % 100)], 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, &DIGIT_PAIRS[2 * v], 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    size_t n = (size_t)(end - p);
+    memcpy(out, p, n);
     out[n] = '\0';
     return n;
 }
@@ -85,6 +96,15 @@ static bool shortest(uint64_t m2, int e2, bool mm_shift, uint64_t *digits, int *
         vp--; /* the upper end itself is not ours */
     int removed = 0;
     unsigned last = 0;
+    if (!vm_zeros && !vr_zeros) {
+        /* no trailing zeros to follow (the usual case, as in Ryu): two digits at a time,
+         * the higher of the two being the last one removed */
+        while (vp / 100 > vm / 100) {
+            last = (unsigned)(vr % 100 / 10);
+            vr /= 100, vp /= 100, vm /= 100;
+            removed += 2;
+        }
+    }
     while (vp / 10 > vm / 10) {
         vm_zeros &= vm % 10 == 0;
         vr_zeros &= last == 0;

@@ -260,8 +260,8 @@ static am_status lod_box_of(const am_mesh_lod *lod, const char *block, lod_box *
     return AM_OK;
 }
 
-static am_status encode_lod(const am_mesh_lod *lod, const am_mesh_asset *a, const char *block, am_buf *out,
-                            am_error *err)
+static am_status encode_lod(const am_mesh_lod *lod, const am_mesh_asset *a, const char *block, int level,
+                            am_buf *out, am_error *err)
 {
     lod_box box;
     am_status s = lod_box_of(lod, block, &box, err);
@@ -282,7 +282,7 @@ static am_status encode_lod(const am_mesh_lod *lod, const am_mesh_asset *a, cons
         s = am_llsd_format(&arr, &raw, err);
     am_llsd_free(&arr);
     if (!s)
-        s = am_zblock_deflate(raw.data, raw.size, out, err);
+        s = am_zblock_deflate_level(raw.data, raw.size, level, out, err);
     am_buf_free(&raw);
     return s;
 }
@@ -329,7 +329,7 @@ static am_status skin_refuse(am_error *err, const char *msg, size_t n)
     return AM_ERR_INVALID;
 }
 
-static am_status encode_skin(const am_skin_info *sk, am_buf *out, am_error *err)
+static am_status encode_skin(const am_skin_info *sk, int level, am_buf *out, am_error *err)
 {
     if (sk->joint_count == 0)
         return skin_refuse(err, "no joints (%zu joint_names)", sk->joint_count);
@@ -383,7 +383,7 @@ static am_status encode_skin(const am_skin_info *sk, am_buf *out, am_error *err)
         s = am_llsd_format(&m, &raw, err);
     am_llsd_free(&m);
     if (!s)
-        s = am_zblock_deflate(raw.data, raw.size, out, err);
+        s = am_zblock_deflate_level(raw.data, raw.size, level, out, err);
     am_buf_free(&raw);
     return s;
 }
@@ -391,6 +391,11 @@ static am_status encode_skin(const am_skin_info *sk, am_buf *out, am_error *err)
 /* ---------- the whole asset ---------- */
 
 am_status am_mesh_asset_encode(const am_mesh_asset *a, am_buf *out, am_error *err)
+{
+    return am_mesh_asset_encode_level(a, 9, out, err); /* Z_BEST_COMPRESSION (zblock.h) */
+}
+
+am_status am_mesh_asset_encode_level(const am_mesh_asset *a, int level, am_buf *out, am_error *err)
 {
     /* the writer's order: skin, physics_convex, lowest, low, medium, high, physics_mesh */
     static const int order[AM_BLOCK_COUNT] = {AM_BLOCK_SKIN, AM_BLOCK_PHYSICS_CONVEX, AM_BLOCK_LOWEST, AM_BLOCK_LOW,
@@ -411,7 +416,7 @@ am_status am_mesh_asset_encode(const am_mesh_asset *a, am_buf *out, am_error *er
         int b = order[i];
         const char *name = am_mesh_block_name(b);
         if (b == AM_BLOCK_SKIN && a->has_skin) {
-            s = encode_skin(&a->skin, &blocks[b], err);
+            s = encode_skin(&a->skin, level, &blocks[b], err);
             present[b] = true;
         } else if (b == AM_BLOCK_PHYSICS_CONVEX && a->physics_convex_raw) {
             am_llsd check;
@@ -420,13 +425,13 @@ am_status am_mesh_asset_encode(const am_mesh_asset *a, am_buf *out, am_error *er
             if (s)
                 am_error_where(err, "encoding physics_convex (not valid binary LLSD)");
             else
-                s = am_zblock_deflate(a->physics_convex_raw, a->physics_convex_size, &blocks[b], err);
+                s = am_zblock_deflate_level(a->physics_convex_raw, a->physics_convex_size, level, &blocks[b], err);
             present[b] = true;
         } else if (b <= AM_BLOCK_HIGH && a->lods[b].face_count) {
-            s = encode_lod(&a->lods[b], a, name, &blocks[b], err);
+            s = encode_lod(&a->lods[b], a, name, level, &blocks[b], err);
             present[b] = true;
         } else if (b == AM_BLOCK_PHYSICS_MESH && a->physics_mesh.face_count) {
-            s = encode_lod(&a->physics_mesh, a, name, &blocks[b], err);
+            s = encode_lod(&a->physics_mesh, a, name, level, &blocks[b], err);
             present[b] = true;
         }
     }

@@ -7,6 +7,13 @@
 
 am_status am_zblock_deflate(const uint8_t *data, size_t size, am_buf *out, am_error *err)
 {
+    return am_zblock_deflate_level(data, size, Z_BEST_COMPRESSION, out, err);
+}
+
+am_status am_zblock_deflate_level(const uint8_t *data, size_t size, int level, am_buf *out, am_error *err)
+{
+    if (level < 0 || level > 9)
+        return am_fail(err, AM_ERR_USAGE, "zlib level %d outside 0..9", level);
     if (size > UINT_MAX)
         return am_fail(err, AM_ERR_INVALID, "block of %zu bytes is too large to compress", size);
     uLong bound = compressBound((uLong)size);
@@ -15,7 +22,7 @@ am_status am_zblock_deflate(const uint8_t *data, size_t size, am_buf *out, am_er
         return s;
     z_stream zs;
     memset(&zs, 0, sizeof zs);
-    if (deflateInit(&zs, Z_BEST_COMPRESSION) != Z_OK)
+    if (deflateInit(&zs, level) != Z_OK)
         return am_fail(err, AM_ERR_NOMEM, "zlib deflateInit failed");
     zs.next_in = (Bytef *)(uintptr_t)data;
     zs.avail_in = (uInt)size;

@@ -19,6 +19,9 @@ extern "C" {
 
 /* Append the zlib stream (level 9) of data to out. */
 am_status am_zblock_deflate(const uint8_t *data, size_t size, am_buf *out, am_error *err);
+/* The same at zlib level 0..9 (0: stored, not compressed; the stream inflates to the same
+ * bytes at any level). */
+am_status am_zblock_deflate_level(const uint8_t *data, size_t size, int level, am_buf *out, am_error *err);
 
 /* Inflate one zlib stream from data[0..size) into a malloc'd buffer (*out, *out_size).
  * Fails on a damaged or truncated stream (no Z_STREAM_END) and when the output would

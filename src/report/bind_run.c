@@ -1,5 +1,6 @@
 /* `animesh bind` as a library call (bind_run.h). */
 #include "report/bind_run.h"
+#include "core/clock.h"
 #include "core/notes.h"
 #include "core/text.h"
 
@@ -40,12 +41,43 @@ void am_bind_run_free(am_bind_run_result *r)
     am_quality_free(&r->quality);
 }
 
+/* --- the phases ------------------------------------------------------------------------ */
+
+static const char *const PHASE_NAMES[AM_BIND_PHASE_COUNT] = {"read",      "skeleton", "bind",  "rig_json",
+                                                              "skin",      "measuring", "poses", "pictures"};
+
+const char *am_bind_phase_name(am_bind_phase p) { return p < AM_BIND_PHASE_COUNT ? PHASE_NAMES[p] : "?"; }
+
+/* The time since the last lap goes to phase p. */
+typedef struct lap_clock {
+    double wall, cpu;
+} lap_clock;
+
+static lap_clock lap_start(void) { return (lap_clock){am_clock_wall_s(), am_clock_cpu_s()}; }
+
+static void lap(am_bind_run_result *out, am_bind_phase p, lap_clock *c)
+{
+    lap_clock now = lap_start();
+    out->phase_wall_s[p] += now.wall - c->wall;
+    out->phase_cpu_s[p] += now.cpu - c->cpu;
+    *c = now;
+}
+
+static json_t *phases_json(const double *v)
+{
+    json_t *o = json_object();
+    for (int p = 0; p < AM_BIND_PHASE_COUNT && o; p++)
+        json_object_set_new(o, PHASE_NAMES[p], json_real(v[p]));
+    return o;
+}
+
 /* --- the bind part of the report ------------------------------------------------------ */
 
 static json_t *vec(am_vec3 v) { return json_pack("[f, f, f]", v.x, v.y, v.z); }
 
 am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
-                              const char *conversion, const char *skeleton_note, am_buf *out, am_error *err)
+                              const char *conversion, const char *skeleton_note, const double *phase_wall,
+                              const double *phase_cpu, am_buf *out, am_error *err)
 {
     json_t *root = json_object(), *joints = json_array(), *islands = json_array(), *warnings = json_array();
     if (!root || !joints || !islands || !warnings) {
@@ -90,10 +122,14 @@ am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *s
     json_object_set_new(root, "solve", json_pack("{s:I, s:I, s:i}", "unknowns", (json_int_t)r->solve_vertices,
                                                  "factor_nonzeros", (json_int_t)r->factor_nonzeros, "factorisations",
                                                  r->factorisations));
-    json_object_set_new(root, "seconds",
-                        json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "topology", r->seconds_topology, "visibility",
-                                  r->seconds_visibility, "factor", r->seconds_factor, "solve", r->seconds_solve,
-                                  "proxy", r->seconds_proxy, "total", r->seconds_total));
+    json_t *seconds = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "topology", r->seconds_topology, "visibility",
+                                r->seconds_visibility, "factor", r->seconds_factor, "solve", r->seconds_solve,
+                                "proxy", r->seconds_proxy, "total", r->seconds_total);
+    if (seconds && phase_wall)
+        json_object_set_new(seconds, "command", phases_json(phase_wall));
+    if (seconds && phase_cpu)
+        json_object_set_new(seconds, "command_cpu", phases_json(phase_cpu));
+    json_object_set_new(root, "seconds", seconds);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(7));
     json_decref(root);
     if (!text)
@@ -207,6 +243,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     memset(&rig, 0, sizeof rig);
     memset(&bench, 0, sizeof bench);
     bool have_bench = false;
+    lap_clock clk = lap_start();
     progress(job, "reading %s", job->mesh_path);
     const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
     am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
@@ -226,10 +263,12 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         hi = fmax(hi, src.positions[3 * v + 2]);
     }
     progress(job, "%zu vertices, %zu triangles (%s)", src.vertex_count, src.triangle_count, src.conversion);
+    lap(out, AM_BIND_PHASE_READ, &clk);
     if ((s = load_skeleton(job, viewer, &src, src.vertex_count ? hi - lo : 0, &skel, out->skeleton_note,
                            sizeof out->skeleton_note, err)))
         goto done;
     progress(job, "skeleton: %zu joints (%s)", skel.joint_count, out->skeleton_note);
+    lap(out, AM_BIND_PHASE_SKELETON, &clk);
     am_bind_mesh mesh = am_bind_source_mesh(&src);
     progress(job, "binding (%s)", am_bind_method_name(job->bind.method));
     if ((s = am_bind(&mesh, &skel, &job->bind, &out->bind, err)))
@@ -238,6 +277,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
              out->bind.unweighted);
     if ((s = am_bind_to_rig(&src, &skel, &out->bind, &rig, err)))
         goto done;
+    lap(out, AM_BIND_PHASE_BIND, &clk);
     /* every output into one set, renamed into place together at the end */
     if ((s = am_mkdir_p(job->out_dir, err)) || (s = am_outset_begin(&set, job->out_dir, NULL, 0, err)))
         goto done;
@@ -246,6 +286,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if ((s = am_rig_to_json(&rig, &buf, err)) || (s = add_file(set, out, name, buf.data, buf.size, err)))
         goto done;
     am_buf_free(&buf);
+    lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
     if (job->skin) {
         progress(job, "skinning");
         am_skin_options so;
@@ -273,6 +314,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         free(sum);
         if (s)
             goto done;
+        lap(out, AM_BIND_PHASE_SKIN, &clk);
         /* the bench reads the .llmesh as written (the set's temp file, before the rename) */
         char llmesh[300];
         snprintf(llmesh, sizeof llmesh, "%s.llmesh", out->name);
@@ -289,12 +331,14 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if (s)
         goto done;
     have_bench = true;
-    if ((s = am_quality_run(&bench, job->poses, job->pose_count, &out->quality, err)))
+    lap(out, AM_BIND_PHASE_MEASURE, &clk);
+    if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
         goto done;
-    snprintf(name, sizeof name, "%s.bind.json", out->name);
-    if ((s = am_bind_result_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note, &buf, err)) ||
-        (s = add_file(set, out, name, buf.data, buf.size, err)))
-        goto done;
+    lap(out, AM_BIND_PHASE_POSES, &clk);
+    /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
+    size_t bind_json_at = out->file_count;
+    if (bind_json_at < sizeof out->files / sizeof out->files[0])
+        out->file_count++;
     if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
                            out->skeleton_note)) ||
         (s = am_bind_result_text(&out->bind, &skel, &text, err)))
@@ -327,6 +371,14 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         if (s)
             goto done;
     }
+    lap(out, AM_BIND_PHASE_PICTURES, &clk);
+    snprintf(name, sizeof name, "%s.bind.json", out->name);
+    if ((s = am_bind_result_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note,
+                                 out->phase_wall_s, out->phase_cpu_s, &buf, err)) ||
+        (s = am_outset_add(set, name, buf.data, buf.size, err)))
+        goto done;
+    if (bind_json_at < sizeof out->files / sizeof out->files[0])
+        snprintf(out->files[bind_json_at], sizeof out->files[0], "%s", name);
     s = am_outset_commit(set, err);
 done:
     am_outset_free(set); /* without a commit: every temp file removed, the folder as it was */

@@ -52,6 +52,25 @@ typedef struct am_bind_job {
 
 #define AM_BIND_RUN_MAX_WARNINGS 16
 
+/* The command's phases, each timed in wall and process CPU seconds (0 when not run) and
+ * written into NAME.bind.json's "seconds" as "command" and "command_cpu" (the renaming of
+ * the output set into place, after that file is written, is not in them). */
+typedef enum am_bind_phase {
+    AM_BIND_PHASE_READ = 0,  /* the mesh file into a bind source */
+    AM_BIND_PHASE_SKELETON,  /* the joints: loaded, from a model, or fitted */
+    AM_BIND_PHASE_BIND,      /* am_bind and the rig */
+    AM_BIND_PHASE_RIG_JSON,  /* NAME.rig.json */
+    AM_BIND_PHASE_SKIN,      /* skin: the asset, .dae and meshdata written */
+    AM_BIND_PHASE_MEASURE,   /* the bench: the written asset read, or the skin built in memory */
+    AM_BIND_PHASE_POSES,     /* the quality report's figures (am_quality_run) */
+    AM_BIND_PHASE_PICTURES,  /* the report files (am_report_write) and the placement sheet */
+    AM_BIND_PHASE_COUNT
+} am_bind_phase;
+
+/* The phase's key in the JSON ("read", "skeleton", "bind", "rig_json", "skin", "measuring",
+ * "poses", "pictures"). */
+const char *am_bind_phase_name(am_bind_phase p);
+
 typedef struct am_bind_run_result {
     char name[101];
     char conversion[200];
@@ -62,14 +81,18 @@ typedef struct am_bind_run_result {
     size_t file_count;
     char warnings[AM_BIND_RUN_MAX_WARNINGS][256];
     size_t warning_count;
+    double phase_wall_s[AM_BIND_PHASE_COUNT];
+    double phase_cpu_s[AM_BIND_PHASE_COUNT];
 } am_bind_run_result;
 
 am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err);
 void am_bind_run_free(am_bind_run_result *r);
 
-/* The bind part of the report (JSON object, and a short text). */
+/* The bind part of the report (JSON object, and a short text). phase_wall/phase_cpu
+ * (AM_BIND_PHASE_COUNT each, NULL: left out) are the command's phases. */
 am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
-                              const char *conversion, const char *skeleton_note, am_buf *out, am_error *err);
+                              const char *conversion, const char *skeleton_note, const double *phase_wall,
+                              const double *phase_cpu, am_buf *out, am_error *err);
 am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err);
 
 #ifdef __cplusplus

@@ -5,9 +5,11 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench_internal.h"
 #include "core/io.h"
@@ -26,6 +28,7 @@
 #define RIGIDITY_LIMIT_H 0.001
 #define CROSS_WEIGHT_LIMIT 0.01
 #define MIRROR_LIMIT 0.05
+#define MAX_POSE_THREADS 16
 
 const char *am_flag_name(am_flag f)
 {
@@ -709,8 +712,153 @@ static void pose_support(const am_bench *b, const am_quality_pose *pose, const d
     }
 }
 
+/* The poses, measured by `workers` threads that each take the next pose (they only read
+ * the bench and the shared rest figures; each pose's result has its own slot, so the
+ * report is the same whatever the order). */
+typedef struct pose_jobs {
+    const am_bench *b;
+    const am_quality_pose *poses;
+    size_t pose_count;
+    const am_quality_report *r; /* islands and rigid parts, read only */
+    const float *rest;
+    const am_vec3 *rest_j;
+    const double *joint_weight;
+    const int *rigid_island;
+    pthread_mutex_t lock;
+    size_t next;
+    bool failed;             /* a pose failed: the others stop */
+    size_t failed_pose;      /* the first failure by pose index, whose error is kept */
+    am_status status;
+    am_error err;
+} pose_jobs;
+
+/* Scratch of one worker. */
+typedef struct pose_scratch {
+    float *posed;
+    am_vec3 *posed_j;
+    am_bench_local *loc;
+} pose_scratch;
+
+static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, pose_scratch *w,
+                              am_quality_pose_result *pr, am_error *err)
+{
+    const am_bench *b = pj->b;
+    const am_quality_report *r = pj->r;
+    size_t n = b->vertex_count;
+    snprintf(pr->name, sizeof pr->name, "%s", pose->name);
+    pr->worst = AM_FLAG_NA;
+    pr->strain_flag = pr->leak_flag = pr->rigidity_flag = AM_FLAG_NA;
+    pr->band.flag = AM_FLAG_NA;
+    pose_support(b, pose, pj->joint_weight, pr->skipped, sizeof pr->skipped);
+    if (pr->skipped[0])
+        return AM_OK;
+    size_t nl = 0;
+    am_status s;
+    if ((s = am_quality_pose_locals(b, pose, w->loc, &nl, err)) ||
+        (s = am_bench_pose_locals(b, w->loc, nl, w->posed, w->posed_j, err)) ||
+        (s = am_bench_strain_report(b, w->posed, &pr->strain, err)))
+        return s;
+    pr->measured = true;
+    pr->strain_flag = pr->strain.share_outside > STRAIN_SHARE_MAJOR   ? AM_FLAG_MAJOR
+                     : pr->strain.share_outside > STRAIN_SHARE_LIMIT ? AM_FLAG_MINOR
+                                                                     : AM_FLAG_PASS;
+    pr->side = am_bench_locals_side(b, w->loc, nl);
+    am_bench_cross_side_leak(b, pr->side, pj->rest, w->posed, &pr->leak);
+    pr->leak_flag = !pr->leak.applies ? AM_FLAG_NA : pr->leak.max_h >= LEAK_LIMIT_H ? AM_FLAG_MAJOR : AM_FLAG_PASS;
+    if (pose->band_joint[0] &&
+        (s = measure_band(b, pose, pj->rest, w->posed, pj->rest_j, w->posed_j, &pr->band, err)))
+        return s;
+    /* rigidity of every rigid part */
+    if (r->rigid_parts) {
+        pr->rigidity_m = 0;
+        for (size_t k = 0; k < r->island_count; k++) {
+            if (!r->islands[k].rigid_part)
+                continue;
+            am_bench_set set;
+            memset(&set, 0, sizeof set);
+            snprintf(set.name, sizeof set.name, "island %zu", k);
+            set.index = malloc(r->islands[k].vertices * sizeof *set.index);
+            if (!set.index)
+                return am_fail_nomem(err, "rigidity");
+            for (size_t v = 0; v < n; v++)
+                if (pj->rigid_island[v] == (int)k)
+                    set.index[set.count++] = (uint32_t)v;
+            bool sampled;
+            pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity(b, w->posed, &set, &sampled));
+            free(set.index);
+        }
+        pr->rigidity_flag = pr->rigidity_m > RIGIDITY_LIMIT_H * b->height ? AM_FLAG_MAJOR : AM_FLAG_PASS;
+    }
+    pr->worst = worse(worse(pr->strain_flag, pr->leak_flag), worse(pr->band.flag, pr->rigidity_flag));
+    return AM_OK;
+}
+
+static void *pose_worker(void *arg)
+{
+    pose_jobs *pj = arg;
+    size_t n = pj->b->vertex_count, nj = pj->b->skel->joint_count;
+    pose_scratch w = {malloc((n ? 3 * n : 1) * sizeof *w.posed), malloc(nj * sizeof *w.posed_j),
+                      malloc(nj * sizeof *w.loc)};
+    am_error err;
+    am_error_clear(&err);
+    am_status s = !w.posed || !w.posed_j || !w.loc ? am_fail_nomem(&err, "quality report") : AM_OK;
+    for (;;) {
+        pthread_mutex_lock(&pj->lock);
+        size_t i = pj->next++;
+        bool stop = pj->failed || i >= pj->pose_count;
+        pthread_mutex_unlock(&pj->lock);
+        if (stop && !s)
+            break;
+        if (!s)
+            s = measure_pose(pj, &pj->poses[i], &w, &pj->r->poses[i], &err);
+        if (s) {
+            pthread_mutex_lock(&pj->lock);
+            if (!pj->failed || i < pj->failed_pose) {
+                pj->failed = true;
+                pj->failed_pose = i;
+                pj->status = s;
+                pj->err = err;
+            }
+            pthread_mutex_unlock(&pj->lock);
+            break;
+        }
+    }
+    free(w.posed);
+    free(w.posed_j);
+    free(w.loc);
+    return NULL;
+}
+
+static am_status measure_poses(pose_jobs *pj, int threads, am_error *err)
+{
+    int nt = threads > 0 ? threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    nt = nt < 1 ? 1 : nt > MAX_POSE_THREADS ? MAX_POSE_THREADS : nt;
+    if ((size_t)nt > pj->pose_count)
+        nt = pj->pose_count ? (int)pj->pose_count : 1;
+    if (pthread_mutex_init(&pj->lock, NULL) != 0)
+        return am_fail(err, AM_ERR_IO, "quality report: no mutex for the pose threads");
+    pthread_t tid[MAX_POSE_THREADS];
+    bool started[MAX_POSE_THREADS] = {false};
+    for (int t = 1; t < nt; t++)
+        started[t] = pthread_create(&tid[t], NULL, pose_worker, pj) == 0;
+    pose_worker(pj); /* this thread works too (and alone when no thread started) */
+    for (int t = 1; t < nt; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&pj->lock);
+    if (pj->failed)
+        *err = pj->err;
+    return pj->failed ? pj->status : AM_OK;
+}
+
 am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t pose_count, am_quality_report *r,
                          am_error *err)
+{
+    return am_quality_run_threads(b, poses, pose_count, 1, r, err);
+}
+
+am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses, size_t pose_count, int threads,
+                                 am_quality_report *r, am_error *err)
 {
     memset(r, 0, sizeof *r);
     if (!poses)
@@ -728,15 +876,14 @@ am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t
                          : r->weights.cross_side_weight > CROSS_WEIGHT_LIMIT ? AM_FLAG_MINOR
                                                                              : AM_FLAG_PASS;
     size_t n = b->vertex_count, nj = b->skel->joint_count;
-    float *rest = malloc((n ? 3 * n : 1) * sizeof *rest), *posed = malloc((n ? 3 * n : 1) * sizeof *posed);
-    am_vec3 *rest_j = malloc(nj * sizeof *rest_j), *posed_j = malloc(nj * sizeof *posed_j);
-    am_bench_local *loc = malloc(nj * sizeof *loc);
+    float *rest = malloc((n ? 3 * n : 1) * sizeof *rest);
+    am_vec3 *rest_j = malloc(nj * sizeof *rest_j);
     double *joint_weight = calloc(b->skin_joint_count + 1, sizeof *joint_weight);
     r->poses = calloc(pose_count + 1, sizeof *r->poses);
     int *rigid_island = NULL;
     am_bind_holds holds;
     memset(&holds, 0, sizeof holds);
-    if (!rest || !posed || !rest_j || !posed_j || !loc || !joint_weight || !r->poses) {
+    if (!rest || !rest_j || !joint_weight || !r->poses) {
         s = am_fail_nomem(err, "quality report");
         goto done;
     }
@@ -758,54 +905,22 @@ am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t
     count_flag(r, r->mirror_flag);
     count_flag(r, r->rigid_flag);
     r->pose_count = pose_count;
-    for (size_t i = 0; i < pose_count && !s; i++) {
-        am_quality_pose_result *pr = &r->poses[i];
-        const am_quality_pose *pose = &poses[i];
-        snprintf(pr->name, sizeof pr->name, "%s", pose->name);
-        pr->worst = AM_FLAG_NA;
-        pr->strain_flag = pr->leak_flag = pr->rigidity_flag = AM_FLAG_NA;
-        pr->band.flag = AM_FLAG_NA;
-        pose_support(b, pose, joint_weight, pr->skipped, sizeof pr->skipped);
-        if (pr->skipped[0])
+    pose_jobs pj;
+    memset(&pj, 0, sizeof pj);
+    pj.b = b;
+    pj.poses = poses;
+    pj.pose_count = pose_count;
+    pj.r = r;
+    pj.rest = rest;
+    pj.rest_j = rest_j;
+    pj.joint_weight = joint_weight;
+    pj.rigid_island = rigid_island;
+    if ((s = measure_poses(&pj, threads, err)))
+        goto done;
+    for (size_t i = 0; i < pose_count; i++) {
+        const am_quality_pose_result *pr = &r->poses[i];
+        if (!pr->measured)
             continue;
-        size_t nl = 0;
-        if ((s = am_quality_pose_locals(b, pose, loc, &nl, err)) ||
-            (s = am_bench_pose_locals(b, loc, nl, posed, posed_j, err)) ||
-            (s = am_bench_strain_report(b, posed, &pr->strain, err)))
-            break;
-        pr->measured = true;
-        pr->strain_flag = pr->strain.share_outside > STRAIN_SHARE_MAJOR   ? AM_FLAG_MAJOR
-                         : pr->strain.share_outside > STRAIN_SHARE_LIMIT ? AM_FLAG_MINOR
-                                                                         : AM_FLAG_PASS;
-        pr->side = am_bench_locals_side(b, loc, nl);
-        am_bench_cross_side_leak(b, pr->side, rest, posed, &pr->leak);
-        pr->leak_flag = !pr->leak.applies ? AM_FLAG_NA : pr->leak.max_h >= LEAK_LIMIT_H ? AM_FLAG_MAJOR : AM_FLAG_PASS;
-        if (pose->band_joint[0] && (s = measure_band(b, pose, rest, posed, rest_j, posed_j, &pr->band, err)))
-            break;
-        /* rigidity of every rigid part */
-        if (r->rigid_parts) {
-            pr->rigidity_m = 0;
-            for (size_t k = 0; k < r->island_count; k++) {
-                if (!r->islands[k].rigid_part)
-                    continue;
-                am_bench_set set;
-                memset(&set, 0, sizeof set);
-                snprintf(set.name, sizeof set.name, "island %zu", k);
-                set.index = malloc(r->islands[k].vertices * sizeof *set.index);
-                if (!set.index) {
-                    s = am_fail_nomem(err, "rigidity");
-                    break;
-                }
-                for (size_t v = 0; v < n; v++)
-                    if (rigid_island[v] == (int)k)
-                        set.index[set.count++] = (uint32_t)v;
-                bool sampled;
-                pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity(b, posed, &set, &sampled));
-                free(set.index);
-            }
-            pr->rigidity_flag = pr->rigidity_m > RIGIDITY_LIMIT_H * b->height ? AM_FLAG_MAJOR : AM_FLAG_PASS;
-        }
-        pr->worst = worse(worse(pr->strain_flag, pr->leak_flag), worse(pr->band.flag, pr->rigidity_flag));
         count_flag(r, pr->strain_flag);
         count_flag(r, pr->leak_flag);
         count_flag(r, pr->band.flag);
@@ -813,10 +928,7 @@ am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t
     }
 done:
     free(rest);
-    free(posed);
     free(rest_j);
-    free(posed_j);
-    free(loc);
     free(joint_weight);
     free(rigid_island);
     am_bind_holds_free(&holds);

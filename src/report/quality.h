@@ -154,6 +154,10 @@ typedef struct am_quality_report {
 /* Run every measurement. poses NULL = the standard library. */
 am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t pose_count, am_quality_report *out,
                          am_error *err);
+/* The same with the poses measured by `threads` threads at once (0: one per core online;
+ * each pose is measured whole by one thread, so the report does not depend on the count). */
+am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses, size_t pose_count, int threads,
+                                 am_quality_report *out, am_error *err);
 void am_quality_free(am_quality_report *r);
 
 /* The local channels of a pose on this bench (n written; out holds skel->joint_count). */

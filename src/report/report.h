@@ -6,8 +6,10 @@
  * INPUTS
  *   - a mesh asset (.llmesh, .slm, or any file starting with the asset's binary LLSD):
  *     read by the bench as is;
- *   - a rig JSON (docs/rig-json.md): the skin built in memory (am_skin_build), encoded,
- *     and read back by the bench;
+ *   - a rig JSON (docs/rig-json.md): the skin built in memory (am_skin_build, the high
+ *     LOD only: the bench measures it and nothing here reads the others or the cost),
+ *     encoded (its blocks stored, zlib level 0: never written) and read back by the
+ *     bench;
  *   - a model file am_scene_load reads (COLLADA, glTF, FBX, OBJ ...) that carries a skin:
  *     its meshes in the bind frame (bind_io.h: bind shape, declared or given axes), its
  *     joints that are viewer joints where its inverse binds put them, its weights as the

@@ -2,10 +2,11 @@
  * and to 8 faces before anything expensive is built.
  *
  * The region compares the viewer's estimate, (compressed high LOD bytes - 384) / 16
- * (mesh-asset.md 8.2), not a real count. So the compressed bytes per triangle are measured
- * on this mesh: the high LOD's arrays (positions, normals, UVs, indices, weights, quantised
- * and laid out as the encoder lays them) compressed with zlib level 9, for the whole mesh
- * when it is one face, for one face's worth of a spatially coherent run of it otherwise.
+ * (mesh-asset.md 8.2), not a real count. So, with a region limit, the compressed bytes per
+ * triangle are measured on this mesh: the high LOD's arrays (positions, normals, UVs,
+ * indices, weights, quantised and laid out as the encoder lays them) compressed with zlib
+ * level 9, for the whole mesh when it is one face, for one face's worth of a spatially
+ * coherent run of it otherwise.
  * am_skin_export measures the real size after encoding and, when an automatic budget
  * missed, rebuilds once with the budget corrected by what it measured. Structure: at most 8
  * faces of face_vertex_limit vertices, less a margin for the vertices written on two faces.
@@ -70,7 +71,7 @@ static size_t used_vertices(const am_skin_result *res)
 
 typedef struct budget_model {
     size_t tris, used;         /* now */
-    double bytes_per_tri;      /* compressed high LOD bytes per triangle, measured */
+    double bytes_per_tri;      /* compressed high LOD bytes per triangle, measured (0: no region limit) */
     double tris_structure;     /* most triangles that fit the faces allowed (at this ratio) */
     double tris_region;        /* most triangles whose estimate fits the region limit */
     size_t faces;              /* faces the mesh needs now */
@@ -180,6 +181,10 @@ static am_status model_of(const am_skin_result *res, const am_skin_options *opts
         return AM_OK;
     size_t limit = opts->face_vertex_limit;
     b->faces = (b->used + limit - 1) / limit;
+    b->tris_structure = vertex_cap(opts) / ((double)b->used / (double)b->tris);
+    b->tris_region = INFINITY;
+    if (opts->region_max_tris <= 0)
+        return AM_OK; /* no region limit: the bytes per triangle are not needed (nor measured) */
     /* the triangles as the faces will hold them: all in their order, or a run of the
      * spatial order holding one face's worth of vertices from the middle of the mesh */
     uint32_t *order = malloc(b->tris * sizeof *order), *region = NULL;
@@ -209,18 +214,13 @@ static am_status model_of(const am_skin_result *res, const am_skin_options *opts
     if (st)
         return st;
     b->bytes_per_tri = (double)bytes / (double)count;
-    double v_per_t = (double)b->used / (double)b->tris;
-    b->tris_structure = vertex_cap(opts) / v_per_t;
-    if (opts->region_max_tris > 0) {
-        double allowed = (double)opts->region_max_tris * AM_MESH_BYTES_PER_TRIANGLE + AM_MESH_METADATA_DISCOUNT -
-                         FACE_OVERHEAD_BYTES * (double)b->faces;
-        /* a reduced mesh compresses a little worse than the original (measured: 2-4% at a
-         * quarter of the triangles): aim below, so the check after reducing rarely has to
-         * reduce again */
-        double fit = allowed / b->bytes_per_tri;
-        b->tris_region = (double)b->tris > fit ? fit * REGION_AIM : fit;
-    } else
-        b->tris_region = INFINITY;
+    double allowed = (double)opts->region_max_tris * AM_MESH_BYTES_PER_TRIANGLE + AM_MESH_METADATA_DISCOUNT -
+                     FACE_OVERHEAD_BYTES * (double)b->faces;
+    /* a reduced mesh compresses a little worse than the original (measured: 2-4% at a
+     * quarter of the triangles): aim below, so the check after reducing rarely has to
+     * reduce again */
+    double fit = allowed / b->bytes_per_tri;
+    b->tris_region = (double)b->tris > fit ? fit * REGION_AIM : fit;
     return AM_OK;
 }
 

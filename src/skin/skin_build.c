@@ -444,8 +444,8 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
         if (opts->lod_weight_blind) {
             memset(at[f].cls, 0, nv * sizeof(uint32_t));
             memset(at[f].cls_far, 0, nv * sizeof(uint32_t));
-        } else if ((st = am_skin_weight_classes(&m, true, at[f].cls, err)) ||
-                   (st = am_skin_weight_classes(&m, false, at[f].cls_far, err)))
+        } else if (!opts->high_lod_only && ((st = am_skin_weight_classes(&m, true, at[f].cls, err)) ||
+                                            (st = am_skin_weight_classes(&m, false, at[f].cls_far, err))))
             goto done;
         /* high LOD = the face's own indices */
         lod_idx[AM_LOD_HIGH][f] = malloc((src->index_count ? src->index_count : 1) * sizeof(uint32_t));
@@ -455,7 +455,7 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
         }
         memcpy(lod_idx[AM_LOD_HIGH][f], src->indices, src->index_count * sizeof(uint32_t));
         lod_n[AM_LOD_HIGH][f] = src->index_count;
-        for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST; lod--) {
+        for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST && !opts->high_lod_only; lod--) {
             int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
             am_lod_step ls = {lod == AM_LOD_MEDIUM ? at[f].cls : at[f].cls_far,
                               opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
@@ -465,7 +465,7 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
                 goto done;
         }
     }
-    for (int lod = 0; lod < AM_LOD_COUNT; lod++) {
+    for (int lod = opts->high_lod_only ? AM_LOD_HIGH : 0; lod < AM_LOD_COUNT; lod++) {
         /* PositionDomain over the whole LOD, written into every face (LLModel::writeModel). */
         float dmin[3] = {INFINITY, INFINITY, INFINITY}, dmax[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (size_t f = 0; f < face_count; f++)

@@ -104,6 +104,10 @@ typedef struct am_skin_options {
                                     uploader's asset reduced when it cannot fit); the rig's
                                     faces must then be merged (face_count 0) by the caller */
     bool generate_lods;          /* false: every LOD block carries the high LOD */
+    bool high_lod_only;          /* only the high LOD is built and carried (the lower LOD
+                                    blocks absent, no simplification): a skin measured in
+                                    memory and never written (the report: the bench reads
+                                    the highest LOD); its cost would count the high LOD alone */
     double lod_ratio[3];         /* target triangles of medium/low/lowest as a fraction of
                                     the LOD above (default 0.25 each) */
     double lod_error[3];         /* meshoptimizer relative error bound per LOD
