@@ -5,14 +5,13 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench/bench_internal.h"
 #include "core/io.h"
+#include "core/parallel.h"
 #include "core/json_text.h"
 #include "bind/bind.h"
 #include "bind/bind_io.h"
@@ -28,7 +27,6 @@
 #define RIGIDITY_LIMIT_H 0.001
 #define CROSS_WEIGHT_LIMIT 0.01
 #define MIRROR_LIMIT 0.05
-#define MAX_POSE_THREADS 16
 
 const char *am_flag_name(am_flag f)
 {
@@ -724,12 +722,9 @@ typedef struct pose_jobs {
     const am_vec3 *rest_j;
     const double *joint_weight;
     const int *rigid_island;
-    pthread_mutex_t lock;
-    size_t next;
-    bool failed;             /* a pose failed: the others stop */
-    size_t failed_pose;      /* the first failure by pose index, whose error is kept */
-    am_status status;
-    am_error err;
+    struct pose_scratch *scratch; /* one per worker (core/parallel.h's worker index) */
+    am_status *status;            /* per pose: the first failure in pose order is kept */
+    am_error *errs;
 } pose_jobs;
 
 /* Scratch of one worker. */
@@ -793,62 +788,50 @@ static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, 
     return AM_OK;
 }
 
-static void *pose_worker(void *arg)
+static void pose_job(void *user, size_t i, int worker)
 {
-    pose_jobs *pj = arg;
-    size_t n = pj->b->vertex_count, nj = pj->b->skel->joint_count;
-    pose_scratch w = {malloc((n ? 3 * n : 1) * sizeof *w.posed), malloc(nj * sizeof *w.posed_j),
-                      malloc(nj * sizeof *w.loc)};
-    am_error err;
-    am_error_clear(&err);
-    am_status s = !w.posed || !w.posed_j || !w.loc ? am_fail_nomem(&err, "quality report") : AM_OK;
-    for (;;) {
-        pthread_mutex_lock(&pj->lock);
-        size_t i = pj->next++;
-        bool stop = pj->failed || i >= pj->pose_count;
-        pthread_mutex_unlock(&pj->lock);
-        if (stop && !s)
-            break;
-        if (!s)
-            s = measure_pose(pj, &pj->poses[i], &w, &pj->r->poses[i], &err);
-        if (s) {
-            pthread_mutex_lock(&pj->lock);
-            if (!pj->failed || i < pj->failed_pose) {
-                pj->failed = true;
-                pj->failed_pose = i;
-                pj->status = s;
-                pj->err = err;
-            }
-            pthread_mutex_unlock(&pj->lock);
-            break;
-        }
-    }
-    free(w.posed);
-    free(w.posed_j);
-    free(w.loc);
-    return NULL;
+    pose_jobs *pj = user;
+    am_error_clear(&pj->errs[i]);
+    pj->status[i] = measure_pose(pj, &pj->poses[i], &pj->scratch[worker], &pj->r->poses[i], &pj->errs[i]);
 }
 
+/* Each pose measured whole by the next free worker into its own slot (so the report does
+ * not depend on the thread count); the first failing pose's error is the call's. */
 static am_status measure_poses(pose_jobs *pj, int threads, am_error *err)
 {
-    int nt = threads > 0 ? threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    nt = nt < 1 ? 1 : nt > MAX_POSE_THREADS ? MAX_POSE_THREADS : nt;
-    if ((size_t)nt > pj->pose_count)
-        nt = pj->pose_count ? (int)pj->pose_count : 1;
-    if (pthread_mutex_init(&pj->lock, NULL) != 0)
-        return am_fail(err, AM_ERR_IO, "quality report: no mutex for the pose threads");
-    pthread_t tid[MAX_POSE_THREADS];
-    bool started[MAX_POSE_THREADS] = {false};
-    for (int t = 1; t < nt; t++)
-        started[t] = pthread_create(&tid[t], NULL, pose_worker, pj) == 0;
-    pose_worker(pj); /* this thread works too (and alone when no thread started) */
-    for (int t = 1; t < nt; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&pj->lock);
-    if (pj->failed)
-        *err = pj->err;
-    return pj->failed ? pj->status : AM_OK;
+    int nt = am_parallel_threads(threads, pj->pose_count);
+    size_t n = pj->b->vertex_count, nj = pj->b->skel->joint_count;
+    pose_scratch *w = calloc((size_t)nt, sizeof *w);
+    pj->status = calloc(pj->pose_count + 1, sizeof *pj->status);
+    pj->errs = calloc(pj->pose_count + 1, sizeof *pj->errs);
+    am_status s = w && pj->status && pj->errs ? AM_OK : am_fail_nomem(err, "quality report");
+    for (int t = 0; w && t < nt && !s; t++) {
+        w[t] = (pose_scratch){malloc((n ? 3 * n : 1) * sizeof *w[t].posed), malloc(nj * sizeof *w[t].posed_j),
+                              malloc(nj * sizeof *w[t].loc)};
+        if (!w[t].posed || !w[t].posed_j || !w[t].loc)
+            s = am_fail_nomem(err, "quality report");
+    }
+    if (!s) {
+        pj->scratch = w;
+        am_parallel_for(pj->pose_count, nt, pose_job, pj);
+        for (size_t i = 0; i < pj->pose_count && !s; i++)
+            if (pj->status[i]) {
+                *err = pj->errs[i];
+                s = pj->status[i];
+            }
+    }
+    for (int t = 0; w && t < nt; t++) {
+        free(w[t].posed);
+        free(w[t].posed_j);
+        free(w[t].loc);
+    }
+    free(w);
+    free(pj->status);
+    free(pj->errs);
+    pj->scratch = NULL;
+    pj->status = NULL;
+    pj->errs = NULL;
+    return s;
 }
 
 am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t pose_count, am_quality_report *r,
