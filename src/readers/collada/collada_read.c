@@ -132,12 +132,6 @@ static const char *text_of(const xmlNode *n, xmlChar **owned)
     return *owned ? (const char *)*owned : "";
 }
 
-bool dae_is_space(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
-}
-
-
 const char *dae_text_trim(const xmlNode *n, char *buf, size_t size)
 {
     xmlChar *owned;
