@@ -122,6 +122,9 @@ typedef struct am_skin_options {
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
                                     material samples when the rig is textured, e.g. the bend
                                     box atlas PNG; NULL: diffuse colour only */
+    int threads;                 /* threads for the faces' LODs (each face is simplified on its
+                                    own; the result does not depend on it): 0 = one per core,
+                                    1 = the caller's thread only */
 } am_skin_options;
 
 void am_skin_options_default(am_skin_options *opts);

@@ -1,0 +1,49 @@
+/* Jobs over threads (parallel.h). */
+#include "core/parallel.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <unistd.h>
+
+typedef struct pool {
+    void (*job)(void *user, size_t i);
+    void *user;
+    size_t n;
+    atomic_size_t next;
+} pool;
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    for (size_t i; (i = atomic_fetch_add(&p->next, 1)) < p->n;)
+        p->job(p->user, i);
+    return NULL;
+}
+
+int am_parallel_threads(int threads, size_t jobs)
+{
+    if (threads <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 ? (int)(cores < AM_PARALLEL_MAX_THREADS ? cores : AM_PARALLEL_MAX_THREADS) : 1;
+    }
+    if (threads > AM_PARALLEL_MAX_THREADS)
+        threads = AM_PARALLEL_MAX_THREADS;
+    if ((size_t)threads > jobs)
+        threads = jobs ? (int)jobs : 1;
+    return threads;
+}
+
+void am_parallel_for(size_t n, int threads, void (*job)(void *user, size_t i), void *user)
+{
+    pool p = {job, user, n, 0};
+    int nt = am_parallel_threads(threads, n);
+    pthread_t tid[AM_PARALLEL_MAX_THREADS];
+    bool started[AM_PARALLEL_MAX_THREADS] = {false};
+    for (int t = 1; t < nt; t++)
+        started[t] = pthread_create(&tid[t], NULL, worker, &p) == 0;
+    worker(&p);
+    for (int t = 1; t < nt; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+}
