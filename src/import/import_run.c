@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim/anim.h"
+#include "core/parallel.h"
 #include "core/text.h"
 #include "bench/bench.h"
 #include "import/import.h"
@@ -403,6 +404,41 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
     return AM_OK;
 }
 
+/* A part's outputs after the encode: the .dae, the rig JSON, the meshdata (one face only)
+ * and the bench on the encoded bytes, one job each (core/parallel.h), taken in this order
+ * (the bench, the longest with --bench, first; the two big writers next). */
+enum { PART_JOB_BENCH, PART_JOB_DAE, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_COUNT };
+
+typedef struct part_jobs {
+    const am_skin_result *res;
+    const am_rig *rig;
+    const am_buf *mesh;
+    const char *name;
+    size_t colour;
+    const am_import_plan *plan;
+    const am_skeleton *skel;
+    bool full_bench;
+    am_import_part_report *pr;
+    am_buf *dae, *rig_json, *md, *sheet;
+    am_status st[PART_JOB_COUNT];
+    am_error err[PART_JOB_COUNT];
+} part_jobs;
+
+static void part_job(void *user, size_t k)
+{
+    part_jobs *j = user;
+    am_error *err = &j->err[k];
+    am_error_clear(err);
+    switch (k) {
+    case PART_JOB_DAE: j->st[k] = am_write_collada(j->res, j->dae, err); break;
+    case PART_JOB_RIG: j->st[k] = am_rig_to_json(j->rig, j->rig_json, err); break;
+    case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
+    default:
+        j->st[k] = bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->pr, j->sheet, err);
+        break;
+    }
+}
+
 static am_status run_part(const am_import_plan *plan, size_t pi, const am_skeleton *skel,
                           const am_import_options *opts, const char *out_dir, am_import_outset *set,
                           part_out *po, am_import_part_report *pr, am_import_report *rep, am_error *err)
@@ -486,19 +522,16 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if ((st = joint_figures(part, &res, skel, pr, rep, err)))
         goto done;
     progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", part->name, po->mesh.size);
-    if ((st = am_write_collada(&res, &dae, err)) ||
-        (st = am_rig_to_json(have_normalized ? &normalized : &part->rig, &rig_json, err)))
+    if (res.face_count > 1 && opts->meshdata_required) {
+        if (!(st = am_write_collada(&res, &dae, err)) &&
+            !(st = am_rig_to_json(have_normalized ? &normalized : &part->rig, &rig_json, err)))
+            st = am_fail(err, AM_ERR_INVALID,
+                         "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), "
+                         "and --meshdata asks for it",
+                         part->name, res.face_count);
         goto done;
-    if (res.face_count == 1) {
-        if ((st = am_write_meshdata_json(&res, &md, err)))
-            goto done;
-    } else if (opts->meshdata_required) {
-        st = am_fail(err, AM_ERR_INVALID,
-                     "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), and "
-                     "--meshdata asks for it",
-                     part->name, res.face_count);
-        goto done;
-    } else {
+    }
+    if (res.face_count > 1) {
         char stale[1200];
         snprintf(stale, sizeof stale, "%s/%s.meshdata.json", out_dir, part->name);
         if ((st = am_import_outset_stale(set, stale, err)))
@@ -509,7 +542,16 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                     part->name, res.face_count);
     }
     progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
-    if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, opts->bench, pr, &sheet, err)))
+    /* The writers read the build, the bench the encoded bytes: independent, so they run side
+     * by side; the first failure in this order is the one reported, as one after another. */
+    part_jobs jobs = {&res, have_normalized ? &normalized : &part->rig, &po->mesh, part->name, pi, plan, skel, opts->bench,
+                      pr, &dae, &rig_json, &md, &sheet, {AM_OK}, {{0}}};
+    am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
+    static const int report_order[PART_JOB_COUNT] = {PART_JOB_DAE, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_BENCH};
+    for (int i = 0; i < PART_JOB_COUNT && !st; i++)
+        if ((st = jobs.st[report_order[i]]) && err)
+            *err = jobs.err[report_order[i]];
+    if (st)
         goto done;
     if (pr->rest_error_m > 1e-3)
         run_finding(rep, "rest_error",
