@@ -1,9 +1,8 @@
 /* Jobs over threads (parallel.h). */
 #include "core/parallel.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdbool.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 typedef struct pool {
@@ -46,4 +45,39 @@ void am_parallel_for(size_t n, int threads, void (*job)(void *user, size_t i), v
     for (int t = 1; t < nt; t++)
         if (started[t])
             pthread_join(tid[t], NULL);
+}
+
+typedef struct task_call {
+    void (*job)(void *user);
+    void *user;
+} task_call;
+
+static void *task_main(void *arg)
+{
+    task_call c = *(task_call *)arg;
+    free(arg);
+    c.job(c.user);
+    return NULL;
+}
+
+void am_task_start(am_task *t, void (*job)(void *user), void *user)
+{
+    t->running = false;
+    task_call *c = malloc(sizeof *c);
+    if (c) {
+        *c = (task_call){job, user};
+        if (pthread_create(&t->tid, NULL, task_main, c) == 0) {
+            t->running = true;
+            return;
+        }
+        free(c);
+    }
+    job(user); /* no thread: the job is done before the caller goes on */
+}
+
+void am_task_join(am_task *t)
+{
+    if (t->running)
+        pthread_join(t->tid, NULL);
+    t->running = false;
 }

@@ -404,6 +404,32 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
     return AM_OK;
 }
 
+/* The rig JSON written beside the build (am_task). */
+typedef struct rig_writer {
+    const am_rig *rig;
+    am_buf *out;
+    am_status st;
+    am_error err;
+} rig_writer;
+
+static void rig_write_job(void *user)
+{
+    rig_writer *w = user;
+    am_error_clear(&w->err);
+    w->st = am_rig_to_json(w->rig, w->out, &w->err);
+}
+
+/* The rig JSON: the one written beside the build (joined), or `rig`'s written now. */
+static am_status rig_json_done(rig_writer *w, am_task *t, bool beside, const am_rig *rig, am_error *err)
+{
+    if (!beside)
+        return am_rig_to_json(rig, w->out, err);
+    am_task_join(t);
+    if (w->st && err)
+        *err = w->err;
+    return w->st;
+}
+
 /* A part's outputs after the encode: the .dae, the rig JSON, the meshdata (one face only)
  * and the bench on the encoded bytes, one job each (core/parallel.h), taken in this order
  * (the bench, the longest with --bench, first; the two big writers next). */
@@ -411,7 +437,7 @@ enum { PART_JOB_BENCH, PART_JOB_DAE, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_C
 
 typedef struct part_jobs {
     const am_skin_result *res;
-    const am_rig *rig;
+    const am_rig *rig; /* NULL: its JSON is written beside the build (rig_writer) */
     const am_buf *mesh;
     const char *name;
     size_t colour;
@@ -431,7 +457,7 @@ static void part_job(void *user, size_t k)
     am_error_clear(err);
     switch (k) {
     case PART_JOB_DAE: j->st[k] = am_write_collada(j->res, j->dae, err); break;
-    case PART_JOB_RIG: j->st[k] = am_rig_to_json(j->rig, j->rig_json, err); break;
+    case PART_JOB_RIG: j->st[k] = j->rig ? am_rig_to_json(j->rig, j->rig_json, err) : AM_OK; break;
     case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
     default:
         j->st[k] = bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->pr, j->sheet, err);
@@ -483,6 +509,13 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         fitted.face_start = NULL;
         so.budget_given_skin = true;
     }
+    /* The rig JSON is the rig as given (unless --normalize-binds rewrites it after a first
+     * build): written on a thread of its own beside the build. */
+    rig_writer rw = {&part->rig, &rig_json, AM_OK, {0}};
+    am_task rig_task = {0};
+    bool rig_beside = !(opts->normalize_binds && part->rig.explicit_skin);
+    if (rig_beside)
+        am_task_start(&rig_task, rig_write_job, &rw);
     am_status st = am_skin_build_encoded(&fitted, skel, &so, &res, &po->mesh, err);
     if (st && so.budget_given_skin && err) {
         /* the budget's refusal names the rig: name the part (and so the model) instead */
@@ -524,7 +557,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", part->name, po->mesh.size);
     if (res.face_count > 1 && opts->meshdata_required) {
         if (!(st = am_write_collada(&res, &dae, err)) &&
-            !(st = am_rig_to_json(have_normalized ? &normalized : &part->rig, &rig_json, err)))
+            !(st = rig_json_done(&rw, &rig_task, rig_beside, have_normalized ? &normalized : &part->rig, err)))
             st = am_fail(err, AM_ERR_INVALID,
                          "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), "
                          "and --meshdata asks for it",
@@ -544,9 +577,14 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
     /* The writers read the build, the bench the encoded bytes: independent, so they run side
      * by side; the first failure in this order is the one reported, as one after another. */
-    part_jobs jobs = {&res, have_normalized ? &normalized : &part->rig, &po->mesh, part->name, pi, plan, skel, opts->bench,
-                      pr, &dae, &rig_json, &md, &sheet, {AM_OK}, {{0}}};
+    part_jobs jobs = {&res,      rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
+                      pr,        &dae, &rig_json, &md,      &sheet,     {AM_OK}, {{0}}};
     am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
+    if (rig_beside) {
+        am_task_join(&rig_task);
+        jobs.st[PART_JOB_RIG] = rw.st;
+        jobs.err[PART_JOB_RIG] = rw.err;
+    }
     static const int report_order[PART_JOB_COUNT] = {PART_JOB_DAE, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_BENCH};
     for (int i = 0; i < PART_JOB_COUNT && !st; i++)
         if ((st = jobs.st[report_order[i]]) && err)
@@ -589,6 +627,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         st = add_file(set, out_dir, name, ".png", &sheet, err);
     }
 done:
+    if (rig_beside)
+        am_task_join(&rig_task); /* before its buffer is freed, whatever failed */
     am_skin_result_free(&res);
     if (have_normalized)
         free(normalized.joints);
