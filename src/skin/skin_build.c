@@ -404,6 +404,8 @@ static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts,
     return AM_OK;
 }
 
+#define PARALLEL_MIN_VERTICES 20000 /* the faces' LODs side by side from this many vertices */
+
 /* The LOD work of every face, one job per face (core/parallel.h): the faces are
  * independent until the position domain, which spans the whole LOD. */
 typedef struct lod_jobs {
@@ -496,7 +498,10 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
     if (!jobs)
         return am_fail_nomem(err, "LOD jobs");
     *jobs = (lod_jobs){opts, faces, norm, res, at, lod_idx, lod_n, {AM_OK}, {{0}}};
-    am_parallel_for(face_count, opts->threads, face_lods_job, jobs);
+    size_t vertices = 0; /* a small mesh is not worth a thread */
+    for (size_t f = 0; f < face_count; f++)
+        vertices += faces[f].vertex_count;
+    am_parallel_for(face_count, vertices < PARALLEL_MIN_VERTICES ? 1 : opts->threads, face_lods_job, jobs);
     for (size_t f = 0; f < face_count && !st; f++) /* the first face's failure, as one at a time */
         if ((st = jobs->st[f]) && err)
             *err = jobs->err[f];
