@@ -6,17 +6,22 @@
 #include <unistd.h>
 
 typedef struct pool {
-    void (*job)(void *user, size_t i);
+    void (*job)(void *user, size_t i, int worker);
     void *user;
     size_t n;
     atomic_size_t next;
 } pool;
 
+typedef struct worker_arg {
+    pool *p;
+    int index;
+} worker_arg;
+
 static void *worker(void *arg)
 {
-    pool *p = arg;
-    for (size_t i; (i = atomic_fetch_add(&p->next, 1)) < p->n;)
-        p->job(p->user, i);
+    worker_arg *w = arg;
+    for (size_t i; (i = atomic_fetch_add(&w->p->next, 1)) < w->p->n;)
+        w->p->job(w->p->user, i, w->index);
     return NULL;
 }
 
@@ -33,15 +38,18 @@ int am_parallel_threads(int threads, size_t jobs)
     return threads;
 }
 
-void am_parallel_for(size_t n, int threads, void (*job)(void *user, size_t i), void *user)
+void am_parallel_for(size_t n, int threads, void (*job)(void *user, size_t i, int worker), void *user)
 {
     pool p = {job, user, n, 0};
     int nt = am_parallel_threads(threads, n);
     pthread_t tid[AM_PARALLEL_MAX_THREADS];
     bool started[AM_PARALLEL_MAX_THREADS] = {false};
+    worker_arg args[AM_PARALLEL_MAX_THREADS];
+    for (int t = 0; t < nt; t++)
+        args[t] = (worker_arg){&p, t};
     for (int t = 1; t < nt; t++)
-        started[t] = pthread_create(&tid[t], NULL, worker, &p) == 0;
-    worker(&p);
+        started[t] = pthread_create(&tid[t], NULL, worker, &args[t]) == 0;
+    worker(&args[0]);
     for (int t = 1; t < nt; t++)
         if (started[t])
             pthread_join(tid[t], NULL);

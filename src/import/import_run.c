@@ -450,8 +450,9 @@ typedef struct part_jobs {
     am_error err[PART_JOB_COUNT];
 } part_jobs;
 
-static void part_job(void *user, size_t k)
+static void part_job(void *user, size_t k, int worker)
 {
+    (void)worker;
     part_jobs *j = user;
     am_error *err = &j->err[k];
     am_error_clear(err);

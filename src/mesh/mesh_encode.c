@@ -403,8 +403,9 @@ typedef struct block_jobs {
     am_error err[AM_BLOCK_COUNT];
 } block_jobs;
 
-static void block_job(void *user, size_t i)
+static void block_job(void *user, size_t i, int worker)
 {
+    (void)worker;
     static const int biggest_first[AM_BLOCK_COUNT] = {AM_BLOCK_HIGH,           AM_BLOCK_MEDIUM, AM_BLOCK_PHYSICS_MESH,
                                                       AM_BLOCK_LOW,            AM_BLOCK_LOWEST, AM_BLOCK_SKIN,
                                                       AM_BLOCK_PHYSICS_CONVEX};

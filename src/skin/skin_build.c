@@ -416,6 +416,7 @@ typedef struct lod_jobs {
     face_attr *at;
     uint32_t *(*lod_idx)[AM_MESH_MAX_FACES];
     size_t (*lod_n)[AM_MESH_MAX_FACES];
+    bool groups_parallel; /* the faces one after another: each face's classes side by side */
     am_status st[AM_MESH_MAX_FACES];
     am_error err[AM_MESH_MAX_FACES];
 } lod_jobs;
@@ -468,7 +469,7 @@ static am_status face_lods(const lod_jobs *j, size_t f, am_error *err)
         int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
         am_lod_step ls = {lod == AM_LOD_MEDIUM ? at->cls : at->cls_far,
                           opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
-                          opts->lod_weight_blind ? 0.0 : opts->lod_weight_tol[step], 0};
+                          opts->lod_weight_blind ? 0.0 : opts->lod_weight_tol[step], 0, j->groups_parallel};
         if ((st = am_skin_simplify(&m, j->lod_idx[lod + 1][f], j->lod_n[lod + 1][f], &ls, &j->lod_idx[lod][f],
                                    &j->lod_n[lod][f], err)))
             return st;
@@ -476,8 +477,9 @@ static am_status face_lods(const lod_jobs *j, size_t f, am_error *err)
     return AM_OK;
 }
 
-static void face_lods_job(void *user, size_t f)
+static void face_lods_job(void *user, size_t f, int worker)
 {
+    (void)worker;
     lod_jobs *j = user;
     am_error_clear(&j->err[f]);
     j->st[f] = face_lods(j, f, &j->err[f]);
@@ -497,11 +499,12 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
     lod_jobs *jobs = malloc(sizeof *jobs);
     if (!jobs)
         return am_fail_nomem(err, "LOD jobs");
-    *jobs = (lod_jobs){opts, faces, norm, res, at, lod_idx, lod_n, {AM_OK}, {{0}}};
     size_t vertices = 0; /* a small mesh is not worth a thread */
     for (size_t f = 0; f < face_count; f++)
         vertices += faces[f].vertex_count;
-    am_parallel_for(face_count, vertices < PARALLEL_MIN_VERTICES ? 1 : opts->threads, face_lods_job, jobs);
+    int threads = vertices < PARALLEL_MIN_VERTICES ? 1 : am_parallel_threads(opts->threads, face_count);
+    *jobs = (lod_jobs){opts, faces, norm, res, at, lod_idx, lod_n, threads == 1 && opts->threads != 1, {AM_OK}, {{0}}};
+    am_parallel_for(face_count, threads, face_lods_job, jobs);
     for (size_t f = 0; f < face_count && !st; f++) /* the first face's failure, as one at a time */
         if ((st = jobs->st[f]) && err)
             *err = jobs->err[f];
