@@ -430,10 +430,32 @@ static am_status rig_json_done(rig_writer *w, am_task *t, bool beside, const am_
     return w->st;
 }
 
-/* A part's outputs after the encode: the .dae, the rig JSON, the meshdata (one face only)
- * and the bench on the encoded bytes, one job each (core/parallel.h), taken in this order
- * (the bench, the longest with --bench, first; the two big writers next). */
-enum { PART_JOB_BENCH, PART_JOB_DAE, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_COUNT };
+/* The .dae, written during the encode (am_skin_build_encoded_beside) from the build. */
+typedef struct dae_writer {
+    am_buf *out;
+    am_status st;
+    am_error err;
+} dae_writer;
+
+static void dae_beside(void *user, const am_skin_result *res)
+{
+    dae_writer *w = user;
+    am_buf_free(w->out); /* a rebuilt result's .dae replaces the first one's */
+    am_error_clear(&w->err);
+    w->st = am_write_collada(res, w->out, &w->err);
+}
+
+static am_status dae_done(const dae_writer *w, am_error *err)
+{
+    if (w->st && err)
+        *err = w->err;
+    return w->st;
+}
+
+/* A part's outputs after the encode: the rig JSON (unless written beside the build), the
+ * meshdata (one face only) and the bench on the encoded bytes, one job each
+ * (core/parallel.h), the bench (the longest with --bench) first. */
+enum { PART_JOB_BENCH, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_COUNT };
 
 typedef struct part_jobs {
     const am_skin_result *res;
@@ -445,7 +467,7 @@ typedef struct part_jobs {
     const am_skeleton *skel;
     bool full_bench;
     am_import_part_report *pr;
-    am_buf *dae, *rig_json, *md, *sheet;
+    am_buf *rig_json, *md, *sheet;
     am_status st[PART_JOB_COUNT];
     am_error err[PART_JOB_COUNT];
 } part_jobs;
@@ -457,7 +479,6 @@ static void part_job(void *user, size_t k, int worker)
     am_error *err = &j->err[k];
     am_error_clear(err);
     switch (k) {
-    case PART_JOB_DAE: j->st[k] = am_write_collada(j->res, j->dae, err); break;
     case PART_JOB_RIG: j->st[k] = j->rig ? am_rig_to_json(j->rig, j->rig_json, err) : AM_OK; break;
     case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
     default:
@@ -517,7 +538,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     bool rig_beside = !(opts->normalize_binds && part->rig.explicit_skin);
     if (rig_beside)
         am_task_start(&rig_task, rig_write_job, &rw);
-    am_status st = am_skin_build_encoded(&fitted, skel, &so, &res, &po->mesh, err);
+    dae_writer dw = {&dae, AM_OK, {0}};
+    am_status st = am_skin_build_encoded_beside(&fitted, skel, &so, &res, &po->mesh, dae_beside, &dw, err);
     if (st && so.budget_given_skin && err) {
         /* the budget's refusal names the rig: name the part (and so the model) instead */
         char msg[sizeof err->msg];
@@ -539,7 +561,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         pr->rest_error_before_m = before.rest_error_m;
         am_skin_result_free(&res);
         am_buf_free(&po->mesh);
-        if ((st = am_skin_build_encoded(&normalized, skel, &so, &res, &po->mesh, err)))
+        if ((st = am_skin_build_encoded_beside(&normalized, skel, &so, &res, &po->mesh, dae_beside, &dw, err)))
             goto done;
     }
     *pr->skin = res.summary;
@@ -557,7 +579,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         goto done;
     progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", part->name, po->mesh.size);
     if (res.face_count > 1 && opts->meshdata_required) {
-        if (!(st = am_write_collada(&res, &dae, err)) &&
+        if (!(st = dae_done(&dw, err)) &&
             !(st = rig_json_done(&rw, &rig_task, rig_beside, have_normalized ? &normalized : &part->rig, err)))
             st = am_fail(err, AM_ERR_INVALID,
                          "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), "
@@ -578,15 +600,16 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
     /* The writers read the build, the bench the encoded bytes: independent, so they run side
      * by side; the first failure in this order is the one reported, as one after another. */
-    part_jobs jobs = {&res,      rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
-                      pr,        &dae, &rig_json, &md,      &sheet,     {AM_OK}, {{0}}};
+    part_jobs jobs = {&res, rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
+                      pr,   &rig_json, &md, &sheet, {AM_OK}, {{0}}};
     am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
     if (rig_beside) {
         am_task_join(&rig_task);
         jobs.st[PART_JOB_RIG] = rw.st;
         jobs.err[PART_JOB_RIG] = rw.err;
     }
-    static const int report_order[PART_JOB_COUNT] = {PART_JOB_DAE, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_BENCH};
+    static const int report_order[PART_JOB_COUNT] = {PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_BENCH};
+    st = dae_done(&dw, err);
     for (int i = 0; i < PART_JOB_COUNT && !st; i++)
         if ((st = jobs.st[report_order[i]]) && err)
             *err = jobs.err[report_order[i]];

@@ -288,6 +288,16 @@ am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, cons
 am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                                 am_skin_result *res, am_buf *mesh, am_error *err);
 
+/* The same, with `beside(user, res)` run on a thread of its own while each built result is
+ * encoded (joined before the encode's result is looked at, and run again on a rebuilt
+ * result): a writer of the build's own outputs (the .dae, the meshdata), which read the
+ * result and never the encoded bytes, done during the deflate instead of after it. It must
+ * replace whatever an earlier run of it made. */
+typedef void (*am_skin_beside_fn)(void *user, const am_skin_result *res);
+am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                                       am_skin_result *res, am_buf *mesh, am_skin_beside_fn beside, void *user,
+                                       am_error *err);
+
 void am_skin_result_free(am_skin_result *res);
 
 #ifdef __cplusplus
