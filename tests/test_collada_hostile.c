@@ -168,6 +168,30 @@ static void test_a_bad_vcount_entry_is_named(void **state)
     }
 }
 
+/* A long list (read in pieces side by side past 1 MiB) names its first bad token by its
+ * index in the whole list, wherever the pieces are cut. */
+static void test_a_bad_token_in_a_long_list_is_named_by_its_index(void **state)
+{
+    (void)state;
+    const size_t n = 600000; /* 0 1 2 0 1 2 ...: 2.4 MB of <p> */
+    const size_t bad[][2] = {{599998, SIZE_MAX}, {10, 500000}, {300001, 300002}};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        am_buf x = {0};
+        assert_int_equal(am_buf_printf(&x, NULL, HEAD_NS GEOMETRY "<triangles count=\"%zu\"><input semantic=\"VERTEX\" "
+                                                 "source=\"#g-v\" offset=\"0\"/><p>",
+                                       n / 3),
+                         AM_OK);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(am_buf_printf(&x, NULL, i == bad[b][0] || i == bad[b][1] ? "7x " : "%zu ", i % 3), AM_OK);
+        assert_int_equal(am_buf_printf(&x, NULL, "</p></triangles></mesh></geometry></library_geometries></COLLADA>"),
+                         AM_OK);
+        char said[64];
+        snprintf(said, sizeof said, "'7x' (value %zu) is not an integer", bad[b][0]);
+        must_refuse(x.data, x.size, said);
+        am_buf_free(&x);
+    }
+}
+
 /* "<COLLADA>" then depth x "<e>" ... "</e>" (optionally inside <asset><extra>). */
 static char *nested(size_t depth, const char *tail)
 {
@@ -322,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_a_dtd_is_refused_in_every_encoding),
         cmocka_unit_test(test_a_utf16_document_without_dtd_reads),
         cmocka_unit_test(test_a_bad_vcount_entry_is_named),
+        cmocka_unit_test(test_a_bad_token_in_a_long_list_is_named_by_its_index),
         cmocka_unit_test(test_deep_nesting_is_bounded),
         cmocka_unit_test(test_other_xml_readers_refuse_a_dtd),
         cmocka_unit_test(test_import_of_the_bombs_fails_cleanly_under_a_cap),

@@ -245,7 +245,7 @@ static void test_class_borders_stay_locked_so_the_lod_stays_closed(void **state)
     am_error_clear(&err);
     assert_int_equal(am_skin_weight_classes(&m, false, cls, &err), AM_OK);
     assert_int_not_equal(cls[cube_vertex(0, 0, 0)], cls[cube_vertex(CUBE_N, 0, 0)]);
-    am_lod_step step = {cls, 0.25, 0.05, 0, 0}; /* no border thinning: the lock alone */
+    am_lod_step step = {cls, 0.25, 0.05, 0, 0, false}; /* no border thinning: the lock alone */
     uint32_t *out;
     size_t out_n;
     assert_int_equal(am_skin_simplify(&m, idx, n, &step, &out, &out_n, &err), AM_OK);

@@ -161,7 +161,7 @@ static int lod_chain(const am_rig *rig, bool shadow, size_t lods[AM_LOD_COUNT])
     for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST && !rc; lod--) {
         int step = AM_LOD_HIGH - lod - 1;
         am_lod_step ls = {lod == AM_LOD_MEDIUM ? cls : cls_far, o.lod_ratio[step], o.lod_error[step],
-                          o.lod_weight_tol[step], 0};
+                          o.lod_weight_tol[step], 0, false};
         uint32_t *next = NULL;
         size_t nn = 0;
         rc = shadow ? am_skin_simplify(&m, idx, n, &ls, &next, &nn, &err)

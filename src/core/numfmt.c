@@ -40,38 +40,85 @@ static const uint64_t pow5[28] = {
     7450580596923828125ull,
 };
 
-static const char DIGIT_PAIRS[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+/* "00" .. "99": two digits per division (the writers print hundreds of thousands of indices). */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                      "8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_u64[20] = {1ull,
+                                       10ull,
+                                       100ull,
+                                       1000ull,
+                                       10000ull,
+                                       100000ull,
+                                       1000000ull,
+                                       10000000ull,
+                                       100000000ull,
+                                       1000000000ull,
+                                       10000000000ull,
+                                       100000000000ull,
+                                       1000000000000ull,
+                                       10000000000000ull,
+                                       100000000000000ull,
+                                       1000000000000000ull,
+                                       10000000000000000ull,
+                                       100000000000000000ull,
+                                       1000000000000000000ull,
+                                       10000000000000000000ull};
+
+/* The number of decimal digits of v: floor(log10 v) + 1 from its bit length (log10 2 ~
+ * 1233 / 4096) and one comparison. */
+static size_t decimal_length(uint64_t v)
+{
+    int bits = 64 - __builtin_clzll(v | 1);
+    size_t t = (size_t)((bits * 1233) >> 12);
+    return t + 1 - (v < pow10_u64[t]) + (v == 0);
+}
+
+/* The n decimal digits of v into out[0..n) (n from decimal_length), two per division. */
+static void put_digits(char *out, uint64_t v, size_t n)
+{
+    char *p = out + n;
+    while (v >> 32) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        p -= 2;
+        p[0] = digit_pairs[2 * r];
+        p[1] = digit_pairs[2 * r + 1];
+    }
+    uint32_t w = (uint32_t)v; /* the rest in 32-bit arithmetic (a float's digits are all here) */
+    while (w >= 100) {
+        uint32_t r = w % 100;
+        w /= 100;
+        p -= 2;
+        p[0] = digit_pairs[2 * r];
+        p[1] = digit_pairs[2 * r + 1];
+    }
+    if (w >= 10) {
+        p[-2] = digit_pairs[2 * w];
+        p[-1] = digit_pairs[2 * w + 1];
+    } else
+        p[-1] = (char)('0' + w);
+}
+
 size_t am_fmt_u64(char *out, uint64_t v)
 {
-    /* two digits per division, from the right (the writers' hot loop) */
-    char tmp[24], *end = tmp + sizeof tmp, *p = end;
-    while (v >= 100) {
-        p -= 2;
-        memcpy(p, &DIGIT_PAIRS[2 * (v % 100)], 2);
-        v /= 100;
-    }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, &DIGIT_PAIRS[2 * v], 2);
-    } else {
-        *--p = (char)('0' + v);
-    }
-    size_t n = (size_t)(end - p);
-    memcpy(out, p, n);
+    size_t n = decimal_length(v);
+    put_digits(out, v, n);
     out[n] = '\0';
     return n;
 }
 
-/* floor(m * 2^-x * 10^s) for x > s: (m * 5^s) >> (x - s); *exact: no bits shifted out. */
-static uint64_t scaled(uint64_t m, int x, int s, bool *exact)
+/* floor(m * 2^-x * 10^s) for x > s: (m * 5^s) >> (x - s). No bits are shifted out exactly
+ * when 2^(x - s) divides m (5^s is odd): that is the caller's exactness test. */
+static uint64_t scaled(uint64_t m, int x, int s)
 {
-    u128 p = (u128)m * pow5[s];
-    int q = x - s;
-    *exact = (p & (((u128)1 << q) - 1)) == 0;
-    return (uint64_t)(p >> q);
+    return (uint64_t)(((u128)m * pow5[s]) >> (x - s));
+}
+
+static bool divides(uint64_t m, int q)
+{
+    return m && q <= __builtin_ctzll(m);
 }
 
 /* The shortest digits of v = m2 * 2^(e2 + 2) (Ryu's notation: e2 already lowered by 2).
@@ -87,23 +134,23 @@ static bool shortest(uint64_t m2, int e2, bool mm_shift, uint64_t *digits, int *
         return false;
     bool accept = (m2 & 1) == 0; /* an even mantissa owns the ends of its interval */
     uint64_t mv = 4 * m2, mp = 4 * m2 + 2, mm = 4 * m2 - 1 - (mm_shift ? 1 : 0);
-    bool er, ep, em;
-    uint64_t vr = scaled(mv, x, s, &er), vp = scaled(mp, x, s, &ep), vm = scaled(mm, x, s, &em);
-    bool vm_zeros = false, vr_zeros = er;
+    int q = x - s;
+    uint64_t vr = scaled(mv, x, s), vp = scaled(mp, x, s), vm = scaled(mm, x, s);
+    bool vm_zeros = false, vr_zeros = divides(mv, q);
     if (accept)
-        vm_zeros = em;
-    else if (ep)
+        vm_zeros = divides(mm, q);
+    else if (divides(mp, q))
         vp--; /* the upper end itself is not ours */
     int removed = 0;
     unsigned last = 0;
-    if (!vm_zeros && !vr_zeros) {
-        /* no trailing zeros to follow (the usual case, as in Ryu): two digits at a time,
-         * the higher of the two being the last one removed */
-        while (vp / 100 > vm / 100) {
-            last = (unsigned)(vr % 100 / 10);
-            vr /= 100, vp /= 100, vm /= 100;
-            removed += 2;
-        }
+    /* two digits at a time while both of them go (the same steps as one at a time: the
+     * zeros seen and the last digit removed are tracked over the pair) */
+    while (vp / 100 > vm / 100) {
+        vm_zeros &= vm % 100 == 0;
+        vr_zeros &= last == 0 && vr % 10 == 0;
+        last = (unsigned)(vr / 10 % 10);
+        vr /= 100, vp /= 100, vm /= 100;
+        removed += 2;
     }
     while (vp / 10 > vm / 10) {
         vm_zeros &= vm % 10 == 0;
@@ -126,15 +173,16 @@ static bool shortest(uint64_t m2, int e2, bool mm_shift, uint64_t *digits, int *
     return true;
 }
 
-/* digits * 10^exp10 as %.Pg lays it out, P = max(number of digits, pmin). */
+/* digits * 10^exp10 as %.Pg lays it out, P = max(number of digits, pmin). The digits are
+ * written in place (no copy through a buffer): where a point goes inside them, they are
+ * written one place to the right and the integer part moved back over it. */
 static size_t layout(char *out, bool neg, uint64_t digits, int exp10, int pmin)
 {
     while (digits && digits % 10 == 0) {
         digits /= 10;
         exp10++;
     }
-    char d[24];
-    size_t n = am_fmt_u64(d, digits), o = 0;
+    size_t n = decimal_length(digits), o = 0;
     int x = exp10 + (int)n - 1; /* exponent of the first digit */
     int p = (int)n > pmin ? (int)n : pmin;
     if (neg)
@@ -145,27 +193,29 @@ static size_t layout(char *out, bool neg, uint64_t digits, int exp10, int pmin)
             out[o++] = '.';
             for (int i = 0; i < -x - 1; i++)
                 out[o++] = '0';
-            memcpy(out + o, d, n);
+            put_digits(out + o, digits, n);
             o += n;
         } else if ((int)n <= x + 1) {
-            memcpy(out + o, d, n);
+            put_digits(out + o, digits, n);
             o += n;
             for (int i = 0; i < x + 1 - (int)n; i++)
                 out[o++] = '0';
         } else {
-            memcpy(out + o, d, (size_t)x + 1);
+            put_digits(out + o + 1, digits, n);
+            for (int i = 0; i <= x; i++)
+                out[o + (size_t)i] = out[o + (size_t)i + 1];
             o += (size_t)x + 1;
-            out[o++] = '.';
-            memcpy(out + o, d + x + 1, n - (size_t)x - 1);
-            o += n - (size_t)x - 1;
+            out[o] = '.';
+            o += n - (size_t)x;
         }
     } else {
-        out[o++] = d[0];
+        put_digits(out + o + 1, digits, n);
+        out[o] = out[o + 1];
         if (n > 1) {
-            out[o++] = '.';
-            memcpy(out + o, d + 1, n - 1);
-            o += n - 1;
-        }
+            out[o + 1] = '.';
+            o += n + 1;
+        } else
+            o++;
         out[o++] = 'e';
         out[o++] = x < 0 ? '-' : '+';
         int ax = x < 0 ? -x : x;

@@ -43,10 +43,31 @@ am_status am_textout_finish(am_textout *t)
     return t->status;
 }
 
+/* Room for one number in the chunk (flushing first when there is not): the numbers are
+ * formatted straight into it, not through a copy. Null when the writer has failed. */
+static char *number_room(am_textout *t)
+{
+    if (t->status)
+        return NULL;
+    if (t->len + AM_FMT_NUM_MAX > AM_TEXTOUT_CHUNK) {
+        am_textout_flush(t);
+        if (t->status)
+            return NULL;
+    }
+    return t->chunk + t->len;
+}
+
+static void number_done(am_textout *t, size_t n)
+{
+    t->len += n;
+    t->total += n;
+}
+
 void am_out_u64(am_textout *t, uint64_t v)
 {
-    char b[24];
-    am_out_mem(t, b, am_fmt_u64(b, v));
+    char *at = number_room(t);
+    if (at)
+        number_done(t, am_fmt_u64(at, v));
 }
 
 void am_out_i64(am_textout *t, int64_t v)
@@ -60,14 +81,16 @@ void am_out_i64(am_textout *t, int64_t v)
 
 void am_out_f32(am_textout *t, float v)
 {
-    char b[AM_FMT_NUM_MAX];
-    am_out_mem(t, b, am_fmt_f32(b, v));
+    char *at = number_room(t);
+    if (at)
+        number_done(t, am_fmt_f32(at, v));
 }
 
 void am_out_f64(am_textout *t, double v)
 {
-    char b[AM_FMT_NUM_MAX];
-    am_out_mem(t, b, am_fmt_f64(b, v));
+    char *at = number_room(t);
+    if (at)
+        number_done(t, am_fmt_f64(at, v));
 }
 
 void am_out_printf(am_textout *t, const char *fmt, ...)

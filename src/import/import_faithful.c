@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/radix.h"
 #include "import/import.h"
 #include "skin/skin_weights.h"
 
@@ -106,6 +107,44 @@ static int cmp_wkey(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* keys sorted as cmp_wkey sorts them: three stable radix passes (z, y, then x) over keys in
+ * increasing pos, which is the order cmp_wkey's ties fall back to (-0 keyed as 0: the two
+ * compare equal). A NaN, which no sort orders, keeps qsort's order. */
+static am_status sort_wkeys(wkey *keys, size_t n, am_error *err)
+{
+    bool nan = false;
+    for (size_t i = 0; i < n && !nan; i++)
+        nan = isnan(keys[i].q[0]) || isnan(keys[i].q[1]) || isnan(keys[i].q[2]);
+    uint32_t *key = malloc((n ? n : 1) * sizeof *key), *perm = malloc((n ? n : 1) * sizeof *perm);
+    wkey *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (nan || !key || !perm || !sorted) {
+        free(key);
+        free(perm);
+        free(sorted);
+        qsort(keys, n, sizeof *keys, cmp_wkey); /* nothing lost: the same order, slower */
+        return AM_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    am_status st = AM_OK;
+    for (int k = 2; k >= 0 && !st; k--) {
+        for (size_t i = 0; i < n; i++) {
+            float q = keys[perm[i]].q[k];
+            key[i] = am_radix_float_key(q == 0 ? 0.0f : q);
+        }
+        st = am_radix_sort_u32(key, perm, n, err);
+    }
+    if (!st) {
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = keys[perm[i]];
+        memcpy(keys, sorted, n * sizeof *keys);
+    }
+    free(key);
+    free(perm);
+    free(sorted);
+    return st;
+}
+
 typedef struct norm_box {
     float trans[3], scale[3];
 } norm_box;
@@ -187,7 +226,11 @@ static am_status weight_map_make(const am_scene_mesh *m, const norm_box *box, we
         w->keys[n].pos = (uint32_t)p;
         n++;
     }
-    qsort(w->keys, n, sizeof *w->keys, cmp_wkey);
+    am_status st = sort_wkeys(w->keys, n, err);
+    if (st) {
+        weight_map_free(w);
+        return st;
+    }
     /* std::map assignment: of equal positions the later one stays */
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim/anim.h"
+#include "core/parallel.h"
 #include "core/text.h"
 #include "bench/bench.h"
 #include "import/import.h"
@@ -403,6 +404,89 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
     return AM_OK;
 }
 
+/* The rig JSON written beside the build (am_task). */
+typedef struct rig_writer {
+    const am_rig *rig;
+    am_buf *out;
+    am_status st;
+    am_error err;
+} rig_writer;
+
+static void rig_write_job(void *user)
+{
+    rig_writer *w = user;
+    am_error_clear(&w->err);
+    w->st = am_rig_to_json(w->rig, w->out, &w->err);
+}
+
+/* The rig JSON: the one written beside the build (joined), or `rig`'s written now. */
+static am_status rig_json_done(rig_writer *w, am_task *t, bool beside, const am_rig *rig, am_error *err)
+{
+    if (!beside)
+        return am_rig_to_json(rig, w->out, err);
+    am_task_join(t);
+    if (w->st && err)
+        *err = w->err;
+    return w->st;
+}
+
+/* The .dae, written during the encode (am_skin_build_encoded_beside) from the build. */
+typedef struct dae_writer {
+    am_buf *out;
+    am_status st;
+    am_error err;
+} dae_writer;
+
+static void dae_beside(void *user, const am_skin_result *res)
+{
+    dae_writer *w = user;
+    am_buf_free(w->out); /* a rebuilt result's .dae replaces the first one's */
+    am_error_clear(&w->err);
+    w->st = am_write_collada(res, w->out, &w->err);
+}
+
+static am_status dae_done(const dae_writer *w, am_error *err)
+{
+    if (w->st && err)
+        *err = w->err;
+    return w->st;
+}
+
+/* A part's outputs after the encode: the rig JSON (unless written beside the build), the
+ * meshdata (one face only) and the bench on the encoded bytes, one job each
+ * (core/parallel.h), the bench (the longest with --bench) first. */
+enum { PART_JOB_BENCH, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_COUNT };
+
+typedef struct part_jobs {
+    const am_skin_result *res;
+    const am_rig *rig; /* NULL: its JSON is written beside the build (rig_writer) */
+    const am_buf *mesh;
+    const char *name;
+    size_t colour;
+    const am_import_plan *plan;
+    const am_skeleton *skel;
+    bool full_bench;
+    am_import_part_report *pr;
+    am_buf *rig_json, *md, *sheet;
+    am_status st[PART_JOB_COUNT];
+    am_error err[PART_JOB_COUNT];
+} part_jobs;
+
+static void part_job(void *user, size_t k, int worker)
+{
+    (void)worker;
+    part_jobs *j = user;
+    am_error *err = &j->err[k];
+    am_error_clear(err);
+    switch (k) {
+    case PART_JOB_RIG: j->st[k] = j->rig ? am_rig_to_json(j->rig, j->rig_json, err) : AM_OK; break;
+    case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
+    default:
+        j->st[k] = bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->pr, j->sheet, err);
+        break;
+    }
+}
+
 static am_status run_part(const am_import_plan *plan, size_t pi, const am_skeleton *skel,
                           const am_import_options *opts, const char *out_dir, am_import_outset *set,
                           part_out *po, am_import_part_report *pr, am_import_report *rep, am_error *err)
@@ -447,7 +531,15 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         fitted.face_start = NULL;
         so.budget_given_skin = true;
     }
-    am_status st = am_skin_build_encoded(&fitted, skel, &so, &res, &po->mesh, err);
+    /* The rig JSON is the rig as given (unless --normalize-binds rewrites it after a first
+     * build): written on a thread of its own beside the build. */
+    rig_writer rw = {&part->rig, &rig_json, AM_OK, {0}};
+    am_task rig_task = {0};
+    bool rig_beside = !(opts->normalize_binds && part->rig.explicit_skin);
+    if (rig_beside)
+        am_task_start(&rig_task, rig_write_job, &rw);
+    dae_writer dw = {&dae, AM_OK, {0}};
+    am_status st = am_skin_build_encoded_beside(&fitted, skel, &so, &res, &po->mesh, dae_beside, &dw, err);
     if (st && so.budget_given_skin && err) {
         /* the budget's refusal names the rig: name the part (and so the model) instead */
         char msg[sizeof err->msg];
@@ -469,7 +561,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         pr->rest_error_before_m = before.rest_error_m;
         am_skin_result_free(&res);
         am_buf_free(&po->mesh);
-        if ((st = am_skin_build_encoded(&normalized, skel, &so, &res, &po->mesh, err)))
+        if ((st = am_skin_build_encoded_beside(&normalized, skel, &so, &res, &po->mesh, dae_beside, &dw, err)))
             goto done;
     }
     *pr->skin = res.summary;
@@ -486,19 +578,16 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if ((st = joint_figures(part, &res, skel, pr, rep, err)))
         goto done;
     progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", part->name, po->mesh.size);
-    if ((st = am_write_collada(&res, &dae, err)) ||
-        (st = am_rig_to_json(have_normalized ? &normalized : &part->rig, &rig_json, err)))
+    if (res.face_count > 1 && opts->meshdata_required) {
+        if (!(st = dae_done(&dw, err)) &&
+            !(st = rig_json_done(&rw, &rig_task, rig_beside, have_normalized ? &normalized : &part->rig, err)))
+            st = am_fail(err, AM_ERR_INVALID,
+                         "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), "
+                         "and --meshdata asks for it",
+                         part->name, res.face_count);
         goto done;
-    if (res.face_count == 1) {
-        if ((st = am_write_meshdata_json(&res, &md, err)))
-            goto done;
-    } else if (opts->meshdata_required) {
-        st = am_fail(err, AM_ERR_INVALID,
-                     "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), and "
-                     "--meshdata asks for it",
-                     part->name, res.face_count);
-        goto done;
-    } else {
+    }
+    if (res.face_count > 1) {
         char stale[1200];
         snprintf(stale, sizeof stale, "%s/%s.meshdata.json", out_dir, part->name);
         if ((st = am_import_outset_stale(set, stale, err)))
@@ -509,7 +598,22 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                     part->name, res.face_count);
     }
     progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
-    if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, opts->bench, pr, &sheet, err)))
+    /* The writers read the build, the bench the encoded bytes: independent, so they run side
+     * by side; the first failure in this order is the one reported, as one after another. */
+    part_jobs jobs = {&res, rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
+                      pr,   &rig_json, &md, &sheet, {AM_OK}, {{0}}};
+    am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
+    if (rig_beside) {
+        am_task_join(&rig_task);
+        jobs.st[PART_JOB_RIG] = rw.st;
+        jobs.err[PART_JOB_RIG] = rw.err;
+    }
+    static const int report_order[PART_JOB_COUNT] = {PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_BENCH};
+    st = dae_done(&dw, err);
+    for (int i = 0; i < PART_JOB_COUNT && !st; i++)
+        if ((st = jobs.st[report_order[i]]) && err)
+            *err = jobs.err[report_order[i]];
+    if (st)
         goto done;
     if (pr->rest_error_m > 1e-3)
         run_finding(rep, "rest_error",
@@ -547,6 +651,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         st = add_file(set, out_dir, name, ".png", &sheet, err);
     }
 done:
+    if (rig_beside)
+        am_task_join(&rig_task); /* before its buffer is freed, whatever failed */
     am_skin_result_free(&res);
     if (have_normalized)
         free(normalized.joints);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parallel.h"
 #include "mesh/llsd.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/zblock.h"
@@ -390,6 +391,54 @@ static am_status encode_skin(const am_skin_info *sk, int level, am_buf *out, am_
 
 /* ---------- the whole asset ---------- */
 
+#define PARALLEL_MIN_INDICES 100000 /* the blocks encoded side by side from this many LOD indices */
+
+/* One block's encode (skin, physics, a LOD), each its own job; jobs are taken biggest
+ * first: the high LOD's deflate is most of an asset's time. */
+typedef struct block_jobs {
+    const am_mesh_asset *a;
+    int level; /* zlib 0..9 */
+    am_buf *blocks;
+    bool present[AM_BLOCK_COUNT];
+    am_status st[AM_BLOCK_COUNT];
+    am_error err[AM_BLOCK_COUNT];
+} block_jobs;
+
+static void block_job(void *user, size_t i, int worker)
+{
+    (void)worker;
+    static const int biggest_first[AM_BLOCK_COUNT] = {AM_BLOCK_HIGH,           AM_BLOCK_MEDIUM, AM_BLOCK_PHYSICS_MESH,
+                                                      AM_BLOCK_LOW,            AM_BLOCK_LOWEST, AM_BLOCK_SKIN,
+                                                      AM_BLOCK_PHYSICS_CONVEX};
+    block_jobs *j = user;
+    const am_mesh_asset *a = j->a;
+    int b = biggest_first[i];
+    am_error *err = &j->err[b];
+    am_error_clear(err);
+    const char *name = am_mesh_block_name(b);
+    am_status s = AM_OK;
+    if (b == AM_BLOCK_SKIN && a->has_skin) {
+        s = encode_skin(&a->skin, j->level, &j->blocks[b], err);
+        j->present[b] = true;
+    } else if (b == AM_BLOCK_PHYSICS_CONVEX && a->physics_convex_raw) {
+        am_llsd check;
+        s = am_llsd_parse(a->physics_convex_raw, a->physics_convex_size, NULL, &check, NULL, err);
+        am_llsd_free(&check);
+        if (s)
+            am_error_where(err, "encoding physics_convex (not valid binary LLSD)");
+        else
+            s = am_zblock_deflate_level(a->physics_convex_raw, a->physics_convex_size, j->level, &j->blocks[b], err);
+        j->present[b] = true;
+    } else if (b <= AM_BLOCK_HIGH && a->lods[b].face_count) {
+        s = encode_lod(&a->lods[b], a, name, j->level, &j->blocks[b], err);
+        j->present[b] = true;
+    } else if (b == AM_BLOCK_PHYSICS_MESH && a->physics_mesh.face_count) {
+        s = encode_lod(&a->physics_mesh, a, name, j->level, &j->blocks[b], err);
+        j->present[b] = true;
+    }
+    j->st[b] = s;
+}
+
 am_status am_mesh_asset_encode(const am_mesh_asset *a, am_buf *out, am_error *err)
 {
     return am_mesh_asset_encode_level(a, 9, out, err); /* Z_BEST_COMPRESSION (zblock.h) */
@@ -412,29 +461,23 @@ am_status am_mesh_asset_encode_level(const am_mesh_asset *a, int level, am_buf *
         am_error_where(err, "encoding mesh asset");
         return AM_ERR_INVALID;
     }
-    for (int i = 0; i < AM_BLOCK_COUNT && !s; i++) {
-        int b = order[i];
-        const char *name = am_mesh_block_name(b);
-        if (b == AM_BLOCK_SKIN && a->has_skin) {
-            s = encode_skin(&a->skin, level, &blocks[b], err);
-            present[b] = true;
-        } else if (b == AM_BLOCK_PHYSICS_CONVEX && a->physics_convex_raw) {
-            am_llsd check;
-            s = am_llsd_parse(a->physics_convex_raw, a->physics_convex_size, NULL, &check, NULL, err);
-            am_llsd_free(&check);
-            if (s)
-                am_error_where(err, "encoding physics_convex (not valid binary LLSD)");
-            else
-                s = am_zblock_deflate_level(a->physics_convex_raw, a->physics_convex_size, level, &blocks[b], err);
-            present[b] = true;
-        } else if (b <= AM_BLOCK_HIGH && a->lods[b].face_count) {
-            s = encode_lod(&a->lods[b], a, name, level, &blocks[b], err);
-            present[b] = true;
-        } else if (b == AM_BLOCK_PHYSICS_MESH && a->physics_mesh.face_count) {
-            s = encode_lod(&a->physics_mesh, a, name, level, &blocks[b], err);
-            present[b] = true;
-        }
-    }
+    /* every block on its own (core/parallel.h), the high LOD, the biggest, first; the first
+     * failure in the writer's order is the one reported, as when they ran one by one */
+    block_jobs jobs;
+    memset(&jobs, 0, sizeof jobs);
+    jobs.a = a;
+    jobs.level = level;
+    jobs.blocks = blocks;
+    size_t indices = 0; /* a small asset is not worth a thread */
+    for (int l = 0; l < AM_LOD_COUNT; l++)
+        for (size_t f = 0; f < a->lods[l].face_count; f++)
+            indices += a->lods[l].faces[f].index_count;
+    am_parallel_for(AM_BLOCK_COUNT, indices < PARALLEL_MIN_INDICES ? 1 : 0, block_job, &jobs);
+    for (int i = 0; i < AM_BLOCK_COUNT; i++)
+        present[order[i]] = jobs.present[order[i]];
+    for (int i = 0; i < AM_BLOCK_COUNT && !s; i++)
+        if ((s = jobs.st[order[i]]) && err)
+            *err = jobs.err[order[i]];
 
     am_llsd hdr;
     memset(&hdr, 0, sizeof hdr);

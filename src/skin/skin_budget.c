@@ -270,7 +270,7 @@ static am_status compact_vertices(am_skin_result *res, am_error *err)
 /* Weight-aware reduction of the whole mesh to about `target` triangles: rounds of the LOD
  * simplification; a round that gains little asks for more next time (small classes round
  * to their whole size), and the later rounds widen the weight tolerance and drop the bands. */
-static am_status reduce(am_skin_result *res, size_t target, am_error *err)
+static am_status reduce(am_skin_result *res, size_t target, bool parallel, am_error *err)
 {
     static const struct {
         bool bands;
@@ -292,7 +292,7 @@ static am_status reduce(am_skin_result *res, size_t target, am_error *err)
             if ((st = am_skin_weight_classes(&m, bands, cls, err)))
                 break;
         }
-        am_lod_step step = {cls, ask * (double)target / (double)tris, 1.0, rounds[r].weight_tol, 0.005};
+        am_lod_step step = {cls, ask * (double)target / (double)tris, 1.0, rounds[r].weight_tol, 0.005, parallel};
         uint32_t *out;
         size_t n;
         if ((st = am_skin_simplify(&m, res->triangles, 3 * tris, &step, &out, &n, err)))
@@ -351,7 +351,7 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
     if (target >= b.tris)
         return AM_OK;
     sum->budget_tris = (long)target;
-    if ((st = reduce(res, target, err)))
+    if ((st = reduce(res, target, opts->threads != 1, err)))
         return st;
     if (R > 0 && (double)res->triangle_count <= 1.02 * (double)target) {
         /* a reduced mesh compresses a little worse than the original: measure it again and,
@@ -362,7 +362,7 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
         double est = predicted_est(&after, (double)res->triangle_count);
         if (est > (double)R) {
             size_t again = (size_t)floor((double)res->triangle_count * (double)R / est * 0.99);
-            if ((st = reduce(res, again, err)))
+            if ((st = reduce(res, again, opts->threads != 1, err)))
                 return st;
             target = again;
             sum->budget_tris = (long)target;
@@ -376,7 +376,7 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
             break;
         target = (size_t)floor((double)res->triangle_count * cap / used * 0.98);
         sum->budget_tris = (long)target;
-        if ((st = reduce(res, target, err)))
+        if ((st = reduce(res, target, opts->threads != 1, err)))
             return st;
     }
     sum->tris_removed = sum->tris_in - res->triangle_count;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/parallel.h"
 #include "core/radix.h"
 #include "skin/skin_internal.h"
 #include "skin/skin_weights.h"
@@ -403,6 +404,87 @@ static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts,
     return AM_OK;
 }
 
+#define PARALLEL_MIN_VERTICES 20000 /* the faces' LODs side by side from this many vertices */
+
+/* The LOD work of every face, one job per face (core/parallel.h): the faces are
+ * independent until the position domain, which spans the whole LOD. */
+typedef struct lod_jobs {
+    const am_skin_options *opts;
+    const am_skin_face_split *faces;
+    const am_skin_norm *norm;
+    const am_skin_result *res;
+    face_attr *at;
+    uint32_t *(*lod_idx)[AM_MESH_MAX_FACES];
+    size_t (*lod_n)[AM_MESH_MAX_FACES];
+    bool groups_parallel; /* the faces one after another: each face's classes side by side */
+    am_status st[AM_MESH_MAX_FACES];
+    am_error err[AM_MESH_MAX_FACES];
+} lod_jobs;
+
+/* One face: its normalised attributes, weight classes, and its LODs (each simplified from
+ * the one above). */
+static am_status face_lods(const lod_jobs *j, size_t f, am_error *err)
+{
+    const am_skin_options *opts = j->opts;
+    const am_skin_face_split *src = &j->faces[f];
+    const am_skin_result *res = j->res;
+    face_attr *at = &j->at[f];
+    size_t nv = src->vertex_count ? src->vertex_count : 1;
+    at->pos = malloc(nv * 3 * sizeof(float));
+    at->nrm = malloc(nv * 3 * sizeof(float));
+    at->uv = malloc(nv * 2 * sizeof(float));
+    at->wcount = malloc(nv);
+    at->wjoint = malloc(4 * nv);
+    at->wvalue = malloc(4 * nv * sizeof(float));
+    at->cls = malloc(nv * sizeof(uint32_t));
+    at->cls_far = malloc(nv * sizeof(uint32_t));
+    if (!at->pos || !at->nrm || !at->uv || !at->wcount || !at->wjoint || !at->wvalue || !at->cls || !at->cls_far)
+        return am_fail_nomem(err, "LOD attributes");
+    for (size_t i = 0; i < src->vertex_count; i++) {
+        size_t v = src->vertices[i];
+        am_skin_norm_position(j->norm, &res->positions[3 * v], &at->pos[3 * i]);
+        am_skin_norm_normal(j->norm, &res->normals[3 * v], &at->nrm[3 * i]);
+        at->uv[2 * i] = res->uvs[2 * v];
+        at->uv[2 * i + 1] = res->uvs[2 * v + 1];
+        at->wcount[i] = res->weight_count[v];
+        memcpy(&at->wjoint[4 * i], &res->weight_joint[4 * v], 4);
+        for (int k = 0; k < 4; k++)
+            at->wvalue[4 * i + k] = (float)(res->weight_code[4 * v + k] / 65535.0);
+    }
+    am_lod_mesh m = {at->pos, src->vertex_count, at->wcount, at->wjoint, at->wvalue, at->nrm};
+    am_status st;
+    if (opts->lod_weight_blind) {
+        memset(at->cls, 0, nv * sizeof(uint32_t));
+        memset(at->cls_far, 0, nv * sizeof(uint32_t));
+    } else if (!opts->high_lod_only && ((st = am_skin_weight_classes(&m, true, at->cls, err)) ||
+                                        (st = am_skin_weight_classes(&m, false, at->cls_far, err))))
+        return st;
+    /* high LOD = the face's own indices */
+    j->lod_idx[AM_LOD_HIGH][f] = malloc((src->index_count ? src->index_count : 1) * sizeof(uint32_t));
+    if (!j->lod_idx[AM_LOD_HIGH][f])
+        return am_fail_nomem(err, "LOD indices");
+    memcpy(j->lod_idx[AM_LOD_HIGH][f], src->indices, src->index_count * sizeof(uint32_t));
+    j->lod_n[AM_LOD_HIGH][f] = src->index_count;
+    for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST && !opts->high_lod_only; lod--) {
+        int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
+        am_lod_step ls = {lod == AM_LOD_MEDIUM ? at->cls : at->cls_far,
+                          opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
+                          opts->lod_weight_blind ? 0.0 : opts->lod_weight_tol[step], 0, j->groups_parallel};
+        if ((st = am_skin_simplify(&m, j->lod_idx[lod + 1][f], j->lod_n[lod + 1][f], &ls, &j->lod_idx[lod][f],
+                                   &j->lod_n[lod][f], err)))
+            return st;
+    }
+    return AM_OK;
+}
+
+static void face_lods_job(void *user, size_t f, int worker)
+{
+    (void)worker;
+    lod_jobs *j = user;
+    am_error_clear(&j->err[f]);
+    j->st[f] = face_lods(j, f, &j->err[f]);
+}
+
 /* Steps 6-7: the four LOD blocks. */
 static am_status build_lods(const am_skin_options *opts, const am_skin_face_split *faces, size_t face_count,
                             const am_skin_norm *norm, am_skin_result *res, am_error *err)
@@ -413,58 +495,22 @@ static am_status build_lods(const am_skin_options *opts, const am_skin_face_spli
     size_t lod_n[AM_LOD_COUNT][AM_MESH_MAX_FACES];
     memset(at, 0, sizeof at);
     memset(lod_idx, 0, sizeof lod_idx);
-    for (size_t f = 0; f < face_count; f++) {
-        const am_skin_face_split *src = &faces[f];
-        size_t nv = src->vertex_count ? src->vertex_count : 1;
-        at[f].pos = malloc(nv * 3 * sizeof(float));
-        at[f].nrm = malloc(nv * 3 * sizeof(float));
-        at[f].uv = malloc(nv * 2 * sizeof(float));
-        at[f].wcount = malloc(nv);
-        at[f].wjoint = malloc(4 * nv);
-        at[f].wvalue = malloc(4 * nv * sizeof(float));
-        at[f].cls = malloc(nv * sizeof(uint32_t));
-        at[f].cls_far = malloc(nv * sizeof(uint32_t));
-        if (!at[f].pos || !at[f].nrm || !at[f].uv || !at[f].wcount || !at[f].wjoint || !at[f].wvalue || !at[f].cls ||
-            !at[f].cls_far) {
-            st = am_fail_nomem(err, "LOD attributes");
-            goto done;
-        }
-        for (size_t i = 0; i < src->vertex_count; i++) {
-            size_t v = src->vertices[i];
-            am_skin_norm_position(norm, &res->positions[3 * v], &at[f].pos[3 * i]);
-            am_skin_norm_normal(norm, &res->normals[3 * v], &at[f].nrm[3 * i]);
-            at[f].uv[2 * i] = res->uvs[2 * v];
-            at[f].uv[2 * i + 1] = res->uvs[2 * v + 1];
-            at[f].wcount[i] = res->weight_count[v];
-            memcpy(&at[f].wjoint[4 * i], &res->weight_joint[4 * v], 4);
-            for (int k = 0; k < 4; k++)
-                at[f].wvalue[4 * i + k] = (float)(res->weight_code[4 * v + k] / 65535.0);
-        }
-        am_lod_mesh m = {at[f].pos, src->vertex_count, at[f].wcount, at[f].wjoint, at[f].wvalue, at[f].nrm};
-        if (opts->lod_weight_blind) {
-            memset(at[f].cls, 0, nv * sizeof(uint32_t));
-            memset(at[f].cls_far, 0, nv * sizeof(uint32_t));
-        } else if (!opts->high_lod_only && ((st = am_skin_weight_classes(&m, true, at[f].cls, err)) ||
-                                            (st = am_skin_weight_classes(&m, false, at[f].cls_far, err))))
-            goto done;
-        /* high LOD = the face's own indices */
-        lod_idx[AM_LOD_HIGH][f] = malloc((src->index_count ? src->index_count : 1) * sizeof(uint32_t));
-        if (!lod_idx[AM_LOD_HIGH][f]) {
-            st = am_fail_nomem(err, "LOD indices");
-            goto done;
-        }
-        memcpy(lod_idx[AM_LOD_HIGH][f], src->indices, src->index_count * sizeof(uint32_t));
-        lod_n[AM_LOD_HIGH][f] = src->index_count;
-        for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST && !opts->high_lod_only; lod--) {
-            int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
-            am_lod_step ls = {lod == AM_LOD_MEDIUM ? at[f].cls : at[f].cls_far,
-                              opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
-                              opts->lod_weight_blind ? 0.0 : opts->lod_weight_tol[step], 0};
-            if ((st = am_skin_simplify(&m, lod_idx[lod + 1][f], lod_n[lod + 1][f], &ls, &lod_idx[lod][f],
-                                       &lod_n[lod][f], err)))
-                goto done;
-        }
-    }
+    memset(lod_n, 0, sizeof lod_n);
+    lod_jobs *jobs = malloc(sizeof *jobs);
+    if (!jobs)
+        return am_fail_nomem(err, "LOD jobs");
+    size_t vertices = 0; /* a small mesh is not worth a thread */
+    for (size_t f = 0; f < face_count; f++)
+        vertices += faces[f].vertex_count;
+    int threads = vertices < PARALLEL_MIN_VERTICES ? 1 : am_parallel_threads(opts->threads, face_count);
+    *jobs = (lod_jobs){opts, faces, norm, res, at, lod_idx, lod_n, threads == 1 && opts->threads != 1, {AM_OK}, {{0}}};
+    am_parallel_for(face_count, threads, face_lods_job, jobs);
+    for (size_t f = 0; f < face_count && !st; f++) /* the first face's failure, as one at a time */
+        if ((st = jobs->st[f]) && err)
+            *err = jobs->err[f];
+    free(jobs);
+    if (st)
+        goto done;
     for (int lod = opts->high_lod_only ? AM_LOD_HIGH : 0; lod < AM_LOD_COUNT; lod++) {
         /* PositionDomain over the whole LOD, written into every face (LLModel::writeModel). */
         float dmin[3] = {INFINITY, INFINITY, INFINITY}, dmax[3] = {-INFINITY, -INFINITY, -INFINITY};

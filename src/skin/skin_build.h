@@ -126,6 +126,9 @@ typedef struct am_skin_options {
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
                                     material samples when the rig is textured, e.g. the bend
                                     box atlas PNG; NULL: diffuse colour only */
+    int threads;                 /* threads for the faces' LODs (each face is simplified on its
+                                    own; the result does not depend on it): 0 = one per core,
+                                    1 = the caller's thread only */
 } am_skin_options;
 
 void am_skin_options_default(am_skin_options *opts);
@@ -288,6 +291,16 @@ am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, cons
  * measured bytes allow (what am_skin_export does). Free res and mesh on success. */
 am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                                 am_skin_result *res, am_buf *mesh, am_error *err);
+
+/* The same, with `beside(user, res)` run on a thread of its own while each built result is
+ * encoded (joined before the encode's result is looked at, and run again on a rebuilt
+ * result): a writer of the build's own outputs (the .dae, the meshdata), which read the
+ * result and never the encoded bytes, done during the deflate instead of after it. It must
+ * replace whatever an earlier run of it made. */
+typedef void (*am_skin_beside_fn)(void *user, const am_skin_result *res);
+am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                                       am_skin_result *res, am_buf *mesh, am_skin_beside_fn beside, void *user,
+                                       am_error *err);
 
 void am_skin_result_free(am_skin_result *res);
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/outset.h"
+#include "core/parallel.h"
 
 #define DECODE_BACK_BYTES ((size_t)8 << 20)
 
@@ -60,6 +61,25 @@ static double now_s(void)
 am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                                 am_skin_result *res, am_buf *mesh, am_error *err)
 {
+    return am_skin_build_encoded_beside(rig, skel, opts, res, mesh, NULL, NULL, err);
+}
+
+typedef struct beside_call {
+    am_skin_beside_fn fn;
+    void *user;
+    const am_skin_result *res;
+} beside_call;
+
+static void beside_job(void *user)
+{
+    const beside_call *c = user;
+    c->fn(c->user, c->res);
+}
+
+am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
+                                       am_skin_result *res, am_buf *mesh, am_skin_beside_fn beside, void *user,
+                                       am_error *err)
+{
     am_skin_options o;
     if (opts)
         o = *opts;
@@ -81,7 +101,14 @@ am_status am_skin_build_encoded(const am_rig *rig, const am_skeleton *skel, cons
         if (attempt > 0)
             res->summary.budget_auto = true; /* the automatic budget, corrected by the measured size */
         double t0 = now_s();
-        if ((st = am_skin_encode(res, mesh, err)))
+        beside_call call = {beside, user, res};
+        am_task task = {0};
+        if (beside)
+            am_task_start(&task, beside_job, &call);
+        st = am_skin_encode(res, mesh, err);
+        if (beside)
+            am_task_join(&task);
+        if (st)
             return st;
         res->summary.seconds[AM_SKIN_T_ENCODE] = now_s() - t0;
         const am_skin_summary *sum = &res->summary;

@@ -71,6 +71,9 @@ typedef struct am_lod_step {
     double weight_tol;
     double border_error;     /* geometric bound of the border thinning, relative like error
                                 (0: the same as error) */
+    bool groups_parallel;    /* the weight classes simplified side by side on every core (the
+                                result is the same): for a caller not already running
+                                several of these at once */
 } am_lod_step;
 
 /* Simplify `indices` (into m's vertices); *out is malloc'd. Never returns an empty list

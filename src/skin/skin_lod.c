@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/parallel.h"
 #include "core/radix.h"
 #include "skin/skin_internal.h"
 
@@ -74,19 +75,127 @@ static uint32_t tri_class(const uint32_t *cls, const uint32_t *t)
     return cls[t[1]] == c && cls[t[2]] == c ? c : MIXED;
 }
 
+/* A thread's scratch for its groups (the first thread's is lod_work's own). */
+typedef struct group_scratch {
+    uint32_t *remap; /* vertex -> group-local, UINT32_MAX (kept clear between groups) */
+    uint32_t *back;  /* group-local -> vertex */
+    float *gpos;
+    uint32_t *gidx, *gout;
+} group_scratch;
+
+typedef struct group_jobs {
+    const lod_work *w;
+    const size_t *start;    /* per class (MIXED last): its triangles order[start[c] .. [c + 1]) */
+    const uint32_t *order;
+    const size_t *target_of;
+    size_t class_count;
+    uint32_t *out;          /* a group's result over its own input's place: out[3 start[c] ..) */
+    size_t *got;            /* per group: the indices it kept */
+    group_scratch *scratch; /* per thread */
+} group_jobs;
+
+/* One group (a job): copied into a compact vertex buffer, simplified with its border
+ * locked; mixed triangles, a group with nothing to gain and one that collapses to nothing
+ * are kept as they are. */
+static void group_job(void *user, size_t c, int worker)
+{
+    const group_jobs *j = user;
+    const lod_work *w = j->w;
+    const am_lod_mesh *m = w->m;
+    group_scratch *g = &j->scratch[worker];
+    size_t a = j->start[c], b = j->start[c + 1], gn = 3 * (b - a);
+    uint32_t *out = &j->out[3 * a];
+    size_t target = c < j->class_count ? 3 * j->target_of[c] : gn;
+    size_t got = 0;
+    if (c < j->class_count && gn > 3 && target < gn) {
+        size_t gv = 0;
+        for (size_t k = a; k < b; k++)
+            for (int q = 0; q < 3; q++) {
+                uint32_t v = w->idx[3 * (size_t)j->order[k] + q];
+                if (g->remap[v] == UINT32_MAX) {
+                    g->remap[v] = (uint32_t)gv;
+                    g->back[gv] = v;
+                    memcpy(&g->gpos[3 * gv], &m->pos[3 * (size_t)v], 3 * sizeof(float));
+                    gv++;
+                }
+                g->gidx[3 * (k - a) + (size_t)q] = g->remap[v];
+            }
+        /* meshopt's error is relative to the extent of the buffer it is given: keep it
+         * relative to the whole mesh's */
+        float glo[3] = {INFINITY, INFINITY, INFINITY}, ghi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (size_t i = 0; i < gv; i++)
+            for (int k = 0; k < 3; k++) {
+                float x = g->gpos[3 * i + k];
+                glo[k] = x < glo[k] ? x : glo[k];
+                ghi[k] = x > ghi[k] ? x : ghi[k];
+            }
+        double gext = 0;
+        for (int k = 0; k < 3; k++)
+            gext = ghi[k] - glo[k] > gext ? ghi[k] - glo[k] : gext;
+        double error = gext > 0 ? w->step->error * w->extent / gext : w->step->error;
+        got = meshopt_simplify(g->gout, g->gidx, gn, g->gpos, gv, 3 * sizeof(float), target < 3 ? 3 : target,
+                               (float)(error < 1e30 ? error : 1e30), meshopt_SimplifyLockBorder, NULL);
+        for (size_t i = 0; i < got; i++)
+            out[i] = g->back[g->gout[i]];
+        for (size_t i = 0; i < gv; i++)
+            g->remap[g->back[i]] = UINT32_MAX;
+    }
+    if (got == 0) { /* mixed weights, nothing to gain, or collapsed to nothing: keep it */
+        for (size_t k = a; k < b; k++)
+            memcpy(&out[3 * (k - a)], &w->idx[3 * (size_t)j->order[k]], 3 * sizeof *out);
+        got = gn;
+    }
+    j->got[c] = got;
+}
+
+#define GROUPS_PARALLEL_MIN_INDICES 60000 /* groups side by side from this many indices */
+
+static void scratch_free(group_scratch *g)
+{
+    free(g->remap);
+    free(g->back);
+    free(g->gpos);
+    free(g->gidx);
+    free(g->gout);
+}
+
+/* Scratch for threads 1 .. nt - 1 (sized for any group of this mesh); fewer threads when
+ * it cannot be had (returns the threads to use). */
+static int scratch_make(const lod_work *w, group_scratch *g, int nt)
+{
+    size_t nv = w->m->vertex_count ? w->m->vertex_count : 1, ni = w->n ? w->n : 1;
+    for (int t = 1; t < nt; t++) {
+        g[t].remap = malloc(nv * sizeof *g[t].remap);
+        g[t].back = malloc(nv * sizeof *g[t].back);
+        g[t].gpos = malloc(3 * nv * sizeof *g[t].gpos);
+        g[t].gidx = malloc(ni * sizeof *g[t].gidx);
+        g[t].gout = malloc(ni * sizeof *g[t].gout);
+        if (!g[t].remap || !g[t].back || !g[t].gpos || !g[t].gidx || !g[t].gout) {
+            scratch_free(&g[t]);
+            return t;
+        }
+        for (size_t v = 0; v < nv; v++)
+            g[t].remap[v] = UINT32_MAX;
+    }
+    return nt;
+}
+
 static am_status simplify_groups(lod_work *w, const size_t *target_of, size_t class_count, am_error *err)
 {
-    const am_lod_mesh *m = w->m;
     const uint32_t *cls = w->step->cls;
     size_t tris = w->n / 3;
     /* triangles grouped by class, counting sort (MIXED last) */
     size_t *start = calloc(class_count + 2, sizeof *start);
     uint32_t *order = malloc((tris ? tris : 1) * sizeof *order);
     uint32_t *out = malloc((w->n ? w->n : 1) * sizeof *out);
-    if (!start || !order || !out) {
+    size_t *got = calloc(class_count + 1, sizeof *got);
+    size_t *at = malloc((class_count + 1) * sizeof *at);
+    if (!start || !order || !out || !got || !at) {
         free(start);
         free(order);
         free(out);
+        free(got);
+        free(at);
         return am_fail_nomem(err, "LOD groups");
     }
     for (size_t t = 0; t < tris; t++) {
@@ -95,72 +204,34 @@ static am_status simplify_groups(lod_work *w, const size_t *target_of, size_t cl
     }
     for (size_t c = 0; c <= class_count; c++)
         start[c + 1] += start[c];
-    size_t *at = malloc((class_count + 1) * sizeof *at);
-    if (!at) {
-        free(start);
-        free(order);
-        free(out);
-        return am_fail_nomem(err, "LOD groups");
-    }
     memcpy(at, start, (class_count + 1) * sizeof *at);
     for (size_t t = 0; t < tris; t++) {
         uint32_t c = tri_class(cls, &w->idx[3 * t]);
         order[at[c == MIXED ? class_count : c]++] = (uint32_t)t;
     }
     free(at);
+    /* the groups are independent (each its own triangles, its own result): side by side
+     * when the caller allows it, the results then joined in class order */
+    group_scratch scratch[AM_PARALLEL_MAX_THREADS];
+    memset(scratch, 0, sizeof scratch);
+    scratch[0] = (group_scratch){w->remap, w->back, w->gpos, w->gidx, w->gout};
+    int nt = w->step->groups_parallel && w->n >= GROUPS_PARALLEL_MIN_INDICES
+                 ? scratch_make(w, scratch, am_parallel_threads(0, class_count + 1))
+                 : 1;
+    group_jobs jobs = {w, start, order, target_of, class_count, out, got, scratch};
+    am_parallel_for(class_count + 1, nt, group_job, &jobs);
+    for (int t = 1; t < nt; t++)
+        scratch_free(&scratch[t]);
     size_t n = 0;
     for (size_t c = 0; c <= class_count; c++) {
-        size_t a = start[c], b = start[c + 1], gn = 3 * (b - a);
-        if (gn == 0)
-            continue;
-        size_t target = c < class_count ? 3 * target_of[c] : gn;
-        size_t got = 0;
-        if (c < class_count && gn > 3 && target < gn) {
-            /* compact vertex buffer for this group */
-            size_t gv = 0;
-            for (size_t k = a; k < b; k++)
-                for (int q = 0; q < 3; q++) {
-                    uint32_t v = w->idx[3 * (size_t)order[k] + q];
-                    if (w->remap[v] == UINT32_MAX) {
-                        w->remap[v] = (uint32_t)gv;
-                        w->back[gv] = v;
-                        memcpy(&w->gpos[3 * gv], &m->pos[3 * (size_t)v], 3 * sizeof(float));
-                        gv++;
-                    }
-                    w->gidx[3 * (k - a) + (size_t)q] = w->remap[v];
-                }
-            /* meshopt's error is relative to the extent of the buffer it is given: keep it
-             * relative to the whole mesh's */
-            float glo[3] = {INFINITY, INFINITY, INFINITY}, ghi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            for (size_t i = 0; i < gv; i++)
-                for (int k = 0; k < 3; k++) {
-                    float x = w->gpos[3 * i + k];
-                    glo[k] = x < glo[k] ? x : glo[k];
-                    ghi[k] = x > ghi[k] ? x : ghi[k];
-                }
-            double gext = 0;
-            for (int k = 0; k < 3; k++)
-                gext = ghi[k] - glo[k] > gext ? ghi[k] - glo[k] : gext;
-            double error = gext > 0 ? w->step->error * w->extent / gext : w->step->error;
-            got = meshopt_simplify(w->gout, w->gidx, gn, w->gpos, gv, 3 * sizeof(float), target < 3 ? 3 : target,
-                                   (float)(error < 1e30 ? error : 1e30), meshopt_SimplifyLockBorder, NULL);
-            for (size_t i = 0; i < got; i++)
-                out[n + i] = w->back[w->gout[i]];
-            for (size_t i = 0; i < gv; i++)
-                w->remap[w->back[i]] = UINT32_MAX;
-        }
-        if (got == 0) { /* mixed weights, nothing to gain, or collapsed to nothing: keep it */
-            for (size_t k = a; k < b; k++)
-                memcpy(&out[n + 3 * (k - a)], &w->idx[3 * (size_t)order[k]], 3 * sizeof *out);
-            got = gn;
-        }
-        n += got;
+        memcpy(&w->idx[n], &out[3 * start[c]], got[c] * sizeof *out);
+        n += got[c];
     }
-    memcpy(w->idx, out, n * sizeof *out);
     w->n = n;
     free(start);
     free(order);
     free(out);
+    free(got);
     return AM_OK;
 }
 

@@ -42,7 +42,12 @@ typedef struct dae_ctx {
 
 /* --- XML helpers (collada_read.c) --- */
 bool dae_is(const xmlNode *n, const char *name);
-bool dae_is_space(char ch);
+/* XML white space as the number lists use it (inline: it runs once per character of
+ * every float_array and <p>). */
+static inline bool dae_is_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
 xmlNode *dae_child(const xmlNode *n, const char *name);           /* first element child */
 xmlNode *dae_next(const xmlNode *n, const char *name);            /* next element sibling */
 const char *dae_attr(const xmlNode *n, const char *name);         /* borrowed, NULL if absent */

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/grow.h"
+#include "core/parallel.h"
 #include "core/io.h"
 #include "core/xml_doc.h"
 #include "readers/collada/collada_internal.h"
@@ -132,12 +133,6 @@ static const char *text_of(const xmlNode *n, xmlChar **owned)
     return *owned ? (const char *)*owned : "";
 }
 
-bool dae_is_space(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
-}
-
-
 const char *dae_text_trim(const xmlNode *n, char *buf, size_t size)
 {
     xmlChar *owned;
@@ -152,17 +147,17 @@ const char *dae_text_trim(const xmlNode *n, char *buf, size_t size)
     return buf;
 }
 
-/* Count the tokens first so one allocation holds them all. */
-static size_t count_tokens(const char *s)
+/* Count the tokens first so one allocation holds them all (up to `end`, or the NUL). */
+static size_t count_tokens(const char *s, const char *end)
 {
     size_t n = 0;
-    while (*s) {
-        while (dae_is_space(*s))
+    while (s < end && *s) {
+        while (s < end && dae_is_space(*s))
             s++;
-        if (!*s)
+        if (s == end || !*s)
             break;
         n++;
-        while (*s && !dae_is_space(*s))
+        while (s < end && *s && !dae_is_space(*s))
             s++;
     }
     return n;
@@ -278,6 +273,54 @@ static bool int_token(const char *p, const char **end, void *slot)
     return q != p && (!*q || dae_is_space(*q));
 }
 
+/* A long list is counted and parsed in pieces side by side (core/parallel.h): cut at white
+ * space, so no token is split; each piece's values go to their own place of the one array,
+ * and the first piece with a bad token names it, as one pass over the whole would. */
+#define PIECE_MIN_CHARS ((size_t)1 << 20) /* a list this long is cut into pieces */
+#define MAX_PIECES AM_PARALLEL_MAX_THREADS
+
+typedef struct token_pieces {
+    const char *from[MAX_PIECES + 1]; /* piece k: from[k] .. from[k + 1] */
+    size_t count[MAX_PIECES];         /* its tokens */
+    size_t first[MAX_PIECES];         /* its first token's index in the list */
+    size_t bad[MAX_PIECES];           /* its first bad token (SIZE_MAX: none) */
+    const char *bad_at[MAX_PIECES];
+    token_fn parse;
+    size_t elem;
+    uint8_t *v;
+} token_pieces;
+
+static void count_piece(void *user, size_t k, int worker)
+{
+    (void)worker;
+    token_pieces *t = user;
+    t->count[k] = count_tokens(t->from[k], t->from[k + 1]);
+}
+
+/* Parse `count` tokens from p into v; the index of the first that is not one (and where it
+ * is), or SIZE_MAX. */
+static size_t parse_tokens(const char *p, size_t count, token_fn parse, size_t elem, uint8_t *v, const char **bad_at)
+{
+    for (size_t k = 0; k < count; k++) {
+        while (dae_is_space(*p))
+            p++;
+        const char *end;
+        if (!parse(p, &end, v + k * elem)) {
+            *bad_at = p;
+            return k;
+        }
+        p = end;
+    }
+    return SIZE_MAX;
+}
+
+static void parse_piece(void *user, size_t k, int worker)
+{
+    (void)worker;
+    token_pieces *t = user;
+    t->bad[k] = parse_tokens(t->from[k], t->count[k], t->parse, t->elem, t->v + t->first[k] * t->elem, &t->bad_at[k]);
+}
+
 /* Every token of an element's text through `parse` into a malloc'd array of `elem` bytes
  * each; a token that does not parse fails naming the element, the token and its index. */
 static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn parse, const char *what,
@@ -287,7 +330,23 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
     *count = 0;
     xmlChar *owned;
     const char *s = text_of(n, &owned);
-    size_t cap = count_tokens(s);
+    size_t len = strlen(s);
+    token_pieces t;
+    size_t pieces = len < PIECE_MIN_CHARS ? 1 : (size_t)am_parallel_threads(0, MAX_PIECES);
+    t.from[0] = s;
+    t.from[pieces] = s + len;
+    for (size_t k = 1; k < pieces; k++) {
+        const char *p = s + len / pieces * k;
+        while (*p && !dae_is_space(*p))
+            p++;
+        t.from[k] = p > t.from[k - 1] ? p : t.from[k - 1];
+    }
+    am_parallel_for(pieces, pieces == 1 ? 1 : 0, count_piece, &t);
+    size_t cap = 0;
+    for (size_t k = 0; k < pieces; k++) {
+        t.first[k] = cap;
+        cap += t.count[k];
+    }
     if (cap == 0) {
         xmlFree(owned);
         return AM_OK;
@@ -307,27 +366,27 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
         xmlFree(owned);
         return am_fail_nomem(c->err, "COLLADA numbers");
     }
-    size_t k = 0;
-    for (const char *p = s; k < cap; k++) {
-        while (dae_is_space(*p))
-            p++;
-        const char *end;
-        if (!parse(p, &end, v + k * elem)) {
-            char tok[24];
-            size_t tl = 0;
-            while (p[tl] && !dae_is_space(p[tl]) && tl < sizeof tok - 1)
-                tl++;
-            memcpy(tok, p, tl);
-            tok[tl] = '\0';
-            free(v);
-            xmlFree(owned);
-            return dae_fail(c, n, "'%s' (value %zu) is not %s", tok, k, what);
-        }
-        p = end;
+    t.parse = parse;
+    t.elem = elem;
+    t.v = v;
+    am_parallel_for(pieces, pieces == 1 ? 1 : 0, parse_piece, &t);
+    for (size_t k = 0; k < pieces; k++) {
+        if (t.bad[k] == SIZE_MAX)
+            continue;
+        const char *p = t.bad_at[k];
+        char tok[24];
+        size_t tl = 0;
+        while (p[tl] && !dae_is_space(p[tl]) && tl < sizeof tok - 1)
+            tl++;
+        memcpy(tok, p, tl);
+        tok[tl] = '\0';
+        free(v);
+        xmlFree(owned);
+        return dae_fail(c, n, "'%s' (value %zu) is not %s", tok, t.first[k] + t.bad[k], what);
     }
     xmlFree(owned);
     *out = v;
-    *count = k;
+    *count = cap;
     return AM_OK;
 }
 
