@@ -78,8 +78,10 @@ command -v ccache >/dev/null 2>&1 && CONFIG+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache
 CC=clang cmake -S . -B "$FUZZ" "${CONFIG[@]}" >/dev/null || exit 2
 # only the targets (and the library they link): not the CLI, the benchmarks or the shared library
 targets=("${names[@]/#/fuzz_}")
+built=$SECONDS
 cmake --build "$FUZZ" -j"$(nproc)" --target "${targets[@]}" >/dev/null ||
   { cmake --build "$FUZZ" -j1 --target "${targets[@]}" 2>&1 | tail -30; exit 2; }
+echo "fuzz.sh: ${#targets[@]} targets built in $((SECONDS - built)) s"
 
 # Third-party seeds named in tests/fuzz/NAME.seeds (one glob a line; "shared:" = the shared
 # folder), copied at run time (never into the repository), each cut to 64 KiB.
