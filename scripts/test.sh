@@ -3,10 +3,11 @@
 # product's compiler) and run, in one ctest run, the whole cmocka suite and the integration test
 # against a real OpenSim region (ctest label `integration`; it skips, saying why, without mono
 # or a network namespace), in a fresh temporary root which must be empty when the tests end
-# (every test cleans up after itself). Meanwhile, when clang exists, build the fuzz targets
-# and run each for its fixed number of executions with a fixed seed (scripts/fuzz.sh --ci),
-# at a lower priority: the fuzz work fills the time the tests leave idle. ccache, when
-# present, compiles both builds. Ends with each phase's wall and CPU seconds.
+# (every test cleans up after itself). Meanwhile, from the start, when clang exists: build the
+# fuzz targets and run each for its fixed number of executions with a fixed seed
+# (scripts/fuzz.sh --ci), at a lower priority, so the fuzz work fills the time the build and
+# the tests leave idle. ccache, when present, compiles both builds. Ends with each phase's
+# wall and CPU seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --deps --test-deps
@@ -19,7 +20,6 @@ CONFIG=(-DCMAKE_BUILD_TYPE=Debug -DAM_WERROR=ON -DAM_SANITIZE=ON -DAM_BUILD_TEST
 command -v ccache >/dev/null 2>&1 && CONFIG+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # gold (binutils) links the ~110 sanitized programs in half the CPU of the default ld.bfd
 command -v ld.gold >/dev/null 2>&1 && CONFIG+=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=gold -DCMAKE_SHARED_LINKER_FLAGS=-fuse-ld=gold)
-{ time { cmake -S . -B "$BUILD" "${CONFIG[@]}" && cmake --build "$BUILD" -j"$(nproc)"; } 2>&1; } 2>"$BUILD/build.time"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -40,6 +40,8 @@ if command -v clang >/dev/null 2>&1 && [ -f tests/fuzz/CMakeLists.txt ]; then
     _ "$BUILD" "${MODE[@]}" &
   FUZZ_PID=$!
 fi
+
+{ time { cmake -S . -B "$BUILD" "${CONFIG[@]}" && cmake --build "$BUILD" -j"$(nproc)"; } 2>&1; } 2>"$BUILD/build.time"
 
 # The region test mostly waits on mono: it holds one ctest slot beyond the cores, and its COST
 # (tests/CMakeLists.txt) makes ctest start it first, as it does the slowest unit tests.
