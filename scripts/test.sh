@@ -12,10 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --deps --test-deps
 
-TIMEFORMAT='%R %U %S' # `{ time { ...; } 2>&1; } 2>FILE` below: a phase's wall, user and system seconds
 BUILD=build-test
 mkdir -p "$BUILD"
-rm -f "$BUILD"/{build,ctest,fuzz}.time
+rm -f "$BUILD"/{configure,build,ctest,fuzz}.time
+# phase NAME CMD...: run CMD; its wall, user and system seconds in $BUILD/NAME.time. A bash of
+# its own times it, so the CPU counted is CMD's processes' alone, never the fuzz job's.
+phase() {
+  bash -c 'TIMEFORMAT="%R %U %S"; f=$1; shift; { time { "$@" 2>&3; }; } 3>&2 2>"$f"' _ "$BUILD/$1.time" "${@:2}"
+}
 CONFIG=(-DCMAKE_BUILD_TYPE=Debug -DAM_WERROR=ON -DAM_SANITIZE=ON -DAM_BUILD_TESTS=ON)
 command -v ccache >/dev/null 2>&1 && CONFIG+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # gold (binutils) links the ~110 sanitized programs in half the CPU of the default ld.bfd
@@ -41,11 +45,12 @@ if command -v clang >/dev/null 2>&1 && [ -f tests/fuzz/CMakeLists.txt ]; then
   FUZZ_PID=$!
 fi
 
-{ time { cmake -S . -B "$BUILD" "${CONFIG[@]}" && cmake --build "$BUILD" -j"$(nproc)"; } 2>&1; } 2>"$BUILD/build.time"
+phase configure cmake -S . -B "$BUILD" "${CONFIG[@]}"
+phase build cmake --build "$BUILD" -j"$(nproc)"
 
 # The region test mostly waits on mono: it holds one ctest slot beyond the cores, and its COST
 # (tests/CMakeLists.txt) makes ctest start it first, as it does the slowest unit tests.
-{ time { TMPDIR="$TEST_TMP" ctest --test-dir "$BUILD" --output-on-failure -j"$(($(nproc) + 1))"; } 2>&1; } 2>"$BUILD/ctest.time"
+phase ctest env TMPDIR="$TEST_TMP" ctest --test-dir "$BUILD" --output-on-failure -j"$(($(nproc) + 1))"
 # ctest shows no output for a skipped test: say why it skipped.
 grep -h '^SKIP: ' "$BUILD/Testing/Temporary/LastTest.log" 2>/dev/null | sed 's/^/integration: /' || true
 if [ -n "$(ls -A "$TEST_TMP")" ]; then
@@ -62,10 +67,11 @@ if [ "$FUZZ" = 1 ]; then
   cat "$BUILD/fuzz.log"
 fi
 
-# wall and CPU (user + system, children included) of each phase; the fuzz phase overlaps the tests
+# wall and CPU (user + system, children included) of each phase; the fuzz job runs beside the others
 printf '%-28s %8s %8s\n' "test.sh: phase" wall cpu
-for phase in build ctest fuzz; do
-  [ -f "$BUILD/$phase.time" ] || continue
-  awk -v p="test.sh: $phase" '{ printf "%-28s %8.1f %8.1f\n", p, $1, $2 + $3 }' "$BUILD/$phase.time"
+for name in configure build ctest fuzz; do
+  [ -f "$BUILD/$name.time" ] || continue
+  awk -v p="test.sh: $name" '{ printf "%-28s %8.1f %8.1f\n", p, $1, $2 + $3 }' "$BUILD/$name.time"
 done
+printf '%-28s %8s\n' "test.sh: all (set-up included)" "$SECONDS"
 exit "$fuzz_rc"
