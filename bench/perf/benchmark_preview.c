@@ -41,13 +41,9 @@ static int run_size(size_t n, const am_skeleton *skel, const am_buf *walk, const
     snprintf(name, sizeof name, "creature_%zuk", (n + 500) / 1000);
     am_error err;
     am_error_clear(&err);
-    am_rig base, big;
-    if (am_test_creature_load(dir, n <= 10072 ? "creature_10k" : "creature_50k", &base, &err))
+    am_rig big;
+    if (am_test_creature_sized(dir, n, &big, &err))
         return fail("creature", &err);
-    am_status st = am_test_creature_subdivide(&base, n > base.vertex_count ? n : base.vertex_count, name, &big, &err);
-    am_rig_free(&base);
-    if (st)
-        return fail("subdivide", &err);
     am_skin_options so;
     am_skin_options_default(&so);
     am_skin_result res;

@@ -62,13 +62,9 @@ static int run_size(size_t n, const am_skeleton *skel, int repeats, const char *
     snprintf(name, sizeof name, "creature_%zuk", (n + 500) / 1000);
     am_error err;
     am_error_clear(&err);
-    am_rig base, big;
-    if (am_test_creature_load(dir, n <= 10072 ? "creature_10k" : "creature_50k", &base, &err))
+    am_rig big;
+    if (am_test_creature_sized(dir, n, &big, &err))
         return fail("creature", &err);
-    am_status st = am_test_creature_subdivide(&base, n > base.vertex_count ? n : base.vertex_count, name, &big, &err);
-    am_rig_free(&base);
-    if (st)
-        return fail("subdivide", &err);
     am_bench b;
     if (am_report_bench_rig(&big, skel, name, &b, &err))
         return fail("bench", &err);

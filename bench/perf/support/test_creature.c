@@ -548,3 +548,16 @@ void am_test_creature_shuffle(am_rig *rig, uint32_t seed)
             t[3 * i + k] = c[(k + r) % 3];
     }
 }
+
+am_status am_test_creature_sized(const char *dir, size_t n, am_rig *out, am_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "creature_%zuk", (n + 500) / 1000);
+    am_rig base;
+    am_status st = am_test_creature_load(dir, n <= 10072 ? "creature_10k" : "creature_50k", &base, err);
+    if (st)
+        return st;
+    st = am_test_creature_subdivide(&base, n > base.vertex_count ? n : base.vertex_count, name, out, err);
+    am_rig_free(&base);
+    return st;
+}

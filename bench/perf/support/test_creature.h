@@ -30,6 +30,11 @@ am_status am_test_creature_load(const char *dir, const char *stem, am_rig *out, 
 am_status am_test_creature_subdivide(const am_rig *in, size_t target_vertices, const char *name, am_rig *out,
                                      am_error *err);
 
+/* The creature of about n vertices from DIR (../shared/data/creature): the 10k creature as
+ * read for n <= 10,072, else the 50k one subdivided to n (at least its own size); named
+ * "creature_<n/1000>k". */
+am_status am_test_creature_sized(const char *dir, size_t n, am_rig *out, am_error *err);
+
 /* Put the triangles in a pseudo-random order (seeded, reproducible); each triangle's
  * corners are also rotated, keeping its winding. */
 void am_test_creature_shuffle(am_rig *rig, uint32_t seed);
