@@ -41,10 +41,10 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bind/bind.h"
+#include "core/clock.h"
 #include "bench/perf/support/creature_split.h"
 #include "bind/bind_io.h"
 #include "core/io.h"
@@ -94,13 +94,6 @@ typedef struct figures {
     double t_topology, t_visibility, t_factor, t_solve;
     size_t factor_nnz;
 } figures;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* --- generated meshes ------------------------------------------------------------- */
 
@@ -291,7 +284,7 @@ static void run_case(const size_case *c, const char *shared, const char *obj, in
         snprintf(fg->error, sizeof fg->error, "%s", err.msg);
         return;
     }
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     am_scene sc;
     am_bind_source src;
     if (am_scene_load(obj, &sc, &err) || am_bind_source_from_scene(&sc, NULL, &src, &err)) {
@@ -300,7 +293,7 @@ static void run_case(const size_case *c, const char *shared, const char *obj, in
         return;
     }
     am_scene_free(&sc);
-    fg->load_s = now_s() - t0;
+    fg->load_s = am_clock_wall_s() - t0;
     am_bind_skeleton base, sk;
     snprintf(path, sizeof path, "%s/data/creature/%s", shared, c->skeleton);
     if (am_bind_skeleton_load(path, &viewer, 1.8, &base, &err) || (c->sixty && sixty_joints(&base, &viewer, &sk, &err))) {
@@ -337,12 +330,12 @@ static void run_case(const size_case *c, const char *shared, const char *obj, in
             ioctl(counter, PERF_EVENT_IOC_RESET, 0);
             ioctl(counter, PERF_EVENT_IOC_ENABLE, 0);
         }
-        double a = now_s();
+        double a = am_clock_wall_s();
         if (am_bind(&m, &sk, o, &r, &err)) {
             snprintf(fg->error, sizeof fg->error, "bind: %s", err.msg);
             return;
         }
-        fg->runs_s[i] = now_s() - a;
+        fg->runs_s[i] = am_clock_wall_s() - a;
         if (counter >= 0 && i == 0) {
             ioctl(counter, PERF_EVENT_IOC_DISABLE, 0);
             long long count = 0;

@@ -29,12 +29,12 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "bench/perf/support/creature_split.h"
+#include "core/clock.h"
 #include "report/bind_run.h"
 #include "readers/scene_load.h"
 
@@ -73,13 +73,6 @@ static const size_case CASES[] = {
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 _Static_assert(NCASES <= MAX_CASES, "phases holds every case");
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -166,7 +159,7 @@ static bool read_phases(const char *out_dir, const char *obj, int r, phase_runs 
 static int run_once(char *const argv[], double *wall, double *cpu, long *rss_kb)
 {
     fflush(stdout);
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -180,7 +173,7 @@ static int run_once(char *const argv[], double *wall, double *cpu, long *rss_kb)
     struct rusage ru;
     if (wait4(pid, &ws, 0, &ru) < 0)
         return -1;
-    *wall = now_s() - t0;
+    *wall = am_clock_wall_s() - t0;
     *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
            1e-6 * (double)ru.ru_stime.tv_usec;
     *rss_kb = ru.ru_maxrss;

@@ -11,17 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bind/fit.h"
+#include "core/clock.h"
 #include "skeleton/skeleton.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 typedef struct mesh {
     float *pos;
@@ -93,9 +86,9 @@ static void run(const char *label, const mesh *m, const am_skeleton *viewer, int
     am_error err;
     for (int r = 0; r < repeats; r++) {
         am_bind_skeleton out;
-        double t0 = now_s();
+        double t0 = am_clock_wall_s();
         s = am_bind_fit_ex(&bm, AM_FIT_HUMANOID, viewer, &out, summary, sizeof summary, &st, &err);
-        double dt = now_s() - t0;
+        double dt = am_clock_wall_s() - t0;
         if (!s)
             am_bind_skeleton_free(&out);
         best = dt < best ? dt : best;

@@ -21,21 +21,14 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/io.h"
+#include "core/clock.h"
 #include "import/import.h"
 #include "readers/scene_load.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static char *copy_str(const char *s)
 {
@@ -127,7 +120,7 @@ static int load_skeleton(am_skeleton *skel)
 /* With --once: each progress line of the run, with the seconds since the run began. */
 static void on_progress(void *user, const char *line)
 {
-    fprintf(stderr, "  %7.3f s  %s\n", now_s() - *(const double *)user, line);
+    fprintf(stderr, "  %7.3f s  %s\n", am_clock_wall_s() - *(const double *)user, line);
 }
 
 /* One import in this process, with phase times. */
@@ -138,7 +131,7 @@ static int import_once(const char *dae, const char *out_dir, const am_skeleton *
     am_import_options opts;
     am_import_options_default(&opts);
     opts.skin.region_max_tris = 0;
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     if (verbose) {
         opts.progress = on_progress;
         opts.progress_user = &t0;
@@ -149,15 +142,15 @@ static int import_once(const char *dae, const char *out_dir, const am_skeleton *
         fprintf(stderr, "benchmark_import: %s\n", am_error_format(&err, buf, sizeof buf));
         return 1;
     }
-    double t1 = now_s();
+    double t1 = am_clock_wall_s();
     am_import_plan plan;
     am_status st = am_import_plan_make(&scene, skel, &opts, &plan, &err);
     am_scene_free(&scene);
-    double t2 = now_s();
+    double t2 = am_clock_wall_s();
     am_import_report rep;
     if (!st)
         st = am_import_run(&plan, skel, &opts, out_dir, &rep, &err);
-    double t3 = now_s();
+    double t3 = am_clock_wall_s();
     if (st) {
         fprintf(stderr, "benchmark_import: %s\n", am_error_format(&err, buf, sizeof buf));
         return 1;
@@ -240,7 +233,7 @@ int main(int argc, char **argv)
         int fd[2];
         if (pipe(fd))
             return 1;
-        double t0 = now_s();
+        double t0 = am_clock_wall_s();
         pid_t pid = fork();
         if (pid == 0) {
             close(fd[0]);
@@ -261,7 +254,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "benchmark_import: run %d failed\n", i + 1);
             return 1;
         }
-        double wall = now_s() - t0;
+        double wall = am_clock_wall_s() - t0;
         /* CPU time of this child (the machine is shared: wall time includes waiting) */
         double cpu_all = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
                          1e-6 * (double)ru.ru_stime.tv_usec;

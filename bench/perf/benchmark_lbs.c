@@ -21,21 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench/lbs.h"
+#include "core/clock.h"
 #include "bench/perf/support/test_random.h"
 #include "skin/skin_weights.h"
 #include "bench/perf/support/test_creature.h"
 
 #define LBS_BYTES_PER_VERTEX 44.0
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void uniform_mix(size_t n, uint8_t *joints, float *weights, uint32_t *seed)
 {
@@ -108,9 +101,9 @@ typedef struct copy_floor {
 static void time_copy(copy_floor *c, int r)
 {
     c->src[(size_t)r % c->bytes] = (uint8_t)r; /* keep each copy real */
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     memcpy(c->dst, c->src, c->bytes);
-    double dt = now_s() - t0;
+    double dt = am_clock_wall_s() - t0;
     if (dt < c->best_s)
         c->best_s = dt;
 }
@@ -123,9 +116,9 @@ static timing run_path(am_lbs_path path, const float *pos, const uint8_t *joints
     am_lbs_on(path, pos, joints, weights, n, palette, AM_LBS_MAX_PALETTE, out); /* warm up */
     for (int r = 0; r < repeats; r++) {
         time_copy(floor, r);
-        double t0 = now_s();
+        double t0 = am_clock_wall_s();
         am_lbs_on(path, pos, joints, weights, n, palette, AM_LBS_MAX_PALETTE, out);
-        double dt = now_s() - t0;
+        double dt = am_clock_wall_s() - t0;
         if (dt < t.best_s)
             t.best_s = dt;
     }

@@ -41,7 +41,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(__has_include)
@@ -56,6 +55,7 @@
 #endif
 
 #include "anim/anim.h"
+#include "core/clock.h"
 #include "bench/bench.h"
 #include "bench/render.h"
 #include "skin/rig.h"
@@ -100,13 +100,6 @@ typedef struct run_result {
     int ok;
 } run_result;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int fail(const char *what, const am_error *err)
 {
     char buf[512];
@@ -127,10 +120,10 @@ static int write_clip(const am_skeleton *skel, const char *path)
 
 static double mark(double *t0, double *slot, const char *name)
 {
-    double t = now_s();
+    double t = am_clock_wall_s();
     *slot = t - *t0;
     CALLGRIND_DUMP_STATS_AT(name);
-    *t0 = now_s();
+    *t0 = am_clock_wall_s();
     return *slot;
 }
 
@@ -142,7 +135,7 @@ static int run_one(const char *rig_path, const char *anim_path, const char *out_
     am_error_clear(&err);
     memset(r, 0, sizeof *r);
     CALLGRIND_ZERO_STATS;
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     am_rig rig;
     if (am_rig_load(rig_path, &rig, &err))
         return fail(rig_path, &err);

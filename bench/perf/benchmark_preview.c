@@ -13,20 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/io.h"
+#include "core/clock.h"
 #include "preview/preview.h"
 #include "skin/skin_build.h"
 #include "bench/perf/support/test_creature.h"
 #include "bench/perf/support/test_walk.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int fail(const char *what, const am_error *err)
 {
@@ -55,10 +48,10 @@ static int run_size(size_t n, const am_skeleton *skel, const am_buf *walk, const
     am_preview_input in = {name, &part, 1, clips, 1, skel, 0};
     am_buf one = {0}, two = {0};
     am_preview_stats s1, s2;
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     if (am_preview_write(&in, &one, &s1, &err))
         return fail("preview", &err);
-    double dt = now_s() - t0;
+    double dt = am_clock_wall_s() - t0;
     in.clip_count = 0;
     if (am_preview_write(&in, &two, &s2, &err))
         return fail("preview", &err);

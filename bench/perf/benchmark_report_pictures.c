@@ -13,28 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench/perf/support/test_creature.h"
+#include "core/clock.h"
 #include "bench/render.h"
 #include "core/io.h"
 #include "core/outset.h"
 #include "report/quality.h"
 #include "report/report.h"
-
-static double wall_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int fail(const char *what, const am_error *err)
 {
@@ -48,7 +34,7 @@ typedef struct timing {
 
 static void keep_best(timing *best, double w0, double c0)
 {
-    double w = wall_s() - w0, c = cpu_s() - c0;
+    double w = am_clock_wall_s() - w0, c = am_clock_cpu_s() - c0;
     if (best->wall == 0 || w < best->wall)
         best->wall = w;
     if (best->cpu == 0 || c < best->cpu)
@@ -76,11 +62,11 @@ static int run_size(size_t n, const am_skeleton *skel, int repeats, const char *
     for (int r = 0; r < repeats; r++) {
         am_image img[4];
         memset(img, 0, sizeof img);
-        double w0 = wall_s(), c0 = cpu_s();
+        double w0 = am_clock_wall_s(), c0 = am_clock_cpu_s();
         if (am_quality_render_sheet(&b, &q, NULL, 0, &img[0], &err))
             return fail("sheet", &err);
         keep_best(&sheet, w0, c0);
-        w0 = wall_s(), c0 = cpu_s();
+        w0 = am_clock_wall_s(), c0 = am_clock_cpu_s();
         size_t ni = 1;
         for (size_t rank = 0; rank < 3; rank++) {
             bool found = false;
@@ -90,7 +76,7 @@ static int run_size(size_t n, const am_skeleton *skel, int repeats, const char *
             ni += found;
         }
         keep_best(&closeups, w0, c0);
-        w0 = wall_s(), c0 = cpu_s();
+        w0 = am_clock_wall_s(), c0 = am_clock_cpu_s();
         bytes = 0;
         for (size_t i = 0; i < ni; i++) {
             am_buf png = {0};
@@ -106,7 +92,7 @@ static int run_size(size_t n, const am_skeleton *skel, int repeats, const char *
         const char *tmp = getenv("TMPDIR");
         snprintf(out, sizeof out, "%s", keep && r == repeats - 1 ? keep : tmp && tmp[0] ? tmp : "/tmp");
         am_outset *set = NULL;
-        w0 = wall_s(), c0 = cpu_s();
+        w0 = am_clock_wall_s(), c0 = am_clock_cpu_s();
         if (am_mkdir_p(out, &err) || am_outset_begin(&set, out, NULL, 0, &err) ||
             am_report_write(&b, &q, NULL, 0, set, name, "", NULL, NULL, &err))
             return fail("report", &err);

@@ -5,21 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bind/bind_internal.h"
+#include "core/clock.h"
 #include "core/notes.h"
 #include "core/text.h"
 
 #define BONE_SAMPLES 9           /* points along a bone tested for "held by an island" */
 #define OPEN_ISLAND_MARGIN 0.05  /* an open island's box grows by this share of its diagonal */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void am_bind_options_default(am_bind_options *o)
 {
@@ -504,10 +497,10 @@ static am_status fallback(work *w, size_t k, const char *reason, am_error *err)
     char why[160] = "";
     bool ok = false;
     if (w->opt.allow_proxy) {
-        double t0 = now_s();
+        double t0 = am_clock_wall_s();
         am_status s = am_bind_proxy(&w->prob, (uint32_t)k, verts, n, w->opt.proxy_resolution, w->cand, &ok, why,
                                     sizeof why, err);
-        w->res->seconds_proxy += now_s() - t0;
+        w->res->seconds_proxy += am_clock_wall_s() - t0;
         if (s)
             return s;
     } else {
@@ -554,9 +547,9 @@ static am_status solve(work *w, am_error *err)
         r->seconds_factor = st.seconds_factor;
         r->seconds_solve = st.seconds_solve;
     } else {
-        double t0 = now_s();
+        double t0 = am_clock_wall_s();
         am_bind_segment(&w->prob, w->cand);
-        r->seconds_solve = now_s() - t0;
+        r->seconds_solve = am_clock_wall_s() - t0;
     }
     for (size_t k = 0; k < ni && !s; k++) {
         if (!w->island_solve[k])
@@ -751,7 +744,7 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
     am_status s = check_input(mesh, skel, err);
     if (s)
         return s;
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     work w;
     memset(&w, 0, sizeof w);
     w.mesh = mesh;
@@ -784,7 +777,7 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
              t->non_manifold_edges);
     if (t->degenerate_faces)
         warn(out, "%zu degenerate faces (repeated corner or no area) left out of the solve", t->degenerate_faces);
-    out->seconds_topology = now_s() - t0;
+    out->seconds_topology = am_clock_wall_s() - t0;
     out->island_count = t->island_count;
     out->islands = calloc(t->island_count, sizeof *out->islands);
     w.island_solve = calloc(t->island_count + 1, sizeof *w.island_solve);
@@ -825,6 +818,6 @@ done:
     if (s)
         am_bind_result_free(out);
     else
-        out->seconds_total = now_s() - t0;
+        out->seconds_total = am_clock_wall_s() - t0;
     return s;
 }

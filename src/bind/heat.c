@@ -18,22 +18,15 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bind/bind_internal.h"
 #include "bind/cholmod_lib.h"
+#include "core/clock.h"
 
 #define MAX_CLOSEST 4
 #define DISTANCE_EPSILON 1e-4 /* Blender: bones within (1 + eps) of the nearest all heat */
 #define MIN_DISTANCE 1e-4     /* Blender: d clamped before 1/d^2 (unit height here) */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* --- H and the heating bones, per vertex (parallel) ----------------------------- */
 
@@ -164,9 +157,9 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
     for (size_t v = 0; v < nv; v++)
         if (p->island_solve[p->vertex_island[v]])
             verts[n++] = (uint32_t)v;
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     compute_h(p, verts, n, h, nb, bone, err);
-    stats->seconds_visibility = now_s() - t0;
+    stats->seconds_visibility = am_clock_wall_s() - t0;
     for (size_t r = 0; r < n; r++)
         if (nb[r] > 0)
             heated[p->vertex_island[verts[r]]] = true;
@@ -238,13 +231,13 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             Tx[lap.nnz + r] = 4.0 * lap.area[r] * h[r];
         }
         T->nnz = lap.nnz + rows;
-        double t1 = now_s();
+        double t1 = am_clock_wall_s();
         cholmod_sparse *A = chol.triplet_to_sparse(T, T->nnz, &cm);
         chol.free_triplet(&T, &cm);
         cholmod_factor *L = A ? chol.analyze(A, &cm) : NULL;
         bool factored = L && chol.factorize(A, L, &cm) && cm.status == CHOLMOD_OK;
         stats->factorisations++;
-        stats->seconds_factor += now_s() - t1;
+        stats->seconds_factor += am_clock_wall_s() - t1;
         if (!A || !L || (!factored && cm.status != CHOLMOD_NOT_POSDEF)) {
             bool nomem = cm.status == CHOLMOD_OUT_OF_MEMORY;
             chol.free_factor(&L, &cm);
@@ -268,7 +261,7 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         }
         stats->unknowns = rows;
         stats->factor_nonzeros = (size_t)cm.lnz;
-        double t2 = now_s();
+        double t2 = am_clock_wall_s();
         cholmod_dense *B = chol.zeros(rows, ncol ? ncol : 1, CHOLMOD_REAL, &cm);
         cholmod_dense *X = NULL;
         if (B) {
@@ -278,7 +271,7 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
                     bx[r + rows * (size_t)col[bone[MAX_CLOSEST * r + k]]] += 4.0 * lap.area[r] * h[r] / nb[r];
             X = chol.solve(CHOLMOD_A, L, B, &cm);
         }
-        stats->seconds_solve += now_s() - t2;
+        stats->seconds_solve += am_clock_wall_s() - t2;
         if (!X) {
             s = am_fail_nomem(err, "heat solve");
         } else {

@@ -6,19 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/parallel.h"
 #include "core/radix.h"
 #include "skin/skin_internal.h"
 #include "skin/skin_weights.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void am_skin_options_default(am_skin_options *opts)
 {
@@ -575,7 +568,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     am_mat4 *alt = malloc(AM_MAX_JOINTS_PER_MESH * sizeof *alt);
     am_skin_face_split faces[AM_MESH_MAX_FACES];
     size_t face_count = 0;
-    double t0 = now_s(), t1;
+    double t0 = am_clock_wall_s(), t1;
     if ((st = check_rig(rig, err)))
         goto done;
     if (opts.face_vertex_limit < 3 || opts.face_vertex_limit > AM_MESH_MAX_FACE_VERTICES) {
@@ -592,7 +585,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if ((st = am_skin_build_joints(rig, skel, sum, rig_to_skin, ibm, alt, err)) ||
         (st = copy_geometry(rig, out, err)) || (st = build_weights(rig, rig_to_skin, out, err)))
         goto done;
-    t1 = now_s();
+    t1 = am_clock_wall_s();
     sum->seconds[AM_SKIN_T_JOINTS_WEIGHTS] = t1 - t0;
     t0 = t1;
     /* An explicit skin (the uploader's asset from a file rigged to the viewer skeleton) and
@@ -611,7 +604,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     } else {
         sum->tris_in = out->triangle_count;
     }
-    t1 = now_s();
+    t1 = am_clock_wall_s();
     sum->seconds[AM_SKIN_T_BUDGET] = t1 - t0;
     t0 = t1;
     if ((st = am_skin_split_faces(out, opts.face_vertex_limit, rig->face_start, rig->face_count, faces, &face_count,
@@ -670,20 +663,20 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
                      "--max-tris %zu gives one face",
                      sum->unique_vertex_count, face_count, opts.face_vertex_limit, 100.0 * sum->duplicated_share,
                      sum->tris_fit_one_face);
-    t1 = now_s();
+    t1 = am_clock_wall_s();
     sum->seconds[AM_SKIN_T_FACES] = t1 - t0;
     t0 = t1;
     am_skin_norm norm;
     am_skin_norm_compute(out->positions, faces, face_count, &norm);
     if ((st = build_lods(&opts, faces, face_count, &norm, out, err)))
         goto done;
-    t1 = now_s();
+    t1 = am_clock_wall_s();
     sum->seconds[AM_SKIN_T_LODS] = t1 - t0;
     t0 = t1;
     if ((st = build_skin_info(rig, &opts, ibm, alt, &norm, out, err)))
         goto done;
     count_coincident(out);
-    sum->seconds[AM_SKIN_T_ASSET] = now_s() - t0;
+    sum->seconds[AM_SKIN_T_ASSET] = am_clock_wall_s() - t0;
 done:
     am_skin_face_split_free(faces, face_count);
     free(rig_to_skin);

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/outset.h"
+#include "core/clock.h"
 #include "core/parallel.h"
 
 #define DECODE_BACK_BYTES ((size_t)8 << 20)
@@ -47,13 +47,6 @@ am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err)
     sum->cost_known = true;
     sum->over_region_limit = sum->region_max_tris > 0 && cost.est_tris_max > (double)sum->region_max_tris;
     return AM_OK;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Build and encode; an automatic budget that the measured size shows over the region limit
@@ -100,7 +93,7 @@ am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *ske
             return st;
         if (attempt > 0)
             res->summary.budget_auto = true; /* the automatic budget, corrected by the measured size */
-        double t0 = now_s();
+        double t0 = am_clock_wall_s();
         beside_call call = {beside, user, res};
         am_task task = {0};
         if (beside)
@@ -110,7 +103,7 @@ am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *ske
             am_task_join(&task);
         if (st)
             return st;
-        res->summary.seconds[AM_SKIN_T_ENCODE] = now_s() - t0;
+        res->summary.seconds[AM_SKIN_T_ENCODE] = am_clock_wall_s() - t0;
         const am_skin_summary *sum = &res->summary;
         if (!sum->over_region_limit || !sum->budget_auto || attempt > 0 || !(sum->est_tris_max > 0))
             return AM_OK;
@@ -176,13 +169,13 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
                      ceil(sum->est_tris_max));
         goto done;
     }
-    double t0 = now_s();
+    double t0 = am_clock_wall_s();
     snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]) ? am_outset_path(set, file[1]) : "");
     if ((st = am_outset_add(set, file[0], mesh.data, mesh.size, err)) ||
         (st = am_outset_add_stream(set, file[1], fill_dae, &res, err)))
         goto done;
-    sum->seconds[AM_SKIN_T_DAE] = now_s() - t0;
-    t0 = now_s();
+    sum->seconds[AM_SKIN_T_DAE] = am_clock_wall_s() - t0;
+    t0 = am_clock_wall_s();
     if (res.face_count > 1) {
         /* a success without meshdata; an old one would be pushed as if it belonged to it */
         if ((st = am_outset_remove_stale(set, file[2], err)))
@@ -193,7 +186,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
         sum->meshdata_written = true;
     } else if ((st = am_outset_remove_stale(set, file[2], err)))
         goto done;
-    sum->seconds[AM_SKIN_T_MESHDATA] = now_s() - t0;
+    sum->seconds[AM_SKIN_T_MESHDATA] = am_clock_wall_s() - t0;
     if (opts->preview) {
         char page[180];
         snprintf(page, sizeof page, "%s.preview.html", name);
