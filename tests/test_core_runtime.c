@@ -69,6 +69,8 @@ static void test_a_library_is_loaded_with_its_calls(void **state)
     double (*none)(double) = NULL;
     assert_false(am_dynlib_symbol(lib, "no_such_call_here", &none));
     assert_null(none);
+    am_dynlib_release(lib);
+    assert_true(fabs(cosine(0.25) - cos(0.25)) < 1e-15); /* still loaded: libraries stay */
 }
 
 static void test_a_missing_library_or_call_is_named(void **state)

@@ -45,5 +45,6 @@ am_status am_cholmod_open(am_cholmod_api *api, int blas_threads, am_error *err)
                                  &lib, err);
     if (!s)
         set_blas_threads(lib, blas_threads);
+    am_dynlib_release(lib);
     return s;
 }

@@ -15,6 +15,12 @@ bool am_dynlib_symbol(void *handle, const char *name, void *slot)
     return true;
 }
 
+void am_dynlib_release(void *handle)
+{
+    if (handle)
+        dlclose(handle);
+}
+
 am_status am_dynlib_open(const char *soname, const char *what, const am_dynlib_call *calls, size_t count,
                          void **handle, am_error *err)
 {
@@ -33,7 +39,7 @@ am_status am_dynlib_open(const char *soname, const char *what, const am_dynlib_c
             return am_fail(err, AM_ERR_IO, "%s has no %s", soname, calls[i].name);
         }
     if (handle)
-        *handle = lib; /* NODELETE: it stays loaded whether or not the caller closes it */
+        *handle = lib; /* the caller releases it (am_dynlib_release) */
     else
         dlclose(lib);
     return AM_OK;

@@ -26,13 +26,17 @@ typedef struct am_dynlib_call {
 /* Load soname and fill every call's slot. `what` says what the library is for, in the
  * error: AM_ERR_IO "cannot load libcurl.so.4 (libcurl, for HTTP): <dlerror>" or
  * "libcurl.so.4 has no curl_easy_init" (then every slot is left NULL). *handle (optional)
- * receives the library for further look-ups of optional symbols (am_dynlib_symbol). */
+ * receives the library for further look-ups of optional symbols (am_dynlib_symbol), to be
+ * released with am_dynlib_release. */
 am_status am_dynlib_open(const char *soname, const char *what, const am_dynlib_call *calls, size_t count,
                          void **handle, am_error *err);
 
 /* An optional symbol of a loaded library or its dependencies, as a function pointer's bits
  * written to slot; false (slot untouched) when it has none. */
 bool am_dynlib_symbol(void *handle, const char *name, void *slot);
+
+/* Done with a handle from am_dynlib_open (the library itself stays loaded). NULL is a no-op. */
+void am_dynlib_release(void *handle);
 
 #ifdef __cplusplus
 }
