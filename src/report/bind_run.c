@@ -1,6 +1,7 @@
 /* `animesh bind` as a library call (bind_run.h). */
 #include "report/bind_run.h"
 #include "core/clock.h"
+#include "core/parallel.h"
 #include "core/notes.h"
 #include "core/text.h"
 
@@ -228,6 +229,24 @@ static am_status placement_sheet(const am_bench *b, const char *note, am_image *
     return s;
 }
 
+/* Work that runs beside the command's own: the solver's libraries load while the mesh is
+ * read, and the rig's JSON is written while the report measures (the output set itself is
+ * only touched by the command's thread). */
+static void preload_job(void *user) { am_bind_preload(user); }
+
+typedef struct rig_json_job {
+    const am_rig *rig;
+    am_buf json;
+    am_error err;
+    am_status status;
+} rig_json_job;
+
+static void rig_json_run(void *user)
+{
+    rig_json_job *j = user;
+    j->status = am_rig_to_json(j->rig, &j->json, &j->err);
+}
+
 am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -244,15 +263,20 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     memset(&bench, 0, sizeof bench);
     bool have_bench = false;
     lap_clock clk = lap_start();
+    am_task preload, rig_task = {0};
+    rig_json_job rj = {&rig, {0}, {0}, AM_OK};
+    am_task_start(&preload, preload_job, (void *)&job->bind);
     progress(job, "reading %s", job->mesh_path);
     const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
     am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
-    if (s)
+    if (!s) {
+        s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
+        am_scene_free(&sc);
+    }
+    if (s) {
+        am_task_join(&preload);
         return s;
-    s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
-    am_scene_free(&sc);
-    if (s)
-        return s;
+    }
     snprintf(out->name, sizeof out->name, "%s", src.name);
     snprintf(out->conversion, sizeof out->conversion, "%s", src.conversion);
     if (src.had_weights)
@@ -270,6 +294,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     progress(job, "skeleton: %zu joints (%s)", skel.joint_count, out->skeleton_note);
     lap(out, AM_BIND_PHASE_SKELETON, &clk);
     am_bind_mesh mesh = am_bind_source_mesh(&src);
+    am_task_join(&preload);
     progress(job, "binding (%s)", am_bind_method_name(job->bind.method));
     if ((s = am_bind(&mesh, &skel, &job->bind, &out->bind, err)))
         goto done;
@@ -282,11 +307,10 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if ((s = am_mkdir_p(job->out_dir, err)) || (s = am_outset_begin(&set, job->out_dir, NULL, 0, err)))
         goto done;
     char name[300];
-    snprintf(name, sizeof name, "%s.rig.json", out->name);
-    if ((s = am_rig_to_json(&rig, &buf, err)) || (s = add_file(set, out, name, buf.data, buf.size, err)))
-        goto done;
-    am_buf_free(&buf);
-    lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
+    am_task_start(&rig_task, rig_json_run, &rj); /* added to the set below, first in its list */
+    size_t rig_json_at = out->file_count;
+    if (rig_json_at < sizeof out->files / sizeof out->files[0])
+        out->file_count++;
     if (job->skin) {
         progress(job, "skinning");
         am_skin_options so;
@@ -332,6 +356,19 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     have_bench = true;
     lap(out, AM_BIND_PHASE_MEASURE, &clk);
+    am_task_join(&rig_task);
+    snprintf(name, sizeof name, "%s.rig.json", out->name);
+    if (rj.status) {
+        *err = rj.err;
+        s = rj.status;
+        goto done;
+    }
+    if ((s = am_outset_add(set, name, rj.json.data, rj.json.size, err)))
+        goto done;
+    if (rig_json_at < sizeof out->files / sizeof out->files[0])
+        snprintf(out->files[rig_json_at], sizeof out->files[0], "%s", name);
+    am_buf_free(&rj.json);
+    lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
     if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
         goto done;
     lap(out, AM_BIND_PHASE_POSES, &clk);
@@ -381,6 +418,9 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         snprintf(out->files[bind_json_at], sizeof out->files[0], "%s", name);
     s = am_outset_commit(set, err);
 done:
+    am_task_join(&preload); /* no-ops unless a step failed while they ran */
+    am_task_join(&rig_task);
+    am_buf_free(&rj.json);
     am_outset_free(set); /* without a commit: every temp file removed, the folder as it was */
     if (have_bench)
         am_bench_free(&bench);
