@@ -15,6 +15,7 @@
  * when the nearest bone of all is visible), the nearest VISIBLE bone heats it, as the
  * paper says. Distances are in the normalised frame (unit height), so H is scale-free. */
 #include <math.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "bind/bind_internal.h"
 #include "bind/cholmod_lib.h"
 #include "core/clock.h"
+#include "core/parallel.h"
 
 #define MAX_CLOSEST 4
 #define DISTANCE_EPSILON 1e-4 /* Blender: bones within (1 + eps) of the nearest all heat */
@@ -129,7 +131,162 @@ static am_status compute_h(const bind_problem *p, const uint32_t *verts, size_t 
     return AM_OK;
 }
 
+/* --- the system ---------------------------------------------------------------- */
+
+/* The matrix of one attempt: the cotangent Laplacian of the rows (row[v]: vertex -> row,
+ * or -1), every diagonal present, as CHOLMOD's lower triangle, with its fill-reducing
+ * ordering (the analysis). H is added to the diagonal afterwards (system_heat): the
+ * ordering depends on the pattern only, so the first attempt's is found on a thread of its
+ * own while H is computed. */
+typedef struct heat_system {
+    bind_laplacian lap;
+    cholmod_sparse *A;
+    cholmod_factor *L;
+    size_t *diag;     /* per row: its diagonal entry in A->x */
+    double seconds;   /* building and analysing */
+    am_status status;
+    am_error err;
+} heat_system;
+
+static void system_free(const am_cholmod_api *chol, cholmod_common *cm, heat_system *sys)
+{
+    chol->free_factor(&sys->L, cm);
+    chol->free_sparse(&sys->A, cm);
+    am_bind_laplacian_free(&sys->lap);
+    free(sys->diag);
+    sys->diag = NULL;
+}
+
+static am_status system_build(const bind_problem *p, const am_cholmod_api *chol, cholmod_common *cm,
+                              const int32_t *row, size_t rows, heat_system *sys, am_error *err)
+{
+    double t0 = am_clock_wall_s();
+    am_status s = am_bind_laplacian_build(p->pos, p->tris, p->tri_count, row, rows, &sys->lap, err);
+    if (s)
+        return s;
+    const bind_laplacian *lap = &sys->lap;
+    cholmod_triplet *T = chol->allocate_triplet(rows, rows, lap->nnz + rows, -1, CHOLMOD_REAL, cm);
+    sys->diag = malloc(rows * sizeof *sys->diag);
+    if (!T || !sys->diag) {
+        chol->free_triplet(&T, cm);
+        return am_fail_nomem(err, "heat matrix");
+    }
+    int *Ti = T->i, *Tj = T->j;
+    double *Tx = T->x;
+    for (size_t e = 0; e < lap->nnz; e++) {
+        Ti[e] = lap->ri[e];
+        Tj[e] = lap->ci[e];
+        Tx[e] = lap->val[e];
+    }
+    for (size_t r = 0; r < rows; r++) { /* last, as H was: the sums keep their order */
+        Ti[lap->nnz + r] = (int)r;
+        Tj[lap->nnz + r] = (int)r;
+        Tx[lap->nnz + r] = 0.0;
+    }
+    T->nnz = lap->nnz + rows;
+    sys->A = chol->triplet_to_sparse(T, T->nnz, cm);
+    chol->free_triplet(&T, cm);
+    if (!sys->A)
+        return cm->status == CHOLMOD_OUT_OF_MEMORY ? am_fail_nomem(err, "heat matrix")
+                                                   : am_fail(err, AM_ERR_INVALID, "CHOLMOD failed (status %d)", cm->status);
+    const int *Ap = sys->A->p, *Ai = sys->A->i;
+    for (size_t c = 0; c < rows; c++) {
+        size_t at = SIZE_MAX;
+        for (int k = Ap[c]; k < Ap[c + 1] && at == SIZE_MAX; k++)
+            if ((size_t)Ai[k] == c)
+                at = (size_t)k;
+        if (at == SIZE_MAX) /* CHOLMOD keeps explicit zeros: not expected */
+            return am_fail(err, AM_ERR_INVALID, "heat matrix: row %zu lost its diagonal", c);
+        sys->diag[c] = at;
+    }
+    sys->L = chol->analyze(sys->A, cm);
+    sys->seconds = am_clock_wall_s() - t0;
+    if (!sys->L)
+        return cm->status == CHOLMOD_OUT_OF_MEMORY ? am_fail_nomem(err, "Cholesky analysis")
+                                                   : am_fail(err, AM_ERR_INVALID, "CHOLMOD failed (status %d)", cm->status);
+    return AM_OK;
+}
+
+typedef struct system_job {
+    const bind_problem *p;
+    const am_cholmod_api *chol;
+    cholmod_common *cm; /* the caller's, untouched by it until the join */
+    const int32_t *row;
+    size_t rows;
+    heat_system *sys;
+} system_job;
+
+static void system_run(void *user)
+{
+    system_job *j = user;
+    am_error_clear(&j->sys->err);
+    j->sys->status = system_build(j->p, j->chol, j->cm, j->row, j->rows, j->sys, &j->sys->err);
+}
+
 /* --- the solve ------------------------------------------------------------------ */
+
+/* Columns [c0, c1) of B solved on their own thread, with a CHOLMOD workspace of their own
+ * (the factor is only read). */
+typedef struct solve_half {
+    const am_cholmod_api *chol;
+    cholmod_factor *L;
+    const double *b;   /* rows x c1-c0, column-major */
+    size_t rows, cols;
+    cholmod_dense *X;
+} solve_half;
+
+static void solve_half_run(void *user)
+{
+    solve_half *h = user;
+    cholmod_common cm;
+    h->chol->start(&cm);
+    cm.print = 0;
+    cm.error_handler = NULL;
+    cholmod_dense *B = h->chol->zeros(h->rows, h->cols, CHOLMOD_REAL, &cm);
+    if (B) {
+        memcpy(B->x, h->b, h->rows * h->cols * sizeof(double));
+        h->X = h->chol->solve(CHOLMOD_A, h->L, B, &cm);
+    }
+    h->chol->free_dense(&B, &cm);
+    h->chol->finish(&cm);
+}
+
+/* X = A^-1 B for ncol columns, in two halves when there are enough to share: the second
+ * beside the first when a second thread is allowed. The halves are the same on any thread
+ * count (the BLAS may round a block of columns differently from a single one), so the
+ * weights do not depend on --threads. */
+static am_status solve_columns(const am_cholmod_api *chol, cholmod_common *cm, cholmod_factor *L, const double *b,
+                               size_t rows, size_t ncol, int threads, double *x, am_error *err)
+{
+    size_t first = ncol >= 4 && rows >= 2000 ? ncol / 2 : ncol;
+    am_task task = {0};
+    solve_half second = {chol, L, b + rows * first, rows, ncol - first, NULL};
+    bool beside = first < ncol && am_parallel_threads(threads, 2) >= 2;
+    if (beside)
+        am_task_start(&task, solve_half_run, &second);
+    solve_half mine = {chol, L, b, rows, first, NULL};
+    cholmod_dense *B = chol->zeros(rows, first ? first : 1, CHOLMOD_REAL, cm);
+    if (B) {
+        memcpy(B->x, b, rows * first * sizeof(double));
+        mine.X = chol->solve(CHOLMOD_A, L, B, cm);
+    }
+    chol->free_dense(&B, cm);
+    if (beside)
+        am_task_join(&task);
+    else if (first < ncol)
+        solve_half_run(&second);
+    am_status s = AM_OK;
+    if (!mine.X || (first < ncol && !second.X))
+        s = am_fail_nomem(err, "heat solve");
+    else {
+        memcpy(x, mine.X->x, rows * first * sizeof(double));
+        if (first < ncol)
+            memcpy(x + rows * first, second.X->x, rows * (ncol - first) * sizeof(double));
+    }
+    chol->free_dense(&mine.X, cm);
+    chol->free_dense(&second.X, cm);
+    return s;
+}
 
 am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *island_failed, bind_heat_stats *stats,
                        am_error *err)
@@ -154,23 +311,15 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
     am_status s = AM_OK;
     /* Rows: every vertex of a solved island. */
     size_t n = 0;
-    for (size_t v = 0; v < nv; v++)
-        if (p->island_solve[p->vertex_island[v]])
+    for (size_t v = 0; v < nv; v++) {
+        row[v] = -1;
+        if (p->island_solve[p->vertex_island[v]]) {
+            row[v] = (int32_t)n;
             verts[n++] = (uint32_t)v;
-    double t0 = am_clock_wall_s();
-    compute_h(p, verts, n, h, nb, bone, err);
-    stats->seconds_visibility = am_clock_wall_s() - t0;
-    for (size_t r = 0; r < n; r++)
-        if (nb[r] > 0)
-            heated[p->vertex_island[verts[r]]] = true;
-    for (size_t k = 0; k < p->island_count; k++)
-        if (p->island_solve[k] && !heated[k])
-            island_failed[k] = true; /* nothing heats it: singular */
-
+        }
+    }
     am_cholmod_api chol;
-    if (!s)
-        s = am_cholmod_open(&chol, p->threads, err);
-    if (s)
+    if ((s = am_cholmod_open(&chol, p->threads, err)))
         goto done;
     cholmod_common cm;
     chol.start(&cm);
@@ -181,6 +330,28 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
      * the 10k creature (45 per entry) factored in 0.020-0.027 s supernodal and 0.009 s
      * simplicial; the 50k (99 per entry) in 0.10-0.12 s supernodal, 0.14-0.15 simplicial. */
     cm.supernodal_switch = 80;
+
+    /* The first attempt's system (every row) is built and analysed beside H. */
+    heat_system first;
+    memset(&first, 0, sizeof first);
+    system_job sj = {p, &chol, &cm, row, n, &first};
+    am_task build_task;
+    am_task_start(&build_task, system_run, &sj);
+    double t0 = am_clock_wall_s();
+    compute_h(p, verts, n, h, nb, bone, err);
+    stats->seconds_visibility = am_clock_wall_s() - t0;
+    am_task_join(&build_task);
+    for (size_t r = 0; r < n; r++)
+        if (nb[r] > 0)
+            heated[p->vertex_island[verts[r]]] = true;
+    bool any_failed = false;
+    for (size_t k = 0; k < p->island_count; k++)
+        if (p->island_solve[k] && !heated[k])
+            island_failed[k] = any_failed = true; /* nothing heats it: singular */
+    if (first.status && !any_failed) {
+        *err = first.err;
+        s = first.status;
+    }
 
     for (int attempt = 0; attempt < 64 && !s; attempt++) {
         /* The system: rows of solved, not failed islands. */
@@ -199,87 +370,75 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             sys_vert[w] = v;
             row[v] = (int32_t)w++;
         }
+        bool same_rows = w == n; /* nothing left out: the system built beside H holds */
         n = rows = w;
         if (rows == 0)
             break;
-        bind_laplacian lap;
-        s = am_bind_laplacian_build(p->pos, p->tris, p->tri_count, row, rows, &lap, err);
-        if (s)
-            break;
+        heat_system sys;
+        if (attempt == 0 && same_rows) {
+            sys = first;
+            memset(&first, 0, sizeof first);
+        } else {
+            memset(&sys, 0, sizeof sys);
+            if ((s = system_build(p, &chol, &cm, row, rows, &sys, err))) {
+                system_free(&chol, &cm, &sys);
+                break;
+            }
+        }
+        system_free(&chol, &cm, &first); /* unused when rows were left out */
         /* Which bones heat anything: one right-hand side each. */
         int *col = malloc(p->bone_count * sizeof *col);
-        size_t ncol = 0;
-        cholmod_triplet *T = col ? chol.allocate_triplet(rows, rows, lap.nnz + rows, -1, CHOLMOD_REAL, &cm) : NULL;
-        if (!T) {
-            free(col);
-            am_bind_laplacian_free(&lap);
+        if (!col) {
+            system_free(&chol, &cm, &sys);
             s = am_fail_nomem(err, "heat matrix");
             break;
         }
+        size_t ncol = 0;
         for (size_t b = 0; b < p->bone_count; b++)
             col[b] = -1;
         for (size_t r = 0; r < rows; r++)
             for (int k = 0; k < nb[r]; k++)
                 if (col[bone[MAX_CLOSEST * r + k]] < 0)
                     col[bone[MAX_CLOSEST * r + k]] = (int)ncol++;
-        int *Ti = T->i, *Tj = T->j;
-        double *Tx = T->x;
-        for (size_t e = 0; e < lap.nnz; e++) {
-            Ti[e] = lap.ri[e];
-            Tj[e] = lap.ci[e];
-            Tx[e] = lap.val[e];
-        }
-        for (size_t r = 0; r < rows; r++) {
-            Ti[lap.nnz + r] = (int)r;
-            Tj[lap.nnz + r] = (int)r;
-            Tx[lap.nnz + r] = 4.0 * lap.area[r] * h[r];
-        }
-        T->nnz = lap.nnz + rows;
+        double *Ax = sys.A->x;
+        for (size_t r = 0; r < rows; r++)
+            Ax[sys.diag[r]] += 4.0 * sys.lap.area[r] * h[r];
         double t1 = am_clock_wall_s();
-        cholmod_sparse *A = chol.triplet_to_sparse(T, T->nnz, &cm);
-        chol.free_triplet(&T, &cm);
-        cholmod_factor *L = A ? chol.analyze(A, &cm) : NULL;
-        bool factored = L && chol.factorize(A, L, &cm) && cm.status == CHOLMOD_OK;
+        bool factored = chol.factorize(sys.A, sys.L, &cm) && cm.status == CHOLMOD_OK;
         stats->factorisations++;
-        stats->seconds_factor += am_clock_wall_s() - t1;
-        if (!A || !L || (!factored && cm.status != CHOLMOD_NOT_POSDEF)) {
+        stats->seconds_factor += sys.seconds + am_clock_wall_s() - t1;
+        if (!factored && cm.status != CHOLMOD_NOT_POSDEF) {
             bool nomem = cm.status == CHOLMOD_OUT_OF_MEMORY;
-            chol.free_factor(&L, &cm);
-            chol.free_sparse(&A, &cm);
+            system_free(&chol, &cm, &sys);
             free(col);
-            am_bind_laplacian_free(&lap);
             s = nomem ? am_fail_nomem(err, "Cholesky factor")
                       : am_fail(err, AM_ERR_INVALID, "CHOLMOD failed (status %d)", cm.status);
             break;
         }
         if (!factored) {
             /* Not positive definite at column L->minor: that island leaves the system. */
-            size_t minor = L->minor < rows ? L->minor : 0;
-            size_t perm_row = L->Perm ? (size_t)((int *)L->Perm)[minor] : minor;
+            size_t minor = sys.L->minor < rows ? sys.L->minor : 0;
+            size_t perm_row = sys.L->Perm ? (size_t)((int *)sys.L->Perm)[minor] : minor;
             island_failed[p->vertex_island[sys_vert[perm_row]]] = true;
-            chol.free_factor(&L, &cm);
-            chol.free_sparse(&A, &cm);
+            system_free(&chol, &cm, &sys);
             free(col);
-            am_bind_laplacian_free(&lap);
             continue;
         }
         stats->unknowns = rows;
         stats->factor_nonzeros = (size_t)cm.lnz;
         double t2 = am_clock_wall_s();
-        cholmod_dense *B = chol.zeros(rows, ncol ? ncol : 1, CHOLMOD_REAL, &cm);
-        cholmod_dense *X = NULL;
-        if (B) {
-            double *bx = B->x;
+        size_t nc = ncol ? ncol : 1;
+        double *bx = calloc(rows * nc, sizeof *bx), *x = malloc(rows * nc * sizeof *x);
+        if (!bx || !x)
+            s = am_fail_nomem(err, "heat solve");
+        else {
             for (size_t r = 0; r < rows; r++)
                 for (int k = 0; k < nb[r]; k++)
-                    bx[r + rows * (size_t)col[bone[MAX_CLOSEST * r + k]]] += 4.0 * lap.area[r] * h[r] / nb[r];
-            X = chol.solve(CHOLMOD_A, L, B, &cm);
+                    bx[r + rows * (size_t)col[bone[MAX_CLOSEST * r + k]]] += 4.0 * sys.lap.area[r] * h[r] / nb[r];
+            s = solve_columns(&chol, &cm, sys.L, bx, rows, nc, p->threads, x, err);
         }
         stats->seconds_solve += am_clock_wall_s() - t2;
-        if (!X) {
-            s = am_fail_nomem(err, "heat solve");
-        } else {
-            const double *x = X->x;
+        if (!s) {
             for (size_t b = 0; b < p->bone_count; b++) {
                 if (col[b] < 0)
                     continue;
@@ -290,14 +449,13 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
                         am_bind_candidates_add(&cand[sys_vert[r]], joint, (float)(xc[r] > 1.0 ? 1.0 : xc[r]));
             }
         }
-        chol.free_dense(&X, &cm);
-        chol.free_dense(&B, &cm);
-        chol.free_factor(&L, &cm);
-        chol.free_sparse(&A, &cm);
+        free(bx);
+        free(x);
+        system_free(&chol, &cm, &sys);
         free(col);
-        am_bind_laplacian_free(&lap);
         break;
     }
+    system_free(&chol, &cm, &first);
     chol.finish(&cm);
 done:
     free(row);
