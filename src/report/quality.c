@@ -721,7 +721,8 @@ typedef struct pose_jobs {
     const float *rest;
     const am_vec3 *rest_j;
     const double *joint_weight;
-    const int *rigid_island;
+    const int *rigid_island;      /* set for the second pass */
+    bool rigidity_pass;
     struct pose_scratch *scratch; /* one per worker (core/parallel.h's worker index) */
     am_status *status;            /* per pose: the first failure in pose order is kept */
     am_error *errs;
@@ -738,8 +739,6 @@ static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, 
                               am_quality_pose_result *pr, am_error *err)
 {
     const am_bench *b = pj->b;
-    const am_quality_report *r = pj->r;
-    size_t n = b->vertex_count;
     snprintf(pr->name, sizeof pr->name, "%s", pose->name);
     pr->worst = AM_FLAG_NA;
     pr->strain_flag = pr->leak_flag = pr->rigidity_flag = AM_FLAG_NA;
@@ -763,28 +762,43 @@ static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, 
     if (pose->band_joint[0] &&
         (s = measure_band(b, pose, pj->rest, w->posed, pj->rest_j, w->posed_j, &pr->band, err)))
         return s;
-    /* rigidity of every rigid part */
-    if (r->rigid_parts) {
-        pr->rigidity_m = 0;
-        for (size_t k = 0; k < r->island_count; k++) {
-            if (!r->islands[k].rigid_part)
-                continue;
-            am_bench_set set;
-            memset(&set, 0, sizeof set);
-            snprintf(set.name, sizeof set.name, "island %zu", k);
-            set.index = malloc(r->islands[k].vertices * sizeof *set.index);
-            if (!set.index)
-                return am_fail_nomem(err, "rigidity");
-            for (size_t v = 0; v < n; v++)
-                if (pj->rigid_island[v] == (int)k)
-                    set.index[set.count++] = (uint32_t)v;
-            bool sampled;
-            pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity(b, w->posed, &set, &sampled));
-            free(set.index);
-        }
-        pr->rigidity_flag = pr->rigidity_m > RIGIDITY_LIMIT_H * b->height ? AM_FLAG_MAJOR : AM_FLAG_PASS;
-    }
     pr->worst = worse(worse(pr->strain_flag, pr->leak_flag), worse(pr->band.flag, pr->rigidity_flag));
+    return AM_OK;
+}
+
+/* Pass 2, when there are rigid parts: how far each rigid part bends in a measured pose
+ * (posed again: the islands are found beside the first pass). */
+static am_status measure_rigidity(const pose_jobs *pj, const am_quality_pose *pose, pose_scratch *w,
+                                  am_quality_pose_result *pr, am_error *err)
+{
+    const am_bench *b = pj->b;
+    const am_quality_report *r = pj->r;
+    size_t n = b->vertex_count, nl = 0;
+    if (!pr->measured || !r->rigid_parts)
+        return AM_OK;
+    am_status s;
+    if ((s = am_quality_pose_locals(b, pose, w->loc, &nl, err)) ||
+        (s = am_bench_pose_locals(b, w->loc, nl, w->posed, w->posed_j, err)))
+        return s;
+    pr->rigidity_m = 0;
+    for (size_t k = 0; k < r->island_count; k++) {
+        if (!r->islands[k].rigid_part)
+            continue;
+        am_bench_set set;
+        memset(&set, 0, sizeof set);
+        snprintf(set.name, sizeof set.name, "island %zu", k);
+        set.index = malloc(r->islands[k].vertices * sizeof *set.index);
+        if (!set.index)
+            return am_fail_nomem(err, "rigidity");
+        for (size_t v = 0; v < n; v++)
+            if (pj->rigid_island[v] == (int)k)
+                set.index[set.count++] = (uint32_t)v;
+        bool sampled;
+        pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity(b, w->posed, &set, &sampled));
+        free(set.index);
+    }
+    pr->rigidity_flag = pr->rigidity_m > RIGIDITY_LIMIT_H * b->height ? AM_FLAG_MAJOR : AM_FLAG_PASS;
+    pr->worst = worse(pr->worst, pr->rigidity_flag);
     return AM_OK;
 }
 
@@ -792,7 +806,9 @@ static void pose_job(void *user, size_t i, int worker)
 {
     pose_jobs *pj = user;
     am_error_clear(&pj->errs[i]);
-    pj->status[i] = measure_pose(pj, &pj->poses[i], &pj->scratch[worker], &pj->r->poses[i], &pj->errs[i]);
+    pj->status[i] = pj->rigidity_pass
+                        ? measure_rigidity(pj, &pj->poses[i], &pj->scratch[worker], &pj->r->poses[i], &pj->errs[i])
+                        : measure_pose(pj, &pj->poses[i], &pj->scratch[worker], &pj->r->poses[i], &pj->errs[i]);
 }
 
 /* Each pose measured whole by the next free worker into its own slot (so the report does
@@ -840,6 +856,22 @@ am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t
     return am_quality_run_threads(b, poses, pose_count, 1, r, err);
 }
 
+typedef struct holds_job {
+    const am_bench *b;
+    const am_vec3 *rest_j;
+    am_quality_report *r; /* holds_report's fields only */
+    int **rigid_island;
+    am_bind_holds *holds;
+    am_status status;
+    am_error err;
+} holds_job;
+
+static void holds_run(void *user)
+{
+    holds_job *j = user;
+    j->status = holds_report(j->b, j->rest_j, j->r, j->rigid_island, j->holds, &j->err);
+}
+
 am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses, size_t pose_count, int threads,
                                  am_quality_report *r, am_error *err)
 {
@@ -876,17 +908,11 @@ am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses
                 joint_weight[b->joints[4 * v + k]] += b->weights[4 * v + k];
     if ((s = am_bench_pose_locals(b, NULL, 0, rest, rest_j, err)))
         goto done;
-    if ((s = holds_report(b, rest_j, r, &rigid_island, &holds, err)))
-        goto done;
-    if ((s = mirror_report(b, r, err)))
-        goto done;
-    count_flag(r, r->unweighted_flag);
-    count_flag(r, r->empty_major_flag);
-    count_flag(r, r->sum_dev_flag);
-    count_flag(r, r->influences_flag);
-    count_flag(r, r->cross_side_flag);
-    count_flag(r, r->mirror_flag);
-    count_flag(r, r->rigid_flag);
+    /* The islands (a ray scene of their own) are found beside the mirror and the poses,
+     * which do not read them; the rigid parts' bending is measured after (pass 2). */
+    holds_job hj = {b, rest_j, r, &rigid_island, &holds, AM_OK, {0}};
+    am_task holds_task;
+    am_task_start(&holds_task, holds_run, &hj);
     r->pose_count = pose_count;
     pose_jobs pj;
     memset(&pj, 0, sizeof pj);
@@ -897,9 +923,28 @@ am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses
     pj.rest = rest;
     pj.rest_j = rest_j;
     pj.joint_weight = joint_weight;
-    pj.rigid_island = rigid_island;
-    if ((s = measure_poses(&pj, threads, err)))
+    s = mirror_report(b, r, err);
+    if (!s)
+        s = measure_poses(&pj, threads, err);
+    am_task_join(&holds_task);
+    if (hj.status) { /* its error first, as when the islands were found first */
+        *err = hj.err;
+        s = hj.status;
+    }
+    if (!s && r->rigid_parts) {
+        pj.rigid_island = rigid_island;
+        pj.rigidity_pass = true;
+        s = measure_poses(&pj, threads, err);
+    }
+    if (s)
         goto done;
+    count_flag(r, r->unweighted_flag);
+    count_flag(r, r->empty_major_flag);
+    count_flag(r, r->sum_dev_flag);
+    count_flag(r, r->influences_flag);
+    count_flag(r, r->cross_side_flag);
+    count_flag(r, r->mirror_flag);
+    count_flag(r, r->rigid_flag);
     for (size_t i = 0; i < pose_count; i++) {
         const am_quality_pose_result *pr = &r->poses[i];
         if (!pr->measured)
