@@ -187,14 +187,17 @@ static am_status add(am_outset *set, const char *name, const void *data, size_t 
     return s;
 }
 
-/* The pictures: the pose sheet and up to three close-ups, each drawn and encoded by its own
- * job, two or more at once (core/parallel.h); each job keeps its own PNG and error, and
- * the files are added in their order afterwards. */
+/* The pictures: the pose sheet and up to three close-ups. The sheet is drawn first, its
+ * cells on every core; then its encoding (the biggest PNG) runs beside the close-ups, each
+ * drawn and encoded by a job of its own (core/parallel.h), so no core waits at the end
+ * for one long encode. Each job keeps its own PNG and error; the files are added in their
+ * order afterwards. */
 typedef struct picture_job {
     const am_bench *b;
     const am_quality_report *r;
     const am_quality_pose *poses;
     size_t pose_count;
+    am_image sheet; /* drawn before the jobs start */
     struct picture {
         am_buf png;
         bool found;       /* a close-up of that rank exists */
@@ -209,15 +212,16 @@ static void picture_draw(void *ctx, size_t i, int worker)
     (void)worker;
     picture_job *J = ctx;
     struct picture *p = &J->pic[i];
+    if (i == 0) { /* the sheet: drawn already, or its failure is recorded */
+        if (!p->status)
+            p->status = am_png_encode(&J->sheet, &p->png, &p->err);
+        return;
+    }
     am_error_clear(&p->err);
     am_image img;
     memset(&img, 0, sizeof img);
-    p->found = i == 0;
-    if (i == 0)
-        p->status = am_quality_render_sheet(J->b, J->r, J->poses, J->pose_count, &img, &p->err);
-    else
-        p->status = am_quality_render_closeup(J->b, J->r, J->poses, J->pose_count, i - 1, &img, &p->found, p->joint,
-                                              sizeof p->joint, &p->err);
+    p->status = am_quality_render_closeup(J->b, J->r, J->poses, J->pose_count, i - 1, &img, &p->found, p->joint,
+                                          sizeof p->joint, &p->err);
     if (!p->status && p->found)
         p->status = am_png_encode(&img, &p->png, &p->err);
     am_image_free(&img);
@@ -231,7 +235,10 @@ static am_status add_pictures(const am_bench *b, const am_quality_report *r, con
     if (!J)
         return am_fail_nomem(err, "report pictures");
     *J = (picture_job){.b = b, .r = r, .poses = poses, .pose_count = pose_count};
+    J->pic[0].found = true;
+    J->pic[0].status = am_quality_render_sheet(b, r, poses, pose_count, &J->sheet, &J->pic[0].err);
     am_parallel_for(4, 0, picture_draw, J);
+    am_image_free(&J->sheet);
     am_status s = AM_OK;
     char name[300];
     for (size_t i = 0; i < 4 && !s; i++) {
