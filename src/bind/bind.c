@@ -175,10 +175,12 @@ typedef struct work {
     am_bind_vis *vis;
     bind_candidates *cand;
     bind_problem prob;
+    bind_heat_start *heat_start; /* reads pos and tris until it ends */
 } work;
 
 static void free_work(work *w)
 {
+    am_bind_heat_end(w->heat_start);
     am_topology_free(&w->topo);
     free(w->pos);
     free(w->normal);
@@ -539,7 +541,7 @@ static am_status solve(work *w, am_error *err)
             failed[k] = w->island_solve[k];
     } else if (w->opt.method == AM_BIND_HEAT) {
         bind_heat_stats st;
-        s = am_bind_heat(&w->prob, w->cand, failed, &st, err);
+        s = am_bind_heat(&w->prob, w->heat_start, w->cand, failed, &st, err);
         r->solve_vertices = st.unknowns;
         r->factor_nonzeros = st.factor_nonzeros;
         r->factorisations = st.factorisations;
@@ -655,8 +657,9 @@ static am_status finish(work *w, am_error *err)
     return AM_OK;
 }
 
-/* The stages every call shares: topology, normalised geometry, the ray scene, holds. */
-static am_status prepare(work *w, am_error *err)
+/* The stages every call shares: topology, normalised geometry, the ray scene, holds. With
+ * begin_heat, the heat system is begun between the geometry and the ray scene. */
+static am_status prepare(work *w, bool begin_heat, am_error *err)
 {
     am_status s = am_topology_build(w->mesh->positions, w->mesh->vertex_count, w->mesh->triangles,
                                     w->mesh->triangle_count, &w->topo, err);
@@ -667,6 +670,9 @@ static am_status prepare(work *w, am_error *err)
                        w->mesh->triangle_count);
     if ((s = prepare_geometry(w, err)))
         return s;
+    if (begin_heat)
+        w->heat_start = am_bind_heat_begin(w->pos, w->topo.welded_count, w->tris, w->topo.triangle_count,
+                                           w->topo.island, w->topo.island_triangle_count, w->opt.threads);
     if ((s = am_bind_vis_build(w->pos, w->topo.welded_count, w->tris, w->topo.triangle_count, w->tri_island,
                                w->opt.threads, &w->vis, err)))
         return s;
@@ -705,7 +711,7 @@ am_status am_bind_holds_compute(const am_bind_mesh *mesh, const am_bind_skeleton
         free_work(&w);
         return am_fail_nomem(err, "holds");
     }
-    if ((s = prepare(&w, err)))
+    if ((s = prepare(&w, false, err)))
         goto done;
     size_t ni = w.topo.island_count, nj = skel->joint_count;
     out->island_count = ni;
@@ -763,7 +769,7 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
         s = am_fail_nomem(err, "bind result");
         goto done;
     }
-    s = prepare(&w, err);
+    s = prepare(&w, w.opt.method == AM_BIND_HEAT && !w.opt.force_proxy, err);
     am_topology *t = &w.topo;
     out->welded_vertices = t->welded_count;
     out->degenerate_faces = t->degenerate_faces;

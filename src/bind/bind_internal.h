@@ -98,11 +98,22 @@ typedef struct bind_heat_stats {
     double seconds_visibility, seconds_factor, seconds_solve;
 } bind_heat_stats;
 
+/* The heat solve begun before the routes are known: CHOLMOD loaded, and the system of
+ * every vertex of an island with faces (pos, tris: the normalised welded geometry, which
+ * must outlive it) built and analysed on a thread of its own while the ray scene is built
+ * and the holds found. am_bind_heat takes it up when its rows are those (every island with
+ * faces holds a bone: the usual creature), else builds its own. NULL when it cannot be
+ * begun (am_bind_heat then meets the same trouble and says so). End it after the heat. */
+typedef struct bind_heat_start bind_heat_start;
+bind_heat_start *am_bind_heat_begin(const float *pos, size_t vertex_count, const uint32_t *tris, size_t tri_count,
+                                    const uint32_t *vertex_island, const size_t *island_tri_count, int threads);
+void am_bind_heat_end(bind_heat_start *start);
+
 /* Bone heat over every island with island_solve set. Fills cand[v] for their vertices.
  * island_failed[k] is set for an island the heat could not solve (no vertex sees a held
  * bone, or the factorisation refused it); its vertices are left empty. */
-am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *island_failed, bind_heat_stats *stats,
-                       am_error *err);
+am_status am_bind_heat(const bind_problem *p, bind_heat_start *start, bind_candidates *cand, bool *island_failed,
+                       bind_heat_stats *stats, am_error *err);
 
 /* Shepard inverse distance (exponent 1) to the nearest held segments, the 5 nearest kept
  * (the smooth cut needs the 5th). */

@@ -157,11 +157,11 @@ static void system_free(const am_cholmod_api *chol, cholmod_common *cm, heat_sys
     sys->diag = NULL;
 }
 
-static am_status system_build(const bind_problem *p, const am_cholmod_api *chol, cholmod_common *cm,
-                              const int32_t *row, size_t rows, heat_system *sys, am_error *err)
+static am_status system_build(const float *pos, const uint32_t *tris, size_t tri_count, const am_cholmod_api *chol,
+                              cholmod_common *cm, const int32_t *row, size_t rows, heat_system *sys, am_error *err)
 {
     double t0 = am_clock_wall_s();
-    am_status s = am_bind_laplacian_build(p->pos, p->tris, p->tri_count, row, rows, &sys->lap, err);
+    am_status s = am_bind_laplacian_build(pos, tris, tri_count, row, rows, &sys->lap, err);
     if (s)
         return s;
     const bind_laplacian *lap = &sys->lap;
@@ -208,7 +208,9 @@ static am_status system_build(const bind_problem *p, const am_cholmod_api *chol,
 }
 
 typedef struct system_job {
-    const bind_problem *p;
+    const float *pos;
+    const uint32_t *tris;
+    size_t tri_count;
     const am_cholmod_api *chol;
     cholmod_common *cm; /* the caller's, untouched by it until the join */
     const int32_t *row;
@@ -220,7 +222,72 @@ static void system_run(void *user)
 {
     system_job *j = user;
     am_error_clear(&j->sys->err);
-    j->sys->status = system_build(j->p, j->chol, j->cm, j->row, j->rows, j->sys, &j->sys->err);
+    j->sys->status = system_build(j->pos, j->tris, j->tri_count, j->chol, j->cm, j->row, j->rows, j->sys, &j->sys->err);
+}
+
+/* --- the start, before the routes are known -------------------------------------- */
+
+struct bind_heat_start {
+    am_cholmod_api chol;
+    cholmod_common cm;     /* the job's until the join, then am_bind_heat's */
+    int32_t *row;          /* vertex -> row: every vertex of an island with faces */
+    size_t rows;
+    heat_system sys;
+    system_job job;
+    am_task task;
+    bool joined;
+};
+
+static void common_setup(const am_cholmod_api *chol, cholmod_common *cm)
+{
+    chol->start(cm);
+    cm->print = 0;
+    cm->error_handler = NULL;
+    cm->supernodal = CHOLMOD_AUTO;
+    /* CHOLMOD goes supernodal (BLAS on dense blocks) from 40 flops per factor entry. Here
+     * the 10k creature (45 per entry) factored in 0.020-0.027 s supernodal and 0.009 s
+     * simplicial; the 50k (99 per entry) in 0.10-0.12 s supernodal, 0.14-0.15 simplicial. */
+    cm->supernodal_switch = 80;
+}
+
+bind_heat_start *am_bind_heat_begin(const float *pos, size_t vertex_count, const uint32_t *tris, size_t tri_count,
+                                    const uint32_t *vertex_island, const size_t *island_tri_count, int threads)
+{
+    bind_heat_start *hs = calloc(1, sizeof *hs);
+    if (!hs)
+        return NULL;
+    am_error ignored;
+    am_error_clear(&ignored);
+    hs->row = malloc((vertex_count ? vertex_count : 1) * sizeof *hs->row);
+    if (!hs->row || am_cholmod_open(&hs->chol, threads, &ignored)) {
+        free(hs->row);
+        free(hs);
+        return NULL; /* am_bind_heat finds the same trouble and says so */
+    }
+    for (size_t v = 0; v < vertex_count; v++)
+        hs->row[v] = island_tri_count[vertex_island[v]] > 0 ? (int32_t)hs->rows++ : -1;
+    common_setup(&hs->chol, &hs->cm);
+    hs->job = (system_job){pos, tris, tri_count, &hs->chol, &hs->cm, hs->row, hs->rows, &hs->sys};
+    am_task_start(&hs->task, system_run, &hs->job);
+    return hs;
+}
+
+static void start_join(bind_heat_start *hs)
+{
+    if (!hs->joined)
+        am_task_join(&hs->task);
+    hs->joined = true;
+}
+
+void am_bind_heat_end(bind_heat_start *hs)
+{
+    if (!hs)
+        return;
+    start_join(hs);
+    system_free(&hs->chol, &hs->cm, &hs->sys);
+    hs->chol.finish(&hs->cm);
+    free(hs->row);
+    free(hs);
 }
 
 /* --- the solve ------------------------------------------------------------------ */
@@ -288,8 +355,8 @@ static am_status solve_columns(const am_cholmod_api *chol, cholmod_common *cm, c
     return s;
 }
 
-am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *island_failed, bind_heat_stats *stats,
-                       am_error *err)
+am_status am_bind_heat(const bind_problem *p, bind_heat_start *start, bind_candidates *cand, bool *island_failed,
+                       bind_heat_stats *stats, am_error *err)
 {
     memset(stats, 0, sizeof *stats);
     size_t nv = p->vertex_count;
@@ -318,29 +385,40 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             verts[n++] = (uint32_t)v;
         }
     }
-    am_cholmod_api chol;
-    if ((s = am_cholmod_open(&chol, p->threads, err)))
-        goto done;
-    cholmod_common cm;
-    chol.start(&cm);
-    cm.print = 0;
-    cm.error_handler = NULL;
-    cm.supernodal = CHOLMOD_AUTO;
-    /* CHOLMOD goes supernodal (BLAS on dense blocks) from 40 flops per factor entry. Here
-     * the 10k creature (45 per entry) factored in 0.020-0.027 s supernodal and 0.009 s
-     * simplicial; the 50k (99 per entry) in 0.10-0.12 s supernodal, 0.14-0.15 simplicial. */
-    cm.supernodal_switch = 80;
-
-    /* The first attempt's system (every row) is built and analysed beside H. */
+    /* The first attempt's system (every row) is built and analysed beside H: begun with the
+     * ray scene (start) when its rows are these, else here. */
+    am_cholmod_api own_chol;
+    cholmod_common own_cm, *cmp = &own_cm;
+    const am_cholmod_api *cholp = &own_chol;
+    bool same_start = start && start->rows == n && memcmp(start->row, row, nv * sizeof *row) == 0;
+    if (start) {
+        cholp = &start->chol;
+        cmp = &start->cm;
+        if (!same_start) {
+            start_join(start); /* another system: its analysis is not ours */
+            system_free(cholp, cmp, &start->sys);
+        }
+    } else {
+        if ((s = am_cholmod_open(&own_chol, p->threads, err)))
+            goto done;
+        common_setup(&own_chol, &own_cm);
+    }
+    const am_cholmod_api chol = *cholp;
     heat_system first;
     memset(&first, 0, sizeof first);
-    system_job sj = {p, &chol, &cm, row, n, &first};
-    am_task build_task;
-    am_task_start(&build_task, system_run, &sj);
+    system_job sj = {p->pos, p->tris, p->tri_count, &chol, cmp, row, n, &first};
+    am_task build_task = {0};
+    if (!same_start)
+        am_task_start(&build_task, system_run, &sj);
     double t0 = am_clock_wall_s();
     compute_h(p, verts, n, h, nb, bone, err);
     stats->seconds_visibility = am_clock_wall_s() - t0;
-    am_task_join(&build_task);
+    if (same_start) {
+        start_join(start);
+        first = start->sys;
+        memset(&start->sys, 0, sizeof start->sys);
+    } else
+        am_task_join(&build_task);
     for (size_t r = 0; r < n; r++)
         if (nb[r] > 0)
             heated[p->vertex_island[verts[r]]] = true;
@@ -380,16 +458,16 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             memset(&first, 0, sizeof first);
         } else {
             memset(&sys, 0, sizeof sys);
-            if ((s = system_build(p, &chol, &cm, row, rows, &sys, err))) {
-                system_free(&chol, &cm, &sys);
+            if ((s = system_build(p->pos, p->tris, p->tri_count, &chol, cmp, row, rows, &sys, err))) {
+                system_free(&chol, cmp, &sys);
                 break;
             }
         }
-        system_free(&chol, &cm, &first); /* unused when rows were left out */
+        system_free(&chol, cmp, &first); /* unused when rows were left out */
         /* Which bones heat anything: one right-hand side each. */
         int *col = malloc(p->bone_count * sizeof *col);
         if (!col) {
-            system_free(&chol, &cm, &sys);
+            system_free(&chol, cmp, &sys);
             s = am_fail_nomem(err, "heat matrix");
             break;
         }
@@ -404,15 +482,15 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         for (size_t r = 0; r < rows; r++)
             Ax[sys.diag[r]] += 4.0 * sys.lap.area[r] * h[r];
         double t1 = am_clock_wall_s();
-        bool factored = chol.factorize(sys.A, sys.L, &cm) && cm.status == CHOLMOD_OK;
+        bool factored = chol.factorize(sys.A, sys.L, cmp) && cmp->status == CHOLMOD_OK;
         stats->factorisations++;
         stats->seconds_factor += sys.seconds + am_clock_wall_s() - t1;
-        if (!factored && cm.status != CHOLMOD_NOT_POSDEF) {
-            bool nomem = cm.status == CHOLMOD_OUT_OF_MEMORY;
-            system_free(&chol, &cm, &sys);
+        if (!factored && cmp->status != CHOLMOD_NOT_POSDEF) {
+            bool nomem = cmp->status == CHOLMOD_OUT_OF_MEMORY;
+            system_free(&chol, cmp, &sys);
             free(col);
             s = nomem ? am_fail_nomem(err, "Cholesky factor")
-                      : am_fail(err, AM_ERR_INVALID, "CHOLMOD failed (status %d)", cm.status);
+                      : am_fail(err, AM_ERR_INVALID, "CHOLMOD failed (status %d)", cmp->status);
             break;
         }
         if (!factored) {
@@ -420,12 +498,12 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             size_t minor = sys.L->minor < rows ? sys.L->minor : 0;
             size_t perm_row = sys.L->Perm ? (size_t)((int *)sys.L->Perm)[minor] : minor;
             island_failed[p->vertex_island[sys_vert[perm_row]]] = true;
-            system_free(&chol, &cm, &sys);
+            system_free(&chol, cmp, &sys);
             free(col);
             continue;
         }
         stats->unknowns = rows;
-        stats->factor_nonzeros = (size_t)cm.lnz;
+        stats->factor_nonzeros = (size_t)cmp->lnz;
         double t2 = am_clock_wall_s();
         size_t nc = ncol ? ncol : 1;
         double *bx = calloc(rows * nc, sizeof *bx), *x = malloc(rows * nc * sizeof *x);
@@ -435,7 +513,7 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
             for (size_t r = 0; r < rows; r++)
                 for (int k = 0; k < nb[r]; k++)
                     bx[r + rows * (size_t)col[bone[MAX_CLOSEST * r + k]]] += 4.0 * sys.lap.area[r] * h[r] / nb[r];
-            s = solve_columns(&chol, &cm, sys.L, bx, rows, nc, p->threads, x, err);
+            s = solve_columns(&chol, cmp, sys.L, bx, rows, nc, p->threads, x, err);
         }
         stats->seconds_solve += am_clock_wall_s() - t2;
         if (!s) {
@@ -451,12 +529,13 @@ am_status am_bind_heat(const bind_problem *p, bind_candidates *cand, bool *islan
         }
         free(bx);
         free(x);
-        system_free(&chol, &cm, &sys);
+        system_free(&chol, cmp, &sys);
         free(col);
         break;
     }
-    system_free(&chol, &cm, &first);
-    chol.finish(&cm);
+    system_free(&chol, cmp, &first);
+    if (!start)
+        chol.finish(cmp);
 done:
     free(row);
     free(verts);

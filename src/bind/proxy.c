@@ -744,7 +744,7 @@ am_status am_bind_proxy(const bind_problem *p, uint32_t island, const uint32_t *
     bind_problem q = {wpos, normal, t.welded_count, t.triangles, t.triangle_count, t.island, tri_island, p->bones,
                       p->bone_count, bstart, bones, solve, t.island_count, vis, p->threads, p->joint_count};
     bind_heat_stats st;
-    if ((s = am_bind_heat(&q, pc, failed, &st, err)))
+    if ((s = am_bind_heat(&q, NULL, pc, failed, &st, err)))
         goto done;
     for (size_t v = 0; v < m.nv; v++)
         wc[v] = pc[t.weld[v]];
