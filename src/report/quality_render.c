@@ -6,6 +6,7 @@
 
 #include "report/quality.h"
 #include "bench/render.h"
+#include "core/parallel.h"
 
 /* Poses the report measured, in its order, with their posed positions and joints. */
 typedef struct posed_set {
@@ -27,6 +28,34 @@ static void free_posed(posed_set *p)
     memset(p, 0, sizeof *p);
 }
 
+/* One slot posed by a job of its own (core/parallel.h): its pose's locals into the job's
+ * own scratch, then the posed positions and joints into the slot. */
+typedef struct pose_slots {
+    const am_bench *b;
+    const am_quality_pose *poses;
+    posed_set *set;
+    bool *is_rest;
+    am_status *status;
+    am_error *errs;
+} pose_slots;
+
+static void pose_slot(void *user, size_t at, int worker)
+{
+    (void)worker;
+    pose_slots *J = user;
+    const am_bench *b = J->b;
+    am_error_clear(&J->errs[at]);
+    am_bench_local *loc = malloc(b->skel->joint_count * sizeof *loc);
+    am_status s = loc ? AM_OK : am_fail_nomem(&J->errs[at], "pose sheet");
+    size_t nl = 0;
+    if (!s && !J->is_rest[at])
+        s = am_quality_pose_locals(b, &J->poses[J->set->pose[at]], loc, &nl, &J->errs[at]);
+    if (!s)
+        s = am_bench_pose_locals(b, loc, nl, J->set->prim[at], J->set->joints[at], &J->errs[at]);
+    free(loc);
+    J->status[at] = s;
+}
+
 /* Entry 0 is the rest pose; then every measured pose (or only `only` when >= 0). */
 static am_status pose_all(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses, size_t pose_count,
                           long only, posed_set *out, am_error *err)
@@ -38,15 +67,13 @@ static am_status pose_all(const am_bench *b, const am_quality_report *r, const a
     out->prim = calloc(n, sizeof *out->prim);
     out->joints = calloc(n, sizeof *out->joints);
     out->pose = calloc(n, sizeof *out->pose);
-    am_bench_local *loc = malloc(b->skel->joint_count * sizeof *loc);
-    if (!out->prim || !out->joints || !out->pose || !loc) {
-        free(loc);
-        free_posed(out);
-        return am_fail_nomem(err, "pose sheet");
-    }
-    am_status s = AM_OK;
+    bool *is_rest = calloc(n, sizeof *is_rest);
+    am_status *status = calloc(n, sizeof *status);
+    am_error *errs = calloc(n, sizeof *errs);
+    am_status s = out->prim && out->joints && out->pose && is_rest && status && errs ? AM_OK
+                                                                                   : am_fail_nomem(err, "pose sheet");
     /* slot 0: rest; then the selected poses in order */
-    for (size_t i = 0, at = 0; i <= r->pose_count && i <= pose_count && at < n && !s; i++) {
+    for (size_t i = 0, at = 0; !s && i <= r->pose_count && i <= pose_count && at < n; i++) {
         bool rest = i == 0;
         if (!rest && !(r->poses[i - 1].measured && (only < 0 || (size_t)only == i - 1)))
             continue;
@@ -57,16 +84,22 @@ static am_status pose_all(const am_bench *b, const am_quality_report *r, const a
             s = am_fail_nomem(err, "pose sheet");
             break;
         }
-        size_t nl = 0;
-        if (!rest) {
-            out->pose[at] = i - 1;
-            s = am_quality_pose_locals(b, &poses[i - 1], loc, &nl, err);
-        }
-        if (!s)
-            s = am_bench_pose_locals(b, loc, nl, out->prim[at], out->joints[at], err);
+        is_rest[at] = rest;
+        out->pose[at] = rest ? 0 : i - 1;
         at++;
     }
-    free(loc);
+    if (!s) {
+        pose_slots J = {b, poses, out, is_rest, status, errs};
+        am_parallel_for(out->count, 0, pose_slot, &J);
+        for (size_t at = 0; at < out->count && !s; at++)
+            if (status[at]) {
+                *err = errs[at];
+                s = status[at];
+            }
+    }
+    free(is_rest);
+    free(status);
+    free(errs);
     if (s)
         free_posed(out);
     return s;
