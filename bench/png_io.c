@@ -1,5 +1,6 @@
 /* The renderer's RGBA images and their PNG files. The PNG codec itself lives once, in
- * src/texture (libpng); an am_image is an am_tex_image with 4 channels. */
+ * src/texture (libpng; the pictures' writer png_write.c, libdeflate); an am_image is an
+ * am_tex_image with 4 channels. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -22,6 +22,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   libxml2-dev libopenjp2-7-dev libcurl4-openssl-dev libjansson-dev libcmocka-dev
   zlib1g-dev libpng-dev libassimp-dev libmeshoptimizer-dev
+  libdeflate-dev             # whole-buffer DEFLATE: the report's pictures as PNG
   libsuitesparse-dev         # CHOLMOD: the sparse Cholesky of bone heat (animesh bind)
   libopenblas0-pthread       # the BLAS CHOLMOD's supernodal factorisation runs on (3-5x netlib's)
   libembree-dev              # Embree 3: the ray tests of bone heat (visibility, inside)

@@ -1,6 +1,7 @@
 /* PNG read through libpng's simplified API (png_image): it converts every colour type and
  * bit depth to 8-bit RGB(A) for us and reports errors as messages, with no setjmp here.
- * Written by libpng's row writer in one pass (below). */
+ * Textures are written by libpng's row writer in one pass (below); rendered pictures by
+ * png_write.c. */
 #include <png.h>
 #include <zlib.h>
 #include <stdlib.h>
@@ -139,12 +140,12 @@ static am_status sniff_png(const uint8_t *h, size_t n, am_error *err)
 
 const am_file_format am_png_file_format = {"a PNG image", AM_PNG_MAX_FILE_BYTES, sniff_png};
 
-/* --- encoding: libpng's row writer, one pass ---
- * libpng's simplified writer (png_image_write_to_memory) compresses every picture twice:
+/* --- encoding textures: libpng's row writer, one pass ---
+ * libpng's simplified writer (png_image_write_to_memory) compresses every image twice:
  * once to size the buffer, once to fill it. Its classic writer streams the compressed rows
- * into our growing buffer instead, so each picture is filtered and deflated once. */
+ * into our growing buffer instead, so each image is filtered and deflated once. */
 
-/* Measured on the 10k bind pictures: level 6 makes files 20% smaller than level 3 for
+/* Measured on the 10k bind pictures, when they were written here: level 6 makes files 20% smaller than level 3 for
  * 20% more of the whole command's CPU; level 1 is no faster and 7% bigger than 3. */
 #define AM_PNG_DEFLATE_LEVEL 3
 
@@ -193,8 +194,7 @@ static bool opaque(const am_tex_image *img)
     return true;
 }
 
-/* filters: PNG_ALL_FILTERS (libpng chooses per row) or one filter for every row. */
-static am_status encode(const am_tex_image *img, int filters, am_buf *out, am_error *err)
+am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
 {
     if (!img->pixels || img->width == 0 || img->height == 0 || (img->channels != 3 && img->channels != 4))
         return am_fail(err, AM_ERR_INVALID, "png: empty image or bad channel count");
@@ -218,7 +218,7 @@ static am_status encode(const am_tex_image *img, int filters, am_buf *out, am_er
     }
     png_set_write_fn(png, &sink, sink_write, sink_flush);
     png_set_compression_level(png, AM_PNG_DEFLATE_LEVEL);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS); /* libpng's choice per row */
     png_set_IHDR(png, info, img->width, img->height, 8, rgb ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
     png_write_info(png, info);
@@ -231,20 +231,12 @@ static am_status encode(const am_tex_image *img, int filters, am_buf *out, am_er
     return AM_OK;
 }
 
-am_status am_tex_png_encode(const am_tex_image *img, am_buf *out, am_error *err)
-{
-    return encode(img, PNG_ALL_FILTERS, out, err);
-}
+typedef am_status (*png_encoder)(const am_tex_image *img, am_buf *out, am_error *err);
 
-am_status am_tex_png_encode_picture(const am_tex_image *img, am_buf *out, am_error *err)
-{
-    return encode(img, PNG_FILTER_UP, out, err);
-}
-
-static am_status write_png(const char *path, const am_tex_image *img, int filters, am_error *err)
+static am_status write_png(const char *path, const am_tex_image *img, png_encoder encode, am_error *err)
 {
     am_buf b = {0};
-    am_status s = encode(img, filters, &b, err);
+    am_status s = encode(img, &b, err);
     if (s)
         am_error_where(err, "%s", path);
     else /* names the path itself */
@@ -255,10 +247,10 @@ static am_status write_png(const char *path, const am_tex_image *img, int filter
 
 am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *err)
 {
-    return write_png(path, img, PNG_ALL_FILTERS, err);
+    return write_png(path, img, am_tex_png_encode, err);
 }
 
 am_status am_tex_png_write_picture(const char *path, const am_tex_image *img, am_error *err)
 {
-    return write_png(path, img, PNG_FILTER_UP, err);
+    return write_png(path, img, am_tex_png_encode_picture, err);
 }
