@@ -26,7 +26,10 @@ am_status am_dynlib_open(const char *soname, const char *what, const am_dynlib_c
 {
     if (handle)
         *handle = NULL;
-    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    /* Lazy: a function of the library's own dependencies is bound when first called. Bound
+     * at once, CHOLMOD's LAPACK and BLAS took 10 ms of lookups for the few calls it makes;
+     * the calls we make are each looked up below, so a missing one is still an error. */
+    void *lib = dlopen(soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
     if (!lib) {
         const char *why = dlerror();
         return am_fail(err, AM_ERR_IO, "cannot load %s (%s): %s", soname, what, why ? why : "?");
