@@ -526,7 +526,8 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
  * inside (clothes, eyelids) only counts too much; and the budget never exceeds the pixels
  * of the box (a huge flat mesh). Posing bends the surface but hardly stretches it. The
  * budget, AM_RENDER_TRIS_PER_PIXEL per covered pixel, is rounded up to AM_RENDER_MIN_TRIS
- * times a power of two: a mesh smaller than a pixel or without area keeps that many, and
+ * times a power of two (down where up would pass the box's pixels, as a thin body seen side
+ * on can): a mesh smaller than a pixel or without area keeps that many, and
  * cells of about one scale share one decimated mesh (the report's pose sheet has two or
  * three, each cut from the next finer one). A focus box smaller than the mesh zooms in: the
  * mesh covers more pixels than the cell has, and a close-up keeps its whole mesh. */
@@ -564,6 +565,8 @@ static size_t frame_budget(double area, double scale, double box_pixels)
     size_t level = AM_RENDER_MIN_TRIS;
     while ((double)level < want && level < ((size_t)1 << 40))
         level *= 2;
+    if (level > AM_RENDER_MIN_TRIS && (double)level > box_pixels)
+        level /= 2; /* rounded down instead: never more than the box has pixels */
     return level;
 }
 
