@@ -516,21 +516,24 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
  * of the bench whose triangles meshoptimizer's sloppy simplifier cut to its budget: indices
  * into the same vertices, so every posed position still applies.
  *
- * The budget counts the pixels the mesh covers, not those of its box (a humanoid with its
- * arms out covers about a sixth of its box seen from the front). They are estimated from the
- * bind-pose surface area A, without drawing: by Cauchy's formula a closed surface seen from
- * a random direction covers A / 4 on average (its front half projected, at most A / 2; a
- * limb side on A / pi), so A / 4 times the square of the cell's scale. That holds up where
+ * A sheet's budget counts the pixels the mesh covers, not those of its box (a humanoid with
+ * its arms out covers about a sixth of its box seen from the front). They are estimated from
+ * the bind-pose surface area A, without drawing: by Cauchy's formula a closed surface seen
+ * from a random direction covers A / 4 on average (its front half projected, at most A / 2;
+ * a limb side on A / pi), so A / 4 times the square of the cell's scale. That holds up where
  * counting pixels would need care: an open sheet covers A / 2 on average and A face on, so
  * it still gets a triangle per 2 to 4 pixels, plenty for a flat sheet; a shell doubled
  * inside (clothes, eyelids) only counts too much; and the budget never exceeds the pixels
  * of the box (a huge flat mesh). Posing bends the surface but hardly stretches it. The
  * budget, AM_RENDER_TRIS_PER_PIXEL per covered pixel, is rounded up to AM_RENDER_MIN_TRIS
  * times a power of two (down where up would pass the box's pixels, as a thin body seen side
- * on can): a mesh smaller than a pixel or without area keeps that many, and
- * cells of about one scale share one decimated mesh (the report's pose sheet has two or
- * three, each cut from the next finer one). A focus box smaller than the mesh zooms in: the
- * mesh covers more pixels than the cell has, and a close-up keeps its whole mesh. */
+ * on can): a mesh smaller than a pixel or without area keeps that many, and cells of about
+ * one scale share one decimated mesh (the report's pose sheet has two or three, each cut
+ * from the next finer one). A close-up keeps its whole mesh.
+ *
+ * A strip keeps AM_RENDER_TRIS_PER_PIXEL per pixel of the mesh's box (of its own box where a
+ * focus box zooms in): its parts hide each other, and cut each to what it covers alone, the
+ * bento female's eyeballs (a few pixels each in their sockets) were lost. */
 #define AM_RENDER_TRIS_PER_PIXEL 1
 #define AM_RENDER_MIN_TRIS 512
 
@@ -928,8 +931,8 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
             box_bounds(pb->bind_min, pb->bind_max, opt.view, &mb);
             pixels = box_pixels(mb, &pr);
         }
-        if (pixels > 0)
-            s = cell_mesh_make(pb, frame_budget(surface_area(pb), pr.scale, pixels), &lite[q], err);
+        if (pixels >= 64) /* the box rule (above) */
+            s = cell_mesh_make(pb, (size_t)((double)AM_RENDER_TRIS_PER_PIXEL * pixels), &lite[q], err);
     }
     if (s)
         goto done;

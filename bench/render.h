@@ -10,10 +10,11 @@
  * A strip puts N frames side by side with ONE projection for all of them (framing that
  * holds the posed mesh over the whole motion and the prim; never the joints, which a skin's
  * overrides may put far from the mesh), a scale bar and the view's axes. Only the joints
- * that carry skin weight are drawn. A whole-body frame or cell with more triangles than the
- * pixels the mesh covers on screen (estimated from its surface area, render.c says how) is
- * drawn from the mesh decimated to that budget (the picture cannot show more); a close-up
- * (focus box) draws every triangle near its view. The frames
+ * that carry skin weight are drawn. A whole-body cell of a sheet with more triangles than
+ * the pixels the mesh covers on screen (estimated from its surface area, render.c says how)
+ * is drawn from the mesh decimated to that budget (the picture cannot show more), a strip's
+ * frame above one triangle per pixel of the mesh's box; a close-up (focus box) draws every
+ * triangle near its view. The frames
  * of a strip and the cells of a sheet are drawn at once (am_render_options.threads), each
  * into its own image: the picture does not depend on the thread count.
  */
