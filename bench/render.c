@@ -573,9 +573,51 @@ static size_t frame_budget(double area, double scale, double box_pixels)
     return level;
 }
 
+/* src's triangles cut by meshoptimizer's sloppy simplifier to at most `budget` into dst (3 *
+ * src->triangle_count slots); *n: the indices written. Its passes each walk every vertex of
+ * the buffer, so a level cut from a finer one (`compact`: 16k triangles of a 200k-vertex
+ * creature) is cut on a compact copy of the vertices it uses, mapped back. */
+static am_status sloppy_cut(const am_bench *src, size_t budget, bool compact, uint32_t *dst, size_t *n,
+                            am_error *err)
+{
+    size_t ni = 3 * src->triangle_count, nv = src->vertex_count;
+    if (!compact) {
+        *n = meshopt_simplifySloppy(dst, src->triangles, ni, src->bind_pos, nv, 3 * sizeof(float), 3 * budget,
+                                    FLT_MAX, NULL);
+        return AM_OK;
+    }
+    uint32_t *remap = malloc((nv ? nv : 1) * sizeof *remap);
+    if (!remap)
+        return am_fail_nomem(err, "render: decimation");
+    size_t used = meshopt_optimizeVertexFetchRemap(remap, src->triangles, ni, nv);
+    uint32_t *idx = malloc(ni * sizeof *idx), *back = malloc((used ? used : 1) * sizeof *back);
+    float *pos = malloc((3 * used + 1) * sizeof *pos);
+    if (!idx || !back || !pos) {
+        free(remap);
+        free(idx);
+        free(back);
+        free(pos);
+        return am_fail_nomem(err, "render: decimation");
+    }
+    meshopt_remapIndexBuffer(idx, src->triangles, ni, remap);
+    meshopt_remapVertexBuffer(pos, src->bind_pos, nv, 3 * sizeof(float), remap);
+    for (size_t v = 0; v < nv; v++)
+        if (remap[v] != ~0u)
+            back[remap[v]] = (uint32_t)v;
+    *n = meshopt_simplifySloppy(dst, idx, ni, pos, used, 3 * sizeof(float), 3 * budget, FLT_MAX, NULL);
+    for (size_t i = 0; i < *n; i++)
+        dst[i] = back[dst[i]];
+    free(remap);
+    free(idx);
+    free(back);
+    free(pos);
+    return AM_OK;
+}
+
 /* cm: src's triangles cut to at most `budget` (none cut when it has no more). src is b or a
- * cell_mesh's lite made from b: both share b's vertices. */
-static am_status cell_mesh_make(const am_bench *src, size_t budget, cell_mesh *cm, am_error *err)
+ * cell_mesh's lite made from b (`from_level`): both share b's vertices. */
+static am_status cell_mesh_make(const am_bench *src, size_t budget, bool from_level, cell_mesh *cm,
+                                am_error *err)
 {
     cm->lite = *src;
     cm->owned = NULL;
@@ -584,12 +626,12 @@ static am_status cell_mesh_make(const am_bench *src, size_t budget, cell_mesh *c
     cm->owned = malloc(3 * src->triangle_count * sizeof *cm->owned);
     if (!cm->owned)
         return am_fail_nomem(err, "render: decimated triangles");
-    size_t n = meshopt_simplifySloppy(cm->owned, src->triangles, 3 * src->triangle_count, src->bind_pos,
-                                      src->vertex_count, 3 * sizeof(float), 3 * budget, FLT_MAX, NULL);
-    if (n == 0) { /* nothing left (a degenerate mesh): draw it whole */
+    size_t n = 0;
+    am_status s = sloppy_cut(src, budget, from_level, cm->owned, &n, err);
+    if (s || n == 0) { /* n == 0: nothing left (a degenerate mesh), draw it whole */
         free(cm->owned);
         cm->owned = NULL;
-        return AM_OK;
+        return s;
     }
     cm->lite.triangles = cm->owned;
     cm->lite.triangle_count = n / 3;
@@ -932,7 +974,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
             pixels = box_pixels(mb, &pr);
         }
         if (pixels >= 64) /* the box rule (above) */
-            s = cell_mesh_make(pb, (size_t)((double)AM_RENDER_TRIS_PER_PIXEL * pixels), &lite[q], err);
+            s = cell_mesh_make(pb, (size_t)((double)AM_RENDER_TRIS_PER_PIXEL * pixels), false, &lite[q], err);
     }
     if (s)
         goto done;
@@ -1103,7 +1145,7 @@ static am_status sheet_plan_make(const am_bench *b, const am_render_cell *frames
         for (size_t f = 0; f < n; f++)
             if (budget[f] > want && (nl == 0 || budget[f] < sp->level[nl - 1].lite.triangle_count))
                 want = budget[f];
-        if (want == 0 || (s = cell_mesh_make(nl ? &sp->level[nl - 1].lite : b, want, &sp->level[nl], err)))
+        if (want == 0 || (s = cell_mesh_make(nl ? &sp->level[nl - 1].lite : b, want, nl > 0, &sp->level[nl], err)))
             break;
         if (sp->level[nl++].lite.triangle_count > want)
             break; /* not cut (a degenerate mesh): the cells left draw it whole */
