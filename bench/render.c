@@ -529,7 +529,8 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
  * times a power of two (down where up would pass the box's pixels, as a thin body seen side
  * on can): a mesh smaller than a pixel or without area keeps that many, and cells of about
  * one scale share one decimated mesh (the report's pose sheet has two or three, each cut
- * from the next finer one). A close-up keeps its whole mesh.
+ * from the next finer one; none that would keep three quarters of it). A close-up keeps its
+ * whole mesh.
  *
  * A strip keeps AM_RENDER_TRIS_PER_PIXEL per pixel of the mesh's box (of its own box where a
  * focus box zooms in): its parts hide each other, and cut each to what it covers alone, the
@@ -551,8 +552,10 @@ static double surface_area(const am_bench *b)
         if (tri[0] >= b->vertex_count || tri[1] >= b->vertex_count || tri[2] >= b->vertex_count)
             continue;
         const float *p = b->bind_pos + 3 * tri[0], *q = b->bind_pos + 3 * tri[1], *r = b->bind_pos + 3 * tri[2];
-        am_vec3 e1 = am_v3(q[0] - p[0], q[1] - p[1], q[2] - p[2]), e2 = am_v3(r[0] - p[0], r[1] - p[1], r[2] - p[2]);
-        double a = 0.5 * am_v3_len(am_v3_cross(e1, e2));
+        double ux = q[0] - p[0], uy = q[1] - p[1], uz = q[2] - p[2], vx = r[0] - p[0], vy = r[1] - p[1],
+               vz = r[2] - p[2];
+        double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+        double a = 0.5 * sqrt(cx * cx + cy * cy + cz * cz);
         if (isfinite(a))
             area += a;
     }
@@ -1138,27 +1141,40 @@ static am_status sheet_plan_make(const am_bench *b, const am_render_cell *frames
         double pixels = fr->focus ? 0 : box_pixels(bd, &sp->pr[f]);
         budget[f] = pixels > 0 ? frame_budget(area, sp->pr[f].scale, pixels) : 0;
     }
-    /* the levels from the finest down, each cut from the one before */
-    size_t nl = 0;
+    /* the levels from the finest down, each cut from the one before; a cut that would keep
+     * three quarters of the triangles is not worth its decimation (the 10k creature's finest
+     * level), its cells draw the finer mesh */
+    size_t nl = 0, *made_for = budget ? malloc(n * sizeof *made_for) : NULL;
+    if (!s && !made_for)
+        s = am_fail_nomem(err, "render sheet");
+    const am_bench *src = b;
     while (!s) {
         size_t want = 0;
         for (size_t f = 0; f < n; f++)
-            if (budget[f] > want && (nl == 0 || budget[f] < sp->level[nl - 1].lite.triangle_count))
+            if (budget[f] > want && (nl == 0 || budget[f] < made_for[nl - 1]))
                 want = budget[f];
-        if (want == 0 || (s = cell_mesh_make(nl ? &sp->level[nl - 1].lite : b, want, nl > 0, &sp->level[nl], err)))
+        if (want == 0)
             break;
-        if (sp->level[nl++].lite.triangle_count > want)
+        made_for[nl] = want;
+        if (4 * want >= 3 * src->triangle_count) {
+            sp->level[nl++].lite = *src;
+            continue;
+        }
+        if ((s = cell_mesh_make(src, want, src != b, &sp->level[nl], err)))
+            break;
+        if (!sp->level[nl].owned) {
+            nl++;
             break; /* not cut (a degenerate mesh): the cells left draw it whole */
+        }
+        src = &sp->level[nl++].lite;
     }
-    /* every cell draws the finest level within its budget */
     for (size_t f = 0; f < n && !s; f++) {
         sp->mesh[f] = b;
         for (size_t l = 0; budget[f] > 0 && l < nl; l++)
-            if (sp->level[l].lite.triangle_count <= budget[f]) {
+            if (made_for[l] == budget[f])
                 sp->mesh[f] = &sp->level[l].lite;
-                break;
-            }
     }
+    free(made_for);
     free(budget);
     if (s)
         sheet_plan_free(sp);
