@@ -510,41 +510,131 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
     return AM_OK;
 }
 
-/* A cell cannot show more triangles than the mesh covers pixels: above one triangle per
- * pixel of the mesh's box on screen, most triangles are smaller than a pixel, and
- * rasterising all of them is most of a big mesh's report (the 450k creature's 901,404
- * triangles into every cell of the pose sheet, where it covers about 200 x 200 pixels). Such
- * a cell draws a copy of the bench whose triangles meshoptimizer's sloppy simplifier cut to
- * that budget: indices into the same vertices, so every posed position still applies. A
- * focus box smaller than the mesh zooms in: the mesh covers more pixels than the cell has,
- * and a close-up keeps its whole mesh. */
+/* A whole-body cell cannot show more triangles than the pixels the mesh covers: beyond that
+ * most triangles are smaller than a pixel, and rasterising all of them is most of a big
+ * mesh's report (every triangle into every cell of the pose sheet). Such a cell draws a copy
+ * of the bench whose triangles meshoptimizer's sloppy simplifier cut to its budget: indices
+ * into the same vertices, so every posed position still applies.
+ *
+ * A sheet's budget counts the pixels the mesh covers, not those of its box (a humanoid with
+ * its arms out covers about a sixth of its box seen from the front). They are estimated from
+ * the bind-pose surface area A, without drawing: by Cauchy's formula a closed surface seen
+ * from a random direction covers A / 4 on average (its front half projected, at most A / 2;
+ * a limb side on A / pi), so A / 4 times the square of the cell's scale. That holds up where
+ * counting pixels would need care: an open sheet covers A / 2 on average and A face on, so
+ * it still gets a triangle per 2 to 4 pixels, plenty for a flat sheet; a shell doubled
+ * inside (clothes, eyelids) only counts too much; and the budget never exceeds the pixels
+ * of the box (a huge flat mesh). Posing bends the surface but hardly stretches it. The
+ * budget, AM_RENDER_TRIS_PER_PIXEL per covered pixel, is rounded up to AM_RENDER_MIN_TRIS
+ * times a power of two (down where up would pass the box's pixels, as a thin body seen side
+ * on can): a mesh smaller than a pixel or without area keeps that many, and cells of about
+ * one scale share one decimated mesh (the report's pose sheet has two or three, each cut
+ * from the next finer one; none that would keep three quarters of it). A close-up keeps its
+ * whole mesh.
+ *
+ * A strip keeps AM_RENDER_TRIS_PER_PIXEL per pixel of the mesh's box (of its own box where a
+ * focus box zooms in): its parts hide each other, and cut each to what it covers alone, the
+ * bento female's eyeballs (a few pixels each in their sockets) were lost. */
 #define AM_RENDER_TRIS_PER_PIXEL 1
+#define AM_RENDER_MIN_TRIS 512
 
 typedef struct cell_mesh {
     am_bench lite;      /* *b with the decimated triangles */
     uint32_t *owned;    /* those triangles, or NULL: lite is *b */
 } cell_mesh;
 
-/* pixels: the most pixels the mesh's box covers in any cell drawn from it. */
-static am_status cell_mesh_make(const am_bench *b, double pixels, cell_mesh *cm, am_error *err)
+/* The bind-pose surface area in square metres (triangles with a non-finite corner left out). */
+static double surface_area(const am_bench *b)
 {
-    cm->lite = *b;
+    double area = 0;
+    for (size_t t = 0; b->bind_pos && t < b->triangle_count; t++) {
+        const uint32_t *tri = b->triangles + 3 * t;
+        if (tri[0] >= b->vertex_count || tri[1] >= b->vertex_count || tri[2] >= b->vertex_count)
+            continue;
+        const float *p = b->bind_pos + 3 * tri[0], *q = b->bind_pos + 3 * tri[1], *r = b->bind_pos + 3 * tri[2];
+        double ux = q[0] - p[0], uy = q[1] - p[1], uz = q[2] - p[2], vx = r[0] - p[0], vy = r[1] - p[1],
+               vz = r[2] - p[2];
+        double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+        double a = 0.5 * sqrt(cx * cx + cy * cy + cz * cz);
+        if (isfinite(a))
+            area += a;
+    }
+    return area;
+}
+
+/* The triangles a whole-body frame can show: the mesh of `area` square metres at `scale`
+ * pixels per metre, in a frame where its box covers box_pixels; a level (above). */
+static size_t frame_budget(double area, double scale, double box_pixels)
+{
+    double covered = fmin(0.25 * area * scale * scale, box_pixels);
+    double want = (double)AM_RENDER_TRIS_PER_PIXEL * covered;
+    size_t level = AM_RENDER_MIN_TRIS;
+    while ((double)level < want && level < ((size_t)1 << 40))
+        level *= 2;
+    if (level > AM_RENDER_MIN_TRIS && (double)level > box_pixels)
+        level /= 2; /* rounded down instead: never more than the box has pixels */
+    return level;
+}
+
+/* src's triangles cut by meshoptimizer's sloppy simplifier to at most `budget` into dst (3 *
+ * src->triangle_count slots); *n: the indices written. Its passes each walk every vertex of
+ * the buffer, so a level cut from a finer one (`compact`: 16k triangles of a 200k-vertex
+ * creature) is cut on a compact copy of the vertices it uses, mapped back. */
+static am_status sloppy_cut(const am_bench *src, size_t budget, bool compact, uint32_t *dst, size_t *n,
+                            am_error *err)
+{
+    size_t ni = 3 * src->triangle_count, nv = src->vertex_count;
+    if (!compact) {
+        *n = meshopt_simplifySloppy(dst, src->triangles, ni, src->bind_pos, nv, 3 * sizeof(float), 3 * budget,
+                                    FLT_MAX, NULL);
+        return AM_OK;
+    }
+    uint32_t *remap = malloc((nv ? nv : 1) * sizeof *remap);
+    if (!remap)
+        return am_fail_nomem(err, "render: decimation");
+    size_t used = meshopt_optimizeVertexFetchRemap(remap, src->triangles, ni, nv);
+    uint32_t *idx = malloc(ni * sizeof *idx), *back = malloc((used ? used : 1) * sizeof *back);
+    float *pos = malloc((3 * used + 1) * sizeof *pos);
+    if (!idx || !back || !pos) {
+        free(remap);
+        free(idx);
+        free(back);
+        free(pos);
+        return am_fail_nomem(err, "render: decimation");
+    }
+    meshopt_remapIndexBuffer(idx, src->triangles, ni, remap);
+    meshopt_remapVertexBuffer(pos, src->bind_pos, nv, 3 * sizeof(float), remap);
+    for (size_t v = 0; v < nv; v++)
+        if (remap[v] != ~0u)
+            back[remap[v]] = (uint32_t)v;
+    *n = meshopt_simplifySloppy(dst, idx, ni, pos, used, 3 * sizeof(float), 3 * budget, FLT_MAX, NULL);
+    for (size_t i = 0; i < *n; i++)
+        dst[i] = back[dst[i]];
+    free(remap);
+    free(idx);
+    free(back);
+    free(pos);
+    return AM_OK;
+}
+
+/* cm: src's triangles cut to at most `budget` (none cut when it has no more). src is b or a
+ * cell_mesh's lite made from b (`from_level`): both share b's vertices. */
+static am_status cell_mesh_make(const am_bench *src, size_t budget, bool from_level, cell_mesh *cm,
+                                am_error *err)
+{
+    cm->lite = *src;
     cm->owned = NULL;
-    double want = (double)AM_RENDER_TRIS_PER_PIXEL * pixels;
-    if (!(want < (double)b->triangle_count) || want < 64)
+    if (src->triangle_count <= budget || !src->bind_pos)
         return AM_OK;
-    size_t budget = (size_t)want;
-    if (b->triangle_count <= budget || !b->bind_pos)
-        return AM_OK;
-    cm->owned = malloc(3 * b->triangle_count * sizeof *cm->owned);
+    cm->owned = malloc(3 * src->triangle_count * sizeof *cm->owned);
     if (!cm->owned)
         return am_fail_nomem(err, "render: decimated triangles");
-    size_t n = meshopt_simplifySloppy(cm->owned, b->triangles, 3 * b->triangle_count, b->bind_pos, b->vertex_count,
-                                      3 * sizeof(float), 3 * budget, FLT_MAX, NULL);
-    if (n == 0) { /* nothing left (a degenerate mesh): draw it whole */
+    size_t n = 0;
+    am_status s = sloppy_cut(src, budget, from_level, cm->owned, &n, err);
+    if (s || n == 0) { /* n == 0: nothing left (a degenerate mesh), draw it whole */
         free(cm->owned);
         cm->owned = NULL;
-        return AM_OK;
+        return s;
     }
     cm->lite.triangles = cm->owned;
     cm->lite.triangle_count = n / 3;
@@ -886,7 +976,8 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
             box_bounds(pb->bind_min, pb->bind_max, opt.view, &mb);
             pixels = box_pixels(mb, &pr);
         }
-        s = cell_mesh_make(pb, pixels, &lite[q], err);
+        if (pixels >= 64) /* the box rule (above) */
+            s = cell_mesh_make(pb, (size_t)((double)AM_RENDER_TRIS_PER_PIXEL * pixels), false, &lite[q], err);
     }
     if (s)
         goto done;
@@ -964,7 +1055,7 @@ typedef struct sheet_job {
     const am_bench *b;
     const am_render_cell *frames;
     const am_render_options *opt;
-    const cell_mesh *whole, *lite;
+    const am_bench *const *mesh; /* per cell: b, or one of its decimated levels */
     const proj *pr; /* per cell, centred on the cell's own image */
     const bool *weighted;
     am_image *out;
@@ -985,7 +1076,7 @@ static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
         o.vertex_rgb = fr->vertex_rgb;
     background(&cell, 0, 0, fw, fh);
     const char *label = fr->label ? fr->label : "";
-    frame_in in = {fr->focus ? &J->whole->lite : &J->lite->lite, fr->prim, fr->joints, &o, label, J->weighted};
+    frame_in in = {J->mesh[f], fr->prim, fr->joints, &o, label, J->weighted};
     am_status s = draw_frame(&cell, &in, &J->pr[f], 0, 0, fw, fh, err);
     if (!s) {
         /* the label band stays readable over a zoomed mesh */
@@ -1007,6 +1098,89 @@ static void sheet_cell_job(void *ctx, size_t f, int worker)
     J->result[f].status = sheet_cell(J, f, &J->result[f].err);
 }
 
+/* What the cells of a sheet draw: each cell's framing, fitted to its own content, and the
+ * mesh it draws, b or one of b's decimated levels. */
+typedef struct sheet_plan {
+    proj *pr;              /* per cell, centred on the cell's own image */
+    const am_bench **mesh; /* per cell */
+    cell_mesh *level;      /* the distinct budgets, finest first (n slots) */
+    size_t n;
+} sheet_plan;
+
+static void sheet_plan_free(sheet_plan *sp)
+{
+    for (size_t l = 0; sp->level && l < sp->n; l++)
+        cell_mesh_free(&sp->level[l]);
+    free(sp->level);
+    free(sp->mesh);
+    free(sp->pr);
+    memset(sp, 0, sizeof *sp);
+}
+
+static am_status sheet_plan_make(const am_bench *b, const am_render_cell *frames, size_t n,
+                                 const am_render_options *opt, sheet_plan *sp, am_error *err)
+{
+    sp->n = n;
+    sp->pr = malloc(n * sizeof *sp->pr);
+    sp->mesh = malloc(n * sizeof *sp->mesh);
+    sp->level = calloc(n, sizeof *sp->level);
+    size_t *budget = malloc(n * sizeof *budget);
+    am_status s = sp->pr && sp->mesh && sp->level && budget ? AM_OK : am_fail_nomem(err, "render sheet");
+    int fw = opt->frame_width, inner_h = opt->frame_height - LABEL_H - FOOTER_H;
+    /* each whole-body cell given the budget of its own scale (above); a close-up (budget 0
+     * here) draws the whole mesh */
+    double area = s ? 0 : surface_area(b);
+    for (size_t f = 0; f < n && !s; f++) {
+        const am_render_cell *fr = &frames[f];
+        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+        if (fr->focus)
+            box_bounds(fr->focus_min, fr->focus_max, fr->view, &bd);
+        else
+            bounds_of(b, fr->prim, fr->view, &bd);
+        sp->pr[f] = fit(fr->view, bd, fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
+        double pixels = fr->focus ? 0 : box_pixels(bd, &sp->pr[f]);
+        budget[f] = pixels > 0 ? frame_budget(area, sp->pr[f].scale, pixels) : 0;
+    }
+    /* the levels from the finest down, each cut from the one before; a cut that would keep
+     * three quarters of the triangles is not worth its decimation (the 10k creature's finest
+     * level), its cells draw the finer mesh */
+    size_t nl = 0, *made_for = budget ? malloc(n * sizeof *made_for) : NULL;
+    if (!s && !made_for)
+        s = am_fail_nomem(err, "render sheet");
+    const am_bench *src = b;
+    while (!s) {
+        size_t want = 0;
+        for (size_t f = 0; f < n; f++)
+            if (budget[f] > want && (nl == 0 || budget[f] < made_for[nl - 1]))
+                want = budget[f];
+        if (want == 0)
+            break;
+        made_for[nl] = want;
+        if (4 * want >= 3 * src->triangle_count) {
+            sp->level[nl++].lite = *src;
+            continue;
+        }
+        if ((s = cell_mesh_make(src, want, src != b, &sp->level[nl], err)))
+            break;
+        if (!sp->level[nl].owned) {
+            nl++;
+            break; /* not cut (a degenerate mesh): the cells left draw it whole */
+        }
+        src = &sp->level[nl++].lite;
+    }
+    for (size_t f = 0; f < n && !s; f++) {
+        sp->mesh[f] = b;
+        for (size_t l = 0; budget[f] > 0 && l < nl; l++)
+            if (made_for[l] == budget[f])
+                sp->mesh[f] = &sp->level[l].lite;
+    }
+    free(made_for);
+    free(budget);
+    if (s)
+        sheet_plan_free(sp);
+    return s;
+}
+
 am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_t n, int columns,
                           const am_render_options *opt_in, const char *title, am_image *out, am_error *err)
 {
@@ -1017,51 +1191,41 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
     options_or_default(opt_in, &opt);
     int cols = columns < 1 ? 1 : columns > (int)n ? (int)n : columns;
     int rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
-    int fw = opt.frame_width, fh = opt.frame_height;
-    proj *pr = malloc(n * sizeof *pr);
+    sheet_plan sp = {0};
     cell_result *result = calloc(n, sizeof *result);
-    am_status s = pr && result ? AM_OK : am_fail_nomem(err, "render sheet");
+    am_status s = result ? AM_OK : am_fail_nomem(err, "render sheet");
     if (!s)
-        s = am_image_alloc(out, fw * cols, HEADER_H + fh * rows, err);
-    if (s) {
-        free(pr);
-        free(result);
-        return s;
+        s = am_image_alloc(out, opt.frame_width * cols, HEADER_H + opt.frame_height * rows, err);
+    if (!s)
+        s = sheet_plan_make(b, frames, n, &opt, &sp, err);
+    if (!s) {
+        header(out, b->source, title ? title : "", NULL);
+        bool *weighted = calloc(b->skel->joint_count + 1, sizeof *weighted); /* once, not per cell */
+        if (weighted)
+            weighted_joints(b, weighted);
+        sheet_job J = {b, frames, &opt, sp.mesh, sp.pr, weighted, out, cols, result};
+        am_parallel_for(n, opt.threads, sheet_cell_job, &J);
+        s = first_failure(result, n, err);
+        free(weighted);
     }
-    header(out, b->source, title ? title : "", NULL);
-    int inner_h = fh - LABEL_H - FOOTER_H;
-    /* each cell fitted to its own content; the whole-body cells share one decimated mesh,
-     * sized for the most pixels the mesh covers in any of them */
-    double pixels = 0;
-    for (size_t f = 0; f < n; f++) {
-        const am_render_cell *fr = &frames[f];
-        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-        if (fr->focus)
-            box_bounds(fr->focus_min, fr->focus_max, fr->view, &bd);
-        else
-            bounds_of(b, fr->prim, fr->view, &bd);
-        pr[f] = fit(fr->view, bd, fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
-        if (!fr->focus)
-            pixels = fmax(pixels, box_pixels(bd, &pr[f]));
-    }
-    cell_mesh whole = {*b, NULL}, lite = whole;
-    if (pixels > 0 && (s = cell_mesh_make(b, pixels, &lite, err))) {
-        am_image_free(out);
-        free(pr);
-        free(result);
-        return s;
-    }
-    bool *weighted = calloc(b->skel->joint_count + 1, sizeof *weighted); /* once, not per cell */
-    if (weighted)
-        weighted_joints(b, weighted);
-    sheet_job J = {b, frames, &opt, &whole, &lite, pr, weighted, out, cols, result};
-    am_parallel_for(n, opt.threads, sheet_cell_job, &J);
-    s = first_failure(result, n, err);
-    free(weighted);
-    cell_mesh_free(&lite);
-    free(pr);
+    sheet_plan_free(&sp);
     free(result);
     if (s)
         am_image_free(out);
+    return s;
+}
+
+am_status am_render_sheet_triangles(const am_bench *b, const am_render_cell *frames, size_t n,
+                                    const am_render_options *opt_in, size_t *triangles, am_error *err)
+{
+    if (n == 0 || n > 256)
+        return am_fail(err, AM_ERR_USAGE, "render: %zu frames (1..256)", n);
+    am_render_options opt;
+    options_or_default(opt_in, &opt);
+    sheet_plan sp = {0};
+    am_status s = sheet_plan_make(b, frames, n, &opt, &sp, err);
+    for (size_t f = 0; f < n && !s; f++)
+        triangles[f] = sp.mesh[f]->triangle_count;
+    sheet_plan_free(&sp);
     return s;
 }

@@ -10,9 +10,11 @@
  * A strip puts N frames side by side with ONE projection for all of them (framing that
  * holds the posed mesh over the whole motion and the prim; never the joints, which a skin's
  * overrides may put far from the mesh), a scale bar and the view's axes. Only the joints
- * that carry skin weight are drawn. A whole-body cell with more triangles than the pixels
- * of the mesh's box on screen is drawn from the mesh decimated to that budget (the picture
- * cannot show more); a close-up (focus box) draws every triangle near its view. The frames
+ * that carry skin weight are drawn. A whole-body cell of a sheet with more triangles than
+ * the pixels the mesh covers on screen (estimated from its surface area, render.c says how)
+ * is drawn from the mesh decimated to that budget (the picture cannot show more), a strip's
+ * frame above one triangle per pixel of the mesh's box; a close-up (focus box) draws every
+ * triangle near its view. The frames
  * of a strip and the cells of a sheet are drawn at once (am_render_options.threads), each
  * into its own image: the picture does not depend on the thread count.
  */
@@ -121,6 +123,11 @@ typedef struct am_render_cell {
 /* Frames in a grid of `columns`, each fitted to its own content, under one header line. */
 am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_t n, int columns,
                           const am_render_options *opt, const char *title, am_image *out, am_error *err);
+
+/* The triangles each cell of am_render_sheet(b, frames, n, ..., opt) draws (n counts): a
+ * whole-body cell the mesh decimated to what it covers, a close-up every one. */
+am_status am_render_sheet_triangles(const am_bench *b, const am_render_cell *frames, size_t n,
+                                    const am_render_options *opt, size_t *triangles, am_error *err);
 
 /* The posed mesh's silhouette seen from -Y (+X right, +Z up), orthographic: the x-z box of
  * `bind` (3 * vertex_count, bind frame) plus a margin of 5% of its longer side on every side,

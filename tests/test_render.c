@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/perf/support/test_creature.h"
 #include "bench/render.h"
+#include "report/report.h"
 
 static am_skeleton skel;
 static const am_vec3 P_SF = {0.0, 0.0, 1.067};
@@ -470,6 +472,254 @@ static void test_cells_drawn_at_once_make_the_same_picture(void **state)
     fx_mesh_free(&m);
 }
 
+/* The masks of the mesh (warm: red over blue; the background, prim cross and ink are cool
+ * or grey) in one sheet cell's inner area, HEADER_H 28 + LABEL_H 30 down. */
+typedef struct cell_mask {
+    size_t covered;       /* pixels the mesh covers */
+    size_t box;           /* pixels of their bounding box */
+} cell_mask;
+
+static bool warm(const uint8_t *p) { return p[0] > p[2] + 8; }
+
+static cell_mask mask_of(const am_image *img, int fw, int fh, int col, int row)
+{
+    cell_mask m = {0, 0};
+    int x0 = col * fw, y0 = 28 + row * fh, lx = 1 << 30, ly = 1 << 30, hx = -1, hy = -1;
+    for (int y = y0 + 30; y < y0 + fh - 30; y++)
+        for (int x = x0; x < x0 + fw - 1; x++)
+            if (warm(px(img, x, y))) {
+                m.covered++;
+                lx = x < lx ? x : lx, hx = x > hx ? x : hx;
+                ly = y < ly ? y : ly, hy = y > hy ? y : hy;
+            }
+    m.box = m.covered ? (size_t)(hx - lx + 1) * (size_t)(hy - ly + 1) : 0;
+    return m;
+}
+
+/* Intersection over union of the mesh in two cells of one sheet. */
+static double mask_iou(const am_image *img, int fw, int fh, int col_a, int row_a, int col_b, int row_b)
+{
+    size_t both = 0, either = 0;
+    for (int y = 30; y < fh - 30; y++)
+        for (int x = 0; x < fw - 1; x++) {
+            bool a = warm(px(img, col_a * fw + x, 28 + row_a * fh + y));
+            bool b = warm(px(img, col_b * fw + x, 28 + row_b * fh + y));
+            both += a && b;
+            either += a || b;
+        }
+    return either ? (double)both / (double)either : 1.0;
+}
+
+/* The 10k test creature (../shared/data/creature, its Blender weights) on the bench, posed
+ * at rest; lo/hi: the box a whole-body cell is framed to (the mesh and the prim). */
+static void creature_at_rest(am_bench *b, float **prim, am_vec3 *lo, am_vec3 *hi)
+{
+    char dir[4096], buf[512];
+    am_error err;
+    am_error_clear(&err);
+    am_rig rig;
+    if (am_test_creature_load(am_test_shared_path(dir, sizeof dir, "data/creature"), "creature_10k", &rig, &err) ||
+        am_report_bench_rig(&rig, &skel, "creature_10k", b, &err))
+        fail_msg("%s", am_error_format(&err, buf, sizeof buf));
+    am_rig_free(&rig);
+    *prim = malloc(3 * b->vertex_count * sizeof **prim);
+    assert_non_null(*prim);
+    assert_int_equal(am_bench_pose_at(b, -1, 0, *prim, NULL, &err), AM_OK);
+    *lo = am_v3(0, 0, 0), *hi = am_v3(0, 0, 0);
+    for (size_t v = 0; v < b->vertex_count; v++) {
+        am_vec3 p = am_v3((*prim)[3 * v], (*prim)[3 * v + 1], (*prim)[3 * v + 2]);
+        *lo = am_v3(fmin(lo->x, p.x), fmin(lo->y, p.y), fmin(lo->z, p.z));
+        *hi = am_v3(fmax(hi->x, p.x), fmax(hi->y, p.y), fmax(hi->z, p.z));
+    }
+}
+
+/* A humanoid with its arms out covers a small part of its box: its whole-body cells of the
+ * report's size (230 x 300) draw fewer triangles than the box has pixels (the old budget,
+ * which kept all 20,140 here) yet at least one per pixel the mesh covers; a close-up draws
+ * every triangle. */
+static void test_whole_body_cell_draws_as_many_triangles_as_the_mesh_covers_pixels(void **state)
+{
+    (void)state;
+    am_bench b;
+    float *prim;
+    am_vec3 lo, hi;
+    creature_at_rest(&b, &prim, &lo, &hi);
+    assert_int_equal(b.triangle_count, 20140);
+    am_render_cell cells[3] = {{prim, NULL, "front", AM_VIEW_FRONT, NULL, false, lo, hi},
+                               {prim, NULL, "side", AM_VIEW_SIDE, NULL, false, lo, hi},
+                               {prim, NULL, "elbow", AM_VIEW_FRONT, NULL, true, am_v3(-0.15, 0.25, 1.2),
+                                am_v3(0.15, 0.55, 1.5)}};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 230;
+    opt.frame_height = 300;
+    opt.draw_joints = false;
+    size_t tris[3];
+    am_image img;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_render_sheet_triangles(&b, cells, 3, &opt, tris, &err), AM_OK);
+    assert_int_equal(am_render_sheet(&b, cells, 3, 3, &opt, "t", &img, &err), AM_OK);
+    for (int f = 0; f < 2; f++) {
+        cell_mask m = mask_of(&img, 230, 300, f, 0);
+        print_message("%s: %zu triangles, the mesh covers %zu pixels of its box's %zu\n", cells[f].label, tris[f],
+                      m.covered, m.box);
+        assert_gt(m.covered, 2000);
+        assert_true(tris[f] >= m.covered);
+        assert_true(tris[f] < b.triangle_count);
+        assert_true(tris[f] < m.box);
+    }
+    assert_true(mask_of(&img, 230, 300, 0, 0).box > b.triangle_count); /* the box kept them all */
+    assert_int_equal(tris[2], b.triangle_count);
+    am_image_free(&img);
+    free(prim);
+    am_bench_free(&b);
+}
+
+/* The decimated whole-body cell covers the pixels the whole mesh covers (a close-up framed
+ * on the same box draws the whole mesh), front and side; and the sheet is the same byte for
+ * byte drawn on one thread or four. */
+static void test_decimated_creature_keeps_its_silhouette(void **state)
+{
+    (void)state;
+    am_bench b;
+    float *prim;
+    am_vec3 lo, hi;
+    creature_at_rest(&b, &prim, &lo, &hi);
+    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
+    am_render_cell cells[4] = {{prim, NULL, "front", AM_VIEW_FRONT, NULL, false, lo, hi},
+                               {prim, NULL, "side", AM_VIEW_SIDE, NULL, false, lo, hi},
+                               {prim, NULL, "front", AM_VIEW_FRONT, NULL, true, lo, hi},
+                               {prim, NULL, "side", AM_VIEW_SIDE, NULL, true, lo, hi}};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 230;
+    opt.frame_height = 300;
+    opt.draw_joints = false;
+    opt.threads = 1;
+    size_t tris[4];
+    assert_int_equal(am_render_sheet_triangles(&b, cells, 4, &opt, tris, &err), AM_OK);
+    assert_true(tris[0] < b.triangle_count);
+    assert_int_equal(tris[2], b.triangle_count);
+    am_image img;
+    assert_int_equal(am_render_sheet(&b, cells, 4, 2, &opt, "t", &img, &err), AM_OK);
+    for (int f = 0; f < 2; f++) {
+        double iou = mask_iou(&img, 230, 300, f, 0, f, 1);
+        print_message("%s: silhouette IoU %.4f (%zu of %zu triangles)\n", cells[f].label, iou, tris[f],
+                      b.triangle_count);
+        assert_true(iou > 0.97);
+    }
+    am_image_free(&img);
+    /* with the joints over the mesh, as in the report */
+    for (int f = 0; f < 4; f++)
+        cells[f].joints = joints;
+    opt.draw_joints = true;
+    am_image one, many;
+    assert_int_equal(am_render_sheet(&b, cells, 4, 2, &opt, "t", &one, &err), AM_OK);
+    opt.threads = 4;
+    assert_int_equal(am_render_sheet(&b, cells, 4, 2, &opt, "t", &many, &err), AM_OK);
+    assert_int_equal(one.height, many.height);
+    assert_memory_equal(one.pixels, many.pixels, 4 * (size_t)one.width * one.height);
+    am_image_free(&one);
+    am_image_free(&many);
+    free(joints);
+    free(prim);
+    am_bench_free(&b);
+}
+
+/* An n x n grid of quads in the x-z plane (one open flat sheet, seen face on from the side)
+ * from (x0, z0) to (x1, z1) at y, weighed to joint 0. */
+static void flat_sheet(fx_mesh *m, int n, double x0, double x1, double z0, double z1, double y)
+{
+    memset(m, 0, sizeof *m);
+    m->nv = (size_t)(n + 1) * (size_t)(n + 1);
+    m->ni = 6 * (size_t)n * (size_t)n;
+    m->pos = calloc(3 * m->nv, sizeof *m->pos);
+    m->idx = calloc(m->ni, sizeof *m->idx);
+    m->count = calloc(m->nv, 1);
+    m->joint = calloc(4 * m->nv, 1);
+    m->weight = calloc(4 * m->nv, sizeof *m->weight);
+    assert_true(m->pos && m->idx && m->count && m->joint && m->weight);
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            size_t v = (size_t)j * (size_t)(n + 1) + (size_t)i;
+            m->pos[3 * v] = (float)(x0 + (x1 - x0) * i / n);
+            m->pos[3 * v + 1] = (float)y;
+            m->pos[3 * v + 2] = (float)(z0 + (z1 - z0) * j / n);
+        }
+    size_t t = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            uint16_t a = (uint16_t)(j * (n + 1) + i), b = (uint16_t)(a + 1), c = (uint16_t)(a + n + 1),
+                     d = (uint16_t)(c + 1);
+            uint16_t q[6] = {a, b, d, a, d, c};
+            memcpy(m->idx + t, q, sizeof q);
+            t += 6;
+        }
+    for (size_t v = 0; v < m->nv; v++)
+        fx_weigh(m, v, 0, 0, 1.0);
+}
+
+/* The estimate from the surface area holds up on what is not a closed body: an open flat
+ * sheet face on keeps a triangle per 4 pixels it covers and its outline; a mesh smaller
+ * than a pixel and one without area (every vertex at one point) still draw. */
+static void test_flat_tiny_and_degenerate_meshes_draw_from_their_budget(void **state)
+{
+    (void)state;
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    am_render_options opt = am_render_defaults();
+    opt.frame_width = 230;
+    opt.frame_height = 300;
+    opt.draw_joints = false;
+    am_error err;
+    am_error_clear(&err);
+    for (int kind = 0; kind < 3; kind++) {
+        fx_mesh m;
+        if (kind == 0) /* 1.2 x 1.6 m, 39,200 triangles, every one smaller than a pixel */
+            flat_sheet(&m, 140, -0.6, 0.6, 0.2, 1.8, 0.0);
+        else if (kind == 1) /* 2 mm across, 2 m from the prim the cell also holds */
+            flat_sheet(&m, 100, 0.0, 0.002, 2.0, 2.002, 0.0);
+        else {
+            flat_sheet(&m, 100, 0.3, 0.3, 1.0, 1.0, 0.0);
+        }
+        am_bench b;
+        fx_bench(&m, &sk, &skel, &b);
+        float *prim = malloc(3 * b.vertex_count * sizeof *prim);
+        assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, NULL, &err), AM_OK);
+        am_vec3 lo = am_v3(0, 0, 0), hi = am_v3(0, 0, 0);
+        for (size_t v = 0; v < b.vertex_count; v++) {
+            am_vec3 p = am_v3(prim[3 * v], prim[3 * v + 1], prim[3 * v + 2]);
+            lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+            hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+        }
+        am_render_cell cells[2] = {{prim, NULL, "a", AM_VIEW_SIDE, NULL, false, lo, hi},
+                                   {prim, NULL, "a", AM_VIEW_SIDE, NULL, true, lo, hi}};
+        size_t tris[2];
+        am_image img;
+        assert_int_equal(am_render_sheet_triangles(&b, cells, 2, &opt, tris, &err), AM_OK);
+        assert_int_equal(am_render_sheet(&b, cells, 2, 2, &opt, "t", &img, &err), AM_OK);
+        assert_int_equal(tris[1], b.triangle_count);
+        assert_true(tris[0] > 0 && tris[0] <= b.triangle_count);
+        cell_mask whole = mask_of(&img, 230, 300, 1, 0), cut = mask_of(&img, 230, 300, 0, 0);
+        print_message("kind %d: %zu of %zu triangles, %zu pixels covered (whole mesh %zu)\n", kind, tris[0],
+                      b.triangle_count, cut.covered, whole.covered);
+        if (kind == 0) {
+            assert_gt(whole.covered, 20000);
+            assert_true(4 * tris[0] >= whole.covered);
+            assert_true(tris[0] < b.triangle_count);
+            assert_true(mask_iou(&img, 230, 300, 0, 0, 1, 0) > 0.97);
+        } else {
+            assert_true(tris[0] <= 512 || tris[0] == b.triangle_count);
+            assert_true(whole.covered <= 4);
+        }
+        am_image_free(&img);
+        free(prim);
+        am_bench_free(&b);
+        fx_mesh_free(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +733,9 @@ int main(void)
         cmocka_unit_test(test_single_frame_png_has_the_frame_size),
         cmocka_unit_test(test_opaque_picture_is_written_as_rgb),
         cmocka_unit_test(test_cells_drawn_at_once_make_the_same_picture),
+        cmocka_unit_test(test_whole_body_cell_draws_as_many_triangles_as_the_mesh_covers_pixels),
+        cmocka_unit_test(test_decimated_creature_keeps_its_silhouette),
+        cmocka_unit_test(test_flat_tiny_and_degenerate_meshes_draw_from_their_budget),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
