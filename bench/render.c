@@ -61,13 +61,19 @@ am_render_options am_render_defaults(void)
 }
 
 /* (u right, v up, d toward the camera): proper rotations of the avatar axes. */
-static am_vec3 to_view(am_view view, am_vec3 p)
+static inline am_vec3 to_view(am_view view, am_vec3 p)
 {
-    switch (view) {
-    case AM_VIEW_FRONT: return am_v3(p.y, p.z, p.x);
-    case AM_VIEW_SIDE: return am_v3(p.x, p.z, -p.y);
-    default: return am_v3(-p.y, p.x, p.z);
+    switch (view) { /* compound literals: this runs for every vertex of every cell */
+    case AM_VIEW_FRONT: return (am_vec3){p.y, p.z, p.x};
+    case AM_VIEW_SIDE: return (am_vec3){p.x, p.z, -p.y};
+    default: return (am_vec3){-p.y, p.x, p.z};
     }
+}
+
+/* Vertex i of a float position array as a vector. */
+static inline am_vec3 vertex_at(const float *prim, size_t i)
+{
+    return (am_vec3){prim[3 * i], prim[3 * i + 1], prim[3 * i + 2]};
 }
 
 typedef struct proj {
@@ -77,7 +83,7 @@ typedef struct proj {
     double cx, cy;         /* its pixel position */
 } proj;
 
-static void project(const proj *pr, am_vec3 p, double *x, double *y, double *d)
+static inline void project(const proj *pr, am_vec3 p, double *x, double *y, double *d)
 {
     am_vec3 q = to_view(pr->view, p);
     *x = pr->cx + (q.x - pr->uc) * pr->scale;
@@ -89,7 +95,7 @@ typedef struct bounds {
     double u0, u1, v0, v1;
 } bounds;
 
-static void grow(bounds *bd, am_view view, am_vec3 p)
+static inline void grow(bounds *bd, am_view view, am_vec3 p)
 {
     am_vec3 q = to_view(view, p);
     if (!(fabs(q.x) < 1e5 && fabs(q.y) < 1e5))
@@ -182,13 +188,29 @@ static void disc(am_image *img, double cx, double cy, double r, const uint8_t rg
         }
 }
 
+/* A vertical gradient: each row one colour, written as whole pixels. */
+static void fill_row(am_image *img, int x0, int x1, int y, const uint8_t rgb[3])
+{
+    if (y < 0 || y >= (int)img->height)
+        return;
+    if (x0 < 0)
+        x0 = 0;
+    if (x1 > (int)img->width)
+        x1 = (int)img->width;
+    uint32_t px;
+    const uint8_t rgba[4] = {rgb[0], rgb[1], rgb[2], 255};
+    memcpy(&px, rgba, sizeof px);
+    uint8_t *row = img->pixels + 4 * (size_t)y * img->width;
+    for (int x = x0; x < x1; x++)
+        memcpy(row + 4 * (size_t)x, &px, sizeof px);
+}
+
 static void background(am_image *img, int x0, int y0, int w, int h)
 {
     for (int y = y0; y < y0 + h && y < (int)img->height; y++) {
         double u = h > 1 ? (double)(y - y0) / (h - 1) : 0;
         uint8_t c[3] = {(uint8_t)(238 - 34 * u), (uint8_t)(241 - 32 * u), (uint8_t)(246 - 26 * u)};
-        for (int x = x0; x < x0 + w && x < (int)img->width; x++)
-            put(img, x, y, c);
+        fill_row(img, x0, x0 + w, y, c);
     }
 }
 
@@ -293,8 +315,7 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
         return am_fail_nomem(err, "render buffers");
     }
     for (size_t i = 0; i < n; i++)
-        project(pr, am_v3(in->prim[3 * i], in->prim[3 * i + 1], in->prim[3 * i + 2]), &sx[3 * i], &sx[3 * i + 1],
-                &sx[3 * i + 2]);
+        project(pr, vertex_at(in->prim, i), &sx[3 * i], &sx[3 * i + 1], &sx[3 * i + 2]);
     /* The triangles near the viewport: a close-up's view holds a small part of the mesh.
      * The margin keeps the normals of the vertices at the viewport's edge whole (their
      * other triangles are counted too). */
@@ -709,8 +730,7 @@ static void frame_chrome(am_image *img, const char *label, const proj *pr, int x
 static void header(am_image *img, const char *source, const char *what, const am_render_options *opt)
 {
     for (int y = 0; y < HEADER_H; y++)
-        for (int x = 0; x < (int)img->width; x++)
-            put(img, x, y, (const uint8_t[3]){52, 58, 72});
+        fill_row(img, 0, (int)img->width, y, (const uint8_t[3]){52, 58, 72});
     static const uint8_t TXT[3] = {236, 240, 246};
     char l1[300], l2[200], one[520];
     snprintf(l1, sizeof l1, "%s  %s", source, what);
@@ -760,7 +780,7 @@ void am_render_even_times(double duration, size_t n, double *times)
 static void bounds_of(const am_bench *b, const float *prim, am_view view, bounds *bd)
 {
     for (size_t i = 0; i < b->vertex_count; i++)
-        grow(bd, view, am_v3(prim[3 * i], prim[3 * i + 1], prim[3 * i + 2]));
+        grow(bd, view, vertex_at(prim, i));
     grow(bd, view, am_v3(0, 0, 0)); /* keep the prim in view */
 }
 
@@ -1081,8 +1101,7 @@ static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
     if (!s) {
         /* the label band stays readable over a zoomed mesh */
         for (int y = 0; y < LABEL_H - 2; y++)
-            for (int x = 0; x < fw - 1; x++)
-                put(&cell, x, y, (const uint8_t[3]){238, 241, 246});
+            fill_row(&cell, 0, fw - 1, y, (const uint8_t[3]){238, 241, 246});
         frame_chrome(&cell, label, &J->pr[f], 0, 0, fw, fh);
         blit(J->out, &cell, (int)(f % (size_t)J->cols) * fw, HEADER_H + (int)(f / (size_t)J->cols) * fh);
     }
