@@ -100,10 +100,11 @@ static inline void grow(bounds *bd, am_view view, am_vec3 p)
     am_vec3 q = to_view(view, p);
     if (!(fabs(q.x) < 1e5 && fabs(q.y) < 1e5))
         return; /* a broken pose (non-finite or far away) does not set the framing */
-    bd->u0 = fmin(bd->u0, q.x);
-    bd->u1 = fmax(bd->u1, q.x);
-    bd->v0 = fmin(bd->v0, q.y);
-    bd->v1 = fmax(bd->v1, q.y);
+    /* q is finite here: plain comparisons, as fmin/fmax without their calls */
+    bd->u0 = q.x < bd->u0 ? q.x : bd->u0;
+    bd->u1 = q.x > bd->u1 ? q.x : bd->u1;
+    bd->v0 = q.y < bd->v0 ? q.y : bd->v0;
+    bd->v1 = q.y > bd->v1 ? q.y : bd->v1;
 }
 
 /* Fit the bounds into a viewport of w x h pixels centred at (cx, cy). */
@@ -429,7 +430,8 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
                         nx /= len, ny /= len, nz /= len;
                 }
                 double facing = nz < 0 ? -1.0 : 1.0; /* two-sided: light the face we see */
-                double lit = 0.32 + 0.68 * fmax(0.0, facing * (nx * light.x + ny * light.y + nz * light.z));
+                double lambert = facing * (nx * light.x + ny * light.y + nz * light.z);
+                double lit = 0.32 + 0.68 * (lambert > 0 ? lambert : 0.0); /* fmax(0, x), without its call */
                 float col3[3] = {base[0], base[1], base[2]};
                 if (opt->texture && b->uv) {
                     float u = (float)(w0 * b->uv[2 * tri[0]] + w1 * b->uv[2 * tri[1]] + w2 * b->uv[2 * tri[2]]);
