@@ -269,8 +269,10 @@ typedef struct tri_setup {
     double dy0, dy1;   /* per row down */
 } tri_setup;
 
-/* [*lo, *hi] narrowed to the pixels px (centre px + 0.5) where a + dx * (px - first) >= -eps. */
-static void span_cut(double a, double dx, int first, int *lo, int *hi)
+/* [*lo, *hi] narrowed to the pixels px (centre px + 0.5) where a + dx * (px - first) >= -eps;
+ * inv_dx is 1 / dx, found once per triangle (a division per row and edge was most of a
+ * small triangle's cost, so its rows tested every pixel of its box instead). */
+static void span_cut(double a, double dx, double inv_dx, int first, int *lo, int *hi)
 {
     const double eps = 1e-9;
     if (dx == 0) {
@@ -278,7 +280,7 @@ static void span_cut(double a, double dx, int first, int *lo, int *hi)
             *hi = *lo - 1;
         return;
     }
-    double t = (-eps - a) / dx; /* the pixel offset where the coordinate crosses -eps */
+    double t = (-eps - a) * inv_dx; /* the pixel offset where the coordinate crosses -eps */
     if (!isfinite(t))
         return;
     if (dx > 0) {
@@ -397,16 +399,19 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             am_vec3 f = am_v3_normalize(am_v3_cross(e1, e2));
             fnx = f.x, fny = f.y, fnz = f.z;
         }
+        double dx2 = -ts.dx0 - ts.dx1;
+        double inv_dx0 = ts.dx0 != 0 ? 1.0 / ts.dx0 : 0, inv_dx1 = ts.dx1 != 0 ? 1.0 / ts.dx1 : 0,
+               inv_dx2 = dx2 != 0 ? 1.0 / dx2 : 0;
         const float *n0 = vn ? vn + 3 * tri[0] : NULL, *n1 = vn ? vn + 3 * tri[1] : NULL,
                     *n2 = vn ? vn + 3 * tri[2] : NULL;
         for (int py = by0; py <= by1; py++) {
             int row = py - by0;
             double r0 = ts.w0 + ts.dy0 * row, r1 = ts.w1 + ts.dy1 * row, r2 = 1.0 - r0 - r1;
             int lo = bx0, hi = bx1;
-            if (bx1 - bx0 > 6) { /* a wide row: test only its span (a small one: every pixel) */
-                span_cut(r0, ts.dx0, bx0, &lo, &hi);
-                span_cut(r1, ts.dx1, bx0, &lo, &hi);
-                span_cut(r2, -ts.dx0 - ts.dx1, bx0, &lo, &hi);
+            if (bx1 - bx0 > 2) { /* test only the row's span (a row of 3 or fewer: every pixel) */
+                span_cut(r0, ts.dx0, inv_dx0, bx0, &lo, &hi);
+                span_cut(r1, ts.dx1, inv_dx1, bx0, &lo, &hi);
+                span_cut(r2, dx2, inv_dx2, bx0, &lo, &hi);
             }
             float *zrow = zbuf + (size_t)(py - y0) * (size_t)w; /* from x0 */
             uint8_t *prow = img->pixels + 4 * (size_t)py * img->width;
