@@ -399,9 +399,12 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             am_vec3 f = am_v3_normalize(am_v3_cross(e1, e2));
             fnx = f.x, fny = f.y, fnz = f.z;
         }
-        double dx2 = -ts.dx0 - ts.dx1;
-        double inv_dx0 = ts.dx0 != 0 ? 1.0 / ts.dx0 : 0, inv_dx1 = ts.dx1 != 0 ? 1.0 / ts.dx1 : 0,
-               inv_dx2 = dx2 != 0 ? 1.0 / dx2 : 0;
+        double dx2 = -ts.dx0 - ts.dx1, inv_dx0 = 0, inv_dx1 = 0, inv_dx2 = 0;
+        if (bx1 - bx0 > 2) { /* rows wide enough to cut (below) */
+            inv_dx0 = ts.dx0 != 0 ? 1.0 / ts.dx0 : 0;
+            inv_dx1 = ts.dx1 != 0 ? 1.0 / ts.dx1 : 0;
+            inv_dx2 = dx2 != 0 ? 1.0 / dx2 : 0;
+        }
         const float *n0 = vn ? vn + 3 * tri[0] : NULL, *n1 = vn ? vn + 3 * tri[1] : NULL,
                     *n2 = vn ? vn + 3 * tri[2] : NULL;
         for (int py = by0; py <= by1; py++) {
