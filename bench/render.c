@@ -1146,6 +1146,32 @@ static void sheet_plan_free(sheet_plan *sp)
     memset(sp, 0, sizeof *sp);
 }
 
+/* Each cell framed to its own content and given its budget, by parallel jobs: framing
+ * walks every vertex of every cell's pose. */
+typedef struct frame_fit_job {
+    const am_bench *b;
+    const am_render_cell *frames;
+    int fw, inner_h;
+    double area;
+    proj *pr;
+    size_t *budget;
+} frame_fit_job;
+
+static void frame_fit(void *user, size_t f, int worker)
+{
+    (void)worker;
+    const frame_fit_job *J = user;
+    const am_render_cell *fr = &J->frames[f];
+    bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    if (fr->focus)
+        box_bounds(fr->focus_min, fr->focus_max, fr->view, &bd);
+    else
+        bounds_of(J->b, fr->prim, fr->view, &bd);
+    J->pr[f] = fit(fr->view, bd, J->fw, J->inner_h, J->fw / 2.0, LABEL_H + J->inner_h / 2.0);
+    double pixels = fr->focus ? 0 : box_pixels(bd, &J->pr[f]);
+    J->budget[f] = pixels > 0 ? frame_budget(J->area, J->pr[f].scale, pixels) : 0;
+}
+
 static am_status sheet_plan_make(const am_bench *b, const am_render_cell *frames, size_t n,
                                  const am_render_options *opt, sheet_plan *sp, am_error *err)
 {
@@ -1158,17 +1184,9 @@ static am_status sheet_plan_make(const am_bench *b, const am_render_cell *frames
     int fw = opt->frame_width, inner_h = opt->frame_height - LABEL_H - FOOTER_H;
     /* each whole-body cell given the budget of its own scale (above); a close-up (budget 0
      * here) draws the whole mesh */
-    double area = s ? 0 : surface_area(b);
-    for (size_t f = 0; f < n && !s; f++) {
-        const am_render_cell *fr = &frames[f];
-        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-        if (fr->focus)
-            box_bounds(fr->focus_min, fr->focus_max, fr->view, &bd);
-        else
-            bounds_of(b, fr->prim, fr->view, &bd);
-        sp->pr[f] = fit(fr->view, bd, fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
-        double pixels = fr->focus ? 0 : box_pixels(bd, &sp->pr[f]);
-        budget[f] = pixels > 0 ? frame_budget(area, sp->pr[f].scale, pixels) : 0;
+    if (!s) {
+        frame_fit_job J = {b, frames, fw, inner_h, surface_area(b), sp->pr, budget};
+        am_parallel_for(n, opt->threads, frame_fit, &J);
     }
     /* the levels from the finest down, each cut from the one before; a cut that would keep
      * three quarters of the triangles is not worth its decimation (the 10k creature's finest
