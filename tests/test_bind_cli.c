@@ -190,6 +190,21 @@ static void test_bad_input_writes_nothing(void **state)
     assert_int_equal(n, 7);
     assert_memory_equal(d, "earlier", 7);
     free(d);
+    /* the viewer skeleton is read while the mesh is: a broken one is still the error named,
+     * even beside a mesh that is not there, and nothing is written */
+    char badviewer[600], missing[600];
+    snprintf(badviewer, sizeof badviewer, "%s/avatar_skeleton.xml", dir);
+    am_test_write_text(badviewer, "<linden_skeleton");
+    snprintf(missing, sizeof missing, "%s/missing.obj", dir);
+    rc = am_test_run_cli(out, sizeof out, "bind '%s' --fit humanoid --out '%s' --skeleton '%s'", missing, outdir,
+                         badviewer);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "avatar_skeleton.xml"));
+    assert_null(strstr(out, "missing.obj: "));
+    rc = am_test_run_cli(out, sizeof out, "bind '%s' --fit humanoid --out '%s' --skeleton '%s'", obj, outdir, badviewer);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "not XML"));
+    assert_int_equal(entries(outdir, &hidden), 1);
     /* report on an unrigged model: bind it first */
     rc = am_test_run_cli(out, sizeof out, "report '%s' --skeleton '%s'", obj, viewer);
     assert_int_equal(rc, 1);

@@ -150,16 +150,17 @@ int am_cmd_bind(int argc, char **argv)
     if (rc)
         return rc == AM_EXIT_USAGE ? am_cli_usage("bind", "%s", err.msg) : am_cli_report(&err);
     job.poses = pose_list;
-    am_skeleton skel;
-    if (am_cli_load_skeleton(skel_path, &skel, &err)) {
+    char viewer_path[4096]; /* found now (its errors first); loaded while the mesh is read */
+    if (am_skeleton_locate(skel_path, viewer_path, sizeof viewer_path, &err)) {
         free(pose_list);
         return am_cli_report(&err);
     }
+    job.viewer_path = viewer_path;
     am_bind_run_result *res = calloc(1, sizeof *res);
     if (!res) {
         am_fail_nomem(&err, "bind");
         rc = am_cli_report(&err);
-    } else if (am_bind_run(&job, &skel, res, &err)) {
+    } else if (am_bind_run(&job, NULL, res, &err)) {
         rc = am_cli_report(&err);
     } else {
         const am_bind_result *r = &res->bind;
@@ -183,6 +184,5 @@ int am_cmd_bind(int argc, char **argv)
     }
     free(res);
     free(pose_list);
-    am_skeleton_free(&skel);
     return rc;
 }

@@ -234,6 +234,20 @@ static am_status placement_sheet(const am_bench *b, const char *note, am_image *
  * only touched by the command's thread). */
 static void preload_job(void *user) { am_bind_preload(user); }
 
+typedef struct viewer_load {
+    const char *path;
+    am_skeleton skel;
+    am_status status;
+    am_error err;
+} viewer_load;
+
+static void viewer_load_run(void *user)
+{
+    viewer_load *v = user;
+    am_error_clear(&v->err);
+    v->status = am_skeleton_load(v->path, &v->skel, &v->err);
+}
+
 typedef struct rig_json_job {
     const am_rig *rig;
     am_buf json;
@@ -263,8 +277,17 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     memset(&bench, 0, sizeof bench);
     bool have_bench = false;
     lap_clock clk = lap_start();
-    am_task preload, rig_task = {0};
+    am_task preload, rig_task = {0}, viewer_task = {0};
     rig_json_job rj = {&rig, {0}, {0}, AM_OK};
+    viewer_load *vl = NULL;
+    if (!viewer) {
+        if (!job->viewer_path)
+            return am_fail(err, AM_ERR_USAGE, "bind: no viewer skeleton (neither loaded nor a path)");
+        if (!(vl = calloc(1, sizeof *vl)))
+            return am_fail_nomem(err, "viewer skeleton");
+        vl->path = job->viewer_path;
+        am_task_start(&viewer_task, viewer_load_run, vl);
+    }
     am_task_start(&preload, preload_job, (void *)&job->bind);
     progress(job, "reading %s", job->mesh_path);
     const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
@@ -273,8 +296,18 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
         am_scene_free(&sc);
     }
+    am_task_join(&viewer_task);
+    if (vl && vl->status) { /* the skeleton's trouble first, as when it was loaded first */
+        *err = vl->err;
+        s = vl->status;
+    } else if (vl)
+        viewer = &vl->skel;
     if (s) {
         am_task_join(&preload);
+        if (vl && !vl->status)
+            am_skeleton_free(&vl->skel);
+        free(vl);
+        am_bind_source_free(&src);
         return s;
     }
     snprintf(out->name, sizeof out->name, "%s", src.name);
@@ -418,6 +451,10 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         snprintf(out->files[bind_json_at], sizeof out->files[0], "%s", name);
     s = am_outset_commit(set, err);
 done:
+    if (vl) {
+        am_skeleton_free(&vl->skel);
+        free(vl);
+    }
     am_task_join(&preload); /* no-ops unless a step failed while they ran */
     am_task_join(&rig_task);
     am_buf_free(&rj.json);

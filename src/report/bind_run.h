@@ -48,6 +48,10 @@ typedef struct am_bind_job {
     size_t pose_count;
     am_progress_fn progress;
     void *user;
+    /* When am_bind_run is given no viewer skeleton: the viewer's avatar_skeleton.xml, loaded
+     * on a thread of its own while the mesh is read (its errors come first, as if loaded
+     * before). */
+    const char *viewer_path;
 } am_bind_job;
 
 #define AM_BIND_RUN_MAX_WARNINGS 16
