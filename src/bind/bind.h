@@ -174,8 +174,8 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
                   am_bind_result *out, am_error *err);
 void am_bind_result_free(am_bind_result *r);
 
-/* Load what a bind with these options will solve with (CHOLMOD and its BLAS for the heat
- * method, about 10 ms), so that am_bind does not wait for it. Meant to run on a thread of
+/* Load what a bind with these options will solve with (Embree for the ray tests; CHOLMOD
+ * and its BLAS for the heat method, about 10 ms), so that am_bind does not wait for it. Meant to run on a thread of
  * its own while the caller reads the mesh; nothing to free, and a library that cannot be
  * loaded is left for am_bind to report. NULL opts: the defaults. */
 void am_bind_preload(const am_bind_options *opts);

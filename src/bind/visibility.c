@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "bind/bind_internal.h"
+#include "bind/embree_lib.h"
 
 struct am_bind_vis {
+    am_embree_api rtc;      /* Embree, loaded with the first scene (embree_lib.h) */
     RTCDevice device;
     RTCScene scene;
     const float *pos;
@@ -75,6 +77,11 @@ am_status am_bind_vis_build(const float *pos, size_t nv, const uint32_t *tris, s
     am_bind_vis *v = calloc(1, sizeof *v);
     if (!v)
         return am_fail_nomem(err, "ray scene");
+    am_status s = am_embree_open(&v->rtc, err);
+    if (s) {
+        free(v);
+        return s;
+    }
     v->pos = pos;
     v->tris = tris;
     v->tri_island = tri_island;
@@ -93,35 +100,36 @@ am_status am_bind_vis_build(const float *pos, size_t nv, const uint32_t *tris, s
     }
     char config[64];
     snprintf(config, sizeof config, "threads=%d,verbose=0", threads > 0 ? threads : 0);
-    v->device = rtcNewDevice(config);
+    v->device = v->rtc.new_device(config);
     if (!v->device) {
+        int code = (int)v->rtc.get_device_error(NULL);
         free(v->unit_normal);
         free(v);
-        return am_fail(err, AM_ERR_INVALID, "Embree: cannot create a device (error %d)", (int)rtcGetDeviceError(NULL));
+        return am_fail(err, AM_ERR_INVALID, "Embree: cannot create a device (error %d)", code);
     }
-    v->scene = rtcNewScene(v->device);
-    rtcSetSceneFlags(v->scene, RTC_SCENE_FLAG_ROBUST);
-    rtcSetSceneBuildQuality(v->scene, RTC_BUILD_QUALITY_MEDIUM);
+    v->scene = v->rtc.new_scene(v->device);
+    v->rtc.set_scene_flags(v->scene, RTC_SCENE_FLAG_ROBUST);
+    v->rtc.set_scene_build_quality(v->scene, RTC_BUILD_QUALITY_MEDIUM);
     if (nt > 0) {
-        RTCGeometry g = rtcNewGeometry(v->device, RTC_GEOMETRY_TYPE_TRIANGLE);
-        float *vb = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), nv);
-        unsigned *ib = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), nt);
+        RTCGeometry g = v->rtc.new_geometry(v->device, RTC_GEOMETRY_TYPE_TRIANGLE);
+        float *vb = v->rtc.set_new_geometry_buffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), nv);
+        unsigned *ib = v->rtc.set_new_geometry_buffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), nt);
         if (!vb || !ib) {
-            rtcReleaseGeometry(g);
+            v->rtc.release_geometry(g);
             am_bind_vis_free(v);
             return am_fail_nomem(err, "Embree buffers");
         }
         memcpy(vb, pos, nv * 3 * sizeof(float));
         for (size_t i = 0; i < 3 * nt; i++)
             ib[i] = tris[i];
-        rtcSetGeometryIntersectFilterFunction(g, filter);
-        rtcSetGeometryOccludedFilterFunction(g, filter);
-        rtcCommitGeometry(g);
-        rtcAttachGeometry(v->scene, g);
-        rtcReleaseGeometry(g);
+        v->rtc.set_geometry_intersect_filter(g, filter);
+        v->rtc.set_geometry_occluded_filter(g, filter);
+        v->rtc.commit_geometry(g);
+        v->rtc.attach_geometry(v->scene, g);
+        v->rtc.release_geometry(g);
     }
-    rtcCommitScene(v->scene);
-    enum RTCError e = rtcGetDeviceError(v->device);
+    v->rtc.commit_scene(v->scene);
+    enum RTCError e = v->rtc.get_device_error(v->device);
     if (e != RTC_ERROR_NONE) {
         am_bind_vis_free(v);
         return e == RTC_ERROR_OUT_OF_MEMORY ? am_fail_nomem(err, "Embree scene")
@@ -136,9 +144,9 @@ void am_bind_vis_free(am_bind_vis *v)
     if (!v)
         return;
     if (v->scene)
-        rtcReleaseScene(v->scene);
+        v->rtc.release_scene(v->scene);
     if (v->device)
-        rtcReleaseDevice(v->device);
+        v->rtc.release_device(v->device);
     free(v->unit_normal);
     free(v);
 }
@@ -168,7 +176,7 @@ bool am_bind_vis_clear(const am_bind_vis *v, const float from[3], const float to
     ray.tfar = len * (1.0f - 2e-5f);
     ray.mask = UINT32_MAX;
     ray.flags = 0;
-    rtcOccluded1(v->scene, &vc.ctx, &ray);
+    v->rtc.occluded1(v->scene, &vc.ctx, &ray);
     return ray.tfar >= 0.0f; /* Embree sets tfar = -inf on a hit */
 }
 
@@ -198,7 +206,7 @@ bool am_bind_vis_inside(const am_bind_vis *v, uint32_t island, const float p[3])
         rh.ray.tfar = INFINITY;
         rh.ray.mask = UINT32_MAX;
         rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-        rtcIntersect1(v->scene, &vc.ctx, &rh);
+        v->rtc.intersect1(v->scene, &vc.ctx, &rh);
         odd += (vc.count & 1) && !vc.overflow;
     }
     return odd >= 2;
