@@ -404,30 +404,15 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
     return AM_OK;
 }
 
-/* The rig JSON written beside the build (am_task). */
-typedef struct rig_writer {
-    const am_rig *rig;
-    am_buf *out;
-    am_status st;
-    am_error err;
-} rig_writer;
-
-static void rig_write_job(void *user)
-{
-    rig_writer *w = user;
-    am_error_clear(&w->err);
-    w->st = am_rig_to_json(w->rig, w->out, &w->err);
-}
-
 /* The rig JSON: the one written beside the build (joined), or `rig`'s written now. */
-static am_status rig_json_done(rig_writer *w, am_task *t, bool beside, const am_rig *rig, am_error *err)
+static am_status rig_json_done(am_rig_json_job *w, am_task *t, bool beside, const am_rig *rig, am_error *err)
 {
     if (!beside)
         return am_rig_to_json(rig, w->out, err);
     am_task_join(t);
-    if (w->st && err)
+    if (w->status && err)
         *err = w->err;
-    return w->st;
+    return w->status;
 }
 
 /* The .dae, written during the encode (am_skin_build_encoded_beside) from the build. */
@@ -459,7 +444,7 @@ enum { PART_JOB_BENCH, PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_COUNT };
 
 typedef struct part_jobs {
     const am_skin_result *res;
-    const am_rig *rig; /* NULL: its JSON is written beside the build (rig_writer) */
+    const am_rig *rig; /* NULL: its JSON is written beside the build (am_rig_json_job) */
     const am_buf *mesh;
     const char *name;
     size_t colour;
@@ -533,11 +518,11 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     }
     /* The rig JSON is the rig as given (unless --normalize-binds rewrites it after a first
      * build): written on a thread of its own beside the build. */
-    rig_writer rw = {&part->rig, &rig_json, AM_OK, {0}};
+    am_rig_json_job rw = {&part->rig, &rig_json, AM_OK, {0}};
     am_task rig_task = {0};
     bool rig_beside = !(opts->normalize_binds && part->rig.explicit_skin);
     if (rig_beside)
-        am_task_start(&rig_task, rig_write_job, &rw);
+        am_task_start(&rig_task, am_rig_json_job_run, &rw);
     dae_writer dw = {&dae, AM_OK, {0}};
     am_status st = am_skin_build_encoded_beside(&fitted, skel, &so, &res, &po->mesh, dae_beside, &dw, err);
     if (st && so.budget_given_skin && err) {
@@ -605,7 +590,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
     if (rig_beside) {
         am_task_join(&rig_task);
-        jobs.st[PART_JOB_RIG] = rw.st;
+        jobs.st[PART_JOB_RIG] = rw.status;
         jobs.err[PART_JOB_RIG] = rw.err;
     }
     static const int report_order[PART_JOB_COUNT] = {PART_JOB_RIG, PART_JOB_MESHDATA, PART_JOB_BENCH};

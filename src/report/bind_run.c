@@ -248,18 +248,6 @@ static void viewer_load_run(void *user)
     v->status = am_skeleton_load(v->path, &v->skel, &v->err);
 }
 
-typedef struct rig_json_job {
-    const am_rig *rig;
-    am_buf json;
-    am_error err;
-    am_status status;
-} rig_json_job;
-
-static void rig_json_run(void *user)
-{
-    rig_json_job *j = user;
-    j->status = am_rig_to_json(j->rig, &j->json, &j->err);
-}
 
 am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err)
 {
@@ -278,7 +266,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     bool have_bench = false;
     lap_clock clk = lap_start();
     am_task preload, rig_task = {0}, viewer_task = {0};
-    rig_json_job rj = {&rig, {0}, {0}, AM_OK};
+    am_buf rig_json = {0};
+    am_rig_json_job rj = {&rig, &rig_json, AM_OK, {0}};
     viewer_load *vl = NULL;
     if (!viewer) {
         if (!job->viewer_path)
@@ -340,7 +329,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if ((s = am_mkdir_p(job->out_dir, err)) || (s = am_outset_begin(&set, job->out_dir, NULL, 0, err)))
         goto done;
     char name[300];
-    am_task_start(&rig_task, rig_json_run, &rj); /* added to the set below, first in its list */
+    am_task_start(&rig_task, am_rig_json_job_run, &rj); /* added to the set below, first in its list */
     size_t rig_json_at = out->file_count;
     if (rig_json_at < sizeof out->files / sizeof out->files[0])
         out->file_count++;
@@ -396,11 +385,11 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         s = rj.status;
         goto done;
     }
-    if ((s = am_outset_add(set, name, rj.json.data, rj.json.size, err)))
+    if ((s = am_outset_add(set, name, rig_json.data, rig_json.size, err)))
         goto done;
     if (rig_json_at < sizeof out->files / sizeof out->files[0])
         snprintf(out->files[rig_json_at], sizeof out->files[0], "%s", name);
-    am_buf_free(&rj.json);
+    am_buf_free(&rig_json);
     lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
     if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
         goto done;
@@ -457,7 +446,7 @@ done:
     }
     am_task_join(&preload); /* no-ops unless a step failed while they ran */
     am_task_join(&rig_task);
-    am_buf_free(&rj.json);
+    am_buf_free(&rig_json);
     am_outset_free(set); /* without a commit: every temp file removed, the folder as it was */
     if (have_bench)
         am_bench_free(&bench);

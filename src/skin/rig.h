@@ -94,6 +94,15 @@ am_status am_rig_parse_json(const char *json, size_t size, const char *source, a
 am_status am_rig_load(const char *path, am_rig *out, am_error *err);
 /* Write the same schema (for generated rigs such as the bend box). */
 am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err);
+/* am_rig_to_json as a job on a thread of its own (core/parallel.h's am_task): written
+ * beside other work, its status and error read after the join. */
+typedef struct am_rig_json_job {
+    const am_rig *rig;
+    am_buf *out;
+    am_status status;
+    am_error err;
+} am_rig_json_job;
+void am_rig_json_job_run(void *job);
 void am_rig_free(am_rig *rig);
 
 #ifdef __cplusplus

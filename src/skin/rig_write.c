@@ -161,3 +161,10 @@ am_status am_rig_to_json(const am_rig *rig, am_buf *out, am_error *err)
 #undef P
     return AM_OK;
 }
+
+void am_rig_json_job_run(void *job)
+{
+    am_rig_json_job *j = job;
+    am_error_clear(&j->err);
+    j->status = am_rig_to_json(j->rig, j->out, &j->err);
+}
