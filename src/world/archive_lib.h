@@ -1,12 +1,12 @@
 /* libarchive, loaded when an OpenSim archive is written or read rather than when animesh starts.
  *
- * libarchive brings six libraries of its own (nettle, acl, lzma, zstd, lz4, bz2); loading them
- * was 1.8 ms of every command's start-up, paid by every command although only the OAR writer
- * (world/oar.h) and its reader and check (world/oar_check.h) touch a tar. am_archive_open loads
- * it (dlopen of the SONAME the build found, kept loaded once loaded) and fills a table of the
- * calls those make, each typed as <archive.h> and <archive_entry.h> declare it. No global
- * state: every caller holds its own table, and the callbacks it gives libarchive reach the
- * table through their own user data. */
+ * libarchive brings libraries of its own (nettle, acl, zstd, lz4, bz2; lzma too, which libxml2
+ * loads anyway); loading them was 1.8 ms of start-up, paid by every command although only the
+ * OAR writer (world/oar.h) and its reader and check (world/oar_check.h) touch a tar.
+ * am_archive_open loads it (dlopen of the SONAME the build found, kept loaded once loaded) and
+ * fills a table of the calls those make, each typed as <archive.h> and <archive_entry.h>
+ * declare it. No global state: every caller holds its own table, and the callbacks it gives
+ * libarchive reach the table through their own user data. */
 #ifndef AM_WORLD_ARCHIVE_LIB_H
 #define AM_WORLD_ARCHIVE_LIB_H
 
