@@ -1,11 +1,13 @@
 /* core/parallel (every job once, whatever the thread count) and core/dynlib (a library
- * loaded when needed: its calls found, a missing library or call a clear error). */
+ * loaded when needed: its calls found, a missing library or call a clear error, and none of
+ * those libraries loaded when the command starts). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,12 +95,31 @@ static void test_a_missing_library_or_call_is_named(void **state)
     assert_null(g);
 }
 
+/* The libraries core/dynlib.h loads when needed are not among those the command loads at
+ * start-up (the dynamic loader's own list, as ldd prints it). */
+static void test_the_command_starts_without_the_libraries_it_loads_when_needed(void **state)
+{
+    (void)state;
+    FILE *p = popen("LD_TRACE_LOADED_OBJECTS=1 '" AM_CLI_PATH "' 2>&1", "r");
+    assert_non_null(p);
+    char listed[16384];
+    size_t n = fread(listed, 1, sizeof listed - 1, p);
+    listed[n] = 0;
+    assert_int_equal(pclose(p), 0);
+    assert_non_null(strstr(listed, "libxml2.so")); /* a linked one is listed */
+    static const char *const lazy[] = {"libcurl.so", "libassimp.so", "libcholmod.so", "libarchive.so"};
+    for (size_t i = 0; i < sizeof lazy / sizeof lazy[0]; i++)
+        if (strstr(listed, lazy[i]))
+            fail_msg("%s is loaded at start-up:\n%s", lazy[i], listed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_job_runs_once_on_any_thread_count),
         cmocka_unit_test(test_a_library_is_loaded_with_its_calls),
         cmocka_unit_test(test_a_missing_library_or_call_is_named),
+        cmocka_unit_test(test_the_command_starts_without_the_libraries_it_loads_when_needed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

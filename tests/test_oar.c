@@ -21,6 +21,7 @@
 
 #include "support/test_support.h"
 #include "core/io.h"
+#include "world/archive_lib.h"
 #include "world/oar.h"
 #include "world/oar_files.h"
 #include "support/world_fixtures.h"
@@ -679,6 +680,47 @@ static void test_an_archive_from_files_is_the_archive_of_their_bytes(void **stat
     am_test_oar_inputs_free(&t);
 }
 
+/* world/archive_lib.h: the table holds libarchive's own calls (this test links libarchive,
+ * so the library loaded is the one already in the process and every call its address). */
+static void test_libarchive_is_loaded_with_every_call(void **state)
+{
+    (void)state;
+    am_archive_api ar;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_archive_open(&ar, &err), AM_OK);
+    assert_true(ar.error_string == archive_error_string);
+    assert_true(ar.set_error == archive_set_error);
+    assert_true(ar.write_new == archive_write_new);
+    assert_true(ar.write_set_format_ustar == archive_write_set_format_ustar);
+    assert_true(ar.write_add_filter_gzip == archive_write_add_filter_gzip);
+    assert_true(ar.write_set_filter_option == archive_write_set_filter_option);
+    assert_true(ar.write_set_bytes_in_last_block == archive_write_set_bytes_in_last_block);
+    assert_true(ar.write_open2 == archive_write_open2);
+    assert_true(ar.write_header == archive_write_header);
+    assert_true(ar.write_data == archive_write_data);
+    assert_true(ar.write_close == archive_write_close);
+    assert_true(ar.write_free == archive_write_free);
+    assert_true(ar.read_new == archive_read_new);
+    assert_true(ar.read_support_format_tar == archive_read_support_format_tar);
+    assert_true(ar.read_open == archive_read_open);
+    assert_true(ar.read_next_header == archive_read_next_header);
+    assert_true(ar.read_data == archive_read_data);
+    assert_true(ar.read_free == archive_read_free);
+    assert_true(ar.entry_new == archive_entry_new);
+    assert_true(ar.entry_free == archive_entry_free);
+    assert_true(ar.entry_set_pathname == archive_entry_set_pathname);
+    assert_true(ar.entry_set_size == archive_entry_set_size);
+    assert_true(ar.entry_set_filetype == archive_entry_set_filetype);
+    assert_true(ar.entry_set_perm == archive_entry_set_perm);
+    assert_true(ar.entry_set_mtime == archive_entry_set_mtime);
+    assert_true(ar.entry_set_uid == archive_entry_set_uid);
+    assert_true(ar.entry_set_gid == archive_entry_set_gid);
+    assert_true(ar.entry_pathname == archive_entry_pathname);
+    assert_true(ar.entry_size == archive_entry_size);
+    assert_true(ar.entry_filetype == archive_entry_filetype);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -691,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_extra_params_and_script_escaping),
         cmocka_unit_test(test_raw_tar_headers_hold_whole_paths),
         cmocka_unit_test(test_an_archive_from_files_is_the_archive_of_their_bytes),
+        cmocka_unit_test(test_libarchive_is_loaded_with_every_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,12 @@
 /* A shared library loaded when first needed (dlopen), its calls looked up into a table.
  *
- * The big optional libraries (libcurl for HTTP, assimp for FBX, CHOLMOD for the heat solve)
- * are loaded by the module that uses them rather than linked into every command, whose
- * start-up they were four fifths of. A library loaded here stays loaded (RTLD_NODELETE: C++
- * statics, TLS handlers and thread pools are not safe to unload) and keeps its symbols to
- * itself (RTLD_LOCAL). No global state: each caller fills its own table. */
+ * The big optional libraries (libcurl for HTTP, assimp for FBX, Embree for a bind's ray
+ * tests, CHOLMOD for the heat solve, libarchive for OpenSim archives) are loaded by the
+ * module that uses them rather than linked into every command, whose start-up they were
+ * four fifths of. A library loaded here stays loaded (RTLD_NODELETE: C++ statics, TLS
+ * handlers and thread pools are not safe to unload) and keeps its symbols to itself
+ * (RTLD_LOCAL); its own dependencies' functions are bound when first called (RTLD_LAZY).
+ * No global state: each caller fills its own table. */
 #ifndef AM_CORE_DYNLIB_H
 #define AM_CORE_DYNLIB_H
 

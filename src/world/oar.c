@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "core/text.h"
+#include "world/archive_lib.h"
 #include "world/checks.h"
 
 /* A raw JPEG-2000 code stream starts with SOC (FF 4F) then SIZ (FF 51). */
@@ -205,6 +203,7 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
 
 /* libarchive writes through these into an am_buf. */
 typedef struct sink {
+    const am_archive_api *ar;
     am_buf *out;
     int failed;
 } sink;
@@ -214,33 +213,33 @@ static la_ssize_t on_write(struct archive *a, void *user, const void *buf, size_
     sink *k = user;
     if (am_buf_append(k->out, buf, n, NULL)) {
         k->failed = 1;
-        archive_set_error(a, 12, "out of memory");
+        k->ar->set_error(a, 12, "out of memory");
         return -1;
     }
     return (la_ssize_t)n;
 }
 
-static am_status add_entry(struct archive *a, const char *path, const void *data, size_t n, int64_t mtime,
-                           am_error *err)
+static am_status add_entry(const am_archive_api *ar, struct archive *a, const char *path, const void *data, size_t n,
+                           int64_t mtime, am_error *err)
 {
     if (strlen(path) > AM_OAR_MAX_PATH)
         return am_fail(err, AM_ERR_INVALID, "archive path longer than %d bytes: %s", AM_OAR_MAX_PATH, path);
-    struct archive_entry *e = archive_entry_new();
+    struct archive_entry *e = ar->entry_new();
     if (!e)
         return am_fail_nomem(err, "tar entry");
-    archive_entry_set_pathname(e, path);
-    archive_entry_set_size(e, (la_int64_t)n);
-    archive_entry_set_filetype(e, AE_IFREG);
-    archive_entry_set_perm(e, 0644);
-    archive_entry_set_mtime(e, (time_t)mtime, 0);
-    archive_entry_set_uid(e, 0);
-    archive_entry_set_gid(e, 0);
+    ar->entry_set_pathname(e, path);
+    ar->entry_set_size(e, (la_int64_t)n);
+    ar->entry_set_filetype(e, AE_IFREG);
+    ar->entry_set_perm(e, 0644);
+    ar->entry_set_mtime(e, (time_t)mtime, 0);
+    ar->entry_set_uid(e, 0);
+    ar->entry_set_gid(e, 0);
     am_status s = AM_OK;
-    if (archive_write_header(a, e) != ARCHIVE_OK)
-        s = am_fail(err, AM_ERR_IO, "tar header for %s: %s", path, archive_error_string(a));
-    else if (n && archive_write_data(a, data, n) != (la_ssize_t)n)
-        s = am_fail(err, AM_ERR_IO, "tar data for %s: %s", path, archive_error_string(a));
-    archive_entry_free(e);
+    if (ar->write_header(a, e) != ARCHIVE_OK)
+        s = am_fail(err, AM_ERR_IO, "tar header for %s: %s", path, ar->error_string(a));
+    else if (n && ar->write_data(a, data, n) != (la_ssize_t)n)
+        s = am_fail(err, AM_ERR_IO, "tar data for %s: %s", path, ar->error_string(a));
+    ar->entry_free(e);
     return s;
 }
 
@@ -274,6 +273,7 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
     am_buf xml_archive = {0}, xml_object = {0};
     char *script = NULL;
     asset *assets = calloc(in->anim_count + 3 + 2 * in->child_count, sizeof *assets);
+    am_archive_api ar = {0}; /* loaded only once the archive's contents are ready */
     struct archive *a = NULL;
     if (!assets) {
         s = am_fail_nomem(err, "OAR assets");
@@ -301,37 +301,39 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
     }
     qsort(assets, na, sizeof *assets, cmp_asset);
 
-    a = archive_write_new();
+    if ((s = am_archive_open(&ar, err)))
+        goto done;
+    a = ar.write_new();
     if (!a) {
         s = am_fail_nomem(err, "libarchive");
         goto done;
     }
-    sink k = {out, 0};
+    sink k = {&ar, out, 0};
     /* Plain ustar (what OpenSim reads); the gzip header gets no timestamp so the bytes
      * depend only on the content. */
-    if (archive_write_set_format_ustar(a) != ARCHIVE_OK || archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
-        archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
-        archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
-        archive_write_open2(a, &k, NULL, on_write, NULL, NULL) != ARCHIVE_OK) {
-        s = am_fail(err, AM_ERR_IO, "libarchive: %s", archive_error_string(a));
+    if (ar.write_set_format_ustar(a) != ARCHIVE_OK || ar.write_add_filter_gzip(a) != ARCHIVE_OK ||
+        ar.write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
+        ar.write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+        ar.write_open2(a, &k, NULL, on_write, NULL, NULL) != ARCHIVE_OK) {
+        s = am_fail(err, AM_ERR_IO, "libarchive: %s", ar.error_string(a));
         goto done;
     }
     char path[512], id[37];
-    s = add_entry(a, "archive.xml", xml_archive.data, xml_archive.size, in->creation_time, err);
+    s = add_entry(&ar, a, "archive.xml", xml_archive.data, xml_archive.size, in->creation_time, err);
     am_oar_object_path(in, &plan, path, sizeof path);
     if (!s)
-        s = add_entry(a, path, xml_object.data, xml_object.size, in->creation_time, err);
+        s = add_entry(&ar, a, path, xml_object.data, xml_object.size, in->creation_time, err);
     for (size_t i = 0; !s && i < na; i++) {
         am_uuid_format(&assets[i].id, id);
         snprintf(path, sizeof path, "assets/%s%s", id, assets[i].suffix);
-        s = add_entry(a, path, assets[i].data, assets[i].size, in->creation_time, err);
+        s = add_entry(&ar, a, path, assets[i].data, assets[i].size, in->creation_time, err);
     }
-    if (archive_write_close(a) != ARCHIVE_OK && !s)
-        s = k.failed ? am_fail_nomem(err, "OAR") : am_fail(err, AM_ERR_IO, "libarchive: %s", archive_error_string(a));
+    if (ar.write_close(a) != ARCHIVE_OK && !s)
+        s = k.failed ? am_fail_nomem(err, "OAR") : am_fail(err, AM_ERR_IO, "libarchive: %s", ar.error_string(a));
 
 done:
     if (a)
-        archive_write_free(a);
+        ar.write_free(a);
     free(assets);
     free(script);
     am_buf_free(&xml_archive);

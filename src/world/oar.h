@@ -1,6 +1,7 @@
 /* OpenSim archives (OAR) that carry one animesh object (spec/opensim-oar.md).
  *
- * The archive (gzip-compressed tar, written with libarchive):
+ * The archive (gzip-compressed tar, written with libarchive, which is loaded when the first
+ * archive is written: world/archive_lib.h):
  *   archive.xml                                 first entry, version 0.8, assets included
  *   objects/<Name>_<x>-<y>-<z>__<partUUID>.xml   the scene object group: the root mesh prim
  *                                               and, for a linkset, its child mesh prims
@@ -103,7 +104,7 @@ am_status am_oar_check_salt(const char *salt, am_error *err);
 am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *err);
 void am_oar_plan_free(am_oar_plan *plan);
 
-/* The gzip-compressed tar into out. */
+/* The gzip-compressed tar into out. AM_ERR_IO naming libarchive when it cannot be loaded. */
 am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err);
 /* The same, written atomically to path. */
 am_status am_oar_write_file(const am_oar_input *in, const char *path, am_error *err);

@@ -10,7 +10,8 @@
  * am_oar_read unpacks completely or refuses, naming the entry:
  *   gzip    magic, the deflate stream, the CRC-32 and length trailer, nothing after it (zlib);
  *   tar     every header's checksum, every entry whole, the end marker (two zero blocks)
- *           (libarchive, which also reads the GNU long names OpenSim's own saves may use);
+ *           (libarchive, which also reads the GNU long names OpenSim's own saves may use; it
+ *           is loaded when the first archive is read, world/archive_lib.h);
  *   layout  archive.xml first (major version <= 1, as OpenSim accepts), every objects/ *.xml a
  *           SceneObjectGroup. Every SceneObjectPart element, in document order, is one part
  *           and the first is the root: that is how OpenSim's loader reads a group, with or
@@ -113,7 +114,8 @@ typedef struct am_oar_contents {
 } am_oar_contents;
 
 /* Unpack and parse a .oar (see above). On failure *out is empty and err names the entry
- * ("assets/<uuid>_texture.jp2: the archive ends inside this entry ..."). */
+ * ("assets/<uuid>_texture.jp2: the archive ends inside this entry ..."), or is AM_ERR_IO
+ * naming libarchive when it cannot be loaded. */
 am_status am_oar_read(const uint8_t *data, size_t size, am_oar_contents *out, am_error *err);
 void am_oar_contents_free(am_oar_contents *c);
 

@@ -6,14 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <zlib.h>
 
 #include "core/io.h"
 #include "core/xml_doc.h"
+#include "world/archive_lib.h"
 #include "world/oar_check.h"
 #include "world/oar_tarnames.h"
 
@@ -143,53 +142,57 @@ static am_status untar(gz_reader *gz, am_oar_keep_fn keep, void *user, am_oar_co
                        am_tar_names *names, am_error *err)
 {
     memset(res, 0, sizeof *res);
-    struct archive *a = archive_read_new();
+    am_archive_api ar;
+    am_status loaded = am_archive_open(&ar, err);
+    if (loaded)
+        return loaded;
+    struct archive *a = ar.read_new();
     if (!a)
         return am_fail_nomem(err, "libarchive");
     am_status s = AM_OK;
     size_t kept = 0;
-    if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
-        archive_read_open(a, gz, NULL, gz_read, NULL) != ARCHIVE_OK) {
+    if (ar.read_support_format_tar(a) != ARCHIVE_OK ||
+        ar.read_open(a, gz, NULL, gz_read, NULL) != ARCHIVE_OK) {
         res->state = gz->total ? TAR_DAMAGED : TAR_CUT_IN_HEADER;
-        snprintf(res->why, sizeof res->why, "not a tar archive (%s)", archive_error_string(a));
-        archive_read_free(a);
+        snprintf(res->why, sizeof res->why, "not a tar archive (%s)", ar.error_string(a));
+        ar.read_free(a);
         return AM_OK;
     }
     for (;;) {
         struct archive_entry *ae;
-        int r = archive_read_next_header(a, &ae);
+        int r = ar.read_next_header(a, &ae);
         if (r == ARCHIVE_EOF) {
             res->state = TAR_END;
             break;
         }
         if (r != ARCHIVE_OK) {
-            const char *why = archive_error_string(a);
+            const char *why = ar.error_string(a);
             res->state = why && strstr(why, "runcated") ? TAR_CUT_IN_HEADER : TAR_DAMAGED;
             snprintf(res->why, sizeof res->why, "%s", why ? why : "unreadable header");
             break;
         }
-        const char *path = archive_entry_pathname(ae);
+        const char *path = ar.entry_pathname(ae);
         if (!path || !safe_path(path)) {
             res->state = TAR_DAMAGED;
             snprintf(res->why, sizeof res->why, "an entry path that is empty, absolute or climbs out (\"%s\")",
                      path ? path : "");
             break;
         }
-        bool folder = archive_entry_filetype(ae) == AE_IFDIR;
-        if (!am_oar_tar_names_add(names, path, strlen(path), archive_entry_size(ae), folder ? '5' : '0')) {
+        bool folder = ar.entry_filetype(ae) == AE_IFDIR;
+        if (!am_oar_tar_names_add(names, path, strlen(path), ar.entry_size(ae), folder ? '5' : '0')) {
             s = am_fail_nomem(err, "tar entry names");
             break;
         }
         if (folder)
             continue;
-        if (archive_entry_filetype(ae) != AE_IFREG) {
+        if (ar.entry_filetype(ae) != AE_IFREG) {
             res->state = TAR_DAMAGED;
             snprintf(res->entry, sizeof res->entry, "%s", path);
             snprintf(res->why, sizeof res->why, "%s is not a regular file (tar type %o)", path,
-                     (unsigned)archive_entry_filetype(ae) >> 12);
+                     (unsigned)ar.entry_filetype(ae) >> 12);
             break;
         }
-        la_int64_t want = archive_entry_size(ae);
+        la_int64_t want = ar.entry_size(ae);
         if (want < 0 || (uint64_t)want > AM_OAR_MAX_UNPACKED) {
             res->state = TAR_DAMAGED;
             snprintf(res->why, sizeof res->why, "%s declares %lld bytes", path, (long long)want);
@@ -202,7 +205,7 @@ static am_status untar(gz_reader *gz, am_oar_keep_fn keep, void *user, am_oar_co
         }
         size_t have = 0;
         while (have < (size_t)want) {
-            la_ssize_t got = archive_read_data(a, data + have, (size_t)want - have);
+            la_ssize_t got = ar.read_data(a, data + have, (size_t)want - have);
             if (got <= 0)
                 break;
             have += (size_t)got;
@@ -227,7 +230,7 @@ static am_status untar(gz_reader *gz, am_oar_keep_fn keep, void *user, am_oar_co
         if ((s = add_entry(c, path, data, have, err)))
             break;
     }
-    archive_read_free(a);
+    ar.read_free(a);
     /* The gzip trailer (CRC-32, length) is checked only at the stream's end: drain it. */
     const void *ignored;
     while (!s && gz->state == GZ_RUNNING && gz_read(NULL, gz, &ignored) > 0) {
