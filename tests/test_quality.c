@@ -254,6 +254,28 @@ static void test_poses_in_threads_give_the_same_report(void **state)
         am_buf_free(&got);
         am_quality_free(&r);
     }
+    /* the pictures on one thread (bind --threads 1) are the pictures on every core */
+    am_image all, single;
+    assert_int_equal(am_quality_render_sheet_threads(&bench, &one, NULL, 0, 0, &all, &err), AM_OK);
+    assert_int_equal(am_quality_render_sheet_threads(&bench, &one, NULL, 0, 1, &single, &err), AM_OK);
+    assert_int_equal(all.width, single.width);
+    assert_int_equal(all.height, single.height);
+    assert_memory_equal(all.pixels, single.pixels, 4 * (size_t)all.width * all.height);
+    am_image_free(&all);
+    am_image_free(&single);
+    bool found_all = false, found_single = false;
+    char joint_all[64], joint_single[64];
+    assert_int_equal(am_quality_render_closeup_threads(&bench, &one, NULL, 0, 0, 0, &all, &found_all, joint_all,
+                                                       sizeof joint_all, &err),
+                     AM_OK);
+    assert_int_equal(am_quality_render_closeup_threads(&bench, &one, NULL, 0, 0, 1, &single, &found_single,
+                                                       joint_single, sizeof joint_single, &err),
+                     AM_OK);
+    assert_true(found_all && found_single);
+    assert_string_equal(joint_all, joint_single);
+    assert_memory_equal(all.pixels, single.pixels, 4 * (size_t)all.width * all.height);
+    am_image_free(&all);
+    am_image_free(&single);
     am_buf_free(&want);
     am_quality_free(&one);
     am_bench_free(&bench);

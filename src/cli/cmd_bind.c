@@ -44,8 +44,10 @@ static const char *help =
     "Frame: --up/--forward take +x -x +y -y +z -z (default: what the file declares, else Z up,\n"
     "forward +X, or +Z for a Y-up file); --unit M metres per file unit (default declared, else read\n"
     "from the stature as import does: 180 units tall is centimetres; said in the output).\n"
-    "  --threads N          ray-test threads (default: every core), and the factorisation's BLAS\n"
-    "                       threads (default 1: measured faster than more on shared cores)\n"
+    "  --threads N          threads for the ray tests, the quality poses and the report's pictures\n"
+    "                       (default: every core; loading libraries and writing the rig's JSON run\n"
+    "                       beside them), and the factorisation's BLAS threads (default 1: measured\n"
+    "                       faster than more on shared cores)\n"
     "Exit 0 ok; 1 invalid input or the report has a blocker; 2 usage; 3 I/O.\n";
 
 static void on_progress(void *user, const char *line)

@@ -203,7 +203,7 @@ static am_status add_file(am_outset *set, am_bind_run_result *out, const char *n
     return s;
 }
 
-static am_status placement_sheet(const am_bench *b, const char *note, am_image *img, am_error *err)
+static am_status placement_sheet(const am_bench *b, const char *note, int threads, am_image *img, am_error *err)
 {
     size_t nv = b->vertex_count;
     float *prim = malloc(3 * (nv ? nv : 1) * sizeof *prim);
@@ -217,6 +217,7 @@ static am_status placement_sheet(const am_bench *b, const char *note, am_image *
     am_render_cell fr[2] = {{prim, joints, "front", AM_VIEW_FRONT, NULL, false, {0, 0, 0}, {0, 0, 0}},
                              {prim, joints, "side", AM_VIEW_SIDE, NULL, false, {0, 0, 0}, {0, 0, 0}}};
     am_render_options opt = am_render_defaults();
+    opt.threads = threads;
     opt.frame_width = 520;
     opt.frame_height = 620;
     opt.label_joints = true;
@@ -411,8 +412,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     progress(job, "writing the report");
     size_t nw = 0;
     char report_files[AM_REPORT_MAX_FILES][256];
-    if ((s = am_report_write(&bench, &out->quality, job->poses, job->pose_count, set, out->name, (const char *)text.data,
-                             report_files, &nw, err)))
+    if ((s = am_report_write_threads(&bench, &out->quality, job->poses, job->pose_count, job->bind.threads, set,
+                                     out->name, (const char *)text.data, report_files, &nw, err)))
         goto done;
     for (size_t i = 0; i < nw && out->file_count < sizeof out->files / sizeof out->files[0]; i++)
         snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", report_files[i]);
@@ -420,7 +421,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         am_image img;
         am_buf png = {0};
         snprintf(name, sizeof name, "%s_placement.png", out->name);
-        if (!(s = placement_sheet(&bench, out->skeleton_note, &img, err))) {
+        if (!(s = placement_sheet(&bench, out->skeleton_note, job->bind.threads, &img, err))) {
             s = am_png_encode(&img, &png, err);
             am_image_free(&img);
         }

@@ -178,6 +178,13 @@ am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r,
 am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                     size_t pose_count, size_t rank, am_image *out, bool *found, char *joint,
                                     size_t joint_size, am_error *err);
+/* Both on `threads` threads (0: every core, as above). */
+am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                          size_t pose_count, int threads, am_image *out, am_error *err);
+am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_report *r,
+                                            const am_quality_pose *poses, size_t pose_count, size_t rank,
+                                            int threads, am_image *out, bool *found, char *joint, size_t joint_size,
+                                            am_error *err);
 
 #ifdef __cplusplus
 }

@@ -58,7 +58,7 @@ static void pose_slot(void *user, size_t at, int worker)
 
 /* Entry 0 is the rest pose; then every measured pose (or only `only` when >= 0). */
 static am_status pose_all(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses, size_t pose_count,
-                          long only, posed_set *out, am_error *err)
+                          long only, int threads, posed_set *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     size_t n = 1;
@@ -90,7 +90,7 @@ static am_status pose_all(const am_bench *b, const am_quality_report *r, const a
     }
     if (!s) {
         pose_slots J = {b, poses, out, is_rest, status, errs};
-        am_parallel_for(out->count, 0, pose_slot, &J);
+        am_parallel_for(out->count, threads, pose_slot, &J);
         for (size_t at = 0; at < out->count && !s; at++)
             if (status[at]) {
                 *err = errs[at];
@@ -108,10 +108,16 @@ static am_status pose_all(const am_bench *b, const am_quality_report *r, const a
 am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                   size_t pose_count, am_image *img, am_error *err)
 {
+    return am_quality_render_sheet_threads(b, r, poses, pose_count, 0, img, err);
+}
+
+am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                          size_t pose_count, int threads, am_image *img, am_error *err)
+{
     if (!poses)
         poses = am_quality_standard_poses(&pose_count);
     posed_set ps;
-    am_status s = pose_all(b, r, poses, pose_count, -1, &ps, err);
+    am_status s = pose_all(b, r, poses, pose_count, -1, threads, &ps, err);
     if (s)
         return s;
     size_t n = ps.count;
@@ -140,6 +146,7 @@ am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r,
     am_render_options opt = am_render_defaults();
     opt.frame_width = 230;
     opt.frame_height = 300;
+    opt.threads = threads;
     char title[160];
     snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s", am_flag_name(r->worst));
     s = am_render_sheet(b, fr, 2 * n, (int)n, &opt, title, img, err);
@@ -193,6 +200,14 @@ am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *
                                     size_t pose_count, size_t rank, am_image *img, bool *found, char *joint,
                                     size_t joint_size, am_error *err)
 {
+    return am_quality_render_closeup_threads(b, r, poses, pose_count, rank, 0, img, found, joint, joint_size, err);
+}
+
+am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_report *r,
+                                            const am_quality_pose *poses, size_t pose_count, size_t rank,
+                                            int threads, am_image *img, bool *found, char *joint, size_t joint_size,
+                                            am_error *err)
+{
     *found = false;
     memset(img, 0, sizeof *img);
     if (!poses)
@@ -220,7 +235,7 @@ am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *
     if (!rgb)
         return am_fail_nomem(err, "close-up");
     posed_set ps;
-    am_status s = pose_all(b, r, poses, pose_count, (long)pi, &ps, err);
+    am_status s = pose_all(b, r, poses, pose_count, (long)pi, threads, &ps, err);
     if (s) {
         free(rgb);
         return s;
@@ -241,6 +256,7 @@ am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *
     am_render_options opt = am_render_defaults();
     opt.frame_width = 360;
     opt.frame_height = 400;
+    opt.threads = threads;
     char title[200];
     snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits", r->poses[pi].name,
              band->worst, band->best, am_flag_name(band->flag));

@@ -193,6 +193,7 @@ static am_status add(am_outset *set, const char *name, const void *data, size_t 
  * for one long encode. Each job keeps its own PNG and error; the files are added in their
  * order afterwards. */
 typedef struct picture_job {
+    int threads; /* 0: every core */
     const am_bench *b;
     const am_quality_report *r;
     const am_quality_pose *poses;
@@ -220,24 +221,24 @@ static void picture_draw(void *ctx, size_t i, int worker)
     am_error_clear(&p->err);
     am_image img;
     memset(&img, 0, sizeof img);
-    p->status = am_quality_render_closeup(J->b, J->r, J->poses, J->pose_count, i - 1, &img, &p->found, p->joint,
-                                          sizeof p->joint, &p->err);
+    p->status = am_quality_render_closeup_threads(J->b, J->r, J->poses, J->pose_count, i - 1, J->threads, &img,
+                                                  &p->found, p->joint, sizeof p->joint, &p->err);
     if (!p->status && p->found)
         p->status = am_png_encode(&img, &p->png, &p->err);
     am_image_free(&img);
 }
 
 static am_status add_pictures(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                              size_t pose_count, am_outset *set, const char *stem, char (*written)[256], size_t *wc,
-                              am_error *err)
+                              size_t pose_count, int threads, am_outset *set, const char *stem, char (*written)[256],
+                              size_t *wc, am_error *err)
 {
     picture_job *J = calloc(1, sizeof *J);
     if (!J)
         return am_fail_nomem(err, "report pictures");
-    *J = (picture_job){.b = b, .r = r, .poses = poses, .pose_count = pose_count};
+    *J = (picture_job){.threads = threads, .b = b, .r = r, .poses = poses, .pose_count = pose_count};
     J->pic[0].found = true;
-    J->pic[0].status = am_quality_render_sheet(b, r, poses, pose_count, &J->sheet, &J->pic[0].err);
-    am_parallel_for(4, 0, picture_draw, J);
+    J->pic[0].status = am_quality_render_sheet_threads(b, r, poses, pose_count, threads, &J->sheet, &J->pic[0].err);
+    am_parallel_for(4, threads, picture_draw, J);
     am_image_free(&J->sheet);
     am_status s = AM_OK;
     char name[300];
@@ -266,6 +267,13 @@ am_status am_report_write(const am_bench *b, const am_quality_report *r, const a
                           size_t pose_count, am_outset *set, const char *stem, const char *preface,
                           char (*written)[256], size_t *written_count, am_error *err)
 {
+    return am_report_write_threads(b, r, poses, pose_count, 0, set, stem, preface, written, written_count, err);
+}
+
+am_status am_report_write_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                  size_t pose_count, int threads, am_outset *set, const char *stem,
+                                  const char *preface, char (*written)[256], size_t *written_count, am_error *err)
+{
     size_t dummy = 0;
     size_t *wc = written_count ? written_count : &dummy;
     am_buf json = {0}, text = {0};
@@ -286,6 +294,6 @@ am_status am_report_write(const am_bench *b, const am_quality_report *r, const a
     am_buf_free(&json);
     am_buf_free(&text);
     if (!s)
-        s = add_pictures(b, r, poses, pose_count, set, stem, written, wc, err);
+        s = add_pictures(b, r, poses, pose_count, threads, set, stem, written, wc, err);
     return s;
 }

@@ -54,6 +54,11 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
 am_status am_report_write(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                           size_t pose_count, am_outset *set, const char *stem, const char *preface,
                           char (*written)[256], size_t *written_count, am_error *err);
+/* The same, its pictures drawn and encoded on `threads` threads (0: every core, as
+ * am_report_write; `bind --threads N` passes N). */
+am_status am_report_write_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
+                                  size_t pose_count, int threads, am_outset *set, const char *stem,
+                                  const char *preface, char (*written)[256], size_t *written_count, am_error *err);
 
 #ifdef __cplusplus
 }
