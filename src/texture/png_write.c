@@ -10,9 +10,11 @@
 #include "texture/texture.h"
 
 /* Measured on the 10k bind pictures (8.4 MB filtered), CPU s / bytes: level 2 0.024 / 399 kB;
- * 1 is no faster and 4% bigger; 4 is 2% smaller for 7% more time, 6 7% smaller for 75% more;
- * zlib's level 3 (libpng's writer here before) was 0.038 / 447 kB. */
-#define AM_PNG_PICTURE_LEVEL 2
+ * 1 no faster alone and 4% bigger; 4 is 2% smaller for 7% more time, 6 7% smaller for 75%
+ * more; zlib's level 3 (libpng's writer here before) was 0.038 / 447 kB. Inside the whole
+ * bind, where the sheet is encoded while the close-ups are drawn on the other core, level 1
+ * took 4-5 ms less than 2 (15 paired runs each way) for 411 -> 427 kB: level 1. */
+#define AM_PNG_PICTURE_LEVEL 1
 
 /* A chunk's length and the image's sides are at most 2^31 - 1 (PNG spec 5.3, 11.2.2). */
 #define PNG_MAX_31 0x7fffffffu
