@@ -294,29 +294,89 @@ static void span_cut(double a, double dx, double inv_dx, int first, int *lo, int
     }
 }
 
+/* The buffers of a frame, kept by the thread that draws it (core/parallel.h's worker) from
+ * one frame to the next and freed at the end: fresh ones for every cell of a sheet were
+ * most of its page faults. Each grows to what the largest frame needs. */
+typedef struct render_scratch {
+    double *sx;       /* projected vertices, 3 each */
+    float *vn;        /* view normals, 3 each */
+    uint32_t *near;   /* the triangles near the viewport */
+    float *zbuf;
+    am_image cell;    /* a sheet's or strip's cell */
+    size_t sx_cap, vn_cap, near_cap, zbuf_cap; /* elements */
+} render_scratch;
+
+static void *scratch_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need == 0)
+        need = 1;
+    if (p && *cap >= need)
+        return p;
+    free(p);
+    *cap = 0;
+    p = malloc(need * elem);
+    if (p)
+        *cap = need;
+    return p;
+}
+
+static void scratch_free(render_scratch *rs)
+{
+    free(rs->sx);
+    free(rs->vn);
+    free(rs->near);
+    free(rs->zbuf);
+    am_image_free(&rs->cell);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* The scratch's cell image, fw x fh (its pixels are all drawn over: background first). */
+static am_status scratch_cell(render_scratch *rs, int fw, int fh, am_image **out, am_error *err)
+{
+    if (!rs->cell.pixels || (int)rs->cell.width != fw || (int)rs->cell.height != fh) {
+        am_image_free(&rs->cell);
+        if (am_image_alloc(&rs->cell, fw, fh, err))
+            return AM_ERR_NOMEM;
+    }
+    *out = &rs->cell;
+    return AM_OK;
+}
+
+/* A depth buffer of w x h, every entry -inf. */
+static float *scratch_zbuf(render_scratch *rs, int w, int h, am_error *err)
+{
+    size_t n = (size_t)w * (size_t)h;
+    rs->zbuf = scratch_grow(rs->zbuf, &rs->zbuf_cap, n, sizeof *rs->zbuf);
+    if (!rs->zbuf) {
+        am_fail_nomem(err, "render depth buffer");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        rs->zbuf[i] = -INFINITY;
+    return rs->zbuf;
+}
+
 static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const proj *pr, int x0, int y0, int w,
-                           int h, am_error *err)
+                           int h, render_scratch *rs, am_error *err)
 {
     const am_bench *b = in->b;
     const am_render_options *opt = in->opt;
     size_t n = b->vertex_count;
-    double *sx = malloc(3 * (n ? n : 1) * sizeof *sx);
-    float *vn = opt->flat ? NULL : calloc(3 * (n ? n : 1), sizeof *vn);
-    if (!sx || (!opt->flat && !vn)) {
-        free(sx);
-        free(vn);
+    rs->sx = scratch_grow(rs->sx, &rs->sx_cap, 3 * n, sizeof *rs->sx);
+    if (!opt->flat)
+        rs->vn = scratch_grow(rs->vn, &rs->vn_cap, 3 * n, sizeof *rs->vn);
+    rs->near = scratch_grow(rs->near, &rs->near_cap, b->triangle_count, sizeof *rs->near);
+    if (!rs->sx || (!opt->flat && !rs->vn) || !rs->near)
         return am_fail_nomem(err, "render buffers");
-    }
+    double *sx = rs->sx;
+    float *vn = opt->flat ? NULL : rs->vn;
+    uint32_t *near = rs->near;
+    if (vn)
+        memset(vn, 0, 3 * n * sizeof *vn);
     /* the viewport, inside the image */
     int vx0 = x0 < 0 ? 0 : x0, vy0 = y0 < 0 ? 0 : y0;
     int vx1 = x0 + w < (int)img->width ? x0 + w - 1 : (int)img->width - 1;
     int vy1 = y0 + h < (int)img->height ? y0 + h - 1 : (int)img->height - 1;
-    uint32_t *near = malloc((b->triangle_count ? b->triangle_count : 1) * sizeof *near);
-    if (!near) {
-        free(sx);
-        free(vn);
-        return am_fail_nomem(err, "render buffers");
-    }
     for (size_t i = 0; i < n; i++)
         project(pr, vertex_at(in->prim, i), &sx[3 * i], &sx[3 * i + 1], &sx[3 * i + 2]);
     /* The triangles near the viewport: a close-up's view holds a small part of the mesh.
@@ -460,9 +520,6 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             }
         }
     }
-    free(near);
-    free(sx);
-    free(vn);
     return AM_OK;
 }
 
@@ -685,27 +742,14 @@ static void cell_mesh_free(cell_mesh *cm)
     cm->owned = NULL;
 }
 
-static float *new_zbuf(int w, int h, am_error *err)
-{
-    float *z = malloc((size_t)w * (size_t)h * sizeof *z);
-    if (!z) {
-        am_fail_nomem(err, "render depth buffer");
-        return NULL;
-    }
-    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
-        z[i] = -INFINITY;
-    return z;
-}
-
 /* One bench's frame: mesh, then overlay. */
 static am_status draw_frame(am_image *img, const frame_in *in, const proj *pr, int x0, int y0, int w, int h,
-                            am_error *err)
+                            render_scratch *rs, am_error *err)
 {
-    float *zbuf = new_zbuf(w, h, err);
+    float *zbuf = scratch_zbuf(rs, w, h, err);
     if (!zbuf)
         return AM_ERR_NOMEM;
-    am_status s = draw_mesh(img, zbuf, in, pr, x0, y0, w, h, err);
-    free(zbuf);
+    am_status s = draw_mesh(img, zbuf, in, pr, x0, y0, w, h, rs, err);
     return s ? s : draw_overlay(img, in, pr, x0, y0, w, h, err);
 }
 
@@ -893,17 +937,19 @@ typedef struct strip_job {
     int motion;
     am_image *out;
     cell_result *result;
+    render_scratch *scratch; /* one per worker */
 } strip_job;
 
-static am_status strip_frame(const strip_job *J, size_t f, am_error *err)
+static am_status strip_frame(const strip_job *J, size_t f, render_scratch *rs, am_error *err)
 {
     const am_render_options *opt = J->opt;
     int fw = opt->frame_width, fh = opt->frame_height;
-    am_image cell;
-    if (am_image_alloc(&cell, fw, fh, err))
+    am_image *cellp;
+    if (scratch_cell(rs, fw, fh, &cellp, err))
         return AM_ERR_NOMEM;
+    am_image cell = *cellp; /* the scratch's: not freed here */
     float *pos = malloc((3 * J->nv + 1) * sizeof *pos);
-    float *zbuf = new_zbuf(fw, fh, err);
+    float *zbuf = scratch_zbuf(rs, fw, fh, err);
     am_status s = pos && zbuf ? AM_OK : zbuf ? am_fail_nomem(err, "render frames") : AM_ERR_NOMEM;
     background(&cell, 0, 0, fw, fh);
     char label[48];
@@ -917,7 +963,7 @@ static am_status strip_frame(const strip_job *J, size_t f, am_error *err)
             frame_in in = {&J->lite[q].lite, pos, J->jp + (f * J->np + q) * J->nj, &po, label,
                            J->weighted ? J->weighted + q * J->nj : NULL};
             if (pass == 0 && !(s = am_bench_pose_at(part->bench, part->motion, J->times[f], pos, NULL, err)))
-                s = draw_mesh(&cell, zbuf, &in, &J->pr, 0, 0, fw, fh, err);
+                s = draw_mesh(&cell, zbuf, &in, &J->pr, 0, 0, fw, fh, rs, err);
             else if (pass == 1)
                 s = draw_overlay(&cell, &in, &J->pr, 0, 0, fw, fh, err);
         }
@@ -925,18 +971,15 @@ static am_status strip_frame(const strip_job *J, size_t f, am_error *err)
         frame_chrome(&cell, label, &J->pr, 0, 0, fw, fh);
         blit(J->out, &cell, (int)f * fw, HEADER_H);
     }
-    free(zbuf);
     free(pos);
-    am_image_free(&cell);
     return s;
 }
 
 static void strip_frame_job(void *ctx, size_t f, int worker)
 {
-    (void)worker;
     const strip_job *J = ctx;
     am_error_clear(&J->result[f].err);
-    J->result[f].status = strip_frame(J, f, &J->result[f].err);
+    J->result[f].status = strip_frame(J, f, &J->scratch[worker], &J->result[f].err);
 }
 
 am_status am_render_strip_parts(const am_render_part *parts, size_t np, const double *times, size_t n,
@@ -1014,9 +1057,18 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     bool *weighted = calloc(np * nj + 1, sizeof *weighted); /* once per part, not per frame */
     for (size_t q = 0; weighted && q < np; q++)
         weighted_joints(parts[q].bench, weighted + q * nj);
-    strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, pr, motion, out, result};
-    am_parallel_for(n, opt.threads, strip_frame_job, &J);
-    s = first_failure(result, n, err);
+    int nt = am_parallel_threads(opt.threads, n);
+    render_scratch *scratch = calloc((size_t)nt, sizeof *scratch);
+    if (!scratch)
+        s = am_fail_nomem(err, "render frames");
+    else {
+        strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, pr, motion, out, result, scratch};
+        am_parallel_for(n, nt, strip_frame_job, &J);
+        s = first_failure(result, n, err);
+        for (int t = 0; t < nt; t++)
+            scratch_free(&scratch[t]);
+        free(scratch);
+    }
     free(weighted);
 done:
     if (s)
@@ -1061,7 +1113,9 @@ am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *j
     header(img, b->source, label ? label : "", &opt);
     background(img, 0, HEADER_H, fw, fh);
     frame_in in = {b, prim, joints, &opt, label ? label : "", NULL};
-    s = draw_frame(img, &in, &pr, 0, HEADER_H, fw, fh, err);
+    render_scratch rs = {0};
+    s = draw_frame(img, &in, &pr, 0, HEADER_H, fw, fh, &rs, err);
+    scratch_free(&rs);
     if (s)
         am_image_free(img);
     else
@@ -1091,15 +1145,17 @@ typedef struct sheet_job {
     am_image *out;
     int cols;
     cell_result *result;
+    render_scratch *scratch; /* one per worker */
 } sheet_job;
 
-static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
+static am_status sheet_cell(const sheet_job *J, size_t f, render_scratch *rs, am_error *err)
 {
     const am_render_cell *fr = &J->frames[f];
     int fw = J->opt->frame_width, fh = J->opt->frame_height;
-    am_image cell;
-    if (am_image_alloc(&cell, fw, fh, err))
+    am_image *cellp;
+    if (scratch_cell(rs, fw, fh, &cellp, err))
         return AM_ERR_NOMEM;
+    am_image cell = *cellp; /* the scratch's: not freed here */
     am_render_options o = *J->opt;
     o.view = fr->view;
     if (fr->vertex_rgb)
@@ -1107,7 +1163,7 @@ static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
     background(&cell, 0, 0, fw, fh);
     const char *label = fr->label ? fr->label : "";
     frame_in in = {J->mesh[f], fr->prim, fr->joints, &o, label, J->weighted};
-    am_status s = draw_frame(&cell, &in, &J->pr[f], 0, 0, fw, fh, err);
+    am_status s = draw_frame(&cell, &in, &J->pr[f], 0, 0, fw, fh, rs, err);
     if (!s) {
         /* the label band stays readable over a zoomed mesh */
         for (int y = 0; y < LABEL_H - 2; y++)
@@ -1115,16 +1171,14 @@ static am_status sheet_cell(const sheet_job *J, size_t f, am_error *err)
         frame_chrome(&cell, label, &J->pr[f], 0, 0, fw, fh);
         blit(J->out, &cell, (int)(f % (size_t)J->cols) * fw, HEADER_H + (int)(f / (size_t)J->cols) * fh);
     }
-    am_image_free(&cell);
     return s;
 }
 
 static void sheet_cell_job(void *ctx, size_t f, int worker)
 {
-    (void)worker;
     const sheet_job *J = ctx;
     am_error_clear(&J->result[f].err);
-    J->result[f].status = sheet_cell(J, f, &J->result[f].err);
+    J->result[f].status = sheet_cell(J, f, &J->scratch[worker], &J->result[f].err);
 }
 
 /* What the cells of a sheet draw: each cell's framing, fitted to its own content, and the
@@ -1250,9 +1304,18 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
         bool *weighted = calloc(b->skel->joint_count + 1, sizeof *weighted); /* once, not per cell */
         if (weighted)
             weighted_joints(b, weighted);
-        sheet_job J = {b, frames, &opt, sp.mesh, sp.pr, weighted, out, cols, result};
-        am_parallel_for(n, opt.threads, sheet_cell_job, &J);
-        s = first_failure(result, n, err);
+        int nt = am_parallel_threads(opt.threads, n);
+        render_scratch *scratch = calloc((size_t)nt, sizeof *scratch);
+        if (!scratch)
+            s = am_fail_nomem(err, "render sheet");
+        else {
+            sheet_job J = {b, frames, &opt, sp.mesh, sp.pr, weighted, out, cols, result, scratch};
+            am_parallel_for(n, nt, sheet_cell_job, &J);
+            s = first_failure(result, n, err);
+            for (int t = 0; t < nt; t++)
+                scratch_free(&scratch[t]);
+            free(scratch);
+        }
         free(weighted);
     }
     sheet_plan_free(&sp);
