@@ -244,12 +244,6 @@ static double seg_dist(am_vec3 a, am_vec3 c, am_vec3 x, double *t_out)
     return am_v3_dist(x, am_v3_add(a, am_v3_scale(ab, t)));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Main skin joint of each vertex (-1 when unweighted). */
 static int main_joint(const am_bench *b, size_t v)
 {
@@ -628,8 +622,7 @@ static am_status measure_band(const am_bench *b, const am_quality_pose *pose, co
         free(near);
         return AM_OK;
     }
-    qsort(near, nn, sizeof *near, cmp_double);
-    double radius = near[nn / 2];
+    double radius = am_bench_select_kth(near, nn, nn / 2); /* the median: sorted order's middle */
     double rest_sq[BAND_COUNT] = {0}, posed_sq[BAND_COUNT] = {0};
     size_t count[BAND_COUNT] = {0};
     for (size_t v = 0; v < n; v++) {
