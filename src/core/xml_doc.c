@@ -3,6 +3,7 @@
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,9 +84,17 @@ am_status am_xml_read(const void *data, size_t size, const char *source, const a
     return am_xml_read_at(data, size, source, rules, doc, NULL, err);
 }
 
+/* libxml2's one-time set-up (its thread-local error state among it) is not reentrant: done
+ * once before the first parse, as documents are read on several threads at once (a bind
+ * reads the viewer skeleton while it reads a COLLADA mesh). The once-flag is the only
+ * state: it guards libxml2's own. */
+static pthread_once_t xml_ready = PTHREAD_ONCE_INIT;
+static void xml_init(void) { xmlInitParser(); }
+
 am_status am_xml_read_at(const void *data, size_t size, const char *source, const am_xml_rules *rules, xmlDoc **doc,
                          int *line, am_error *err)
 {
+    pthread_once(&xml_ready, xml_init);
     *doc = NULL;
     if (line)
         *line = 0;
