@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "readers/scene_load.h"
 #include "support/test_support.h"
 
 static char out[65536];
@@ -212,6 +213,33 @@ static void test_bad_input_writes_nothing(void **state)
     am_test_rmtree(dir);
 }
 
+/* An FBX is read in a child process: bind reads it with no thread of its own beside the
+ * fork (am_scene_reads_in_child), and runs to its end. */
+static void test_fbx_is_read_with_nothing_beside(void **state)
+{
+    (void)state;
+    char dir[256], fbx[4096], obj[4096], viewer[4096], path[600];
+    am_test_tmpdir(dir, sizeof dir);
+    am_test_shared_path(fbx, sizeof fbx, "data/realdata/rpm_avatar.fbx");
+    am_test_shared_path(obj, sizeof obj, "data/creature/creature_10k.obj");
+    am_test_shared_path(viewer, sizeof viewer, "viewer/avatar_skeleton.xml");
+    assert_true(am_scene_reads_in_child(fbx));
+    assert_false(am_scene_reads_in_child(obj));
+    snprintf(path, sizeof path, "%s/missing.fbx", dir);
+    assert_false(am_scene_reads_in_child(path));
+    snprintf(path, sizeof path, "%s/pipe.fbx", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_false(am_scene_reads_in_child(path)); /* looked at, not waited on */
+    char outdir[400];
+    snprintf(outdir, sizeof outdir, "%s/fbx", dir);
+    int rc = am_test_run_cli(out, sizeof out, "bind '%s' --fit humanoid --out '%s' --skeleton '%s'", fbx, outdir,
+                             viewer);
+    assert_true(rc == 0 || rc == 1); /* 1: the report's blockers, not a failure to run */
+    assert_true(exists(outdir, "rpm_avatar.rig.json"));
+    assert_true(exists(outdir, "rpm_avatar_poses.png"));
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_fit_writes_a_placement_sheet),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_bad_input_writes_nothing),
+        cmocka_unit_test(test_fbx_is_read_with_nothing_beside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

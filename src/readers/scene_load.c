@@ -106,6 +106,19 @@ static char *dir_of(const char *path)
     return d;
 }
 
+bool am_scene_reads_in_child(const char *path)
+{
+    uint8_t head[512];
+    size_t n = 0;
+    uint64_t file_size = 0;
+    am_error ignored;
+    am_error_clear(&ignored);
+    if (am_read_file_head(path, head, sizeof head, &n, &file_size, &ignored))
+        return false;
+    am_scene_format format = am_scene_sniff(head, n, path);
+    return format == AM_SCENE_FORMAT_FBX || format == AM_SCENE_FORMAT_ASSIMP;
+}
+
 am_status am_scene_load(const char *path, am_scene *out, am_error *err)
 {
     return am_scene_load_ex(path, NULL, out, err);

@@ -25,6 +25,8 @@ extern "C" {
 #include <stdint.h>
 
 #include "core/error.h"
+#include <stdbool.h>
+
 #include "scene/scene.h"
 
 /* A reader from bytes. */
@@ -43,6 +45,11 @@ typedef struct am_scene_format_info {
 am_scene_format am_scene_sniff(const uint8_t *head, size_t head_size, const char *path);
 /* The table row of a format, NULL when the format has no reader in this build. */
 const am_scene_format_info *am_scene_format_lookup(am_scene_format format);
+/* True when the file's format is read in a child process (FBX and the other assimp formats,
+ * readers/assimp/assimp_child.h): a caller running threads of its own beside the load keeps
+ * them from loading libraries meanwhile (a fork while another thread is inside dlopen can
+ * leave the child's loader locked). False when the file cannot be looked at. */
+bool am_scene_reads_in_child(const char *path);
 
 /* Load a model file: sniff, check the size limit, read, validate. `out` is zeroed first and
  * empty after a failure. Unreadable file -> AM_ERR_IO; unknown or unsupported format, or

@@ -266,7 +266,12 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     memset(&bench, 0, sizeof bench);
     bool have_bench = false;
     lap_clock clk = lap_start();
-    am_task preload, rig_task = {0}, viewer_task = {0};
+    am_task preload = {0}, rig_task = {0}, viewer_task = {0};
+    /* A model read in a child process (FBX: the mesh, or a --like model) is read with no
+     * thread of ours beside it: the fork must not come while another thread is loading a
+     * library. Then the skeleton is read first and the bind loads its libraries itself. */
+    bool beside_read = !am_scene_reads_in_child(job->mesh_path) &&
+                       !(job->skeleton_from == AM_SKELETON_LIKE && am_scene_reads_in_child(job->skeleton_path));
     am_buf rig_json = {0};
     am_rig_json_job rj = {&rig, &rig_json, AM_OK, {0}};
     viewer_load *vl = NULL;
@@ -276,9 +281,17 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         if (!(vl = calloc(1, sizeof *vl)))
             return am_fail_nomem(err, "viewer skeleton");
         vl->path = job->viewer_path;
-        am_task_start(&viewer_task, viewer_load_run, vl);
+        if (beside_read)
+            am_task_start(&viewer_task, viewer_load_run, vl);
+        else if (viewer_load_run(vl), vl->status) {
+            am_status bad = vl->status;
+            *err = vl->err;
+            free(vl);
+            return bad;
+        }
     }
-    am_task_start(&preload, preload_job, (void *)&job->bind);
+    if (beside_read)
+        am_task_start(&preload, preload_job, (void *)&job->bind);
     progress(job, "reading %s", job->mesh_path);
     const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
     am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
