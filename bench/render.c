@@ -330,6 +330,20 @@ static void scratch_free(render_scratch *rs)
     memset(rs, 0, sizeof *rs);
 }
 
+/* One scratch per worker of a parallel_for over n frames (*nt of them), or NULL. */
+static render_scratch *scratch_pool(int threads, size_t n, int *nt)
+{
+    *nt = am_parallel_threads(threads, n);
+    return calloc((size_t)*nt, sizeof(render_scratch));
+}
+
+static void scratch_pool_free(render_scratch *pool, int nt)
+{
+    for (int t = 0; pool && t < nt; t++)
+        scratch_free(&pool[t]);
+    free(pool);
+}
+
 /* The scratch's cell image, fw x fh (its pixels are all drawn over: background first). */
 static am_status scratch_cell(render_scratch *rs, int fw, int fh, am_image **out, am_error *err)
 {
@@ -1057,18 +1071,16 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     bool *weighted = calloc(np * nj + 1, sizeof *weighted); /* once per part, not per frame */
     for (size_t q = 0; weighted && q < np; q++)
         weighted_joints(parts[q].bench, weighted + q * nj);
-    int nt = am_parallel_threads(opt.threads, n);
-    render_scratch *scratch = calloc((size_t)nt, sizeof *scratch);
+    int nt;
+    render_scratch *scratch = scratch_pool(opt.threads, n, &nt);
     if (!scratch)
         s = am_fail_nomem(err, "render frames");
     else {
         strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, pr, motion, out, result, scratch};
         am_parallel_for(n, nt, strip_frame_job, &J);
         s = first_failure(result, n, err);
-        for (int t = 0; t < nt; t++)
-            scratch_free(&scratch[t]);
-        free(scratch);
     }
+    scratch_pool_free(scratch, nt);
     free(weighted);
 done:
     if (s)
@@ -1304,18 +1316,16 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
         bool *weighted = calloc(b->skel->joint_count + 1, sizeof *weighted); /* once, not per cell */
         if (weighted)
             weighted_joints(b, weighted);
-        int nt = am_parallel_threads(opt.threads, n);
-        render_scratch *scratch = calloc((size_t)nt, sizeof *scratch);
+        int nt;
+        render_scratch *scratch = scratch_pool(opt.threads, n, &nt);
         if (!scratch)
             s = am_fail_nomem(err, "render sheet");
         else {
             sheet_job J = {b, frames, &opt, sp.mesh, sp.pr, weighted, out, cols, result, scratch};
             am_parallel_for(n, nt, sheet_cell_job, &J);
             s = first_failure(result, n, err);
-            for (int t = 0; t < nt; t++)
-                scratch_free(&scratch[t]);
-            free(scratch);
         }
+        scratch_pool_free(scratch, nt);
         free(weighted);
     }
     sheet_plan_free(&sp);
