@@ -296,6 +296,38 @@ static void test_depth_buffer_shows_the_nearest_face(void **state)
     fx_mesh_free(&m);
 }
 
+/* A bar (fx_bar's shape) with every vertex on mPelvis, benched and posed at rest. */
+typedef struct rest_bar {
+    fx_mesh m;
+    am_bench b;
+    float *prim;
+    am_vec3 *joints;
+} rest_bar;
+
+static void rest_bar_make(rest_bar *r, int nx, double x0, double x1, double y0, double y1, double z0, double z1)
+{
+    fx_bar(&r->m, nx, x0, x1, y0, y1, z0, z1);
+    for (size_t v = 0; v < r->m.nv; v++)
+        fx_weigh(&r->m, v, 0, 0, 1.0);
+    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
+    fx_bench(&r->m, &sk, &skel, &r->b);
+    r->prim = malloc(3 * r->b.vertex_count * sizeof *r->prim);
+    r->joints = malloc(skel.joint_count * sizeof *r->joints);
+    assert_non_null(r->prim);
+    assert_non_null(r->joints);
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_bench_pose_at(&r->b, -1, 0, r->prim, r->joints, &err), AM_OK);
+}
+
+static void rest_bar_free(rest_bar *r)
+{
+    free(r->prim);
+    free(r->joints);
+    am_bench_free(&r->b);
+    fx_mesh_free(&r->m);
+}
+
 /* A cell with more triangles than pixels is drawn from a decimated copy of the mesh (the
  * whole-body cells of a big creature's pose sheet): the same picture as the whole mesh
  * (a close-up cell keeps every triangle; framed on the same box here) within a few edge
@@ -303,20 +335,13 @@ static void test_depth_buffer_shows_the_nearest_face(void **state)
 static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
 {
     (void)state;
-    fx_mesh m;
-    fx_bar(&m, 6000, -0.3, 0.3, -0.2, 0.2, 0.2, 1.8); /* 48,004 triangles; a 120 x 160 cell holds 38,400 */
-    for (size_t v = 0; v < m.nv; v++)
-        fx_weigh(&m, v, 0, 0, 1.0);
-    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
-    am_bench b;
-    fx_bench(&m, &sk, &skel, &b);
-    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
-    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    rest_bar r;
+    rest_bar_make(&r, 6000, -0.3, 0.3, -0.2, 0.2, 0.2, 1.8); /* 48,004 triangles; a 120 x 160 cell holds 38,400 */
+    float *prim = r.prim;
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
     am_vec3 lo = am_v3(0, 0, 0), hi = am_v3(0, 0, 0); /* the framing of a whole-body cell: mesh and prim */
-    for (size_t v = 0; v < b.vertex_count; v++) {
+    for (size_t v = 0; v < r.b.vertex_count; v++) {
         am_vec3 p = am_v3(prim[3 * v], prim[3 * v + 1], prim[3 * v + 2]);
         lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
         hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
@@ -328,7 +353,7 @@ static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
     opt.frame_height = 160;
     opt.draw_joints = false;
     am_image img;
-    assert_int_equal(am_render_sheet(&b, cells, 2, 2, &opt, "t", &img, &err), AM_OK);
+    assert_int_equal(am_render_sheet(&r.b, cells, 2, 2, &opt, "t", &img, &err), AM_OK);
     assert_int_equal(img.width, 240);
     size_t mesh = 0, differ = 0;
     for (int y = 28; y < (int)img.height; y++)
@@ -343,32 +368,23 @@ static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
     assert_gt(mesh, 400);
     assert_lt(differ * 20, mesh); /* under 5% of the mesh's pixels */
     am_image_free(&img);
-    free(prim);
-    free(joints);
-    am_bench_free(&b);
-    fx_mesh_free(&m);
+    rest_bar_free(&r);
 }
 
 static void test_single_frame_png_has_the_frame_size(void **state)
 {
     (void)state;
-    fx_mesh m;
-    fx_bar(&m, 2, -0.2, 0.2, -0.1, 0.1, 1.0, 1.1);
-    for (size_t v = 0; v < m.nv; v++)
-        fx_weigh(&m, v, 0, 0, 1.0);
-    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
-    am_bench b;
-    fx_bench(&m, &sk, &skel, &b);
-    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
-    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    rest_bar r;
+    rest_bar_make(&r, 2, -0.2, 0.2, -0.1, 0.1, 1.0, 1.1);
+    float *prim = r.prim;
+    am_vec3 *joints = r.joints;
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
     char dir[512], path[600];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/one.png", dir);
     am_render_options opt = am_render_defaults();
-    assert_int_equal(am_render_png(&b, prim, joints, &opt, "rest", path, &err), AM_OK);
+    assert_int_equal(am_render_png(&r.b, prim, joints, &opt, "rest", path, &err), AM_OK);
     am_image img;
     assert_int_equal(am_png_read(path, &img, &err), AM_OK);
     assert_int_equal(img.width, 360);
@@ -381,10 +397,7 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     }
     assert_ge(dots, 12);
     am_image_free(&img);
-    free(prim);
-    free(joints);
-    am_bench_free(&b);
-    fx_mesh_free(&m);
+    rest_bar_free(&r);
     am_test_rmtree(dir);
 }
 
@@ -427,18 +440,12 @@ static void test_opaque_picture_is_written_as_rgb(void **state)
 static void test_cells_drawn_at_once_make_the_same_picture(void **state)
 {
     (void)state;
-    fx_mesh m;
-    fx_bar(&m, 40, -0.3, 0.3, -0.2, 0.2, 0.2, 1.8);
-    for (size_t v = 0; v < m.nv; v++)
-        fx_weigh(&m, v, 0, 0, 1.0);
-    fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
-    am_bench b;
-    fx_bench(&m, &sk, &skel, &b);
-    float *prim = malloc(3 * b.vertex_count * sizeof *prim);
-    am_vec3 *joints = malloc(skel.joint_count * sizeof *joints);
+    rest_bar r;
+    rest_bar_make(&r, 40, -0.3, 0.3, -0.2, 0.2, 0.2, 1.8);
+    float *prim = r.prim;
+    am_vec3 *joints = r.joints;
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_bench_pose_at(&b, -1, 0, prim, joints, &err), AM_OK);
     am_render_cell cells[5];
     for (int i = 0; i < 5; i++)
         cells[i] = (am_render_cell){prim, joints, "cell", i % 2 ? AM_VIEW_SIDE : AM_VIEW_FRONT, NULL, i == 4,
@@ -449,9 +456,9 @@ static void test_cells_drawn_at_once_make_the_same_picture(void **state)
     double times[4] = {0, 0, 0, 0};
     am_image one, many;
     opt.threads = 1;
-    assert_int_equal(am_render_sheet(&b, cells, 5, 3, &opt, "t", &one, &err), AM_OK);
+    assert_int_equal(am_render_sheet(&r.b, cells, 5, 3, &opt, "t", &one, &err), AM_OK);
     opt.threads = 4;
-    assert_int_equal(am_render_sheet(&b, cells, 5, 3, &opt, "t", &many, &err), AM_OK);
+    assert_int_equal(am_render_sheet(&r.b, cells, 5, 3, &opt, "t", &many, &err), AM_OK);
     assert_int_equal(one.width, many.width);
     assert_int_equal(one.height, many.height);
     assert_memory_equal(one.pixels, many.pixels, 4 * (size_t)one.width * one.height);
@@ -459,17 +466,14 @@ static void test_cells_drawn_at_once_make_the_same_picture(void **state)
     am_image_free(&one);
     am_image_free(&many);
     opt.threads = 1;
-    assert_int_equal(am_render_strip(&b, -1, times, 4, &opt, &one, &err), AM_OK);
+    assert_int_equal(am_render_strip(&r.b, -1, times, 4, &opt, &one, &err), AM_OK);
     opt.threads = 3;
-    assert_int_equal(am_render_strip(&b, -1, times, 4, &opt, &many, &err), AM_OK);
+    assert_int_equal(am_render_strip(&r.b, -1, times, 4, &opt, &many, &err), AM_OK);
     assert_memory_equal(one.pixels, many.pixels, 4 * (size_t)one.width * one.height);
     assert_int_equal(mesh_pixels(&one, 150, 300, NULL, NULL), mesh_pixels(&one, 450, 600, NULL, NULL));
     am_image_free(&one);
     am_image_free(&many);
-    free(prim);
-    free(joints);
-    am_bench_free(&b);
-    fx_mesh_free(&m);
+    rest_bar_free(&r);
 }
 
 /* The masks of the mesh (warm: red over blue; the background, prim cross and ink are cool
