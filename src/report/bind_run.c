@@ -203,6 +203,22 @@ static am_status add_file(am_outset *set, am_bind_run_result *out, const char *n
     return s;
 }
 
+/* A place in the list of written files, kept for a file added later (its name given then):
+ * the list keeps the order the files are announced in. */
+static size_t reserve_file(am_bind_run_result *out)
+{
+    size_t at = out->file_count;
+    if (at < sizeof out->files / sizeof out->files[0])
+        out->file_count++;
+    return at;
+}
+
+static void name_file(am_bind_run_result *out, size_t at, const char *name)
+{
+    if (at < sizeof out->files / sizeof out->files[0])
+        snprintf(out->files[at], sizeof out->files[0], "%s", name);
+}
+
 static am_status placement_sheet(const am_bench *b, const char *note, int threads, am_image *img, am_error *err)
 {
     size_t nv = b->vertex_count;
@@ -344,9 +360,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     char name[300];
     am_task_start(&rig_task, am_rig_json_job_run, &rj); /* added to the set below, first in its list */
-    size_t rig_json_at = out->file_count;
-    if (rig_json_at < sizeof out->files / sizeof out->files[0])
-        out->file_count++;
+    size_t rig_json_at = reserve_file(out);
     if (job->skin) {
         progress(job, "skinning");
         am_skin_options so;
@@ -401,17 +415,14 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     }
     if ((s = am_outset_add(set, name, rig_json.data, rig_json.size, err)))
         goto done;
-    if (rig_json_at < sizeof out->files / sizeof out->files[0])
-        snprintf(out->files[rig_json_at], sizeof out->files[0], "%s", name);
+    name_file(out, rig_json_at, name);
     am_buf_free(&rig_json);
     lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
     if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
         goto done;
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
-    size_t bind_json_at = out->file_count;
-    if (bind_json_at < sizeof out->files / sizeof out->files[0])
-        out->file_count++;
+    size_t bind_json_at = reserve_file(out);
     if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
                            out->skeleton_note)) ||
         (s = am_bind_result_text(&out->bind, &skel, &text, err)))
@@ -450,8 +461,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
                                  out->phase_wall_s, out->phase_cpu_s, &buf, err)) ||
         (s = am_outset_add(set, name, buf.data, buf.size, err)))
         goto done;
-    if (bind_json_at < sizeof out->files / sizeof out->files[0])
-        snprintf(out->files[bind_json_at], sizeof out->files[0], "%s", name);
+    name_file(out, bind_json_at, name);
     s = am_outset_commit(set, err);
 done:
     if (vl) {
