@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bind/bind_internal.h"
+#include "bind/cholmod_lib.h"
+#include "bind/embree_lib.h"
 #include "core/clock.h"
 #include "core/notes.h"
 #include "core/text.h"
@@ -826,4 +828,21 @@ done:
     else
         out->seconds_total = am_clock_wall_s() - t0;
     return s;
+}
+
+void am_bind_preload(const am_bind_options *opts)
+{
+    am_bind_options o;
+    if (opts)
+        o = *opts;
+    else
+        am_bind_options_default(&o);
+    am_error ignored;
+    am_error_clear(&ignored);
+    am_embree_api rtc; /* every method casts rays (the holds) */
+    (void)am_embree_open(&rtc, &ignored); /* kept loaded: the scene's open finds it */
+    if (o.method != AM_BIND_HEAT)
+        return; /* the segment method solves nothing */
+    am_cholmod_api chol;
+    (void)am_cholmod_open(&chol, o.threads, &ignored);
 }

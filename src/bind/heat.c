@@ -23,7 +23,6 @@
 
 #include "bind/bind_internal.h"
 #include "bind/cholmod_lib.h"
-#include "bind/embree_lib.h"
 #include "core/clock.h"
 #include "core/parallel.h"
 
@@ -545,21 +544,4 @@ done:
     free(bone);
     free(heated);
     return s;
-}
-
-void am_bind_preload(const am_bind_options *opts)
-{
-    am_bind_options o;
-    if (opts)
-        o = *opts;
-    else
-        am_bind_options_default(&o);
-    am_error ignored;
-    am_error_clear(&ignored);
-    am_embree_api rtc; /* every method casts rays (the holds) */
-    (void)am_embree_open(&rtc, &ignored); /* kept loaded: the scene's open finds it */
-    if (o.method != AM_BIND_HEAT)
-        return; /* the segment method solves nothing */
-    am_cholmod_api chol;
-    (void)am_cholmod_open(&chol, o.threads, &ignored);
 }
