@@ -25,6 +25,7 @@ am_status am_embree_open(am_embree_api *api, am_error *err)
         {"rtcSetNewGeometryBuffer", &api->set_new_geometry_buffer},
         {"rtcSetGeometryIntersectFilterFunction", &api->set_geometry_intersect_filter},
         {"rtcSetGeometryOccludedFilterFunction", &api->set_geometry_occluded_filter},
+        {"rtcSetGeometryBuildQuality", &api->set_geometry_build_quality},
         {"rtcCommitGeometry", &api->commit_geometry},
         {"rtcAttachGeometry", &api->attach_geometry},
         {"rtcReleaseGeometry", &api->release_geometry},

@@ -32,6 +32,7 @@ typedef struct am_embree_api {
     __typeof__(&rtcSetNewGeometryBuffer) set_new_geometry_buffer;
     __typeof__(&rtcSetGeometryIntersectFilterFunction) set_geometry_intersect_filter;
     __typeof__(&rtcSetGeometryOccludedFilterFunction) set_geometry_occluded_filter;
+    __typeof__(&rtcSetGeometryBuildQuality) set_geometry_build_quality;
     __typeof__(&rtcCommitGeometry) commit_geometry;
     __typeof__(&rtcAttachGeometry) attach_geometry;
     __typeof__(&rtcReleaseGeometry) release_geometry;

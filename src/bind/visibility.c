@@ -109,9 +109,15 @@ am_status am_bind_vis_build(const float *pos, size_t nv, const uint32_t *tris, s
     }
     v->scene = v->rtc.new_scene(v->device);
     v->rtc.set_scene_flags(v->scene, RTC_SCENE_FLAG_ROBUST);
-    v->rtc.set_scene_build_quality(v->scene, RTC_BUILD_QUALITY_MEDIUM);
+    /* The low quality (Morton) build, for the scene and its geometry alike (a geometry's own
+     * quality, MEDIUM by default, decides its build): 3 ms instead of 10 for the 10k
+     * creature's 20k triangles, and faster over the whole bind at every size, its rays
+     * included (450k: 7.1 s against 8.3). A hit is the triangle test's, not the tree's: the
+     * weights are the same bytes. */
+    v->rtc.set_scene_build_quality(v->scene, RTC_BUILD_QUALITY_LOW);
     if (nt > 0) {
         RTCGeometry g = v->rtc.new_geometry(v->device, RTC_GEOMETRY_TYPE_TRIANGLE);
+        v->rtc.set_geometry_build_quality(g, RTC_BUILD_QUALITY_LOW);
         float *vb = v->rtc.set_new_geometry_buffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), nv);
         unsigned *ib = v->rtc.set_new_geometry_buffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), nt);
         if (!vb || !ib) {
