@@ -240,11 +240,6 @@ static void sample_texture(const am_image *tex, float u, float v, float out[3])
     out[2] = p[2] / 255.0f;
 }
 
-/* Draw one mesh into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr, depth
- * tested against zbuf (w * h, shared by every part of a frame so parts hide each other).
- * Each triangle's barycentric coordinates are linear in the pixel position: set up once per
- * triangle (relative to its own corners, so far-off coordinates keep their precision) and
- * stepped per pixel, with the span of each row cut to where all three can be inside. */
 /* the min / max of three finite values, without a libm call per triangle */
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
@@ -298,12 +293,15 @@ static void span_cut(double a, double dx, double inv_dx, int first, int *lo, int
  * one frame to the next and freed at the end: fresh ones for every cell of a sheet were
  * most of its page faults. Each grows to what the largest frame needs. */
 typedef struct render_scratch {
-    double *sx;       /* projected vertices, 3 each */
+    double *sx;       /* projected vertices, 3 each (x NaN: not drawable) */
     float *vn;        /* view normals, 3 each */
+    float *lit;       /* smooth shading: each vertex's light on its front and back side */
+    uint32_t *seen;   /* per vertex: `gen` once projected in this call, gen + 1 once lit */
+    uint32_t gen;     /* this draw_mesh call's mark (even; 0 = none yet) */
     uint32_t *near;   /* the triangles near the viewport */
     float *zbuf;
     am_image cell;    /* a sheet's or strip's cell */
-    size_t sx_cap, vn_cap, near_cap, zbuf_cap; /* elements */
+    size_t sx_cap, vn_cap, lit_cap, seen_cap, near_cap, zbuf_cap; /* elements */
 } render_scratch;
 
 static void *scratch_grow(void *p, size_t *cap, size_t need, size_t elem)
@@ -324,6 +322,8 @@ static void scratch_free(render_scratch *rs)
 {
     free(rs->sx);
     free(rs->vn);
+    free(rs->lit);
+    free(rs->seen);
     free(rs->near);
     free(rs->zbuf);
     am_image_free(&rs->cell);
@@ -370,29 +370,81 @@ static float *scratch_zbuf(render_scratch *rs, int w, int h, am_error *err)
     return rs->zbuf;
 }
 
+/* A fresh mark for one draw_mesh call over n vertices (scratch's seen, zeroed when grown or
+ * when the marks wrap round): 0 when out of memory. */
+static uint32_t scratch_marks(render_scratch *rs, size_t n)
+{
+    if (!rs->seen || rs->seen_cap < (n ? n : 1)) {
+        free(rs->seen);
+        rs->seen_cap = 0;
+        rs->seen = calloc(n ? n : 1, sizeof *rs->seen);
+        if (!rs->seen)
+            return 0;
+        rs->seen_cap = n ? n : 1;
+        rs->gen = 0;
+    }
+    if (rs->gen >= UINT32_MAX - 3) {
+        memset(rs->seen, 0, rs->seen_cap * sizeof *rs->seen);
+        rs->gen = 0;
+    }
+    rs->gen += 2;
+    return rs->gen;
+}
+
+/* A vertex's screen position and depth, or x = NaN when it cannot be drawn (a broken pose). */
+static inline void project_vertex(const proj *pr, const float *prim, size_t v, double *q)
+{
+    project(pr, vertex_at(prim, v), &q[0], &q[1], &q[2]);
+    if (!drawable(q[0], q[1]) || !isfinite(q[2]))
+        q[0] = NAN;
+}
+
+/* Light on a surface of view normal n (any length, not zero), seen from its front (n toward
+ * the camera) and from its back: ambient plus Lambert, the face we see lit. */
+static inline void light_both_sides(double nx, double ny, double nz, am_vec3 light, float lit[2])
+{
+    double len = sqrt(nx * nx + ny * ny + nz * nz);
+    double lambert = len > 0 ? (nx * light.x + ny * light.y + nz * light.z) / len : 0;
+    lit[0] = (float)(0.32 + 0.68 * (lambert > 0 ? lambert : 0.0)); /* fmax(0, x), without its call */
+    lit[1] = (float)(0.32 + 0.68 * (lambert < 0 ? -lambert : 0.0));
+}
+
+static inline uint8_t to_byte(float v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
+/* Draw one mesh into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr, depth
+ * tested against zbuf (w * h, shared by every part of a frame so parts hide each other).
+ * Each triangle's barycentric coordinates are linear in the pixel position: set up once per
+ * triangle (relative to its own corners, so far-off coordinates keep their precision) and
+ * stepped per pixel, with the span of each row cut to where all three can be inside.
+ * Smooth shading lights each vertex once (its area-weighted normal, on the side of the
+ * triangle the camera sees) and blends the lit colours across the triangle (Gouraud): the
+ * light's square root and division per pixel were a third of a picture's drawing, and at a
+ * few pixels per triangle the two look alike. A vertex is projected the first time one of
+ * the call's triangles uses it: a whole-body cell drawn from a decimated mesh projects the
+ * vertices its triangles keep, not the whole mesh. */
 static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const proj *pr, int x0, int y0, int w,
                            int h, render_scratch *rs, am_error *err)
 {
     const am_bench *b = in->b;
     const am_render_options *opt = in->opt;
+    const bool smooth = !opt->flat, textured = opt->texture && b->uv;
     size_t n = b->vertex_count;
     rs->sx = scratch_grow(rs->sx, &rs->sx_cap, 3 * n, sizeof *rs->sx);
-    if (!opt->flat)
+    if (smooth) {
         rs->vn = scratch_grow(rs->vn, &rs->vn_cap, 3 * n, sizeof *rs->vn);
+        rs->lit = scratch_grow(rs->lit, &rs->lit_cap, 2 * n, sizeof *rs->lit);
+    }
     rs->near = scratch_grow(rs->near, &rs->near_cap, b->triangle_count, sizeof *rs->near);
-    if (!rs->sx || (!opt->flat && !rs->vn) || !rs->near)
+    const uint32_t gen = rs->sx && (!smooth || (rs->vn && rs->lit)) && rs->near ? scratch_marks(rs, n) : 0;
+    if (!gen)
         return am_fail_nomem(err, "render buffers");
     double *sx = rs->sx;
-    float *vn = opt->flat ? NULL : rs->vn;
-    uint32_t *near = rs->near;
-    if (vn)
-        memset(vn, 0, 3 * n * sizeof *vn);
+    float *vn = smooth ? rs->vn : NULL, *lit = smooth ? rs->lit : NULL;
+    uint32_t *near = rs->near, *seen = rs->seen;
     /* the viewport, inside the image */
     int vx0 = x0 < 0 ? 0 : x0, vy0 = y0 < 0 ? 0 : y0;
     int vx1 = x0 + w < (int)img->width ? x0 + w - 1 : (int)img->width - 1;
     int vy1 = y0 + h < (int)img->height ? y0 + h - 1 : (int)img->height - 1;
-    for (size_t i = 0; i < n; i++)
-        project(pr, vertex_at(in->prim, i), &sx[3 * i], &sx[3 * i + 1], &sx[3 * i + 2]);
     /* The triangles near the viewport: a close-up's view holds a small part of the mesh.
      * The margin keeps the normals of the vertices at the viewport's edge whole (their
      * other triangles are counted too). */
@@ -400,18 +452,26 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
     size_t nn = 0;
     for (size_t t = 0; t < b->triangle_count; t++) {
         const uint32_t *tri = b->triangles + 3 * t;
+        for (int c = 0; c < 3; c++)
+            if (seen[tri[c]] != gen) {
+                seen[tri[c]] = gen;
+                project_vertex(pr, in->prim, tri[c], &sx[3 * tri[c]]);
+                if (vn)
+                    vn[3 * tri[c]] = vn[3 * tri[c] + 1] = vn[3 * tri[c] + 2] = 0;
+            }
         const double *q0 = sx + 3 * tri[0], *q1 = sx + 3 * tri[1], *q2 = sx + 3 * tri[2];
-        if (!drawable(q0[0], q0[1]) || !drawable(q1[0], q1[1]) || !drawable(q2[0], q2[1]) || !isfinite(q0[2]) ||
-            !isfinite(q1[2]) || !isfinite(q2[2]))
+        if (isnan(q0[0]) || isnan(q1[0]) || isnan(q2[0]))
             continue;
         if (MAX3(q0[0], q1[0], q2[0]) < vx0 - margin || MIN3(q0[0], q1[0], q2[0]) > vx1 + 1 + margin ||
             MAX3(q0[1], q1[1], q2[1]) < vy0 - margin || MIN3(q0[1], q1[1], q2[1]) > vy1 + 1 + margin)
             continue;
         near[nn++] = (uint32_t)t;
     }
+    const am_vec3 light = am_v3_normalize(am_v3(-0.35, 0.55, 0.75));
     /* Posed normals in view space (area-weighted for smooth shading): the screen position
      * is the view position scaled (y flipped), so the cross product of screen edges with
-     * depth is the view normal, once x and y are divided by the scale. */
+     * depth is the view normal, once x and y are divided by the scale. Then each vertex of
+     * a near triangle is lit once. */
     double unscale = pr->scale > 0 ? 1.0 / pr->scale : 1.0;
     for (size_t k = 0; vn && k < nn; k++) {
         const uint32_t *tri = b->triangles + 3 * (size_t)near[k];
@@ -425,7 +485,15 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             vn[3 * tri[c] + 2] += nz;
         }
     }
-    const am_vec3 light = am_v3_normalize(am_v3(-0.35, 0.55, 0.75));
+    for (size_t k = 0; lit && k < nn; k++) {
+        const uint32_t *tri = b->triangles + 3 * (size_t)near[k];
+        for (int c = 0; c < 3; c++)
+            if (seen[tri[c]] == gen) {
+                seen[tri[c]] = gen + 1;
+                const float *nv = vn + 3 * tri[c];
+                light_both_sides(nv[0], nv[1], nv[2], light, lit + 2 * tri[c]);
+            }
+    }
     float base[3] = {opt->base_rgb[0], opt->base_rgb[1], opt->base_rgb[2]};
     if (base[0] == 0 && base[1] == 0 && base[2] == 0) {
         base[0] = 0.78f;
@@ -440,9 +508,6 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
         double fy0 = MIN3(Y[0], Y[1], Y[2]), fy1 = MAX3(Y[0], Y[1], Y[2]);
         if (fx1 < vx0 || fx0 > vx1 + 1 || fy1 < vy0 || fy0 > vy1 + 1)
             continue; /* outside the viewport: most of a close-up's triangles */
-        double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
-        if (fabs(area) < 1e-12)
-            continue;
         /* the pixels whose centre (px + 0.5) lies in the triangle's box: a triangle smaller
          * than a pixel has one or none, and most of a big mesh's are */
         int bx0 = iceil(fx0 - 0.5), bx1 = ifloor(fx1 - 0.5), by0 = iceil(fy0 - 0.5), by1 = ifloor(fy1 - 0.5);
@@ -456,6 +521,9 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             by1 = vy1;
         if (bx0 > bx1 || by0 > by1)
             continue;
+        double area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+        if (fabs(area) < 1e-12)
+            continue;
         /* barycentrics at the first pixel centre, and their steps */
         double qx = bx0 + 0.5, qy = by0 + 0.5, inv = 1.0 / area;
         tri_setup ts = {((X[1] - qx) * (Y[2] - qy) - (X[2] - qx) * (Y[1] - qy)) * inv,
@@ -464,14 +532,35 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
                         (Y[2] - Y[0]) * inv,
                         (X[2] - X[1]) * inv,
                         (X[0] - X[2]) * inv};
-        double fnx = 0, fny = 0, fnz = 1; /* flat: the face's view normal */
-        if (opt->flat) {
+        /* The light at each corner, on the side the camera sees (the screen area is negative
+         * where the view normal points at the camera), or the face's own when flat. */
+        const int side = area < 0 ? 0 : 1;
+        float L[3];
+        if (lit) {
+            for (int c = 0; c < 3; c++)
+                L[c] = lit[2 * tri[c] + side];
+        } else {
             const float *a = in->prim + 3 * tri[0], *c1 = in->prim + 3 * tri[1], *c2 = in->prim + 3 * tri[2];
             am_vec3 p0 = to_view(pr->view, am_v3(a[0], a[1], a[2]));
             am_vec3 e1 = am_v3_sub(to_view(pr->view, am_v3(c1[0], c1[1], c1[2])), p0);
             am_vec3 e2 = am_v3_sub(to_view(pr->view, am_v3(c2[0], c2[1], c2[2])), p0);
-            am_vec3 f = am_v3_normalize(am_v3_cross(e1, e2));
-            fnx = f.x, fny = f.y, fnz = f.z;
+            am_vec3 f = am_v3_cross(e1, e2);
+            float both[2];
+            light_both_sides(f.x, f.y, f.z, light, both);
+            L[0] = L[1] = L[2] = both[f.z < 0 ? 1 : 0];
+        }
+        /* the colour at each corner times its light (0..255), blended from corner 2 by w0
+         * and w1; a texture is sampled per pixel and lit by the blended light */
+        float P2[3], E0[3], E1[3];
+        for (int ch = 0; ch < 3; ch++) {
+            float col[3];
+            for (int c = 0; c < 3; c++)
+                col[c] = textured ? 255.0f * L[c]
+                         : opt->vertex_rgb ? 255.0f * L[c] * opt->vertex_rgb[3 * tri[c] + ch]
+                                           : 255.0f * L[c] * base[ch];
+            P2[ch] = col[2];
+            E0[ch] = col[0] - col[2];
+            E1[ch] = col[1] - col[2];
         }
         double dx2 = -ts.dx0 - ts.dx1, inv_dx0 = 0, inv_dx1 = 0, inv_dx2 = 0;
         if (bx1 - bx0 > 2) { /* rows wide enough to cut (below) */
@@ -479,8 +568,6 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             inv_dx1 = ts.dx1 != 0 ? 1.0 / ts.dx1 : 0;
             inv_dx2 = dx2 != 0 ? 1.0 / dx2 : 0;
         }
-        const float *n0 = vn ? vn + 3 * tri[0] : NULL, *n1 = vn ? vn + 3 * tri[1] : NULL,
-                    *n2 = vn ? vn + 3 * tri[2] : NULL;
         for (int py = by0; py <= by1; py++) {
             int row = py - by0;
             double r0 = ts.w0 + ts.dy0 * row, r1 = ts.w1 + ts.dy1 * row, r2 = 1.0 - r0 - r1;
@@ -495,40 +582,28 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
             for (int px = lo; px <= hi; px++) {
                 int col = px - bx0;
                 double w0 = r0 + ts.dx0 * col, w1 = r1 + ts.dx1 * col, w2 = 1.0 - w0 - w1;
-                if (w0 < -1e-9 || w1 < -1e-9 || w2 < -1e-9)
-                    continue;
                 double depth = w0 * D[0] + w1 * D[1] + w2 * D[2];
                 float *z = &zrow[px - x0];
-                if (depth <= *z)
+                /* one branch for the pixel: inside the triangle (every coordinate above
+                 * -1e-9) and nearer than what is drawn (three or four branches as often
+                 * mispredicted as not, on triangles of a few pixels, were most of a cell) */
+                if (!((MIN3(w0, w1, w2) >= -1e-9) & (depth > *z)))
                     continue;
                 *z = (float)depth;
-                double nx = fnx, ny = fny, nz = fnz;
-                if (vn) {
-                    nx = w0 * n0[0] + w1 * n1[0] + w2 * n2[0];
-                    ny = w0 * n0[1] + w1 * n1[1] + w2 * n2[1];
-                    nz = w0 * n0[2] + w1 * n1[2] + w2 * n2[2];
-                    double len = sqrt(nx * nx + ny * ny + nz * nz);
-                    if (len > 0)
-                        nx /= len, ny /= len, nz /= len;
-                }
-                double facing = nz < 0 ? -1.0 : 1.0; /* two-sided: light the face we see */
-                double lambert = facing * (nx * light.x + ny * light.y + nz * light.z);
-                double lit = 0.32 + 0.68 * (lambert > 0 ? lambert : 0.0); /* fmax(0, x), without its call */
-                float col3[3] = {base[0], base[1], base[2]};
-                if (opt->texture && b->uv) {
+                const float a0 = (float)w0, a1 = (float)w1;
+                uint8_t *o = prow + 4 * (size_t)px;
+                if (textured) {
                     float u = (float)(w0 * b->uv[2 * tri[0]] + w1 * b->uv[2 * tri[1]] + w2 * b->uv[2 * tri[2]]);
                     float v = (float)(w0 * b->uv[2 * tri[0] + 1] + w1 * b->uv[2 * tri[1] + 1] +
                                       w2 * b->uv[2 * tri[2] + 1]);
-                    sample_texture(opt->texture, u, v, col3);
-                } else if (opt->vertex_rgb) {
+                    float texel[3];
+                    sample_texture(opt->texture, u, v, texel);
+                    float l = P2[0] + a0 * E0[0] + a1 * E1[0];
                     for (int c = 0; c < 3; c++)
-                        col3[c] = (float)(w0 * opt->vertex_rgb[3 * tri[0] + c] + w1 * opt->vertex_rgb[3 * tri[1] + c] +
-                                          w2 * opt->vertex_rgb[3 * tri[2] + c]);
-                }
-                uint8_t *o = prow + 4 * (size_t)px;
-                for (int c = 0; c < 3; c++) {
-                    double v = col3[c] * lit * 255.0;
-                    o[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+                        o[c] = to_byte(texel[c] * l);
+                } else {
+                    for (int c = 0; c < 3; c++)
+                        o[c] = to_byte(P2[c] + a0 * E0[c] + a1 * E1[c]);
                 }
                 o[3] = 255;
             }
