@@ -1,5 +1,6 @@
-/* Software rasteriser for bench renders (render.h): orthographic, depth-buffered,
- * Lambert or flat shading, vertex/texture/base colour, joints and bones drawn on top. */
+/* Software rasteriser for bench renders (render.h): orthographic, depth-buffered, Lambert
+ * (per vertex, Gouraud) or flat shading, vertex/texture/base colour, joints and bones drawn
+ * on top. */
 #include "bench/render.h"
 #include "core/parallel.h"
 

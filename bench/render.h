@@ -1,5 +1,5 @@
-/* Software renders of a bench pose: orthographic, depth-buffered, flat or Lambert shading,
- * vertex or texture colour, the skin's joints drawn as dots (with bones to their viewer
+/* Software renders of a bench pose: orthographic, depth-buffered, flat or smooth Lambert
+ * shading (smooth: lit per vertex, blended across each triangle), vertex or texture colour, the skin's joints drawn as dots (with bones to their viewer
  * parent) over the mesh, each frame labelled with a small built-in bitmap font. PNG
  * output through libpng, written atomically.
  *

@@ -401,6 +401,39 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     am_test_rmtree(dir);
 }
 
+/* A broken pose (a corner not finite, another thrown a long way off) draws every triangle
+ * that does not touch them, where the intact pose draws it, and nothing anywhere else. */
+static void test_broken_pose_draws_the_triangles_it_can(void **state)
+{
+    (void)state;
+    rest_bar r;
+    rest_bar_make(&r, 20, -0.3, 0.3, -0.1, 0.1, 1.0, 1.2);
+    am_render_options opt = am_render_defaults(); /* side: +X right, +Z up */
+    opt.draw_joints = false; /* one framing for both: the broken corners' ring keeps two */
+    am_error err;
+    am_error_clear(&err);
+    am_image whole, broken;
+    assert_int_equal(am_render_frame(&r.b, r.prim, r.joints, &opt, "rest", &whole, &err), AM_OK);
+    size_t last = r.b.vertex_count - 4; /* the ring at x = 0.3 (fx_bar's last) */
+    r.prim[3 * last + 2] = NAN;
+    r.prim[3 * (last + 1)] = 1e30f;
+    assert_int_equal(am_render_frame(&r.b, r.prim, r.joints, &opt, "rest", &broken, &err), AM_OK);
+    size_t n_whole = mesh_pixels(&whole, 0, (int)whole.width, NULL, NULL);
+    size_t n_broken = mesh_pixels(&broken, 0, (int)broken.width, NULL, NULL);
+    print_message("mesh pixels: intact %zu, broken %zu\n", n_whole, n_broken);
+    assert_gt(n_whole, 10000);
+    assert_lt(n_broken, n_whole);     /* the triangles at the broken corners are gone */
+    assert_gt(n_broken * 10, n_whole * 8); /* and only those: the last of 20 segments and a cap */
+    size_t astray = 0;
+    for (int y = 58; y < (int)broken.height - 30; y++)
+        for (int x = 0; x < (int)broken.width; x++)
+            astray += !is_background(px(&broken, x, y)) && is_background(px(&whole, x, y));
+    assert_int_equal(astray, 0);
+    am_image_free(&whole);
+    am_image_free(&broken);
+    rest_bar_free(&r);
+}
+
 /* Opaque pictures are written as RGB (a quarter fewer bytes to compress) and read back as
  * the same RGBA pixels; one transparent pixel keeps the alpha channel. */
 static void test_opaque_picture_is_written_as_rgb(void **state)
@@ -729,6 +762,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_font_draws_the_glyph_bits),
         cmocka_unit_test(test_png_round_trip_keeps_every_pixel),
+        cmocka_unit_test(test_broken_pose_draws_the_triangles_it_can),
         cmocka_unit_test(test_strip_lays_frames_side_by_side_with_one_framing),
         cmocka_unit_test(test_strip_frames_the_mesh_and_draws_weighted_joints_only),
         cmocka_unit_test(test_views_orient_the_avatar_axes),
