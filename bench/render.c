@@ -371,20 +371,15 @@ static float *scratch_zbuf(render_scratch *rs, int w, int h, am_error *err)
     return rs->zbuf;
 }
 
-/* A fresh mark for one draw_mesh call over n vertices (scratch's seen, zeroed when grown or
- * when the marks wrap round): 0 when out of memory. */
+/* A fresh mark for one draw_mesh call over n vertices (scratch's seen, zeroed when it was
+ * just allocated or when the marks would wrap round): 0 when out of memory. */
 static uint32_t scratch_marks(render_scratch *rs, size_t n)
 {
-    if (!rs->seen || rs->seen_cap < (n ? n : 1)) {
-        free(rs->seen);
-        rs->seen_cap = 0;
-        rs->seen = calloc(n ? n : 1, sizeof *rs->seen);
-        if (!rs->seen)
-            return 0;
-        rs->seen_cap = n ? n : 1;
-        rs->gen = 0;
-    }
-    if (rs->gen >= UINT32_MAX - 3) {
+    size_t had = rs->seen_cap;
+    rs->seen = scratch_grow(rs->seen, &rs->seen_cap, n, sizeof *rs->seen);
+    if (!rs->seen)
+        return 0;
+    if (rs->seen_cap != had || rs->gen >= UINT32_MAX - 3) {
         memset(rs->seen, 0, rs->seen_cap * sizeof *rs->seen);
         rs->gen = 0;
     }
