@@ -5,6 +5,9 @@
 #include "core/parallel.h"
 
 #include <float.h>
+#ifdef __SSE__
+#include <xmmintrin.h>
+#endif
 #include <math.h>
 #include <meshoptimizer.h>
 #include <stdio.h>
@@ -405,7 +408,15 @@ static inline void light_both_sides(double nx, double ny, double nz, am_vec3 lig
     lit[1] = (float)(0.32 + 0.68 * (lambert < 0 ? -lambert : 0.0));
 }
 
-static inline uint8_t to_byte(float v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+/* v clamped to 0..255 as a byte, without a branch where SSE has min and max */
+static inline uint8_t to_byte(float v)
+{
+#ifdef __SSE__
+    return (uint8_t)_mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(v), _mm_setzero_ps()), _mm_set_ss(255.0f)));
+#else
+    return (uint8_t)(v > 0 ? (v < 255 ? v : 255) : 0);
+#endif
+}
 
 /* Draw one mesh into the viewport [x0, x0 + w) x [y0, y0 + h) with projection pr, depth
  * tested against zbuf (w * h, shared by every part of a frame so parts hide each other).
@@ -580,27 +591,38 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
                 double w0 = r0 + ts.dx0 * col, w1 = r1 + ts.dx1 * col, w2 = 1.0 - w0 - w1;
                 double depth = w0 * D[0] + w1 * D[1] + w2 * D[2];
                 float *z = &zrow[px - x0];
-                /* one branch for the pixel: inside the triangle (every coordinate above
-                 * -1e-9) and nearer than what is drawn (three or four branches as often
-                 * mispredicted as not, on triangles of a few pixels, were most of a cell) */
-                if (!((MIN3(w0, w1, w2) >= -1e-9) & (depth > *z)))
-                    continue;
-                *z = (float)depth;
+                /* inside the triangle (every coordinate above -1e-9) and nearer than what
+                 * is drawn */
+                const int pass = (w0 >= -1e-9) & (w1 >= -1e-9) & (w2 >= -1e-9) & (depth > *z);
                 const float a0 = (float)w0, a1 = (float)w1;
                 uint8_t *o = prow + 4 * (size_t)px;
-                if (textured) {
-                    float u = (float)(w0 * b->uv[2 * tri[0]] + w1 * b->uv[2 * tri[1]] + w2 * b->uv[2 * tri[2]]);
-                    float v = (float)(w0 * b->uv[2 * tri[0] + 1] + w1 * b->uv[2 * tri[1] + 1] +
-                                      w2 * b->uv[2 * tri[2] + 1]);
-                    float texel[3];
-                    sample_texture(opt->texture, u, v, texel);
-                    float l = P2[0] + a0 * E0[0] + a1 * E1[0];
-                    for (int c = 0; c < 3; c++)
-                        o[c] = to_byte(texel[c] * l);
-                } else {
-                    for (int c = 0; c < 3; c++)
-                        o[c] = to_byte(P2[c] + a0 * E0[c] + a1 * E1[c]);
+                if (!textured) {
+                    /* Every pixel of the span is written, the old value kept where the test
+                     * fails: on triangles of a few pixels that test goes either way as
+                     * often as not, and its mispredicted branch cost more than the colour. */
+                    uint8_t lit_px[4] = {to_byte(P2[0] + a0 * E0[0] + a1 * E1[0]),
+                                         to_byte(P2[1] + a0 * E0[1] + a1 * E1[1]),
+                                         to_byte(P2[2] + a0 * E0[2] + a1 * E1[2]), 255};
+                    uint32_t now, was;
+                    memcpy(&now, lit_px, sizeof now);
+                    memcpy(&was, o, sizeof was);
+                    const uint32_t keep = (uint32_t)pass - 1u; /* all ones where it fails */
+                    now = (now & ~keep) | (was & keep);
+                    memcpy(o, &now, sizeof now);
+                    const float nearer[2] = {*z, (float)depth}; /* chosen by index, not a branch */
+                    *z = nearer[pass];
+                    continue;
                 }
+                if (!pass)
+                    continue;
+                *z = (float)depth;
+                float u = (float)(w0 * b->uv[2 * tri[0]] + w1 * b->uv[2 * tri[1]] + w2 * b->uv[2 * tri[2]]);
+                float v = (float)(w0 * b->uv[2 * tri[0] + 1] + w1 * b->uv[2 * tri[1] + 1] + w2 * b->uv[2 * tri[2] + 1]);
+                float texel[3];
+                sample_texture(opt->texture, u, v, texel);
+                float l = P2[0] + a0 * E0[0] + a1 * E1[0];
+                for (int c = 0; c < 3; c++)
+                    o[c] = to_byte(texel[c] * l);
                 o[3] = 255;
             }
         }

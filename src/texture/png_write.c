@@ -58,31 +58,35 @@ static void filter_up(const uint8_t *px, size_t row_bytes, uint32_t h, uint8_t *
 
 /* The same from RGBA pixels to RGB rows, the alpha dropped: false at the end of the first row
  * with an alpha below 255 (the picture then keeps its alpha: filter_up over again). Checking
- * alpha row by row in the same pass reads an opaque picture once. */
-static bool filter_up_opaque_rgb(const uint8_t *px, uint32_t w, uint32_t h, uint8_t *f)
+ * alpha row by row in the same pass reads an opaque picture once. Each row is differenced
+ * whole into `diff` (4 * w bytes; a loop the compiler vectorises), then packed to RGB a
+ * pixel at a time, four bytes stored and three kept (the fourth is overwritten by the next
+ * pixel, or is the next row's filter byte, written after it; f has a byte to spare after the
+ * last row, being sized for every channel kept). */
+static bool filter_up_opaque_rgb(const uint8_t *px, uint32_t w, uint32_t h, uint8_t *f, uint8_t *diff)
 {
     const size_t in_row = (size_t)w * 4, out_row = 1 + (size_t)w * 3;
     for (uint32_t y = 0; y < h; y++) {
-        const uint8_t *cur = px + y * in_row, *up = y ? cur - in_row : cur;
-        uint8_t *o = f + y * out_row + 1;
-        o[-1] = 2;
-        uint8_t alpha = 255;
+        const uint8_t *cur = px + y * in_row;
         if (y == 0)
-            for (size_t x = 0; x < w; x++) {
-                o[3 * x] = cur[4 * x];
-                o[3 * x + 1] = cur[4 * x + 1];
-                o[3 * x + 2] = cur[4 * x + 2];
-                alpha &= cur[4 * x + 3];
-            }
+            memcpy(diff, cur, in_row);
         else
-            for (size_t x = 0; x < w; x++) {
-                o[3 * x] = (uint8_t)(cur[4 * x] - up[4 * x]);
-                o[3 * x + 1] = (uint8_t)(cur[4 * x + 1] - up[4 * x + 1]);
-                o[3 * x + 2] = (uint8_t)(cur[4 * x + 2] - up[4 * x + 2]);
-                alpha &= cur[4 * x + 3];
-            }
-        if (alpha != 255)
+            for (size_t i = 0; i < in_row; i++)
+                diff[i] = (uint8_t)(cur[i] - cur[i - in_row]);
+        uint32_t all = 0xffffffffu; /* the AND of every pixel: its alpha lane is 255 when opaque */
+        for (size_t x = 0; x < w; x++) {
+            uint32_t c;
+            memcpy(&c, cur + 4 * x, 4);
+            all &= c;
+        }
+        uint8_t lanes[4];
+        memcpy(lanes, &all, 4);
+        if (lanes[3] != 255)
             return false;
+        uint8_t *o = f + y * out_row;
+        *o++ = 2;
+        for (size_t x = 0; x < w; x++)
+            memcpy(o + 3 * x, diff + 4 * x, 4);
     }
     return true;
 }
@@ -98,7 +102,13 @@ am_status am_tex_png_encode_picture(const am_tex_image *img, am_buf *out, am_err
     uint8_t *f = malloc(h * (1 + (size_t)w * ch));
     if (!f)
         return am_fail_nomem(err, "png filtered rows");
-    const bool drop_alpha = ch == 4 && filter_up_opaque_rgb(img->pixels, w, h, f);
+    uint8_t *diff = ch == 4 ? malloc((size_t)w * 4) : NULL;
+    if (ch == 4 && !diff) {
+        free(f);
+        return am_fail_nomem(err, "png filtered rows");
+    }
+    const bool drop_alpha = ch == 4 && filter_up_opaque_rgb(img->pixels, w, h, f, diff);
+    free(diff);
     if (!drop_alpha)
         filter_up(img->pixels, (size_t)w * ch, h, f);
     const uint32_t out_ch = drop_alpha ? 3 : ch;
