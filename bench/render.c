@@ -5,8 +5,8 @@
 #include "core/parallel.h"
 
 #include <float.h>
-#ifdef __SSE__
-#include <xmmintrin.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
 #endif
 #include <math.h>
 #include <meshoptimizer.h>
@@ -408,13 +408,28 @@ static inline void light_both_sides(double nx, double ny, double nz, am_vec3 lig
     lit[1] = (float)(0.32 + 0.68 * (lambert < 0 ? -lambert : 0.0));
 }
 
-/* v clamped to 0..255 as a byte, without a branch where SSE has min and max */
-static inline uint8_t to_byte(float v)
+/* v clamped to 0..255 as a byte (the fraction dropped) */
+static inline uint8_t to_byte(float v) { return (uint8_t)(v > 0 ? (v < 255 ? v : 255) : 0); }
+
+/* The RGBA pixel, as its four bytes in memory order, of the colour planes p + a0 e0 + a1 e1
+ * (4 lanes, the fourth alpha), each lane clamped to 0..255 as to_byte does. With SSE2 the
+ * four lanes at once, the clamp being the packs' saturation. */
+static inline uint32_t lit_pixel(const float p[4], const float e0[4], const float e1[4], float a0, float a1)
 {
-#ifdef __SSE__
-    return (uint8_t)_mm_cvtss_f32(_mm_min_ss(_mm_max_ss(_mm_set_ss(v), _mm_setzero_ps()), _mm_set_ss(255.0f)));
+#ifdef __SSE2__
+    __m128 c = _mm_add_ps(_mm_add_ps(_mm_loadu_ps(p), _mm_mul_ps(_mm_set1_ps(a0), _mm_loadu_ps(e0))),
+                          _mm_mul_ps(_mm_set1_ps(a1), _mm_loadu_ps(e1))); /* to_byte's order of sums */
+    __m128i i = _mm_cvttps_epi32(c); /* NaN and out of range: INT_MIN, saturated to 0 below */
+    i = _mm_packs_epi32(i, i);
+    i = _mm_packus_epi16(i, i);
+    return (uint32_t)_mm_cvtsi128_si32(i);
 #else
-    return (uint8_t)(v > 0 ? (v < 255 ? v : 255) : 0);
+    uint8_t px[4];
+    for (int c = 0; c < 4; c++)
+        px[c] = to_byte(p[c] + a0 * e0[c] + a1 * e1[c]);
+    uint32_t v;
+    memcpy(&v, px, sizeof v);
+    return v;
 #endif
 }
 
@@ -558,7 +573,7 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
         }
         /* the colour at each corner times its light (0..255), blended from corner 2 by w0
          * and w1; a texture is sampled per pixel and lit by the blended light */
-        float P2[3], E0[3], E1[3];
+        float P2[4] = {0, 0, 0, 255}, E0[4] = {0}, E1[4] = {0}; /* alpha: 255 everywhere */
         for (int ch = 0; ch < 3; ch++) {
             float col[3];
             for (int c = 0; c < 3; c++)
@@ -600,11 +615,7 @@ static am_status draw_mesh(am_image *img, float *zbuf, const frame_in *in, const
                     /* Every pixel of the span is written, the old value kept where the test
                      * fails: on triangles of a few pixels that test goes either way as
                      * often as not, and its mispredicted branch cost more than the colour. */
-                    uint8_t lit_px[4] = {to_byte(P2[0] + a0 * E0[0] + a1 * E1[0]),
-                                         to_byte(P2[1] + a0 * E0[1] + a1 * E1[1]),
-                                         to_byte(P2[2] + a0 * E0[2] + a1 * E1[2]), 255};
-                    uint32_t now, was;
-                    memcpy(&now, lit_px, sizeof now);
+                    uint32_t now = lit_pixel(P2, E0, E1, a0, a1), was;
                     memcpy(&was, o, sizeof was);
                     const uint32_t keep = (uint32_t)pass - 1u; /* all ones where it fails */
                     now = (now & ~keep) | (was & keep);
