@@ -68,7 +68,7 @@ static void test_nothing_is_replaced_until_every_output_is_complete(void **state
     assert_int_equal(am_outset_begin(&set, dir, names, 3, &err), AM_OK);
     assert_int_equal(am_outset_add(set, "a.llmesh", "new mesh", 8, &err), AM_OK);
     assert_int_equal(am_outset_add(set, "a.dae", "new dae", 7, &err), AM_OK);
-    /* written, fsync'd, readable at the temp path, but nothing in place yet */
+    /* written (its fsync under way), readable at the temp path, but nothing in place yet */
     char got[64];
     slurp(am_outset_temp_path(set, "a.llmesh"), got, sizeof got);
     assert_string_equal(got, "new mesh");
@@ -81,6 +81,41 @@ static void test_nothing_is_replaced_until_every_output_is_complete(void **state
     expect(dir, "a.dae", "new dae");
     expect(dir, "a.meshdata.json", "{}");
     assert_int_equal(am_test_count_entries(dir), 3); /* no temp left */
+    am_test_rmtree(dir);
+}
+
+/* More files than fsyncs run at once (four): each later add waits for the oldest, the commit
+ * for the rest, and every file is in place whole; a set freed uncommitted with fsyncs still
+ * running removes its temps. */
+static void test_many_files_are_all_synced_and_replaced(void **state)
+{
+    (void)state;
+    char dir[512];
+    am_test_tmpdir(dir, sizeof dir);
+    am_outset *set;
+    am_error err;
+    char name[32], body[64];
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    for (int i = 0; i < 11; i++) {
+        snprintf(name, sizeof name, "f%02d.txt", i);
+        snprintf(body, sizeof body, "file %d of 11", i);
+        assert_int_equal(am_outset_add(set, name, body, strlen(body), &err), AM_OK);
+    }
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    am_outset_free(set);
+    for (int i = 0; i < 11; i++) {
+        snprintf(name, sizeof name, "f%02d.txt", i);
+        snprintf(body, sizeof body, "file %d of 11", i);
+        expect(dir, name, body);
+    }
+    assert_int_equal(am_test_count_entries(dir), 11);
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "g%02d.txt", i);
+        assert_int_equal(am_outset_add(set, name, "never placed", 12, &err), AM_OK);
+    }
+    am_outset_free(set); /* not committed */
+    assert_int_equal(am_test_count_entries(dir), 11);
     am_test_rmtree(dir);
 }
 
@@ -502,6 +537,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nothing_is_replaced_until_every_output_is_complete),
+        cmocka_unit_test(test_many_files_are_all_synced_and_replaced),
         cmocka_unit_test(test_a_set_not_committed_leaves_the_folder_as_it_was),
         cmocka_unit_test(test_a_failed_add_blocks_the_commit),
         cmocka_unit_test(test_a_streamed_output_joins_the_set),

@@ -7,7 +7,7 @@
  *   am_outset *set;
  *   const char *names[] = {"x.llmesh", "x.dae", "x.meshdata.json"};
  *   if (am_outset_begin(&set, dir, names, 3, err)) return ...;   // sweeps a killed run's temps
- *   s = am_outset_add(set, "x.llmesh", bytes, n, err);          // -> temp file, fsync'd
+ *   s = am_outset_add(set, "x.llmesh", bytes, n, err);          // -> temp file, its fsync begun
  *   ...                                                          // (more adds)
  *   if (no meshdata this time) s = am_outset_remove_stale(set, "x.meshdata.json", err);
  *   if (!s) s = am_outset_commit(set, err);                      // renames them all
@@ -23,10 +23,12 @@
  *   temp from its creation (made and locked while the folder's lock is held, so no sweep
  *   comes between) until its set is committed or freed.
  * - add: the bytes go to "NAME.tmpXXXXXX" in dir, created O_EXCL|O_NOFOLLOW with mode 0666
- *   minus the umask, or with the mode of the regular file being replaced; written in full
- *   and fsync'd. A symbolic link at dir/NAME is never followed: the link itself is replaced
- *   by the file (it may lead out of the folder). A folder there is refused. Nothing in
- *   place changes yet. A name is added at most once.
+ *   minus the umask, or with the mode of the regular file being replaced; written in full,
+ *   and its fsync started on a thread of its own (at most four at once): the caller goes on
+ *   while the disk catches up, and the commit waits for every one (a failed fsync fails the
+ *   commit, naming the file, and nothing is replaced). A symbolic link at dir/NAME is never
+ *   followed: the link itself is replaced by the file (it may lead out of the folder). A
+ *   folder there is refused. Nothing in place changes yet. A name is added at most once.
  * - remove_stale: dir/NAME (a file this run could not rewrite, e.g. a meshdata the skin
  *   cannot have) is removed at commit if it exists; am_outset_was_removed says whether it
  *   was. Adding the name later cancels the removal.
