@@ -250,7 +250,8 @@ static void sample_texture(const am_image *tex, float u, float v, float out[3])
 #define MIN3(a, b, c) MIN2(MIN2(a, b), c)
 #define MAX3(a, b, c) MAX2(MAX2(a, b), c)
 
-/* floor and ceil of a drawable coordinate (|x| < 1e6) as int, without a libm call */
+/* floor and ceil of a coordinate below 1e9 in magnitude (a drawable one: |x| < 1e6) as int,
+ * without a libm call */
 static inline int ifloor(double x)
 {
     int i = (int)x;
@@ -271,7 +272,7 @@ typedef struct tri_setup {
 /* [*lo, *hi] narrowed to the pixels px (centre px + 0.5) where a + dx * (px - first) >= -eps;
  * inv_dx is 1 / dx, found once per triangle (a division per row and edge was most of a
  * small triangle's cost, so its rows tested every pixel of its box instead). */
-static void span_cut(double a, double dx, double inv_dx, int first, int *lo, int *hi)
+static inline void span_cut(double a, double dx, double inv_dx, int first, int *lo, int *hi)
 {
     const double eps = 1e-9;
     if (dx == 0) {
@@ -280,16 +281,16 @@ static void span_cut(double a, double dx, double inv_dx, int first, int *lo, int
         return;
     }
     double t = (-eps - a) * inv_dx; /* the pixel offset where the coordinate crosses -eps */
-    if (!isfinite(t))
-        return;
+    if (!(t > -1e9 && t < 1e9))
+        return; /* not finite, or so far off that the exact test below decides alone */
     if (dx > 0) {
-        double c = ceil(t) - 1; /* one pixel of slack: the exact test below decides */
-        if (c > *lo - first && c < 1e9)
-            *lo = first + (int)c;
+        int c = iceil(t) - 1; /* one pixel of slack: the exact test below decides */
+        if (c > *lo - first)
+            *lo = first + c;
     } else {
-        double c = floor(t) + 1;
-        if (c < *hi - first && c > -1e9)
-            *hi = first + (int)c;
+        int c = ifloor(t) + 1;
+        if (c < *hi - first)
+            *hi = first + c;
     }
 }
 
