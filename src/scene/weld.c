@@ -142,37 +142,34 @@ static void welded_free(welded *w, size_t face_count)
     memset(w, 0, sizeof *w);
 }
 
-static int by_old_index(const void *a, const void *b)
-{
-    const uint32_t *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
 /* Renumber a welded face's vertices in the file's order (each new vertex ranked by the
  * first file vertex it merges) instead of first use, so a reader's vertex order survives
  * where nothing merges (an OBJ of positions only, a glTF without split corners).
- * from[k] receives the file vertex new vertex k copies. */
+ * from[k] receives the file vertex new vertex k copies. The file's vertices walked in
+ * order rank each new vertex when its first one comes: the order a sort of the new
+ * vertices by their lowest file vertex gives, without the sort. */
 static am_status file_order(uint32_t *map, size_t nv, uint32_t *indices, size_t index_count, size_t unique,
                             uint32_t *from, am_error *err)
 {
-    uint32_t *pair = malloc(2 * (unique ? unique : 1) * sizeof *pair); /* (lowest file vertex, new vertex) */
-    if (!pair)
+    uint32_t *rank = malloc((unique ? unique : 1) * sizeof *rank); /* new vertex -> its rank */
+    if (!rank)
         return am_fail_nomem(err, "weld");
     for (size_t k = 0; k < unique; k++)
-        pair[2 * k] = UINT32_MAX;
-    for (size_t v = nv; v-- > 0;)
-        if (map[v] != UINT32_MAX) {
-            pair[2 * map[v]] = (uint32_t)v;
-            pair[2 * map[v] + 1] = map[v];
+        rank[k] = UINT32_MAX;
+    uint32_t r = 0;
+    for (size_t v = 0; v < nv; v++)
+        if (map[v] != UINT32_MAX && rank[map[v]] == UINT32_MAX) {
+            from[r] = (uint32_t)v;
+            rank[map[v]] = r++;
         }
-    qsort(pair, unique, 2 * sizeof *pair, by_old_index);
-    for (size_t r = 0; r < unique; r++) {
-        from[r] = pair[2 * r];
-        map[pair[2 * r + 1]] = (uint32_t)r; /* map reused: new vertex -> rank */
-    }
+    for (size_t k = 0; k < unique; k++)
+        if (rank[k] == UINT32_MAX) { /* merged from no file vertex: last, as a sort would put it */
+            from[r] = UINT32_MAX;
+            rank[k] = r++;
+        }
     for (size_t k = 0; k < index_count; k++)
-        indices[k] = map[indices[k]];
-    free(pair);
+        indices[k] = rank[indices[k]];
+    free(rank);
     return AM_OK;
 }
 
