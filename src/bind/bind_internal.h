@@ -55,12 +55,14 @@ bool am_bind_vis_inside(const am_bind_vis *v, uint32_t island, const float p[3])
  * index[v] >= 0 (index[v] = row of v): per triangle the FEM weights cot(opposite) / 2 on
  * each edge (so a manifold edge gets (cot a + cot b) / 2, as Blender's weights divided by
  * the edge's face count do), and the mixed Voronoi area of each vertex (Meyer et al.
- * 2002, as Blender's laplacian_triangle_area). Lower triangle as (row, col, value)
- * triplets with row >= col, diagonal included; `area` holds one value per row. */
+ * 2002, as Blender's laplacian_triangle_area). Lower triangle, compressed by column:
+ * column c's entries are row[col_start[c] .. col_start[c + 1]) (ascending, the diagonal
+ * first, every diagonal present) with their values in val; `area` holds one value per row. */
 typedef struct bind_laplacian {
     size_t rows;
     size_t nnz;
-    int32_t *ri, *ci;
+    size_t *col_start; /* rows + 1 */
+    int32_t *row;
     double *val;
     double *area;
 } bind_laplacian;

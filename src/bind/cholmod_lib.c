@@ -29,9 +29,7 @@ am_status am_cholmod_open(am_cholmod_api *api, int blas_threads, am_error *err)
     const am_dynlib_call calls[] = {
         {"cholmod_start", &api->start},
         {"cholmod_finish", &api->finish},
-        {"cholmod_allocate_triplet", &api->allocate_triplet},
-        {"cholmod_triplet_to_sparse", &api->triplet_to_sparse},
-        {"cholmod_free_triplet", &api->free_triplet},
+        {"cholmod_allocate_sparse", &api->allocate_sparse},
         {"cholmod_analyze", &api->analyze},
         {"cholmod_factorize", &api->factorize},
         {"cholmod_zeros", &api->zeros},

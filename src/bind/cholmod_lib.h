@@ -24,9 +24,7 @@ extern "C" {
 typedef struct am_cholmod_api {
     __typeof__(&cholmod_start) start;
     __typeof__(&cholmod_finish) finish;
-    __typeof__(&cholmod_allocate_triplet) allocate_triplet;
-    __typeof__(&cholmod_triplet_to_sparse) triplet_to_sparse;
-    __typeof__(&cholmod_free_triplet) free_triplet;
+    __typeof__(&cholmod_allocate_sparse) allocate_sparse;
     __typeof__(&cholmod_analyze) analyze;
     __typeof__(&cholmod_factorize) factorize;
     __typeof__(&cholmod_zeros) zeros;

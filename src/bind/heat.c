@@ -14,6 +14,7 @@
  * so a bone behind the surface counts as far. Unlike Blender (which heats a vertex only
  * when the nearest bone of all is visible), the nearest VISIBLE bone heats it, as the
  * paper says. Distances are in the normalised frame (unit height), so H is scale-free. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <pthread.h>
@@ -165,40 +166,23 @@ static am_status system_build(const float *pos, const uint32_t *tris, size_t tri
     if (s)
         return s;
     const bind_laplacian *lap = &sys->lap;
-    cholmod_triplet *T = chol->allocate_triplet(rows, rows, lap->nnz + rows, -1, CHOLMOD_REAL, cm);
-    sys->diag = malloc(rows * sizeof *sys->diag);
-    if (!T || !sys->diag) {
-        chol->free_triplet(&T, cm);
+    if (lap->nnz > (size_t)INT_MAX || rows > (size_t)INT_MAX)
+        return am_fail(err, AM_ERR_INVALID, "heat matrix: %zu entries are too many for CHOLMOD", lap->nnz);
+    /* the Laplacian's lower triangle as it is, sorted and packed, as CHOLMOD keeps it */
+    sys->A = chol->allocate_sparse(rows, rows, lap->nnz, 1, 1, -1, CHOLMOD_REAL, cm);
+    sys->diag = malloc((rows ? rows : 1) * sizeof *sys->diag);
+    if (!sys->A || !sys->diag)
         return am_fail_nomem(err, "heat matrix");
+    int *Ap = sys->A->p, *Ai = sys->A->i;
+    double *Ax = sys->A->x;
+    for (size_t c = 0; c <= rows; c++)
+        Ap[c] = (int)lap->col_start[c];
+    for (size_t k = 0; k < lap->nnz; k++) {
+        Ai[k] = lap->row[k];
+        Ax[k] = lap->val[k];
     }
-    int *Ti = T->i, *Tj = T->j;
-    double *Tx = T->x;
-    for (size_t e = 0; e < lap->nnz; e++) {
-        Ti[e] = lap->ri[e];
-        Tj[e] = lap->ci[e];
-        Tx[e] = lap->val[e];
-    }
-    for (size_t r = 0; r < rows; r++) { /* last, as H was: the sums keep their order */
-        Ti[lap->nnz + r] = (int)r;
-        Tj[lap->nnz + r] = (int)r;
-        Tx[lap->nnz + r] = 0.0;
-    }
-    T->nnz = lap->nnz + rows;
-    sys->A = chol->triplet_to_sparse(T, T->nnz, cm);
-    chol->free_triplet(&T, cm);
-    if (!sys->A)
-        return cm->status == CHOLMOD_OUT_OF_MEMORY ? am_fail_nomem(err, "heat matrix")
-                                                   : am_fail(err, AM_ERR_INVALID, "CHOLMOD failed (status %d)", cm->status);
-    const int *Ap = sys->A->p, *Ai = sys->A->i;
-    for (size_t c = 0; c < rows; c++) {
-        size_t at = SIZE_MAX;
-        for (int k = Ap[c]; k < Ap[c + 1] && at == SIZE_MAX; k++)
-            if ((size_t)Ai[k] == c)
-                at = (size_t)k;
-        if (at == SIZE_MAX) /* CHOLMOD keeps explicit zeros: not expected */
-            return am_fail(err, AM_ERR_INVALID, "heat matrix: row %zu lost its diagonal", c);
-        sys->diag[c] = at;
-    }
+    for (size_t c = 0; c < rows; c++)
+        sys->diag[c] = lap->col_start[c]; /* each column's first entry */
     sys->L = chol->analyze(sys->A, cm);
     sys->seconds = am_clock_wall_s() - t0;
     if (!sys->L)

@@ -21,6 +21,83 @@ static double dist2(const double *a, const double *b)
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
+/* The rows of a triangle's corners, or false when one is not solved. */
+static bool corner_rows(const uint32_t *f, const int32_t *index, int32_t r[3])
+{
+    for (int k = 0; k < 3; k++)
+        r[k] = index[f[k]];
+    return r[0] >= 0 && r[1] >= 0 && r[2] >= 0;
+}
+
+/* The pattern: column c holds c, then the rows above it that share an edge with it, in
+ * ascending order, once each. Counted with repeats, bucketed, then each column sorted
+ * (a handful of entries) and its repeats dropped. */
+static am_status pattern(const uint32_t *tris, size_t nt, const int32_t *index, bind_laplacian *l, am_error *err)
+{
+    size_t rows = l->rows;
+    size_t *start = calloc(rows + 1, sizeof *start);
+    if (!start)
+        return am_fail_nomem(err, "Laplacian");
+    for (size_t c = 0; c < rows; c++)
+        start[c + 1] = 1; /* the diagonal */
+    for (size_t t = 0; t < nt; t++) {
+        int32_t r[3];
+        if (!corner_rows(&tris[3 * t], index, r))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            int32_t a = r[(k + 1) % 3], b = r[(k + 2) % 3];
+            if (a != b)
+                start[(a < b ? a : b) + 1]++;
+        }
+    }
+    for (size_t c = 0; c < rows; c++)
+        start[c + 1] += start[c];
+    int32_t *row = malloc((start[rows] ? start[rows] : 1) * sizeof *row);
+    size_t *fill = malloc((rows ? rows : 1) * sizeof *fill);
+    if (!row || !fill) {
+        free(start);
+        free(row);
+        free(fill);
+        return am_fail_nomem(err, "Laplacian");
+    }
+    for (size_t c = 0; c < rows; c++) {
+        row[start[c]] = (int32_t)c;
+        fill[c] = start[c] + 1;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        int32_t r[3];
+        if (!corner_rows(&tris[3 * t], index, r))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            int32_t a = r[(k + 1) % 3], b = r[(k + 2) % 3];
+            if (a != b)
+                row[fill[a < b ? a : b]++] = a < b ? b : a;
+        }
+    }
+    free(fill);
+    /* each column sorted (the diagonal, its smallest row, stays first) and compacted */
+    size_t out = 0;
+    for (size_t c = 0; c < rows; c++) {
+        size_t b = start[c], e = start[c + 1];
+        for (size_t i = b + 2; i < e; i++)
+            for (size_t j = i; j > b + 1 && row[j - 1] > row[j]; j--) {
+                int32_t tmp = row[j];
+                row[j] = row[j - 1];
+                row[j - 1] = tmp;
+            }
+        start[c] = out;
+        for (size_t i = b; i < e; i++)
+            if (i == b || row[i] != row[out - 1])
+                row[out++] = row[i];
+    }
+    start[rows] = out;
+    l->col_start = start;
+    l->row = row;
+    l->nnz = out;
+    return AM_OK;
+}
+
+/* v added to the entry (r, c), either way round: in column min, row max. */
 static void add(bind_laplacian *l, int32_t r, int32_t c, double v)
 {
     if (r < c) {
@@ -28,10 +105,10 @@ static void add(bind_laplacian *l, int32_t r, int32_t c, double v)
         r = c;
         c = t;
     }
-    l->ri[l->nnz] = r;
-    l->ci[l->nnz] = c;
-    l->val[l->nnz] = v;
-    l->nnz++;
+    size_t k = l->col_start[c];
+    while (l->row[k] != r)
+        k++;
+    l->val[k] += v;
 }
 
 am_status am_bind_laplacian_build(const float *pos, const uint32_t *tris, size_t nt, const int32_t *index,
@@ -39,19 +116,23 @@ am_status am_bind_laplacian_build(const float *pos, const uint32_t *tris, size_t
 {
     memset(l, 0, sizeof *l);
     l->rows = rows;
-    size_t cap = 9 * nt + 1;
-    l->ri = malloc(cap * sizeof *l->ri);
-    l->ci = malloc(cap * sizeof *l->ci);
-    l->val = malloc(cap * sizeof *l->val);
-    l->area = calloc(rows ? rows : 1, sizeof *l->area);
-    if (!l->ri || !l->ci || !l->val || !l->area) {
-        am_bind_laplacian_free(l);
-        return am_fail_nomem(err, "Laplacian");
+    am_status s = pattern(tris, nt, index, l, err);
+    if (!s) {
+        l->val = calloc(l->nnz ? l->nnz : 1, sizeof *l->val);
+        l->area = calloc(rows ? rows : 1, sizeof *l->area);
+        if (!l->val || !l->area)
+            s = am_fail_nomem(err, "Laplacian");
     }
+    if (s) {
+        am_bind_laplacian_free(l);
+        return s;
+    }
+    /* The values in the same order as ever, so each entry's terms are summed in the same
+     * order (and to the same bits) as when CHOLMOD summed the triplets this once made. */
     for (size_t t = 0; t < nt; t++) {
         const uint32_t *f = &tris[3 * t];
-        int32_t r[3] = {index[f[0]], index[f[1]], index[f[2]]};
-        if (r[0] < 0 || r[1] < 0 || r[2] < 0)
+        int32_t r[3];
+        if (!corner_rows(f, index, r))
             continue;
         double p[3][3];
         for (int k = 0; k < 3; k++)
@@ -94,8 +175,8 @@ void am_bind_laplacian_free(bind_laplacian *l)
 {
     if (!l)
         return;
-    free(l->ri);
-    free(l->ci);
+    free(l->col_start);
+    free(l->row);
     free(l->val);
     free(l->area);
     memset(l, 0, sizeof *l);
