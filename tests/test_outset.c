@@ -511,6 +511,95 @@ static void test_a_run_slowed_between_create_and_lock_keeps_its_temps(void **sta
     am_test_rmtree(dir);
 }
 
+/* The bend box's output set written into out by the CLI, with fsync failing for files whose
+ * path holds fail_name (tests/shim/fsync_fail.c; NULL: no shim); its stderr into errpath.
+ * Returns the exit status. */
+static int bendbox_run(const char *out, const char *fail_name, const char *errpath)
+{
+    char skel[1024], asan[1024];
+    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
+    const char *had = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0", had ? had : "", had && had[0] ? ":" : "");
+    pid_t pid = fork();
+    assert_ge(pid, 0);
+    if (pid == 0) {
+        if (fail_name) {
+            setenv("LD_PRELOAD", AM_FSYNC_FAIL_SHIM, 1);
+            setenv("AM_FSYNC_FAIL_NAME", fail_name, 1);
+            setenv("ASAN_OPTIONS", asan, 1);
+        }
+        int null = open("/dev/null", O_WRONLY), e = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(null, STDOUT_FILENO);
+        dup2(e >= 0 ? e : null, STDERR_FILENO);
+        execl(AM_CLI_PATH, "animesh", "bendbox", "--out", out, "--skeleton", skel, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Each entry of a folder with its inode (a replaced file has a new one), sorted by name. */
+typedef struct entry_id {
+    char name[256];
+    ino_t ino;
+} entry_id;
+
+static int by_entry_name(const void *a, const void *b)
+{
+    return strcmp(((const entry_id *)a)->name, ((const entry_id *)b)->name);
+}
+
+static size_t folder_ids(const char *dir, entry_id *ids, size_t cap)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        assert_true(n < cap);
+        snprintf(ids[n].name, sizeof ids[n].name, "%s", de->d_name);
+        char p[1024];
+        path_of(p, sizeof p, dir, de->d_name);
+        struct stat st;
+        assert_int_equal(lstat(p, &st), 0);
+        ids[n++].ino = st.st_ino;
+    }
+    closedir(d);
+    qsort(ids, n, sizeof *ids, by_entry_name);
+    return n;
+}
+
+/* A temp whose fsync fails (the disk lost it): the fsyncs run beside the writer, so the
+ * failure comes at the commit, which refuses: the CLI fails naming the file, and the folder
+ * holds the previous run's files, none replaced, no temp left. */
+static void test_a_failed_fsync_replaces_nothing(void **state)
+{
+    (void)state;
+    char dir[512], out[1024], errpath[1024], msg[4096] = "";
+    am_test_tmpdir(dir, sizeof dir);
+    path_of(out, sizeof out, dir, "o");
+    path_of(errpath, sizeof errpath, dir, "stderr.txt");
+    assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(bendbox_run(out, NULL, errpath), 0);
+    entry_id before[32], after[32];
+    size_t nb = folder_ids(out, before, 32);
+    assert_int_equal(nb, 8); /* the set and bendbox.outset */
+    assert_int_not_equal(bendbox_run(out, "bendbox.dae.tmp", errpath), 0);
+    slurp(errpath, msg, sizeof msg);
+    assert_non_null(strstr(msg, "bendbox.dae"));
+    assert_non_null(strstr(msg, "cannot finish writing"));
+    size_t na = folder_ids(out, after, 32);
+    assert_int_equal(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        assert_string_equal(after[i].name, before[i].name);
+        assert_true(after[i].ino == before[i].ino); /* not replaced */
+    }
+    am_test_rmtree(dir);
+}
+
 static void test_names_must_be_plain_file_names(void **state)
 {
     (void)state;
@@ -549,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_a_commit_killed_halfway_is_finished_by_the_next_run),
         cmocka_unit_test(test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else),
         cmocka_unit_test(test_a_run_slowed_between_create_and_lock_keeps_its_temps),
+        cmocka_unit_test(test_a_failed_fsync_replaces_nothing),
         cmocka_unit_test(test_names_must_be_plain_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
