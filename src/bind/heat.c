@@ -58,7 +58,7 @@ static void *heat_worker(void *arg)
     heat_job *j = arg;
     const bind_problem *p = j->p;
     double dist[256];
-    uint32_t order[256];
+    bool taken[256];
     float closest[256][3];
     for (size_t r = j->begin; r < j->end; r++) {
         uint32_t v = j->verts[r];
@@ -69,19 +69,19 @@ static void *heat_worker(void *arg)
             nh = 256;
         for (size_t k = 0; k < nh; k++) {
             dist[k] = heat_distance(p, &p->bones[held[k]], v, closest[k]);
-            /* insertion sort of the order by distance */
-            size_t at = k;
-            while (at > 0 && dist[order[at - 1]] > dist[k]) {
-                order[at] = order[at - 1];
-                at--;
-            }
-            order[at] = (uint32_t)k;
+            taken[k] = false;
         }
         j->h[r] = 0;
         j->nb[r] = 0;
         double best = -1;
+        /* The bones nearest first, each found when needed (the walk stops after the nearest
+         * visible one, a bone or two in): the order a stable sort by distance gives. */
         for (size_t q = 0; q < nh; q++) {
-            size_t k = order[q];
+            size_t k = nh;
+            for (size_t c = 0; c < nh; c++)
+                if (!taken[c] && (k == nh || dist[c] < dist[k]))
+                    k = c;
+            taken[k] = true;
             if (best >= 0 && dist[k] > best * (1.0 + DISTANCE_EPSILON))
                 break;
             if (!am_bind_vis_clear(p->vis, &p->pos[3 * v], closest[k]))
