@@ -29,6 +29,24 @@ static bool corner_rows(const uint32_t *f, const int32_t *index, int32_t r[3])
     return r[0] >= 0 && r[1] >= 0 && r[2] >= 0;
 }
 
+/* A solved triangle's edges between two different rows as (column, row) = (the smaller,
+ * the larger); how many (none when a corner is not solved). */
+static int tri_edges(const uint32_t *f, const int32_t *index, int32_t col[3], int32_t row[3])
+{
+    int32_t r[3];
+    if (!corner_rows(f, index, r))
+        return 0;
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        int32_t a = r[(k + 1) % 3], b = r[(k + 2) % 3];
+        if (a == b)
+            continue;
+        col[n] = a < b ? a : b;
+        row[n++] = a < b ? b : a;
+    }
+    return n;
+}
+
 /* The pattern: column c holds c, then the rows above it that share an edge with it, in
  * ascending order, once each. Counted with repeats, bucketed, then each column sorted
  * (a handful of entries) and its repeats dropped. */
@@ -40,16 +58,10 @@ static am_status pattern(const uint32_t *tris, size_t nt, const int32_t *index, 
         return am_fail_nomem(err, "Laplacian");
     for (size_t c = 0; c < rows; c++)
         start[c + 1] = 1; /* the diagonal */
-    for (size_t t = 0; t < nt; t++) {
-        int32_t r[3];
-        if (!corner_rows(&tris[3 * t], index, r))
-            continue;
-        for (int k = 0; k < 3; k++) {
-            int32_t a = r[(k + 1) % 3], b = r[(k + 2) % 3];
-            if (a != b)
-                start[(a < b ? a : b) + 1]++;
-        }
-    }
+    int32_t ec[3], er[3];
+    for (size_t t = 0; t < nt; t++)
+        for (int e = 0, n = tri_edges(&tris[3 * t], index, ec, er); e < n; e++)
+            start[ec[e] + 1]++;
     for (size_t c = 0; c < rows; c++)
         start[c + 1] += start[c];
     int32_t *row = malloc((start[rows] ? start[rows] : 1) * sizeof *row);
@@ -64,16 +76,9 @@ static am_status pattern(const uint32_t *tris, size_t nt, const int32_t *index, 
         row[start[c]] = (int32_t)c;
         fill[c] = start[c] + 1;
     }
-    for (size_t t = 0; t < nt; t++) {
-        int32_t r[3];
-        if (!corner_rows(&tris[3 * t], index, r))
-            continue;
-        for (int k = 0; k < 3; k++) {
-            int32_t a = r[(k + 1) % 3], b = r[(k + 2) % 3];
-            if (a != b)
-                row[fill[a < b ? a : b]++] = a < b ? b : a;
-        }
-    }
+    for (size_t t = 0; t < nt; t++)
+        for (int e = 0, n = tri_edges(&tris[3 * t], index, ec, er); e < n; e++)
+            row[fill[ec[e]]++] = er[e];
     free(fill);
     /* each column sorted (the diagonal, its smallest row, stays first) and compacted */
     size_t out = 0;
