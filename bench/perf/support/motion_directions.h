@@ -7,7 +7,19 @@
  * the target's rest offset (the creature's overrides, or the stock avatar's); the source
  * side is the scene's own clip evaluation (am_scene_eval_clip), taken into the viewer's axes
  * by the file's declared up/forward (Y up, +Z forward for FBX and glTF: viewer
- * (x, y, z) = (z, x, y)), independent of the retargeter. */
+ * (x, y, z) = (z, x, y)), independent of the retargeter.
+ *
+ * ORIENTATIONS (issue 28): the end effectors' orientation and the limbs' roll, at the same
+ * times. The two rests are the same neutral pose (face ahead, soles flat, palms down): a
+ * direction fixed in the rest is the face's forward (+X), the sole's normal (+Z, up through
+ * the ankle) and the palm's normal (-Z at the target's rest; at the source's rest the same
+ * normal carried along the forearm by the shortest turn from the target's forearm onto the
+ * source's, so an A-posed source's palm faces where its arm hangs). At time t the target's is
+ * the viewer world rotation of mHead / mAnkle* / mWrist* applied to it, the source's the world
+ * rotation of Head / *Foot / *Hand relative to its rest applied to its own. A limb bone's roll:
+ * a direction across the bone at rest (the bone x up, or x forward when upright) carried onto
+ * the source's rest bone the same way, both turned by their joint's rotation at t and
+ * projected across the source's bone at t: the angle between them. */
 #ifndef AM_BENCH_MOTION_DIRECTIONS_H
 #define AM_BENCH_MOTION_DIRECTIONS_H
 
@@ -21,12 +33,20 @@
 
 #define AM_MD_BONES 14 /* left and right of 6, plus the two lines */
 #define AM_MD_TIMES 8
+#define AM_MD_ORIENTS 5 /* face, sole L/R, palm L/R */
+#define AM_MD_ROLLS 8   /* thighs, shins, upper arms, forearms */
 
 typedef struct am_md_result {
     const char *bone[AM_MD_BONES];           /* "thigh L", ... */
     double deg[AM_MD_BONES][AM_MD_TIMES];     /* -1 when a joint is missing on either side */
     double worst_deg, p95_deg;
     size_t measured;
+    /* orientations: -1 when a joint is missing on either side */
+    const char *orient[AM_MD_ORIENTS];        /* "face", "sole L", ... */
+    double orient_deg[AM_MD_ORIENTS][AM_MD_TIMES];
+    const char *roll[AM_MD_ROLLS];            /* the first 8 bones' names */
+    double roll_deg[AM_MD_ROLLS][AM_MD_TIMES];
+    double face_deg, sole_deg, palm_deg, roll_worst_deg; /* the largest of each, -1: none */
 } am_md_result;
 
 /* prefix: the source's joint-name prefix ("mixamorig:" or ""). target_rest: per viewer
