@@ -24,8 +24,6 @@ static const bone_def BONES[AM_MD_BONES] = {
     {"neck", "mNeck", "mHead", "Neck", "Head"},
     {"hip line", "mHipRight", "mHipLeft", "RightUpLeg", "LeftUpLeg"},
     {"shoulder line", "mShoulderRight", "mShoulderLeft", "RightArm", "LeftArm"},
-    {"foot L", "mAnkleLeft", "mFootLeft", "LeftFoot", "LeftToeBase"},
-    {"foot R", "mAnkleRight", "mFootRight", "RightFoot", "RightToeBase"},
 };
 
 typedef struct orient_def {

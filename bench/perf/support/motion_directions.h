@@ -31,7 +31,8 @@
 #include "math/am_math.h"
 #include "skeleton/skeleton.h"
 
-#define AM_MD_BONES 14 /* left and right of 6, plus the two lines */
+#define AM_MD_BONES 12 /* left and right of 5, plus the two lines (the feet keep the source's
+                          orientation, not their bone line: their soles are measured) */
 #define AM_MD_TIMES 8
 #define AM_MD_ORIENTS 5 /* face, sole L/R, palm L/R */
 #define AM_MD_ROLLS 8   /* thighs, shins, upper arms, forearms */
