@@ -89,6 +89,44 @@ static int cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+void am_md_pose(const am_anim *a, const int *entry, double t, const am_skeleton *k, const am_vec3 *rest,
+                am_anim_joint_pose *pose, am_quat *wr, am_vec3 *wp)
+{
+    am_anim_eval(a, t, pose);
+    for (size_t j = 0; j < k->joint_count; j++) {
+        const am_joint *J = &k->joints[j];
+        int e = entry[j];
+        am_quat lr = J->rot;
+        am_vec3 lp = J->parent >= 0 ? am_quat_rotate(am_quat_conj(k->joints[J->parent].world_rot),
+                                                     am_v3_sub(rest[j], rest[J->parent]))
+                                    : am_v3(0, 0, 0);
+        if (J->parent >= 0)
+            lp = am_v3(lp.x / k->joints[J->parent].scale.x, lp.y / k->joints[J->parent].scale.y,
+                       lp.z / k->joints[J->parent].scale.z);
+        if (e >= 0 && pose[e].has_rot)
+            lr = pose[e].rot;
+        if (e >= 0 && pose[e].has_pos)
+            lp = pose[e].pos;
+        if (J->parent < 0) {
+            wr[j] = lr;
+            wp[j] = am_v3_add(rest[j], lp); /* the pelvis key: its offset from the prim */
+        } else {
+            wr[j] = am_quat_mul(wr[J->parent], lr);
+            wp[j] = am_v3_add(wp[J->parent], am_quat_rotate(wr[J->parent], am_v3_mul(lp, k->joints[J->parent].scale)));
+        }
+    }
+}
+
+void am_md_entries(const am_anim *a, const am_skeleton *k, int *res, int *entry)
+{
+    am_anim_resolve(a, k, res);
+    for (size_t j = 0; j < k->joint_count; j++)
+        entry[j] = -1;
+    for (size_t i = 0; i < a->joint_count; i++)
+        if (res[i] >= 0 && entry[res[i]] < 0)
+            entry[res[i]] = (int)i;
+}
+
 am_status am_md_measure(const am_scene *src, int clip, const char *prefix, const uint8_t *bytes, size_t size,
                         const am_skeleton *k, const am_vec3 *rest, am_md_result *out, am_error *err)
 {
@@ -112,12 +150,7 @@ am_status am_md_measure(const am_scene *src, int clip, const char *prefix, const
         st = am_fail_nomem(err, "directions");
         goto done;
     }
-    am_anim_resolve(&a, k, res);
-    for (size_t j = 0; j < nj; j++)
-        entry[j] = -1;
-    for (size_t i = 0; i < a.joint_count; i++)
-        if (res[i] >= 0 && entry[res[i]] < 0)
-            entry[res[i]] = (int)i;
+    am_md_entries(&a, k, res, entry);
     const am_scene_clip *c = &src->clips[clip];
     /* the source's rest: the evaluator's pose without a clip */
     am_scene_eval_clip(src, NULL, 0, trs, loc);
@@ -128,30 +161,7 @@ am_status am_md_measure(const am_scene *src, int clip, const char *prefix, const
     for (int ti = 0; ti < AM_MD_TIMES; ti++) {
         double f = (double)ti / AM_MD_TIMES;
         /* the viewer: the decoded file at motion time, FK on the viewer skeleton */
-        am_anim_eval(&a, f * a.duration, pose);
-        for (size_t j = 0; j < nj; j++) {
-            const am_joint *J = &k->joints[j];
-            int e = entry[j];
-            am_quat lr = J->rot;
-            am_vec3 lp = J->parent >= 0 ? am_quat_rotate(am_quat_conj(k->joints[J->parent].world_rot),
-                                                         am_v3_sub(rest[j], rest[J->parent]))
-                                        : am_v3(0, 0, 0);
-            if (J->parent >= 0)
-                lp = am_v3(lp.x / k->joints[J->parent].scale.x, lp.y / k->joints[J->parent].scale.y,
-                           lp.z / k->joints[J->parent].scale.z);
-            if (e >= 0 && pose[e].has_rot)
-                lr = pose[e].rot;
-            if (e >= 0 && pose[e].has_pos)
-                lp = pose[e].pos;
-            if (J->parent < 0) {
-                wr[j] = lr;
-                wp[j] = am_v3_add(rest[j], lp); /* the pelvis key: its offset from the prim */
-            } else {
-                wr[j] = am_quat_mul(wr[J->parent], lr);
-                wp[j] = am_v3_add(wp[J->parent],
-                                  am_quat_rotate(wr[J->parent], am_v3_mul(lp, k->joints[J->parent].scale)));
-            }
-        }
+        am_md_pose(&a, entry, f * a.duration, k, rest, pose, wr, wp);
         /* the source at the same fraction of its clip */
         am_scene_eval_clip(src, c, c->start_s + f * (c->end_s - c->start_s), trs, loc);
         am_scene_world_from_local(src, loc, wld);

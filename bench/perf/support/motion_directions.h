@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "anim/anim.h"
 #include "core/error.h"
 #include "scene/scene.h"
 #include "math/am_math.h"
@@ -54,5 +55,12 @@ typedef struct am_md_result {
  * joint, where the target draws it at rest (am_retarget_rest_of_rig), bind frame. */
 am_status am_md_measure(const am_scene *src, int clip, const char *prefix, const uint8_t *anim, size_t anim_size,
                         const am_skeleton *skel, const am_vec3 *target_rest, am_md_result *out, am_error *err);
+
+/* The viewer's side on its own: entry[viewer joint] = the decoded file's joint for it, -1
+ * (res: scratch, one per file joint); then the world rotation and position (bind frame) of
+ * every viewer joint at motion time t (pose: scratch, one per file joint). */
+void am_md_entries(const am_anim *a, const am_skeleton *k, int *res, int *entry);
+void am_md_pose(const am_anim *a, const int *entry, double t, const am_skeleton *k, const am_vec3 *rest,
+                am_anim_joint_pose *pose, am_quat *wr, am_vec3 *wp);
 
 #endif
