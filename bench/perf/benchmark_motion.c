@@ -2,7 +2,9 @@
  * (issue 18), measured on the WRITTEN .anim decoded and played the viewer's way
  * (motion_directions.h), onto the stock avatar and onto rpm_avatar.glb's rest.
  *
- *   benchmark_motion [MOTION.fbx ...]   (default: ../shared/data/realdata/Idle.fbx, Walking.fbx)
+ *   benchmark_motion [MOTION.fbx|MOTION.bvh ...]   (default: ../shared/data/realdata/Idle.fbx,
+ *                                                   Walking.fbx; a CMU BVH has Mixamo's names
+ *                                                   without the prefix) 
  *
  * Prints, per clip and target, the largest angle over 8 times for each major bone, then
  * p95 and max over all of them. Target: p95 <= 6 deg, max <= 15 deg.

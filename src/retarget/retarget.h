@@ -74,10 +74,10 @@
  * the source's rotation from its rest, both rests the same neutral pose (face ahead, soles
  * flat: a bone line such as Mixamo's Head -> HeadTop_End leans forward while the face looks
  * ahead), and the wrists their forearm's Al (palms down along the arm); neither is swung
- * onto a bone line, and neither counts in worst_direction_deg. Positions: the top mapped joint only, its rest local position plus the
- * source's displacement from its bind, times target leg / source leg (hip to ankle), which
- * also makes the result unit-free; --in-place subtracts the horizontal travel, first key
- * to last, in proportion to time.
+ * onto a bone line, and neither counts in worst_direction_deg. Positions: the top mapped
+ * joint only, its rest local position plus the source's displacement from its bind, times
+ * target leg / source leg (hip to ankle), which also makes the result unit-free;
+ * --in-place subtracts the horizontal travel, first key to last, in proportion to time.
  */
 #ifndef AM_IMPORT_RETARGET_H
 #define AM_IMPORT_RETARGET_H
