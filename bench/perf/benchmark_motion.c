@@ -4,7 +4,7 @@
  *
  *   benchmark_motion [MOTION.fbx|MOTION.bvh ...]   (default: ../shared/data/realdata/Idle.fbx,
  *                                                   Walking.fbx; a CMU BVH has Mixamo's names
- *                                                   without the prefix) 
+ *                                                   without the prefix)
  *
  * Prints, per clip and target, the largest angle over 8 times for each major bone, then
  * p95 and max over all of them. Target: p95 <= 6 deg, max <= 15 deg.
