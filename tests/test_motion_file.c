@@ -418,7 +418,9 @@ static void test_from_model_cli(void **state)
         keys--;
     unsigned long before = 0, after = 0;
     assert_int_equal(sscanf(keys, "%lu keys -> %lu after reduction", &before, &after), 2);
-    assert_ge(before, 31 * 55); /* every 30 fps frame of 1.03 s on 55 joints, at least */
+    /* every 30 fps frame of 1.03 s on the joints that move under their parent, at least
+     * (the skull and the toe tips keep the source's orientation: riding their parent, one key) */
+    assert_ge(before, 31 * 52);
     assert_lt(after, before / 2); /* --reduce 0.5 drops most of them */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", anim), 0);
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim decode '%s'", anim), 0);

@@ -2,10 +2,17 @@
  * (issue 18), measured on the WRITTEN .anim decoded and played the viewer's way
  * (motion_directions.h), onto the stock avatar and onto rpm_avatar.glb's rest.
  *
- *   benchmark_motion [MOTION.fbx ...]   (default: ../shared/data/realdata/Idle.fbx, Walking.fbx)
+ *   benchmark_motion [MOTION.fbx|MOTION.bvh ...]   (default: ../shared/data/realdata/Idle.fbx,
+ *                                                   Walking.fbx; a CMU BVH has Mixamo's names
+ *                                                   without the prefix)
  *
  * Prints, per clip and target, the largest angle over 8 times for each major bone, then
- * p95 and max over all of them. Target: p95 <= 6 deg, max <= 15 deg. */
+ * p95 and max over all of them. Target: p95 <= 6 deg, max <= 15 deg.
+ * Then (issue 28) the end effectors' orientation against the source's, at the same times:
+ * the face's forward direction, the soles' and the palms' normals, and each limb bone's
+ * roll (motion_directions.h "ORIENTATIONS"). Targets: face and soles <= 5 deg, palms <= 8,
+ * roll <= 3. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +83,24 @@ static int measure(const char *motion, const char *target_name, const am_vec3 *r
         }
         printf("  p95 %.2f deg, max %.2f deg over %zu bone-times (target p95 <= 6, max <= 15): %s\n", d.p95_deg,
                d.worst_deg, d.measured, d.p95_deg <= 6 && d.worst_deg <= 15 ? "met" : "NOT met");
+        printf("  orientation against the source's:\n");
+        for (int o = 0; o < AM_MD_ORIENTS; o++) {
+            printf("  %-14s", d.orient[o]);
+            for (int t = 0; t < AM_MD_TIMES; t++)
+                printf(" %5.1f", d.orient_deg[o][t]);
+            printf("\n");
+        }
+        printf("  limb roll against the source's:\n");
+        for (int b = 0; b < AM_MD_ROLLS; b++) {
+            printf("  %-14s", d.roll[b]);
+            for (int t = 0; t < AM_MD_TIMES; t++)
+                printf(" %5.1f", d.roll_deg[b][t]);
+            printf("\n");
+        }
+        bool met = d.face_deg >= 0 && d.face_deg <= 5 && d.sole_deg >= 0 && d.sole_deg <= 5 && d.palm_deg >= 0 &&
+                   d.palm_deg <= 8 && d.roll_worst_deg >= 0 && d.roll_worst_deg <= 3;
+        printf("  face %.2f deg, soles %.2f, palms %.2f, limb roll %.2f (targets 5, 5, 8, 3): %s\n", d.face_deg,
+               d.sole_deg, d.palm_deg, d.roll_worst_deg, met ? "met" : "NOT met");
     }
     am_scene_free(&s);
     am_motion_file_result_free(&r);

@@ -166,10 +166,11 @@ typedef struct am_import_plan {
 am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                               am_import_plan *plan, am_error *err);
 /* Convert and check every --anim file into plan.motions (.anim: decoded and checked as the
- * viewer would; .bvh: the viewer's BVH conversion with its default joint map, or when the
- * root is not a viewer name the suggested map, as anim from-bvh: finding motion_joint_map; a
- * zero pose that is not the viewer's rest: finding motion_rest_pose, corrected with
- * opts->bvh_align_rest). */
+ * viewer would; .bvh whose root is a viewer name: the viewer's BVH conversion with its
+ * default joint map; a .bvh made on another skeleton: retargeted as a model's motion is,
+ * following bone directions (finding motion_joint_map), or with opts->bvh_align_rest the
+ * viewer's conversion through the suggested map, as anim from-bvh --align-rest (a zero pose
+ * that is not the viewer's rest: finding motion_rest_pose); any other file: retargeted). */
 am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
                                 am_error *err);
 void am_import_plan_free(am_import_plan *plan);

@@ -564,6 +564,27 @@ static void unique_name(am_import_plan *plan, size_t at);
 
 static bool is_model_motion(const char *ref) { return !has_ext(ref, ".anim") && !has_ext(ref, ".bvh"); }
 
+/* A .bvh made on another skeleton (its root is no viewer name: CMU's Hips): retargeted by
+ * bone directions, as a Mixamo FBX is; the viewer's own conversion applies each rotation as
+ * if the BVH's zero pose were the viewer's rest and crosses CMU's splayed legs. A BVH on the
+ * viewer's joints (hip, abdomen, mPelvis ...) and --align-rest keep the BVH converter. An
+ * unreadable file is left to it too: load_motion names the line. */
+static bool bvh_from_another_skeleton(const char *path, const am_skeleton *skel, bool align_rest, char *root,
+                                      size_t root_size)
+{
+    if (align_rest || !has_ext(path, ".bvh"))
+        return false;
+    am_bvh b;
+    am_error e;
+    am_error_clear(&e);
+    if (am_bvh_load(path, &b, &e))
+        return false;
+    bool other = !am_bvh_root_is_viewer(&b, skel);
+    snprintf(root, root_size, "%s", b.joint_count ? b.joints[0].name : "");
+    am_bvh_free(&b);
+    return other;
+}
+
 am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
                                 am_error *err)
 {
@@ -571,10 +592,19 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
         return AM_OK;
     for (size_t i = 0; i < opts->anim_count; i++) {
         size_t before = plan->motion_count;
-        if (is_model_motion(opts->anim_paths[i])) {
+        char root[64];
+        bool other_bvh = bvh_from_another_skeleton(opts->anim_paths[i], skel, opts->bvh_align_rest, root, sizeof root);
+        if (other_bvh || is_model_motion(opts->anim_paths[i])) {
             am_status st = add_model_motions(plan, opts->anim_paths[i], skel, opts, err);
             if (st)
                 return st;
+            if (other_bvh)
+                am_import_finding_add(plan, "motion_joint_map",
+                                      "motion '%s': its joint names are not the viewer's (root '%.40s'): a BVH made on "
+                                      "another skeleton, retargeted onto this creature with each bone following the "
+                                      "BVH's direction, as a Mixamo FBX (--align-rest: the viewer's conversion with "
+                                      "its bones turned instead)",
+                                      opts->anim_paths[i], root);
         } else {
             am_import_motion *nm = realloc(plan->motions, (plan->motion_count + 1) * sizeof *nm);
             if (!nm)

@@ -342,7 +342,8 @@ static void worst_direction(const work *w, am_retarget_anim *a)
     a->worst_direction_joint[0] = '\0';
     int *from = malloc((c->nm ? c->nm : 1) * sizeof *from), *to = malloc((c->nm ? c->nm : 1) * sizeof *to);
     for (size_t m = 0; from && to && m < c->nm; m++) {
-        size_t n = am_rt_follow_vectors(c, m, from, to);
+        /* an end effector keeps the source's orientation, not its bone line */
+        size_t n = am_rt_keeps(c, m) == AM_RT_FOLLOW ? am_rt_follow_vectors(c, m, from, to) : 0;
         for (size_t i = 0; i < w->ns; i++) {
             const sample *s = &w->smp[i];
             for (size_t k = 0; k < n; k++) {

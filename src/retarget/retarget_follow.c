@@ -12,6 +12,19 @@
  * mTorso is 0 long; a Mixamo end joint may sit on its parent). */
 #define MIN_BONE_M 1e-5
 
+am_rt_keep am_rt_keeps(const am_rt *c, size_t m)
+{
+    static const char *const world[] = {"mHead",      "mAnkleLeft", "mAnkleRight", "mFootLeft",
+                                        "mFootRight", "mToeLeft",   "mToeRight"};
+    const char *name = c->skel->joints[c->m_joint[m]].name;
+    for (size_t i = 0; i < sizeof world / sizeof *world; i++)
+        if (strcmp(name, world[i]) == 0)
+            return AM_RT_KEEP_WORLD;
+    if (strcmp(name, "mWristLeft") == 0 || strcmp(name, "mWristRight") == 0)
+        return AM_RT_KEEP_FOREARM;
+    return AM_RT_FOLLOW;
+}
+
 void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *k, am_vec3 *out)
 {
     for (size_t j = 0; j < k->joint_count; j++) {
@@ -184,7 +197,14 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err)
         }
         c->m_child[m] = n == 1 && from[0] == (int)m ? to[0] : -1;
         int a = c->m_anc[m];
-        if (n == 0)
+        am_rt_keep keep = am_rt_keeps(c, m);
+        if (keep != AM_RT_FOLLOW) {
+            /* an end effector: the source's rotation from its rest, both rests the same
+             * neutral pose; a hand's neutral is its forearm's, carried onto the source's
+             * forearm line (a palm down at the end of an arm held out, wherever the arm is) */
+            c->m_child[m] = -1;
+            c->m_align[m] = keep == AM_RT_KEEP_FOREARM && a >= 0 ? c->m_align[a] : am_quat_identity();
+        } else if (n == 0)
             c->m_align[m] = a >= 0 ? c->m_align[a] : am_quat_identity();
         else
             c->m_align[m] = n == 1 ? am_rt_shortest_arc(u[0], v[0]) : best_rotation(u, v, w, n);

@@ -45,6 +45,13 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err);
  * bone to a mapped child, or the line between a Left/Right pair of children (hips,
  * collars); bones too short to have a direction left out. from/to hold nm entries. */
 size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to);
+/* End effectors keep the source's orientation (issue 28): the head and the feet (ankle,
+ * foot, toe) turn by the source's rotation from its rest, both rests the same neutral pose
+ * (face ahead, soles flat), not by aligning a bone line (Mixamo's Head -> HeadTop_End leans
+ * forward while the face looks ahead); the wrists likewise, their neutral the forearm's
+ * alignment (palms down along the arm). Every other mapped joint follows directions. */
+typedef enum am_rt_keep { AM_RT_FOLLOW = 0, AM_RT_KEEP_WORLD, AM_RT_KEEP_FOREARM } am_rt_keep;
+am_rt_keep am_rt_keeps(const am_rt *c, size_t m);
 /* The shortest rotation taking unit u onto unit v. */
 am_quat am_rt_shortest_arc(am_vec3 u, am_vec3 v);
 
