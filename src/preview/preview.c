@@ -76,7 +76,11 @@ static json_t *text_json(const char *s)
     size_t w = 0;
     for (size_t i = 0; i < n;) {
         const unsigned char *u = (const unsigned char *)s + i;
-        size_t len = u[0] < 0x80 ? 1 : (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 0;
+        size_t len = u[0] < 0x80             ? 1
+                     : (u[0] & 0xE0) == 0xC0 ? 2
+                     : (u[0] & 0xF0) == 0xE0 ? 3
+                     : (u[0] & 0xF8) == 0xF0 ? 4
+                                             : 0;
         bool ok = len > 0 && i + len <= n;
         for (size_t k = 1; ok && k < len; k++)
             ok = (u[k] & 0xC0) == 0x80;
