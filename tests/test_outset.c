@@ -357,51 +357,114 @@ static void test_a_symlink_in_the_folder_is_replaced_never_followed(void **state
     am_test_rmtree(dir);
 }
 
+/* A file's identity as the output set records it (outset.h: device, inode, size, mtime). */
+static void ident(const char *dir, const char *name, char *out, size_t size)
+{
+    char p[1024];
+    struct stat st;
+    path_of(p, sizeof p, dir, name);
+    assert_int_equal(lstat(p, &st), 0);
+    snprintf(out, size, "%llu:%llu:%lld:%lld.%09ld", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+             (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+}
+
+/* A journal of records ("D" NAME IDENT or "R" TEMP NAME IDENT, NUL after each field). */
+static void put_journal(const char *dir, const char *const *fields, size_t count)
+{
+    char p[1024];
+    path_of(p, sizeof p, dir, ".animesh-outset-journal");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fputs("animesh output set journal 2\n", f);
+    for (size_t i = 0; i < count; i++) {
+        fputs(fields[i], f);
+        fputc('\0', f);
+    }
+    fclose(f);
+}
+
 /* A journal as a run killed inside its commit leaves it: the first rename done, the second
  * not; the next set begun in the folder finishes it. */
 static void test_a_commit_killed_halfway_is_finished_by_the_next_run(void **state)
 {
     (void)state;
-    char dir[512], p[1024];
+    char dir[512], p[1024], id_dae[96], id_meta[96];
     am_test_tmpdir(dir, sizeof dir);
     put(dir, "a.llmesh", "new mesh"); /* renamed before the kill */
     put(dir, "a.dae", "old dae");
     put(dir, "a.dae.tmpQx7Kp2", "new dae");
     put(dir, "a.meshdata.json", "old meshdata"); /* stale: the journal removes it */
-    static const char journal[] = "animesh output set journal 1\n"
-                                  "Da.meshdata.json\0"
-                                  "Ra.llmesh.tmpZZ12ab\0a.llmesh\0"
-                                  "Ra.dae.tmpQx7Kp2\0a.dae\0";
-    path_of(p, sizeof p, dir, ".animesh-outset-journal");
-    FILE *f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(journal, 1, sizeof journal - 1, f), sizeof journal - 1);
-    fclose(f);
+    ident(dir, "a.dae.tmpQx7Kp2", id_dae, sizeof id_dae);
+    ident(dir, "a.meshdata.json", id_meta, sizeof id_meta);
+    const char *journal[] = {"Da.meshdata.json", id_meta, "Ra.llmesh.tmpZZ12ab", "a.llmesh", "1:2:8:0.000000000",
+                             "Ra.dae.tmpQx7Kp2", "a.dae", id_dae};
+    put_journal(dir, journal, 8);
 
     const char *names[] = {"b.txt"};
     am_outset *set;
     am_error err;
     assert_int_equal(am_outset_begin(&set, dir, names, 1, &err), AM_OK);
     assert_int_equal(am_outset_rolled_forward(set), 1);
+    assert_null(am_outset_warning(set, 0));
     am_outset_free(set);
     expect(dir, "a.llmesh", "new mesh");
     expect(dir, "a.dae", "new dae");
+    path_of(p, sizeof p, dir, ".animesh-outset-journal");
     assert_int_equal(access(p, F_OK), -1);
     path_of(p, sizeof p, dir, "a.meshdata.json");
     assert_int_equal(access(p, F_OK), -1);
     assert_int_equal(am_test_count_entries(dir), 2);
 
     /* a journal animesh did not write (a rename out of the folder) is refused, not obeyed */
-    static const char forged[] = "animesh output set journal 1\nRa.dae.tmpAAAAAA\0../a.dae\0";
-    path_of(p, sizeof p, dir, ".animesh-outset-journal");
-    f = fopen(p, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(forged, 1, sizeof forged - 1, f), sizeof forged - 1);
-    fclose(f);
+    const char *forged[] = {"Ra.dae.tmpAAAAAA", "../a.dae", "1:2:3:4.000000005"};
+    put_journal(dir, forged, 3);
     put(dir, "a.dae.tmpAAAAAA", "forged");
     assert_int_equal(am_outset_begin(&set, dir, names, 1, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.where, ".animesh-outset-journal"));
     expect(dir, "a.dae", "new dae");
+    /* and so is the previous format's journal, which records no file's identity */
+    path_of(p, sizeof p, dir, ".animesh-outset-journal");
+    static const char old[] = "animesh output set journal 1\nDa.dae\0";
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(old, 1, sizeof old - 1, f), sizeof old - 1);
+    fclose(f);
+    assert_int_equal(am_outset_begin(&set, dir, names, 1, &err), AM_ERR_INVALID);
+    expect(dir, "a.dae", "new dae");
+    am_test_rmtree(dir);
+}
+
+/* issue 31.5: a planted journal, well formed, naming a user's files: notes.txt removed and
+ * a planted temp renamed over report.txt before; now both are left, each reported. */
+static void test_a_planted_journal_removes_nothing_animesh_did_not_write(void **state)
+{
+    (void)state;
+    char dir[512];
+    am_test_tmpdir(dir, sizeof dir);
+    put(dir, "notes.txt", "the user's notes");
+    put(dir, "report.txt", "the user's report");
+    put(dir, "report.txt.tmpABCDEF", "planted");
+    char id_notes[96];
+    ident(dir, "notes.txt", id_notes, sizeof id_notes);
+    id_notes[0] = id_notes[0] == '9' ? '8' : '9'; /* a guessed identity: another device */
+    const char *planted[] = {"Dnotes.txt", id_notes, "Rreport.txt.tmpABCDEF", "report.txt", "1:2:7:0.000000000"};
+    put_journal(dir, planted, 5);
+    const char *names[] = {"page.html"};
+    am_outset *set;
+    am_error err;
+    assert_int_equal(am_outset_begin(&set, dir, names, 1, &err), AM_OK);
+    assert_int_equal(am_outset_rolled_forward(set), 0);
+    assert_non_null(am_outset_warning(set, 0));
+    assert_non_null(strstr(am_outset_warning(set, 0), "notes.txt: an output set journal named it"));
+    assert_non_null(strstr(am_outset_warning(set, 1), "report.txt.tmpABCDEF"));
+    assert_null(am_outset_warning(set, 2));
+    assert_int_equal(am_outset_add(set, "page.html", "page", 4, &err), AM_OK);
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    am_outset_free(set);
+    expect(dir, "notes.txt", "the user's notes");
+    expect(dir, "report.txt", "the user's report");
+    expect(dir, "report.txt.tmpABCDEF", "planted");
+    expect(dir, "page.html", "page");
     am_test_rmtree(dir);
 }
 
@@ -424,7 +487,12 @@ static void test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else(vo
     assert_int_equal(am_outset_commit(set, &err), AM_OK);
     assert_null(am_outset_removed_name(set, 0));
     am_outset_free(set);
-    expect(dir, "x.outset", "animesh output set 1\nx.llmesh\nwalk.anim\nx_poses.png\n");
+    char want[512], a[96], b[96], c[96];
+    ident(dir, "x.llmesh", a, sizeof a);
+    ident(dir, "walk.anim", b, sizeof b);
+    ident(dir, "x_poses.png", c, sizeof c);
+    snprintf(want, sizeof want, "animesh output set 2\n%s x.llmesh\n%s walk.anim\n%s x_poses.png\n", a, b, c);
+    expect(dir, "x.outset", want);
     assert_int_equal(am_test_count_entries(dir), 6);
 
     assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
@@ -435,7 +503,9 @@ static void test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else(vo
     assert_string_equal(am_outset_removed_name(set, 1), "x_poses.png");
     assert_null(am_outset_removed_name(set, 2));
     am_outset_free(set);
-    expect(dir, "x.outset", "animesh output set 1\nx.llmesh\n");
+    ident(dir, "x.llmesh", a, sizeof a);
+    snprintf(want, sizeof want, "animesh output set 2\n%s x.llmesh\n", a);
+    expect(dir, "x.outset", want);
     expect(dir, "x.llmesh", "mesh 2");
     expect(dir, "notes.txt", "the user's");
     assert_int_equal(am_test_count_entries(dir), 4);
@@ -456,6 +526,39 @@ static void test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else(vo
     assert_int_equal(am_test_count_entries(dir), 6);
     assert_int_equal(lstat(p, &(struct stat){0}), 0);
     am_test_rmtree(dir);
+}
+
+/* issue 31.5: a planted manifest (this format with a guessed identity, or the previous
+ * format, which records none) removed bear_notes.txt before; now it is left and reported. */
+static void test_a_planted_manifest_removes_nothing_animesh_did_not_write(void **state)
+{
+    (void)state;
+    static const char *const planted[] = {"animesh output set 2\n1:2:11:3.000000000 bear_notes.txt\n",
+                                          "animesh output set 1\nbear_notes.txt\n"};
+    for (int k = 0; k < 2; k++) {
+        char dir[512];
+        am_test_tmpdir(dir, sizeof dir);
+        put(dir, "bear_notes.txt", "the user's");
+        put(dir, "bear.outset", planted[k]);
+        am_outset *set;
+        am_error err;
+        assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+        assert_int_equal(am_outset_own(set, "bear.outset", &err), AM_OK);
+        assert_int_equal(am_outset_add(set, "bear.llmesh", "mesh", 4, &err), AM_OK);
+        assert_int_equal(am_outset_commit(set, &err), AM_OK);
+        assert_null(am_outset_removed_name(set, 0));
+        assert_non_null(am_outset_warning(set, 0));
+        assert_non_null(strstr(am_outset_warning(set, 0), "/bear_notes.txt: the previous manifest lists it"));
+        assert_null(am_outset_warning(set, 1));
+        am_outset_free(set);
+        expect(dir, "bear_notes.txt", "the user's");
+        /* the manifest now written records only what this run wrote */
+        char want[256], a[96];
+        ident(dir, "bear.llmesh", a, sizeof a);
+        snprintf(want, sizeof want, "animesh output set 2\n%s bear.llmesh\n", a);
+        expect(dir, "bear.outset", want);
+        am_test_rmtree(dir);
+    }
 }
 
 /* Two runs into one folder, the CLI's slowed between creating each temp and locking it
@@ -636,6 +739,8 @@ int main(void)
         cmocka_unit_test(test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask),
         cmocka_unit_test(test_a_symlink_in_the_folder_is_replaced_never_followed),
         cmocka_unit_test(test_a_commit_killed_halfway_is_finished_by_the_next_run),
+        cmocka_unit_test(test_a_planted_journal_removes_nothing_animesh_did_not_write),
+        cmocka_unit_test(test_a_planted_manifest_removes_nothing_animesh_did_not_write),
         cmocka_unit_test(test_a_rerun_removes_what_its_previous_set_wrote_and_nothing_else),
         cmocka_unit_test(test_a_run_slowed_between_create_and_lock_keeps_its_temps),
         cmocka_unit_test(test_a_failed_fsync_replaces_nothing),

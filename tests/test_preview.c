@@ -247,15 +247,28 @@ static void test_preview_of_skin_and_cli_default_name(void **state)
     struct stat sb;
     assert_int_equal(stat(page, &sb), 0);
     assert_gt(sb.st_size, 10000);
-    /* `preview DIR` writes the same name beside the asset, with the folder's .anim as clips */
+    /* `preview DIR` writes the same name into the current folder (never into DIR unless
+     * -o says so), with the folder's .anim as clips */
     unlink(page);
     char anim[1300];
     snprintf(anim, sizeof anim, "%s/quadruped_wag.anim", dir);
     assert_int_equal(am_test_run_cli(log, sizeof log, "anim encode '%s/assets/anims/quadruped_wag.json' -o '%s'",
                                      AM_SOURCE_DIR, anim),
                      0);
-    assert_int_equal(am_test_run_cli(log, sizeof log, "preview '%s' --skeleton '%s'", dir, f->skel), 0);
+    char cwd[1024], here[1200], here_page[1300];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(here, sizeof here, "%s/here", f->dir);
+    assert_int_equal(mkdir(here, 0777), 0);
+    assert_int_equal(chdir(here), 0);
+    int rc = am_test_run_cli(log, sizeof log, "preview '%s' --skeleton '%s'", dir, f->skel);
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(rc, 0);
     assert_non_null(strstr(log, "1 clip"));
+    snprintf(here_page, sizeof here_page, "%s/quadruped.preview.html", here);
+    assert_int_equal(stat(here_page, &sb), 0);
+    assert_int_equal(stat(page, &sb), -1);
+    /* -o into DIR when asked */
+    assert_int_equal(am_test_run_cli(log, sizeof log, "preview '%s' -o '%s' --skeleton '%s'", dir, page, f->skel), 0);
     assert_int_equal(stat(page, &sb), 0);
 }
 

@@ -387,6 +387,8 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
         rep->file_count = 0;
     for (size_t i = 0; !s && am_outset_removed_name(set, i) && i < 2; i++)
         snprintf(rep->removed[rep->removed_count++], sizeof rep->removed[0], "%s", am_outset_removed_name(set, i));
+    for (size_t i = 0; am_outset_warning(set, i) && i < 4; i++)
+        snprintf(rep->left[rep->left_count++], sizeof rep->left[0], "%s", am_outset_warning(set, i));
     am_outset_free(set);
     if (s)
         am_rmdir_new(opt->out_dir, created);

@@ -135,6 +135,8 @@ typedef struct am_bendbox_report {
     size_t temps_swept; /* temp files of a killed earlier run removed from the folder */
     char removed[2][64]; /* an earlier run's files (bendbox.outset) not written again: the --bench PNGs */
     size_t removed_count;
+    char left[4][1200]; /* files a journal or manifest named but animesh never wrote: left (the first 4) */
+    size_t left_count;
 
     /* what was built */
     size_t vertices, triangles;

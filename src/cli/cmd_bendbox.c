@@ -46,6 +46,8 @@ static void print_summary(const am_bendbox_report *rep)
                rep->temps_swept == 1 ? "" : "s");
     for (size_t i = 0; i < rep->removed_count; i++)
         printf("  removed %s (the previous run's, not written by this one)\n", rep->removed[i]);
+    for (size_t i = 0; i < rep->left_count; i++)
+        fprintf(stderr, "animesh: warning: %s\n", rep->left[i]);
     if (!rep->benched) {
         printf("\n(run with --bench to measure the written files)\n");
         return;

@@ -196,6 +196,8 @@ static void print_report(const am_import_report *r)
         printf("wrote %s\n", r->written[i]);
     for (size_t i = 0; i < r->removed_count; i++)
         printf("removed %s (the previous run's, not written by this one)\n", r->removed[i]);
+    for (size_t i = 0; i < r->left_count; i++)
+        fprintf(stderr, "animesh: warning: %s\n", r->left[i]);
 }
 
 int am_cmd_import(int argc, char **argv)

@@ -25,10 +25,14 @@ static const char *help =
     "                   every *.anim a clip (unless --anim is given)\n"
     "  ASSET.llmesh     one mesh asset\n"
     "  --anim A.anim    a clip (repeatable); its stem is the clip's name\n"
-    "  -o, --out FILE   the page (default: DIR/NAME.preview.html, or beside the asset);\n"
-    "                   written atomically\n"
+    "  -o, --out FILE   the page (default: NAME.preview.html in the current folder, NAME\n"
+    "                   the title; never into DIR unless -o names it); written atomically\n"
     "  --title NAME     the creature's name (default: the first part's stem)\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
+    "A folder's inputs are read as files a model refers to: a symbolic link that leads out\n"
+    "of DIR is refused. The page keeps to a size budget (at most 30 frames per second of\n"
+    "clip, 32 clips, 300 s of clip, textures at the upload's size); what it reduced, it says\n"
+    "(docs/preview.md).\n\n"
     "Hooks for tests: NAME.preview.html#selftest=CLIP@T and #shot=side&clip=CLIP&t=T\n"
     "(docs/preview.md).\n\n"
     "Exit codes: 0 written, 1 invalid input, 2 usage, 3 I/O error.\n";
@@ -154,15 +158,25 @@ int am_cmd_preview(int argc, char **argv)
     am_preview_stats st;
     if (!s && !(s = am_cli_load_skeleton(skel_path, &skel, &err))) {
         have_skel = true;
-        s = am_preview_write_files(title, mesh_paths, mesh_count, anim_paths, na, &skel, &page, &st, &err);
+        s = am_preview_write_files(title, is_dir ? input : NULL, mesh_paths, mesh_count, anim_paths, na, &skel, &page,
+                                   &st, &err);
     }
-    /* default: NAME.preview.html beside the (first) asset */
+    /* default: NAME.preview.html in the current folder (NAME the title, else the first
+     * part's stem): the input folder is written into only when -o says so, and a name
+     * there that would not be a plain file name is refused */
     char def[1200];
     if (!s && !out_path) {
-        snprintf(def, sizeof def, "%s", mesh_paths[0]);
-        if (ends_with(def, ".llmesh"))
+        const char *base = title;
+        if (!base) {
+            base = strrchr(mesh_paths[0], '/');
+            base = base ? base + 1 : mesh_paths[0];
+        }
+        snprintf(def, sizeof def, "%s", base);
+        if (!title && ends_with(def, ".llmesh"))
             def[strlen(def) - strlen(".llmesh")] = '\0';
         strncat(def, ".preview.html", sizeof def - strlen(def) - 1);
+        if (strchr(def, '/') || def[0] == '.')
+            s = am_fail(&err, AM_ERR_USAGE, "the page's default name '%s' is not a plain file name: give -o", def);
         out_path = def;
     }
     if (!s) {
@@ -177,6 +191,8 @@ int am_cmd_preview(int argc, char **argv)
         am_outset *set = NULL;
         if (!(s = am_outset_begin(&set, dir, names, 1, &err)) && !(s = am_outset_add(set, name, page.data, page.size, &err)))
             s = am_outset_commit(set, &err);
+        for (size_t i = 0; am_outset_warning(set, i); i++)
+            fprintf(stderr, "animesh: warning: %s\n", am_outset_warning(set, i));
         am_outset_free(set);
     }
     int rc = AM_EXIT_OK;
@@ -187,6 +203,11 @@ int am_cmd_preview(int argc, char **argv)
                "deflated %zu)\n",
                out_path, st.page_bytes, mesh_count, mesh_count == 1 ? "" : "s", st.high_triangles, na, na == 1 ? "" : "s",
                st.clip_seconds, st.frames, st.data_bytes, st.packed_bytes);
+        if (st.clips_resampled || st.clips_left_out || st.textures_resized)
+            printf("reduced to the page's size budget (the page says so): %zu clip%s resampled at 30 fps, %zu clip%s "
+                   "left out, %zu texture%s resized as the upload is\n",
+                   st.clips_resampled, st.clips_resampled == 1 ? "" : "s", st.clips_left_out,
+                   st.clips_left_out == 1 ? "" : "s", st.textures_resized, st.textures_resized == 1 ? "" : "s");
     }
     am_buf_free(&page);
     if (have_skel)

@@ -181,6 +181,8 @@ int am_cmd_report(int argc, char **argv)
                                 &nf, &err);
         if (!s)
             s = am_outset_commit(set, &err);
+        for (size_t i = 0; am_outset_warning(set, i); i++)
+            fprintf(stderr, "animesh: warning: %s\n", am_outset_warning(set, i));
         am_outset_free(set);
         if (s)
             rc = am_cli_report(&err);

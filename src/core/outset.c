@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +17,17 @@
 #include <unistd.h>
 
 #include "core/io.h"
+#include "core/notes.h"
 #include "core/parallel.h"
 
 #define TMP_TAG ".tmp"
 #define TMP_RANDOM 6 /* "XXXXXX", as mkstemp: the pattern earlier versions left too */
 #define JOURNAL_NAME ".animesh-outset-journal"
-#define JOURNAL_MAGIC "animesh output set journal 1\n"
-#define MANIFEST_MAGIC "animesh output set 1\n"
+#define JOURNAL_MAGIC "animesh output set journal 2\n"
+#define MANIFEST_MAGIC "animesh output set 2\n"
+#define OLD_MANIFEST_MAGIC "animesh output set 1\n" /* names without identities: nothing removed */
+#define IDENT_SIZE 96 /* "DEV:INO:SIZE:SEC.NSEC" */
+#define WARNING_SIZE 1200
 #define SMALL_FILE_MAX ((size_t)1 << 20) /* a journal or a manifest */
 #define SYNCS_AT_ONCE 4 /* temps being fsync'd beside the caller; a fifth waits for the first */
 
@@ -47,6 +52,7 @@ typedef struct entry {
     temp_sync *sync; /* its fsync, started when added, until joined */
     bool added, stale, removed;
     bool owned_only; /* stale because the previous manifest listed it: only a regular file goes */
+    char ident[IDENT_SIZE]; /* added: the temp as written; stale: the file to remove, as seen ("" none) */
 } entry;
 
 struct am_outset {
@@ -59,7 +65,47 @@ struct am_outset {
     char *manifest; /* the name of the set's manifest (am_outset_own), or NULL */
     bool committed;
     bool failed; /* an add failed: the set must not be committed */
+    char **warnings; /* files a journal or manifest named but this run left (outset.h) */
+    size_t warning_count;
 };
+
+/* A file's identity as this product records it when it writes the file: device, inode,
+ * size and modification time (ns). A journal's or manifest's entry acts on a file only
+ * while it still is that file: a planted journal or manifest cannot name another one. */
+static void ident_of(const struct stat *st, char *out, size_t size)
+{
+    snprintf(out, size, "%llu:%llu:%lld:%lld.%09ld", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+             (long long)st->st_size, (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
+}
+
+/* True when dir/NAME (a regular file, or a link itself: never followed) has identity `ident`. */
+static bool ident_matches(int dir_fd, const char *name, const char *ident)
+{
+    struct stat st;
+    char now[IDENT_SIZE];
+    if (!ident || !ident[0] || fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+        return false;
+    ident_of(&st, now, sizeof now);
+    return strcmp(now, ident) == 0;
+}
+
+static void warn(am_outset *set, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(am_outset *set, const char *fmt, ...)
+{
+    am_error ignored;
+    va_list ap;
+    va_start(ap, fmt);
+    (void)am_notes_vadd(&set->warnings, &set->warning_count, WARNING_SIZE, "output set", &ignored, fmt, ap);
+    va_end(ap);
+}
+
+/* "left DIR/NAME: why" for the caller to show (am_outset_warning); dropped when out of memory. */
+static void warn_left(am_outset *set, const char *name, const char *why)
+{
+    size_t dl = strlen(set->dir);
+    warn(set, "left %s%s%s: %s", set->dir, dl && set->dir[dl - 1] == '/' ? "" : "/", name, why);
+}
 
 static char *join2(const char *dir, const char *name)
 {
@@ -258,23 +304,39 @@ static am_status roll_forward(am_outset *set, am_error *err)
         return s;
     size_t magic = sizeof JOURNAL_MAGIC - 1;
     bool ok = n >= magic && memcmp(j, JOURNAL_MAGIC, magic) == 0 && j[n - 1] == '\0';
-    /* records: 'D' NAME NUL (remove) or 'R' TEMP NUL NAME NUL (rename), first checked whole */
+    /* records: 'D' NAME NUL IDENT NUL (remove) or 'R' TEMP NUL NAME NUL IDENT NUL (rename),
+     * first checked whole; IDENT is what the journal's writer recorded of the file (the
+     * temp it wrote, the stale file it saw): a file that is no longer that one is left */
     for (int pass = 0; ok && pass < 2; pass++) {
         for (size_t at = magic; ok && at < n;) {
             char op = j[at++];
-            const char *a = j + at;
+            const char *a = j + at, *b = NULL, *id = NULL;
             at += strlen(a) + 1;
-            const char *b = op == 'R' && at < n ? j + at : NULL;
-            if (b)
+            if (op == 'R' && at < n) {
+                b = j + at;
                 at += strlen(b) + 1;
-            ok = at <= n && plain_name(a) && (op == 'D' || (op == 'R' && b && plain_name(b) && is_temp_of(a, b)));
+            }
+            if (at < n) {
+                id = j + at;
+                at += strlen(id) + 1;
+            }
+            ok = at <= n && id && id[0] && strlen(id) < IDENT_SIZE && plain_name(a) &&
+                 (op == 'D' || (op == 'R' && b && plain_name(b) && is_temp_of(a, b)));
             if (!ok || pass == 0)
                 continue;
             struct stat st;
-            if (op == 'D' && fstatat(set->dir_fd, a, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+            if (fstatat(set->dir_fd, a, &st, AT_SYMLINK_NOFOLLOW) != 0)
+                continue; /* done before the kill */
+            if (!ident_matches(set->dir_fd, a, id)) {
+                warn_left(set, a, op == 'D' ? "an output set journal named it for removal, but it is not the file "
+                                              "animesh saw there (planted, or changed since): not removed"
+                                            : "an output set journal named it as a temporary file of animesh's, but "
+                                              "it is not the one animesh wrote: not renamed");
+                continue;
+            }
+            if (op == 'D')
                 (void)unlinkat(set->dir_fd, a, 0);
-            if (op == 'R' && fstatat(set->dir_fd, a, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+            if (op == 'R') {
                 if (renameat(set->dir_fd, a, set->dir_fd, b) != 0) {
                     free(j);
                     char *p = join2(set->dir, b);
@@ -430,9 +492,12 @@ static am_status sync_join_all(am_outset *set, am_error *err)
  * is left for it); at most SYNCS_AT_ONCE run, the oldest waited for first. */
 static am_status finish_temp(am_outset *set, entry *e, am_error *err)
 {
-    struct stat old; /* a link is replaced, so only a regular file's mode is kept */
+    struct stat old, mine; /* a link is replaced, so only a regular file's mode is kept */
     if (lstat(e->path, &old) == 0 && S_ISREG(old.st_mode) && fchmod(e->fd, old.st_mode & 0777) != 0)
         return io_fail(err, errno, e->path, "cannot keep the mode of the file it replaces");
+    if (fstat(e->fd, &mine) != 0) /* written in full: what the journal and the manifest record */
+        return io_fail(err, errno, e->path, "cannot look at its temporary file");
+    ident_of(&mine, e->ident, sizeof e->ident);
     size_t running = 0, oldest = set->n; /* the first added of those still running */
     for (size_t i = 0; i < set->n; i++)
         if (set->e[i].sync) {
@@ -573,19 +638,39 @@ static am_status update_manifest(am_outset *set, am_error *err)
     am_status s = read_small(set, set->manifest, &old, &n, err);
     if (s)
         return s;
-    size_t magic = sizeof MANIFEST_MAGIC - 1;
-    if (old && n >= magic && memcmp(old, MANIFEST_MAGIC, magic) == 0) {
-        for (char *line = old + magic, *nl; !s && *line; line = nl + 1) {
-            if (!(nl = strchr(line, '\n')))
-                break; /* a cut last line is not a name */
-            *nl = '\0';
-            entry *e = find(set, line);
-            struct stat st;
-            if (!plain_name(line) || strcmp(line, set->manifest) == 0 || (e && (e->added || e->stale)) ||
-                fstatat(set->dir_fd, line, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-                continue; /* only a regular file is the set's */
-            if (!(s = declare(set, line, &e, err)))
-                e->stale = e->owned_only = true;
+    size_t magic = sizeof MANIFEST_MAGIC - 1, old_magic = sizeof OLD_MANIFEST_MAGIC - 1;
+    bool v2 = old && n >= magic && memcmp(old, MANIFEST_MAGIC, magic) == 0;
+    bool v1 = old && !v2 && n >= old_magic && memcmp(old, OLD_MANIFEST_MAGIC, old_magic) == 0;
+    /* v2 lines: "IDENT NAME" (IDENT: what this product recorded when it wrote NAME);
+     * v1 lines: "NAME", with no record: such a file is left, and said so */
+    for (char *line = old + (v2 ? magic : old_magic), *nl; (v1 || v2) && !s && *line; line = nl + 1) {
+        if (!(nl = strchr(line, '\n')))
+            break; /* a cut last line is not a name */
+        *nl = '\0';
+        char *name = line, *ident = NULL;
+        if (v2) {
+            char *sp = strchr(line, ' ');
+            if (!sp)
+                continue;
+            *sp = '\0';
+            ident = line;
+            name = sp + 1;
+        }
+        entry *e = find(set, name);
+        struct stat st;
+        if (!plain_name(name) || strcmp(name, set->manifest) == 0 || (e && (e->added || e->stale)) ||
+            fstatat(set->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue; /* only a regular file is the set's */
+        if (!ident_matches(set->dir_fd, name, ident)) {
+            warn_left(set, name,
+                      v1 ? "the previous manifest lists it without a record of the file animesh wrote: not removed"
+                         : "the previous manifest lists it, but it is not the file animesh wrote (planted, or "
+                           "changed since): not removed");
+            continue;
+        }
+        if (!(s = declare(set, name, &e, err))) {
+            e->stale = e->owned_only = true;
+            snprintf(e->ident, sizeof e->ident, "%s", ident);
         }
     }
     free(old);
@@ -594,7 +679,7 @@ static am_status update_manifest(am_outset *set, am_error *err)
         s = am_buf_append(&b, MANIFEST_MAGIC, magic, err);
     for (size_t i = 0; i < set->n && !s; i++)
         if (set->e[i].added && !strchr(set->e[i].name, '\n'))
-            s = am_buf_printf(&b, err, "%s\n", set->e[i].name);
+            s = am_buf_printf(&b, err, "%s %s\n", set->e[i].ident, set->e[i].name);
     entry *m = find(set, set->manifest);
     if (!s)
         s = write_temp(set, m, b.data, b.size, err);
@@ -617,6 +702,8 @@ static am_status write_journal(am_outset *set, am_error *err)
             s = am_buf_append(&b, temp, strlen(temp) + 1, err);
         if (!s)
             s = am_buf_append(&b, e->name, strlen(e->name) + 1, err);
+        if (!s)
+            s = am_buf_append(&b, e->ident, strlen(e->ident) + 1, err);
     }
     char *p = join2(set->dir, JOURNAL_NAME);
     if (!s && !p)
@@ -662,6 +749,8 @@ static am_status check_stale(am_outset *set, am_error *err)
             e->stale = false;
         } else if (S_ISDIR(st.st_mode)) {
             return io_fail(err, EISDIR, e->path, "cannot remove the stale file");
+        } else if (!e->owned_only) {
+            ident_of(&st, e->ident, sizeof e->ident); /* the file seen now is the one removed */
         }
     }
     return AM_OK;
@@ -679,7 +768,9 @@ static am_status commit_locked(am_outset *set, am_error *err)
     /* From here the journal holds the plan: a failure or a kill is finished by the next run. */
     for (size_t i = 0; i < set->n; i++) {
         entry *e = &set->e[i];
-        if (e->stale && unlink(e->path) == 0)
+        if (e->stale && !ident_matches(set->dir_fd, e->name, e->ident))
+            warn_left(set, e->name, "changed while the run committed: not removed");
+        else if (e->stale && unlink(e->path) == 0)
             e->removed = true;
         else if (e->stale && errno != ENOENT)
             s = io_fail(err, errno, e->path, "cannot remove the stale file; the next run into the folder finishes it");
@@ -758,6 +849,9 @@ void am_outset_free(am_outset *set)
     }
     if (set->dir_fd >= 0)
         close(set->dir_fd);
+    for (size_t i = 0; i < set->warning_count; i++)
+        free(set->warnings[i]);
+    free(set->warnings);
     free(set->e);
     free(set->dir);
     free(set->manifest);
@@ -798,4 +892,9 @@ const char *am_outset_removed_name(const am_outset *set, size_t i)
         if (set->e[k].removed && i-- == 0)
             return set->e[k].name;
     return NULL;
+}
+
+const char *am_outset_warning(const am_outset *set, size_t i)
+{
+    return set && i < set->warning_count ? set->warnings[i] : NULL;
 }

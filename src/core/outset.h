@@ -33,17 +33,23 @@
  *   cannot have) is removed at commit if it exists; am_outset_was_removed says whether it
  *   was. Adding the name later cancels the removal.
  * - own: the set owns the files its previous runs wrote: MANIFEST (a plain name, e.g.
- *   "NAME.outset") lists, one per line, the names the set wrote. At commit, each name the
- *   previous manifest lists that this set does not write is removed if it is a regular
- *   file (am_outset_removed_name lists them), and the new manifest is written with the set.
- *   Files no manifest lists are never touched.
+ *   "NAME.outset") lists, one per line, the names the set wrote, each with the file's
+ *   identity as written (device, inode, size, modification time). At commit, each name the
+ *   previous manifest lists that this set does not write is removed if it still is that
+ *   very file (am_outset_removed_name lists them), and the new manifest is written with the
+ *   set. A listed file that is not (planted, edited, an older manifest without identities)
+ *   is left and reported (am_outset_warning). Files no manifest lists are never touched.
  * - commit: only once every add succeeded. Under the folder's lock (so two runs' commits
  *   never interleave): the plan (stale names, temp -> name renames) is written to the
- *   journal ".animesh-outset-journal" in dir and fsync'd; then the stale names are removed,
+ *   journal ".animesh-outset-journal" in dir (with the identity of each temp and of each
+ *   stale file as this run saw it) and fsync'd; then the stale names are removed,
  *   the temps renamed in the order added, the folder fsync'd and the journal removed. A kill
  *   or a failure after the journal is written is finished (rolled forward) by the next set
  *   begun in the folder: the set is replaced whole or not at all, as far as the file system
- *   keeps its renames. Errors name the file (`where`) and say what failed.
+ *   keeps its renames. That next run acts on a journal's entry only while the file still has
+ *   the identity the journal recorded; any other file is left and reported
+ *   (am_outset_warning): a planted journal removes or overwrites nothing. Errors name the
+ *   file (`where`) and say what failed.
  * - free: always call it (NULL is fine). Without a successful commit it removes every temp
  *   file the set made (except those a journal names), so an error path only has to free.
  * Not thread-safe per set; sets in different threads or processes may share a folder. */
@@ -89,6 +95,10 @@ size_t am_outset_rolled_forward(const am_outset *set);
 bool am_outset_was_removed(const am_outset *set, const char *name);
 /* The i-th name commit removed (stale or no longer in the set's manifest); NULL past the end. */
 const char *am_outset_removed_name(const am_outset *set, size_t i);
+/* The i-th file a journal (at begin) or a manifest (at commit) named but this set left
+ * because it is not the file animesh recorded: "left DIR/NAME: why", for the command to
+ * print as a warning; NULL past the end. */
+const char *am_outset_warning(const am_outset *set, size_t i);
 
 #ifdef __cplusplus
 }

@@ -256,6 +256,9 @@ typedef struct am_import_report {
     size_t written_count;
     char (*removed)[1024];       /* the previous run's files (its NAME.outset) not written again, removed */
     size_t removed_count;
+    char (*left)[1200];          /* files its NAME.outset (or a journal) named that animesh never wrote
+                                  * or that changed since: left, "left DIR/NAME: why" */
+    size_t left_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
     am_import_motion motion_info[16]; /* the same motions' figures (anim NULL: no bytes) */
     size_t motion_count;

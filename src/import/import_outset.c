@@ -79,9 +79,16 @@ am_status am_import_outset_own(am_import_outset *o, const char *dir, const char 
     return AM_OK;
 }
 
-/* The names each set removed, as DIR/NAME. */
+/* The names each set removed, as DIR/NAME, and the files it left (am_outset_warning). */
 static am_status collect_removed(am_import_outset *o, const char *dir, const am_outset *set, am_error *err)
 {
+    for (size_t i = 0; am_outset_warning(set, i); i++) {
+        char (*nl)[1200] = realloc(o->left, (o->left_count + 1) * sizeof *nl);
+        if (!nl)
+            return am_fail_nomem(err, "outputs");
+        o->left = nl;
+        snprintf(o->left[o->left_count++], sizeof o->left[0], "%s", am_outset_warning(set, i));
+    }
     for (size_t i = 0; am_outset_removed_name(set, i); i++) {
         char (*nr)[1024] = realloc(o->removed, (o->removed_count + 1) * sizeof *nr);
         if (!nr)
@@ -158,5 +165,6 @@ void am_import_outset_free(am_import_outset *o)
         am_buf_free(&o->files[i].data);
     free(o->files);
     free(o->removed);
+    free(o->left);
     memset(o, 0, sizeof *o);
 }

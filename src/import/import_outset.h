@@ -30,6 +30,9 @@ typedef struct am_import_outset {
     char manifest[160];   /* "NAME.outset" there, "" when none */
     char (*removed)[1024]; /* after commit: DIR/NAME files removed (stale, or no longer written) */
     size_t removed_count;
+    char (*left)[1200];    /* after commit: files a journal or manifest named but animesh never
+                            * wrote (or that changed since), left: "left DIR/NAME: why" */
+    size_t left_count;
 } am_import_outset;
 
 /* Take ownership of `data` (zeroed on return) as the content of `path`. A second file for

@@ -630,15 +630,15 @@ static void unique_name(am_import_plan *plan, size_t at)
     am_import_motion *m = &plan->motions[at];
     char stem[64];
     snprintf(stem, sizeof stem, "%s", m->name);
-    {
-        for (int k = 2; k < 100; k++) {
-            bool clash = false;
-            for (size_t j = 0; j < at && !clash; j++)
-                clash = strcmp(plan->motions[j].name, m->name) == 0;
-            if (!clash)
-                break;
-            snprintf(m->name, sizeof m->name, "%.56s_%d", stem, k);
-        }
+    /* NAME, NAME_2, NAME_3 ...: `at` earlier names leave one of the first at + 1 free (a
+     * bound of 100 tries left the 100th clip of one name clashing: "two outputs") */
+    for (size_t k = 2; k < at + 3; k++) {
+        bool clash = false;
+        for (size_t j = 0; j < at && !clash; j++)
+            clash = strcmp(plan->motions[j].name, m->name) == 0;
+        if (!clash)
+            break;
+        snprintf(m->name, sizeof m->name, "%.40s_%zu", stem, k);
     }
 }
 

@@ -169,6 +169,10 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     for (size_t i = 0; i < r->removed_count; i++)
         json_array_append_new(gone, str(r->removed[i]));
     json_object_set_new(o, "removed", gone);
+    json_t *left = json_array();
+    for (size_t i = 0; i < r->left_count; i++)
+        json_array_append_new(left, str(r->left[i]));
+    json_object_set_new(o, "left", left);
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     json_decref(o);
     if (!text)

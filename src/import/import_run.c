@@ -769,6 +769,7 @@ void am_import_report_free(am_import_report *r)
     free(r->findings);
     free(r->written);
     free(r->removed);
+    free(r->left);
     free(r->map);
     memset(r, 0, sizeof *r);
 }
@@ -849,6 +850,12 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         snprintf(manifest, sizeof manifest, "%s.outset", plan->name);
         if (!(st = am_import_outset_own(&set, out_dir, manifest, err)))
             st = am_import_outset_commit(&set, err);
+    }
+    if (!st && set.left_count) { /* named by a manifest or journal, not animesh's: left */
+        rep->left = set.left;
+        rep->left_count = set.left_count;
+        set.left = NULL;
+        set.left_count = 0;
     }
     if (!st && set.removed_count) { /* the earlier run's files this one does not write */
         rep->removed = set.removed;

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "bench/bench_internal.h"
 #include "mesh/zblock.h"
 #include "skin/skin_cost.h"
+#include "texture/texture.h"
 #include "world/digest.h"
 
 #define PREVIEW_FPS 30.0
@@ -58,6 +60,47 @@ static am_status put_planar(am_buf *blob, const void *values, size_t n, int widt
 }
 
 static json_t *vec3_json(am_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
+
+/* A name from a file (a stem, a title) as a JSON string: bytes that are not UTF-8 become
+ * U+FFFD, so the name shows (jansson refuses invalid UTF-8, and the page showed
+ * "undefined"). NULL only when out of memory. */
+static json_t *text_json(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    size_t n = strlen(s);
+    char *t = malloc(3 * n + 1);
+    if (!t)
+        return NULL;
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t len = u[0] < 0x80             ? 1
+                     : (u[0] & 0xE0) == 0xC0 ? 2
+                     : (u[0] & 0xF0) == 0xE0 ? 3
+                     : (u[0] & 0xF8) == 0xF0 ? 4
+                                             : 0;
+        bool ok = len > 0 && i + len <= n;
+        for (size_t k = 1; ok && k < len; k++)
+            ok = (u[k] & 0xC0) == 0x80;
+        /* one sequence at a time through jansson's own check (overlong forms, surrogates) */
+        json_t *one = ok ? json_stringn((const char *)u, len) : NULL;
+        if (one) {
+            memcpy(t + w, u, len);
+            w += len;
+            i += len;
+            json_decref(one);
+        } else {
+            memcpy(t + w, "\xEF\xBF\xBD", 3);
+            w += 3;
+            i++;
+        }
+    }
+    j = json_stringn(t, w);
+    free(t);
+    return j;
+}
 
 static uint16_t quant_u16(double v, double lo, double step)
 {
@@ -178,9 +221,48 @@ done:
     return s;
 }
 
+/* A line of the page's "reduced to the budget" statement (docs/preview.md "Size budget"). */
+static void note(json_t *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(json_t *notes, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    json_array_append_new(notes, text_json(line));
+}
+
+/* The texture as the upload gets it: each side the largest power of two at most the side
+ * and at most 1024 (am_texture_fit_side, what `import` writes), box-filtered and sent as a
+ * PNG; *out stays empty when the image already has those sides. An 8192^2 source is a
+ * 1024^2 picture in the page, not 64 times that. */
+static am_status texture_as_uploaded(const am_preview_part *pp, am_buf *out, json_t *notes, am_preview_stats *st,
+                                     am_error *err)
+{
+    am_tex_image img = {0}, small = {0};
+    am_status s = am_image_decode(pp->texture_image, pp->texture_size, &img, err);
+    if (s) {
+        am_error_where(err, "the texture of %s", pp->source ? pp->source : pp->name ? pp->name : "the mesh");
+        return s;
+    }
+    uint32_t w = am_texture_fit_side(img.width), h = am_texture_fit_side(img.height);
+    if (w != img.width || h != img.height) {
+        if (!(s = am_tex_resize_box(&img, w, h, &small, err)) && !(s = am_tex_png_encode(&small, out, err))) {
+            note(notes, "texture of %s resized from %ux%u to %ux%u, as the upload is", pp->name ? pp->name : "part",
+                 img.width, img.height, w, h);
+            st->textures_resized++;
+        }
+    }
+    am_tex_image_free(&img);
+    am_tex_image_free(&small);
+    return s;
+}
+
 /* A part: every LOD present (high first) and its palette C_i = IBM_i * S_j. */
 static am_status part_pack(const am_preview_part *pp, am_bench *lods_of_part, int top, const joint_set *js,
-                           const am_skeleton *sk, am_buf *blob, json_t *parts, am_error *err)
+                           const am_skeleton *sk, am_buf *blob, json_t *parts, json_t *notes, am_preview_stats *st,
+                           am_error *err)
 {
     const am_bench *hi = &lods_of_part[top];
     json_t *o = json_object(), *lods = json_array(), *pal = json_array();
@@ -208,21 +290,27 @@ static am_status part_pack(const am_preview_part *pp, am_bench *lods_of_part, in
                 json_array_append_new(c, json_real(ibm->m[4 * r + k] * sv[k]));
         json_array_append_new(pal, json_pack("{s:i,s:o}", "joint", js->slot_of[j], "c", c));
     }
-    json_object_set_new(o, "name", json_string(pp->name ? pp->name : "part"));
+    json_object_set_new(o, "name", text_json(pp->name ? pp->name : "part"));
     json_object_set_new(o, "lods", lods);
     json_object_set_new(o, "palette", pal);
     json_object_set_new(o, "streaming_cost", json_real(cost.streaming_cost));
     json_object_set_new(o, "est_tris_max", json_real(cost.est_tris_max));
     if (!s && pp->texture_image && pp->texture_size) {
         char *b64 = NULL;
-        if (!(s = am_base64_encode(pp->texture_image, pp->texture_size, &b64, err))) {
+        const uint8_t *img = pp->texture_image;
+        size_t img_size = pp->texture_size;
+        am_buf resized = {0};
+        if (!(s = texture_as_uploaded(pp, &resized, notes, st, err)) && resized.size)
+            img = resized.data, img_size = resized.size;
+        if (!s && !(s = am_base64_encode(img, img_size, &b64, err))) {
             am_buf url = {0};
-            bool jpeg = pp->texture_size > 2 && pp->texture_image[0] == 0xFF && pp->texture_image[1] == 0xD8;
+            bool jpeg = img_size > 2 && img[0] == 0xFF && img[1] == 0xD8;
             if (!(s = am_buf_printf(&url, err, "data:image/%s;base64,%s", jpeg ? "jpeg" : "png", b64)))
                 json_object_set_new(o, "texture", json_stringn((const char *)url.data, url.size));
             am_buf_free(&url);
         }
         free(b64);
+        am_buf_free(&resized);
     }
     if (!s && json_array_append(parts, o))
         s = am_fail_nomem(err, "preview JSON");
@@ -238,20 +326,25 @@ static int cmp_double(const void *a, const void *b)
 
 /* The frame times of a clip in curve time: its key times and the fps grid, over
  * [0, loop_out] for a looping clip (playback never reaches past it) else [0, duration]. */
-static am_status clip_times(const am_bench_motion_info *mi, double fps, double **out, size_t *n, am_error *err)
+static am_status clip_times(const am_bench_motion_info *mi, double fps, double **out, size_t *n, bool *resampled,
+                            am_error *err)
 {
     double end = mi->loop ? mi->loop_out : mi->duration;
     if (!(end >= 0))
         end = 0;
     size_t grid = (size_t)floor(end * fps + 1e-9) + 2;
-    double *t = malloc((grid + mi->key_time_count) * sizeof *t);
+    /* the budget: key times join the grid only while they are no more than the grid's own
+     * frames (30 per second of clip); a denser clip is resampled on the grid alone */
+    *resampled = mi->key_time_count > grid;
+    size_t keys = *resampled ? 0 : mi->key_time_count;
+    double *t = malloc((grid + keys) * sizeof *t);
     if (!t)
         return am_fail_nomem(err, "preview frames");
     size_t c = 0;
     for (size_t k = 0; k + 1 < grid; k++)
         t[c++] = (double)k / fps;
     t[c++] = end;
-    for (size_t k = 0; k < mi->key_time_count; k++)
+    for (size_t k = 0; k < keys; k++)
         if (mi->key_times[k] >= 0 && mi->key_times[k] <= end)
             t[c++] = mi->key_times[k];
     qsort(t, c, sizeof *t, cmp_double);
@@ -267,7 +360,7 @@ static am_status clip_times(const am_bench_motion_info *mi, double fps, double *
 /* A clip: per frame, each page joint's world rotation and position (bench FK, moved into
  * the bind frame), quantised. */
 static am_status clip_pack(const am_bench *b, int motion, const am_preview_clip *pc, const joint_set *js, double fps,
-                           am_buf *blob, json_t *clips, am_preview_stats *st, am_error *err)
+                           am_buf *blob, json_t *clips, json_t *notes, am_preview_stats *st, am_error *err)
 {
     am_bench_motion_info mi;
     am_status s = am_bench_motion_get_info(b, (size_t)motion, &mi, err);
@@ -278,7 +371,8 @@ static am_status clip_pack(const am_bench *b, int motion, const am_preview_clip 
         return s;
     double *times = NULL;
     size_t nf = 0, nj = b->skel->joint_count, nu = js->count;
-    if ((s = clip_times(&mi, fps, &times, &nf, err))) {
+    bool resampled = false;
+    if ((s = clip_times(&mi, fps, &times, &nf, &resampled, err))) {
         am_anim_free(&meta);
         return s;
     }
@@ -341,7 +435,7 @@ static am_status clip_pack(const am_bench *b, int motion, const am_preview_clip 
         for (int k = 0; k < 3; k++)
             p[3 * i + k] = quant_u16(raw[7 * i + 4 + k], lo[k], step[k]);
     }
-    json_object_set_new(o, "name", json_string(pc->name));
+    json_object_set_new(o, "name", text_json(pc->name));
     json_object_set_new(o, "duration", json_real(mi.duration));
     json_object_set_new(o, "loop", json_boolean(mi.loop));
     json_object_set_new(o, "loop_in", json_real(mi.loop_in));
@@ -351,6 +445,7 @@ static am_status clip_pack(const am_bench *b, int motion, const am_preview_clip 
     json_object_set_new(o, "priority", json_integer(mi.priority));
     json_object_set_new(o, "frames", json_integer((json_int_t)nf));
     json_object_set_new(o, "keys", json_integer((json_int_t)mi.key_time_count));
+    json_object_set_new(o, "resampled", json_boolean(resampled));
     json_object_set_new(o, "pos_min", json_pack("[fff]", lo[0], lo[1], lo[2]));
     json_object_set_new(o, "pos_step", json_pack("[fff]", step[0], step[1], step[2]));
     if ((s = put(blob, tf, nf * 4, o, "times", err)) || (s = put(blob, q, nf * nu * 8, o, "rot", err)) ||
@@ -361,7 +456,11 @@ static am_status clip_pack(const am_bench *b, int motion, const am_preview_clip 
     if (st) {
         st->frames += nf;
         st->clip_seconds += mi.loop ? mi.loop_out : mi.duration;
+        st->clips_resampled += resampled;
     }
+    if (resampled)
+        note(notes, "clip %s resampled at %g fps: %zu frames for its %zu key times", pc->name, fps, nf,
+             mi.key_time_count);
 done:
     json_decref(o);
     am_anim_free(&meta);
@@ -403,6 +502,34 @@ static am_status rest_json(const am_bench *b, const joint_set *js, json_t *root,
     return AM_OK;
 }
 
+/* The JSON as text that no HTML tokenizer can read out of a <script> element: '<', '>'
+ * and '&' as \u003c, \u003e, \u0026 (they occur only inside strings, where JSON.parse
+ * reads the escapes back), '/' as "\/" (JSON_ESCAPE_SLASH). malloc'd; NULL: no memory. */
+static char *json_for_html(const json_t *root)
+{
+    char *json = json_dumps(root, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(9));
+    if (!json)
+        return NULL;
+    size_t n = 0, extra = 0;
+    for (; json[n]; n++)
+        extra += json[n] == '<' || json[n] == '>' || json[n] == '&' ? 5 : 0;
+    if (!extra)
+        return json;
+    char *out = malloc(n + extra + 1);
+    if (out) {
+        char *w = out;
+        for (const char *c = json; *c; c++) {
+            if (*c == '<' || *c == '>' || *c == '&')
+                w += sprintf(w, "\\u%04x", (unsigned)*c);
+            else
+                *w++ = *c;
+        }
+        *w = '\0';
+    }
+    free(json);
+    return out;
+}
+
 /* The page: the template with the data scripts in place of its marker. */
 static am_status assemble(const char *json, const char *b64, am_buf *out, am_error *err)
 {
@@ -437,8 +564,9 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
     am_buf blob = {0}, packed = {0};
     char *b64 = NULL, *json = NULL;
     json_t *root = json_object(), *parts = json_array(), *clips = json_array(), *joints = json_array();
+    json_t *notes = json_array();
     am_status s = AM_OK;
-    if (!benches || !hi || !top_lod || !root || !parts || !clips || !joints) {
+    if (!benches || !hi || !top_lod || !root || !parts || !clips || !joints || !notes) {
         s = am_fail_nomem(err, "preview");
         goto done;
     }
@@ -477,14 +605,36 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
      * come from its own skin, so each part's palette uses the same joint frames only when
      * their overrides agree; the page is for one creature built by one skin build. */
     am_bench *b0 = &benches[top_lod[0]];
+    /* the budget (preview.h): clips in order while they fit, the rest left out and said so */
+    size_t motions = 0, left_out = 0;
+    double seconds = 0;
     for (size_t c = 0; c < in->clip_count && !s; c++) {
         const char *src = in->clips[c].source ? in->clips[c].source : in->clips[c].name;
+        am_anim head;
+        if ((s = am_anim_decode(in->clips[c].anim, in->clips[c].anim_size, &head, err))) {
+            if (!strstr(err->where, src))
+                am_error_where(err, "%s", src);
+            break;
+        }
+        double length = head.loop ? head.loop_out : head.duration;
+        am_anim_free(&head);
+        if (motions >= AM_PREVIEW_MAX_CLIPS || seconds + length > AM_PREVIEW_MAX_CLIP_SECONDS) {
+            left_out++;
+            continue;
+        }
+        seconds += length;
         s = am_bench_add_anim_mem(b0, in->clips[c].anim, in->clips[c].anim_size, src, err);
         if (!s)
-            s = clip_pack(b0, (int)c, &in->clips[c], &js, fps, &blob, clips, &st, err);
+            s = clip_pack(b0, (int)motions++, &in->clips[c], &js, fps, &blob, clips, notes, &st, err);
+    }
+    if (left_out) {
+        note(notes, "%zu of %zu clips left out: a page holds at most %d clips and %g s of clip", left_out,
+             in->clip_count, AM_PREVIEW_MAX_CLIPS, AM_PREVIEW_MAX_CLIP_SECONDS);
+        st.clips_left_out = left_out;
     }
     for (size_t p = 0; p < np && !s; p++)
-        s = part_pack(&in->parts[p], &benches[p * AM_LOD_COUNT], top_lod[p], &js, in->skel, &blob, parts, err);
+        s = part_pack(&in->parts[p], &benches[p * AM_LOD_COUNT], top_lod[p], &js, in->skel, &blob, parts, notes, &st,
+                      err);
     for (size_t u = 0; u < js.count && !s; u++) {
         int j = js.skel_index[u], a = in->skel->joints[j].parent;
         while (a >= 0 && js.slot_of[a] < 0)
@@ -500,7 +650,7 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
         (s = am_base64_encode(packed.data, packed.size, &b64, err)))
         goto done;
     json_object_set_new(root, "format", json_string("animesh-preview 1"));
-    json_object_set_new(root, "title", json_string(in->title ? in->title : in->parts[0].name ? in->parts[0].name : "creature"));
+    json_object_set_new(root, "title", text_json(in->title ? in->title : in->parts[0].name ? in->parts[0].name : "creature"));
     json_object_set_new(root, "blob_bytes", json_integer((json_int_t)blob.size));
     am_vec3 lo = b0->bind_min, hi_box = b0->bind_max; /* every part: the creature's box */
     for (size_t p = 1; p < np; p++) {
@@ -515,9 +665,12 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
     json_object_set_new(root, "joints", joints);
     json_object_set_new(root, "parts", parts);
     json_object_set_new(root, "clips", clips);
-    joints = parts = clips = NULL;
-    /* JSON_ESCAPE_SLASH: no "</script>" can close the data early */
-    json = json_dumps(root, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(9));
+    json_object_set_new(root, "reduced", notes);
+    joints = parts = clips = notes = NULL;
+    /* no text can leave its element: '/', '<', '>' and '&' only ever stand inside JSON
+     * strings, and there they are escapes (no "</script>", no "<!--" that would put the
+     * tokenizer into its escaped states and swallow the page's own code) */
+    json = json_for_html(root);
     if (!json) {
         s = am_fail_nomem(err, "preview JSON");
         goto done;
@@ -545,5 +698,6 @@ done:
     json_decref(parts);
     json_decref(clips);
     json_decref(joints);
+    json_decref(notes);
     return s;
 }

@@ -73,6 +73,20 @@ typedef struct am_preview_input {
     double fps;                /* frames between key times; 0 = 30 */
 } am_preview_input;
 
+/* The page's size budget (docs/preview.md "Size budget"), each reduction stated in the
+ * page (its info box) and in the stats below:
+ *  - frames of a clip: its key times and the 30 fps grid while the key times are no more
+ *    than the grid's frames; a denser clip (e.g. 65,535 key times in 60 s) is resampled on
+ *    the 30 fps grid alone (every stored frame still the bench's pose at that time);
+ *  - clips: the first AM_PREVIEW_MAX_CLIPS, in order, while their playing time (loop_out
+ *    for a looping clip) stays within AM_PREVIEW_MAX_CLIP_SECONDS; the rest are left out;
+ *  - textures: resized as the upload is (each side the largest power of two at most the
+ *    side and at most 1024, texture.h am_texture_fit_side), sent as PNG.
+ * Every string in the page's data is escaped so that no text (a file or part name, a
+ * title) can leave its element. */
+#define AM_PREVIEW_MAX_CLIPS 32
+#define AM_PREVIEW_MAX_CLIP_SECONDS 300.0
+
 /* What the page holds, for the command's summary and the size figures. */
 typedef struct am_preview_stats {
     size_t page_bytes;
@@ -81,16 +95,23 @@ typedef struct am_preview_stats {
     size_t high_triangles;     /* over every part */
     size_t frames;             /* over every clip */
     double clip_seconds;       /* over every clip */
+    size_t clips_resampled;    /* the budget's reductions (above) */
+    size_t clips_left_out;
+    size_t textures_resized;
 } am_preview_stats;
 
 /* Write the page into *out (appended). stats may be NULL. */
 am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_stats *stats, am_error *err);
 
 /* The same from files: mesh_paths (each a part, named by its stem) and anim_paths (clip =
- * stem); an image beside a mesh named STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png is its texture. */
-am_status am_preview_write_files(const char *title, const char *const *mesh_paths, size_t mesh_count,
-                                 const char *const *anim_paths, size_t anim_count, const am_skeleton *skel,
-                                 am_buf *out, am_preview_stats *stats, am_error *err);
+ * stem); an image beside a mesh named STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png
+ * is its texture, read only when it resolves inside the mesh's folder. base_dir (may be
+ * NULL): the folder whose listing gave the paths that begin with "base_dir/"; each such
+ * input is read only when it resolves inside it (readers/file_ref.h: a symbolic link out of
+ * the folder, relative or absolute, is refused naming it); other paths are read as given. */
+am_status am_preview_write_files(const char *title, const char *base_dir, const char *const *mesh_paths,
+                                 size_t mesh_count, const char *const *anim_paths, size_t anim_count,
+                                 const am_skeleton *skel, am_buf *out, am_preview_stats *stats, am_error *err);
 
 /* NAME.preview.html into an output set (core/outset.h), from bytes the caller holds: the
  * `--preview` of import, skin, bind --skin and bendbox. `page_name` is a plain file name. */

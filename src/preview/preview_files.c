@@ -6,7 +6,10 @@
 
 #include "anim/anim.h"
 #include "core/outset.h"
+#include "mesh/mesh_asset.h"
 #include "preview/preview.h"
+#include "readers/file_ref.h"
+#include "texture/texture.h"
 
 /* "dir/Bear_idle.anim" -> "Bear_idle" (into buf). */
 static const char *stem_of(const char *path, char *buf, size_t size)
@@ -20,28 +23,65 @@ static const char *stem_of(const char *path, char *buf, size_t size)
     return buf;
 }
 
-/* STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png beside the mesh, read when it is a regular file. */
-static void texture_beside(const char *mesh_path, uint8_t **data, size_t *size)
+/* Read an input. A path inside base_dir (the folder `preview DIR` listed) is read only when
+ * it resolves inside that folder, as a file a model refers to (readers/file_ref.h): a
+ * symbolic link out of the folder, relative or absolute, is refused naming it. */
+static am_status read_input(const char *path, const char *base_dir, const am_file_format *format, uint8_t **data,
+                            size_t *size, am_error *err)
 {
-    static const char *const suffixes[] = {".png", ".jpg", "_texture.png", "_atlas.png"};
-    char base[1024];
-    snprintf(base, sizeof base, "%s", mesh_path);
-    char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
-    if (dot && (!slash || dot > slash))
-        *dot = '\0';
-    for (size_t k = 0; k < 4 && !*data; k++) {
-        char path[1100];
-        snprintf(path, sizeof path, "%s%s", base, suffixes[k]);
-        struct stat sb;
-        am_error ignored;
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && am_read_file(path, data, size, &ignored))
-            *data = NULL;
-    }
+    size_t bl = base_dir ? strlen(base_dir) : 0;
+    while (bl > 1 && base_dir[bl - 1] == '/')
+        bl--;
+    if (!base_dir || strncmp(path, base_dir, bl) != 0 || path[bl] != '/')
+        return am_read_file_as(path, format, data, size, err);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%.*s", (int)bl, base_dir);
+    char *real = NULL;
+    am_status s = am_import_resolve(dir, path + bl + 1, false, &real, err);
+    if (!s)
+        s = am_read_file_as(real, format, data, size, err);
+    else
+        am_error_where(err, "%s", path);
+    free(real);
+    return s;
 }
 
-am_status am_preview_write_files(const char *title, const char *const *mesh_paths, size_t mesh_count,
-                                 const char *const *anim_paths, size_t anim_count, const am_skeleton *skel,
-                                 am_buf *out, am_preview_stats *stats, am_error *err)
+/* STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png beside the mesh: the first that
+ * exists, read only when it resolves inside the mesh's folder (no link out of it). */
+static am_status texture_beside(const char *mesh_path, uint8_t **data, size_t *size, am_error *err)
+{
+    static const char *const suffixes[] = {".png", ".jpg", "_texture.png", "_atlas.png"};
+    char dir[1024], stem[512];
+    const char *slash = strrchr(mesh_path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - mesh_path) : 1, slash ? mesh_path : ".");
+    if (slash == mesh_path)
+        snprintf(dir, sizeof dir, "/");
+    snprintf(stem, sizeof stem, "%s", slash ? slash + 1 : mesh_path);
+    char *dot = strrchr(stem, '.');
+    if (dot && dot != stem)
+        *dot = '\0';
+    for (size_t k = 0; k < 4; k++) {
+        char name[600], path[1700];
+        snprintf(name, sizeof name, "%s%s", stem, suffixes[k]);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        struct stat sb;
+        if (lstat(path, &sb) != 0)
+            continue;
+        char *real = NULL;
+        am_status s = am_import_resolve(dir, name, false, &real, err);
+        if (!s)
+            s = am_read_file_as(real, &am_image_file_format, data, size, err);
+        if (s)
+            am_error_where(err, "%s (the texture beside %s)", path, mesh_path);
+        free(real);
+        return s;
+    }
+    return AM_OK;
+}
+
+am_status am_preview_write_files(const char *title, const char *base_dir, const char *const *mesh_paths,
+                                 size_t mesh_count, const char *const *anim_paths, size_t anim_count,
+                                 const am_skeleton *skel, am_buf *out, am_preview_stats *stats, am_error *err)
 {
     if (!mesh_count)
         return am_fail(err, AM_ERR_USAGE, "preview: no mesh asset (.llmesh) given");
@@ -56,7 +96,7 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
     for (size_t i = 0; i < mesh_count && !s; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
-        s = am_read_file(mesh_paths[i], &data, &size, err);
+        s = read_input(mesh_paths[i], base_dir, &am_mesh_asset_format, &data, &size, err);
         parts[i].mesh = data;
         parts[i].mesh_size = size;
         parts[i].name = stem_of(mesh_paths[i], names[i], sizeof names[i]);
@@ -64,7 +104,7 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
         if (!s) {
             uint8_t *tex = NULL;
             size_t ts = 0;
-            texture_beside(mesh_paths[i], &tex, &ts);
+            s = texture_beside(mesh_paths[i], &tex, &ts, err);
             parts[i].texture_image = tex;
             parts[i].texture_size = ts;
         }
@@ -72,7 +112,7 @@ am_status am_preview_write_files(const char *title, const char *const *mesh_path
     for (size_t i = 0; i < anim_count && !s; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
-        s = am_read_file_as(anim_paths[i], &am_anim_file_format, &data, &size, err);
+        s = read_input(anim_paths[i], base_dir, &am_anim_file_format, &data, &size, err);
         clips[i].anim = data;
         clips[i].anim_size = size;
         clips[i].name = stem_of(anim_paths[i], names[mesh_count + i], sizeof names[0]);

@@ -463,6 +463,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     name_file(out, bind_json_at, name);
     s = am_outset_commit(set, err);
+    for (size_t i = 0; !s && am_outset_warning(set, i); i++) /* a planted journal's or manifest's files, left */
+        run_warn(out, "%s", am_outset_warning(set, i));
 done:
     if (vl) {
         am_skeleton_free(&vl->skel);

@@ -626,15 +626,26 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
         if (st)
             am_error_where(err, "clip '%s'", s->clips[i].name);
     }
-    /* unique anim names */
-    for (size_t i = 0; !st && i < r->anim_count; i++)
-        for (size_t k = 0, n = 2; k < i; k++)
+    /* unique anim names: NAME, NAME_2, NAME_3 ... numbered from the clip's own name (not
+     * NAME_2_3, which outgrew the name after some 40 clips of one name), the number starting
+     * past the earlier clips of the same name, so n clips of one name cost n^2 compares */
+    char(*given)[sizeof r->anims[0].name] = st ? NULL : malloc((r->anim_count ? r->anim_count : 1) * sizeof *given);
+    if (!st && !given)
+        st = am_fail_nomem(err, "anim names");
+    for (size_t i = 0; !st && i < r->anim_count; i++) {
+        memcpy(given[i], r->anims[i].name, sizeof given[i]);
+        size_t n = 0; /* the earlier clips of this name: this one is NAME_(n+1) */
+        for (size_t k = 0; k < i; k++)
+            n += strcmp(given[k], given[i]) == 0;
+        char base[100];
+        snprintf(base, sizeof base, "%s", given[i]);
+        for (size_t k = 0; k < i; k++)
             if (strcmp(r->anims[i].name, r->anims[k].name) == 0) {
-                char base[100];
-                snprintf(base, sizeof base, "%s", r->anims[i].name);
-                snprintf(r->anims[i].name, sizeof r->anims[i].name, "%s_%zu", base, n++);
+                snprintf(r->anims[i].name, sizeof r->anims[i].name, "%s_%zu", base, ++n);
                 k = (size_t)-1; /* restart the scan */
             }
+    }
+    free(given);
     free(want);
     free_rt(&c);
     if (st)

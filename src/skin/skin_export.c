@@ -1,9 +1,11 @@
 /* Encoding with cost figures, and the three-file export (skin_build.h). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/notes.h"
 #include "core/outset.h"
 #include "core/clock.h"
 #include "core/parallel.h"
@@ -223,6 +225,16 @@ am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, cons
     return st;
 }
 
+/* A summary warning (the first AM_SKIN_MAX_WARNINGS are kept). */
+static void summary_warn(am_skin_summary *sum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void summary_warn(am_skin_summary *sum, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    am_rows_vadd((char *)sum->warnings, sizeof sum->warnings[0], AM_SKIN_MAX_WARNINGS, &sum->warning_count, fmt, ap);
+    va_end(ap);
+}
+
 am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, const char *out_dir,
                          am_skin_summary *summary, am_error *err)
 {
@@ -242,6 +254,8 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
         const char *base = strrchr(summary->meshdata_path, '/');
         summary->meshdata_removed = am_outset_was_removed(set, base ? base + 1 : summary->meshdata_path);
         summary->temps_swept = am_outset_swept(set);
+        for (size_t i = 0; am_outset_warning(set, i); i++) /* a planted journal's files, left */
+            summary_warn(summary, "%s", am_outset_warning(set, i));
     }
     if (st && summary) { /* nothing was put in place */
         summary->llmesh_path[0] = summary->dae_path[0] = summary->meshdata_path[0] = '\0';
