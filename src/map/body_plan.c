@@ -1,0 +1,441 @@
+/* The body plan of a skeleton and its evidence (body_plan.h). */
+#include "map/body_plan.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A joint turned by a clip by more than this counts as moving (a skeleton without skin). */
+#define MOVING_DEG 0.5
+/* Arms whose lowest joint is within this share of the legs' height of the feet stand on the
+ * ground: forelegs. */
+#define GROUND_SHARE 0.3
+
+const char *am_body_plan_label(am_body_plan_kind k)
+{
+    switch (k) {
+    case AM_PLAN_BIPED: return "biped";
+    case AM_PLAN_QUADRUPED: return "quadruped";
+    case AM_PLAN_WINGED: return "winged";
+    case AM_PLAN_SERPENT: return "serpent";
+    default: return "other";
+    }
+}
+
+const char *am_limb_role_label(am_limb_role r)
+{
+    switch (r) {
+    case AM_LIMB_FORELEG: return "foreleg";
+    case AM_LIMB_HINDLEG: return "hind leg";
+    case AM_LIMB_ARM: return "arm";
+    case AM_LIMB_WING: return "wing";
+    case AM_LIMB_TAIL: return "tail";
+    default: return "leg";
+    }
+}
+
+static const char *role_plural(am_limb_role r)
+{
+    switch (r) {
+    case AM_LIMB_FORELEG: return "forelegs";
+    case AM_LIMB_HINDLEG: return "hind legs";
+    case AM_LIMB_ARM: return "arms";
+    case AM_LIMB_WING: return "wings";
+    case AM_LIMB_TAIL: return "tail";
+    default: return "legs";
+    }
+}
+
+static const char *viewer_label(am_limb_viewer v)
+{
+    switch (v) {
+    case AM_VIEWER_LEGS: return "the viewer's legs (mHip..mToe)";
+    case AM_VIEWER_ARMS: return "the viewer's arms (mCollar..mWrist)";
+    case AM_VIEWER_HINDLIMBS: return "the viewer's hind limbs (mHindLimb1..4)";
+    case AM_VIEWER_WINGS: return "the viewer's wings (mWing1..4)";
+    case AM_VIEWER_TAIL: return "the viewer's tail (mTail1..6)";
+    default: return "nothing (unmapped)";
+    }
+}
+
+/* The viewer chain a viewer joint belongs to. */
+static am_limb_viewer viewer_family(const char *n)
+{
+    if (strstr(n, "HindLimb"))
+        return AM_VIEWER_HINDLIMBS;
+    if (strstr(n, "Wing"))
+        return AM_VIEWER_WINGS;
+    if (strstr(n, "Tail"))
+        return AM_VIEWER_TAIL;
+    if (strstr(n, "Hip") || strstr(n, "Knee") || strstr(n, "Ankle") || strstr(n, "Foot") || strstr(n, "Toe"))
+        return AM_VIEWER_LEGS;
+    if (strstr(n, "Collar") || strstr(n, "Shoulder") || strstr(n, "Elbow") || strstr(n, "Wrist") ||
+        strstr(n, "Hand"))
+        return AM_VIEWER_ARMS;
+    return AM_VIEWER_NONE;
+}
+
+static am_vec3 axis_vector(int a)
+{
+    double s = a < 0 ? -1 : 1;
+    switch (abs(a)) {
+    case 1: return am_v3(s, 0, 0);
+    case 2: return am_v3(0, s, 0);
+    case 3: return am_v3(0, 0, s);
+    default: return am_v3(0, 0, 0);
+    }
+}
+
+typedef struct plan_ctx {
+    const am_scene *s;
+    const am_body *b;
+    const am_map_suggestion *sug;
+    const am_skeleton *skel;
+    bool any_weight;
+    bool *moving; /* per scene node; NULL: nothing moves (count every chain) */
+} plan_ctx;
+
+/* Which scene nodes a clip turns by more than MOVING_DEG; NULL when none (or no memory:
+ * then every chain counts, as for a bare skeleton). */
+static bool *moving_nodes(const am_scene *s)
+{
+    bool *m = calloc(s->node_count ? s->node_count : 1, sizeof *m);
+    if (!m)
+        return NULL;
+    bool any = false;
+    double cos_half = cos(0.5 * MOVING_DEG * AM_DEG2RAD);
+    for (size_t c = 0; c < s->clip_count; c++)
+        for (size_t k = 0; k < s->clips[c].channel_count; k++) {
+            const am_scene_channel *ch = &s->clips[c].channels[k];
+            if (ch->path != AM_SCENE_PATH_ROTATION || ch->node < 0 || (size_t)ch->node >= s->node_count ||
+                m[ch->node])
+                continue;
+            size_t stride = ch->interp == AM_SCENE_INTERP_CUBICSPLINE ? 12 : 4,
+                   off = ch->interp == AM_SCENE_INTERP_CUBICSPLINE ? 4 : 0;
+            const float *q0 = ch->values + off;
+            for (size_t i = 1; i < ch->key_count; i++) {
+                const float *q = ch->values + i * stride + off;
+                double d = fabs((double)q[0] * q0[0] + (double)q[1] * q0[1] + (double)q[2] * q0[2] +
+                                (double)q[3] * q0[3]);
+                double n0 = sqrt((double)q0[0] * q0[0] + (double)q0[1] * q0[1] + (double)q0[2] * q0[2] +
+                                 (double)q0[3] * q0[3]),
+                       n1 = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                                 (double)q[3] * q[3]);
+                if (n0 > 0 && n1 > 0 && d / (n0 * n1) < cos_half) {
+                    m[ch->node] = any = true;
+                    break;
+                }
+            }
+        }
+    if (!any) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* The viewer's own extension joints (Bento: mWing*, mTail*, mHindLimb*, mSpine1..4): every
+ * file of the full viewer skeleton has them, used or not. */
+static bool viewer_extension(const plan_ctx *c, const am_body_chain *ch)
+{
+    if (!ch->count || !c->skel)
+        return false;
+    const char *n = c->s->nodes[c->b->joints[ch->joints[0]].node].name;
+    if (am_skeleton_find_exact(c->skel, n) < 0)
+        return false;
+    am_limb_viewer v = viewer_family(n);
+    return v == AM_VIEWER_WINGS || v == AM_VIEWER_TAIL || v == AM_VIEWER_HINDLIMBS || strncmp(n, "mSpine", 6) == 0;
+}
+
+/* Skinned: a joint carries weight. Not skinned: any chain but the viewer's own extension
+ * joints, which count when a clip turns them. */
+static bool chain_counts(const plan_ctx *c, const am_body_chain *ch)
+{
+    if (!c->any_weight && !viewer_extension(c, ch))
+        return true;
+    for (size_t k = 0; k < ch->count; k++) {
+        const am_body_joint *j = &c->b->joints[ch->joints[k]];
+        if (c->any_weight ? j->weighted : c->moving && c->moving[j->node])
+            return true;
+    }
+    return false;
+}
+
+static am_limb_viewer chain_viewer(const plan_ctx *c, const am_body_chain *ch)
+{
+    for (size_t k = 0; k < ch->count; k++) {
+        int j = ch->joints[k], t = -1;
+        if (c->sug && (size_t)j < c->sug->count)
+            t = c->sug->joints[j].target;
+        else if (c->skel)
+            t = am_skeleton_find_exact(c->skel, c->s->nodes[c->b->joints[j].node].name);
+        if (t >= 0 && c->skel && (size_t)t < c->skel->joint_count) {
+            am_limb_viewer v = viewer_family(c->skel->joints[t].name);
+            if (v != AM_VIEWER_NONE)
+                return v;
+        }
+    }
+    return AM_VIEWER_NONE;
+}
+
+/* "LeftUpLeg, RightUpLeg": the first joint of the chain and of its mirror. */
+static void chain_names(const plan_ctx *c, int chain, char *out, size_t size)
+{
+    const am_body_chain *ch = &c->b->chains[chain];
+    char a[128], b[128];
+    a[0] = b[0] = '\0';
+    if (ch->count)
+        am_map_rig_name(c->s, c->b->joints[ch->joints[0]].node, a, sizeof a);
+    if (ch->mirror >= 0 && c->b->chains[ch->mirror].count)
+        am_map_rig_name(c->s, c->b->joints[c->b->chains[ch->mirror].joints[0]].node, b, sizeof b);
+    snprintf(out, size, "%.70s%s%.70s", a, b[0] ? ", " : "", b);
+}
+
+/* Lowest point of a chain (and its mirror) along up, from `from`. */
+static double chain_low(const am_body *b, const am_body_chain *ch, am_vec3 from, am_vec3 up)
+{
+    double low = 1e300;
+    const am_body_chain *two[2] = {ch, ch->mirror >= 0 ? &b->chains[ch->mirror] : ch};
+    for (int s = 0; s < 2; s++)
+        for (size_t k = 0; k < two[s]->count; k++)
+            low = fmin(low, am_v3_dot(am_v3_sub(b->joints[two[s]->joints[k]].bind, from), up));
+    return low;
+}
+
+static double chain_along(const am_body *b, const am_body_chain *ch, am_vec3 dir)
+{
+    if (!ch->count)
+        return 0;
+    return am_v3_dot(b->joints[ch->joints[0]].bind, dir);
+}
+
+static size_t appendf(char *out, size_t size, size_t n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static size_t appendf(char *out, size_t size, size_t n, const char *fmt, ...)
+{
+    if (n + 1 >= size)
+        return n;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(out + n, size - n, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return n;
+    return n + (size_t)k < size ? n + (size_t)k : size - 1;
+}
+
+static void add_limb(am_body_plan *p, const plan_ctx *c, int chain, am_limb_role role)
+{
+    if (p->limb_count >= AM_BODY_PLAN_MAX_LIMBS)
+        return;
+    am_body_plan_limb *l = &p->limbs[p->limb_count++];
+    l->role = role;
+    l->chain = chain;
+    l->count = c->b->chains[chain].mirror >= 0 ? 2 : 1;
+    l->viewer = chain_viewer(c, &c->b->chains[chain]);
+    chain_names(c, chain, l->joints, sizeof l->joints);
+}
+
+void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *ax, const am_map_suggestion *sug,
+                           const am_skeleton *skel, am_body_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    plan_ctx c = {.s = s, .b = b, .sug = sug, .skel = skel};
+    for (size_t i = 0; i < b->joint_count && !c.any_weight; i++)
+        c.any_weight = b->joints[i].weighted;
+    if (!c.any_weight)
+        c.moving = moving_nodes(s);
+    p->weighted = c.any_weight;
+
+    /* pairs by kind (the left one of each; a pair counts when either side does) */
+    int legs = -1, hind2 = -1, arms = -1, wings = -1, tail = -1;
+    char ignored[300] = "";
+    size_t ni = 0;
+    for (size_t i = 0; i < b->chain_count; i++) {
+        const am_body_chain *ch = &b->chains[i];
+        if (ch->mirror >= 0 && (int)i > ch->mirror)
+            continue; /* the pair's first chain stands for it */
+        int *slot = ch->kind == AM_CHAIN_LEG        ? &legs
+                    : ch->kind == AM_CHAIN_HINDLIMB ? &hind2
+                    : ch->kind == AM_CHAIN_ARM      ? &arms
+                    : ch->kind == AM_CHAIN_WING     ? &wings
+                    : ch->kind == AM_CHAIN_TAIL     ? &tail
+                                                    : NULL;
+        if (!slot || *slot >= 0)
+            continue;
+        bool counts = chain_counts(&c, ch) || (ch->mirror >= 0 && chain_counts(&c, &b->chains[ch->mirror]));
+        if (counts) {
+            *slot = (int)i;
+        } else {
+            char names[160];
+            chain_names(&c, (int)i, names, sizeof names);
+            ni = appendf(ignored, sizeof ignored, ni, "%s%s (%s)", ni ? ", " : "", am_chain_kind_label(ch->kind),
+                         names);
+        }
+    }
+    free(c.moving);
+
+    /* up: the axes', else where the legs hang */
+    am_vec3 up = ax ? axis_vector(ax->up) : am_v3(0, 0, 0);
+    am_vec3 hub = b->leg_hub >= 0 ? b->joints[b->leg_hub].bind : am_v3(0, 0, 0);
+    if (am_v3_len(up) == 0 && legs >= 0) {
+        const am_body_chain *l = &b->chains[legs];
+        am_vec3 d = am_v3_sub(b->joints[l->joints[l->count - 1]].bind, hub);
+        if (l->mirror >= 0) {
+            const am_body_chain *m = &b->chains[l->mirror];
+            d = am_v3_add(d, am_v3_sub(b->joints[m->joints[m->count - 1]].bind, hub));
+        }
+        up = am_v3_len(d) > 0 ? am_v3_scale(am_v3_normalize(d), -1) : d;
+    }
+    /* forward: the axes', else from the pelvis towards the head or chest */
+    am_vec3 fwd = ax ? axis_vector(ax->forward) : am_v3(0, 0, 0);
+    int top = b->head >= 0 ? b->head : b->chest;
+    if (am_v3_len(fwd) == 0 && top >= 0 && b->pelvis >= 0 && top != b->pelvis)
+        fwd = am_v3_sub(b->joints[top].bind, b->joints[b->pelvis].bind);
+    bool upright = false, know_body = false;
+    if (top >= 0 && b->pelvis >= 0 && top != b->pelvis && am_v3_len(up) > 0) {
+        am_vec3 sp = am_v3_sub(b->joints[top].bind, b->joints[b->pelvis].bind);
+        if (am_v3_len(sp) > 0) {
+            know_body = true;
+            upright = am_v3_dot(am_v3_normalize(sp), up) >= cos(45 * AM_DEG2RAD);
+        }
+    }
+
+    /* arms standing on the ground are forelegs */
+    bool forelegs = false;
+    double feet = 0, arm_low = 0;
+    if (legs >= 0 && arms >= 0 && am_v3_len(up) > 0) {
+        feet = chain_low(b, &b->chains[legs], hub, up);
+        arm_low = chain_low(b, &b->chains[arms], hub, up);
+        forelegs = feet < 0 && arm_low <= (1 - GROUND_SHARE) * feet;
+    }
+    /* two pairs of legs: which is in front */
+    int pair2 = forelegs ? arms : hind2;
+    if (legs >= 0 && pair2 >= 0) {
+        bool second_front = am_v3_len(fwd) > 0 && chain_along(b, &b->chains[pair2], fwd) >
+                                                      chain_along(b, &b->chains[legs], fwd);
+        if (am_v3_len(fwd) == 0)
+            second_front = forelegs; /* arms at the chest are in front */
+        add_limb(p, &c, legs, second_front ? AM_LIMB_HINDLEG : AM_LIMB_FORELEG);
+        add_limb(p, &c, pair2, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
+        p->leg_pairs = 2;
+    } else if (legs >= 0) {
+        add_limb(p, &c, legs, AM_LIMB_LEG);
+        p->leg_pairs = 1;
+    }
+    if (arms >= 0 && !forelegs)
+        add_limb(p, &c, arms, AM_LIMB_ARM);
+    if (hind2 >= 0 && forelegs) { /* a third pair */
+        add_limb(p, &c, hind2, AM_LIMB_LEG);
+        p->leg_pairs++;
+    }
+    if (wings >= 0)
+        add_limb(p, &c, wings, AM_LIMB_WING);
+    if (tail >= 0)
+        add_limb(p, &c, tail, AM_LIMB_TAIL);
+
+    /* the plan */
+    size_t longest = 0;
+    for (size_t i = 0; i < b->chain_count; i++)
+        longest = b->chains[i].count > longest ? b->chains[i].count : longest;
+    if (wings >= 0)
+        p->kind = AM_PLAN_WINGED;
+    else if (p->leg_pairs == 2)
+        p->kind = AM_PLAN_QUADRUPED;
+    else if (p->leg_pairs == 1)
+        p->kind = AM_PLAN_BIPED;
+    else if (p->leg_pairs == 0 && (tail >= 0 || longest >= 4))
+        p->kind = AM_PLAN_SERPENT;
+    else
+        p->kind = AM_PLAN_OTHER;
+
+    /* the evidence */
+    size_t n = 0;
+    char *e = p->evidence;
+    size_t es = sizeof p->evidence;
+    for (size_t i = 0; i < p->limb_count; i++)
+        n = appendf(e, es, n, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), p->limbs[i].joints);
+    if (!p->limb_count)
+        n = appendf(e, es, n, "no pair of limbs%s", p->kind == AM_PLAN_SERPENT ? ", one long chain" : "");
+    if (legs >= 0 && arms >= 0 && feet < 0)
+        n = appendf(e, es, n, "; the %s' lowest joint is %.2f hip heights above the feet",
+                    forelegs ? "forelegs" : "arms", 1 - arm_low / feet);
+    if (know_body)
+        n = appendf(e, es, n, "; %s body", upright ? "upright" : "horizontal");
+    if (p->leg_pairs > 2)
+        n = appendf(e, es, n, "; %zu pairs of legs", p->leg_pairs);
+    if (ni)
+        n = appendf(e, es, n, "; not counted (%s): %s", c.any_weight ? "no vertex weight" : "not animated",
+                    ignored);
+    (void)n;
+}
+
+static bool same_role(am_limb_role a, am_limb_role b)
+{
+    /* a biped's legs and a quadruped's hind legs both carry the body from the pelvis */
+    if ((a == AM_LIMB_LEG && b == AM_LIMB_HINDLEG) || (a == AM_LIMB_HINDLEG && b == AM_LIMB_LEG))
+        return true;
+    return a == b;
+}
+
+static const am_body_plan_limb *limb_on(const am_body_plan *p, am_limb_viewer v)
+{
+    for (size_t i = 0; i < p->limb_count; i++)
+        if (p->limbs[i].viewer == v)
+            return &p->limbs[i];
+    return NULL;
+}
+
+bool am_body_plan_mismatch(const am_body_plan *src, const am_body_plan *dst, char *why, size_t size)
+{
+    if (size)
+        why[0] = '\0';
+    if (src->kind == AM_PLAN_OTHER || dst->kind == AM_PLAN_OTHER || src->kind == dst->kind)
+        return false;
+    size_t n = appendf(why, size, 0, "a %s motion onto a %s creature:", am_body_plan_label(src->kind),
+                       am_body_plan_label(dst->kind));
+    size_t said = 0;
+    static const am_limb_viewer order[] = {AM_VIEWER_ARMS, AM_VIEWER_LEGS, AM_VIEWER_HINDLIMBS, AM_VIEWER_WINGS};
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        const am_body_plan_limb *a = limb_on(src, order[i]), *b = limb_on(dst, order[i]);
+        if (a && b && !same_role(a->role, b->role))
+            n = appendf(why, size, n, "%s the motion's %s (%s) would drive the creature's %s (%s)", said++ ? ";" : "",
+                        role_plural(a->role), a->joints, role_plural(b->role), b->joints);
+        else if (b && !a && b->role != AM_LIMB_TAIL)
+            n = appendf(why, size, n, "%s the creature's %s (%s) get no motion", said++ ? ";" : "",
+                        role_plural(b->role), b->joints);
+        else if (a && !b && a->role != AM_LIMB_TAIL)
+            n = appendf(why, size, n, "%s the motion's %s (%s) drive %s, which the creature does not use",
+                        said++ ? ";" : "", role_plural(a->role), a->joints, viewer_label(order[i]));
+    }
+    if (!said)
+        n = appendf(why, size, n, " the motion has %s; the creature has %s", src->evidence, dst->evidence);
+    (void)n;
+    return true;
+}
+
+json_t *am_body_plan_json(const am_body_plan *p)
+{
+    json_t *o = json_object(), *limbs = json_array();
+    if (!o || !limbs) {
+        json_decref(o);
+        json_decref(limbs);
+        return NULL;
+    }
+    json_object_set_new(o, "plan", json_string(am_body_plan_label(p->kind)));
+    json_object_set_new(o, "evidence", json_string(p->evidence));
+    for (size_t i = 0; i < p->limb_count; i++) {
+        const am_body_plan_limb *l = &p->limbs[i];
+        json_t *x = json_object();
+        if (!x)
+            continue;
+        json_object_set_new(x, "role", json_string(am_limb_role_label(l->role)));
+        json_object_set_new(x, "joints", json_string(l->joints));
+        json_object_set_new(x, "drives", json_string(viewer_label(l->viewer)));
+        json_array_append_new(limbs, x);
+    }
+    json_object_set_new(o, "limbs", limbs);
+    return o;
+}
