@@ -23,7 +23,8 @@ static const char *help =
     "                [--align-rest] [--skeleton FILE] -o OUT.anim\n"
     "       animesh anim from-model FILE[:CLIP] [--clip NAME] [--map MAP.json] [--priority N]\n"
     "                [--loop|--no-loop] [--ease-in S] [--ease-out S] [--hand-pose N]\n"
-    "                [--reduce DEG] [--in-place] [--skeleton FILE] -o OUT.anim\n\n"
+    "                [--reduce DEG] [--in-place] [--allow-body-mismatch] [--skeleton FILE]\n"
+    "                -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
@@ -69,7 +70,10 @@ static const char *help =
     "            --no-loop never loops). --reduce DEG drops keys the viewer's\n"
     "            interpolation reproduces within DEG (0 < DEG <= 10).\n"
     "            Prints joints mapped, duration, keys before/after and the worst bone-\n"
-    "            direction difference to the source. See docs/motions.md.\n\n"
+    "            direction difference to the source. The stock avatar is a biped: a\n"
+    "            motion of another body plan (a quadruped's, a winged creature's) is\n"
+    "            refused naming both plans and the limbs that disagree, unless\n"
+    "            --allow-body-mismatch (docs/map.md \"Body plans\"). See docs/motions.md.\n\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
@@ -502,7 +506,7 @@ static int cmd_from_model(int argc, char **argv)
      * (LLBVHLoader::reset, anim.md 8.1: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
     o->priority = 2;
     mo.hand_pose = 1;
-    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP };
+    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP, O_ALLOW_BODY };
     static const am_cli_opt opts[] = {
         {"skeleton", required_argument, 's', 0},
         {"map", required_argument, 'm', 0},
@@ -515,6 +519,7 @@ static int cmd_from_model(int argc, char **argv)
         {"hand-pose", required_argument, 'H', 0},
         {"reduce", required_argument, 'R', 0},
         {"in-place", no_argument, O_IN_PLACE, 0},
+        {"allow-body-mismatch", no_argument, O_ALLOW_BODY, 0},
         {"output", required_argument, 'o', 'o'},
         AM_CLI_OPT_HELP};
     int c;
@@ -530,6 +535,7 @@ static int cmd_from_model(int argc, char **argv)
         case 'l': o->loop = AM_LOOP_ON; break;
         case O_NO_LOOP: o->loop = AM_LOOP_OFF; break;
         case O_IN_PLACE: o->in_place = true; break;
+        case O_ALLOW_BODY: mo.allow_body_mismatch = true; break;
         case 'R': {
             double v;
             if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)
@@ -586,6 +592,9 @@ static int cmd_from_model(int argc, char **argv)
         o->clips = one;
         o->clip_count = 1;
     }
+    am_body_plan avatar; /* the stock avatar the motion goes onto */
+    am_body_plan_viewer_avatar(&avatar);
+    mo.target_plan = &avatar;
     am_motion_file_result r = {0};
     if (!st)
         st = am_motion_file_convert(in, &skel, &mo, &r, &err);

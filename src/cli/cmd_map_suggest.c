@@ -72,6 +72,22 @@ static void print_table(const am_scene *s, const am_body *body, const am_axes *a
         printf("%zu of %zu joints mapped\n", sug->mapped, sug->count);
 }
 
+/* No map (ambiguous axes, too many joints): the body plan still says what the skeleton is,
+ * read without axes (up where the legs hang). */
+static void print_plan_alone(const am_scene *s, const am_skeleton *skel)
+{
+    am_body body;
+    am_error e;
+    am_error_clear(&e);
+    if (am_body_analyse(s, &body, &e))
+        return;
+    am_body_plan plan;
+    am_body_plan_classify(s, &body, NULL, NULL, skel, &plan);
+    char b[2048];
+    fprintf(stderr, "body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
+    am_body_free(&body);
+}
+
 int am_cmd_map_suggest(int argc, char **argv)
 {
     const char *skel_path = NULL, *out_path = NULL, *map_path = NULL;
@@ -138,6 +154,8 @@ int am_cmd_map_suggest(int argc, char **argv)
         st = am_map_suggest_scene(&scene, &skel, &ao, have_user ? &user : NULL, &body, &axes, &sug, &err);
         if (st && !err.where[0]) /* a --map entry's error names the map instead */
             am_error_where(&err, "%s", model);
+        if (st)
+            print_plan_alone(&scene, &skel);
     }
     if (!st) {
         am_buf buf = {0};

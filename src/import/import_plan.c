@@ -311,6 +311,9 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
                               "retargeted onto the viewer skeleton instead (--faithful refuses it)",
                               names);
     snprintf(plan->axes, sizeof plan->axes, "%s", res.axes.report);
+    am_body_plan_classify(scene, &res.body, &res.axes, &res.suggestion, skel, &plan->body_plan);
+    am_import_finding_add(plan, "body_plan", "body plan: %s (%.400s)", am_body_plan_label(plan->body_plan.kind),
+                          plan->body_plan.evidence);
     am_import_finding_add(plan, "axes", "%s", res.axes.report);
     for (size_t i = 0; i < res.axes.conflict_count; i++)
         am_import_finding_add(plan, "axes_conflict", "%s", res.axes.conflicts[i]);
@@ -366,6 +369,29 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     return st;
 }
 
+/* A model rigged to the viewer skeleton is in the viewer's frame (+Z up, +X forward): its
+ * plan from its chains, the joints' own names saying what they drive. */
+static void faithful_body_plan(const am_scene *scene, const am_skeleton *skel, am_import_plan *plan)
+{
+    am_body body;
+    am_error e;
+    am_error_clear(&e);
+    if (am_body_analyse(scene, &body, &e)) {
+        memset(&plan->body_plan, 0, sizeof plan->body_plan);
+        snprintf(plan->body_plan.evidence, sizeof plan->body_plan.evidence, "not read: %.200s", e.msg);
+        return;
+    }
+    am_axes ax;
+    memset(&ax, 0, sizeof ax);
+    ax.up = 3;
+    ax.forward = 1;
+    ax.scale = 1;
+    am_body_plan_classify(scene, &body, &ax, NULL, skel, &plan->body_plan);
+    am_body_free(&body);
+    am_import_finding_add(plan, "body_plan", "body plan: %s (%.400s)", am_body_plan_label(plan->body_plan.kind),
+                          plan->body_plan.evidence);
+}
+
 am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                               am_import_plan *plan, am_error *err)
 {
@@ -407,6 +433,8 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
     if (scene->format == AM_SCENE_FORMAT_COLLADA && viewer_names) {
         plan->route = AM_IMPORT_FAITHFUL;
         st = am_import_faithful_plan(scene, skel, opts, plan, err);
+        if (!st)
+            faithful_body_plan(scene, skel, plan);
     } else {
         plan->route = AM_IMPORT_RETARGET;
         st = am_import_retarget_plan(scene, skel, opts, plan, err);
@@ -523,6 +551,8 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
         return am_fail_nomem(err, "motion");
     am_retarget_rest_of_rig(plan->part_count ? &plan->parts[0].rig : NULL, skel, rest);
     mo.retarget.target_rest = rest;
+    mo.target_plan = &plan->body_plan;
+    mo.allow_body_mismatch = opts->allow_body_mismatch;
     am_motion_file_result r;
     am_status st = am_motion_file_convert(ref, skel, &mo, &r, err);
     free(rest);
@@ -555,6 +585,7 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
         m->keys_before = a->keys_before;
         m->keys_after = a->keys_after;
         m->worst_direction_deg = a->worst_direction_deg;
+        snprintf(m->body_plan, sizeof m->body_plan, "%s", am_body_plan_label(r.plan.kind));
     }
     am_motion_file_result_free(&r);
     return AM_OK;

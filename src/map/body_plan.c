@@ -164,6 +164,27 @@ static bool chain_counts(const plan_ctx *c, const am_body_chain *ch)
     return false;
 }
 
+/* A chain whose first joint carries a viewer name: does the name's limb fit the chain's kind?
+ * (Ruth2's hands alone pair a pinky with a thumb as "legs"; the names are the viewer's and
+ * say hand.) Other names: true. */
+static bool names_agree(const plan_ctx *c, const am_body_chain *ch)
+{
+    if (!ch->count || !c->skel)
+        return true;
+    const char *n = c->s->nodes[c->b->joints[ch->joints[0]].node].name;
+    if (am_skeleton_find_exact(c->skel, n) < 0)
+        return true;
+    am_limb_viewer v = viewer_family(n);
+    switch (ch->kind) {
+    case AM_CHAIN_LEG:
+    case AM_CHAIN_HINDLIMB: return v == AM_VIEWER_LEGS || v == AM_VIEWER_HINDLIMBS;
+    case AM_CHAIN_ARM: return v == AM_VIEWER_LEGS || v == AM_VIEWER_HINDLIMBS || (v == AM_VIEWER_ARMS && !strstr(n, "Hand"));
+    case AM_CHAIN_WING: return v == AM_VIEWER_WINGS;
+    case AM_CHAIN_TAIL: return v == AM_VIEWER_TAIL;
+    default: return true;
+    }
+}
+
 static am_limb_viewer chain_viewer(const plan_ctx *c, const am_body_chain *ch)
 {
     for (size_t k = 0; k < ch->count; k++) {
@@ -238,6 +259,79 @@ static void add_limb(am_body_plan *p, const plan_ctx *c, int chain, am_limb_role
     chain_names(c, chain, l->joints, sizeof l->joints);
 }
 
+static bool subtree_weighted(const am_body *b, int j)
+{
+    if (b->joints[j].weighted)
+        return true;
+    for (int k = b->joints[j].first_child; k >= 0; k = b->joints[k].next_sibling)
+        if (subtree_weighted(b, k))
+            return true;
+    return false;
+}
+
+static double subtree_low(const am_body *b, int j, am_vec3 from, am_vec3 up)
+{
+    double low = am_v3_dot(am_v3_sub(b->joints[j].bind, from), up);
+    for (int k = b->joints[j].first_child; k >= 0; k = b->joints[k].next_sibling)
+        low = fmin(low, subtree_low(b, k, from, up));
+    return low;
+}
+
+static void add_named_arms(am_body_plan *p, const am_scene *s, const am_body *b, const int named[2], am_limb_role role)
+{
+    if (p->limb_count >= AM_BODY_PLAN_MAX_LIMBS)
+        return;
+    am_body_plan_limb *l = &p->limbs[p->limb_count++];
+    l->role = role;
+    l->chain = -1;
+    l->count = 2;
+    l->viewer = AM_VIEWER_ARMS;
+    snprintf(l->joints, sizeof l->joints, "%.70s, %.70s", s->nodes[b->joints[named[0]].node].name,
+             s->nodes[b->joints[named[1]].node].name);
+}
+
+/* A hierarchy that shows no pairs (Roth2's, flattened under collision volumes) but carries
+ * the viewer's own names: the limbs whose joints carry weight on both sides, by name. */
+static bool limbs_by_viewer_names(am_body_plan *p, const am_scene *s, const am_body *b, const am_skeleton *skel,
+                                  bool any_weight)
+{
+    if (!skel)
+        return false;
+    static const am_limb_viewer fam[] = {AM_VIEWER_LEGS, AM_VIEWER_HINDLIMBS, AM_VIEWER_ARMS, AM_VIEWER_WINGS};
+    int first[4][2];
+    for (size_t f = 0; f < 4; f++)
+        first[f][0] = first[f][1] = -1;
+    for (size_t i = 0; i < b->joint_count; i++) {
+        if (any_weight && !b->joints[i].weighted)
+            continue;
+        const char *nm = s->nodes[b->joints[i].node].name;
+        if (am_skeleton_find_exact(skel, nm) < 0)
+            continue;
+        int side = strstr(nm, "Left") ? 0 : strstr(nm, "Right") ? 1 : -1;
+        am_limb_viewer v = viewer_family(nm);
+        for (size_t f = 0; f < 4 && side >= 0; f++)
+            if (fam[f] == v && first[f][side] < 0)
+                first[f][side] = (int)i;
+    }
+    static const am_limb_role role[] = {AM_LIMB_LEG, AM_LIMB_HINDLEG, AM_LIMB_ARM, AM_LIMB_WING};
+    for (size_t f = 0; f < 4 && p->limb_count < AM_BODY_PLAN_MAX_LIMBS; f++) {
+        if (first[f][0] < 0 || first[f][1] < 0)
+            continue;
+        am_body_plan_limb *l = &p->limbs[p->limb_count++];
+        l->role = role[f];
+        l->viewer = fam[f];
+        l->chain = -1;
+        l->count = 2;
+        snprintf(l->joints, sizeof l->joints, "%.70s, %.70s", s->nodes[b->joints[first[f][0]].node].name,
+                 s->nodes[b->joints[first[f][1]].node].name);
+        if (fam[f] == AM_VIEWER_LEGS || fam[f] == AM_VIEWER_HINDLIMBS)
+            p->leg_pairs++;
+    }
+    if (p->leg_pairs == 2) /* the viewer's legs and hind limbs: which is in front is not in the names */
+        p->limbs[0].role = AM_LIMB_LEG;
+    return p->limb_count > 0;
+}
+
 void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *ax, const am_map_suggestion *sug,
                            const am_skeleton *skel, am_body_plan *p)
 {
@@ -265,17 +359,20 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
                                                     : NULL;
         if (!slot || *slot >= 0)
             continue;
-        bool counts = chain_counts(&c, ch) || (ch->mirror >= 0 && chain_counts(&c, &b->chains[ch->mirror]));
+        bool agree = names_agree(&c, ch);
+        bool counts = agree && (chain_counts(&c, ch) || (ch->mirror >= 0 && chain_counts(&c, &b->chains[ch->mirror])));
         if (counts) {
             *slot = (int)i;
         } else {
             char names[160];
             chain_names(&c, (int)i, names, sizeof names);
-            ni = appendf(ignored, sizeof ignored, ni, "%s%s (%s)", ni ? ", " : "", am_chain_kind_label(ch->kind),
-                         names);
+            ni = appendf(ignored, sizeof ignored, ni, "%s%s (%s: %s)", ni ? ", " : "", am_chain_kind_label(ch->kind),
+                         names,
+                         !agree ? "the viewer names say otherwise"
+                         : c.any_weight ? "no vertex weight"
+                                        : "not animated");
         }
     }
-    free(c.moving);
 
     /* up: the axes', else where the legs hang */
     am_vec3 up = ax ? axis_vector(ax->up) : am_v3(0, 0, 0);
@@ -294,7 +391,26 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
     int top = b->head >= 0 ? b->head : b->chest;
     if (am_v3_len(fwd) == 0 && top >= 0 && b->pelvis >= 0 && top != b->pelvis)
         fwd = am_v3_sub(b->joints[top].bind, b->joints[b->pelvis].bind);
+    /* No arms at the chest body.h chose, but the viewer's own arms carry the mesh (the Bento
+     * skeleton's unweighted hind limbs hang nearer the root than its arms): those. */
+    int named[2] = {-1, -1};
+    if (arms < 0 && legs >= 0 && skel) {
+        int cl = am_skeleton_find_exact(skel, "mCollarLeft"), cr = am_skeleton_find_exact(skel, "mCollarRight");
+        for (size_t i = 0; i < b->joint_count && cl >= 0; i++) {
+            int v = am_skeleton_find(skel, s->nodes[b->joints[i].node].name); /* aliases too: lCollar */
+            if (v == cl && named[0] < 0)
+                named[0] = (int)i;
+            else if (v == cr && named[1] < 0)
+                named[1] = (int)i;
+        }
+        if (named[0] < 0 || named[1] < 0 ||
+            (c.any_weight && !subtree_weighted(b, named[0]) && !subtree_weighted(b, named[1])))
+            named[0] = named[1] = -1;
+    }
+    bool have_arms = arms >= 0 || named[0] >= 0;
     bool upright = false, know_body = false;
+    if (named[0] >= 0 && b->joints[named[0]].parent >= 0) /* the viewer's arms hang from the chest */
+        top = b->joints[named[0]].parent;
     if (top >= 0 && b->pelvis >= 0 && top != b->pelvis && am_v3_len(up) > 0) {
         am_vec3 sp = am_v3_sub(b->joints[top].bind, b->joints[b->pelvis].bind);
         if (am_v3_len(sp) > 0) {
@@ -303,30 +419,39 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         }
     }
 
+
     /* arms standing on the ground are forelegs */
     bool forelegs = false;
     double feet = 0, arm_low = 0;
-    if (legs >= 0 && arms >= 0 && am_v3_len(up) > 0) {
+    if (legs >= 0 && have_arms && am_v3_len(up) > 0) {
         feet = chain_low(b, &b->chains[legs], hub, up);
-        arm_low = chain_low(b, &b->chains[arms], hub, up);
+        arm_low = arms >= 0 ? chain_low(b, &b->chains[arms], hub, up)
+                            : fmin(subtree_low(b, named[0], hub, up), subtree_low(b, named[1], hub, up));
         forelegs = feet < 0 && arm_low <= (1 - GROUND_SHARE) * feet;
     }
     /* two pairs of legs: which is in front */
-    int pair2 = forelegs ? arms : hind2;
-    if (legs >= 0 && pair2 >= 0) {
-        bool second_front = am_v3_len(fwd) > 0 && chain_along(b, &b->chains[pair2], fwd) >
-                                                      chain_along(b, &b->chains[legs], fwd);
-        if (am_v3_len(fwd) == 0)
-            second_front = forelegs; /* arms at the chest are in front */
+    if (legs >= 0 && (forelegs || hind2 >= 0)) {
+        double second = forelegs ? (arms >= 0 ? chain_along(b, &b->chains[arms], fwd)
+                                              : am_v3_dot(b->joints[named[0]].bind, fwd))
+                                 : chain_along(b, &b->chains[hind2], fwd);
+        bool second_front = am_v3_len(fwd) > 0 ? second > chain_along(b, &b->chains[legs], fwd)
+                                               : forelegs; /* arms at the chest are in front */
         add_limb(p, &c, legs, second_front ? AM_LIMB_HINDLEG : AM_LIMB_FORELEG);
-        add_limb(p, &c, pair2, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
+        if (forelegs && arms < 0)
+            add_named_arms(p, s, b, named, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
+        else
+            add_limb(p, &c, forelegs ? arms : hind2, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
         p->leg_pairs = 2;
     } else if (legs >= 0) {
         add_limb(p, &c, legs, AM_LIMB_LEG);
         p->leg_pairs = 1;
     }
-    if (arms >= 0 && !forelegs)
-        add_limb(p, &c, arms, AM_LIMB_ARM);
+    if (have_arms && !forelegs) {
+        if (arms >= 0)
+            add_limb(p, &c, arms, AM_LIMB_ARM);
+        else
+            add_named_arms(p, s, b, named, AM_LIMB_ARM);
+    }
     if (hind2 >= 0 && forelegs) { /* a third pair */
         add_limb(p, &c, hind2, AM_LIMB_LEG);
         p->leg_pairs++;
@@ -336,11 +461,21 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
     if (tail >= 0)
         add_limb(p, &c, tail, AM_LIMB_TAIL);
 
+    bool by_names = false;
+    if (!p->limb_count)
+        by_names = limbs_by_viewer_names(p, s, b, skel, c.any_weight);
+
     /* the plan */
     size_t longest = 0;
     for (size_t i = 0; i < b->chain_count; i++)
-        longest = b->chains[i].count > longest ? b->chains[i].count : longest;
-    if (wings >= 0)
+        if (names_agree(&c, &b->chains[i]) && chain_counts(&c, &b->chains[i]))
+            longest = b->chains[i].count > longest ? b->chains[i].count : longest;
+    free(c.moving);
+    c.moving = NULL;
+    bool winged = wings >= 0;
+    for (size_t i = 0; i < p->limb_count; i++)
+        winged |= p->limbs[i].role == AM_LIMB_WING;
+    if (winged)
         p->kind = AM_PLAN_WINGED;
     else if (p->leg_pairs == 2)
         p->kind = AM_PLAN_QUADRUPED;
@@ -359,7 +494,9 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         n = appendf(e, es, n, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), p->limbs[i].joints);
     if (!p->limb_count)
         n = appendf(e, es, n, "no pair of limbs%s", p->kind == AM_PLAN_SERPENT ? ", one long chain" : "");
-    if (legs >= 0 && arms >= 0 && feet < 0)
+    if (by_names)
+        n = appendf(e, es, n, "; read from the viewer joint names (the hierarchy shows no pair of limbs)");
+    if (legs >= 0 && have_arms && feet < 0)
         n = appendf(e, es, n, "; the %s' lowest joint is %.2f hip heights above the feet",
                     forelegs ? "forelegs" : "arms", 1 - arm_low / feet);
     if (know_body)
@@ -367,9 +504,23 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
     if (p->leg_pairs > 2)
         n = appendf(e, es, n, "; %zu pairs of legs", p->leg_pairs);
     if (ni)
-        n = appendf(e, es, n, "; not counted (%s): %s", c.any_weight ? "no vertex weight" : "not animated",
-                    ignored);
+        n = appendf(e, es, n, "; not counted: %s", ignored);
     (void)n;
+}
+
+void am_body_plan_viewer_avatar(am_body_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = AM_PLAN_BIPED;
+    p->leg_pairs = 1;
+    p->weighted = true;
+    p->limbs[0] = (am_body_plan_limb){.role = AM_LIMB_LEG, .viewer = AM_VIEWER_LEGS, .chain = -1, .count = 2};
+    snprintf(p->limbs[0].joints, sizeof p->limbs[0].joints, "mHipLeft, mHipRight");
+    p->limbs[1] = (am_body_plan_limb){.role = AM_LIMB_ARM, .viewer = AM_VIEWER_ARMS, .chain = -1, .count = 2};
+    snprintf(p->limbs[1].joints, sizeof p->limbs[1].joints, "mCollarLeft, mCollarRight");
+    p->limb_count = 2;
+    snprintf(p->evidence, sizeof p->evidence,
+             "the stock viewer avatar: legs (mHipLeft, mHipRight); arms (mCollarLeft, mCollarRight); upright body");
 }
 
 static bool same_role(am_limb_role a, am_limb_role b)
@@ -394,24 +545,27 @@ bool am_body_plan_mismatch(const am_body_plan *src, const am_body_plan *dst, cha
         why[0] = '\0';
     if (src->kind == AM_PLAN_OTHER || dst->kind == AM_PLAN_OTHER || src->kind == dst->kind)
         return false;
-    size_t n = appendf(why, size, 0, "a %s motion onto a %s creature:", am_body_plan_label(src->kind),
+    size_t n = appendf(why, size, 0, "a %s motion onto a %s:", am_body_plan_label(src->kind),
                        am_body_plan_label(dst->kind));
     size_t said = 0;
     static const am_limb_viewer order[] = {AM_VIEWER_ARMS, AM_VIEWER_LEGS, AM_VIEWER_HINDLIMBS, AM_VIEWER_WINGS};
-    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        const am_body_plan_limb *a = limb_on(src, order[i]), *b = limb_on(dst, order[i]);
-        if (a && b && !same_role(a->role, b->role))
-            n = appendf(why, size, n, "%s the motion's %s (%s) would drive the creature's %s (%s)", said++ ? ";" : "",
-                        role_plural(a->role), a->joints, role_plural(b->role), b->joints);
-        else if (b && !a && b->role != AM_LIMB_TAIL)
-            n = appendf(why, size, n, "%s the creature's %s (%s) get no motion", said++ ? ";" : "",
-                        role_plural(b->role), b->joints);
-        else if (a && !b && a->role != AM_LIMB_TAIL)
-            n = appendf(why, size, n, "%s the motion's %s (%s) drive %s, which the creature does not use",
-                        said++ ? ";" : "", role_plural(a->role), a->joints, viewer_label(order[i]));
+    /* what disagrees first, then what gets nothing, then what drives nothing */
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+            const am_body_plan_limb *x = limb_on(src, order[i]), *y = limb_on(dst, order[i]);
+            if (pass == 0 && x && y && !same_role(x->role, y->role))
+                n = appendf(why, size, n, "%s its %s (%s) would drive the %s (%s)", said++ ? ";" : "",
+                            role_plural(x->role), x->joints, role_plural(y->role), y->joints);
+            else if (pass == 1 && y && !x)
+                n = appendf(why, size, n, "%s the %s (%s) get no motion", said++ ? ";" : "", role_plural(y->role),
+                            y->joints);
+            else if (pass == 2 && x && !y)
+                n = appendf(why, size, n, "%s its %s (%s) drive nothing the creature uses", said++ ? ";" : "",
+                            role_plural(x->role), x->joints);
+        }
     }
     if (!said)
-        n = appendf(why, size, n, " the motion has %s; the creature has %s", src->evidence, dst->evidence);
+        n = appendf(why, size, n, " it has %s; the creature has %s", src->evidence, dst->evidence);
     (void)n;
     return true;
 }

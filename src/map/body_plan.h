@@ -92,6 +92,9 @@ typedef struct am_body_plan {
  * NULL) by the joint's own viewer name (a model rigged to the viewer skeleton). Never fails. */
 void am_body_plan_classify(const am_scene *scene, const am_body *body, const am_axes *axes,
                            const am_map_suggestion *sug, const am_skeleton *skel, am_body_plan *out);
+/* The stock viewer avatar's plan (the target of anim from-model and anim from-bvh): a
+ * biped, legs mHipLeft, mHipRight, arms mCollarLeft, mCollarRight. */
+void am_body_plan_viewer_avatar(am_body_plan *out);
 /* "biped", "quadruped", "winged", "serpent", "other". */
 const char *am_body_plan_label(am_body_plan_kind kind);
 /* "leg", "foreleg", "hind leg", "arm", "wing", "tail". */
@@ -99,7 +102,8 @@ const char *am_limb_role_label(am_limb_role role);
 
 /* A motion of plan `source` onto a creature of plan `target` is a mismatch when both are
  * known (not other) and differ. Then `why` says both plans and the limbs that disagree
- * ("the motion's arms (LeftArm, RightArm) would drive the creature's forelegs (...)").
+ * ("a biped motion onto a quadruped: its arms (LeftShoulder, RightShoulder) would drive the
+ * forelegs (...)"; the arms first, then legs, hind limbs, wings).
  * false (why "") when they agree or either plan is other. */
 bool am_body_plan_mismatch(const am_body_plan *source, const am_body_plan *target, char *why, size_t size);
 

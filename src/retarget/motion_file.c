@@ -113,15 +113,28 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
             am_fail(err, AM_ERR_INVALID, "its skeleton maps to nothing: no joint maps to a viewer joint (give --map MAP.json), it holds %s", out->holds);
         return st;
     }
-    out->findings = r.finding_count ? malloc(r.finding_count * sizeof *out->findings) : NULL;
+    am_body_plan_classify(s, &r.body, &r.axes, &r.suggestion, skel, &out->plan);
+    char why[1200];
+    bool mismatch = opts->target_plan && am_body_plan_mismatch(&out->plan, opts->target_plan, why, sizeof why);
+    if (mismatch && !opts->allow_body_mismatch) {
+        am_retarget_result_free(&r);
+        return am_fail(err, AM_ERR_INVALID, "body plans differ (--allow-body-mismatch retargets it anyway): %s", why);
+    }
+    out->findings = malloc((r.finding_count + 1) * sizeof *out->findings);
     out->anims = calloc(r.anim_count ? r.anim_count : 1, sizeof *out->anims);
-    if (!out->anims || (r.finding_count && !out->findings)) {
+    if (!out->anims || !out->findings) {
         am_retarget_result_free(&r);
         return am_fail_nomem(err, "motions");
     }
     if (r.finding_count)
         memcpy(out->findings, r.findings, r.finding_count * sizeof *out->findings);
     out->finding_count = r.finding_count;
+    if (mismatch) {
+        am_retarget_finding *f = &out->findings[out->finding_count++];
+        memset(f, 0, sizeof *f);
+        f->level = AM_FINDING_WARNING;
+        snprintf(f->text, sizeof f->text, "body plans differ (retargeted because --allow-body-mismatch): %.340s", why);
+    }
     char stem[64];
     stem_of(path, stem, sizeof stem);
     for (size_t i = 0; !st && i < r.anim_count; i++) {
