@@ -508,6 +508,95 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
     (void)n;
 }
 
+void am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, const am_vec3 *rest, am_body_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->weighted = true;
+    /* per family and side: weighted joints, the first one's name, the lowest z, the mean x */
+    enum { F_LEGS, F_ARMS, F_HIND, F_WINGS, F_TAIL, F_N };
+    static const am_limb_viewer fam[F_N] = {AM_VIEWER_LEGS, AM_VIEWER_ARMS, AM_VIEWER_HINDLIMBS, AM_VIEWER_WINGS,
+                                             AM_VIEWER_TAIL};
+    int first[F_N][2];
+    double low[F_N], x[F_N];
+    size_t count[F_N];
+    for (int f = 0; f < F_N; f++) {
+        first[f][0] = first[f][1] = -1;
+        low[f] = 1e300;
+        x[f] = 0;
+        count[f] = 0;
+    }
+    for (size_t j = 0; j < skel->joint_count; j++) {
+        if (!weighted[j])
+            continue;
+        const char *nm = skel->joints[j].name;
+        am_limb_viewer v = viewer_family(nm);
+        int side = strstr(nm, "Left") ? 0 : strstr(nm, "Right") ? 1 : v == AM_VIEWER_TAIL ? 0 : -1;
+        for (int f = 0; f < F_N && side >= 0; f++) {
+            if (fam[f] != v)
+                continue;
+            if (first[f][side] < 0)
+                first[f][side] = (int)j;
+            low[f] = fmin(low[f], rest[j].z);
+            x[f] += rest[j].x;
+            count[f]++;
+        }
+    }
+    bool has[F_N];
+    for (int f = 0; f < F_N; f++) {
+        has[f] = f == F_TAIL ? first[f][0] >= 0 : first[f][0] >= 0 && first[f][1] >= 0;
+        if (count[f])
+            x[f] /= (double)count[f];
+    }
+    /* the hips' height above the feet; arms down to within 30 % of it are forelegs */
+    int hip = am_skeleton_find_exact(skel, "mHipLeft");
+    double hub = hip >= 0 ? rest[hip].z : 0;
+    double feet = has[F_LEGS] ? low[F_LEGS] - hub : 0, arm_low = has[F_ARMS] ? low[F_ARMS] - hub : 0;
+    bool forelegs = has[F_LEGS] && has[F_ARMS] && feet < 0 && arm_low <= (1 - GROUND_SHARE) * feet;
+    int second = forelegs ? F_ARMS : has[F_HIND] ? F_HIND : -1;
+    static const am_limb_role plain[F_N] = {AM_LIMB_LEG, AM_LIMB_ARM, AM_LIMB_HINDLEG, AM_LIMB_WING, AM_LIMB_TAIL};
+    am_limb_role role[F_N];
+    memcpy(role, plain, sizeof role);
+    if (has[F_LEGS] && second >= 0) {
+        bool second_front = x[second] > x[F_LEGS];
+        role[F_LEGS] = second_front ? AM_LIMB_HINDLEG : AM_LIMB_FORELEG;
+        role[second] = second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG;
+        p->leg_pairs = 2;
+    } else if (has[F_LEGS] || has[F_HIND]) {
+        p->leg_pairs = 1;
+    }
+    for (int f = 0; f < F_N && p->limb_count < AM_BODY_PLAN_MAX_LIMBS; f++) {
+        if (!has[f])
+            continue;
+        am_body_plan_limb *l = &p->limbs[p->limb_count++];
+        l->role = role[f];
+        l->viewer = fam[f];
+        l->chain = -1;
+        l->count = f == F_TAIL ? 1 : 2;
+        if (f == F_TAIL)
+            snprintf(l->joints, sizeof l->joints, "%s", skel->joints[first[f][0]].name);
+        else
+            snprintf(l->joints, sizeof l->joints, "%.70s, %.70s", skel->joints[first[f][0]].name,
+                     skel->joints[first[f][1]].name);
+    }
+    p->kind = has[F_WINGS]            ? AM_PLAN_WINGED
+              : p->leg_pairs == 2     ? AM_PLAN_QUADRUPED
+              : p->leg_pairs == 1     ? AM_PLAN_BIPED
+              : has[F_TAIL] && !has[F_ARMS] ? AM_PLAN_SERPENT
+                                      : AM_PLAN_OTHER;
+    size_t n = 0;
+    char *e = p->evidence;
+    size_t es = sizeof p->evidence;
+    n = appendf(e, es, n, "viewer joints carrying weight: ");
+    for (size_t i = 0; i < p->limb_count; i++)
+        n = appendf(e, es, n, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), p->limbs[i].joints);
+    if (!p->limb_count)
+        n = appendf(e, es, n, "no limb on both sides");
+    if (has[F_LEGS] && has[F_ARMS] && feet < 0)
+        n = appendf(e, es, n, "; the %s' lowest joint is %.2f hip heights above the feet",
+                    forelegs ? "forelegs" : "arms", 1 - arm_low / feet);
+    (void)n;
+}
+
 void am_body_plan_viewer_avatar(am_body_plan *p)
 {
     memset(p, 0, sizeof *p);

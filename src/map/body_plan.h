@@ -92,6 +92,13 @@ typedef struct am_body_plan {
  * NULL) by the joint's own viewer name (a model rigged to the viewer skeleton). Never fails. */
 void am_body_plan_classify(const am_scene *scene, const am_body *body, const am_axes *axes,
                            const am_map_suggestion *sug, const am_skeleton *skel, am_body_plan *out);
+/* The plan of a creature already on the viewer skeleton (a written asset on the bench): per
+ * skeleton joint whether it carries weight and where it is at rest (viewer frame: +Z up, +X
+ * forward). Limbs by the viewer's chains that carry weight on both sides: mHip..mToe,
+ * mCollar..mWrist and the hand, mHindLimb1..4, mWing1..4, mTail1..6 (one is enough); the
+ * arms are forelegs when they come down to the feet (as above), and of two pairs of legs
+ * the one farther forward (+X) is the forelegs. */
+void am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, const am_vec3 *rest, am_body_plan *out);
 /* The stock viewer avatar's plan (the target of anim from-model and anim from-bvh): a
  * biped, legs mHipLeft, mHipRight, arms mCollarLeft, mCollarRight. */
 void am_body_plan_viewer_avatar(am_body_plan *out);
