@@ -13,6 +13,9 @@
 /* Arms whose lowest joint is within this share of the legs' height of the feet stand on the
  * ground: forelegs. */
 #define GROUND_SHARE 0.3
+/* A body without legs is a serpent when one chain holds this share of its joints (an
+ * abstract armature that branches, assimp's huesitos, is other). */
+#define SERPENT_SHARE 0.6
 
 const char *am_body_plan_label(am_body_plan_kind k)
 {
@@ -466,7 +469,12 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         by_names = limbs_by_viewer_names(p, s, b, skel, c.any_weight);
 
     /* the plan */
-    size_t longest = 0;
+    /* the joints a serpent's chain must hold 60 % of: all of them, but only the weighted ones
+     * of the full viewer skeleton (a tail on a Bento skeleton that weights nothing else) */
+    size_t longest = 0, joints = 0;
+    bool viewer_named = skel && b->root >= 0 && am_skeleton_find_exact(skel, s->nodes[b->joints[b->root].node].name) >= 0;
+    for (size_t i = 0; i < b->joint_count; i++)
+        joints += !(c.any_weight && viewer_named) || b->joints[i].weighted;
     for (size_t i = 0; i < b->chain_count; i++)
         if (names_agree(&c, &b->chains[i]) && chain_counts(&c, &b->chains[i]))
             longest = b->chains[i].count > longest ? b->chains[i].count : longest;
@@ -481,7 +489,7 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         p->kind = AM_PLAN_QUADRUPED;
     else if (p->leg_pairs == 1)
         p->kind = AM_PLAN_BIPED;
-    else if (p->leg_pairs == 0 && (tail >= 0 || longest >= 4))
+    else if (p->leg_pairs == 0 && longest >= 4 && longest >= SERPENT_SHARE * (double)joints)
         p->kind = AM_PLAN_SERPENT;
     else
         p->kind = AM_PLAN_OTHER;

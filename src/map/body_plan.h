@@ -18,7 +18,8 @@
  *   winged     a counted pair of wings (named so, or broad: body.h), whatever the legs;
  *   quadruped  two pairs of legs (legs and forelegs, or a second pair at the leg hub);
  *   biped      one pair of legs (arms optional: a raptor is a biped with a horizontal body);
- *   serpent    no legs, and a tail or a chain of at least 4 joints;
+ *   serpent    no legs, and one chain (a tail, a spine) of at least 4 joints holding 60 %
+ *              of the joints (of the weighted ones on the full viewer skeleton);
  *   other      anything else (three pairs of legs and more, no chain at all).
  * A motion's plan and its target's are compared by am_body_plan_mismatch: the retargeting
  * routes refuse a motion across plans unless told (--allow-body-mismatch). */
