@@ -20,7 +20,7 @@ static const char *help =
     "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
     "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
     "                [--hand-pose N] [--keep-static] [--reduce DEG] [--loop-tolerance DEG]\n"
-    "                [--align-rest] [--skeleton FILE] -o OUT.anim\n"
+    "                [--align-rest] [--allow-body-mismatch] [--skeleton FILE] -o OUT.anim\n"
     "       animesh anim from-model FILE[:CLIP] [--clip NAME] [--map MAP.json] [--priority N]\n"
     "                [--loop|--no-loop] [--ease-in S] [--ease-out S] [--hand-pose N]\n"
     "                [--reduce DEG] [--in-place] [--allow-body-mismatch] [--skeleton FILE]\n"
@@ -55,7 +55,8 @@ static const char *help =
     "            (CMU's thighs: ~20) are listed in a warning. --align-rest corrects them:\n"
     "            each bone is turned so it points where the BVH's bone points in every\n"
     "            frame (pelvis and positions unchanged); without it the output is the\n"
-    "            viewer's own conversion.\n"
+    "            viewer's own conversion. A BVH whose skeleton is not a biped's (the\n"
+    "            stock avatar's body plan) is refused unless --allow-body-mismatch.\n"
     "  from-model  a clip of any model or motion file -> .anim for the stock avatar: a\n"
     "            Mixamo FBX \"without skin\", a glTF/GLB animation pack, a BVH, or a clip of\n"
     "            another rigged model (FILE:CLIP, or --clip; a file with several clips needs\n"
@@ -324,9 +325,11 @@ static int cmd_check(int argc, char **argv)
 static int cmd_from_bvh(int argc, char **argv)
 {
     const char *skel_path = NULL, *map_path = NULL, *out_path = NULL;
+    bool allow_body = false;
     am_bvh_opts o;
     am_bvh_opts_init(&o);
     static const am_cli_opt opts[] = {
+        {"allow-body-mismatch", no_argument, 'B', 0},
         {"skeleton", required_argument, 's', 0},
         {"map", required_argument, 'm', 0},
         {"priority", required_argument, 'p', 0},
@@ -354,6 +357,7 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'l': o.loop = true; break;
         case 'k': o.keep_static_joints = true; break;
         case 'A': o.align_rest = true; break;
+        case 'B': allow_body = true; break;
         case 'R': {
             double v;
             if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)
@@ -430,6 +434,14 @@ static int cmd_from_bvh(int argc, char **argv)
         have_map = st == AM_OK;
         o.map = have_map ? &map : NULL;
     }
+    /* the stock avatar is a biped: a BVH of another body plan is refused */
+    am_body_plan avatar, bp;
+    am_body_plan_viewer_avatar(&avatar);
+    char plan_warning[1400];
+    if (st == AM_OK)
+        st = am_motion_file_body_check(in, &skel, &avatar, allow_body, &bp, plan_warning, sizeof plan_warning, &err);
+    if (st == AM_OK && plan_warning[0])
+        fprintf(stderr, "%s: warning: %s\n", in, plan_warning);
     char map_used[1024] = "";
     if (st == AM_OK && (st = am_bvh_load(in, &b, &err)) == AM_OK) {
         if (map_path) {

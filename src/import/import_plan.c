@@ -464,14 +464,25 @@ static am_status check_anim(const am_anim *a, const am_skeleton *skel, const cha
     return st;
 }
 
-static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel, bool align_rest,
-                             am_import_motion *m, am_error *err)
+static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel,
+                             const am_import_options *opts, am_import_motion *m, am_error *err)
 {
+    bool align_rest = opts->bvh_align_rest;
     am_anim a;
     memset(&a, 0, sizeof a);
     am_buf bytes = {0};
     am_status st;
     if (has_ext(path, ".bvh")) {
+        /* a BVH of another body plan is refused as a retargeted motion is */
+        am_body_plan bp;
+        char warning[1400];
+        if ((st = am_motion_file_body_check(path, skel, &plan->body_plan, opts->allow_body_mismatch, &bp, warning,
+                                            sizeof warning, err)))
+            return st;
+        if (warning[0])
+            am_import_finding_add(plan, "motion_body_plan", "motion '%.100s': %.320s", path, warning);
+        if (bp.kind != AM_PLAN_OTHER || bp.limb_count)
+            snprintf(m->body_plan, sizeof m->body_plan, "%s", am_body_plan_label(bp.kind));
         /* The viewer's BVH upload with its default joint map (legacy names such as hip,
          * abdomen, lThigh included); other names (CMU's Hips, ...) through the map
          * `animesh map suggest` proposes, as anim from-bvh converts them. */
@@ -613,7 +624,7 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
             plan->motions = nm;
             am_import_motion *m = &plan->motions[plan->motion_count];
             memset(m, 0, sizeof *m);
-            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, m, err);
+            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts, m, err);
             if (st)
                 return st;
             stem_of(opts->anim_paths[i], m->name, sizeof m->name);

@@ -160,9 +160,9 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
             json_object_set_new(e, "keys_before", json_integer((json_int_t)mi->keys_before));
             json_object_set_new(e, "keys_after", json_integer((json_int_t)mi->keys_after));
             json_object_set_new(e, "worst_direction_deg", real(mi->worst_direction_deg));
-            if (mi->body_plan[0])
-                json_object_set_new(e, "body_plan", str(mi->body_plan));
         }
+        if (e && mi->body_plan[0])
+            json_object_set_new(e, "body_plan", str(mi->body_plan));
         json_array_append_new(md, e);
     }
     json_object_set_new(o, "motion_details", md);

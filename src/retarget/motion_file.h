@@ -75,6 +75,15 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
                                  am_motion_file_result *out, am_error *err);
 void am_motion_file_result_free(am_motion_file_result *r);
 
+/* The body-plan check alone, for the routes that convert without retargeting (a BVH by the
+ * viewer's rules, import --anim X.bvh, anim from-bvh): FILE's skeleton read as map suggest
+ * reads it (without a map when none can be made: the joints' own viewer names), its plan in
+ * *out. A plan that differs from `target` is refused (AM_ERR_INVALID, as
+ * am_motion_file_convert) unless allow; then `warning` says it ("" otherwise). A file that
+ * cannot be read as a rig has plan other (nothing checked). */
+am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, const am_body_plan *target, bool allow,
+                                    am_body_plan *out, char *warning, size_t warning_size, am_error *err);
+
 #ifdef __cplusplus
 }
 #endif
