@@ -220,6 +220,25 @@ static void test_a_mixamo_clip_onto_the_quadruped_is_refused_then_allowed(void *
     assert_non_null(strstr(out, "\"body_plan\": {\n    \"plan\": \"quadruped\""));
     assert_non_null(strstr(out, "\"body_plan\": \"biped\""));
 
+    /* the same on the bench (the written asset's plan) and through a BVH (CMU's 01_01) */
+    rc = am_test_run_cli(out, sizeof out, "bench '%s/q/quadruped.llmesh' --anim '%s'", dir, idle);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "body plans differ (--allow-body-mismatch retargets it anyway): a biped motion onto a "
+                                "quadruped: its legs (mixamorig:LeftUpLeg, mixamorig:RightUpLeg) would drive the "
+                                "forelegs (mHipLeft, mHipRight)"));
+    rc = am_test_run_cli(out, sizeof out, "bench '%s/q/quadruped.llmesh' --anim '%s' --allow-body-mismatch", dir,
+                         idle);
+    assert_int_equal(rc, 0);
+    const char *cmu = "/usr/share/assimp/models/BVH/01_01.bvh";
+    if (exists(cmu)) {
+        rc = am_test_run_cli(out, sizeof out, "import '%s/q/quadruped.dae' --out '%s/b' --anim '%s'", dir, dir, cmu);
+        assert_int_equal(rc, 1);
+        assert_non_null(strstr(out, "01_01.bvh: body plans differ (--allow-body-mismatch retargets it anyway): a biped "
+                                    "motion onto a quadruped: its legs (LHipJoint, RHipJoint) would drive the forelegs"));
+    } else {
+        print_message("CMU 01_01.bvh check skipped: %s is missing (Debian's assimp-testmodels)\n", cmu);
+    }
+
     /* a quadruped's clip onto the stock avatar (anim from-model) */
     char glb[512];
     write_quad(dir, glb, sizeof glb);
