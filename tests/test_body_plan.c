@@ -328,6 +328,23 @@ static void test_report_poses_come_from_the_body_plan(void **state)
     assert_true(has_pose(poses, n, "arm down"));
     assert_int_equal(n, std_n + 3);
     free(poses);
+    /* a biped's clip fits a winged biped (its wings stay still): no refusal */
+    am_body_plan avatar;
+    am_body_plan_viewer_avatar(&avatar);
+    char why[1200];
+    assert_false(am_body_plan_mismatch(&avatar, &p, why, sizeof why));
+    assert_string_equal(why, "");
+    /* hind limbs under the avatar's legs, standing behind them: a quadruped, refused */
+    w[am_skeleton_find_exact(&g_skel, "mWing1Left")] = false;
+    w[am_skeleton_find_exact(&g_skel, "mWing1Right")] = false;
+    static const char *const hind[] = {"mHindLimb1Left", "mHindLimb1Right", "mHindLimb2Left", "mHindLimb2Right"};
+    for (size_t i = 0; i < 4; i++)
+        w[am_skeleton_find_exact(&g_skel, hind[i])] = true;
+    am_body_plan_from_viewer(&g_skel, w, rest, &p);
+    print_message("with hind limbs: %s (%s)\n", am_body_plan_label(p.kind), p.evidence);
+    assert_int_equal(p.kind, AM_PLAN_QUADRUPED);
+    assert_true(am_body_plan_mismatch(&avatar, &p, why, sizeof why));
+    assert_non_null(strstr(why, "a biped motion onto a quadruped:"));
     free(w);
     free(rest);
 }

@@ -636,35 +636,52 @@ static const am_body_plan_limb *limb_on(const am_body_plan *p, am_limb_viewer v)
     return NULL;
 }
 
+static bool is_leg(am_limb_role r)
+{
+    return r == AM_LIMB_LEG || r == AM_LIMB_FORELEG || r == AM_LIMB_HINDLEG;
+}
+
 bool am_body_plan_mismatch(const am_body_plan *src, const am_body_plan *dst, char *why, size_t size)
 {
     if (size)
         why[0] = '\0';
     if (src->kind == AM_PLAN_OTHER || dst->kind == AM_PLAN_OTHER || src->kind == dst->kind)
         return false;
-    size_t n = appendf(why, size, 0, "a %s motion onto a %s:", am_body_plan_label(src->kind),
+    char text[1200];
+    size_t n = appendf(text, sizeof text, 0, "a %s motion onto a %s:", am_body_plan_label(src->kind),
                        am_body_plan_label(dst->kind));
     size_t said = 0;
+    /* the motion does not fit when a limb would drive one of another role, or legs get no
+     * motion or drive nothing; wings alone (an angel's, still in a biped's clip) do not refuse */
+    bool misfit = false;
     static const am_limb_viewer order[] = {AM_VIEWER_ARMS, AM_VIEWER_LEGS, AM_VIEWER_HINDLIMBS, AM_VIEWER_WINGS};
     /* what disagrees first, then what gets nothing, then what drives nothing */
     for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
             const am_body_plan_limb *x = limb_on(src, order[i]), *y = limb_on(dst, order[i]);
-            if (pass == 0 && x && y && !same_role(x->role, y->role))
-                n = appendf(why, size, n, "%s its %s (%s) would drive the %s (%s)", said++ ? ";" : "",
+            if (pass == 0 && x && y && !same_role(x->role, y->role)) {
+                n = appendf(text, sizeof text, n, "%s its %s (%s) would drive the %s (%s)", said++ ? ";" : "",
                             role_plural(x->role), x->joints, role_plural(y->role), y->joints);
-            else if (pass == 1 && y && !x)
-                n = appendf(why, size, n, "%s the %s (%s) get no motion", said++ ? ";" : "", role_plural(y->role),
-                            y->joints);
-            else if (pass == 2 && x && !y)
-                n = appendf(why, size, n, "%s its %s (%s) drive nothing the creature uses", said++ ? ";" : "",
+                misfit = true;
+            } else if (pass == 1 && y && !x) {
+                n = appendf(text, sizeof text, n, "%s the %s (%s) get no motion", said++ ? ";" : "",
+                            role_plural(y->role), y->joints);
+                misfit |= is_leg(y->role);
+            } else if (pass == 2 && x && !y) {
+                n = appendf(text, sizeof text, n, "%s its %s (%s) drive nothing the creature uses", said++ ? ";" : "",
                             role_plural(x->role), x->joints);
+                misfit |= is_leg(x->role);
+            }
         }
     }
-    if (!said)
-        n = appendf(why, size, n, " it has %s; the creature has %s", src->evidence, dst->evidence);
+    if (!said) { /* no limb meets another on a viewer chain: the plans alone say it */
+        n = appendf(text, sizeof text, n, " it has %s; the creature has %s", src->evidence, dst->evidence);
+        misfit = true;
+    }
     (void)n;
-    return true;
+    if (misfit && size)
+        snprintf(why, size, "%s", text);
+    return misfit;
 }
 
 json_t *am_body_plan_json(const am_body_plan *p)

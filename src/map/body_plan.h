@@ -109,7 +109,10 @@ const char *am_body_plan_label(am_body_plan_kind kind);
 const char *am_limb_role_label(am_limb_role role);
 
 /* A motion of plan `source` onto a creature of plan `target` is a mismatch when both are
- * known (not other) and differ. Then `why` says both plans and the limbs that disagree
+ * known (not other), differ, and the limbs do not fit: a limb would drive one of another role
+ * (arms the forelegs), or legs get no motion or drive nothing, or no limb meets another on a
+ * viewer chain (a winged biped takes a biped's clip: its wings stay still). Then `why` says
+ * both plans and the limbs that disagree
  * ("a biped motion onto a quadruped: its arms (LeftShoulder, RightShoulder) would drive the
  * forelegs (...)"; the arms first, then legs, hind limbs, wings).
  * false (why "") when they agree or either plan is other. */
