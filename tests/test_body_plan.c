@@ -242,6 +242,11 @@ static void test_a_mixamo_clip_onto_the_quadruped_is_refused_then_allowed(void *
     /* a quadruped's clip onto the stock avatar (anim from-model) */
     char glb[512];
     write_quad(dir, glb, sizeof glb);
+    /* the fox's case: a Mixamo clip onto a retargeted quadruped (its forelegs on the viewer's arms) */
+    rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s/f' --anim '%s'", glb, dir, idle);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "a biped motion onto a quadruped: its arms (mixamorig:LeftShoulder, "
+                                "mixamorig:RightShoulder) would drive the forelegs (ShoulderL, ShoulderR)"));
     rc = am_test_run_cli(out, sizeof out, "anim from-model '%s' -o '%s/walk.anim'", glb, dir);
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "body plans differ (--allow-body-mismatch retargets it anyway): a quadruped motion "
