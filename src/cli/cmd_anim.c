@@ -20,10 +20,11 @@ static const char *help =
     "       animesh anim from-bvh IN.bvh [--map MAP.json] [--priority N] [--loop]\n"
     "                [--loop-in S] [--loop-out S] [--ease-in S] [--ease-out S]\n"
     "                [--hand-pose N] [--keep-static] [--reduce DEG] [--loop-tolerance DEG]\n"
-    "                [--align-rest] [--skeleton FILE] -o OUT.anim\n"
+    "                [--align-rest] [--allow-body-mismatch] [--skeleton FILE] -o OUT.anim\n"
     "       animesh anim from-model FILE[:CLIP] [--clip NAME] [--map MAP.json] [--priority N]\n"
     "                [--loop|--no-loop] [--ease-in S] [--ease-out S] [--hand-pose N]\n"
-    "                [--reduce DEG] [--in-place] [--skeleton FILE] -o OUT.anim\n\n"
+    "                [--reduce DEG] [--in-place] [--allow-body-mismatch] [--skeleton FILE]\n"
+    "                -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
@@ -54,7 +55,8 @@ static const char *help =
     "            (CMU's thighs: ~20) are listed in a warning. --align-rest corrects them:\n"
     "            each bone is turned so it points where the BVH's bone points in every\n"
     "            frame (pelvis and positions unchanged); without it the output is the\n"
-    "            viewer's own conversion.\n"
+    "            viewer's own conversion. A BVH whose skeleton is not a biped's (the\n"
+    "            stock avatar's body plan) is refused unless --allow-body-mismatch.\n"
     "  from-model  a clip of any model or motion file -> .anim for the stock avatar: a\n"
     "            Mixamo FBX \"without skin\", a glTF/GLB animation pack, a BVH, or a clip of\n"
     "            another rigged model (FILE:CLIP, or --clip; a file with several clips needs\n"
@@ -71,7 +73,10 @@ static const char *help =
     "            --no-loop never loops). --reduce DEG drops keys the viewer's\n"
     "            interpolation reproduces within DEG (0 < DEG <= 10).\n"
     "            Prints joints mapped, duration, keys before/after and the worst bone-\n"
-    "            direction difference to the source. See docs/motions.md.\n\n"
+    "            direction difference to the source. The stock avatar is a biped: a\n"
+    "            motion of another body plan (a quadruped's, a winged creature's) is\n"
+    "            refused naming both plans and the limbs that disagree, unless\n"
+    "            --allow-body-mismatch (docs/map.md \"Body plans\"). See docs/motions.md.\n\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
@@ -322,9 +327,11 @@ static int cmd_check(int argc, char **argv)
 static int cmd_from_bvh(int argc, char **argv)
 {
     const char *skel_path = NULL, *map_path = NULL, *out_path = NULL;
+    bool allow_body = false;
     am_bvh_opts o;
     am_bvh_opts_init(&o);
     static const am_cli_opt opts[] = {
+        {"allow-body-mismatch", no_argument, 'B', 0},
         {"skeleton", required_argument, 's', 0},
         {"map", required_argument, 'm', 0},
         {"priority", required_argument, 'p', 0},
@@ -352,6 +359,7 @@ static int cmd_from_bvh(int argc, char **argv)
         case 'l': o.loop = true; break;
         case 'k': o.keep_static_joints = true; break;
         case 'A': o.align_rest = true; break;
+        case 'B': allow_body = true; break;
         case 'R': {
             double v;
             if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)
@@ -428,6 +436,14 @@ static int cmd_from_bvh(int argc, char **argv)
         have_map = st == AM_OK;
         o.map = have_map ? &map : NULL;
     }
+    /* the stock avatar is a biped: a BVH of another body plan is refused */
+    am_body_plan avatar, bp;
+    am_body_plan_viewer_avatar(&avatar);
+    char plan_warning[1400];
+    if (st == AM_OK)
+        st = am_motion_file_body_check(in, &skel, &avatar, allow_body, &bp, plan_warning, sizeof plan_warning, &err);
+    if (st == AM_OK && plan_warning[0])
+        fprintf(stderr, "%s: warning: %s\n", in, plan_warning);
     char map_used[1024] = "";
     if (st == AM_OK && (st = am_bvh_load(in, &b, &err)) == AM_OK) {
         if (map_path) {
@@ -504,7 +520,7 @@ static int cmd_from_model(int argc, char **argv)
      * (LLBVHLoader::reset, anim.md 8.1: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
     o->priority = 2;
     mo.hand_pose = 1;
-    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP };
+    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP, O_ALLOW_BODY };
     static const am_cli_opt opts[] = {
         {"skeleton", required_argument, 's', 0},
         {"map", required_argument, 'm', 0},
@@ -517,6 +533,7 @@ static int cmd_from_model(int argc, char **argv)
         {"hand-pose", required_argument, 'H', 0},
         {"reduce", required_argument, 'R', 0},
         {"in-place", no_argument, O_IN_PLACE, 0},
+        {"allow-body-mismatch", no_argument, O_ALLOW_BODY, 0},
         {"output", required_argument, 'o', 'o'},
         AM_CLI_OPT_HELP};
     int c;
@@ -532,6 +549,7 @@ static int cmd_from_model(int argc, char **argv)
         case 'l': o->loop = AM_LOOP_ON; break;
         case O_NO_LOOP: o->loop = AM_LOOP_OFF; break;
         case O_IN_PLACE: o->in_place = true; break;
+        case O_ALLOW_BODY: mo.allow_body_mismatch = true; break;
         case 'R': {
             double v;
             if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)
@@ -588,6 +606,9 @@ static int cmd_from_model(int argc, char **argv)
         o->clips = one;
         o->clip_count = 1;
     }
+    am_body_plan avatar; /* the stock avatar the motion goes onto */
+    am_body_plan_viewer_avatar(&avatar);
+    mo.target_plan = &avatar;
     am_motion_file_result r = {0};
     if (!st)
         st = am_motion_file_convert(in, &skel, &mo, &r, &err);

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cli_args.h"
 #include "cli/cli_opts.h"
+#include "report/poses_by_plan.h"
 #include "retarget/motion_file.h"
 #include "bench/render.h"
 #include "core/text.h"
@@ -35,7 +36,9 @@ static const char *help =
     "an mPelvis override is applied. The rest error is measured in the bind frame.\n\n"
     "  --anim FILE      a .anim to play (repeatable; motions are numbered from 0); or a\n"
     "                   model or motion file (Mixamo FBX, glTF pack, FILE:CLIP) retargeted\n"
-    "                   onto this mesh's rest as import --anim does (one motion per clip)\n"
+    "                   onto this mesh's rest as import --anim does (one motion per clip);\n"
+    "                   a motion whose body plan is not the mesh's is refused, as by import\n"
+    "  --allow-body-mismatch  retarget such a motion anyway (docs/map.md \"Body plans\")\n"
     "  --time T         motion time in seconds since the motion started (repeatable); a\n"
     "                   looping motion wraps past loop_out as the viewer plays it.\n"
     "                   --keys: every key time.\n"
@@ -65,7 +68,7 @@ typedef struct bench_args {
     size_t anim_count;
     double times[MAX_ITEMS];
     size_t time_count;
-    bool keys, json, flat, no_joints;
+    bool keys, json, flat, no_joints, allow_body;
     char *set_specs[MAX_ITEMS];
     size_t set_count;
     int lod, frames, strip_anim, fw, fh;
@@ -97,6 +100,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         {"no-joints", no_argument, 'J', 0},
         {"frame-size", required_argument, 'z', 0},
         {"skeleton", required_argument, 's', 0},
+        {"allow-body-mismatch", no_argument, 'B', 0},
         AM_CLI_OPT_HELP};
     int c;
     long v;
@@ -106,6 +110,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         if (strchr("nvixfJz", c) && c && !a->strip_only)
             a->strip_only = op.name;
         switch (c) {
+        case 'B': a->allow_body = true; break;
         case 'a':
             if (a->anim_count >= MAX_ITEMS)
                 return am_cli_usage("bench", "at most %d --anim", MAX_ITEMS);
@@ -385,6 +390,7 @@ static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton
 {
     am_status st = AM_OK;
     am_vec3 *rest = NULL;
+    am_body_plan plan; /* the mesh's, read from the joints it weights */
     for (size_t i = 0; i < a->anim_count && !st; i++) {
         if (is_anim_file(a->anims[i])) {
             st = am_bench_add_anim(b, a->anims[i], err);
@@ -400,13 +406,20 @@ static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton
             for (size_t j = 0; !st && j < skel->joint_count; j++)
                 rest[j] = am_bench_prim_to_bind(b, rest[j]);
             free(prim);
+            if (!st)
+                st = am_quality_body_plan(b, &plan, err);
         }
         am_motion_file_opts mo;
         am_motion_file_opts_init(&mo);
         mo.retarget.target_rest = rest;
+        mo.target_plan = &plan;
+        mo.allow_body_mismatch = a->allow_body;
         am_motion_file_result r = {0};
         if (!st)
             st = am_motion_file_convert(a->anims[i], skel, &mo, &r, err);
+        for (size_t k = 0; !st && k < r.finding_count; k++)
+            if (strncmp(r.findings[k].text, "body plans differ", 17) == 0)
+                fprintf(stderr, "%s: warning: %s\n", a->anims[i], r.findings[k].text);
         for (size_t k = 0; !st && k < r.anim_count; k++)
             st = am_bench_add_anim_mem(b, r.anims[k].anim.data, r.anims[k].anim.size, r.anims[k].name, err);
         am_motion_file_result_free(&r);

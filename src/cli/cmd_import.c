@@ -18,7 +18,7 @@
 
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
-    "                     [--anim FILE[:CLIP] ...] [--align-rest] [--bench] [--preview] [--oar FILE.oar]\n"
+    "                     [--anim FILE[:CLIP] ...] [--allow-body-mismatch] [--align-rest] [--bench] [--preview] [--oar FILE.oar]\n"
     "                     [--at X,Y,Z]"
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
@@ -59,6 +59,9 @@ static const char *help =
     "                        suggested map instead, each bone turned onto the BVH's own\n"
     "                        direction in every frame (as anim from-bvh --align-rest; its zero\n"
     "                        pose's difference is a finding, motion_rest_pose)\n"
+    "  --allow-body-mismatch retarget a motion whose body plan is not the creature's (a\n"
+    "                        biped's clip onto a quadruped); refused by default, naming both\n"
+    "                        plans and the limbs that disagree (docs/map.md \"Body plans\")\n"
     "  --bench               bench every part with every motion, write pose sheets\n"
     "  --preview             also NAME.preview.html: the creature playing its motions in a\n"
     "                        browser, posed by the bench (animesh preview)\n"
@@ -209,7 +212,7 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS, O_PREVIEW
+        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY
     };
     static const am_cli_opt lopts[] = {
         {"out", required_argument, O_OUT, 0},
@@ -237,6 +240,7 @@ int am_cmd_import(int argc, char **argv)
         {"priority", required_argument, O_PRIORITY, 0},
         {"rest-correction", required_argument, O_CORR, 0},
         {"align-rest", no_argument, O_ALIGN, 0},
+        {"allow-body-mismatch", no_argument, O_ALLOW_BODY, 0},
         {"max-tris", required_argument, O_MAXTRIS, 0},
         AM_CLI_OPT_HELP};
     am_import_options opts;
@@ -280,6 +284,7 @@ int am_cmd_import(int argc, char **argv)
         case O_BENCH: opts.bench = true; break;
         case O_PREVIEW: opts.preview = true; break;
         case O_ALIGN: opts.bvh_align_rest = true; break;
+        case O_ALLOW_BODY: opts.allow_body_mismatch = true; break;
         case O_OAR: opts.oar_path = op.arg; break;
         case O_AT:
             if (!am_cli_parse_xyz(op.arg, opts.oar_position))

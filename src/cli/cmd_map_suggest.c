@@ -8,6 +8,7 @@
 #include "cli/cli_opts.h"
 #include "core/io.h"
 #include "core/text.h"
+#include "map/body_plan.h"
 #include "map/map_suggest.h"
 #include "readers/scene_load.h"
 
@@ -23,7 +24,9 @@ static const char *help =
     "map keeps every rig chain a viewer chain and stays within 110 joints. A weighted joint\n"
     "nothing places is embedded by the fallback into a free viewer chain, ancestry kept (its\n"
     "reason starts \"fallback:\": a guess); joints left unmapped have their weights moved to\n"
-    "their nearest mapped ancestor (named; a warning when they carry weight).\n\n"
+    "their nearest mapped ancestor (named; a warning when they carry weight).\n"
+    "It also names the body plan (biped, quadruped, winged, serpent or other) and the chains\n"
+    "that show it (legs, forelegs, hind legs, arms, wings, tail; docs/map.md \"Body plans\").\n\n"
     "  --out MAP.json   write the map ({\"joints\", \"rig_parents\", \"confidence\", \"reasons\"});\n"
     "                   animesh import, anim from-bvh and map check read it\n"
     "  --json           print the report as JSON on stdout\n"
@@ -36,12 +39,15 @@ static const char *help =
     "Exit 0 with the table; 1 when the model cannot be read as a rig, the axes are ambiguous\n"
     "(the message names what, and which option settles it) or the map fails its check.\n";
 
-static void print_table(const am_scene *s, const am_axes *ax, const am_map_suggestion *sug, const am_skeleton *skel,
-                        const char *model)
+static void print_table(const am_scene *s, const am_body *body, const am_axes *ax, const am_map_suggestion *sug,
+                        const am_skeleton *skel, const char *model)
 {
     /* Names come from the file: control characters shown as \xNN, never sent (core/text.h). */
     char a[1024], b[2048];
     printf("%s: %zu joints; axes: %s\n", am_text_shown(model, a, sizeof a), sug->count, ax->report);
+    am_body_plan plan;
+    am_body_plan_classify(s, body, ax, sug, skel, &plan);
+    printf("body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
     for (size_t i = 0; i < ax->conflict_count; i++)
         printf("  warning: %s\n", ax->conflicts[i]);
     printf("naming convention: %s\n", sug->convention[0] ? sug->convention : "none recognised (topology only)");
@@ -64,6 +70,22 @@ static void print_table(const am_scene *s, const am_axes *ax, const am_map_sugge
                sug->count, sug->fallback_count);
     else
         printf("%zu of %zu joints mapped\n", sug->mapped, sug->count);
+}
+
+/* No map (ambiguous axes, too many joints): the body plan still says what the skeleton is,
+ * read without axes (up where the legs hang). */
+static void print_plan_alone(const am_scene *s, const am_skeleton *skel)
+{
+    am_body body;
+    am_error e;
+    am_error_clear(&e);
+    if (am_body_analyse(s, &body, &e))
+        return;
+    am_body_plan plan;
+    am_body_plan_classify(s, &body, NULL, NULL, skel, &plan);
+    char b[2048];
+    fprintf(stderr, "body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
+    am_body_free(&body);
 }
 
 int am_cmd_map_suggest(int argc, char **argv)
@@ -132,6 +154,8 @@ int am_cmd_map_suggest(int argc, char **argv)
         st = am_map_suggest_scene(&scene, &skel, &ao, have_user ? &user : NULL, &body, &axes, &sug, &err);
         if (st && !err.where[0]) /* a --map entry's error names the map instead */
             am_error_where(&err, "%s", model);
+        if (st)
+            print_plan_alone(&scene, &skel);
     }
     if (!st) {
         am_buf buf = {0};
@@ -145,7 +169,7 @@ int am_cmd_map_suggest(int argc, char **argv)
                 fwrite(buf.data, 1, buf.size, stdout);
             am_buf_free(&buf);
         } else if (!st) {
-            print_table(&scene, &axes, &sug, &skel, model);
+            print_table(&scene, &body, &axes, &sug, &skel, model);
         }
         if (!st && out_path)
             fprintf(json ? stderr : stdout, "wrote %s\n", out_path);

@@ -9,6 +9,7 @@
 #include "cli/cli_opts.h"
 #include "core/text.h"
 #include "map/axes.h"
+#include "report/poses_by_plan.h"
 #include "report/quality.h"
 #include "report/report.h"
 
@@ -25,9 +26,13 @@ static const char *help =
     "            the collapse line, major below 0.9 x what linear blend skinning gets on a\n"
     "            clean mesh), cross-side leak on one-sided poses (major from 0.001 x height),\n"
     "            rigidity of rigid parts\n"
-    "Standard poses (those the skin has weighted joints for): arm down, arm up, elbow 120,\n"
-    "knee 120, wrist twist 80, leg forward, leg side, squat, spine bend/twist, head turn/nod,\n"
-    "tail swing, hind knee. --poses FILE: {\"poses\": [{\"name\", \"band\", \"kind\",\n"
+    "Standard poses, by the creature's body plan (read from the joints that carry weight;\n"
+    "docs/report.md), those the skin has weighted joints for: a biped (and other) arm\n"
+    "down, arm up, elbow 120, knee 120, wrist twist 80, leg forward, leg side, squat, spine\n"
+    "bend/twist, head turn/nod, tail swing, hind knee; a quadruped foreleg forward, foreleg\n"
+    "lift, hind leg back, hind knee, sit, head turn, head down, tail swing, tail lift; a\n"
+    "winged creature wings up, wings down, wing fold and its legs' set; a serpent spine\n"
+    "bend/twist, head turn, tail swing, tail lift. --poses FILE: {\"poses\": [{\"name\", \"band\", \"kind\",\n"
     "\"joints\": [{\"name\", \"axis\": [x,y,z], \"deg\"}]}]} (axes in the bind frame).\n\n"
     "Input: a mesh asset (.llmesh/.slm, read as written), a rig JSON, or a rigged model file\n"
     "(COLLADA, glTF, FBX ...: imported and skinned in memory; --up/--forward/--unit as for\n"
@@ -153,6 +158,20 @@ int am_cmd_report(int argc, char **argv)
     if (info.dropped_weights)
         fprintf(stderr, "animesh report: warning: %zu influences on joints the viewer does not know were dropped\n",
                 info.dropped_weights);
+    /* the standard poses: the creature's own (a quadruped steps, not "arm down") */
+    char plan_line[800] = "";
+    if (!pose_list) {
+        am_body_plan plan;
+        if (am_quality_body_plan(&bench, &plan, &err) ||
+            am_quality_plan_poses(&plan, &pose_list, &pose_count, &err)) {
+            rc = am_cli_report(&err);
+            am_bench_free(&bench);
+            goto out;
+        }
+        snprintf(plan_line, sizeof plan_line, "body plan: %s (%.600s)\n", am_body_plan_label(plan.kind),
+                 plan.evidence);
+        fprintf(stderr, "animesh report: %s", plan_line);
+    }
     if (am_quality_run(&bench, pose_list, pose_count, &rep, &err)) {
         rc = am_cli_report(&err);
         am_bench_free(&bench);
@@ -164,15 +183,15 @@ int am_cmd_report(int argc, char **argv)
             fwrite(b.data, 1, b.size, stdout);
         am_buf_free(&b);
     } else {
-        printf("%s: %s\n", path, info.what);
+        printf("%s: %s\n%s", path, info.what, plan_line);
         am_cli_print_quality_summary(&rep);
     }
     if (out_dir) {
         am_outset *set = NULL;
         char stem[256], files[AM_REPORT_MAX_FILES][256];
         size_t nf = 0;
-        char preface[600];
-        snprintf(preface, sizeof preface, "input %s: %s\n", path, info.what);
+        char preface[1400];
+        snprintf(preface, sizeof preface, "input %.300s: %.200s\n%s", path, info.what, plan_line);
         am_status s = am_mkdir_p(out_dir, &err);
         if (!s)
             s = am_outset_begin(&set, out_dir, NULL, 0, &err);

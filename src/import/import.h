@@ -44,6 +44,7 @@ extern "C" {
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/io.h"
+#include "map/body_plan.h"
 #include "retarget/retarget.h"
 #include "scene/scene.h"
 #include "math/am_math.h"
@@ -71,6 +72,8 @@ typedef struct am_import_options {
     const char *const *anim_paths; /* --anim: .anim, .bvh, or FILE[:CLIP] of a model or
                                       motion-only file (motion_file.h) */
     size_t anim_count;
+    bool allow_body_mismatch;    /* --allow-body-mismatch: retarget a motion whose body plan is
+                                    not the creature's (else refused: body_plan.h) */
     bool bvh_align_rest;         /* --align-rest: a .bvh's bones turned onto its own zero-pose
                                     directions (am_bvh_opts.align_rest) */
     const char *oar_path;        /* --oar: also write the creature's archive */
@@ -129,6 +132,7 @@ typedef struct am_import_motion {
     size_t joints_mapped, joints_unmapped;
     size_t keys_before, keys_after;
     double worst_direction_deg;  /* largest bone-direction difference to the source */
+    char body_plan[16];          /* the motion's skeleton's plan ("biped"), "" when not read */
 } am_import_motion;
 
 typedef struct am_import_map_entry {
@@ -157,6 +161,7 @@ typedef struct am_import_plan {
     am_import_map_entry *map;
     size_t map_count;
     char axes[700];              /* how the file's axes and unit were taken */
+    am_body_plan body_plan;      /* the creature's body plan (both routes; body_plan.h) */
 } am_import_plan;
 
 /* Make the plan from a loaded scene: picks the route (see above) and lets it fill the
@@ -265,6 +270,7 @@ typedef struct am_import_report {
     am_import_map_entry *map;    /* copied from a retargeted plan */
     size_t map_count;
     char axes[700];
+    am_body_plan body_plan;      /* copied from the plan */
     char pose_sheet[1024];       /* every part together (several parts, --bench), "" when none */
 } am_import_report;
 

@@ -311,6 +311,9 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
                               "retargeted onto the viewer skeleton instead (--faithful refuses it)",
                               names);
     snprintf(plan->axes, sizeof plan->axes, "%s", res.axes.report);
+    am_body_plan_classify(scene, &res.body, &res.axes, &res.suggestion, skel, &plan->body_plan);
+    am_import_finding_add(plan, "body_plan", "body plan: %s (%.400s)", am_body_plan_label(plan->body_plan.kind),
+                          plan->body_plan.evidence);
     am_import_finding_add(plan, "axes", "%s", res.axes.report);
     for (size_t i = 0; i < res.axes.conflict_count; i++)
         am_import_finding_add(plan, "axes_conflict", "%s", res.axes.conflicts[i]);
@@ -366,6 +369,29 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     return st;
 }
 
+/* A model rigged to the viewer skeleton is in the viewer's frame (+Z up, +X forward): its
+ * plan from its chains, the joints' own names saying what they drive. */
+static void faithful_body_plan(const am_scene *scene, const am_skeleton *skel, am_import_plan *plan)
+{
+    am_body body;
+    am_error e;
+    am_error_clear(&e);
+    if (am_body_analyse(scene, &body, &e)) {
+        memset(&plan->body_plan, 0, sizeof plan->body_plan);
+        snprintf(plan->body_plan.evidence, sizeof plan->body_plan.evidence, "not read: %.200s", e.msg);
+        return;
+    }
+    am_axes ax;
+    memset(&ax, 0, sizeof ax);
+    ax.up = 3;
+    ax.forward = 1;
+    ax.scale = 1;
+    am_body_plan_classify(scene, &body, &ax, NULL, skel, &plan->body_plan);
+    am_body_free(&body);
+    am_import_finding_add(plan, "body_plan", "body plan: %s (%.400s)", am_body_plan_label(plan->body_plan.kind),
+                          plan->body_plan.evidence);
+}
+
 am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                               am_import_plan *plan, am_error *err)
 {
@@ -407,6 +433,8 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
     if (scene->format == AM_SCENE_FORMAT_COLLADA && viewer_names) {
         plan->route = AM_IMPORT_FAITHFUL;
         st = am_import_faithful_plan(scene, skel, opts, plan, err);
+        if (!st)
+            faithful_body_plan(scene, skel, plan);
     } else {
         plan->route = AM_IMPORT_RETARGET;
         st = am_import_retarget_plan(scene, skel, opts, plan, err);
@@ -436,14 +464,25 @@ static am_status check_anim(const am_anim *a, const am_skeleton *skel, const cha
     return st;
 }
 
-static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel, bool align_rest,
-                             am_import_motion *m, am_error *err)
+static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel,
+                             const am_import_options *opts, am_import_motion *m, am_error *err)
 {
+    bool align_rest = opts->bvh_align_rest;
     am_anim a;
     memset(&a, 0, sizeof a);
     am_buf bytes = {0};
     am_status st;
     if (has_ext(path, ".bvh")) {
+        /* a BVH of another body plan is refused as a retargeted motion is */
+        am_body_plan bp;
+        char warning[1400];
+        if ((st = am_motion_file_body_check(path, skel, &plan->body_plan, opts->allow_body_mismatch, &bp, warning,
+                                            sizeof warning, err)))
+            return st;
+        if (warning[0])
+            am_import_finding_add(plan, "motion_body_plan", "motion '%.100s': %.320s", path, warning);
+        if (bp.kind != AM_PLAN_OTHER || bp.limb_count)
+            snprintf(m->body_plan, sizeof m->body_plan, "%s", am_body_plan_label(bp.kind));
         /* The viewer's BVH upload with its default joint map (legacy names such as hip,
          * abdomen, lThigh included); other names (CMU's Hips, ...) through the map
          * `animesh map suggest` proposes, as anim from-bvh converts them. */
@@ -523,6 +562,8 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
         return am_fail_nomem(err, "motion");
     am_retarget_rest_of_rig(plan->part_count ? &plan->parts[0].rig : NULL, skel, rest);
     mo.retarget.target_rest = rest;
+    mo.target_plan = &plan->body_plan;
+    mo.allow_body_mismatch = opts->allow_body_mismatch;
     am_motion_file_result r;
     am_status st = am_motion_file_convert(ref, skel, &mo, &r, err);
     free(rest);
@@ -555,6 +596,7 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
         m->keys_before = a->keys_before;
         m->keys_after = a->keys_after;
         m->worst_direction_deg = a->worst_direction_deg;
+        snprintf(m->body_plan, sizeof m->body_plan, "%s", am_body_plan_label(r.plan.kind));
     }
     am_motion_file_result_free(&r);
     return AM_OK;
@@ -612,7 +654,7 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
             plan->motions = nm;
             am_import_motion *m = &plan->motions[plan->motion_count];
             memset(m, 0, sizeof *m);
-            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, m, err);
+            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts, m, err);
             if (st)
                 return st;
             stem_of(opts->anim_paths[i], m->name, sizeof m->name);

@@ -131,6 +131,9 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
         }
         json_object_set_new(o, "joint_map", map);
     }
+    json_t *plan = am_body_plan_json(&r->body_plan);
+    if (plan)
+        json_object_set_new(o, "body_plan", plan);
     json_t *parts = json_array();
     for (size_t i = 0; i < r->part_count; i++)
         json_array_append_new(parts, part_json(&r->parts[i]));
@@ -158,6 +161,8 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
             json_object_set_new(e, "keys_after", json_integer((json_int_t)mi->keys_after));
             json_object_set_new(e, "worst_direction_deg", real(mi->worst_direction_deg));
         }
+        if (e && mi->body_plan[0])
+            json_object_set_new(e, "body_plan", str(mi->body_plan));
         json_array_append_new(md, e);
     }
     json_object_set_new(o, "motion_details", md);

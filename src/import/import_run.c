@@ -799,6 +799,7 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         rep->finding_count = rep->finding_cap = plan->finding_count;
     }
     snprintf(rep->axes, sizeof rep->axes, "%s", plan->axes);
+    rep->body_plan = plan->body_plan;
     if (plan->map_count) {
         if (!(rep->map = malloc(plan->map_count * sizeof *rep->map)))
             return am_fail_nomem(err, "report");

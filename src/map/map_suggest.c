@@ -4,6 +4,7 @@
 #include "core/text.h"
 
 #include "map/map_fallback.h"
+#include "map/body_plan.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -841,6 +842,11 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
     json_object_set_new(a, "conflicts", conf);
     json_object_set_new(root, "axes", a);
     json_object_set_new(root, "convention", json_string(sug->convention));
+    am_body_plan plan;
+    am_body_plan_classify(s, b, ax, sug, skel, &plan);
+    json_t *pj = am_body_plan_json(&plan);
+    if (pj)
+        json_object_set_new(root, "body_plan", pj);
     json_t *joints = json_array(), *map = json_object();
     for (size_t j = 0; j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];

@@ -122,8 +122,8 @@ am_status am_map_suggest_scene(const am_scene *scene, const am_skeleton *skel, c
                                const am_joint_map *user, am_body *body, am_axes *axes, am_map_suggestion *out,
                                am_error *err);
 /* The report of `animesh map suggest --json`: source, format, axes (report, up, forward,
- * scale, conflicts), naming convention, per joint {rig, target, confidence, reason,
- * weights_to}, notes, and the map itself. */
+ * scale, conflicts), naming convention, body_plan (body_plan.h: plan, evidence, limbs), per
+ * joint {rig, target, confidence, reason, weights_to}, notes, and the map itself. */
 am_status am_map_suggestion_report_json(const am_scene *scene, const am_body *body, const am_axes *axes,
                                         const am_map_suggestion *sug, const am_skeleton *skel, am_buf *out,
                                         am_error *err);

@@ -1,5 +1,6 @@
 /* `animesh bind` as a library call (bind_run.h). */
 #include "report/bind_run.h"
+#include "report/poses_by_plan.h"
 #include "core/clock.h"
 #include "core/parallel.h"
 #include "core/notes.h"
@@ -281,6 +282,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     memset(&rig, 0, sizeof rig);
     memset(&bench, 0, sizeof bench);
     bool have_bench = false;
+    am_quality_pose *plan_poses = NULL; /* the standard poses by the bound creature's body plan */
+    size_t plan_pose_count = 0;
     lap_clock clk = lap_start();
     am_task preload = {0}, rig_task = {0}, viewer_task = {0};
     /* A model read in a child process (FBX: the mesh, or a --like model) is read with no
@@ -418,7 +421,17 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     name_file(out, rig_json_at, name);
     am_buf_free(&rig_json);
     lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
-    if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
+    const am_quality_pose *poses = job->poses;
+    size_t pose_count = job->pose_count;
+    if (!poses) {
+        am_body_plan plan;
+        if ((s = am_quality_body_plan(&bench, &plan, err)) ||
+            (s = am_quality_plan_poses(&plan, &plan_poses, &plan_pose_count, err)))
+            goto done;
+        poses = plan_poses;
+        pose_count = plan_pose_count;
+    }
+    if ((s = am_quality_run_threads(&bench, poses, pose_count, job->bind.threads, &out->quality, err)))
         goto done;
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
@@ -436,7 +449,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     progress(job, "writing the report");
     size_t nw = 0;
     char report_files[AM_REPORT_MAX_FILES][256];
-    if ((s = am_report_write_threads(&bench, &out->quality, job->poses, job->pose_count, job->bind.threads, set,
+    if ((s = am_report_write_threads(&bench, &out->quality, poses, pose_count, job->bind.threads, set,
                                      out->name, (const char *)text.data, report_files, &nw, err)))
         goto done;
     for (size_t i = 0; i < nw && out->file_count < sizeof out->files / sizeof out->files[0]; i++)
@@ -473,6 +486,7 @@ done:
     am_task_join(&preload); /* no-ops unless a step failed while they ran */
     am_task_join(&rig_task);
     am_buf_free(&rig_json);
+    free(plan_poses);
     am_outset_free(set); /* without a commit: every temp file removed, the folder as it was */
     if (have_bench)
         am_bench_free(&bench);

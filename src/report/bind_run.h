@@ -44,7 +44,7 @@ typedef struct am_bind_job {
     const char *out_dir;
     bool skin;
     bool preview;                /* with skin: NAME.preview.html too (preview.h) */
-    const am_quality_pose *poses;/* NULL = the standard poses */
+    const am_quality_pose *poses;/* NULL = the standard poses of its body plan (poses_by_plan.h) */
     size_t pose_count;
     am_progress_fn progress;
     void *user;

@@ -113,15 +113,28 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
             am_fail(err, AM_ERR_INVALID, "its skeleton maps to nothing: no joint maps to a viewer joint (give --map MAP.json), it holds %s", out->holds);
         return st;
     }
-    out->findings = r.finding_count ? malloc(r.finding_count * sizeof *out->findings) : NULL;
+    am_body_plan_classify(s, &r.body, &r.axes, &r.suggestion, skel, &out->plan);
+    char why[1200];
+    bool mismatch = opts->target_plan && am_body_plan_mismatch(&out->plan, opts->target_plan, why, sizeof why);
+    if (mismatch && !opts->allow_body_mismatch) {
+        am_retarget_result_free(&r);
+        return am_fail(err, AM_ERR_INVALID, "body plans differ (--allow-body-mismatch retargets it anyway): %s", why);
+    }
+    out->findings = malloc((r.finding_count + 1) * sizeof *out->findings);
     out->anims = calloc(r.anim_count ? r.anim_count : 1, sizeof *out->anims);
-    if (!out->anims || (r.finding_count && !out->findings)) {
+    if (!out->anims || !out->findings) {
         am_retarget_result_free(&r);
         return am_fail_nomem(err, "motions");
     }
     if (r.finding_count)
         memcpy(out->findings, r.findings, r.finding_count * sizeof *out->findings);
     out->finding_count = r.finding_count;
+    if (mismatch) {
+        am_retarget_finding *f = &out->findings[out->finding_count++];
+        memset(f, 0, sizeof *f);
+        f->level = AM_FINDING_WARNING;
+        snprintf(f->text, sizeof f->text, "body plans differ (retargeted because --allow-body-mismatch): %.340s", why);
+    }
     char stem[64];
     stem_of(path, stem, sizeof stem);
     for (size_t i = 0; !st && i < r.anim_count; i++) {
@@ -152,6 +165,42 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
     }
     am_retarget_result_free(&r);
     return st;
+}
+
+am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, const am_body_plan *target, bool allow,
+                                    am_body_plan *out, char *warning, size_t warning_size, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (warning_size)
+        warning[0] = '\0';
+    am_scene s;
+    am_error e;
+    am_error_clear(&e);
+    if (am_scene_load(path, &s, &e))
+        return AM_OK; /* the conversion itself says what is wrong with the file */
+    am_body body;
+    am_axes axes;
+    am_map_suggestion sug;
+    am_axes_opts ao = {0};
+    if (!am_map_suggest_scene(&s, skel, &ao, NULL, &body, &axes, &sug, &e)) {
+        am_body_plan_classify(&s, &body, &axes, &sug, skel, out);
+        am_map_suggestion_free(&sug);
+        am_body_free(&body);
+    } else if (!am_body_analyse(&s, &body, &e)) {
+        am_body_plan_classify(&s, &body, NULL, NULL, skel, out);
+        am_body_free(&body);
+    }
+    am_scene_free(&s);
+    char why[1200];
+    if (!target || !am_body_plan_mismatch(out, target, why, sizeof why))
+        return AM_OK;
+    if (!allow) {
+        am_fail(err, AM_ERR_INVALID, "body plans differ (--allow-body-mismatch retargets it anyway): %s", why);
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
+    snprintf(warning, warning_size, "body plans differ (converted because --allow-body-mismatch): %s", why);
+    return AM_OK;
 }
 
 am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,

@@ -20,6 +20,7 @@ extern "C" {
 
 #include "core/error.h"
 #include "core/io.h"
+#include "map/body_plan.h"
 #include "retarget/retarget.h"
 #include "skeleton/skeleton.h"
 
@@ -51,6 +52,7 @@ typedef struct am_motion_file_result {
     size_t anim_count;
     am_retarget_finding *findings; /* the retargeter's notes and warnings */
     size_t finding_count;
+    am_body_plan plan;         /* the motion's skeleton's body plan (body_plan.h) */
 } am_motion_file_result;
 
 typedef struct am_motion_file_opts {
@@ -58,15 +60,29 @@ typedef struct am_motion_file_opts {
                                   from clips/clip_count; target_rest: the creature's (NULL: stock) */
     uint32_t hand_pose;        /* 0..13 */
     bool one_clip;             /* anim from-model -o OUT: several clips without a choice is refused */
+    /* The creature the motion goes onto (NULL: no check). A motion whose body plan differs
+     * (am_body_plan_mismatch) is refused naming both plans and the limbs that disagree,
+     * unless allow_body_mismatch (then a warning finding says it). */
+    const am_body_plan *target_plan;
+    bool allow_body_mismatch;
 } am_motion_file_opts;
 void am_motion_file_opts_init(am_motion_file_opts *o);
 
 /* Load FILE[:CLIP] and convert its clips. Refused (AM_ERR_INVALID, naming the file and what
- * it holds): a file without clips, a skeleton nothing of which maps to a viewer joint, a clip
+ * it holds): a motion across body plans (opts.target_plan), a file without clips, a skeleton nothing of which maps to a viewer joint, a clip
  * shorter than one frame (1/30 s); AM_ERR_USAGE: an unknown clip (listing the clips). */
 am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,
                                  am_motion_file_result *out, am_error *err);
 void am_motion_file_result_free(am_motion_file_result *r);
+
+/* The body-plan check alone, for the routes that convert without retargeting (a BVH by the
+ * viewer's rules, import --anim X.bvh, anim from-bvh): FILE's skeleton read as map suggest
+ * reads it (without a map when none can be made: the joints' own viewer names), its plan in
+ * *out. A plan that differs from `target` is refused (AM_ERR_INVALID, as
+ * am_motion_file_convert) unless allow; then `warning` says it ("" otherwise). A file that
+ * cannot be read as a rig has plan other (nothing checked). */
+am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, const am_body_plan *target, bool allow,
+                                    am_body_plan *out, char *warning, size_t warning_size, am_error *err);
 
 #ifdef __cplusplus
 }
