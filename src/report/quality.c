@@ -2,6 +2,7 @@
  * (empty_major, mirror_err, rigid parts), the standard poses, the joint band volume, and
  * the flags. Everything else is the bench's own measurement. */
 #include "report/quality.h"
+#include "report/quality_intent.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -477,6 +478,8 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
             continue;
         if (weighted[j] || !am_bind_bone_is_empty(&sk, j, b->bind_pos, b->vertex_count, main_of, weighted, b->height))
             continue;
+        if (am_quality_joint_left_empty(b, (size_t)skin_of[j], total))
+            continue; /* an extended joint between weighted ones: left so on purpose */
         if (r->empty_major_count < 16)
             snprintf(r->empty_major[r->empty_major_count], sizeof r->empty_major[0], "%s", sk.joints[j].name);
         r->empty_major_count++;
