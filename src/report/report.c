@@ -13,6 +13,7 @@
 #include "core/io.h"
 #include "import/import.h"
 #include "mesh/mesh_asset.h"
+#include "report/quality_limits.h"
 #include "readers/scene_load.h"
 #include "skin/skin_build.h"
 
@@ -306,6 +307,10 @@ am_status am_report_write_threads(const am_bench *b, const am_quality_report *r,
         s = am_buf_append(&text, preface, strlen(preface), err);
     if (!s)
         s = am_quality_text(r, &text, err);
+    if (!s) /* the flags' thresholds, from the one table help and JSON use too */
+        s = am_buf_append(&text, "thresholds:\n", 12, err);
+    if (!s)
+        s = am_quality_limits_text("  ", &text, err);
     if (!s) {
         snprintf(name, sizeof name, "%s.report.json", stem);
         s = add(set, name, json.data, json.size, written, wc, err);
