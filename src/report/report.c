@@ -144,6 +144,11 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
     am_status opened = am_read_file_head(path, head, sizeof head, &got, NULL, err);
     if (opened)
         return opened;
+    if (got == 0) {
+        am_fail(err, AM_ERR_INVALID, "the file is empty (0 bytes): nothing to judge; check the copy or write it again");
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
     /* A mesh asset starts with its binary LLSD header, a map ('{'). */
     bool asset = has_ext(path, ".llmesh") || has_ext(path, ".slm") || (got > 0 && head[0] == '{' && !has_ext(path, ".json") &&
                                                                        !has_ext(path, ".gltf"));
