@@ -135,6 +135,92 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+bool am_report_is_mesh_asset(const char *path)
+{
+    uint8_t head[4] = {0};
+    size_t got = 0;
+    am_error ignored;
+    if (am_read_file_head(path, head, sizeof head, &got, NULL, &ignored))
+        return has_ext(path, ".llmesh") || has_ext(path, ".slm");
+    return has_ext(path, ".llmesh") || has_ext(path, ".slm") ||
+           (got > 0 && head[0] == '{' && !has_ext(path, ".json") && !has_ext(path, ".gltf"));
+}
+
+/* The import plan of a model file (import's route, --up/--forward/--unit as given). */
+static am_status plan_model(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
+                            am_import_plan *plan, char *what, size_t what_size, am_error *err)
+{
+    am_scene sc;
+    const am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs, as import does */
+    am_status s = am_scene_load_ex(path, &lo, &sc, err);
+    if (s)
+        return s;
+    am_import_options io;
+    am_import_options_default(&io);
+    io.retarget.axes.up = frame ? frame->up : 0;
+    io.retarget.axes.forward = frame ? frame->forward : 0;
+    io.retarget.axes.scale = frame ? frame->unit_m : 0;
+    s = am_import_plan_make(&sc, skel, &io, plan, err);
+    if (!s) {
+        const am_scene_format_info *fm = am_scene_format_lookup(sc.format);
+        snprintf(what, what_size, "%s model, %s route as import takes it (%zu part%s, skin built in memory)",
+                 fm ? fm->name : "model", am_import_route_name(plan->route), plan->part_count,
+                 plan->part_count == 1 ? "" : "s");
+    }
+    am_scene_free(&sc);
+    if (s && err && !err->where[0])
+        am_error_where(err, "%s", path);
+    return s;
+}
+
+void am_report_parts_free(am_report_part *parts, size_t count)
+{
+    for (size_t i = 0; parts && i < count; i++)
+        am_buf_free(&parts[i].asset);
+    free(parts);
+}
+
+am_status am_report_model_parts(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
+                                am_report_part **parts, size_t *count, char *what, size_t what_size, am_error *err)
+{
+    *parts = NULL;
+    *count = 0;
+    am_import_plan plan;
+    am_status s = plan_model(path, skel, frame, &plan, what, what_size, err);
+    if (s)
+        return s;
+    am_report_part *out = calloc(plan.part_count ? plan.part_count : 1, sizeof *out);
+    if (!out) {
+        am_import_plan_free(&plan);
+        return am_fail_nomem(err, "model parts");
+    }
+    for (size_t i = 0; i < plan.part_count && !s; i++) {
+        const am_rig *rig = &plan.parts[i].rig;
+        am_skin_options so;
+        am_skin_options_default(&so);
+        so.region_max_tris = 0; /* a look at it, not an upload: import checks the region limit */
+        if (rig->explicit_skin)
+            so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
+        am_skin_result res;
+        if (!(s = am_skin_build(rig, skel, &so, &res, err))) {
+            s = am_mesh_asset_encode(&res.asset, &out[i].asset, err);
+            am_skin_result_free(&res);
+        }
+        snprintf(out[i].name, sizeof out[i].name, "%s", plan.parts[i].name);
+    }
+    size_t n = plan.part_count;
+    am_import_plan_free(&plan);
+    if (s) {
+        am_report_parts_free(out, n);
+        if (err && !err->where[0])
+            am_error_where(err, "%s", path);
+        return s;
+    }
+    *parts = out;
+    *count = n;
+    return AM_OK;
+}
+
 am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
                          am_report_input *info, am_error *err)
 {
@@ -168,38 +254,22 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
     }
     /* Any other file: import's own route (import.h), so that report judges what import
      * would write: the faithful skin, or the retargeted rig (the parts as one creature). */
-    am_scene sc;
-    const am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs, as import does */
-    am_status s = am_scene_load_ex(path, &lo, &sc, err);
+    am_import_plan plan;
+    am_status s = plan_model(path, skel, frame, &plan, info->what, sizeof info->what, err);
     if (s)
         return s;
-    am_import_options io;
-    am_import_options_default(&io);
-    io.retarget.axes.up = frame ? frame->up : 0;
-    io.retarget.axes.forward = frame ? frame->forward : 0;
-    io.retarget.axes.scale = frame ? frame->unit_m : 0;
-    am_import_plan plan;
-    s = am_import_plan_make(&sc, skel, &io, &plan, err);
-    if (!s) {
-        const am_scene_format_info *fm = am_scene_format_lookup(sc.format);
-        info->route = plan.route;
-        info->parts = plan.part_count;
-        snprintf(info->what, sizeof info->what, "%s model, %s route as import takes it (%zu part%s, skin built in "
-                 "memory, read back by the bench)",
-                 fm ? fm->name : "model", am_import_route_name(plan.route), plan.part_count,
-                 plan.part_count == 1 ? "" : "s");
-        if (plan.part_count == 1) {
-            s = am_report_bench_rig(&plan.parts[0].rig, skel, base_name(path), out, err);
-        } else {
-            am_rig rig;
-            if (!(s = rig_from_parts(&plan, &rig, err))) {
-                s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
-                am_rig_free(&rig);
-            }
+    info->route = plan.route;
+    info->parts = plan.part_count;
+    if (plan.part_count == 1) {
+        s = am_report_bench_rig(&plan.parts[0].rig, skel, base_name(path), out, err);
+    } else {
+        am_rig rig;
+        if (!(s = rig_from_parts(&plan, &rig, err))) {
+            s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
+            am_rig_free(&rig);
         }
-        am_import_plan_free(&plan);
     }
-    am_scene_free(&sc);
+    am_import_plan_free(&plan);
     if (s && err && !err->where[0])
         am_error_where(err, "%s", path);
     return s;

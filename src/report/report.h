@@ -50,6 +50,21 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
 am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const char *source, am_bench *out,
                               am_error *err);
 
+/* Is `path` a mesh asset (by its name, or its first byte: the asset's binary LLSD map)?
+ * `bench` and `preview` read those as written and any other model through
+ * am_report_model_parts / am_report_load, import's own route. */
+bool am_report_is_mesh_asset(const char *path);
+
+/* A model file as the mesh assets import would write for it (import's route: faithful or
+ * retargeted; every LOD, encoded as written, in memory), one per part. */
+typedef struct am_report_part {
+    char name[128];          /* the part's output stem, as import names it */
+    am_buf asset;            /* the encoded mesh asset */
+} am_report_part;
+am_status am_report_model_parts(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
+                                am_report_part **parts, size_t *count, char *what, size_t what_size, am_error *err);
+void am_report_parts_free(am_report_part *parts, size_t count);
+
 #define AM_REPORT_MAX_FILES 8
 
 /* Add the report files of `r` to `set`; `written` (optional, AM_REPORT_MAX_FILES entries of
