@@ -343,6 +343,25 @@ static void test_no_temporary_name_in_a_title(void **state)
     remove(tmp);
 }
 
+/* map suggest on a motion-only file (Mixamo's Idle.fbx: a skeleton and a clip, no mesh)
+ * speaks of its skeleton, not of a mesh's stature or weights; on the avatar it still does. */
+static void test_map_suggest_on_a_motion_only_file_speaks_of_its_skeleton(void **state)
+{
+    fixture *f = *state;
+    static char out[1 << 17];
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest '%s/Idle.fbx' --skeleton '%s'", f->data, f->skel), 0);
+    assert_non_null(strstr(out, "a motion-only file (no skinned mesh): a skeleton of 65 joints, 1 clip"));
+    assert_non_null(strstr(out, "skeleton height "));
+    assert_non_null(strstr(out, "it moves with 'mixamorig:LeftHandThumb3' (mHandThumb3Left)"));
+    assert_null(strstr(out, "stature"));
+    assert_null(strstr(out, "weight"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "map suggest '%s/rpm_avatar.glb' --skeleton '%s'", f->data, f->skel),
+                     0);
+    assert_null(strstr(out, "motion-only"));
+    assert_non_null(strstr(out, "stature "));
+    assert_non_null(strstr(out, "its weights go to 'LeftHandThumb3' (mHandThumb3Left)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +372,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_finding_code_has_a_remedy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_and_truncated_inputs_say_so, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_temporary_name_in_a_title, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_map_suggest_on_a_motion_only_file_speaks_of_its_skeleton, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
