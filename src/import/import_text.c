@@ -100,8 +100,8 @@ bool am_import_finding_is_warning(const char *code)
 static const char *skin_warning_remedy(const char *w)
 {
     if (strstr(w, "appears") && strstr(w, "higher"))
-        return "move the rig's mPelvis back to its default (import --place pelvis does), or lower the object "
-               "in-world by that much";
+        return "lower the object in-world by that much, or put the rig's mPelvis back at its default position "
+               "and export again";
     if (strstr(w, "too small to store"))
         return "nothing: the weight was below what the asset can store";
     return am_import_finding_remedy("skin_warning");
@@ -340,7 +340,8 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
     for (size_t i = first_note; i < before; i++)
         order[no++] = i;
     size_t shown = 0;
-    for (size_t k = 0; k < no && lines + 2 + 3 + 1 <= AM_IMPORT_SUMMARY_MAX_LINES; k++) {
+    /* (and one for the command's "reading" line, so the whole run ends within the budget) */
+    for (size_t k = 0; k < no && 1 + lines + 2 + 3 + 1 <= AM_IMPORT_SUMMARY_MAX_LINES; k++) {
         const group *q = &g[order[k]];
         char shown_text[2048];
         am_text_shown(q->text, shown_text, sizeof shown_text);

@@ -13,7 +13,7 @@ extern "C" {
 #include "core/io.h"
 #include "import/import.h"
 
-#define AM_IMPORT_SUMMARY_MAX_LINES 15
+#define AM_IMPORT_SUMMARY_MAX_LINES 15 /* with the command's own "reading" line */
 
 am_status am_import_report_text(const am_import_report *r, am_buf *out, am_error *err);
 /* `report_file`: where the full text was written ("" none); `out_dir` the run's folder. */
