@@ -242,6 +242,33 @@ static void test_import_ends_with_a_short_summary(void **state)
     assert_true(lines_of(out) > 100);
 }
 
+/* The mesh that "appears 1.067 m higher" (an mPelvis override: the bear, Linden Lab's raptor)
+ * says what to do about it, in the warning itself and in the summary. */
+static void test_the_pelvis_override_warning_says_what_to_do(void **state)
+{
+    fixture *f = *state;
+    static char out[1 << 16];
+    char dir[900];
+    snprintf(dir, sizeof dir, "%s/bear", f->dir);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s/Little Bear_90.dae' --out '%s' --skeleton '%s'", f->data,
+                                     dir, f->skel),
+                     0);
+    assert_true(lines_of(out) <= AM_IMPORT_SUMMARY_MAX_LINES);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/Little_Bear_90.import.txt", dir);
+    size_t n;
+    char *full = (char *)am_test_slurp(path, &n);
+    const char *w = strstr(full, "warning: the rig moves mPelvis to (0.0110, -0.0002, 0.1873)");
+    assert_non_null(w);
+    assert_non_null(strstr(w, "\n    do: lower the object in-world by that much"));
+    free(full);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "skin '%s/Little_Bear_90.rig.json' --out '%s/s' --skeleton '%s'",
+                                     dir, dir, f->skel),
+                     0);
+    assert_non_null(strstr(out, "the mesh appears 1.067 m higher; lower the object in-world by that much or put mPelvis "
+                                "back at its default"));
+}
+
 /* Every finding code import raises has its own remedy (not the generic one). */
 static void test_every_finding_code_has_a_remedy(void **state)
 {
@@ -369,6 +396,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_imports_own_asset_has_no_blocker_for_joints_left_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_text_and_json_use_the_same_thresholds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_ends_with_a_short_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_pelvis_override_warning_says_what_to_do, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_finding_code_has_a_remedy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_and_truncated_inputs_say_so, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_temporary_name_in_a_title, setup, teardown),

@@ -102,6 +102,8 @@ static const char *skin_warning_remedy(const char *w)
     if (strstr(w, "appears") && strstr(w, "higher"))
         return "lower the object in-world by that much, or put the rig's mPelvis back at its default position "
                "and export again";
+    if (strstr(w, "; lower ") || strstr(w, "; pass ") || strstr(w, ": pass "))
+        return "as the warning says";
     if (strstr(w, "too small to store"))
         return "nothing: the weight was below what the asset can store";
     return am_import_finding_remedy("skin_warning");
