@@ -8,7 +8,12 @@
  * the viewer's 7: mSpine2 and mSpine4 stay empty, their parent and child carry the flesh),
  * and rigs made for the base skeleton leave it so (the bear's mSpine4). No motion of the
  * source drives it, and base motions never do, so the flesh follows its neighbours: it is
- * no "major bone inside the mesh with no weight" (the empty_major blocker). */
+ * no "major bone inside the mesh with no weight" (the empty_major blocker).
+ * The same for Bento DETAIL a mesh leaves out as a whole: an extended joint of the face,
+ * mouth, lips, nose, eyes, ears or hand groups with no weight anywhere below it, under a
+ * weighted joint (Roth2's body weights its head to mHead and none of the face: mFaceJaw is
+ * empty; its jaw does not open, the mesh is whole). A tail, wing or hind limb left empty is
+ * still a blocker: that is a body part that does not move. */
 #ifndef AM_REPORT_QUALITY_INTENT_H
 #define AM_REPORT_QUALITY_INTENT_H
 
