@@ -137,6 +137,9 @@ typedef struct am_bench_motion_info {
     size_t key_time_count;     /* distinct key times over all curves, ascending */
     const double *key_times;
 } am_bench_motion_info;
+/* Name motion `motion` as the user will find it (its final path, not the temporary one it
+ * was read from before an output set renamed it: core/outset.h). */
+void am_bench_motion_set_source(am_bench *b, size_t motion, const char *source);
 am_status am_bench_motion_get_info(const am_bench *b, size_t motion, am_bench_motion_info *out,
                                    am_error *err);
 

@@ -66,6 +66,12 @@ static am_status motion_init(am_bench *b, am_bench_motion *m, am_error *err)
     return AM_OK;
 }
 
+void am_bench_motion_set_source(am_bench *b, size_t motion, const char *source)
+{
+    if (motion < b->motion_count && source)
+        snprintf(b->motions[motion]->source, sizeof b->motions[motion]->source, "%s", source);
+}
+
 am_status am_bench_add_anim_mem(am_bench *b, const uint8_t *data, size_t size, const char *source, am_error *err)
 {
     am_bench_motion *m = calloc(1, sizeof *m);

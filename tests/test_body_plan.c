@@ -276,7 +276,7 @@ static void test_report_poses_come_from_the_body_plan(void **state)
     char dir[256], out[16384];
     am_test_tmpdir(dir, sizeof dir);
     skin_fixture(dir);
-    int rc = am_test_run_cli(out, sizeof out, "report '%s/q/quadruped.llmesh'", dir);
+    int rc = am_test_run_cli(out, sizeof out, "report --verbose '%s/q/quadruped.llmesh'", dir);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "body plan: quadruped (viewer joints carrying weight: forelegs (mHipLeft, mHipRight); "
                                 "hind legs (mHindLimb1Left, mHindLimb1Right); tail (mTail1))"));

@@ -304,7 +304,7 @@ static void test_glb_bad_chunk_lengths(void **state)
     } cases[] = {
         {12, 0x7ffffff0u, "GLB chunk 0 (JSON): length 2147483632 runs past the end of the file (at byte 12)"},
         {12, json_len + 2, "GLB chunk 0 (JSON): length"},
-        {8, (uint32_t)glb.size + 4, "GLB header says"},
+        {8, (uint32_t)glb.size + 4, "truncated GLB: its header says"},
         {20 + json_len, (uint32_t)b.bin.size + 8, "GLB chunk 1 (BIN): length"},
         {16, 0x004E4942u, "the first chunk is not JSON"},
         {4, 1, "GLB version 1: only glTF 2.0 binaries are read (re-export as glTF 2.0) (at byte 4)"},
@@ -321,7 +321,10 @@ static void test_glb_bad_chunk_lengths(void **state)
     /* cut short: the header's length no longer matches */
     assert_int_equal(am_write_file_atomic(path, glb.data, glb.size - 4, NULL), AM_OK);
     am_gf_load_error(path, AM_ERR_INVALID, msg, sizeof msg);
-    assert_non_null(strstr(msg, "(truncated?)"));
+    /* says what is missing (4 bytes of the binary chunk) and what to do */
+    assert_non_null(strstr(msg, "truncated GLB"));
+    assert_non_null(strstr(msg, "(4 missing, the end of the binary chunk"));
+    assert_non_null(strstr(msg, "download the file again, or export it again"));
     am_buf_free(&glb);
     broken_free(&b);
 }

@@ -133,7 +133,7 @@ static void test_bad_input_writes_nothing(void **state)
     assert_true(exists(dir));
     am_test_rmtree(dir);
     /* ... and a reachable one is met: 6638 triangles (estimate 5542) fitted under 3000 */
-    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --region-max-tris 3000 --skeleton '%s'",
+    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --region-max-tris 3000 --verbose --skeleton '%s'",
                                      path, dir, f->skel),
                      0);
     const char *est = strstr(out, "animesh estimate ");
@@ -204,7 +204,7 @@ static void test_json_report_and_written_files_reread(void **state)
     assert_int_equal(json_integer_value(json_object_get(part, "triangles")), 12);
     assert_int_equal(json_integer_value(json_object_get(part, "joints")), 8);
     assert_int_equal(json_array_size(json_object_get(part, "joint_list")), 8);
-    assert_int_equal(json_array_size(json_object_get(j, "written")), 4);
+    assert_int_equal(json_array_size(json_object_get(j, "written")), 5); /* and the full report, .import.txt */
     bool quirk = false;
     json_t *fs = json_object_get(j, "findings");
     for (size_t i = 0; i < json_array_size(fs); i++)
@@ -224,7 +224,7 @@ static void test_json_report_and_written_files_reread(void **state)
                      0);
     snprintf(b, sizeof b, "cmp -s '%s/r2ROOTPRIM_rigged.llmesh' '%s/r2ROOTPRIM_rigged.llmesh'", dir, a);
     assert_int_equal(system(b), 0); /* NAME.rig.json rebuilds the same asset */
-    assert_int_equal(files_in(dir), 5); /* no staged leftovers: the 4 files and the set's NAME.outset */
+    assert_int_equal(files_in(dir), 6); /* no staged leftovers: the 4 files, NAME.import.txt and the set's NAME.outset */
 }
 
 /* The five meshes of the Bento female become one object: the first the animesh root, the
@@ -316,8 +316,9 @@ static void test_a_rerun_with_fewer_outputs_removes_the_earlier_ones_and_says_so
     snprintf(path, sizeof path, "%s/r2ROOTPRIM_rigged_notes.txt", dir);
     am_test_write_text(path, "mine\n");
     size_t before = files_in(dir);
-    assert_int_equal(am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --skeleton '%s'",
-                                     f->data, dir, f->skel),
+    assert_int_equal(am_test_run_cli(out, sizeof out,
+                                     "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --verbose --skeleton '%s'", f->data,
+                                     dir, f->skel),
                      0);
     assert_non_null(strstr(out, "removed "));
     assert_non_null(strstr(out, "/r2ROOTPRIM_rigged_poses.png (the previous run's, not written by this one)"));
@@ -377,7 +378,8 @@ static void test_cmu_bvh_motion_through_the_suggested_map(void **state)
     static char out[1 << 20];
     snprintf(dir, sizeof dir, "%s/cmu", f->dir);
     snprintf(ref, sizeof ref, "%s/ref.anim", f->dir);
-    int rc = am_test_run_cli(out, sizeof out, "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --anim '%s' --skeleton '%s'",
+    int rc = am_test_run_cli(out, sizeof out,
+                             "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --anim '%s' --verbose --skeleton '%s'",
                              f->data, dir, cmu, f->skel);
     if (rc != 0)
         fail_msg("exit %d: %s", rc, out);
@@ -389,8 +391,8 @@ static void test_cmu_bvh_motion_through_the_suggested_map(void **state)
     snprintf(cmd, sizeof cmd, "cmp -s '%s/01_01.anim' '%s'", dir, ref);
     /* --align-rest: the same corrected .anim as from-bvh --align-rest */
     rc = am_test_run_cli(out, sizeof out,
-                         "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --anim '%s' --align-rest --skeleton '%s'", f->data,
-                         dir, cmu, f->skel);
+                         "import '%s/r2ROOTPRIM_rigged.dae' --out '%s' --anim '%s' --align-rest --verbose --skeleton '%s'",
+                         f->data, dir, cmu, f->skel);
     if (rc != 0)
         fail_msg("exit %d: %s", rc, out);
     assert_non_null(strstr(out, "[motion_joint_map] motion '/usr/share/assimp/models/BVH/01_01.bvh': its joint names "

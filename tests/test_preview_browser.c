@@ -295,8 +295,8 @@ static void test_imported_bear_with_bvh_clip_page_poses_as_the_bench(void **stat
     am_test_shared_path(dae, sizeof dae, "data/realdata/Little Bear_90.dae");
     am_test_shared_path(bvh, sizeof bvh, "data/realdata/TeddyIdle.bvh");
     /* the page import --preview writes into its output set */
-    int rc = am_test_run_cli(log, sizeof log, "import '%s' --anim '%s' --out '%s' --preview --skeleton '%s'", dae, bvh,
-                             c.dir, skel);
+    int rc = am_test_run_cli(log, sizeof log, "import '%s' --anim '%s' --out '%s' --preview --verbose --skeleton '%s'",
+                             dae, bvh, c.dir, skel);
     if (rc)
         fail_msg("import: %s", log);
     assert_non_null(strstr(log, "Little_Bear_90.preview.html"));

@@ -231,6 +231,7 @@ static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const 
     if (s)
         return s;
     snprintf(b.source, sizeof b.source, "%s", mesh_path); /* what the user will find */
+    am_bench_motion_set_source(&b, 0, anim_path); /* never the temporary name (titles, reports) */
     am_bench_set sets[3];
     memset(sets, 0, sizeof sets);
     float *rest = NULL, *posed = NULL;

@@ -12,14 +12,18 @@
 #include "report/poses_by_plan.h"
 #include "retarget/motion_file.h"
 #include "bench/render.h"
+#include "report/report.h"
 #include "core/text.h"
 
 static const char *help =
-    "usage: animesh bench MESH.llmesh [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"
+    "usage: animesh bench MESH.llmesh|MODEL [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"
     "                     [--set NAME:EXPR ...] [--lod N] [--json] [--max-rest-error M]\n"
     "                     [--png-strip OUT.png [--frames N] [--view front|side|top]\n"
     "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--no-joints]\n"
     "                      [--frame-size WxH]] [--skeleton FILE]\n\n"
+    "MODEL: any file 'animesh import' takes (COLLADA, glTF, FBX ...), loaded by import's own\n"
+    "route (faithful or retargeted, its parts as one creature, skinned in memory: the high\n"
+    "LOD only).\n"
     "Reads a mesh asset as written (through the decoder) and .anim files, places the\n"
     "viewer's skeleton as the viewer does (defaults; mPelvis at the prim; each skinned\n"
     "joint at its VIEWER parent plus the override the asset carries, applied only when it\n"
@@ -441,7 +445,19 @@ int am_cmd_bench(int argc, char **argv)
         return am_cli_report(&err);
     am_bench_options opts = {.lod = a.lod};
     am_bench b;
-    if (am_bench_load(a.mesh, NULL, 0, &skel, &opts, &b, &err) || add_motions(&a, &b, &skel, &err)) {
+    memset(&b, 0, sizeof b);
+    /* a mesh asset as written; any model import takes through import's own route (report.h) */
+    am_status ls;
+    if (am_report_is_mesh_asset(a.mesh)) {
+        ls = am_bench_load(a.mesh, NULL, 0, &skel, &opts, &b, &err);
+    } else {
+        am_report_input info;
+        am_bind_frame frame = {0, 0, 0};
+        ls = am_report_load(a.mesh, &skel, &frame, &b, &info, &err);
+        if (!ls)
+            fprintf(stderr, "animesh bench: %s: %s\n", a.mesh, info.what);
+    }
+    if (ls || add_motions(&a, &b, &skel, &err)) {
         if (b.skel) /* loaded: the motions failed */
             am_bench_free(&b);
         am_skeleton_free(&skel);

@@ -10,6 +10,7 @@
 #include "cli/cli_opts.h"
 #include "core/text.h"
 #include "import/import.h"
+#include "import/import_text.h"
 #include "skeleton/jointmap.h"
 
 #define IMPORT_MAX_ANIMS 32
@@ -40,6 +41,7 @@ static const char *help =
     "  NAME.rig.json        the rig the skin builder got ('animesh skin' rebuilds it)\n"
     "  TEXTURE.png/.j2c     the material's texture and its upload code stream\n"
     "  MOTION.anim          every --anim, converted (.bvh) and checked\n"
+    "  NAME.import.txt      the full report (as --verbose prints it)\n"
     "  NAME_poses.png       with --bench: rows = motions (side, front), columns = times\n"
     "                       (one per part; several parts: also all of them together)\n\n"
     "  --out DIR             output directory (created)\n"
@@ -75,7 +77,10 @@ static const char *help =
     "  --max-tris N|auto|none the high LOD's triangle budget, as 'animesh skin': auto (default)\n"
     "                        fits the region limit (decided before the LODs; a faithful asset\n"
     "                        that fits is kept as given), N at most N, none never reduced\n"
-    "  --json                the report as JSON on stdout (progress on stderr)\n"
+    "  --json                the report as JSON on stdout\n"
+    "  --verbose             the full report on stdout (every part, the joint map, every\n"
+    "                        finding with what to do) and each step on stderr; default: a\n"
+    "                        summary of at most 15 lines (the full report is NAME.import.txt)\n"
     "  --skeleton FILE       the viewer's character/avatar_skeleton.xml\n"
     "Retargeting (models not rigged to the viewer skeleton):\n"
     "  --faithful            refuse such a model (as the uploader does) instead of retargeting\n"
@@ -103,106 +108,6 @@ static void on_progress(void *user, const char *line)
     fprintf(stderr, "animesh import: %s\n", line);
 }
 
-static void print_vec(const char *label, am_vec3 v)
-{
-    printf("%s(%.3f, %.3f, %.3f)", label, v.x, v.y, v.z);
-}
-
-static void print_report(const am_import_report *r)
-{
-    static const char *const up[] = {"not declared (Y_UP assumed)", "X_UP", "Y_UP", "Z_UP"};
-    /* Names come from the file: control characters shown as \xNN, never sent (core/text.h). */
-    char src[1024], nm[512], b[2048], c[2048];
-    printf("%s: %s; %s route%s\n", am_text_shown(r->source, src, sizeof src), r->format, am_import_route_name(r->route),
-           r->route == AM_IMPORT_FAITHFUL ? " (rigged to the viewer skeleton: the uploader's own skin)"
-                                          : " (another skeleton: mapped onto the viewer's, rig and motions computed)");
-    if (r->route == AM_IMPORT_RETARGET) {
-        printf("axes: %s\njoint map:\n", r->axes);
-        for (size_t i = 0; i < r->map_count; i++) {
-            const am_import_map_entry *e = &r->map[i];
-            if (e->viewer[0])
-                printf("  %-28s -> %-20s %.2f  %s\n", am_text_shown(e->rig, nm, sizeof nm), e->viewer, e->confidence,
-                       am_text_shown(e->reason, b, sizeof b));
-            else
-                printf("  %-28s    %-20s       %s\n", am_text_shown(e->rig, nm, sizeof nm), "(unmapped)",
-                       am_text_shown(e->reason, b, sizeof b));
-        }
-    }
-    if (r->route == AM_IMPORT_FAITHFUL)
-        printf("declared: unit %g m, %s (the uploader applies them to the object only, never to the skin)\n",
-               r->declared.unit_m > 0 ? r->declared.unit_m : 1.0,
-               up[r->declared.up >= 0 && r->declared.up <= 3 ? r->declared.up : 0]);
-    for (size_t i = 0; i < r->part_count; i++) {
-        const am_import_part_report *p = &r->parts[i];
-        printf("part %s (mesh %s): %zu %s, %zu vertices %s, %zu face%s, %zu triangles\n", am_text_shown(p->name, nm, sizeof nm),
-               am_text_shown(p->meshes, b, sizeof b),
-               p->positions, r->route == AM_IMPORT_FAITHFUL ? "COLLADA positions" : "source vertices", p->vertices,
-               r->route == AM_IMPORT_FAITHFUL ? "after welding" : "written", p->faces, p->faces == 1 ? "" : "s",
-               p->triangles);
-        printf("  joints %zu (%zu weighted), %zu moved from their default", p->joint_count, p->weighted_joints,
-               p->moved_joints);
-        double best = -1;
-        const char *who = NULL;
-        for (size_t j = 0; j < p->joint_count; j++)
-            if (p->joints[j].moved_m > best) {
-                best = p->joints[j].moved_m;
-                who = p->joints[j].name;
-            }
-        if (p->moved_joints && who)
-            printf(" (largest offset change from its viewer parent %s: %.4f m)", am_text_shown(who, nm, sizeof nm), best);
-        printf("; %zu inverse binds carry scale or rotation\n", p->scaled_binds);
-        if (p->rest_error_before_m >= 0)
-            printf("  rest error (bench): %.6f m with the file's inverse binds, %.6f m written (--normalize-binds)\n",
-                   p->rest_error_before_m, p->rest_error_m);
-        else
-            printf("  rest error (bench, written asset): %.6f m\n", p->rest_error_m);
-        if (p->pelvis_override) {
-            print_vec("  mPelvis override ", p->pelvis_position);
-            printf(": the whole mesh hangs from it; motions with pelvis position keys replace it\n");
-        }
-        if (p->skin && p->skin->cost_known)
-            printf("  triangles per LOD %zu / %zu / %zu / %zu; animesh estimate %.0f; streaming cost %.3f\n",
-                   p->skin->lod_triangles[AM_LOD_HIGH], p->skin->lod_triangles[AM_LOD_MEDIUM],
-                   p->skin->lod_triangles[AM_LOD_LOW], p->skin->lod_triangles[AM_LOD_LOWEST], p->skin->est_tris_max,
-                   p->skin->streaming_cost);
-        for (size_t a = 0; a < p->anim_count; a++) {
-            const am_import_anim_result *m = &p->anims[a];
-            printf("  bench '%s' (%.2f s, %zu samples): box ", am_text_shown(m->name, nm, sizeof nm), m->duration_s,
-                   m->samples);
-            print_vec("", m->min_prim);
-            print_vec("..", m->max_prim);
-            printf(" m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6: %s\n",
-                   m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share,
-                   m->exploded ? "EXPLODES" : m->strained ? "strained, not exploding" : "ok");
-        }
-        if (p->pose_sheet[0])
-            printf("  pose sheet %s\n", p->pose_sheet);
-        for (size_t w = 0; p->skin && w < p->skin->warning_count; w++)
-            fprintf(stderr, "animesh import: warning: part %s: %s\n", am_text_shown(p->name, nm, sizeof nm),
-                    am_text_shown(p->skin->warnings[w], c, sizeof c));
-    }
-    if (r->pose_sheet[0])
-        printf("pose sheet of all %zu parts together %s\n", r->part_count, r->pose_sheet);
-    for (size_t i = 0; i < r->motion_count && i < 16; i++) {
-        const am_import_motion *m = &r->motion_info[i];
-        if (m->retargeted)
-            printf("motion %s: clip '%s' of %s: %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu; "
-                   "bone directions within %.2f deg of the source's\n",
-                   m->name, m->clip, m->source, m->joints_mapped, m->joints_unmapped, m->duration_s,
-                   m->loop ? "looping" : "not looping", m->keys_before, m->keys_after, m->worst_direction_deg);
-    }
-    if (r->finding_count)
-        printf("what the viewer will do with it:\n");
-    for (size_t i = 0; i < r->finding_count; i++)
-        printf("  [%s] %s\n", r->findings[i].code, am_text_shown(r->findings[i].text, c, sizeof c));
-    for (size_t i = 0; i < r->written_count; i++)
-        printf("wrote %s\n", r->written[i]);
-    for (size_t i = 0; i < r->removed_count; i++)
-        printf("removed %s (the previous run's, not written by this one)\n", r->removed[i]);
-    for (size_t i = 0; i < r->left_count; i++)
-        fprintf(stderr, "animesh: warning: %s\n", r->left[i]);
-}
-
 int am_cmd_import(int argc, char **argv)
 {
     if (argc < 2) {
@@ -212,7 +117,7 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY
+        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY, O_VERBOSE
     };
     static const am_cli_opt lopts[] = {
         {"out", required_argument, O_OUT, 0},
@@ -242,6 +147,7 @@ int am_cmd_import(int argc, char **argv)
         {"align-rest", no_argument, O_ALIGN, 0},
         {"allow-body-mismatch", no_argument, O_ALLOW_BODY, 0},
         {"max-tris", required_argument, O_MAXTRIS, 0},
+        {"verbose", no_argument, O_VERBOSE, 0},
         AM_CLI_OPT_HELP};
     am_import_options opts;
     am_import_options_default(&opts);
@@ -249,7 +155,7 @@ int am_cmd_import(int argc, char **argv)
     const char *clips[IMPORT_MAX_CLIPS];
     am_rest_correction corrections[IMPORT_MAX_CORRECTIONS];
     const char *out_dir = NULL, *skel_path = NULL, *map_path = NULL;
-    bool json = false;
+    bool json = false, verbose = false;
     am_error err;
     am_error_clear(&err);
     int c;
@@ -307,6 +213,7 @@ int am_cmd_import(int argc, char **argv)
                 return am_cli_usage("import", "--max-tris: expected a positive integer, auto or none, got '%s'", op.arg);
             break;
         case O_JSON: json = true; break;
+        case O_VERBOSE: verbose = true; break;
         case O_SKEL: skel_path = op.arg; break;
         case O_FAITHFUL: opts.faithful_only = true; break;
         case O_MAP: map_path = op.arg; break;
@@ -361,7 +268,7 @@ int am_cmd_import(int argc, char **argv)
     if (!am_cli_source_date_epoch(&epoch))
         return am_cli_usage("import", "SOURCE_DATE_EPOCH must be a number of seconds, got '%s'", getenv("SOURCE_DATE_EPOCH"));
     opts.creation_time = epoch;
-    opts.progress = on_progress;
+    opts.progress = verbose ? on_progress : NULL; /* the steps only with --verbose */
     am_skeleton skel;
     if (am_cli_load_skeleton(skel_path, &skel, &err))
         return am_cli_report(&err);
@@ -389,8 +296,25 @@ int am_cmd_import(int argc, char **argv)
         }
         am_buf_free(&b);
     } else {
-        print_report(&rep);
+        /* the summary (at most 15 lines), or with --verbose the full report */
+        am_buf t = {0};
+        char report_file[1200] = "";
+        for (size_t i = 0; i < rep.written_count; i++) {
+            size_t l = strlen(rep.written[i]);
+            if (l > 11 && strcmp(rep.written[i] + l - 11, ".import.txt") == 0)
+                snprintf(report_file, sizeof report_file, "%s", rep.written[i]);
+        }
+        am_status ts = verbose ? am_import_report_text(&rep, &t, &err)
+                               : am_import_summary_text(&rep, out_dir, report_file, &t, &err);
+        if (ts)
+            rc = am_cli_report(&err);
+        else
+            fwrite(t.data, 1, t.size, stdout);
+        am_buf_free(&t);
     }
+    /* Files a planted NAME.outset or journal named that animesh never wrote: left, said. */
+    for (size_t i = 0; !st && i < rep.left_count; i++)
+        fprintf(stderr, "animesh: warning: %s\n", rep.left[i]);
     am_import_report_free(&rep);
     if (map_path)
         am_joint_map_free(&user_map);

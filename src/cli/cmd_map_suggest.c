@@ -44,6 +44,13 @@ static void print_table(const am_scene *s, const am_body *body, const am_axes *a
 {
     /* Names come from the file: control characters shown as \xNN, never sent (core/text.h). */
     char a[1024], b[2048];
+    size_t skinned = 0;
+    for (size_t i = 0; i < s->mesh_count; i++)
+        skinned += s->meshes[i].skin >= 0;
+    if (!skinned) /* a motion-only file: its skeleton and clips, no mesh, no weights */
+        printf("%s: a motion-only file (no skinned mesh): a skeleton of %zu joints, %zu clip%s; the map drives its "
+               "motions (import MODEL --anim FILE, anim from-model FILE)\n",
+               am_text_shown(model, a, sizeof a), sug->count, s->clip_count, s->clip_count == 1 ? "" : "s");
     printf("%s: %zu joints; axes: %s\n", am_text_shown(model, a, sizeof a), sug->count, ax->report);
     am_body_plan plan;
     am_body_plan_classify(s, body, ax, sug, skel, &plan);
@@ -64,7 +71,6 @@ static void print_table(const am_scene *s, const am_body *body, const am_axes *a
         printf("  note: %s\n", am_text_shown(sug->notes[i], b, sizeof b));
     for (size_t i = 0; i < sug->warning_count; i++)
         printf("  warning: %s\n", am_text_shown(sug->warnings[i], b, sizeof b));
-    (void)s;
     if (sug->fallback_count)
         printf("%zu of %zu joints mapped (%zu by the fallback: guessed, marked \"fallback:\")\n", sug->mapped,
                sug->count, sug->fallback_count);

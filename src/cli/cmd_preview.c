@@ -9,10 +9,12 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "core/outset.h"
+#include "core/io.h"
 #include "preview/preview.h"
+#include "report/report.h"
 
 static const char *help =
-    "usage: animesh preview DIR|ASSET.llmesh [--anim A.anim ...] [-o NAME.preview.html]\n"
+    "usage: animesh preview DIR|ASSET.llmesh|MODEL [--anim A.anim ...] [-o NAME.preview.html]\n"
     "                       [--title NAME] [--skeleton FILE]\n\n"
     "Write one self-contained HTML page that plays the creature in a browser exactly as the\n"
     "viewer poses it: the joint matrices come from the bench (the viewer's FK of the WRITTEN\n"
@@ -24,6 +26,8 @@ static const char *help =
     "  DIR              every *.llmesh in DIR is a part of the creature (sorted by name),\n"
     "                   every *.anim a clip (unless --anim is given)\n"
     "  ASSET.llmesh     one mesh asset\n"
+    "  MODEL            any file 'animesh import' takes (COLLADA, glTF, FBX ...): its parts\n"
+    "                   as import would write them (import's own route), built in memory\n"
     "  --anim A.anim    a clip (repeatable); its stem is the clip's name\n"
     "  -o, --out FILE   the page (default: NAME.preview.html in the current folder, NAME\n"
     "                   the title; never into DIR unless -o names it); written atomically\n"
@@ -85,6 +89,59 @@ static void free_list(char **l, size_t n)
     for (size_t i = 0; i < n; i++)
         free(l[i]);
     free(l);
+}
+
+/* A model file (not a mesh asset): its parts as import would write them (report.h:
+ * import's own route), the --anim files as its clips. */
+static am_status preview_model(const char *path, const char *title, const char *const *anim_paths, size_t na,
+                               const am_skeleton *skel, am_buf *page, am_preview_stats *st, size_t *parts_out,
+                               am_error *err)
+{
+    am_report_part *rp = NULL;
+    size_t np = 0;
+    char what[200];
+    am_bind_frame frame = {0, 0, 0};
+    am_status s = am_report_model_parts(path, skel, &frame, &rp, &np, what, sizeof what, err);
+    if (s)
+        return s;
+    fprintf(stderr, "animesh preview: %s: %s\n", path, what);
+    am_preview_part *parts = calloc(np ? np : 1, sizeof *parts);
+    am_preview_clip *clips = calloc(na ? na : 1, sizeof *clips);
+    uint8_t **bytes = calloc(na ? na : 1, sizeof *bytes);
+    char (*names)[128] = calloc(na ? na : 1, sizeof *names);
+    if (!parts || !clips || !bytes || !names)
+        s = am_fail_nomem(err, "preview");
+    for (size_t i = 0; !s && i < np; i++)
+        parts[i] = (am_preview_part){rp[i].name, rp[i].asset.data, rp[i].asset.size, NULL, 0, path};
+    for (size_t i = 0; !s && i < na; i++) {
+        size_t n = 0;
+        s = am_read_file(anim_paths[i], &bytes[i], &n, err);
+        const char *base = strrchr(anim_paths[i], '/');
+        snprintf(names[i], sizeof names[i], "%s", base ? base + 1 : anim_paths[i]);
+        char *dot = strrchr(names[i], '.');
+        if (dot && dot != names[i])
+            *dot = '\0';
+        clips[i] = (am_preview_clip){names[i], bytes[i], n, anim_paths[i]};
+    }
+    if (!s) {
+        const char *stem = strrchr(path, '/');
+        char def[128];
+        snprintf(def, sizeof def, "%s", stem ? stem + 1 : path);
+        char *dot = strrchr(def, '.');
+        if (dot && dot != def)
+            *dot = '\0';
+        am_preview_input in = {title ? title : def, parts, np, clips, na, skel, 0};
+        s = am_preview_write(&in, page, st, err);
+    }
+    *parts_out = np;
+    for (size_t i = 0; bytes && i < na; i++)
+        free(bytes[i]);
+    free(bytes);
+    free(names);
+    free(clips);
+    free(parts);
+    am_report_parts_free(rp, np);
+    return s;
 }
 
 int am_cmd_preview(int argc, char **argv)
@@ -158,8 +215,11 @@ int am_cmd_preview(int argc, char **argv)
     am_preview_stats st;
     if (!s && !(s = am_cli_load_skeleton(skel_path, &skel, &err))) {
         have_skel = true;
-        s = am_preview_write_files(title, is_dir ? input : NULL, mesh_paths, mesh_count, anim_paths, na, &skel, &page,
-                                   &st, &err);
+        if (!is_dir && !am_report_is_mesh_asset(input))
+            s = preview_model(input, title, anim_paths, na, &skel, &page, &st, &mesh_count, &err);
+        else
+            s = am_preview_write_files(title, is_dir ? input : NULL, mesh_paths, mesh_count, anim_paths, na, &skel,
+                                       &page, &st, &err);
     }
     /* default: NAME.preview.html in the current folder (NAME the title, else the first
      * part's stem): the input folder is written into only when -o says so, and a name
@@ -174,6 +234,11 @@ int am_cmd_preview(int argc, char **argv)
         snprintf(def, sizeof def, "%s", base);
         if (!title && ends_with(def, ".llmesh"))
             def[strlen(def) - strlen(".llmesh")] = '\0';
+        else if (!is_dir) { /* MODEL.glb -> MODEL.preview.html */
+            char *dot = strrchr(def, '.'), *slash = strrchr(def, '/');
+            if (dot && (!slash || dot > slash + 1))
+                *dot = '\0';
+        }
         strncat(def, ".preview.html", sizeof def - strlen(def) - 1);
         if (strchr(def, '/') || def[0] == '.')
             s = am_fail(&err, AM_ERR_USAGE, "the page's default name '%s' is not a plain file name: give -o", def);

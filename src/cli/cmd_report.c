@@ -11,21 +11,24 @@
 #include "map/axes.h"
 #include "report/poses_by_plan.h"
 #include "report/quality.h"
+#include "report/quality_limits.h"
+#include "report/quality_summary.h"
 #include "report/report.h"
 
-static const char *help =
-    "usage: animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json]\n"
+static const char *help_head =
+    "usage: animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json] [--verbose]\n"
     "                      [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
     "The weight and deformation figures a lead rigger judges (quality.md), each flagged\n"
     "blocker / major / minor, measured on the viewer-faithful bench:\n"
-    "  weights   unweighted (blocker), empty_major: a major bone inside the mesh with no\n"
-    "            weight (blocker), sum_dev (major), max_influences (major above 4),\n"
-    "            cross-side weight, mirror_err (symmetric meshes), rigid parts (one bone at 1.0)\n"
-    "  poses     strain p1/p99 and the share of edges outside 0.5..1.6 (major above 0.2%),\n"
-    "            joint band volume at shoulder, elbow, knee, hip and wrist twist (minor below\n"
-    "            the collapse line, major below 0.9 x what linear blend skinning gets on a\n"
-    "            clean mesh), cross-side leak on one-sided poses (major from 0.001 x height),\n"
-    "            rigidity of rigid parts\n"
+    "  weights   unweighted, empty_major (a major bone inside the mesh with no weight; an\n"
+    "            extended joint such as mSpine2 left empty between weighted ones is not one),\n"
+    "            sum_dev, max_influences, cross-side weight, mirror_err (symmetric meshes),\n"
+    "            rigid parts (one bone at 1.0)\n"
+    "  poses     strain p1/p99 and the share of edges outside 0.5..1.6, joint band volume at\n"
+    "            shoulder, elbow, knee, hip and wrist twist, cross-side leak on one-sided\n"
+    "            poses, rigidity of rigid parts\n"
+    "The flags (one table: the text report ends with it, the JSON carries it as \"thresholds\"):\n";
+static const char *help_tail =
     "Standard poses, by the creature's body plan (read from the joints that carry weight;\n"
     "docs/report.md), those the skin has weighted joints for: a biped (and other) arm\n"
     "down, arm up, elbow 120, knee 120, wrist twist 80, leg forward, leg side, squat, spine\n"
@@ -34,12 +37,25 @@ static const char *help =
     "winged creature wings up, wings down, wing fold and its legs' set; a serpent spine\n"
     "bend/twist, head turn, tail swing, tail lift. --poses FILE: {\"poses\": [{\"name\", \"band\", \"kind\",\n"
     "\"joints\": [{\"name\", \"axis\": [x,y,z], \"deg\"}]}]} (axes in the bind frame).\n\n"
-    "Input: a mesh asset (.llmesh/.slm, read as written), a rig JSON, or a rigged model file\n"
-    "(COLLADA, glTF, FBX ...: imported and skinned in memory; --up/--forward/--unit as for\n"
-    "'animesh bind'). Prints the summary (or with --json the whole report); with --out DIR\n"
-    "writes STEM.report.json, STEM.report.txt, STEM_poses.png and STEM_closeup_N_JOINT.png\n"
-    "(the worst joints), all replaced together.\n"
+    "Input: a mesh asset (.llmesh/.slm, read as written), a rig JSON, or any model file\n"
+    "'animesh import' takes (COLLADA, glTF, FBX ...), loaded by import's own route: faithful,\n"
+    "or retargeted onto the viewer skeleton, its parts judged as one creature (--up/--forward/\n"
+    "--unit as for import). Prints a summary of at most 15 lines (the verdict, the worst\n"
+    "findings with what to do, the next step); --verbose every figure; --json the whole\n"
+    "report. With --out DIR writes STEM.report.json, STEM.report.txt, STEM_poses.png and\n"
+    "STEM_closeup_N_JOINT.png (the worst joints), all replaced together.\n"
     "Exit 0 when nothing is a blocker; 1 a blocker or invalid input; 2 usage; 3 I/O.\n";
+
+/* The help: its head, the thresholds table (quality_limits.h), its tail. */
+static const char *make_help(am_buf *b)
+{
+    am_error err;
+    b->size = 0;
+    if (am_buf_append(b, help_head, strlen(help_head), &err) || am_quality_limits_text("  ", b, &err) ||
+        am_buf_append(b, help_tail, strlen(help_tail) + 1, &err))
+        return help_head;
+    return (const char *)b->data;
+}
 
 int am_cli_frame_option(const char *cmd, int opt, const char *arg, am_bind_frame *frame)
 {
@@ -94,19 +110,31 @@ static const char *stem_of(const char *path, char *buf, size_t size)
     return buf;
 }
 
+static int am_cmd_report_run(int argc, char **argv, const char *help);
+
 int am_cmd_report(int argc, char **argv)
+{
+    am_buf help_buf = {0};
+    const char *help = make_help(&help_buf);
+    int rc = am_cmd_report_run(argc, argv, help);
+    am_buf_free(&help_buf);
+    return rc;
+}
+
+static int am_cmd_report_run(int argc, char **argv, const char *help)
 {
     if (argc < 2) {
         fputs(help, stderr);
         return AM_EXIT_USAGE;
     }
     const char *skel_path = NULL, *poses = NULL, *out_dir = NULL;
-    bool json = false;
+    bool json = false, verbose = false;
     am_bind_frame frame = {0, 0, 0};
     static const am_cli_opt lopts[] = {
         {"poses", required_argument, 'p', 0},
         {"out", required_argument, 'o', 'o'},
         {"json", no_argument, 'j', 0},
+        {"verbose", no_argument, 'v', 0},
         {"up", required_argument, 'u', 0},
         {"forward", required_argument, 'w', 0},
         {"unit", required_argument, 'n', 0},
@@ -125,6 +153,7 @@ int am_cmd_report(int argc, char **argv)
         case 'p': poses = op.arg; break;
         case 'o': out_dir = op.arg; break;
         case 'j': json = true; break;
+        case 'v': verbose = true; break;
         case 's': skel_path = op.arg; break;
         }
     }
@@ -170,26 +199,17 @@ int am_cmd_report(int argc, char **argv)
         }
         snprintf(plan_line, sizeof plan_line, "body plan: %s (%.600s)\n", am_body_plan_label(plan.kind),
                  plan.evidence);
-        fprintf(stderr, "animesh report: %s", plan_line);
     }
     if (am_quality_run(&bench, pose_list, pose_count, &rep, &err)) {
         rc = am_cli_report(&err);
         am_bench_free(&bench);
         goto out;
     }
-    if (json) {
-        am_buf b = {0};
-        if (!am_quality_json(&rep, &b, &err))
-            fwrite(b.data, 1, b.size, stdout);
-        am_buf_free(&b);
-    } else {
-        printf("%s: %s\n%s", path, info.what, plan_line);
-        am_cli_print_quality_summary(&rep);
-    }
+    char files[AM_REPORT_MAX_FILES][256];
+    size_t nf = 0;
     if (out_dir) {
         am_outset *set = NULL;
-        char stem[256], files[AM_REPORT_MAX_FILES][256];
-        size_t nf = 0;
+        char stem[256];
         char preface[1400];
         snprintf(preface, sizeof preface, "input %.300s: %.200s\n%s", path, info.what, plan_line);
         am_status s = am_mkdir_p(out_dir, &err);
@@ -203,11 +223,41 @@ int am_cmd_report(int argc, char **argv)
         for (size_t i = 0; am_outset_warning(set, i); i++)
             fprintf(stderr, "animesh: warning: %s\n", am_outset_warning(set, i));
         am_outset_free(set);
-        if (s)
+        if (s) {
             rc = am_cli_report(&err);
-        for (size_t i = 0; i < nf && !s; i++)
-            fprintf(json ? stderr : stdout, "wrote %s/%s\n", out_dir, files[i]);
+            nf = 0;
+        }
     }
+    if (json) {
+        am_buf b = {0};
+        if (!am_quality_json(&rep, &b, &err))
+            fwrite(b.data, 1, b.size, stdout);
+        am_buf_free(&b);
+    } else if (verbose) {
+        printf("%s: %s\n%s", path, info.what, plan_line);
+        am_cli_print_quality_summary(&rep);
+        am_buf t = {0};
+        if (!am_buf_append(&t, "thresholds:\n", 12, &err) && !am_quality_limits_text("  ", &t, &err))
+            fwrite(t.data, 1, t.size, stdout);
+        am_buf_free(&t);
+    } else {
+        /* the summary: at most 15 lines (the full text: --verbose, or the report file) */
+        am_buf t = {0};
+        printf("%s: %s\n%s", am_text_shown(path, shown, sizeof shown), info.what, plan_line);
+        if (!am_quality_summary_text(&rep, 4, &t, &err))
+            fwrite(t.data, 1, t.size, stdout);
+        am_buf_free(&t);
+    }
+    FILE *said = json ? stderr : stdout;
+    if (nf) {
+        fprintf(said, "wrote %zu file%s in %s:", nf, nf == 1 ? "" : "s", out_dir);
+        for (size_t i = 0; i < nf; i++)
+            fprintf(said, " %s", files[i]);
+        fprintf(said, "\n");
+    }
+    if (!json && !verbose)
+        printf("next: %s\n", out_dir ? "open the pose sheet; every figure and the thresholds are in the .report.txt"
+                                      : "--out DIR for the pose sheet and the full report (or --verbose)");
     if (!rc)
         rc = rep.blockers ? AM_EXIT_INVALID : AM_EXIT_OK;
     am_quality_free(&rep);

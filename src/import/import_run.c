@@ -12,6 +12,7 @@
 #include "bench/bench.h"
 #include "import/import.h"
 #include "import/import_outset.h"
+#include "import/import_text.h"
 #include "import/import_preview.h"
 #include "bench/render.h"
 #include "texture/texture.h"
@@ -844,6 +845,29 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         progress(opts, "OAR: %zu prim%s, %zu animation%s", plan->part_count, plan->part_count == 1 ? "" : "s",
                  plan->motion_count, plan->motion_count == 1 ? "" : "s");
         st = run_oar(plan, opts, po, to, &set, err);
+    }
+    if (!st) { /* the full report in words (import_text.h), listing the files it comes with */
+        am_buf txt = {0};
+        st = am_import_report_text(rep, &txt, err);
+        char line[1100];
+        for (size_t i = 0; !st && i < set.count; i++)
+            if (!set.files[i].stale) {
+                int n = snprintf(line, sizeof line, "wrote %s\n", set.files[i].path);
+                st = am_buf_append(&txt, line, n > 0 ? strlen(line) : 0, err);
+            }
+        if (!st) {
+            char name[300];
+            snprintf(name, sizeof name, "%s.import.txt", plan->name);
+            char path[1024];
+            if (am_path_join(path, sizeof path, out_dir, name)) {
+                int n = snprintf(line, sizeof line, "wrote %s\n", path);
+                st = am_buf_append(&txt, line, n > 0 ? strlen(line) : 0, err);
+            }
+        }
+        if (!st)
+            st = add_file(&set, out_dir, plan->name, ".import.txt", &txt, err);
+        else
+            am_buf_free(&txt);
     }
     if (!st) {
         progress(opts, "writing the files");

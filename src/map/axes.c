@@ -305,16 +305,19 @@ static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am
 {
     const char *fmt = format_name(s->format);
     double S = b->stature, d = s->declared.unit_m, guess = am_axes_unit_from_stature(S);
+    /* a motion-only file has no mesh: its size is its skeleton's */
+    const char *size = b->vertex_count ? "stature" : "skeleton height";
     char dt[32], gt[32];
     unit_text(d, dt, sizeof dt);
     unit_text(guess, gt, sizeof gt);
     if (d > 0 && S * d >= 0.02 && S * d <= 100) {
         a->scale = d;
         if (guess == d || guess == 0)
-            snprintf(a->unit_why, sizeof a->unit_why, "declared by %s; stature %.4g units = %.3g m", fmt, S, S * d);
+            snprintf(a->unit_why, sizeof a->unit_why, "declared by %s; %s %.4g units = %.3g m", fmt, size, S, S * d);
         else
             snprintf(a->unit_why, sizeof a->unit_why,
-                     "declared by %s; stature %.4g units = %.3g m (the stature alone would read as %s)", fmt, S, S * d, gt);
+                     "declared by %s; %s %.4g units = %.3g m (the %s alone would read as %s)", fmt, size, S, S * d, size,
+                     gt);
         return AM_OK;
     }
     if (guess > 0) {
@@ -322,11 +325,11 @@ static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am
         if (d > 0) {
             char st[48];
             snprintf(st, sizeof st, "%.4g units (%.3g m)", S, S * d);
-            conflict(a, "%s declares the unit %s, but the stature is %s: %s taken from the stature (override with --scale)",
-                     fmt, dt, st, gt);
-            snprintf(a->unit_why, sizeof a->unit_why, "stature %.4g units; %s declares %s", S, fmt, dt);
+            conflict(a, "%s declares the unit %s, but the %s is %s: %s taken from the %s (override with --scale)", fmt,
+                     dt, size, st, gt, size);
+            snprintf(a->unit_why, sizeof a->unit_why, "%s %.4g units; %s declares %s", size, S, fmt, dt);
         } else {
-            snprintf(a->unit_why, sizeof a->unit_why, "stature %.4g units", S);
+            snprintf(a->unit_why, sizeof a->unit_why, "%s %.4g units", size, S);
         }
         return AM_OK;
     }
@@ -377,7 +380,8 @@ am_status am_axes_resolve(const am_scene *s, const am_body *b, const am_axes_opt
     }
     if (o.scale > 0) {
         a->scale = o.scale;
-        snprintf(a->unit_why, sizeof a->unit_why, "given; stature %.4g units = %.3g m", b->stature, b->stature * o.scale);
+        snprintf(a->unit_why, sizeof a->unit_why, "given; %s %.4g units = %.3g m",
+                 b->vertex_count ? "stature" : "skeleton height", b->stature, b->stature * o.scale);
     } else if ((st = detect_unit(s, b, a, err))) {
         return st;
     }

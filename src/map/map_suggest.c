@@ -584,6 +584,8 @@ static void explain_unmapped(ctx *c)
             const char *why = "no role in the topology and no recognised name";
             if (bj->name.segment && bj->name.part != AM_NAME_UNKNOWN)
                 why = "a further segment (twist/roll or .001) of the joint above it";
+            else if ((bj->name.end || (!bj->weighted && bj->first_child < 0)) && !c->b->vertex_count)
+                why = "an end joint (a bone's tip: nothing hangs from it)"; /* a motion-only file: no weights */
             else if (bj->name.end || (!bj->weighted && bj->first_child < 0))
                 why = "an end joint without weight";
             else if (bj->chain >= 0 && c->b->chains[bj->chain].kind == AM_CHAIN_LEG)
@@ -599,8 +601,9 @@ static void explain_unmapped(ctx *c)
         }
         if (a >= 0) {
             size_t n = strlen(mj->reason);
-            snprintf(mj->reason + n, sizeof mj->reason - n, "; its weights go to '%s' (%s)", c->out->joints[a].rig_name,
-                     c->skel->joints[c->out->joints[a].target].name);
+            snprintf(mj->reason + n, sizeof mj->reason - n,
+                     c->b->vertex_count ? "; its weights go to '%s' (%s)" : "; it moves with '%s' (%s)",
+                     c->out->joints[a].rig_name, c->skel->joints[c->out->joints[a].target].name);
         }
     }
 }

@@ -133,6 +133,18 @@ am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_
     am_status opened = am_read_file_head(path, head, sizeof head, &n, &file_size, err);
     if (opened)
         return opened; /* missing, unreadable, or not a regular file (a FIFO is not waited on) */
+    if (file_size == 0) { /* said as it is, not "not a model file" */
+        am_fail(err, AM_ERR_INVALID, "the file is empty (0 bytes): nothing to read; check the copy or export the "
+                                     "model again");
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
+    if (file_size == 0) { /* said as it is, not "not a model file" */
+        am_fail(err, AM_ERR_INVALID, "the file is empty (0 bytes): nothing to read; check the copy or export the "
+                                     "model again");
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
     am_scene_format format = am_scene_sniff(head, n, path);
     const am_scene_format_info *info = am_scene_format_lookup(format);
     const reader_row *row = NULL;

@@ -2,6 +2,8 @@
  * (empty_major, mirror_err, rigid parts), the standard poses, the joint band volume, and
  * the flags. Everything else is the bench's own measurement. */
 #include "report/quality.h"
+#include "report/quality_intent.h"
+#include "report/quality_limits.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -21,12 +23,7 @@
 #define BAND_RADII 1.8
 #define MIRROR_TOLERANCE 0.002  /* of H */
 #define MIRROR_SHARE 0.9
-#define LEAK_LIMIT_H 0.001
-#define STRAIN_SHARE_LIMIT 0.002 /* quality.md flags above 0.2% */
-#define STRAIN_SHARE_MAJOR 0.01  /* ours: above 1% it is plainly visible */
-#define RIGIDITY_LIMIT_H 0.001
-#define CROSS_WEIGHT_LIMIT 0.01
-#define MIRROR_LIMIT 0.05
+/* the flags' limits: quality_limits.c (one table for the flags, the help, text and JSON) */
 
 const char *am_flag_name(am_flag f)
 {
@@ -418,7 +415,7 @@ static am_status mirror_report(const am_bench *b, am_quality_report *r, am_error
         r->mirror_err = worst;
         if (worst_joint >= 0 && worst_joint < (int)b->skin_joint_count && b->skin_joint_known[worst_joint])
             snprintf(r->mirror_joint, sizeof r->mirror_joint, "%s", b->skel->joints[b->skin_joint[worst_joint]].name);
-        r->mirror_flag = worst >= MIRROR_LIMIT ? AM_FLAG_MINOR : AM_FLAG_PASS;
+        r->mirror_flag = am_quality_limit_flag("mirror_err", worst);
     }
     free(mj);
     free(head);
@@ -477,6 +474,8 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
             continue;
         if (weighted[j] || !am_bind_bone_is_empty(&sk, j, b->bind_pos, b->vertex_count, main_of, weighted, b->height))
             continue;
+        if (am_quality_joint_left_empty(b, (size_t)skin_of[j], total))
+            continue; /* an extended joint between weighted ones: left so on purpose */
         if (r->empty_major_count < 16)
             snprintf(r->empty_major[r->empty_major_count], sizeof r->empty_major[0], "%s", sk.joints[j].name);
         r->empty_major_count++;
@@ -484,7 +483,7 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
     free(weighted);
     free(main_of);
     free(bind_of_skin);
-    r->empty_major_flag = r->empty_major_count ? AM_FLAG_BLOCKER : AM_FLAG_PASS;
+    r->empty_major_flag = am_quality_limit_flag("empty_major", (double)r->empty_major_count);
     r->island_count = holds->island_count;
     for (size_t k = 0; k < holds->island_count; k++) {
         am_quality_island *I = &r->islands[k];
@@ -746,12 +745,10 @@ static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, 
         (s = am_bench_strain_report(b, w->posed, &pr->strain, err)))
         return s;
     pr->measured = true;
-    pr->strain_flag = pr->strain.share_outside > STRAIN_SHARE_MAJOR   ? AM_FLAG_MAJOR
-                     : pr->strain.share_outside > STRAIN_SHARE_LIMIT ? AM_FLAG_MINOR
-                                                                     : AM_FLAG_PASS;
+    pr->strain_flag = am_quality_limit_flag("strain_share", pr->strain.share_outside);
     pr->side = am_bench_locals_side(b, w->loc, nl);
     am_bench_cross_side_leak(b, pr->side, pj->rest, w->posed, &pr->leak);
-    pr->leak_flag = !pr->leak.applies ? AM_FLAG_NA : pr->leak.max_h >= LEAK_LIMIT_H ? AM_FLAG_MAJOR : AM_FLAG_PASS;
+    pr->leak_flag = !pr->leak.applies ? AM_FLAG_NA : am_quality_limit_flag("leak", pr->leak.max_h);
     if (pose->band_joint[0] &&
         (s = measure_band(b, pose, pj->rest, w->posed, pj->rest_j, w->posed_j, &pr->band, err)))
         return s;
@@ -790,7 +787,7 @@ static am_status measure_rigidity(const pose_jobs *pj, const am_quality_pose *po
         pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity(b, w->posed, &set, &sampled));
         free(set.index);
     }
-    pr->rigidity_flag = pr->rigidity_m > RIGIDITY_LIMIT_H * b->height ? AM_FLAG_MAJOR : AM_FLAG_PASS;
+    pr->rigidity_flag = am_quality_limit_flag("rigidity", b->height > 0 ? pr->rigidity_m / b->height : 0);
     pr->worst = worse(pr->worst, pr->rigidity_flag);
     return AM_OK;
 }
@@ -877,12 +874,11 @@ am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses
     am_status s = am_bench_weight_report(b, &r->weights, err);
     if (s)
         return s;
-    r->unweighted_flag = r->weights.unweighted ? AM_FLAG_BLOCKER : AM_FLAG_PASS;
-    r->sum_dev_flag = r->weights.sum_dev ? AM_FLAG_MAJOR : AM_FLAG_PASS;
-    r->influences_flag = r->weights.max_influences > 4 ? AM_FLAG_MAJOR : AM_FLAG_PASS;
+    r->unweighted_flag = am_quality_limit_flag("unweighted", (double)r->weights.unweighted);
+    r->sum_dev_flag = am_quality_limit_flag("sum_dev", (double)r->weights.sum_dev);
+    r->influences_flag = am_quality_limit_flag("max_influences", r->weights.max_influences);
     r->cross_side_flag = !b->sides_follow_y ? AM_FLAG_NA
-                         : r->weights.cross_side_weight > CROSS_WEIGHT_LIMIT ? AM_FLAG_MINOR
-                                                                             : AM_FLAG_PASS;
+                                             : am_quality_limit_flag("cross_side_weight", r->weights.cross_side_weight);
     size_t n = b->vertex_count, nj = b->skel->joint_count;
     float *rest = malloc((n ? 3 * n : 1) * sizeof *rest);
     am_vec3 *rest_j = malloc(nj * sizeof *rest_j);
@@ -992,6 +988,7 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
     json_object_set_new(root, "source", json_string(r->source));
     json_object_set_new(root, "height_m", json_real(r->height_m));
     json_object_set_new(root, "worst", json_string(am_flag_name(r->worst)));
+    json_object_set_new(root, "thresholds", am_quality_limits_json());
     json_object_set_new(root, "blockers", json_integer((json_int_t)r->blockers));
     json_object_set_new(root, "majors", json_integer((json_int_t)r->majors));
     json_object_set_new(root, "minors", json_integer((json_int_t)r->minors));

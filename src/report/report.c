@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "core/io.h"
+#include "import/import.h"
 #include "mesh/mesh_asset.h"
+#include "report/quality_limits.h"
 #include "readers/scene_load.h"
 #include "skin/skin_build.h"
 
@@ -24,6 +26,8 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
     am_skin_options_default(&so);
     so.region_max_tris = 0; /* the report measures; the region limit is `animesh skin`'s check */
     so.high_lod_only = true; /* the bench measures the high LOD; nothing reads the others or the cost */
+    if (rig->explicit_skin) /* the uploader's faces are already cut, as import builds them */
+        so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
     am_skin_result res;
     am_status s = am_skin_build(rig, skel, &so, &res, err);
     if (s)
@@ -38,86 +42,84 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
     return s;
 }
 
-/* A skinned scene as a rig (report.h). */
-static am_status rig_from_scene(const am_scene *sc, const am_skeleton *skel, const am_bind_frame *frame, am_rig *out,
-                                size_t *dropped, am_error *err)
+/* Every part of an import plan as one rig in the bind frame (report.h): the parts' joints
+ * united by name, their vertices and triangles concatenated, an explicit skin's positions
+ * taken through its bind shape (the viewer draws it there at rest) and its joints at their
+ * rest `world`. One run of triangles: the report measures, it writes no faces. */
+static am_status rig_from_parts(const am_import_plan *plan, am_rig *out, am_error *err)
 {
-    *dropped = 0;
-    bool skinned = false;
-    for (size_t i = 0; i < sc->mesh_count; i++)
-        skinned |= sc->meshes[i].skin >= 0;
-    if (!skinned) {
-        am_fail(err, AM_ERR_INVALID, "no skin: the model carries no weights (bind it first: animesh bind)");
-        am_error_where(err, "%s", sc->source);
-        return AM_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    size_t nv = 0, nt = 0, ni = 0, nj = 0;
+    for (size_t p = 0; p < plan->part_count; p++) {
+        const am_rig *r = &plan->parts[p].rig;
+        nv += r->vertex_count;
+        nt += r->triangle_count;
+        ni += r->weight_start ? r->weight_start[r->vertex_count] : 0;
+        nj += r->joint_count;
     }
-    am_bind_source src;
-    am_status s = am_bind_source_from_scene(sc, frame, &src, err);
-    if (s)
-        return s;
-    am_bind_skeleton bs;
-    size_t skipped;
-    if ((s = am_bind_skeleton_from_scene(sc, frame, skel, 0, &bs, &skipped, err))) {
-        am_bind_source_free(&src);
-        return s;
-    }
-    am_bind_result fake;
-    memset(&fake, 0, sizeof fake);
-    size_t nv = src.vertex_count;
-    fake.count = calloc(nv ? nv : 1, 1);
-    fake.joint = calloc(4 * (nv ? nv : 1), sizeof *fake.joint);
-    fake.weight = calloc(4 * (nv ? nv : 1), sizeof *fake.weight);
-    if (!fake.count || !fake.joint || !fake.weight) {
+    out->name = strdup(plan->name[0] ? plan->name : "model");
+    out->joints = calloc(nj ? nj : 1, sizeof *out->joints);
+    out->positions = calloc(3 * (nv ? nv : 1), sizeof *out->positions);
+    out->normals = calloc(3 * (nv ? nv : 1), sizeof *out->normals);
+    out->uvs = calloc(2 * (nv ? nv : 1), sizeof *out->uvs);
+    out->triangles = calloc(3 * (nt ? nt : 1), sizeof *out->triangles);
+    out->weight_start = calloc(nv + 1, sizeof *out->weight_start);
+    out->influences = calloc(ni ? ni : 1, sizeof *out->influences);
+    int *remap = calloc(nj ? nj : 1, sizeof *remap);
+    am_status s = AM_OK;
+    if (!out->name || !out->joints || !out->positions || !out->normals || !out->uvs || !out->triangles ||
+        !out->weight_start || !out->influences || !remap) {
         s = am_fail_nomem(err, "report rig");
         goto done;
     }
-    /* the file's weights, on the skeleton's joints, 4 largest (the skin builder renormalises) */
-    size_t base = 0;
-    for (size_t i = 0; i < sc->mesh_count; i++) {
-        const am_scene_mesh *m = &sc->meshes[i];
-        const am_scene_skin *k = m->skin >= 0 ? &sc->skins[m->skin] : NULL;
-        for (size_t v = 0; v < m->vertex_count; v++) {
-            size_t at = base + v;
-            if (!k)
-                continue;
-            for (size_t q = m->influence_start[v]; q < m->influence_start[v + 1]; q++) {
-                const am_scene_influence *inf = &m->influences[q];
-                int sj = am_skeleton_find(skel, k->joint_names[inf->joint]);
-                int j = -1;
-                for (size_t b = 0; b < bs.joint_count && sj >= 0; b++)
-                    if (bs.joints[b].skel_joint == sj)
-                        j = (int)b;
-                if (j < 0 || !(inf->weight > 0)) {
-                    *dropped += j < 0;
-                    continue;
+    out->rgb[0] = out->rgb[1] = out->rgb[2] = 0.8;
+    size_t v0 = 0, t0 = 0, i0 = 0;
+    for (size_t p = 0; p < plan->part_count && !s; p++) {
+        const am_rig *r = &plan->parts[p].rig;
+        for (size_t j = 0; j < r->joint_count && !s; j++) {
+            size_t k = 0;
+            while (k < out->joint_count && strcmp(out->joints[k].name, r->joints[j].name))
+                k++;
+            if (k == out->joint_count) {
+                if (!(out->joints[k].name = strdup(r->joints[j].name))) {
+                    s = am_fail_nomem(err, "report rig");
+                    break;
                 }
-                /* keep the 4 largest */
-                int c = fake.count[at];
-                if (c < 4) {
-                    fake.joint[4 * at + c] = (uint16_t)j;
-                    fake.weight[4 * at + c] = inf->weight;
-                    fake.count[at]++;
-                } else {
-                    int lo = 0;
-                    for (int e = 1; e < 4; e++)
-                        if (fake.weight[4 * at + e] < fake.weight[4 * at + lo])
-                            lo = e;
-                    if (inf->weight > fake.weight[4 * at + lo]) {
-                        fake.joint[4 * at + lo] = (uint16_t)j;
-                        fake.weight[4 * at + lo] = inf->weight;
-                    }
-                }
+                out->joints[k].world = r->joints[j].world;
+                out->joint_count++;
+            }
+            remap[j] = (int)k;
+        }
+        for (size_t v = 0; v < r->vertex_count && !s; v++) {
+            am_vec3 q = am_rig_bind_position(r, v);
+            am_vec3 n = r->normals ? am_v3(r->normals[3 * v], r->normals[3 * v + 1], r->normals[3 * v + 2]) : am_v3(0, 0, 1);
+            if (r->explicit_skin)
+                n = am_v3_normalize(am_mat4_transform_dir(&r->bind_shape, n));
+            float *P = &out->positions[3 * (v0 + v)], *N = &out->normals[3 * (v0 + v)];
+            P[0] = (float)q.x, P[1] = (float)q.y, P[2] = (float)q.z;
+            N[0] = (float)n.x, N[1] = (float)n.y, N[2] = (float)n.z;
+            if (r->uvs) {
+                out->uvs[2 * (v0 + v)] = r->uvs[2 * v];
+                out->uvs[2 * (v0 + v) + 1] = r->uvs[2 * v + 1];
+            }
+            out->weight_start[v0 + v] = i0;
+            for (size_t q2 = r->weight_start[v]; q2 < r->weight_start[v + 1]; q2++) {
+                out->influences[i0].joint = remap[r->influences[q2].joint];
+                out->influences[i0++].weight = r->influences[q2].weight;
             }
         }
-        base += m->vertex_count;
+        for (size_t t = 0; t < 3 * r->triangle_count; t++)
+            out->triangles[3 * t0 + t] = (uint32_t)(r->triangles[t] + v0);
+        v0 += r->vertex_count;
+        t0 += r->triangle_count;
     }
-    s = am_bind_to_rig(&src, &bs, &fake, out, err);
+    out->weight_start[v0] = i0;
+    out->vertex_count = v0;
+    out->triangle_count = t0;
 done:
-    free(fake.count);
-    free(fake.joint);
-    free(fake.weight);
-    am_bind_skeleton_free(&bs);
-    am_bind_source_free(&src);
+    free(remap);
+    if (s)
+        am_rig_free(out);
     return s;
 }
 
@@ -133,6 +135,92 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+bool am_report_is_mesh_asset(const char *path)
+{
+    uint8_t head[4] = {0};
+    size_t got = 0;
+    am_error ignored;
+    if (am_read_file_head(path, head, sizeof head, &got, NULL, &ignored))
+        return has_ext(path, ".llmesh") || has_ext(path, ".slm");
+    return has_ext(path, ".llmesh") || has_ext(path, ".slm") ||
+           (got > 0 && head[0] == '{' && !has_ext(path, ".json") && !has_ext(path, ".gltf"));
+}
+
+/* The import plan of a model file (import's route, --up/--forward/--unit as given). */
+static am_status plan_model(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
+                            am_import_plan *plan, char *what, size_t what_size, am_error *err)
+{
+    am_scene sc;
+    const am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs, as import does */
+    am_status s = am_scene_load_ex(path, &lo, &sc, err);
+    if (s)
+        return s;
+    am_import_options io;
+    am_import_options_default(&io);
+    io.retarget.axes.up = frame ? frame->up : 0;
+    io.retarget.axes.forward = frame ? frame->forward : 0;
+    io.retarget.axes.scale = frame ? frame->unit_m : 0;
+    s = am_import_plan_make(&sc, skel, &io, plan, err);
+    if (!s) {
+        const am_scene_format_info *fm = am_scene_format_lookup(sc.format);
+        snprintf(what, what_size, "%s model, %s route as import takes it (%zu part%s, skin built in memory)",
+                 fm ? fm->name : "model", am_import_route_name(plan->route), plan->part_count,
+                 plan->part_count == 1 ? "" : "s");
+    }
+    am_scene_free(&sc);
+    if (s && err && !err->where[0])
+        am_error_where(err, "%s", path);
+    return s;
+}
+
+void am_report_parts_free(am_report_part *parts, size_t count)
+{
+    for (size_t i = 0; parts && i < count; i++)
+        am_buf_free(&parts[i].asset);
+    free(parts);
+}
+
+am_status am_report_model_parts(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
+                                am_report_part **parts, size_t *count, char *what, size_t what_size, am_error *err)
+{
+    *parts = NULL;
+    *count = 0;
+    am_import_plan plan;
+    am_status s = plan_model(path, skel, frame, &plan, what, what_size, err);
+    if (s)
+        return s;
+    am_report_part *out = calloc(plan.part_count ? plan.part_count : 1, sizeof *out);
+    if (!out) {
+        am_import_plan_free(&plan);
+        return am_fail_nomem(err, "model parts");
+    }
+    for (size_t i = 0; i < plan.part_count && !s; i++) {
+        const am_rig *rig = &plan.parts[i].rig;
+        am_skin_options so;
+        am_skin_options_default(&so);
+        so.region_max_tris = 0; /* a look at it, not an upload: import checks the region limit */
+        if (rig->explicit_skin)
+            so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
+        am_skin_result res;
+        if (!(s = am_skin_build(rig, skel, &so, &res, err))) {
+            s = am_mesh_asset_encode(&res.asset, &out[i].asset, err);
+            am_skin_result_free(&res);
+        }
+        snprintf(out[i].name, sizeof out[i].name, "%s", plan.parts[i].name);
+    }
+    size_t n = plan.part_count;
+    am_import_plan_free(&plan);
+    if (s) {
+        am_report_parts_free(out, n);
+        if (err && !err->where[0])
+            am_error_where(err, "%s", path);
+        return s;
+    }
+    *parts = out;
+    *count = n;
+    return AM_OK;
+}
+
 am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
                          am_report_input *info, am_error *err)
 {
@@ -142,6 +230,11 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
     am_status opened = am_read_file_head(path, head, sizeof head, &got, NULL, err);
     if (opened)
         return opened;
+    if (got == 0) {
+        am_fail(err, AM_ERR_INVALID, "the file is empty (0 bytes): nothing to judge; check the copy or write it again");
+        am_error_where(err, "%s", path);
+        return AM_ERR_INVALID;
+    }
     /* A mesh asset starts with its binary LLSD header, a map ('{'). */
     bool asset = has_ext(path, ".llmesh") || has_ext(path, ".slm") || (got > 0 && head[0] == '{' && !has_ext(path, ".json") &&
                                                                        !has_ext(path, ".gltf"));
@@ -159,20 +252,26 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
         am_rig_free(&rig);
         return s;
     }
-    am_scene sc;
-    const am_scene_load_opts lo = {NULL, true}; /* welded before faces and LODs, as import does */
-    am_status s = am_scene_load_ex(path, &lo, &sc, err);
+    /* Any other file: import's own route (import.h), so that report judges what import
+     * would write: the faithful skin, or the retargeted rig (the parts as one creature). */
+    am_import_plan plan;
+    am_status s = plan_model(path, skel, frame, &plan, info->what, sizeof info->what, err);
     if (s)
         return s;
-    am_rig rig;
-    s = rig_from_scene(&sc, skel, frame, &rig, &info->dropped_weights, err);
-    if (!s) {
-        snprintf(info->what, sizeof info->what, "%s model (imported, skin built in memory, read back by the bench)",
-                 am_scene_format_lookup(sc.format) ? am_scene_format_lookup(sc.format)->name : "model");
-        s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
-        am_rig_free(&rig);
+    info->route = plan.route;
+    info->parts = plan.part_count;
+    if (plan.part_count == 1) {
+        s = am_report_bench_rig(&plan.parts[0].rig, skel, base_name(path), out, err);
+    } else {
+        am_rig rig;
+        if (!(s = rig_from_parts(&plan, &rig, err))) {
+            s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
+            am_rig_free(&rig);
+        }
     }
-    am_scene_free(&sc);
+    am_import_plan_free(&plan);
+    if (s && err && !err->where[0])
+        am_error_where(err, "%s", path);
     return s;
 }
 
@@ -283,6 +382,10 @@ am_status am_report_write_threads(const am_bench *b, const am_quality_report *r,
         s = am_buf_append(&text, preface, strlen(preface), err);
     if (!s)
         s = am_quality_text(r, &text, err);
+    if (!s) /* the flags' thresholds, from the one table help and JSON use too */
+        s = am_buf_append(&text, "thresholds:\n", 12, err);
+    if (!s)
+        s = am_quality_limits_text("  ", &text, err);
     if (!s) {
         snprintf(name, sizeof name, "%s.report.json", stem);
         s = add(set, name, json.data, json.size, written, wc, err);

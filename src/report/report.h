@@ -11,10 +11,11 @@
  *     encoded (its blocks stored, zlib level 0: never written) and read back by the
  *     bench;
  *   - a model file am_scene_load reads (COLLADA, glTF, FBX, OBJ ...) that carries a skin:
- *     its meshes in the bind frame (bind_io.h: bind shape, declared or given axes), its
- *     joints that are viewer joints where its inverse binds put them, its weights as the
- *     file gives them (weights on joints the viewer does not know are dropped and counted),
- *     then as a rig JSON. An unskinned model is refused: bind it first.
+ *     planned by import's own route (import/import.h: faithful, or retargeted when its
+ *     joints are not the viewer's; axes from --up/--forward/--unit), so report accepts what
+ *     import accepts and refuses what it refuses, with the same words. A plan of several
+ *     parts is judged as one creature: the parts' rigs united (joints by name, positions in
+ *     the bind frame). An unskinned model is refused: bind it first.
  * OUTPUT FILES (added to the caller's output set, core/outset.h, so they are replaced
  * together with everything else the run writes): STEM.report.json (every figure,
  * quality.h), STEM.report.txt (the same, one line per figure), STEM_poses.png (the pose
@@ -38,7 +39,9 @@ extern "C" {
 
 typedef struct am_report_input {
     char what[200];          /* "mesh asset", "rig JSON (skin built in memory)", ... */
-    size_t dropped_weights;  /* model files: influences on joints the viewer does not know */
+    size_t dropped_weights;  /* rig JSON: influences on joints the viewer does not know (0) */
+    int route;               /* model files: the import route taken (am_import_route) */
+    size_t parts;            /* model files: the parts import would write (judged as one) */
 } am_report_input;
 
 am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
@@ -46,6 +49,21 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
 /* A rig skinned in memory and read back by the bench. */
 am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const char *source, am_bench *out,
                               am_error *err);
+
+/* Is `path` a mesh asset (by its name, or its first byte: the asset's binary LLSD map)?
+ * `bench` and `preview` read those as written and any other model through
+ * am_report_model_parts / am_report_load, import's own route. */
+bool am_report_is_mesh_asset(const char *path);
+
+/* A model file as the mesh assets import would write for it (import's route: faithful or
+ * retargeted; every LOD, encoded as written, in memory), one per part. */
+typedef struct am_report_part {
+    char name[128];          /* the part's output stem, as import names it */
+    am_buf asset;            /* the encoded mesh asset */
+} am_report_part;
+am_status am_report_model_parts(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
+                                am_report_part **parts, size_t *count, char *what, size_t what_size, am_error *err);
+void am_report_parts_free(am_report_part *parts, size_t count);
 
 #define AM_REPORT_MAX_FILES 8
 

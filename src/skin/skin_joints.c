@@ -56,12 +56,13 @@ static am_vec3 local_under(am_vec3 w, am_vec3 pw, am_quat r, am_vec3 s)
 static void warn_pelvis_moved(am_skin_summary *sum, const am_skin_joint_info *ji)
 {
     sum->pelvis_moved = true;
+    /* what it does (skeleton.md 5.8) and what to do, within a warning's 256 characters */
     am_skin_warn(sum,
-                 "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer "
-                 "applies that override under mRoot, so the bind-frame origin (not (0, 0, %.3f)) is drawn "
-                 "at the prim: the mesh appears %.3f m higher (skeleton.md 5.8)",
+                 "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer draws the "
+                 "bind origin at the prim, so the mesh appears %.3f m higher; lower the object in-world by that "
+                 "much or put %s back at its default",
                  ji->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
-                 ji->default_pos.z, ji->default_pos.z, ji->default_pos.z);
+                 ji->default_pos.z, ji->default_pos.z, ji->name);
 }
 
 /* An explicit skin (rig.h): the joints exactly as the rig lists them, inverse binds as

@@ -129,7 +129,8 @@ static uint32_t le32(const uint8_t *p)
 static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t **json, size_t *json_size)
 {
     if (n < 12)
-        return gltf_fail(c, "GLB: %zu bytes is shorter than its 12-byte header", n);
+        return gltf_fail(c, "truncated GLB: %zu bytes is shorter than its 12-byte header (the file was cut short: "
+                            "copy or download it again, or export it again)", n);
     uint32_t version = le32(d + 4), length = le32(d + 8);
     if (version != 2) {
         am_fail_at(c->err, AM_ERR_INVALID, 4, "GLB version %u: only glTF 2.0 binaries are read%s", version,
@@ -137,9 +138,25 @@ static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t
         am_error_where(c->err, "%s", c->source);
         return AM_ERR_INVALID;
     }
+    if (length > n) { /* cut short: say which chunk lost its end, and what to do */
+        const char *lost = "the JSON chunk (the scene's description)";
+        if (n >= 20) {
+            uint64_t json_end = 20 + (uint64_t)le32(d + 12);
+            if (json_end <= n)
+                lost = "the binary chunk (the geometry, the weights and the embedded textures)";
+        }
+        am_fail_at(c->err, AM_ERR_INVALID, 8,
+                   "truncated GLB: its header says %u bytes, the file has %zu (%zu missing, the end of %s); copy or "
+                   "download the file again, or export it again from the modelling tool",
+                   length, n, (size_t)length - n, lost);
+        am_error_where(c->err, "%s", c->source);
+        return AM_ERR_INVALID;
+    }
     if (length != n) {
-        am_fail_at(c->err, AM_ERR_INVALID, 8, "GLB header says %u bytes, the file has %zu%s", length, n,
-                   length > n ? " (truncated?)" : "");
+        am_fail_at(c->err, AM_ERR_INVALID, 8,
+                   "GLB header says %u bytes, the file has %zu (%zu extra bytes after its end: a damaged copy?); "
+                   "export it again",
+                   length, n, n - (size_t)length);
         am_error_where(c->err, "%s", c->source);
         return AM_ERR_INVALID;
     }
