@@ -23,6 +23,7 @@ static const char *help =
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
     "                     [--place pelvis|origin] [--clip NAME ...] [--loop|--no-loop]\n"
+    "                     [--loop-tolerance DEG]\n"
     "                     [--priority N] [--rest-correction JOINT=AXIS,DEG ...]\n"
     "                     [--max-tris N|auto|none]\n\n"
     "Import a rigged COLLADA file (Avastar, Bento Buddy, Blender) exactly as the viewer's\n"
@@ -83,7 +84,13 @@ static const char *help =
     "                        the file's origin at the prim (mPelvis overridden)\n"
     "  --clip NAME           convert this clip only (repeatable; default: every clip)\n"
     "  --loop, --no-loop     force the motions to loop or not (default: loop when the last\n"
-    "                        pose is the first)\n"
+    "                        pose is the first, or when the clip is a cycle written without\n"
+    "                        its closing key: its seam no larger than its own steps; the\n"
+    "                        first pose is then added one key interval after the last)\n"
+    "  --loop-tolerance DEG  with --loop, a larger seam up to DEG (and 1 cm per degree for\n"
+    "                        the hips) is closed by blending the last 0.5 s into the first\n"
+    "                        pose, the largest change reported; beyond it --loop is refused\n"
+    "                        (default 10)\n"
     "  --priority N          motion priority 0..6 (default 4)\n"
     "  --rest-correction JOINT=AXIS,DEG  a constant rotation on a joint in every pose (repeatable)\n\n"
     "The report: meshes, vertices after welding, faces, joints and weighted joints, joints\n"
@@ -206,7 +213,7 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS, O_PREVIEW
+        O_MAXTRIS, O_PREVIEW, O_LOOPTOL
     };
     static const am_cli_opt lopts[] = {
         {"out", required_argument, O_OUT, 0},
@@ -231,6 +238,7 @@ int am_cmd_import(int argc, char **argv)
         {"clip", required_argument, O_CLIP, 0},
         {"loop", no_argument, O_LOOP, 0},
         {"no-loop", no_argument, O_NOLOOP, 0},
+        {"loop-tolerance", required_argument, O_LOOPTOL, 0},
         {"priority", required_argument, O_PRIORITY, 0},
         {"rest-correction", required_argument, O_CORR, 0},
         {"align-rest", no_argument, O_ALIGN, 0},
@@ -323,6 +331,13 @@ int am_cmd_import(int argc, char **argv)
             break;
         case O_LOOP: opts.retarget.loop = AM_LOOP_ON; break;
         case O_NOLOOP: opts.retarget.loop = AM_LOOP_OFF; break;
+        case O_LOOPTOL: {
+            double d;
+            if (!am_cli_parse_double(op.arg, &d) || !(d >= 0) || d > 180)
+                return am_cli_usage("import", "--loop-tolerance needs an angle in degrees (0..180), got '%s'", op.arg);
+            opts.retarget.loop_tolerance_deg = d;
+            break;
+        }
         case O_PRIORITY:
             if (!am_cli_parse_long(op.arg, 0, 6, &v))
                 return am_cli_usage("import", "--priority must be 0..6, got '%s'", op.arg);

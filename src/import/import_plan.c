@@ -516,6 +516,7 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
     am_motion_file_opts_init(&mo);
     mo.retarget.priority = opts->retarget.priority;
     mo.retarget.loop = opts->retarget.loop;
+    mo.retarget.loop_tolerance_deg = opts->retarget.loop_tolerance_deg;
     mo.retarget.ease_in_s = opts->retarget.ease_in_s;
     mo.retarget.ease_out_s = opts->retarget.ease_out_s;
     am_vec3 *rest = malloc(skel->joint_count * sizeof *rest);
