@@ -19,6 +19,7 @@
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
     "                     [--anim FILE[:CLIP] ...] [--align-rest] [--bench] [--preview] [--oar FILE.oar]\n"
+    "                     [--play CLIP]\n"
     "                     [--at X,Y,Z]"
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
@@ -45,7 +46,8 @@ static const char *help =
     "                       (one per part; several parts: also all of them together)\n\n"
     "  --out DIR             output directory (created)\n"
     "  --name N              output name (default: the model file's name)\n"
-    "  --merge               one asset from every rigged mesh (at most 8 faces, 110 joints)\n"
+    "  --merge               one asset from every rigged mesh (at most 8 faces, 110 joints;\n"
+    "                        a retargeted model's parts wearing one material share a face)\n"
     "  --normalize-binds     pure-translation inverse binds, the mesh kept where it is: the\n"
     "                        rest pose is exact in the viewer (report: before/after rest error)\n"
     "  --anim FILE           a motion to bench and pack: .anim, or .bvh converted with the\n"
@@ -64,7 +66,9 @@ static const char *help =
     "                        browser, posed by the bench (animesh preview)\n"
     "  --oar FILE.oar        also write the creature's OpenSim archive: the first part is the\n"
     "                        animesh root prim, other parts child prims; the first motion\n"
-    "                        plays on rez\n"
+    "                        plays on rez, or the one --play names\n"
+    "  --play CLIP           the motion the archive's starter script plays on rez: a motion's\n"
+    "                        name (as written, CLIP.anim) or its clip's name in the source\n"
     "  --at X,Y,Z            region position of the archive's object (default 128,128,25)\n"
     "  --meshdata            a part with several faces is an error (default: warning, no\n"
     "                        meshdata for it)\n"
@@ -194,6 +198,8 @@ static void print_report(const am_import_report *r)
                    m->name, m->clip, m->source, m->joints_mapped, m->joints_unmapped, m->duration_s,
                    m->loop ? "looping" : "not looping", m->keys_before, m->keys_after, m->worst_direction_deg);
     }
+    if (r->plays[0])
+        printf("archive: plays %s on rez (--play CLIP chooses another)\n", r->plays);
     if (r->finding_count)
         printf("what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)
@@ -213,7 +219,7 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS, O_PREVIEW, O_LOOPTOL
+        O_MAXTRIS, O_PREVIEW, O_LOOPTOL, O_PLAY
     };
     static const am_cli_opt lopts[] = {
         {"out", required_argument, O_OUT, 0},
@@ -224,6 +230,7 @@ int am_cmd_import(int argc, char **argv)
         {"bench", no_argument, O_BENCH, 0},
         {"preview", no_argument, O_PREVIEW, 0},
         {"oar", required_argument, O_OAR, 0},
+        {"play", required_argument, O_PLAY, 0},
         {"at", required_argument, O_AT, 0},
         {"meshdata", no_argument, O_MESHDATA, 0},
         {"region-max-tris", required_argument, O_TRIS, 0},
@@ -286,6 +293,7 @@ int am_cmd_import(int argc, char **argv)
         case O_PREVIEW: opts.preview = true; break;
         case O_ALIGN: opts.bvh_align_rest = true; break;
         case O_OAR: opts.oar_path = op.arg; break;
+        case O_PLAY: opts.play = op.arg; break;
         case O_AT:
             if (!am_cli_parse_xyz(op.arg, opts.oar_position))
                 return am_cli_usage("import", "--at expects X,Y,Z in metres, got '%s'", op.arg);
@@ -358,6 +366,8 @@ int am_cmd_import(int argc, char **argv)
         return am_cli_usage("import", "expected exactly one MODEL file");
     if (!out_dir)
         return am_cli_usage("import", "--out DIR is required");
+    if (opts.play && !opts.oar_path)
+        return am_cli_usage("import", "--play CLIP chooses what the archive plays on rez: it goes with --oar FILE.oar");
     for (size_t i = 0; i < opts.anim_count; i++)
         if (!anims[i][0])
             return am_cli_usage("import", "--anim expects a file (.anim, .bvh, or FILE[:CLIP] of a model)");

@@ -74,6 +74,8 @@ typedef struct am_import_options {
     bool bvh_align_rest;         /* --align-rest: a .bvh's bones turned onto its own zero-pose
                                     directions (am_bvh_opts.align_rest) */
     const char *oar_path;        /* --oar: also write the creature's archive */
+    const char *play;            /* --play CLIP: the motion the archive's starter script plays
+                                    on rez (a motion's name or its clip's); NULL: the first */
     am_skin_options skin;        /* region limit, LOD settings (face vertex limit is set by
                                     the faithful route to the uploader's own cut) */
     double oar_position[3];      /* region position of the object (default 128, 128, 25) */
@@ -190,6 +192,11 @@ int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am
 /* The routes (import_plan.c dispatches; a route may assume the checks it was chosen by). */
 am_status am_import_faithful_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                                   am_import_plan *plan, am_error *err);
+/* --merge: one rig from every part (vertices into the bind frame, identity bind shape; a
+ * joint in several parts must have one inverse bind and position). by_material (retargeted
+ * parts of one face each): parts wearing the same material share one face, the parts'
+ * materials being the asset's faces. Refused beyond 8 faces or 110 joints. */
+am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error *err);
 am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                                   am_import_plan *plan, am_error *err);
 
@@ -256,6 +263,7 @@ typedef struct am_import_report {
     char (*removed)[1024];       /* the previous run's files (its NAME.outset) not written again, removed */
     size_t removed_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
+    char plays[64];              /* with --oar: the motion that plays on rez ("" none) */
     am_import_motion motion_info[16]; /* the same motions' figures (anim NULL: no bytes) */
     size_t motion_count;
     am_import_map_entry *map;    /* copied from a retargeted plan */

@@ -278,13 +278,6 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
         am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
-    if (opts->merge) {
-        am_fail(err, AM_ERR_USAGE,
-                "--merge joins meshes rigged to the viewer skeleton (the faithful route); a retargeted model gives "
-                "one asset per skinned mesh");
-        am_error_where(err, "%s", plan->source);
-        return AM_ERR_USAGE;
-    }
     am_retarget_opts ro = opts->retarget;
     ro.name = plan->name;
     am_retarget_result res;
@@ -355,6 +348,10 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         part->texture = am_import_texture_for(plan, mat >= 0 ? &scene->materials[mat] : NULL, &st, err);
         part->rig.textured = part->texture >= 0;
     }
+    /* --merge: the computed rigs share the viewer skeleton's binds, so they join as the faithful
+     * parts do, the parts' materials as the faces */
+    if (!st && opts->merge && plan->part_count > 1)
+        st = am_import_merge_parts(plan, true, err);
     if (!st && res.anim_count) {
         if (!(plan->motions = calloc(res.anim_count, sizeof *plan->motions)))
             st = am_fail_nomem(err, "motions");

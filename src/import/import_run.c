@@ -701,6 +701,34 @@ done:
     return st;
 }
 
+/* The motion that plays on rez: the one --play names (by its name, or its clip's name as the
+ * source file gives it), else the first; -1 when there is none or --play names none. */
+static long play_index(const am_import_plan *plan, const char *play)
+{
+    if (!play)
+        return plan->motion_count ? 0 : -1;
+    for (size_t m = 0; m < plan->motion_count; m++)
+        if (strcmp(plan->motions[m].name, play) == 0)
+            return (long)m;
+    for (size_t m = 0; m < plan->motion_count; m++)
+        if (plan->motions[m].clip[0] && strcmp(plan->motions[m].clip, play) == 0)
+            return (long)m;
+    return -1;
+}
+
+static am_status check_play(const am_import_plan *plan, const char *play, am_error *err)
+{
+    if (!play || play_index(plan, play) >= 0)
+        return AM_OK;
+    if (!plan->motion_count)
+        return am_fail(err, AM_ERR_USAGE, "--play '%s': the import has no motion to play (give one with --anim)", play);
+    char list[400] = "";
+    size_t n = 0;
+    for (size_t m = 0; m < plan->motion_count && n + 70 < sizeof list; m++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", m ? ", " : "", plan->motions[m].name);
+    return am_fail(err, AM_ERR_USAGE, "--play '%s': no motion of that name; the motions are %s", play, list);
+}
+
 static am_status run_oar(const am_import_plan *plan, const am_import_options *opts, const part_out *parts,
                          const tex_out *tex, am_import_outset *set, am_error *err)
 {
@@ -726,7 +754,8 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     memcpy(in.color, plan->parts[0].rig.rgb, sizeof in.color);
     in.anims = anims;
     in.anim_count = plan->motion_count;
-    in.play = plan->motion_count ? plan->motions[0].name : NULL;
+    long pi = play_index(plan, opts->play);
+    in.play = pi >= 0 ? plan->motions[pi].name : NULL;
     memcpy(in.position, opts->oar_position, sizeof in.position);
     in.object_name = plan->name;
     in.creation_time = opts->creation_time;
@@ -777,6 +806,9 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
                         const char *out_dir, am_import_report *rep, am_error *err)
 {
     memset(rep, 0, sizeof *rep);
+    am_status pst = check_play(plan, opts->play, err); /* before any work: a typo costs nothing */
+    if (pst)
+        return pst;
     rep->route = plan->route;
     snprintf(rep->name, sizeof rep->name, "%s", plan->name);
     snprintf(rep->source, sizeof rep->source, "%s", plan->source);
@@ -842,6 +874,9 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         progress(opts, "OAR: %zu prim%s, %zu animation%s", plan->part_count, plan->part_count == 1 ? "" : "s",
                  plan->motion_count, plan->motion_count == 1 ? "" : "s");
         st = run_oar(plan, opts, po, to, &set, err);
+        long pi = play_index(plan, opts->play);
+        if (!st && pi >= 0)
+            snprintf(rep->plays, sizeof rep->plays, "%s", plan->motions[pi].name);
     }
     if (!st) {
         progress(opts, "writing the files");

@@ -1,0 +1,97 @@
+/* Getting a retargeted creature into Second Life / OpenSim in one piece (issue 28 item 10):
+ * `import --merge` joins a retargeted model's parts into one asset, the parts' materials as
+ * its faces (the Ready Player Me avatar: 9 meshes wearing 8 textures -> 1 asset of 8 faces),
+ * and `import --play CLIP` picks the motion the archive's starter script plays on rez. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/io.h"
+#include "support/test_support.h"
+#include "world/oar_check.h"
+#include "world/oar_verify.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    char p[1024];
+    setenv("ANIMESH_SKELETON", am_test_shared_path(p, sizeof p, "viewer/avatar_skeleton.xml"), 1);
+    return 0;
+}
+
+static void test_merge_and_play_on_the_retargeted_avatar(void **state)
+{
+    (void)state;
+    char dir[256], out_dir[512], oar[600], glb[1024], walk[1024], idle[1024];
+    static char out[1 << 17];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(out_dir, sizeof out_dir, "%s/avatar", dir);
+    snprintf(oar, sizeof oar, "%s/avatar.oar", out_dir);
+    am_test_shared_path(glb, sizeof glb, "data/realdata/rpm_avatar.glb");
+    am_test_shared_path(walk, sizeof walk, "data/realdata/Walking.fbx");
+    am_test_shared_path(idle, sizeof idle, "data/realdata/Idle.fbx");
+    int rc = am_test_run_cli(out, sizeof out,
+                             "import '%s' --out '%s' --merge --anim '%s' --anim '%s' --oar '%s' --play Idle --json",
+                             glb, out_dir, walk, idle, oar);
+    if (rc != 0)
+        fail_msg("exit %d: %.2000s", rc, out);
+    json_error_t je;
+    const char *js = strstr(out, "\n{\n"); /* the report, after the progress lines */
+    assert_non_null(js);
+    json_t *rep = json_loads(js + 1, 0, &je);
+    if (!rep)
+        fail_msg("not JSON (%s): %.500s", je.text, out);
+    /* one asset: 9 meshes, 8 textures (both eyes wear Wolf3D_Eye) -> 8 faces, within 110 joints */
+    json_t *parts = json_object_get(rep, "parts");
+    assert_int_equal(json_array_size(parts), 1);
+    json_t *p = json_array_get(parts, 0);
+    assert_int_equal(json_integer_value(json_object_get(p, "faces")), 8);
+    json_int_t joints = json_integer_value(json_object_get(p, "joints"));
+    print_message("merged avatar: 1 asset, 8 faces, %lld joints, rest error %.6f m\n", (long long)joints,
+                  json_real_value(json_object_get(p, "rest_error_m")));
+    assert_true(joints > 50 && joints <= 110);
+    assert_true(json_real_value(json_object_get(p, "rest_error_m")) < 1e-3); /* the parts' skins agree */
+    assert_string_equal(json_string_value(json_object_get(rep, "plays_on_rez")), "Idle");
+    bool faces_named = false;
+    json_t *fs = json_object_get(rep, "findings");
+    for (size_t i = 0; i < json_array_size(fs); i++) {
+        const char *t = json_string_value(json_object_get(json_array_get(fs, i), "text"));
+        faces_named |= t && strstr(t, "face 0 Wolf3D_Eye (EyeLeft, EyeRight); face 1 Wolf3D_Skin (Wolf3D_Head)") != NULL;
+    }
+    assert_true(faces_named);
+    json_decref(rep);
+    /* the archive: one prim, its starter script playing Idle */
+    size_t n;
+    uint8_t *bytes = am_test_slurp(oar, &n);
+    am_oar_contents c;
+    am_error err;
+    assert_int_equal(am_oar_read(bytes, n, &c, &err), AM_OK);
+    free(bytes);
+    assert_int_equal(c.object_count, 1);
+    assert_int_equal(c.objects[0].part_count, 1);
+    char anim[64];
+    assert_true(am_oar_starter_animation(&c, anim, sizeof anim));
+    assert_string_equal(anim, "Idle");
+    am_oar_contents_free(&c);
+    /* a --play naming no motion: refused before any work, naming the motions; nothing written */
+    char other[600];
+    snprintf(other, sizeof other, "%s/other", dir);
+    rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --anim '%s' --oar '%s/x.oar' --play Run", glb, other,
+                         walk, other);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--play 'Run': no motion of that name; the motions are 'Walking'"));
+    assert_int_equal(am_test_count_entries(other), -1);
+    rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s' --play Idle", glb, other);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--play CLIP chooses what the archive plays on rez: it goes with --oar FILE.oar"));
+    am_test_rmtree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_merge_and_play_on_the_retargeted_avatar),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
