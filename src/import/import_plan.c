@@ -434,6 +434,7 @@ static am_status check_anim(const am_anim *a, const am_skeleton *skel, const cha
 }
 
 static am_status load_motion(am_import_plan *plan, const char *path, const am_skeleton *skel, bool align_rest,
+                             const am_retarget_opts *ro,
                              am_import_motion *m, am_error *err)
 {
     am_anim a;
@@ -448,6 +449,11 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         am_bvh_opts o;
         am_bvh_opts_init(&o);
         o.align_rest = align_rest;
+        if (ro->loop == AM_LOOP_ON) { /* --loop: as anim from-bvh --loop, the seam blended closed */
+            o.loop = true;
+            o.loop_tolerance_deg = ro->loop_tolerance_deg;
+            o.loop_tolerance_m = ro->loop_tolerance_deg * 0.01;
+        }
         am_bvh_stats bs;
         if ((st = am_bvh_load(path, &b, err)))
             return st;
@@ -469,6 +475,13 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         size_t room = strlen(path) + 16 < sizeof rest / 2 ? sizeof rest - strlen(path) - 16 : sizeof rest / 2;
         if (!st && am_bvh_rest_warning(&bs, rest, room))
             am_import_finding_add(plan, "motion_rest_pose", "motion '%s': %s", path, rest);
+        if (!st && (bs.loop.rot_track >= 0 || bs.loop.pos_track >= 0))
+            am_import_finding_add(plan, "motion_loop_closed",
+                                  "motion '%s': --loop: the seam closed by blending the last %.3f s into the first "
+                                  "pose; largest change %.3f deg at %s, %.4f m at %s",
+                                  path, bs.loop.window_s, bs.loop.rot_deg,
+                                  bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-", bs.loop.pos_m,
+                                  bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-");
         am_joint_map_free(&map);
         am_bvh_free(&b);
         if (!st)
@@ -580,7 +593,7 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
             plan->motions = nm;
             am_import_motion *m = &plan->motions[plan->motion_count];
             memset(m, 0, sizeof *m);
-            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, m, err);
+            am_status st = load_motion(plan, opts->anim_paths[i], skel, opts->bvh_align_rest, &opts->retarget, m, err);
             if (st)
                 return st;
             stem_of(opts->anim_paths[i], m->name, sizeof m->name);
