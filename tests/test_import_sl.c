@@ -24,6 +24,7 @@ static void test_merge_and_play_on_the_retargeted_avatar(void **state)
 {
     (void)state;
     char dir[256], out_dir[512], oar[600], glb[1024], walk[1024], idle[1024];
+    size_t n0;
     static char out[1 << 17];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(out_dir, sizeof out_dir, "%s/avatar", dir);
@@ -61,6 +62,18 @@ static void test_merge_and_play_on_the_retargeted_avatar(void **state)
     }
     assert_true(faces_named);
     json_decref(rep);
+    /* the .dae for Second Life's uploader: each face its own material and image */
+    char dae[700];
+    snprintf(dae, sizeof dae, "%s/rpm_avatar.dae", out_dir);
+    char *text = (char *)am_test_slurp(dae, &n0);
+    size_t materials = 0;
+    for (const char *q = text; (q = strstr(q, "<material id=")); q++)
+        materials++;
+    assert_int_equal(materials, 8);
+    assert_non_null(strstr(text, "<init_from>Wolf3D_Eye.jpg</init_from>"));
+    assert_non_null(strstr(text, "<init_from>Wolf3D_Hair.jpg</init_from>"));
+    assert_non_null(strstr(text, "<instance_material symbol=\"face7\" target=\"#rpm_avatar-material7\">"));
+    free(text);
     /* the archive: one prim, its starter script playing Idle */
     size_t n;
     uint8_t *bytes = am_test_slurp(oar, &n);

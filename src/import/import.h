@@ -100,6 +100,9 @@ typedef struct am_import_part {
     char meshes[256];            /* the scene meshes it holds, comma-separated */
     am_rig rig;                  /* what the skin builder gets (owned) */
     int texture;                 /* index into plan.textures, -1 none */
+    int face_textures[AM_MESH_MAX_FACES]; /* --merge of retargeted parts: per face, its texture
+                                    (-1 none; face_texture_count 0: `texture` for all) */
+    size_t face_texture_count;
     /* Plan-time figures (a route leaves what does not apply at 0 / NULL): */
     size_t positions;            /* COLLADA positions of its meshes */
     bool *joint_found;           /* per rig joint: the uploader found its node and a

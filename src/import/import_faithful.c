@@ -473,14 +473,24 @@ static am_status model_rig(am_import_plan *plan, const am_scene *s, const am_ske
     am_status st;
     part->texture = am_import_texture_for(plan, mat, &st, err);
     r->textured = part->texture >= 0;
+    /* every face its own texture in the .dae; the archive's prim wears the first on all */
+    bool several = false;
+    for (size_t g = f0; g < f1 && !st && f1 - f0 <= AM_MESH_MAX_FACES; g++) {
+        const am_scene_material *other = m->faces[g].material >= 0 ? &s->materials[m->faces[g].material] : NULL;
+        part->face_textures[part->face_texture_count++] = g == f0 ? part->texture
+                                                                  : am_import_texture_for(plan, other, &st, err);
+        several |= part->face_textures[g - f0] != part->texture;
+    }
     for (size_t g = f0 + 1; g < f1 && !st; g++) {
         const am_scene_material *other = m->faces[g].material >= 0 ? &s->materials[m->faces[g].material] : NULL;
         if (other && other->image_path && (!mat || !mat->image_path || strcmp(other->image_path, mat->image_path)))
             am_import_finding_add(plan, "one_texture_per_part",
-                                  "part '%s': face %zu uses another texture (%s); only the first face's texture is "
-                                  "carried into the .dae and the OAR",
+                                  "part '%s': face %zu uses another texture (%s): the .dae gives it its own, the OAR's "
+                                  "prim wears the first face's on every face",
                                   part->name, g - f0, other->image_path);
     }
+    if (!several)
+        part->face_texture_count = 0; /* one texture: the part's own, as before */
     return st;
 }
 
@@ -736,6 +746,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     for (size_t g = 0; by_material && g < plan->part_count; g++) {
         if (group[g] != g)
             continue;
+        merged.face_textures[merged.face_texture_count++] = plan->parts[g].texture;
         r->face_start[r->face_count++] = tbase;
         size_t l = strlen(faces_text);
         const am_import_part *gp = &plan->parts[g];
@@ -774,10 +785,10 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
                           r->face_count, r->joint_count);
     if (by_material && groups > 1)
         am_import_finding_add(plan, "merged_faces",
-                              "--merge: the parts' materials are the asset's faces: %s. The .dae and the archive "
-                              "carry face 0's texture on every face: give each face its own in the viewer (Edit, "
-                              "Select Face, Texture; the .j2c/.png of each are written beside it; "
-                              "docs/second-life.md)",
+                              "--merge: the parts' materials are the asset's faces: %s. The .dae gives each face "
+                              "its material and image (the uploader's \"Include textures\" takes them); the "
+                              "archive's object wears face 0's texture on every face: give each face its own in "
+                              "the viewer (Edit, Select Face, Texture; docs/second-life.md)",
                               faces_text);
     free(group);
     free(vstart);

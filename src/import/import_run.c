@@ -496,6 +496,16 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                  plan->textures[part->texture].ext[0] ? plan->textures[part->texture].ext : ".png");
         so.texture_image = texture_image;
     }
+    char face_image[AM_MESH_MAX_FACES][160];
+    for (size_t f = 0; f < part->face_texture_count && f < AM_MESH_MAX_FACES; f++) {
+        int t = part->face_textures[f];
+        face_image[f][0] = '\0';
+        if (t >= 0)
+            snprintf(face_image[f], sizeof face_image[f], "%s%s", plan->textures[t].name,
+                     plan->textures[t].ext[0] ? plan->textures[t].ext : ".png");
+        so.face_images[f] = face_image[f];
+        so.face_image_count = f + 1;
+    }
     am_skin_result res;
     am_rig normalized;
     bool have_normalized = false;
