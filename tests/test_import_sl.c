@@ -9,6 +9,7 @@
 
 #include "core/io.h"
 #include "support/test_support.h"
+#include "world/oar.h"
 #include "world/oar_check.h"
 #include "world/oar_verify.h"
 
@@ -83,6 +84,10 @@ static void test_merge_and_play_on_the_retargeted_avatar(void **state)
     free(bytes);
     assert_int_equal(c.object_count, 1);
     assert_int_equal(c.objects[0].part_count, 1);
+    size_t textures = 0; /* each face its texture: 8 distinct */
+    for (size_t i = 0; i < c.entry_count; i++)
+        textures += strstr(c.entries[i].path, "_texture.jp2") != NULL;
+    assert_int_equal(textures, 8);
     char anim[64];
     assert_true(am_oar_starter_animation(&c, anim, sizeof anim));
     assert_string_equal(anim, "Idle");
@@ -101,9 +106,39 @@ static void test_merge_and_play_on_the_retargeted_avatar(void **state)
     am_test_rmtree(dir);
 }
 
+/* The TextureEntry's texture section with face exceptions, byte for byte: the default, then
+ * per distinct texture the bitfield of its faces (7 bits a byte, high bit = more: face 7 takes
+ * two bytes) and the UUID, then the 0 that ends the list, then the other sections unchanged. */
+static void test_texture_entry_face_exceptions(void **state)
+{
+    (void)state;
+    am_uuid d, a, b;
+    memset(d.b, 0x11, 16);
+    memset(a.b, 0xAA, 16);
+    memset(b.b, 0xBB, 16);
+    const am_uuid *faces[8] = {&d, &a, &b, &b, NULL, &d, NULL, &a};
+    uint8_t te[AM_OAR_TEXTURE_ENTRY_MAX], plain[AM_OAR_TEXTURE_ENTRY_SIZE];
+    size_t n = am_oar_texture_entry_faces(&d, NULL, faces, 8, te);
+    am_oar_texture_entry(&d, NULL, plain);
+    assert_int_equal(n, AM_OAR_TEXTURE_ENTRY_SIZE + 2 + 16 + 1 + 16);
+    assert_memory_equal(te, d.b, 16);
+    /* faces 1 and 7 wear a: bits 0x82 -> 0x81 0x02 */
+    assert_int_equal(te[16], 0x81);
+    assert_int_equal(te[17], 0x02);
+    assert_memory_equal(te + 18, a.b, 16);
+    /* faces 2 and 3 wear b: bits 0x0C */
+    assert_int_equal(te[34], 0x0C);
+    assert_memory_equal(te + 35, b.b, 16);
+    assert_memory_equal(te + 51, plain + 16, AM_OAR_TEXTURE_ENTRY_SIZE - 16);
+    /* no exception: the plain entry */
+    assert_int_equal(am_oar_texture_entry_faces(&d, NULL, faces, 1, te), AM_OAR_TEXTURE_ENTRY_SIZE);
+    assert_memory_equal(te, plain, AM_OAR_TEXTURE_ENTRY_SIZE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_texture_entry_face_exceptions),
         cmocka_unit_test(test_merge_and_play_on_the_retargeted_avatar),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

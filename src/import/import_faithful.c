@@ -485,8 +485,8 @@ static am_status model_rig(am_import_plan *plan, const am_scene *s, const am_ske
         const am_scene_material *other = m->faces[g].material >= 0 ? &s->materials[m->faces[g].material] : NULL;
         if (other && other->image_path && (!mat || !mat->image_path || strcmp(other->image_path, mat->image_path)))
             am_import_finding_add(plan, "one_texture_per_part",
-                                  "part '%s': face %zu uses another texture (%s): the .dae gives it its own, the OAR's "
-                                  "prim wears the first face's on every face",
+                                  "part '%s': face %zu uses another texture (%s): the .dae and the OAR give it its "
+                                  "own",
                                   part->name, g - f0, other->image_path);
     }
     if (!several)
@@ -786,9 +786,8 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     if (by_material && groups > 1)
         am_import_finding_add(plan, "merged_faces",
                               "--merge: the parts' materials are the asset's faces: %s. The .dae gives each face "
-                              "its material and image (the uploader's \"Include textures\" takes them); the "
-                              "archive's object wears face 0's texture on every face: give each face its own in "
-                              "the viewer (Edit, Select Face, Texture; docs/second-life.md)",
+                              "its material and image (the uploader's \"Include textures\" takes them) and the "
+                              "archive's prim each face its texture (docs/second-life.md)",
                               faces_text);
     free(group);
     free(vstart);

@@ -25,6 +25,7 @@
 typedef struct part_out {
     am_buf mesh;          /* the .llmesh */
     int texture;          /* plan texture index, -1 */
+    bool face_textures;   /* each face its own texture (the skin kept the part's faces) */
 } part_out;
 
 typedef struct tex_out {
@@ -630,6 +631,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                         part->name, a->name, 100 * a->strain_share, a->strain_p99);
     }
     po->texture = part->texture;
+    po->face_textures = res.face_image_count > 1 && res.face_image_count == res.face_count;
     /* outputs */
     am_buf copy = {0};
     if ((st = am_buf_append(&copy, po->mesh.data, po->mesh.size, err)) ||
@@ -783,6 +785,16 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     }
     in.children = plan->part_count > 1 ? children : NULL;
     in.child_count = plan->part_count - 1;
+    /* the root's faces each their own texture (a merged creature's parts' materials) */
+    am_oar_face_texture faces[AM_OAR_MAX_FACES];
+    const am_import_part *root = &plan->parts[0];
+    for (size_t f = 0; parts[0].face_textures && f < root->face_texture_count && f < AM_OAR_MAX_FACES; f++) {
+        int t = root->face_textures[f];
+        faces[f] = t >= 0 && tex[t].ok ? (am_oar_face_texture){tex[t].j2c.data, tex[t].j2c.size}
+                                       : (am_oar_face_texture){NULL, 0};
+        in.face_textures = faces;
+        in.face_texture_count = f + 1;
+    }
     /* read back and checked completely before it is staged (oar_check.h), as `oar` does */
     if (!(st = am_oar_write(&in, &oar, err)) && !(st = am_oar_check_bytes(oar.data, oar.size, NULL, err)))
         st = am_import_outset_add(set, opts->oar_path, &oar, err);
