@@ -23,7 +23,8 @@
  * The prim: PCode 9, a mesh sculpt (SculptType 5, SculptTexture = mesh UUID, SculptEntry
  * true) and ExtraParams holding the sculpt entry (0x30) and the mesh-flags entry (0x70,
  * bit 0 = animated mesh) exactly as am_oar_extra_params writes them; the texture in the
- * TextureEntry's default face; the task inventory holds each animation (Type 20 /
+ * TextureEntry's default face (other faces' own textures, face_textures, as its face
+ * exceptions); the task inventory holds each animation (Type 20 /
  * InvType 19) and, when `play` is set, a script (Type 10 / InvType 10) that calls
  * llStartObjectAnimation on state_entry and on_rez. */
 #ifndef AM_WORLD_OAR_H
