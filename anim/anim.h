@@ -273,6 +273,64 @@ void am_anim_loop_seam(const am_anim *anim, am_anim_seam *out);
  * differs from loop_in by more than one quantisation step, or by more than tol_deg / tol_m
  * when those are larger, is an error naming the joint and the jump. AM_OK when not looping. */
 am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, am_error *err);
+/* ---------------------------------------------------------------------------------------
+ * Loops that close (anim_loop.c)
+ *
+ * The seam is the jump from the last key to the first. Three ways a clip loops:
+ *  - it is closed: its last pose is its first (within a quantisation step, or within 1 deg
+ *    and 1 cm, when the retargeter makes the last key the first);
+ *  - it is a cycle written without its closing key (many exporters write cycles so): every
+ *    track's seam is no larger than its own step where the clip wraps (twice its largest
+ *    speed over the first and last 3 steps, times the key interval: a walk's ankle speeds
+ *    up by half again at the heel strike; a jump standing still at both ends stays out). It
+ *    loops by default, closed by the first pose one key interval after the last key;
+ *  - --loop closes a larger seam, up to --loop-tolerance (AM_LOOP_TOLERANCE_DEG by default,
+ *    and 1 cm per degree for positions), by blending the keys of the last
+ *    AM_LOOP_WINDOW_S (at most a quarter of the clip) into the first pose with a smoothstep
+ *    weight; the largest change made is reported. Beyond the tolerance it is refused.
+ * A looped clip then never jumps at the wrap by more than its own largest step.
+ * ------------------------------------------------------------------------------------- */
+
+#define AM_LOOP_TOLERANCE_DEG 10.0
+#define AM_LOOP_WINDOW_S 0.5
+
+/* One joint's keys for the loop tools: times in seconds, ascending; rot[count], pos[count]
+ * or NULL. Written in place by am_loop_blend. */
+typedef struct am_loop_track {
+    size_t count;
+    const double *times;
+    am_quat *rot;
+    am_vec3 *pos;
+} am_loop_track;
+
+typedef struct am_loop_seam {
+    double rot_deg, pos_m;      /* the worst seam, last key -> first */
+    long rot_track, pos_track;  /* where (-1: none) */
+    double rot_at_s, pos_at_s;  /* the time of that track's last key, seconds */
+    double step_deg, step_m;    /* the largest step between neighbouring keys, any track */
+    bool implicit;              /* a cycle written without its closing key (see above) */
+} am_loop_seam;
+
+typedef struct am_loop_change {
+    double rot_deg, pos_m;      /* the largest change made (at the last key) */
+    long rot_track, pos_track;  /* where (-1: none) */
+    double window_s;            /* am_anim_close_loop: the window blended */
+} am_loop_change;
+
+/* Measure the seam of n tracks; close_dt: the interval a closing key would take (the clip's
+ * key interval; 0: never implicit). */
+void am_loop_measure(const am_loop_track *tracks, size_t n, double close_dt, am_loop_seam *out);
+/* Blend each track's keys within window_s of its last key into its first pose (the last
+ * key becomes the first). */
+void am_loop_blend(am_loop_track *tracks, size_t n, double window_s, am_loop_change *out);
+/* The blend window for a loop spanning span_s: AM_LOOP_WINDOW_S, at most a quarter of it. */
+double am_loop_window(double span_s);
+/* The same on a looping file's keys: the seam between loop_out and loop_in closed by
+ * blending the keys before loop_out (re-quantised), when it is within tol_deg / tol_m;
+ * beyond, AM_ERR_INVALID naming the joint, the jump, the times and by how much it is over.
+ * A seam within one quantisation step is left (out all zero). */
+am_status am_anim_close_loop(am_anim *anim, double tol_deg, double tol_m, am_loop_change *out, am_error *err);
+
 /* Resolve joint entries against the skeleton: out[i] = skeleton joint index, or -1 when
  * the name is unknown, the joint number is outside 0..215, or an earlier entry already
  * animates the same joint (only the first entry plays, 6.1). */
@@ -347,9 +405,9 @@ typedef struct am_motion_stats {
 am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts,
                            const am_skeleton *skel, am_anim *out, am_motion_stats *stats,
                            am_error *err);
-/* Loop guard: for a looping motion, refuse (AM_ERR_INVALID naming the joint and the
- * angle or distance) when any track's quantised pose at t = 1 differs from t = 0 by more
- * than one quantisation step. AM_OK for non-looping motions. */
+/* Loop guard: for a looping motion, refuse (AM_ERR_INVALID naming the worst joint, its
+ * angle or distance and the times in seconds) when any track's quantised pose at loop_out
+ * differs from loop_in by more than one quantisation step. AM_OK for non-looping motions. */
 am_status am_motion_check_loop(const am_motion *m, am_error *err);
 /* Sample, guard the loop, encode, decode the bytes again, compare with the meant poses at
  * every key (within quantisation: a mismatch is an error) and write `path` atomically.

@@ -314,6 +314,8 @@ void am_bvh_opts_init(am_bvh_opts *o)
     o->ease_in_s = 0.3;
     o->ease_out_s = 0.3;
     o->hand_pose = 1;
+    o->loop_tolerance_deg = AM_LOOP_TOLERANCE_DEG;
+    o->loop_tolerance_m = AM_LOOP_TOLERANCE_DEG * 0.01;
 }
 
 /* The viewer's translation table: canonical bone and attachment names, bone aliases (the
@@ -543,7 +545,7 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
         stats->keys_after = stats->keys_before;
     }
     if (st == AM_OK && a->loop)
-        st = am_anim_check_loop(a, o.loop_tolerance_deg, o.loop_tolerance_m, err);
+        st = am_anim_close_loop(a, o.loop_tolerance_deg, o.loop_tolerance_m, &stats->loop, err);
     free(target);
     free(moves);
     free(align);

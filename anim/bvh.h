@@ -68,9 +68,10 @@ typedef struct am_bvh_opts {
                                    * reduce_m metres) by interpolation (our reduction, not
                                    * the viewer's optimize); 0: every frame is a key */
     double reduce_m;
-    /* Loop guard (lessons.md rule 7): with `loop`, the pose at loop_out must equal loop_in
-     * within one quantisation step, or within these when larger (mocap rarely closes
-     * exactly: choose loop points where the pose matches, or accept a visible seam here). */
+    /* Loop guard (lessons.md rule 7): with `loop`, a pose at loop_out that is not loop_in's
+     * (within one quantisation step) is closed by blending the keys before loop_out into it
+     * when the seam is within these (am_anim_close_loop; default AM_LOOP_TOLERANCE_DEG and
+     * 1 cm per degree), and refused beyond, saying by how much. */
     double loop_tolerance_deg, loop_tolerance_m;
     /* Rest alignment (off by default: the output is then the viewer's own conversion).
      * The viewer applies each BVH rotation as if the BVH's zero pose were the viewer's rest
@@ -111,6 +112,7 @@ typedef struct am_bvh_stats {
     size_t rest_off;        /* joints off by more than AM_BVH_REST_WARN_DEG */
     am_bvh_rest_bone rest[AM_BVH_REST_LIST]; /* those, largest first (the first AM_BVH_REST_LIST) */
     bool rest_aligned;      /* align_rest was applied */
+    am_loop_change loop;    /* with loop: the seam closed by blending (all zero: none) */
 } am_bvh_stats;
 
 /* The warning for stats->rest_off > 0 ("the BVH's zero pose is not the viewer's rest:

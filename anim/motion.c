@@ -312,6 +312,9 @@ am_status am_motion_check_loop(const am_motion *m, am_error *err)
         return st;
     double tin = m->loop_in, tout = m->loop_out == 0.0 ? 1.0 : m->loop_out;
     float dur = (float)m->duration_s;
+    /* the worst joint, not the first over the step: that is the one to look at */
+    double worst_ang = 0, worst_d = 0;
+    long ja = -1, jd = -1;
     for (size_t j = 0; j < m->track_count; j++) {
         am_quat q0, q1;
         am_vec3 p0, p1;
@@ -322,23 +325,28 @@ am_status am_motion_check_loop(const am_motion *m, am_error *err)
         am_anim_rot_key_set(&k0, 0.0f, q0, dur);
         am_anim_rot_key_set(&k1, 0.0f, q1, dur);
         double ang = am_quat_angle_between(k0.rot, k1.rot);
-        if (ang > ROT_STEP_RAD)
-            return am_fail(err, AM_ERR_INVALID,
-                           "loop guard: joint '%s' ends %.3f deg away from where it starts (pose at t = %g "
-                           "vs t = %g; allowed: one quantisation step, %.4f deg)",
-                           m->tracks[j].joint, ang * AM_RAD2DEG, tout, tin, ROT_STEP_RAD * AM_RAD2DEG);
+        if (ang > worst_ang)
+            worst_ang = ang, ja = (long)j;
         if (m->tracks[j].has_pos) {
             am_anim_pos_key a0, a1;
             am_anim_pos_key_set(&a0, 0.0f, p0, dur);
             am_anim_pos_key_set(&a1, 0.0f, p1, dur);
             double d = am_v3_dist(a0.pos, a1.pos);
-            if (d > POS_STEP_M)
-                return am_fail(err, AM_ERR_INVALID,
-                               "loop guard: joint '%s' ends %.4f m away from where it starts (t = %g vs t = %g; "
-                               "allowed: one quantisation step, %.5f m)",
-                               m->tracks[j].joint, d, tout, tin, POS_STEP_M);
+            if (d > worst_d)
+                worst_d = d, jd = (long)j;
         }
     }
+    if (ja >= 0 && worst_ang > ROT_STEP_RAD)
+        return am_fail(err, AM_ERR_INVALID,
+                       "loop guard: joint '%s' ends %.3f deg away from where it starts (the pose at %.3f s vs "
+                       "%.3f s; allowed: one quantisation step, %.4f deg)",
+                       m->tracks[ja].joint, worst_ang * AM_RAD2DEG, tout * m->duration_s, tin * m->duration_s,
+                       ROT_STEP_RAD * AM_RAD2DEG);
+    if (jd >= 0 && worst_d > POS_STEP_M)
+        return am_fail(err, AM_ERR_INVALID,
+                       "loop guard: joint '%s' ends %.4f m away from where it starts (the pose at %.3f s vs %.3f s; "
+                       "allowed: one quantisation step, %.5f m)",
+                       m->tracks[jd].joint, worst_d, tout * m->duration_s, tin * m->duration_s, POS_STEP_M);
     return AM_OK;
 }
 

@@ -215,7 +215,7 @@ static void expect_bvh_error(const char *text, const char *needle)
 
 /* Loop guard (lessons.md rule 7) on a converted file: the CMU walk ends metres and tens of
  * degrees from where it starts, so as a loop it is refused naming the joint; a tolerance
- * accepts the seam knowingly; without --loop there is no seam to guard. */
+ * that large has the seam blended closed; without --loop there is no seam to guard. */
 static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
 {
     (void)state;
@@ -239,13 +239,18 @@ static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "loop guard: joint '"));
     assert_null(a.joints); /* nothing half-built is handed back */
+    assert_non_null(strstr(err.msg, "over the --loop-tolerance of 10 deg")); /* the default */
     o.loop_tolerance_deg = 180;
     o.loop_tolerance_m = 10;
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_OK);
     am_anim_seam seam;
     am_anim_loop_seam(&a, &seam);
-    assert_gt(seam.rot_deg, 10); /* the seam is real, and accepted on request */
-    assert_gt(seam.pos_m, 1);
+    /* the seam is real, and closed on request by blending the last keys into the first pose:
+     * the change made is the seam there was */
+    assert_gt(st.loop.rot_deg, 10);
+    assert_gt(st.loop.pos_m, 1);
+    assert_true(seam.rot_deg < 0.05);
+    assert_true(seam.pos_m < 0.001);
     am_anim_free(&a);
     am_joint_map_free(&map);
     am_bvh_free(&b);

@@ -15,10 +15,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "core/base64.h"
 #include "core/io.h"
 #include "support/http_server.h"
 #include "support/test_support.h"
 #include "support/world_fixtures.h"
+#include "world/oar_check.h"
 
 #define TOKEN "tok-CLI-Secret-77"
 #define PASSWORD "ra-CLI-Secret-88"
@@ -31,6 +33,9 @@ typedef struct bridge {
     int next_uuid;
     const char *xml_reply; /* RemoteAdmin mode */
     const am_buf *save;    /* what admin_save_oar writes (RemoteAdmin mode) */
+    const am_buf *save_later; /* from save number later_from on (the starter script has run) */
+    int later_from;
+    int saves_seen;
     char saved_to[1024];
 } bridge;
 
@@ -40,7 +45,9 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     if (b->xml_reply) {
         snprintf(resp->content_type, sizeof resp->content_type, "text/xml");
         snprintf(resp->body, sizeof resp->body, "%s", b->xml_reply);
-        am_test_region_save(rq, b->save, resp, b->saved_to, sizeof b->saved_to);
+        bool later = b->save_later && b->saves_seen + 1 >= b->later_from;
+        if (am_test_region_save(rq, later ? b->save_later : b->save, resp, b->saved_to, sizeof b->saved_to))
+            b->saves_seen++;
         return;
     }
     if (b->status_always) {
@@ -357,6 +364,51 @@ static void valid_oar(const char *path, am_buf *archive)
     write_bytes(path, archive->data, archive->size);
 }
 
+/* The archive as a region saves it once the starter script has run: the root's SOPAnims
+ * (u16 count; per animation 16 UUID bytes, a length byte, the name) name the animation. */
+static void with_playing(const am_buf *archive, am_buf *out)
+{
+    am_oar_contents c;
+    am_error err;
+    assert_int_equal(am_oar_read(archive->data, archive->size, &c, &err), AM_OK);
+    const am_oar_part *root = &c.objects[0].parts[0];
+    const am_oar_item *anim = NULL;
+    for (size_t i = 0; i < root->item_count; i++)
+        if (root->items[i].type == 20)
+            anim = &root->items[i];
+    assert_non_null(anim);
+    uint8_t blob[2 + 16 + 1 + 255] = {1, 0};
+    size_t len = strlen(anim->name);
+    memcpy(blob + 2, anim->asset.b, 16);
+    blob[18] = (uint8_t)len;
+    memcpy(blob + 19, anim->name, len);
+    char *b64;
+    assert_int_equal(am_base64_encode(blob, 19 + len, &b64, &err), AM_OK);
+    am_oar_contents_free(&c);
+    am_test_tar_entry e[16];
+    size_t n = am_test_untar(archive, e, 16);
+    const am_test_tar_entry *order[16];
+    for (size_t i = 0; i < n; i++) {
+        order[i] = &e[i];
+        if (strncmp(e[i].path, "objects/", 8) != 0)
+            continue;
+        const char *end = strstr((const char *)e[i].data, "</SceneObjectPart>");
+        assert_non_null(end);
+        size_t head = (size_t)(end - (const char *)e[i].data), add = strlen(b64) + 21;
+        uint8_t *d = malloc(e[i].size + add + 1);
+        assert_non_null(d);
+        memcpy(d, e[i].data, head);
+        snprintf((char *)d + head, add + 1, "<SOPAnims>%s</SOPAnims>", b64);
+        memcpy(d + head + add, e[i].data + head, e[i].size - head);
+        free(e[i].data);
+        e[i].data = d;
+        e[i].size += add;
+    }
+    free(b64);
+    am_test_pack_tgz(order, n, out);
+    am_test_tar_free(e, n);
+}
+
 static void test_remote_admin_loads_and_hides_the_password(void **state)
 {
     fixture *f = *state;
@@ -428,13 +480,18 @@ static void test_remote_admin_verifies_on_loopback(void **state)
     setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
     f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
                      "<boolean>1</boolean></value></member></struct></value></param></params></methodResponse>";
-    /* The stand-in saves back what it was given: loaded and verified (on by default: loopback). */
-    f->b.save = &archive;
+    /* The stand-in saves back what it was given, the starter script's animation playing:
+     * loaded and verified (on by default: loopback), saying what plays. */
+    am_buf played = {0};
+    with_playing(&archive, &played);
+    f->b.save = &played;
     int rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox --verify-dir '%s'",
                              url, oar, vdir);
     if (rc != 0)
         fail_msg("exit %d: %s", rc, out);
-    assert_non_null(strstr(out, "loaded and verified: 1 object (1 part, animesh flag set), 4 assets byte-identical\n"));
+    assert_non_null(
+        strstr(out, "loaded and verified: 1 object (1 part, animesh flag set), 4 assets byte-identical; playing "
+                    "yes_head\n"));
     assert_int_equal(am_test_http_count(f->srv), 2);
     am_test_http_request rq;
     am_test_http_get(f->srv, 1, &rq);
@@ -474,6 +531,61 @@ static void test_remote_admin_verifies_on_loopback(void **state)
                      2);
     am_test_tar_free(e, n);
     am_buf_free(&bad);
+    am_buf_free(&played);
+    am_buf_free(&archive);
+}
+
+/* What plays: the region's first saves come before the starter script has run (no SOPAnims);
+ * --verify saves again until one shows the animation playing, and says so; when none does
+ * within --verify-wait, that is a finding (exit 1). */
+static void test_remote_admin_verify_waits_for_the_starter_script(void **state)
+{
+    fixture *f = *state;
+    char out[8192], url[128], oar[1024];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
+    snprintf(oar, sizeof oar, "%s/c.oar", f->dir);
+    am_buf archive = {0}, played = {0};
+    valid_oar(oar, &archive);
+    with_playing(&archive, &played);
+    setenv("OPENSIM_REMOTEADMIN_PASSWORD", PASSWORD, 1);
+    f->b.xml_reply = "<methodResponse><params><param><value><struct><member><name>loaded</name><value>"
+                     "<boolean>1</boolean></value></member></struct></value></param></params></methodResponse>";
+    f->b.save = &archive; /* saves 1 and 2: nothing plays yet */
+    f->b.save_later = &played;
+    f->b.later_from = 3;
+    int rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox", url, oar);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, out);
+    assert_non_null(strstr(out, "4 assets byte-identical; playing yes_head (after 3 saves, "));
+    assert_non_null(strstr(out, " s: the starter script had not started it before)\n"));
+    assert_int_equal(f->b.saves_seen, 3);
+    assert_int_equal(am_test_http_count(f->srv), 4); /* the load, then three saves */
+    /* never playing: bounded by --verify-wait, then a finding */
+    f->b.save_later = NULL;
+    f->b.saves_seen = 0;
+    rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox --verify-wait 1.5", url,
+                         oar);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "loaded and verified: 1 object (1 part, animesh flag set), 4 assets byte-identical\n"));
+    assert_non_null(strstr(out, "finding: nothing plays: the starter script should start 'yes_head', but after "));
+    double waited = atof(strstr(out, "but after ") + 10);
+    assert_true(waited >= 0.9 && waited < 5); /* polled once a second for at most 1.5 s */
+    assert_true(f->b.saves_seen >= 2 && f->b.saves_seen <= 3);
+    char saves[64];
+    snprintf(saves, sizeof saves, "s and %d saves the region shows no animation playing", f->b.saves_seen);
+    assert_non_null(strstr(out, saves));
+    /* --verify-wait 0: one save, the finding at once */
+    f->b.saves_seen = 0;
+    rc = am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region Sandbox --verify-wait 0", url,
+                         oar);
+    assert_int_equal(rc, 1);
+    assert_int_equal(f->b.saves_seen, 1);
+    assert_non_null(strstr(out, "1 save the region shows no animation playing"));
+    assert_int_equal(am_test_run_cli(out, sizeof out, "push --remote-admin %s --oar '%s' --region S --verify-wait soon",
+                                     url, oar),
+                     2);
+    assert_non_null(strstr(out, "--verify-wait expects seconds (0..600), got 'soon'"));
+    am_buf_free(&played);
     am_buf_free(&archive);
 }
 
@@ -571,6 +683,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remote_admin_loads_and_hides_the_password, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remote_admin_verifies_on_loopback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remote_admin_verify_waits_for_the_starter_script, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_states_the_retries_push_makes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bridge_url_from_the_environment, setup, teardown),
     };

@@ -22,9 +22,9 @@ static const char *help =
     "                [--hand-pose N] [--keep-static] [--reduce DEG] [--loop-tolerance DEG]\n"
     "                [--align-rest] [--allow-body-mismatch] [--skeleton FILE] -o OUT.anim\n"
     "       animesh anim from-model FILE[:CLIP] [--clip NAME] [--map MAP.json] [--priority N]\n"
-    "                [--loop|--no-loop] [--ease-in S] [--ease-out S] [--hand-pose N]\n"
-    "                [--reduce DEG] [--in-place] [--allow-body-mismatch] [--skeleton FILE]\n"
-    "                -o OUT.anim\n\n"
+    "                [--loop|--no-loop] [--loop-tolerance DEG] [--ease-in S] [--ease-out S]\n"
+    "                [--hand-pose N] [--reduce DEG] [--in-place] [--allow-body-mismatch]\n"
+    "                [--skeleton FILE] -o OUT.anim\n\n"
     "Second Life / OpenSim keyframe animations (.anim version 1.0).\n"
     "  decode    a readable summary, or with --json the whole file (header, joints, keys\n"
     "            with decoded values and raw U16 codes, constraints); a file the viewer\n"
@@ -46,10 +46,11 @@ static const char *help =
     "            0.3 s, hand pose 1. Joints that never move are omitted (--keep-static).\n"
     "            Every frame after frame 0 becomes a key; --reduce DEG drops the keys that\n"
     "            interpolation reproduces within DEG degrees (and 0.5 mm) and reports it.\n"
-    "            Loop guard: with --loop the pose at the loop-out point must equal the\n"
-    "            loop-in point within one quantisation step, or the file is refused naming\n"
-    "            the joint and the jump; pick loop points where the pose matches, or accept\n"
-    "            a visible seam with --loop-tolerance DEG (and DEG cm for the pelvis).\n"
+    "            Loop guard: with --loop a pose at the loop-out point that is not the\n"
+    "            loop-in point's is closed by blending the last 0.5 s before loop-out\n"
+    "            into it, when the seam is within --loop-tolerance DEG (default 10, and\n"
+    "            DEG cm for the pelvis), and the largest change is reported; a larger seam\n"
+    "            is refused naming the worst joint, the jump and by how much it is over.\n"
     "            Rest pose: the viewer applies each rotation as if the BVH's zero pose were\n"
     "            its rest; bones whose zero-pose direction differs by more than 10 deg\n"
     "            (CMU's thighs: ~20) are listed in a warning. --align-rest corrects them:\n"
@@ -69,8 +70,13 @@ static const char *help =
     "            travel.\n"
     "            Defaults as the viewer's uploader (as from-bvh): priority 2, ease 0.3 s /\n"
     "            0.3 s, hand pose 1; loops when the source's last pose is its first within\n"
-    "            1 deg (the seam is then closed; --loop refuses one that does not close,\n"
-    "            --no-loop never loops). --reduce DEG drops keys the viewer's\n"
+    "            1 deg (the seam is then closed), or when the clip is a cycle written\n"
+    "            without its closing key (its seam no larger than its own steps: the first\n"
+    "            pose is added one key interval after the last). --loop also closes a\n"
+    "            larger seam up to --loop-tolerance DEG (default 10; 1 cm per degree for\n"
+    "            the hips) by blending the last 0.5 s into the first pose, reporting the\n"
+    "            largest change, and refuses beyond it saying by how much; --no-loop\n"
+    "            never loops. --reduce DEG drops keys the viewer's\n"
     "            interpolation reproduces within DEG (0 < DEG <= 10).\n"
     "            Prints joints mapped, duration, keys before/after and the worst bone-\n"
     "            direction difference to the source. The stock avatar is a biped: a\n"
@@ -372,7 +378,7 @@ static int cmd_from_bvh(int argc, char **argv)
             if (!am_cli_parse_double(op.arg, &v) || !(v >= 0) || v > 180)
                 return am_cli_usage("anim from-bvh", "--loop-tolerance needs an angle in degrees (0..180)");
             /* the same tolerance in degrees for rotations and, scaled, 1 cm per degree for
-             * the pelvis position: an explicit acceptance of a visible seam */
+             * the pelvis position: how large a seam the closing blend may take */
             o.loop_tolerance_deg = v;
             o.loop_tolerance_m = v * 0.01;
             break;
@@ -491,6 +497,12 @@ static int cmd_from_bvh(int argc, char **argv)
         if (bs.keys_after != bs.keys_before)
             printf("  key reduction: %zu -> %zu keys (%.1f%% saved)\n", bs.keys_before, bs.keys_after,
                    100.0 * (double)(bs.keys_before - bs.keys_after) / (double)bs.keys_before);
+        if (bs.loop.rot_track >= 0 || bs.loop.pos_track >= 0)
+            printf("  loop: the seam closed by blending the last %.3f s into the pose at loop-in; largest change "
+                   "%.3f deg at %s, %.4f m at %s (--loop-tolerance %g deg)\n",
+                   bs.loop.window_s, bs.loop.rot_deg, bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-",
+                   bs.loop.pos_m, bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-",
+                   o.loop_tolerance_deg);
         if (bs.static_joints)
             printf("  %zu mapped joints never move and were omitted (--keep-static keeps them)\n", bs.static_joints);
         if (bs.unmapped)
@@ -520,7 +532,7 @@ static int cmd_from_model(int argc, char **argv)
      * (LLBVHLoader::reset, anim.md 8.1: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
     o->priority = 2;
     mo.hand_pose = 1;
-    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP, O_ALLOW_BODY };
+    enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP, O_ALLOW_BODY, O_LOOP_TOL };
     static const am_cli_opt opts[] = {
         {"skeleton", required_argument, 's', 0},
         {"map", required_argument, 'm', 0},
@@ -528,6 +540,7 @@ static int cmd_from_model(int argc, char **argv)
         {"priority", required_argument, 'p', 0},
         {"loop", no_argument, 'l', 0},
         {"no-loop", no_argument, O_NO_LOOP, 0},
+        {"loop-tolerance", required_argument, O_LOOP_TOL, 0},
         {"ease-in", required_argument, 'i', 0},
         {"ease-out", required_argument, 'e', 0},
         {"hand-pose", required_argument, 'H', 0},
@@ -550,6 +563,13 @@ static int cmd_from_model(int argc, char **argv)
         case O_NO_LOOP: o->loop = AM_LOOP_OFF; break;
         case O_IN_PLACE: o->in_place = true; break;
         case O_ALLOW_BODY: mo.allow_body_mismatch = true; break;
+        case O_LOOP_TOL: {
+            double v;
+            if (!am_cli_parse_double(op.arg, &v) || !(v >= 0) || v > 180)
+                return am_cli_usage("anim from-model", "--loop-tolerance needs an angle in degrees (0..180)");
+            o->loop_tolerance_deg = v;
+            break;
+        }
         case 'R': {
             double v;
             if (!am_cli_parse_double(op.arg, &v) || !(v > 0) || v > 10)

@@ -19,11 +19,13 @@
 
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
-    "                     [--anim FILE[:CLIP] ...] [--allow-body-mismatch] [--align-rest] [--bench] [--preview] [--oar FILE.oar]\n"
+    "                     [--anim FILE[:CLIP] ...] [--allow-body-mismatch] [--align-rest] [--bench] [--preview]\n"
+    "                     [--oar FILE.oar] [--play CLIP]\n"
     "                     [--at X,Y,Z]"
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
     "                     [--place pelvis|origin] [--clip NAME ...] [--loop|--no-loop]\n"
+    "                     [--loop-tolerance DEG]\n"
     "                     [--priority N] [--rest-correction JOINT=AXIS,DEG ...]\n"
     "                     [--max-tris N|auto|none]\n\n"
     "Import a rigged COLLADA file (Avastar, Bento Buddy, Blender) exactly as the viewer's\n"
@@ -46,7 +48,8 @@ static const char *help =
     "                       (one per part; several parts: also all of them together)\n\n"
     "  --out DIR             output directory (created)\n"
     "  --name N              output name (default: the model file's name)\n"
-    "  --merge               one asset from every rigged mesh (at most 8 faces, 110 joints)\n"
+    "  --merge               one asset from every rigged mesh (at most 8 faces, 110 joints;\n"
+    "                        a retargeted model's parts wearing one material share a face)\n"
     "  --normalize-binds     pure-translation inverse binds, the mesh kept where it is: the\n"
     "                        rest pose is exact in the viewer (report: before/after rest error)\n"
     "  --anim FILE           a motion to bench and pack (repeatable): .anim; .bvh on the\n"
@@ -69,7 +72,9 @@ static const char *help =
     "                        browser, posed by the bench (animesh preview)\n"
     "  --oar FILE.oar        also write the creature's OpenSim archive: the first part is the\n"
     "                        animesh root prim, other parts child prims; the first motion\n"
-    "                        plays on rez\n"
+    "                        plays on rez, or the one --play names\n"
+    "  --play CLIP           the motion the archive's starter script plays on rez: a motion's\n"
+    "                        name (as written, CLIP.anim) or its clip's name in the source\n"
     "  --at X,Y,Z            region position of the archive's object (default 128,128,25)\n"
     "  --meshdata            a part with several faces is an error (default: warning, no\n"
     "                        meshdata for it)\n"
@@ -92,7 +97,13 @@ static const char *help =
     "                        the file's origin at the prim (mPelvis overridden)\n"
     "  --clip NAME           convert this clip only (repeatable; default: every clip)\n"
     "  --loop, --no-loop     force the motions to loop or not (default: loop when the last\n"
-    "                        pose is the first)\n"
+    "                        pose is the first, or when the clip is a cycle written without\n"
+    "                        its closing key: its seam no larger than its own steps; the\n"
+    "                        first pose is then added one key interval after the last)\n"
+    "  --loop-tolerance DEG  with --loop, a larger seam up to DEG (and 1 cm per degree for\n"
+    "                        the hips) is closed by blending the last 0.5 s into the first\n"
+    "                        pose, the largest change reported; beyond it --loop is refused\n"
+    "                        (default 10)\n"
     "  --priority N          motion priority 0..6 (default 4)\n"
     "  --rest-correction JOINT=AXIS,DEG  a constant rotation on a joint in every pose (repeatable)\n\n"
     "The report: meshes, vertices after welding, faces, joints and weighted joints, joints\n"
@@ -117,7 +128,7 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY, O_VERBOSE
+        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY, O_VERBOSE, O_LOOPTOL, O_PLAY
     };
     static const am_cli_opt lopts[] = {
         {"out", required_argument, O_OUT, 0},
@@ -128,6 +139,7 @@ int am_cmd_import(int argc, char **argv)
         {"bench", no_argument, O_BENCH, 0},
         {"preview", no_argument, O_PREVIEW, 0},
         {"oar", required_argument, O_OAR, 0},
+        {"play", required_argument, O_PLAY, 0},
         {"at", required_argument, O_AT, 0},
         {"meshdata", no_argument, O_MESHDATA, 0},
         {"region-max-tris", required_argument, O_TRIS, 0},
@@ -142,6 +154,7 @@ int am_cmd_import(int argc, char **argv)
         {"clip", required_argument, O_CLIP, 0},
         {"loop", no_argument, O_LOOP, 0},
         {"no-loop", no_argument, O_NOLOOP, 0},
+        {"loop-tolerance", required_argument, O_LOOPTOL, 0},
         {"priority", required_argument, O_PRIORITY, 0},
         {"rest-correction", required_argument, O_CORR, 0},
         {"align-rest", no_argument, O_ALIGN, 0},
@@ -192,6 +205,7 @@ int am_cmd_import(int argc, char **argv)
         case O_ALIGN: opts.bvh_align_rest = true; break;
         case O_ALLOW_BODY: opts.allow_body_mismatch = true; break;
         case O_OAR: opts.oar_path = op.arg; break;
+        case O_PLAY: opts.play = op.arg; break;
         case O_AT:
             if (!am_cli_parse_xyz(op.arg, opts.oar_position))
                 return am_cli_usage("import", "--at expects X,Y,Z in metres, got '%s'", op.arg);
@@ -238,6 +252,13 @@ int am_cmd_import(int argc, char **argv)
             break;
         case O_LOOP: opts.retarget.loop = AM_LOOP_ON; break;
         case O_NOLOOP: opts.retarget.loop = AM_LOOP_OFF; break;
+        case O_LOOPTOL: {
+            double d;
+            if (!am_cli_parse_double(op.arg, &d) || !(d >= 0) || d > 180)
+                return am_cli_usage("import", "--loop-tolerance needs an angle in degrees (0..180), got '%s'", op.arg);
+            opts.retarget.loop_tolerance_deg = d;
+            break;
+        }
         case O_PRIORITY:
             if (!am_cli_parse_long(op.arg, 0, 6, &v))
                 return am_cli_usage("import", "--priority must be 0..6, got '%s'", op.arg);
@@ -258,6 +279,8 @@ int am_cmd_import(int argc, char **argv)
         return am_cli_usage("import", "expected exactly one MODEL file");
     if (!out_dir)
         return am_cli_usage("import", "--out DIR is required");
+    if (opts.play && !opts.oar_path)
+        return am_cli_usage("import", "--play CLIP chooses what the archive plays on rez: it goes with --oar FILE.oar");
     for (size_t i = 0; i < opts.anim_count; i++)
         if (!anims[i][0])
             return am_cli_usage("import", "--anim expects a file (.anim, .bvh, or FILE[:CLIP] of a model)");

@@ -52,7 +52,8 @@ static void print_help(void)
            "                    --anim NAME=FILE.anim ... [--play NAME] [--at X,Y,Z] [--name S]\n"
            "                    [--save] [--dry-run DIR] [--skeleton FILE] [--allow-unknown-joints]\n"
            "       animesh push --remote-admin URL --oar FILE|URL --region NAME|--region-uuid UUID\n"
-           "                    [--verify|--no-verify] [--verify-dir DIR] [--verify-uid UID]\n\n"
+           "                    [--verify|--no-verify] [--verify-dir DIR] [--verify-uid UID]\n"
+           "                    [--verify-wait S]\n\n"
            "WorldBridge: validates everything locally first (the meshdata against its schema, each\n"
            ".anim through the decoder's checks, joint names against the viewer skeleton when one is\n"
            "found), then spawns the mesh, stores each animation, plays the chosen one and saves the\n"
@@ -101,12 +102,19 @@ static void print_help(void)
            "                       write and this machine reads at the same path (default $TMPDIR\n"
            "                       or /tmp); needed for --verify on a region elsewhere\n"
            "  --verify-uid UID     the user the region runs as: the save is read only when that user\n"
-           "                       owns it (default: the user running animesh)\n\n"
+           "                       owns it (default: the user running animesh)\n"
+           "  --verify-wait S      what plays: an archive with a starter script plays its animation\n"
+           "                       once the script has run, which may be after the load; --verify\n"
+           "                       saves again every second until the save shows it playing, for at\n"
+           "                       most S seconds (default 20), and says which animation plays (and\n"
+           "                       after how many saves); none playing after the wait is a finding\n"
+           "                       (exit 1)\n\n"
            "A grid that stored a damaged copy of an asset (an earlier load of a cut-short archive)\n"
            "keeps it: a later load skips that UUID. Build the archive again with\n"
            "`animesh oar --salt NEW` for new UUIDs, and load that.\n\n"
            "Exit codes: 0 done, 1 invalid input or refused by the peer or network failure or a\n"
-           "difference found by --verify, 2 usage, 3 a file could not be read or written.\n",
+           "difference found by --verify or nothing playing after --verify-wait, 2 usage, 3 a file\n"
+           "could not be read or written.\n",
            PUSH_MAX_ANIMS, connect, timeout, retries, backoff);
 }
 
@@ -123,6 +131,7 @@ typedef struct push_args {
     const char *remote_admin, *oar, *region, *region_uuid, *verify_dir;
     int verify; /* -1: by default (on for a local archive and a loopback URL), 0 no, 1 yes */
     long verify_uid; /* -1: ours */
+    long verify_wait_ms; /* -1: the default (am_oar_verify_options_default) */
     double at[3];
     bool save, at_given, allow_unknown_joints;
     long connect_ms, total_ms, backoff_ms;
@@ -360,6 +369,21 @@ static int check_local_oar(const char *path, am_oar_contents *ours)
     return AM_EXIT_OK;
 }
 
+/* Whether name is one of the comma-separated names in list. */
+static bool names_in(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, name, n) == 0)
+            return true;
+        p += k;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return false;
+}
+
 static int print_verification(const am_oar_contents *ours, const am_oar_diff *d)
 {
     if (d->count) {
@@ -371,11 +395,26 @@ static int print_verification(const am_oar_contents *ours, const am_oar_diff *d)
     printf("loaded and verified: %zu object%s (%zu part%s, animesh flag %s), %zu asset%s byte-identical",
            ours->object_count, ours->object_count == 1 ? "" : "s", d->parts, d->parts == 1 ? "" : "s",
            d->animesh_flag ? "set" : "not set", d->assets, d->assets == 1 ? "" : "s");
-    if (d->playing[0])
+    if (d->playing[0]) {
         printf("; playing %s", d->playing);
+        if (d->saves > 1)
+            printf(" (after %u saves, %.1f s: the starter script had not started it before)", d->saves, d->waited_s);
+    }
     if (d->copies > 1)
         printf("; the region holds %zu copies (it was loaded before)", d->copies);
     printf("\n");
+    if (d->starter && !d->playing[0]) {
+        printf("finding: nothing plays: the starter script should start %s%s%s, but after %.1f s and %u save%s the "
+               "region shows no animation playing (is scripting on in the region? its log names a script that "
+               "failed; --verify-wait S waits longer)\n",
+               d->starter_anim[0] ? "'" : "", d->starter_anim[0] ? d->starter_anim : "its animation",
+               d->starter_anim[0] ? "'" : "", d->waited_s, d->saves, d->saves == 1 ? "" : "s");
+        return AM_EXIT_INVALID;
+    }
+    if (d->starter && d->starter_anim[0] && !names_in(d->playing, d->starter_anim)) {
+        printf("finding: %s plays, but the starter script starts '%s'\n", d->playing, d->starter_anim);
+        return AM_EXIT_INVALID;
+    }
     return AM_EXIT_OK;
 }
 
@@ -435,6 +474,8 @@ static int push_remote_admin(push_args *a)
         am_oar_verify_options_default(&vo);
         vo.dir = a->verify_dir;
         vo.region_uid = a->verify_uid;
+        if (a->verify_wait_ms >= 0)
+            vo.play_wait_ms = a->verify_wait_ms;
         am_oar_diff diff;
         if (am_oar_verify(&opt, a->region, a->region_uuid, &ours, &vo, &diff, &err))
             rc = am_cli_report(&err);
@@ -464,9 +505,10 @@ int am_cmd_push(int argc, char **argv)
     a.backoff_ms = -1;
     a.verify = -1;
     a.verify_uid = -1;
+    a.verify_wait_ms = -1;
     enum { O_BRIDGE = 256, O_MESH, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_NAME, O_SAVE, O_DRY, O_SKEL, O_RA, O_OAR,
            O_REGION, O_REGION_UUID, O_CONNECT, O_TIMEOUT, O_RETRIES, O_BACKOFF, O_ALLOW_UNKNOWN, O_VERIFY,
-           O_NO_VERIFY, O_VERIFY_DIR, O_VERIFY_UID };
+           O_NO_VERIFY, O_VERIFY_DIR, O_VERIFY_UID, O_VERIFY_WAIT };
     static const am_cli_opt opts[] = {
         {"bridge", required_argument, O_BRIDGE, 0},
         {"mesh", required_argument, O_MESH, 0},
@@ -490,7 +532,8 @@ int am_cmd_push(int argc, char **argv)
         {"verify", no_argument, O_VERIFY, 0},
         {"no-verify", no_argument, O_NO_VERIFY, 0},
         {"verify-dir", required_argument, O_VERIFY_DIR, 0},
-        {"verify-uid", required_argument, O_VERIFY_UID, 0}};
+        {"verify-uid", required_argument, O_VERIFY_UID, 0},
+        {"verify-wait", required_argument, O_VERIFY_WAIT, 0}};
     int c;
     long v;
     am_cli_opts op;
@@ -546,6 +589,13 @@ int am_cmd_push(int argc, char **argv)
             a.verify = c == O_VERIFY;
             break;
         case O_VERIFY_DIR: a.verify_dir = op.arg; break;
+        case O_VERIFY_WAIT: {
+            double w;
+            if (!am_cli_parse_double(op.arg, &w) || !(w >= 0) || w > 600)
+                return am_cli_usage("push", "--verify-wait expects seconds (0..600), got '%s'", op.arg);
+            a.verify_wait_ms = (long)(w * 1000 + 0.5);
+            break;
+        }
         case O_VERIFY_UID:
             if (!am_cli_parse_long(op.arg, 0, 2147483647L, &a.verify_uid))
                 return am_cli_usage("push", "--verify-uid: a user id (a number, `id -u USER`)");
@@ -594,7 +644,7 @@ int am_cmd_push(int argc, char **argv)
                                           : "");
         return push_remote_admin(&a);
     }
-    if (a.oar || a.region || a.region_uuid || a.verify >= 0 || a.verify_dir)
+    if (a.oar || a.region || a.region_uuid || a.verify >= 0 || a.verify_dir || a.verify_wait_ms >= 0)
         return am_cli_usage("push", "--oar, --region and --verify go with --remote-admin URL");
     if (!a.bridge && !getenv("WORLDBRIDGE_URL") && !a.mesh && !a.dry_run)
         return am_cli_usage("push", "say where to push: --bridge URL (WorldBridge, or $WORLDBRIDGE_URL) with "

@@ -77,6 +77,8 @@ typedef struct am_import_options {
     bool bvh_align_rest;         /* --align-rest: a .bvh's bones turned onto its own zero-pose
                                     directions (am_bvh_opts.align_rest) */
     const char *oar_path;        /* --oar: also write the creature's archive */
+    const char *play;            /* --play CLIP: the motion the archive's starter script plays
+                                    on rez (a motion's name or its clip's); NULL: the first */
     am_skin_options skin;        /* region limit, LOD settings (face vertex limit is set by
                                     the faithful route to the uploader's own cut) */
     double oar_position[3];      /* region position of the object (default 128, 128, 25) */
@@ -101,6 +103,9 @@ typedef struct am_import_part {
     char meshes[256];            /* the scene meshes it holds, comma-separated */
     am_rig rig;                  /* what the skin builder gets (owned) */
     int texture;                 /* index into plan.textures, -1 none */
+    int face_textures[AM_MESH_MAX_FACES]; /* --merge of retargeted parts: per face, its texture
+                                    (-1 none; face_texture_count 0: `texture` for all) */
+    size_t face_texture_count;
     /* Plan-time figures (a route leaves what does not apply at 0 / NULL): */
     size_t positions;            /* COLLADA positions of its meshes */
     bool *joint_found;           /* per rig joint: the uploader found its node and a
@@ -196,6 +201,11 @@ int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am
 /* The routes (import_plan.c dispatches; a route may assume the checks it was chosen by). */
 am_status am_import_faithful_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                                   am_import_plan *plan, am_error *err);
+/* --merge: one rig from every part (vertices into the bind frame, identity bind shape; a
+ * joint in several parts must have one inverse bind and position). by_material (retargeted
+ * parts of one face each): parts wearing the same material share one face, the parts'
+ * materials being the asset's faces. Refused beyond 8 faces or 110 joints. */
+am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error *err);
 am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                                   am_import_plan *plan, am_error *err);
 
@@ -265,6 +275,7 @@ typedef struct am_import_report {
                                   * or that changed since: left, "left DIR/NAME: why" */
     size_t left_count;
     char motions[16][64];        /* motion names, in plan order (first 16) */
+    char plays[64];              /* with --oar: the motion that plays on rez ("" none) */
     am_import_motion motion_info[16]; /* the same motions' figures (anim NULL: no bytes) */
     size_t motion_count;
     am_import_map_entry *map;    /* copied from a retargeted plan */

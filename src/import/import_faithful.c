@@ -473,14 +473,24 @@ static am_status model_rig(am_import_plan *plan, const am_scene *s, const am_ske
     am_status st;
     part->texture = am_import_texture_for(plan, mat, &st, err);
     r->textured = part->texture >= 0;
+    /* every face its own texture in the .dae; the archive's prim wears the first on all */
+    bool several = false;
+    for (size_t g = f0; g < f1 && !st && f1 - f0 <= AM_MESH_MAX_FACES; g++) {
+        const am_scene_material *other = m->faces[g].material >= 0 ? &s->materials[m->faces[g].material] : NULL;
+        part->face_textures[part->face_texture_count++] = g == f0 ? part->texture
+                                                                  : am_import_texture_for(plan, other, &st, err);
+        several |= part->face_textures[g - f0] != part->texture;
+    }
     for (size_t g = f0 + 1; g < f1 && !st; g++) {
         const am_scene_material *other = m->faces[g].material >= 0 ? &s->materials[m->faces[g].material] : NULL;
         if (other && other->image_path && (!mat || !mat->image_path || strcmp(other->image_path, mat->image_path)))
             am_import_finding_add(plan, "one_texture_per_part",
-                                  "part '%s': face %zu uses another texture (%s); only the first face's texture is "
-                                  "carried into the .dae and the OAR",
+                                  "part '%s': face %zu uses another texture (%s): the .dae and the OAR give it its "
+                                  "own",
                                   part->name, g - f0, other->image_path);
     }
+    if (!several)
+        part->face_texture_count = 0; /* one texture: the part's own, as before */
     return st;
 }
 
@@ -571,21 +581,58 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
     return st;
 }
 
-/* --merge: one rig from every part (vertices into the bind frame, identity bind shape). */
-static am_status merge_parts(am_import_plan *plan, am_error *err)
+/* Whether parts a and b wear the same material: the same texture, or untextured and the
+ * same colour. */
+static bool same_material(const am_import_part *a, const am_import_part *b)
 {
-    size_t faces = 0, verts = 0, tris = 0, infl = 0;
+    if (a->texture >= 0 || b->texture >= 0)
+        return a->texture == b->texture;
+    return memcmp(a->rig.rgb, b->rig.rgb, sizeof a->rig.rgb) == 0;
+}
+
+/* by_material: every part one face: the group (first part wearing the same material) of each
+ * part, and the number of groups; false when some part has several faces. */
+static bool material_groups(const am_import_plan *plan, size_t *group, size_t *count)
+{
+    *count = 0;
+    for (size_t i = 0; i < plan->part_count; i++) {
+        if (plan->parts[i].rig.face_count > 1)
+            return false;
+        group[i] = i;
+        for (size_t k = 0; k < i && group[i] == i; k++)
+            if (same_material(&plan->parts[k], &plan->parts[i]))
+                group[i] = group[k];
+        *count += group[i] == i;
+    }
+    return true;
+}
+
+am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error *err)
+{
+    size_t faces = 0, verts = 0, tris = 0, infl = 0, groups = 0;
+    size_t *group = malloc((plan->part_count ? plan->part_count : 1) * sizeof *group);
+    size_t *vstart = malloc((plan->part_count ? plan->part_count : 1) * sizeof *vstart);
+    if (!group || !vstart) {
+        free(group);
+        free(vstart);
+        return am_fail_nomem(err, "--merge");
+    }
+    by_material = by_material && material_groups(plan, group, &groups);
     for (size_t i = 0; i < plan->part_count; i++) {
         const am_rig *r = &plan->parts[i].rig;
-        faces += r->face_count;
+        faces += r->face_count ? r->face_count : 1; /* 0: all its triangles one run */
         verts += r->vertex_count;
         tris += r->triangle_count;
         infl += r->weight_start[r->vertex_count];
     }
+    if (by_material)
+        faces = groups; /* the parts' materials as faces */
     if (faces > AM_MESH_MAX_FACES) {
-        am_fail(err, AM_ERR_INVALID, "--merge: the %zu meshes hold %zu faces, one asset holds at most %d",
-                plan->part_count, faces, AM_MESH_MAX_FACES);
+        am_fail(err, AM_ERR_INVALID, "--merge: the %zu meshes hold %zu %s, one asset holds at most %d faces",
+                plan->part_count, faces, by_material ? "materials" : "faces", AM_MESH_MAX_FACES);
         am_error_where(err, "%s", plan->source);
+        free(group);
+        free(vstart);
         return AM_ERR_INVALID;
     }
     am_import_part merged;
@@ -609,8 +656,11 @@ static am_status merge_parts(am_import_plan *plan, am_error *err)
         st = am_fail_nomem(err, "--merge");
         goto fail;
     }
-    r->explicit_skin = true;
-    r->has_joint_positions = true;
+    /* a faithful part's skin is explicit (the file's inverse binds); a retargeted part's is
+     * computed from its joints' rest places, the same for every part */
+    bool explicit_skin = plan->parts[0].rig.explicit_skin;
+    r->explicit_skin = explicit_skin;
+    r->has_joint_positions = explicit_skin || plan->parts[0].rig.has_joint_positions;
     r->bind_shape = am_mat4_identity();
     memcpy(r->rgb, plan->parts[0].rig.rgb, sizeof r->rgb);
     r->textured = plan->parts[0].rig.textured;
@@ -626,8 +676,10 @@ static am_status merge_parts(am_import_plan *plan, am_error *err)
                     hit = (int)q;
             if (hit >= 0) {
                 const am_rig_joint *a = &r->joints[hit], *b = &s->joints[j];
-                if (am_mat4_max_abs_diff(&a->inverse_bind, &b->inverse_bind) > 1e-4 ||
-                    am_v3_dist(a->position, b->position) > AM_JOINT_POS_THRESHOLD) {
+                if (explicit_skin != s->explicit_skin ||
+                    (explicit_skin ? am_mat4_max_abs_diff(&a->inverse_bind, &b->inverse_bind) > 1e-4 ||
+                                         am_v3_dist(a->position, b->position) > AM_JOINT_POS_THRESHOLD
+                                   : am_v3_dist(a->world, b->world) > 1e-4)) {
                     st = am_fail(err, AM_ERR_INVALID,
                                  "--merge: joint '%s' has another inverse bind or position in mesh '%s' than in an "
                                  "earlier mesh: they cannot share one skin",
@@ -670,12 +722,17 @@ static am_status merge_parts(am_import_plan *plan, am_error *err)
             for (size_t k = s->weight_start[v]; k < s->weight_start[v + 1]; k++)
                 r->influences[at++] = (am_rig_influence){remap[s->influences[k].joint], s->influences[k].weight};
         }
-        for (size_t f = 0; f < s->face_count; f++)
-            r->face_start[r->face_count++] = tbase + s->face_start[f];
-        for (size_t t = 0; t < 3 * s->triangle_count; t++)
-            r->triangles[3 * tbase + t] = (uint32_t)(vbase + s->triangles[t]);
+        vstart[i] = vbase;
+        if (!by_material) {
+            for (size_t f = 0; f < s->face_count; f++)
+                r->face_start[r->face_count++] = tbase + s->face_start[f];
+            if (s->face_count == 0)
+                r->face_start[r->face_count++] = tbase;
+            for (size_t t = 0; t < 3 * s->triangle_count; t++)
+                r->triangles[3 * tbase + t] = (uint32_t)(vbase + s->triangles[t]);
+            tbase += s->triangle_count;
+        }
         vbase += s->vertex_count;
-        tbase += s->triangle_count;
         merged.positions += p->positions;
         merged.borrowed_weights += p->borrowed_weights;
         merged.unweighted_vertices += p->unweighted_vertices;
@@ -684,6 +741,30 @@ static am_status merge_parts(am_import_plan *plan, am_error *err)
     }
     if (st)
         goto fail;
+    /* by material: one face per group, its parts' triangles one after another */
+    char faces_text[400] = "";
+    for (size_t g = 0; by_material && g < plan->part_count; g++) {
+        if (group[g] != g)
+            continue;
+        merged.face_textures[merged.face_texture_count++] = plan->parts[g].texture;
+        r->face_start[r->face_count++] = tbase;
+        size_t l = strlen(faces_text);
+        const am_import_part *gp = &plan->parts[g];
+        snprintf(faces_text + l, sizeof faces_text - l, "%sface %zu %s (", l ? "; " : "", r->face_count - 1,
+                 gp->texture >= 0 ? plan->textures[gp->texture].name : "untextured");
+        for (size_t i = g; i < plan->part_count; i++) {
+            if (group[i] != g)
+                continue;
+            const am_rig *s = &plan->parts[i].rig;
+            for (size_t t = 0; t < 3 * s->triangle_count; t++)
+                r->triangles[3 * tbase + t] = (uint32_t)(vstart[i] + s->triangles[t]);
+            tbase += s->triangle_count;
+            l = strlen(faces_text);
+            snprintf(faces_text + l, sizeof faces_text - l, "%s%s", i == g ? "" : ", ", plan->parts[i].meshes);
+        }
+        l = strlen(faces_text);
+        snprintf(faces_text + l, sizeof faces_text - l, ")");
+    }
     r->vertex_count = vbase;
     r->triangle_count = tbase;
     r->face_start[r->face_count] = tbase;
@@ -702,8 +783,18 @@ static am_status merge_parts(am_import_plan *plan, am_error *err)
     plan->part_count = 1;
     am_import_finding_add(plan, "merged", "--merge: %s joined into one asset: %zu faces, %zu joints", merged.meshes,
                           r->face_count, r->joint_count);
+    if (by_material && groups > 1)
+        am_import_finding_add(plan, "merged_faces",
+                              "--merge: the parts' materials are the asset's faces: %s. The .dae gives each face "
+                              "its material and image (the uploader's \"Include textures\" takes them) and the "
+                              "archive's prim each face its texture (docs/second-life.md)",
+                              faces_text);
+    free(group);
+    free(vstart);
     return AM_OK;
 fail:
+    free(group);
+    free(vstart);
     am_rig_free(&merged.rig);
     free(merged.joint_found);
     if (st != AM_ERR_NOMEM)
@@ -751,6 +842,6 @@ am_status am_import_faithful_plan(const am_scene *s, const am_skeleton *skel, co
         am_error_where(err, "%s", plan->source);
     }
     if (!st && opts->merge && plan->part_count > 1)
-        st = merge_parts(plan, err);
+        st = am_import_merge_parts(plan, false, err);
     return st;
 }

@@ -278,13 +278,6 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
         am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
-    if (opts->merge) {
-        am_fail(err, AM_ERR_USAGE,
-                "--merge joins meshes rigged to the viewer skeleton (the faithful route); a retargeted model gives "
-                "one asset per skinned mesh");
-        am_error_where(err, "%s", plan->source);
-        return AM_ERR_USAGE;
-    }
     am_retarget_opts ro = opts->retarget;
     ro.name = plan->name;
     am_retarget_result res;
@@ -358,6 +351,10 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         part->texture = am_import_texture_for(plan, mat >= 0 ? &scene->materials[mat] : NULL, &st, err);
         part->rig.textured = part->texture >= 0;
     }
+    /* --merge: the computed rigs share the viewer skeleton's binds, so they join as the faithful
+     * parts do, the parts' materials as the faces */
+    if (!st && opts->merge && plan->part_count > 1)
+        st = am_import_merge_parts(plan, true, err);
     if (!st && res.anim_count) {
         if (!(plan->motions = calloc(res.anim_count, sizeof *plan->motions)))
             st = am_fail_nomem(err, "motions");
@@ -468,6 +465,7 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
                              const am_import_options *opts, am_import_motion *m, am_error *err)
 {
     bool align_rest = opts->bvh_align_rest;
+    const am_retarget_opts *ro = &opts->retarget;
     am_anim a;
     memset(&a, 0, sizeof a);
     am_buf bytes = {0};
@@ -490,6 +488,11 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         am_bvh_opts o;
         am_bvh_opts_init(&o);
         o.align_rest = align_rest;
+        if (ro->loop == AM_LOOP_ON) { /* --loop: as anim from-bvh --loop, the seam blended closed */
+            o.loop = true;
+            o.loop_tolerance_deg = ro->loop_tolerance_deg;
+            o.loop_tolerance_m = ro->loop_tolerance_deg * 0.01;
+        }
         am_bvh_stats bs;
         if ((st = am_bvh_load(path, &b, err)))
             return st;
@@ -511,6 +514,13 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         size_t room = strlen(path) + 16 < sizeof rest / 2 ? sizeof rest - strlen(path) - 16 : sizeof rest / 2;
         if (!st && am_bvh_rest_warning(&bs, rest, room))
             am_import_finding_add(plan, "motion_rest_pose", "motion '%s': %s", path, rest);
+        if (!st && (bs.loop.rot_track >= 0 || bs.loop.pos_track >= 0))
+            am_import_finding_add(plan, "motion_loop_closed",
+                                  "motion '%s': --loop: the seam closed by blending the last %.3f s into the first "
+                                  "pose; largest change %.3f deg at %s, %.4f m at %s",
+                                  path, bs.loop.window_s, bs.loop.rot_deg,
+                                  bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-", bs.loop.pos_m,
+                                  bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-");
         am_joint_map_free(&map);
         am_bvh_free(&b);
         if (!st)
@@ -555,6 +565,7 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
     am_motion_file_opts_init(&mo);
     mo.retarget.priority = opts->retarget.priority;
     mo.retarget.loop = opts->retarget.loop;
+    mo.retarget.loop_tolerance_deg = opts->retarget.loop_tolerance_deg;
     mo.retarget.ease_in_s = opts->retarget.ease_in_s;
     mo.retarget.ease_out_s = opts->retarget.ease_out_s;
     am_vec3 *rest = malloc(skel->joint_count * sizeof *rest);

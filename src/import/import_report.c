@@ -148,6 +148,7 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     for (size_t i = 0; i < r->motion_count && i < 16; i++)
         json_array_append_new(m, str(r->motions[i]));
     json_object_set_new(o, "motions", m);
+    json_object_set_new(o, "plays_on_rez", r->plays[0] ? str(r->plays) : json_null());
     json_t *md = json_array();
     for (size_t i = 0; i < r->motion_count && i < 16; i++) {
         const am_import_motion *mi = &r->motion_info[i];

@@ -26,6 +26,7 @@
 typedef struct part_out {
     am_buf mesh;          /* the .llmesh */
     int texture;          /* plan texture index, -1 */
+    bool face_textures;   /* each face its own texture (the skin kept the part's faces) */
 } part_out;
 
 typedef struct tex_out {
@@ -497,6 +498,16 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                  plan->textures[part->texture].ext[0] ? plan->textures[part->texture].ext : ".png");
         so.texture_image = texture_image;
     }
+    char face_image[AM_MESH_MAX_FACES][160];
+    for (size_t f = 0; f < part->face_texture_count && f < AM_MESH_MAX_FACES; f++) {
+        int t = part->face_textures[f];
+        face_image[f][0] = '\0';
+        if (t >= 0)
+            snprintf(face_image[f], sizeof face_image[f], "%s%s", plan->textures[t].name,
+                     plan->textures[t].ext[0] ? plan->textures[t].ext : ".png");
+        so.face_images[f] = face_image[f];
+        so.face_image_count = f + 1;
+    }
     am_skin_result res;
     am_rig normalized;
     bool have_normalized = false;
@@ -621,6 +632,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                         part->name, a->name, 100 * a->strain_share, a->strain_p99);
     }
     po->texture = part->texture;
+    po->face_textures = res.face_image_count > 1 && res.face_image_count == res.face_count;
     /* outputs */
     am_buf copy = {0};
     if ((st = am_buf_append(&copy, po->mesh.data, po->mesh.size, err)) ||
@@ -702,6 +714,34 @@ done:
     return st;
 }
 
+/* The motion that plays on rez: the one --play names (by its name, or its clip's name as the
+ * source file gives it), else the first; -1 when there is none or --play names none. */
+static long play_index(const am_import_plan *plan, const char *play)
+{
+    if (!play)
+        return plan->motion_count ? 0 : -1;
+    for (size_t m = 0; m < plan->motion_count; m++)
+        if (strcmp(plan->motions[m].name, play) == 0)
+            return (long)m;
+    for (size_t m = 0; m < plan->motion_count; m++)
+        if (plan->motions[m].clip[0] && strcmp(plan->motions[m].clip, play) == 0)
+            return (long)m;
+    return -1;
+}
+
+static am_status check_play(const am_import_plan *plan, const char *play, am_error *err)
+{
+    if (!play || play_index(plan, play) >= 0)
+        return AM_OK;
+    if (!plan->motion_count)
+        return am_fail(err, AM_ERR_USAGE, "--play '%s': the import has no motion to play (give one with --anim)", play);
+    char list[400] = "";
+    size_t n = 0;
+    for (size_t m = 0; m < plan->motion_count && n + 70 < sizeof list; m++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", m ? ", " : "", plan->motions[m].name);
+    return am_fail(err, AM_ERR_USAGE, "--play '%s': no motion of that name; the motions are %s", play, list);
+}
+
 static am_status run_oar(const am_import_plan *plan, const am_import_options *opts, const part_out *parts,
                          const tex_out *tex, am_import_outset *set, am_error *err)
 {
@@ -727,7 +767,8 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     memcpy(in.color, plan->parts[0].rig.rgb, sizeof in.color);
     in.anims = anims;
     in.anim_count = plan->motion_count;
-    in.play = plan->motion_count ? plan->motions[0].name : NULL;
+    long pi = play_index(plan, opts->play);
+    in.play = pi >= 0 ? plan->motions[pi].name : NULL;
     memcpy(in.position, opts->oar_position, sizeof in.position);
     in.object_name = plan->name;
     in.creation_time = opts->creation_time;
@@ -745,6 +786,16 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     }
     in.children = plan->part_count > 1 ? children : NULL;
     in.child_count = plan->part_count - 1;
+    /* the root's faces each their own texture (a merged creature's parts' materials) */
+    am_oar_face_texture faces[AM_OAR_MAX_FACES];
+    const am_import_part *root = &plan->parts[0];
+    for (size_t f = 0; parts[0].face_textures && f < root->face_texture_count && f < AM_OAR_MAX_FACES; f++) {
+        int t = root->face_textures[f];
+        faces[f] = t >= 0 && tex[t].ok ? (am_oar_face_texture){tex[t].j2c.data, tex[t].j2c.size}
+                                       : (am_oar_face_texture){NULL, 0};
+        in.face_textures = faces;
+        in.face_texture_count = f + 1;
+    }
     /* read back and checked completely before it is staged (oar_check.h), as `oar` does */
     if (!(st = am_oar_write(&in, &oar, err)) && !(st = am_oar_check_bytes(oar.data, oar.size, NULL, err)))
         st = am_import_outset_add(set, opts->oar_path, &oar, err);
@@ -779,6 +830,9 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
                         const char *out_dir, am_import_report *rep, am_error *err)
 {
     memset(rep, 0, sizeof *rep);
+    am_status pst = check_play(plan, opts->play, err); /* before any work: a typo costs nothing */
+    if (pst)
+        return pst;
     rep->route = plan->route;
     snprintf(rep->name, sizeof rep->name, "%s", plan->name);
     snprintf(rep->source, sizeof rep->source, "%s", plan->source);
@@ -845,6 +899,9 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
         progress(opts, "OAR: %zu prim%s, %zu animation%s", plan->part_count, plan->part_count == 1 ? "" : "s",
                  plan->motion_count, plan->motion_count == 1 ? "" : "s");
         st = run_oar(plan, opts, po, to, &set, err);
+        long pi = play_index(plan, opts->play);
+        if (!st && pi >= 0)
+            snprintf(rep->plays, sizeof rep->plays, "%s", plan->motions[pi].name);
     }
     if (!st) { /* the full report in words (import_text.h), listing the files it comes with */
         am_buf txt = {0};

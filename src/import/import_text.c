@@ -74,6 +74,9 @@ static const finding_kind kinds[] = {
     {"static_mesh_skipped", false, "bind it to a joint in the modelling tool if it should move with the creature"},
     {"motion_joint_map", false, "nothing; --map MAP.json if a joint of the motion went to the wrong place"},
     {"skin_warning", true, "see the warning; 'animesh skin --help' explains each"},
+    {"motion_loop_closed", false, "nothing: the seam was blended closed (--loop-tolerance bounds how far); "
+                                  "look at the wrap in the preview if the change is large"},
+    {"merged_faces", false, "nothing: each part's material is a face of the one asset (at most 8)"},
     {"body_plan", false, "nothing: how the creature's limbs were read (docs/map.md \"Body plans\")"},
     {"motion_body_plan", true, "leave that motion out, or use one made for this creature's body plan (it was "
                                "taken only because of --allow-body-mismatch)"},
@@ -206,6 +209,8 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
               m->name, m->clip, m->source, m->joints_mapped, m->joints_unmapped, m->duration_s,
               m->loop ? "looping" : "not looping", m->keys_before, m->keys_after, m->worst_direction_deg);
     }
+    if (r->plays[0])
+        P(o, &s, e, "archive: plays %s on rez (--play CLIP chooses another)\n", r->plays);
     if (r->finding_count)
         P(o, &s, e, "what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)
@@ -304,7 +309,8 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
             if (w > 0)
                 n += (size_t)w;
         }
-        P(o, &s, e, "motions: %zu (%s%s)\n", r->motion_count, t, r->motion_count > 16 ? ", ..." : "");
+        P(o, &s, e, "motions: %zu (%s%s)%s%s%s\n", r->motion_count, t, r->motion_count > 16 ? ", ..." : "",
+          r->plays[0] ? "; " : "", r->plays, r->plays[0] ? " plays on rez" : "");
         lines++;
     }
     /* the findings and the parts' warnings, each kind once with its count */

@@ -15,6 +15,7 @@ void am_retarget_opts_init(am_retarget_opts *o)
     memset(o, 0, sizeof *o);
     o->priority = 4;
     o->loop = AM_LOOP_AUTO;
+    o->loop_tolerance_deg = AM_LOOP_TOLERANCE_DEG;
     o->ease_in_s = 0.3;
     o->ease_out_s = 0.3;
     o->place = AM_PLACE_PELVIS;

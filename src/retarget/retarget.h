@@ -101,8 +101,10 @@ extern "C" {
 #include "skin/rig.h"
 
 typedef enum am_loop_mode {
-    AM_LOOP_AUTO = 0, /* loop when the clip's last pose is its first (the loop guard passes) */
-    AM_LOOP_ON,       /* loop; a clip that does not close is refused by the loop guard */
+    AM_LOOP_AUTO = 0, /* loop when the clip's last pose is its first, or it is a cycle
+                         written without its closing key (anim.h "Loops that close") */
+    AM_LOOP_ON,       /* loop; a seam within loop_tolerance_deg is blended closed, a larger
+                         one refused */
     AM_LOOP_OFF
 } am_loop_mode;
 
@@ -127,6 +129,9 @@ typedef struct am_retarget_opts {
     size_t clip_count;
     int32_t priority;                  /* default 4 (lessons rule 7) */
     am_loop_mode loop;
+    double loop_tolerance_deg;         /* --loop closes a seam up to this by blending (anim.h
+                                          "Loops that close"; 1 cm per degree for positions);
+                                          default AM_LOOP_TOLERANCE_DEG */
     double ease_in_s, ease_out_s;      /* default 0.3 / 0.3 */
     const am_rest_correction *corrections;
     size_t correction_count;

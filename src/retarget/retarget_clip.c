@@ -190,6 +190,23 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* The clip's key interval: the median gap between its key times (a closing key goes one
+ * interval after the last); 0 with fewer than two keys. */
+static double key_interval(const double *t, size_t n)
+{
+    if (n < 2)
+        return 0;
+    double *g = malloc((n - 1) * sizeof *g);
+    if (!g)
+        return t[n - 1] - t[n - 2];
+    for (size_t i = 0; i + 1 < n; i++)
+        g[i] = t[i + 1] - t[i];
+    qsort(g, n - 1, sizeof *g, cmp_double);
+    double m = g[(n - 1) / 2];
+    free(g);
+    return m;
+}
+
 /* The clip's key times within its range (plus, before each STEP key, the moment before
  * the jump), sorted, without duplicates; *clip_keys counts the distinct key times alone. */
 static size_t unique_in_range(double *t, size_t k, const am_scene_clip *clip, double quantum)
@@ -366,36 +383,6 @@ static void worst_direction(const work *w, am_retarget_anim *a)
     free(to);
 }
 
-/* A motion file's cycle closes within what a hand-made loop does (Mixamo's end a few
- * hundredths of a degree off): within these, the last key is made the first, so the loop
- * guard (one quantisation step) sees the loop the source means. */
-#define LOOP_CLOSE_DEG 1.0
-#define LOOP_CLOSE_M 0.01
-
-static void close_loop(const am_rt *c, am_retarget_anim *a, size_t ns)
-{
-    double worst_deg = 0, worst_m = 0;
-    for (size_t m = 0; m < c->nm; m++) {
-        const am_motion_track *tr = &a->tracks[m];
-        if (tr->count != ns)
-            continue;
-        worst_deg = fmax(worst_deg, am_quat_angle_between(tr->rot[0], tr->rot[ns - 1]) * AM_RAD2DEG);
-        if (tr->has_pos)
-            worst_m = fmax(worst_m, am_v3_dist(tr->pos[0], tr->pos[ns - 1]));
-    }
-    if (worst_deg > LOOP_CLOSE_DEG || worst_m > LOOP_CLOSE_M)
-        return;
-    for (size_t m = 0; m < c->nm; m++) {
-        if (a->tracks[m].count != ns)
-            continue;
-        a->rot[m * ns + ns - 1] = a->rot[m * ns];
-        if (a->tracks[m].has_pos)
-            a->pos[m * ns + ns - 1] = a->pos[m * ns];
-    }
-    a->loop_closed_deg = worst_deg;
-    a->loop_closed_m = worst_m;
-}
-
 void am_rt_anim_free(am_retarget_anim *a)
 {
     if (!a)
@@ -480,6 +467,7 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
         st = am_fail_nomem(err, "clip");
     for (size_t i = 0; i < nb && !st; i++)
         st = eval(&w, base[i], &keys[i], err);
+    double key_dt = key_interval(base, nb);
     if (!st && c->o->in_place && nb > 1) {
         am_vec3 d = am_v3_sub(keys[nb - 1].p[0], keys[0].p[0]); /* the top mapped joint */
         w.travel = am_v3(d.x, d.y, 0);
@@ -548,8 +536,8 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
             a->position_tracks++;
         }
     }
-    if (!st && c->follow && c->o->loop != AM_LOOP_OFF && ns > 2)
-        close_loop(c, a, ns);
+    if (!st && !pose)
+        st = am_rt_loop_close(c, a, &ns, &dur, key_dt, err);
     if (!st && reach > AM_ANIM_POS_RANGE)
         am_rt_finding(c->r, AM_FINDING_WARNING,
                       "clip '%s': %s's position keys reach %.2f m, beyond the viewer's +-%.0f m: they are clamped there",
@@ -576,19 +564,15 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
             am_status ls = am_motion_check_loop(mo, &le);
             if (ls == AM_OK) {
                 a->loops = true;
-                if (a->loop_closed_deg > 0 || a->loop_closed_m > 0)
-                    snprintf(a->loop_why, sizeof a->loop_why,
-                             "%s (the source's last pose is its first within %.3f deg and %.4f m: closed)",
-                             c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping", a->loop_closed_deg,
-                             a->loop_closed_m);
-                else
+                if (!a->loop_why[0]) /* am_rt_loop_close says how it closed */
                     snprintf(a->loop_why, sizeof a->loop_why, "%s (the last pose is the first)",
                              c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping");
             } else if (c->o->loop == AM_LOOP_ON) {
                 st = am_fail(err, AM_ERR_INVALID, "--loop: %s", le.msg);
             } else {
                 mo->loop = false;
-                snprintf(a->loop_why, sizeof a->loop_why, "not looping: %s", le.msg);
+                snprintf(a->loop_why, sizeof a->loop_why, "not looping: %s (--loop closes a seam up to %g deg)",
+                         le.msg, c->o->loop_tolerance_deg);
             }
         }
     }

@@ -58,5 +58,11 @@ am_quat am_rt_shortest_arc(am_vec3 u, am_vec3 v);
 /* One clip -> one motion (retarget_clip.c). */
 am_status am_rt_clip(am_rt *c, size_t clip, am_retarget_anim *out, am_error *err);
 void am_rt_anim_free(am_retarget_anim *a);
+/* The loop decision on a clip's samples (retarget_loop.c, anim.h "Loops that close"): may
+ * make the last sample the first, append the first pose one key interval key_dt after the
+ * last (*ns and *dur grow), or with --loop blend the last samples into the first; sets
+ * loop_why and loop_closed_*. --loop beyond the tolerance: AM_ERR_INVALID saying by how much. */
+am_status am_rt_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns, double *dur, double key_dt,
+                           am_error *err);
 
 #endif

@@ -235,32 +235,61 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
       "    <unit name=\"meter\" meter=\"1\"/>\n    <up_axis>Z_UP</up_axis>\n  </asset>\n",
       AM_VERSION);
     bool tex = res->textured && res->texture_image[0];
-    if (tex) {
-        F("  <library_images>\n    <image id=\"%s-image\" name=\"%s-image\">\n      <init_from>", nm, nm);
-        put_escaped(o, res->texture_image);
-        S("</init_from>\n    </image>\n  </library_images>\n");
-    }
-    F("  <library_effects>\n    <effect id=\"%s-effect\">\n      <profile_COMMON>\n", nm);
-    if (tex)
-        F("        <newparam sid=\"%s-surface\">\n          <surface type=\"2D\"><init_from>%s-image</init_from></surface>\n"
-          "        </newparam>\n        <newparam sid=\"%s-sampler\">\n"
-          "          <sampler2D><source>%s-surface</source></sampler2D>\n        </newparam>\n",
-          nm, nm, nm, nm);
-    S("        <technique sid=\"common\">\n          <phong>\n");
-    if (tex)
-        F("            <diffuse><texture texture=\"%s-sampler\" texcoord=\"UVMap\"/></diffuse>\n", nm);
-    else {
-        S("            <diffuse><color sid=\"diffuse\">");
-        for (int k = 0; k < 3; k++) {
-            am_out_f64(o, res->rgb[k]);
-            am_out_char(o, ' ');
+    /* one material per face when each has its own image (a merged creature's parts), else one
+     * for all: "NAME-material" or "NAME-materialF" */
+    size_t nmat = res->face_image_count == res->face_count && res->face_count > 1 ? res->face_count : 1;
+    bool per_face = nmat > 1;
+    char sfx[16] = "";
+    bool any_image = tex && !per_face;
+    for (size_t f = 0; per_face && f < nmat; f++)
+        any_image |= res->face_images[f][0] != 0;
+    if (any_image) { /* COLLADA: a library holds at least one element */
+        S("  <library_images>\n");
+        for (size_t f = 0; f < nmat; f++) {
+            const char *img = per_face ? res->face_images[f] : res->texture_image;
+            if (per_face)
+                snprintf(sfx, sizeof sfx, "%zu", f);
+            if (!img[0])
+                continue;
+            F("    <image id=\"%s-image%s\" name=\"%s-image%s\">\n      <init_from>", nm, sfx, nm, sfx);
+            put_escaped(o, img);
+            S("</init_from>\n    </image>\n");
         }
-        S("1</color></diffuse>\n");
+        S("  </library_images>\n");
     }
-    S("          </phong>\n        </technique>\n      </profile_COMMON>\n    </effect>\n  </library_effects>\n");
-    F("  <library_materials>\n    <material id=\"%s-material\" name=\"%s\">\n"
-      "      <instance_effect url=\"#%s-effect\"/>\n    </material>\n  </library_materials>\n",
-      nm, nm, nm);
+    S("  <library_effects>\n");
+    for (size_t f = 0; f < nmat; f++) {
+        if (per_face)
+            snprintf(sfx, sizeof sfx, "%zu", f);
+        bool ft = per_face ? res->face_images[f][0] != 0 : tex;
+        F("    <effect id=\"%s-effect%s\">\n      <profile_COMMON>\n", nm, sfx);
+        if (ft)
+            F("        <newparam sid=\"%s-surface%s\">\n          <surface type=\"2D\"><init_from>%s-image%s</init_from>"
+              "</surface>\n        </newparam>\n        <newparam sid=\"%s-sampler%s\">\n"
+              "          <sampler2D><source>%s-surface%s</source></sampler2D>\n        </newparam>\n",
+              nm, sfx, nm, sfx, nm, sfx, nm, sfx);
+        S("        <technique sid=\"common\">\n          <phong>\n");
+        if (ft)
+            F("            <diffuse><texture texture=\"%s-sampler%s\" texcoord=\"UVMap\"/></diffuse>\n", nm, sfx);
+        else {
+            S("            <diffuse><color sid=\"diffuse\">");
+            for (int k = 0; k < 3; k++) {
+                am_out_f64(o, res->rgb[k]);
+                am_out_char(o, ' ');
+            }
+            S("1</color></diffuse>\n");
+        }
+        S("          </phong>\n        </technique>\n      </profile_COMMON>\n    </effect>\n");
+    }
+    S("  </library_effects>\n  <library_materials>\n");
+    for (size_t f = 0; f < nmat; f++) {
+        if (per_face)
+            snprintf(sfx, sizeof sfx, "%zu", f);
+        F("    <material id=\"%s-material%s\" name=\"%s%s\">\n      <instance_effect url=\"#%s-effect%s\"/>\n"
+          "    </material>\n",
+          nm, sfx, nm, sfx, nm, sfx);
+    }
+    S("  </library_materials>\n");
     put_geometry(res, nm, o);
     put_controller(res, nm, o);
     S("  <library_visual_scenes>\n    <visual_scene id=\"Scene\" name=\"Scene\">\n");
@@ -277,8 +306,10 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
         }
     S("          <bind_material>\n            <technique_common>\n");
     for (size_t f = 0; f < res->face_count; f++) {
-        F("              <instance_material symbol=\"face%zu\" target=\"#%s-material\">", f, nm);
-        if (tex)
+        if (per_face)
+            snprintf(sfx, sizeof sfx, "%zu", f);
+        F("              <instance_material symbol=\"face%zu\" target=\"#%s-material%s\">", f, nm, sfx);
+        if (per_face ? res->face_images[f][0] != 0 : tex)
             S("\n                <bind_vertex_input semantic=\"UVMap\" input_semantic=\"TEXCOORD\" input_set=\"0\"/>\n"
               "              ");
         S("</instance_material>\n");

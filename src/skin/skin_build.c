@@ -614,6 +614,10 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if (opts.texture_image)
         snprintf(out->texture_image, sizeof out->texture_image, "%s", opts.texture_image);
     out->face_count = face_count;
+    if (opts.face_image_count == face_count) /* a face the split cut in two: one image for all */
+        for (size_t f = 0; f < face_count; f++)
+            snprintf(out->face_images[out->face_image_count++], sizeof out->face_images[0], "%s",
+                     opts.face_images[f] ? opts.face_images[f] : "");
     for (size_t f = 0; f < face_count; f++) {
         out->face_tri_start[f] = faces[f].first_triangle;
         sum->vertex_count += faces[f].vertex_count;

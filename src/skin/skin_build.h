@@ -126,6 +126,11 @@ typedef struct am_skin_options {
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
                                     material samples when the rig is textured, e.g. the bend
                                     box atlas PNG; NULL: diffuse colour only */
+    const char *face_images[AM_MESH_MAX_FACES]; /* optional: per face of the rig, its own
+                                    image (a merged creature's parts' materials); used when
+                                    face_image_count is the skin's face count, else
+                                    texture_image for every face */
+    size_t face_image_count;
     int threads;                 /* threads for the faces' LODs (each face is simplified on its
                                     own; the result does not depend on it): 0 = one per core,
                                     1 = the caller's thread only */
@@ -237,6 +242,9 @@ typedef struct am_skin_result {
     double rgb[3];
     bool textured;
     char texture_image[256];   /* from the options ("" = none) */
+    char face_images[AM_MESH_MAX_FACES][160]; /* per face (face_image_count == face_count): the
+                                                 .dae gives each face its own material */
+    size_t face_image_count;
     /* Maps `positions` to the bind frame: identity, except for a rig with an explicit skin
      * (rig.h), whose positions stay in the mesh's own space; the .dae and the meshdata
      * carry it as their bind shape. */

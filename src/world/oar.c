@@ -108,6 +108,18 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         plan->has_texture = 1;
         s = am_uuid_from_content_salted("texture", salt, in->texture, in->texture_size, &plan->texture, err);
     }
+    if (!s && in->face_texture_count > AM_OAR_MAX_FACES)
+        s = am_fail(err, AM_ERR_INVALID, "%zu face textures: a prim has at most %d faces", in->face_texture_count,
+                    AM_OAR_MAX_FACES);
+    for (size_t f = 0; !s && f < in->face_texture_count; f++) {
+        const am_oar_face_texture *ft = &in->face_textures[f];
+        if (!ft->data)
+            continue;
+        if (ft->size < 4 || memcmp(ft->data, soc_siz_magic, 4) != 0)
+            s = am_fail(err, AM_ERR_INVALID, "face %zu: texture is not a JPEG-2000 code stream", f);
+        else if (!(s = am_uuid_from_content_salted("texture", salt, ft->data, ft->size, &plan->face_texture[f], err)))
+            plan->face_has_texture[f] = 1;
+    }
     if (!s && in->child_count) {
         plan->child_part = calloc(in->child_count, sizeof *plan->child_part);
         plan->child_mesh = calloc(in->child_count, sizeof *plan->child_mesh);
@@ -145,6 +157,11 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
         am_uuid_format(&plan->texture, u);
         s = am_buf_printf(&d, err, "texture=%s;", u);
     }
+    for (size_t f = 0; !s && f < in->face_texture_count; f++) /* only then: others keep their UUIDs */
+        if (plan->face_has_texture[f]) {
+            am_uuid_format(&plan->face_texture[f], u);
+            s = am_buf_printf(&d, err, "face%zu=%s;", f, u);
+        }
     for (size_t i = 0; !s && i < in->child_count; i++) {
         /* only a linkset's identity names its children: a single prim keeps its UUIDs */
         am_uuid_format(&plan->child_mesh[i], u);
@@ -272,7 +289,7 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
         return s;
     am_buf xml_archive = {0}, xml_object = {0};
     char *script = NULL;
-    asset *assets = calloc(in->anim_count + 3 + 2 * in->child_count, sizeof *assets);
+    asset *assets = calloc(in->anim_count + 3 + 2 * in->child_count + AM_OAR_MAX_FACES, sizeof *assets);
     am_archive_api ar = {0}; /* loaded only once the archive's contents are ready */
     struct archive *a = NULL;
     if (!assets) {
@@ -293,6 +310,10 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
         assets[na++] = (asset){plan.script, "_script.lsl", script, strlen(script)};
     for (size_t i = 0; i < in->anim_count; i++)
         add_asset(assets, &na, &plan.anim_assets[i], "_animation.bvh", in->anims[i].data, in->anims[i].size);
+    for (size_t f = 0; f < in->face_texture_count && f < AM_OAR_MAX_FACES; f++)
+        if (plan.face_has_texture[f])
+            add_asset(assets, &na, &plan.face_texture[f], "_texture.jp2", in->face_textures[f].data,
+                      in->face_textures[f].size);
     for (size_t i = 0; i < in->child_count; i++) {
         add_asset(assets, &na, &plan.child_mesh[i], "_mesh.llmesh", in->children[i].mesh, in->children[i].mesh_size);
         if (plan.child_has_texture[i])

@@ -23,7 +23,8 @@
  * The prim: PCode 9, a mesh sculpt (SculptType 5, SculptTexture = mesh UUID, SculptEntry
  * true) and ExtraParams holding the sculpt entry (0x30) and the mesh-flags entry (0x70,
  * bit 0 = animated mesh) exactly as am_oar_extra_params writes them; the texture in the
- * TextureEntry's default face; the task inventory holds each animation (Type 20 /
+ * TextureEntry's default face (other faces' own textures, face_textures, as its face
+ * exceptions); the task inventory holds each animation (Type 20 /
  * InvType 19) and, when `play` is set, a script (Type 10 / InvType 10) that calls
  * llStartObjectAnimation on state_entry and on_rez. */
 #ifndef AM_WORLD_OAR_H
@@ -62,6 +63,16 @@ typedef struct am_oar_child {
     double color[3];
 } am_oar_child;
 
+/* One face of the root prim wearing its own texture (a merged creature's parts' materials):
+ * a .j2c, or data NULL for the default face's. */
+typedef struct am_oar_face_texture {
+    const uint8_t *data;
+    size_t size;
+} am_oar_face_texture;
+
+/* Faces a TextureEntry's exceptions may name (the viewer's 8 faces of a mesh). */
+#define AM_OAR_MAX_FACES 8
+
 typedef struct am_oar_input {
     const uint8_t *mesh; /* the .llmesh asset */
     size_t mesh_size;
@@ -79,6 +90,11 @@ typedef struct am_oar_input {
     const char *uuid_salt;   /* NULL or "": the plain content UUIDs; else see am_oar_check_salt */
     const am_oar_child *children; /* further rigged meshes of the object (a linkset), or NULL */
     size_t child_count;
+    /* The root prim's faces 0..face_texture_count-1 (at most AM_OAR_MAX_FACES), each its own
+     * texture: a face whose texture is not the default face's (`texture`) is a TextureEntry
+     * exception, and its texture an asset of the archive. 0: `texture` on every face. */
+    const am_oar_face_texture *face_textures;
+    size_t face_texture_count;
 } am_oar_input;
 
 /* UUIDs chosen for an input (filled by am_oar_plan, reported by the CLI). */
@@ -90,6 +106,8 @@ typedef struct am_oar_plan {
     int has_texture, has_script;
     am_uuid *child_part, *child_mesh, *child_texture; /* per child */
     int *child_has_texture;
+    am_uuid face_texture[AM_OAR_MAX_FACES]; /* per input face texture (face_has_texture) */
+    int face_has_texture[AM_OAR_MAX_FACES];
 } am_oar_plan;
 
 /* An object or animation name as OpenSim stores it: 1..63 bytes, no control character and
@@ -125,6 +143,13 @@ void am_oar_extra_params_child(const am_uuid *mesh, uint8_t out[AM_OAR_CHILD_EXT
  * no exceptions. Always 63 bytes. */
 #define AM_OAR_TEXTURE_ENTRY_SIZE 63
 void am_oar_texture_entry(const am_uuid *texture, const double *rgb, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE]);
+/* The same with face exceptions in the texture section: each face f < n whose faces[f] is
+ * not NULL and not `texture` wears faces[f] (faces sharing a texture in one exception; the
+ * face bitfield as the viewer reads it, 7 bits a byte, high bit = more). out holds at least
+ * AM_OAR_TEXTURE_ENTRY_MAX bytes; returns the size written. */
+#define AM_OAR_TEXTURE_ENTRY_MAX (AM_OAR_TEXTURE_ENTRY_SIZE + AM_OAR_MAX_FACES * 18)
+size_t am_oar_texture_entry_faces(const am_uuid *texture, const double *rgb, const am_uuid *const *faces, size_t n,
+                                  uint8_t *out);
 
 /* The LSL starter script for anim_name (malloc'd). */
 am_status am_oar_lsl_script(const char *anim_name, char **out, am_error *err);

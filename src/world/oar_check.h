@@ -154,6 +154,11 @@ typedef struct am_oar_diff {
     size_t assets;       /* our assets, each found byte-identical when count == 0 */
     bool animesh_flag;   /* every root part of ours matched carries the animesh flag */
     char playing[256];   /* names in the matched root's SOPAnims, comma-separated ("" none) */
+    /* Set by am_oar_verify (oar_verify.h), not by am_oar_compare: */
+    bool starter;        /* our first root holds a starter script: something should play */
+    char starter_anim[256]; /* the animation it starts ("" when it cannot be read) */
+    unsigned saves;      /* region saves taken */
+    double waited_s;     /* from the first save to the last */
 } am_oar_diff;
 
 /* Compare our archive with a region's save. AM_OK whenever the comparison ran (check

@@ -48,6 +48,33 @@ void am_oar_extra_params_child(const am_uuid *mesh, uint8_t out[AM_OAR_CHILD_EXT
     put_sculpt_entry(out + 1, mesh);
 }
 
+size_t am_oar_texture_entry_faces(const am_uuid *texture, const double *rgb, const am_uuid *const *faces, size_t n,
+                                  uint8_t *out)
+{
+    uint8_t plain[AM_OAR_TEXTURE_ENTRY_SIZE];
+    am_oar_texture_entry(texture, rgb, plain);
+    memcpy(out, plain, 16); /* the default texture */
+    size_t at = 16;
+    bool done[AM_OAR_MAX_FACES] = {false};
+    for (size_t f = 0; f < n && f < AM_OAR_MAX_FACES; f++) {
+        if (done[f] || !faces[f] || memcmp(faces[f]->b, plain, 16) == 0)
+            continue;
+        uint32_t bits = 0;
+        for (size_t g = f; g < n && g < AM_OAR_MAX_FACES; g++)
+            if (faces[g] && memcmp(faces[g]->b, faces[f]->b, 16) == 0)
+                bits |= 1u << g, done[g] = true;
+        int len = 0;
+        for (uint32_t b = bits; b; b >>= 7)
+            len++;
+        for (int i = 0; i < len; i++) /* big-endian groups of 7 bits, all but the last flagged */
+            out[at++] = (uint8_t)(((bits >> (7 * (len - i - 1))) & 0x7F) | (i < len - 1 ? 0x80 : 0));
+        memcpy(out + at, faces[f]->b, 16);
+        at += 16;
+    }
+    memcpy(out + at, plain + 16, AM_OAR_TEXTURE_ENTRY_SIZE - 16); /* the terminator, the other sections */
+    return at + AM_OAR_TEXTURE_ENTRY_SIZE - 16;
+}
+
 void am_oar_texture_entry(const am_uuid *texture, const double *rgb, uint8_t out[AM_OAR_TEXTURE_ENTRY_SIZE])
 {
     /* Each section: the default value, then the face-exception list, here empty (one 0x00

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/io.h"
+#include "world/digest.h"
 
 void am_oar_verify_options_default(am_oar_verify_options *vo)
 {
@@ -21,6 +22,41 @@ void am_oar_verify_options_default(am_oar_verify_options *vo)
     vo->complete_ms = 0; /* the RemoteAdmin total timeout */
     vo->poll_ms = 200;
     vo->region_uid = -1; /* our own */
+    vo->play_wait_ms = 20000;
+    vo->play_poll_ms = 1000;
+}
+
+bool am_oar_starter_animation(const am_oar_contents *ours, char *name, size_t size)
+{
+    if (size)
+        name[0] = '\0';
+    if (ours->object_count == 0 || ours->objects[0].part_count == 0)
+        return false;
+    const am_oar_part *root = &ours->objects[0].parts[0];
+    for (size_t i = 0; i < root->item_count; i++) {
+        if (root->items[i].type != 10)
+            continue;
+        char u[37], path[64];
+        am_uuid_format(&root->items[i].asset, u);
+        snprintf(path, sizeof path, "assets/%s_script.lsl", u);
+        const am_oar_entry *e = am_oar_find_entry(ours, path);
+        const char *key = "string ANIMATION = \"";
+        size_t kl = strlen(key);
+        for (size_t at = 0; e && size && at + kl <= e->size; at++) {
+            if (memcmp(e->data + at, key, kl) != 0)
+                continue;
+            size_t k = 0; /* the LSL string, its \" and \\ escapes undone */
+            for (size_t j = at + kl; j < e->size && e->data[j] != '"' && e->data[j] != '\n' && k + 1 < size; j++) {
+                if (e->data[j] == '\\' && j + 1 < e->size)
+                    j++;
+                name[k++] = (char)e->data[j];
+            }
+            name[k] = '\0';
+            break;
+        }
+        return true;
+    }
+    return false;
 }
 
 static long now_ms(void)
@@ -205,9 +241,10 @@ static void remove_folder(const char *dir)
     }
 }
 
-am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
-                        const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
-                        am_error *err)
+/* One save of the region, read back and compared with ours. */
+static am_status save_and_compare(const am_ra_options *ra, const char *region_name, const char *region_id,
+                                  const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
+                                  am_error *err)
 {
     memset(diff, 0, sizeof *diff);
     const char *base = vo->dir;
@@ -244,4 +281,31 @@ am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const 
     am_oar_contents_free(&saved);
     remove_folder(dir);
     return s;
+}
+
+am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
+                        const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
+                        am_error *err)
+{
+    char anim[256];
+    bool starter = am_oar_starter_animation(ours, anim, sizeof anim);
+    long t0 = now_ms(), poll = vo->play_poll_ms > 0 ? vo->play_poll_ms : 1000;
+    unsigned saves = 0;
+    for (;;) {
+        am_status s = save_and_compare(ra, region_name, region_id, ours, vo, diff, err);
+        if (s)
+            return s;
+        saves++;
+        /* a save that differs is the finding already; one that plays is what we wait for */
+        long waited = now_ms() - t0;
+        if (!starter || diff->count || diff->playing[0] || waited + poll > vo->play_wait_ms)
+            break;
+        am_oar_diff_free(diff);
+        sleep_ms(poll);
+    }
+    diff->starter = starter;
+    snprintf(diff->starter_anim, sizeof diff->starter_anim, "%s", anim);
+    diff->saves = saves;
+    diff->waited_s = (now_ms() - t0) / 1000.0;
+    return AM_OK;
 }

@@ -13,7 +13,14 @@
  *   earlier than the request (a link, a FIFO, a planted or older file: AM_ERR_INVALID at
  *   once, never a wait); every later look must find the same inode;
  * - waiting is bounded (appear_ms, then complete_ms), and the folder is emptied and removed
- *   on every return, whatever others put in it. */
+ *   on every return, whatever others put in it.
+ *
+ * What plays: a region saves SOPAnims, the animations playing, only once the starter script
+ * has run llStartObjectAnimation, which may be after the load returns (the first save of a new
+ * object often names none). When our archive holds a starter script, the region is asked to
+ * save again, every play_poll_ms, until the save shows an animation playing or play_wait_ms
+ * has passed since the first save; diff then says what plays, after how many saves, and what
+ * the starter script starts (a save that still shows none is for the caller to report). */
 #ifndef AM_WORLD_OAR_VERIFY_H
 #define AM_WORLD_OAR_VERIFY_H
 
@@ -31,9 +38,16 @@ typedef struct am_oar_verify_options {
     long complete_ms; /* then how long it may take to be whole [the RemoteAdmin total timeout] */
     long poll_ms;     /* how often to look [200] */
     long region_uid;  /* the user the region runs as, who must own the save; -1: ours [-1] */
+    long play_wait_ms; /* how long to wait for the starter script's animation to play [20000] */
+    long play_poll_ms; /* how often to save again while waiting [1000] */
 } am_oar_verify_options;
 
 void am_oar_verify_options_default(am_oar_verify_options *vo);
+
+/* Whether our first object's root holds a starter script (an LSL item), and the animation it
+ * starts (`string ANIMATION = "...";`, as oar_shape.c writes it) into name ("" when the script
+ * cannot be read so). */
+bool am_oar_starter_animation(const am_oar_contents *ours, char *name, size_t size);
 
 /* Save the region named by region_name or region_id, read the save back and compare it with
  * ours into diff (free with am_oar_diff_free). AM_OK when the comparison ran (diff->count 0 =

@@ -144,6 +144,8 @@ static void inventory_item(xw *w, const am_oar_input *in, const am_oar_plan *pla
 /* One prim's look: its mesh, texture, colour; the root also carries the animesh flag. */
 typedef struct prim {
     const am_uuid *uuid, *mesh, *texture; /* texture NULL: none */
+    const am_uuid *faces[AM_OAR_MAX_FACES]; /* per face its own texture (NULL: the default) */
+    size_t face_count;
     const double *color;                  /* NULL: white */
     const char *name;
     int link_num;
@@ -153,8 +155,8 @@ typedef struct prim {
 static void shape(xw *w, const prim *pr, const double scale[3])
 {
     const char *I = "        ";
-    uint8_t te[AM_OAR_TEXTURE_ENTRY_SIZE], ep[AM_OAR_EXTRA_PARAMS_SIZE];
-    am_oar_texture_entry(pr->texture, pr->color, te);
+    uint8_t te[AM_OAR_TEXTURE_ENTRY_MAX], ep[AM_OAR_EXTRA_PARAMS_SIZE];
+    size_t te_size = am_oar_texture_entry_faces(pr->texture, pr->color, pr->faces, pr->face_count, te);
     size_t ep_size = pr->root ? AM_OAR_EXTRA_PARAMS_SIZE : AM_OAR_CHILD_EXTRA_PARAMS_SIZE;
     if (pr->root)
         am_oar_extra_params(pr->mesh, ep);
@@ -163,7 +165,7 @@ static void shape(xw *w, const prim *pr, const double scale[3])
     put(w, "      <Shape>\n");
     put(w, "%s<ProfileCurve>1</ProfileCurve>\n", I);
     put(w, "%s<TextureEntry>", I);
-    base64(w, te, sizeof te);
+    base64(w, te, te_size);
     put(w, "</TextureEntry>\n");
     put(w, "%s<ExtraParams>", I);
     base64(w, ep, ep_size);
@@ -280,8 +282,10 @@ am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_
 {
     xw w = {out, err, AM_OK};
     bool linkset = in->child_count > 0;
-    prim root = {&plan->part, &plan->mesh, plan->has_texture ? &plan->texture : NULL,
+    prim root = {&plan->part, &plan->mesh, plan->has_texture ? &plan->texture : NULL, {NULL}, 0,
                  in->has_color ? in->color : NULL, object_name(in), linkset ? 1 : 0, true};
+    for (size_t f = 0; f < in->face_texture_count && f < AM_OAR_MAX_FACES; f++)
+        root.faces[root.face_count++] = plan->face_has_texture[f] ? &plan->face_texture[f] : NULL;
     put(&w, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
     put(&w, "<SceneObjectGroup>\n  <RootPart>\n");
     part_xml(&w, in, plan, &root);
@@ -294,7 +298,8 @@ am_status am_oar_object_xml(const am_oar_input *in, const am_oar_plan *plan, am_
         for (size_t i = 0; i < in->child_count; i++) {
             const am_oar_child *c = &in->children[i];
             prim child = {&plan->child_part[i], &plan->child_mesh[i],
-                          plan->child_has_texture[i] ? &plan->child_texture[i] : NULL, c->has_color ? c->color : NULL,
+                          plan->child_has_texture[i] ? &plan->child_texture[i] : NULL, {NULL}, 0,
+                          c->has_color ? c->color : NULL,
                           c->name && c->name[0] ? c->name : object_name(in), (int)i + 2, false};
             put(&w, "  <Part>\n");
             part_xml(&w, in, plan, &child);

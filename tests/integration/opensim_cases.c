@@ -285,6 +285,11 @@ static size_t push_and_inspect(world *w, const creature *c, const char *extra, c
     assert_non_null(strstr(out, "animesh flag set"));
     if (expect && !strstr(out, expect))
         fail_msg("push %s: no '%s' in the output", c->name, expect);
+    /* --verify waits for the starter script: the save it reads shows the animation playing */
+    char plays[300];
+    snprintf(plays, sizeof plays, "; playing %s", c->anim_name);
+    if (!strstr(out, plays))
+        fail_msg("push %s: --verify does not say '%s': %s", c->name, plays, out);
     size_t mn, an, tn = 0;
     uint8_t *mesh = am_test_slurp(c->mesh, &mn), *anim = am_test_slurp(c->anim, &an);
     uint8_t *tex = c->texture ? am_test_slurp(c->texture, &tn) : NULL;
