@@ -227,10 +227,11 @@ static void test_from_bvh_loop_blends_and_refuses(void **state)
     float dur;
     steps_and_seam(dst, &step, &seam, &dur);
     assert_true(seam >= 0 && seam <= 0.05);
-    /* import --anim X.bvh --loop: the same conversion, the closing reported as a finding */
+    /* import --anim X.bvh --loop --align-rest: the viewer's conversion again (a BVH on another
+     * skeleton is otherwise retargeted), the closing reported as a finding */
     char bear[1024];
     am_test_shared_path(bear, sizeof bear, "data/realdata/Little Bear_90.dae");
-    RUN(0, out, "import '%s' --anim '%s' --loop --verbose --out '%s/bear'", bear, bvh, dir);
+    RUN(0, out, "import '%s' --anim '%s' --loop --align-rest --verbose --out '%s/bear'", bear, bvh, dir);
     assert_non_null(strstr(out, "[motion_loop_closed] motion '"));
     assert_non_null(strstr(out, "--loop: the seam closed by blending the last 0.250 s into the first pose; largest "
                                 "change "));
