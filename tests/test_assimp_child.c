@@ -285,7 +285,7 @@ static void test_runner_turns_deaths_into_errors(void **state)
     assert_string_equal(err.where, "m.fbx");
     assert_non_null(strstr(err.msg, "the test reader crashed (signal 11"));
 
-    am_child_limits one_second = {0, 1};
+    am_child_limits one_second = {0, 1, 0};
     assert_int_equal(am_child_read_scene(spin, NULL, &one_second, "the test reader", "m.fbx", &s, &err),
                      AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "used its 1 s of CPU time"));

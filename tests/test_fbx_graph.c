@@ -327,7 +327,8 @@ static void check_real(const char *path, size_t *checked)
     }
     if (got)
         fail_msg("%s: %s (at byte %zu)", path, err.msg, err.offset);
-    print_message("%s: %zu models, %zu links, %zu under the root\n", path, st.models, st.links, st.roots);
+    print_message("%s: %zu models, %zu links, %zu under the root, %llu array bytes\n", path, st.models, st.links,
+                  st.roots, (unsigned long long)st.array_bytes);
     assert_true(st.models > 0 && st.roots > 0);
     (*checked)++;
 }

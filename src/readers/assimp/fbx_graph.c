@@ -251,6 +251,7 @@ static bool next_prop(fbx_graph *g, size_t *pos, size_t end, fbx_prop *out)
         /* count, encoding, stored bytes; then the bytes (raw or deflated): skipped */
         if (end - at < 12)
             goto past;
+        out->value = le(d + at, 4);
         size = (size_t)le(d + at + 8, 4);
         at += 12;
         break;
@@ -299,38 +300,85 @@ static am_status binary_link(fbx_graph *g, const fbx_record *r)
     return add_link(g, type.bytes, type.len, src.value, dst.value, r->at);
 }
 
-/* Pass 1: the Models of Objects; pass 2: the links of Connections. */
+/* The bytes an array property inflates to: its declared count times its element's size. */
+static uint64_t array_bytes(const fbx_prop *p)
+{
+    switch (p->type) {
+    case 'd':
+    case 'l': return p->value * 8;
+    case 'f':
+    case 'i': return p->value * 4;
+    case 'b':
+    case 'c': return p->value;
+    default: return 0;
+    }
+}
+
+/* Pass 1: every record (nesting bounded, array sizes summed), the Models of Objects;
+ * pass 2: the links of Connections. Records are walked in file order with a stack of the
+ * open records' ends: a record's children lie between its properties and its end, and end
+ * with a null record. */
 static am_status binary_pass(fbx_graph *g, int pass)
 {
     bool wide = le(g->d + 23, 4) >= 7500;
+    size_t head = wide ? 25u : 13u;
     const char *section = pass == 1 ? "Objects" : "Connections";
     const char *entry = pass == 1 ? "Model" : "C";
-    size_t pos = 27;
-    while (g->n - pos >= (wide ? 25u : 13u)) {
-        fbx_record top;
-        int got = read_record(g, wide, pos, g->n, &top);
-        if (got <= 0)
-            return got < 0 ? AM_ERR_INVALID : AM_OK;
-        if (is_word(top.name, top.name_len, section)) {
-            size_t at = top.children_at;
-            while (top.end - at >= (wide ? 25u : 13u)) {
-                fbx_record r;
-                got = read_record(g, wide, at, top.end, &r);
-                if (got < 0)
-                    return AM_ERR_INVALID;
-                if (got == 0)
-                    break;
-                if (is_word(r.name, r.name_len, entry)) {
-                    am_status st = pass == 1 ? binary_model(g, &r) : binary_link(g, &r);
-                    if (st)
-                        return st;
-                }
-                at = r.end;
-            }
+    size_t ends[AM_FBX_MAX_DEPTH];
+    size_t depth = 0, pos = 27;
+    bool in_section = false;
+    for (;;) {
+        size_t limit = depth ? ends[depth - 1] : g->n;
+        if (depth && limit - pos < head) { /* a list that ends without its null record */
+            pos = limit;
+            depth--;
+            continue;
         }
-        pos = top.end;
+        if (!depth && g->n - pos < head)
+            return AM_OK;
+        fbx_record r;
+        int got = read_record(g, wide, pos, limit, &r);
+        if (got < 0)
+            return AM_ERR_INVALID;
+        if (got == 0) {
+            if (!depth)
+                return AM_OK; /* the top level's end; the footer follows */
+            pos = limit;
+            depth--;
+            continue;
+        }
+        if (!depth)
+            in_section = is_word(r.name, r.name_len, section);
+        if (pass == 1) {
+            size_t at = r.props_at;
+            for (uint64_t k = 0; k < r.props; k++) {
+                fbx_prop p;
+                if (!next_prop(g, &at, r.props_end, &p))
+                    return AM_ERR_INVALID;
+                g->st.array_bytes += array_bytes(&p);
+            }
+            if (g->st.array_bytes > AM_FBX_MAX_ARRAY_BYTES)
+                return am_fail_at(g->err, AM_ERR_INVALID, r.at,
+                                  "the arrays declare more than %llu MiB of values once inflated: over what the FBX "
+                                  "reader is given (refused before it runs)",
+                                  (unsigned long long)(AM_FBX_MAX_ARRAY_BYTES >> 20));
+        }
+        if (depth == 1 && in_section && is_word(r.name, r.name_len, entry)) {
+            am_status st = pass == 1 ? binary_model(g, &r) : binary_link(g, &r);
+            if (st)
+                return st;
+        }
+        if (r.children_at < r.end) {
+            if (depth == AM_FBX_MAX_DEPTH)
+                return am_fail_at(g->err, AM_ERR_INVALID, r.at,
+                                  "records nested deeper than %d levels (refused before the FBX reader runs)",
+                                  AM_FBX_MAX_DEPTH);
+            ends[depth++] = r.end;
+            pos = r.children_at;
+        } else {
+            pos = r.end;
+        }
     }
-    return AM_OK;
 }
 
 /* --- ASCII FBX ------------------------------------------------------------------------- */
