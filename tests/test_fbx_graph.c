@@ -152,13 +152,27 @@ static void binary_link(void *ctx, uint64_t child, uint64_t parent)
     close_record(w, at, w->b.size, false);
 }
 
-static void binary_fbx(enum shape shape, int levels, unsigned version, bin *w)
+/* With array_count > 0, a Geometry first whose Vertices array of doubles declares that
+ * many values, deflated, with no data stored. */
+static void binary_fbx_with_array(enum shape shape, int levels, unsigned version, uint32_t array_count, bin *w)
 {
     memset(w, 0, sizeof *w);
     w->wide = version >= 7500;
     put(w, "Kaydara FBX Binary  \0\x1a\0", 23);
     put_le(w, version, 4);
     size_t objects = open_record(w, "Objects", 0);
+    if (array_count) {
+        size_t geo = open_record(w, "Geometry", 1);
+        prop_long(w, 99);
+        size_t props_end = w->b.size;
+        size_t v = open_record(w, "Vertices", 1);
+        put(w, "d", 1);
+        put_le(w, array_count, 4);
+        put_le(w, 1, 4);
+        put_le(w, 0, 4);
+        close_record(w, v, w->b.size, false);
+        close_record(w, geo, props_end, true);
+    }
     for (int l = 0; l < levels; l++)
         for (int k = 0; k < 2; k++) {
             char name[32];
@@ -180,6 +194,11 @@ static void binary_fbx(enum shape shape, int levels, unsigned version, bin *w)
     for_links(shape, levels, binary_link, w);
     close_record(w, conns, conns + (w->wide ? 25 : 13) + 11, true);
     null_record(w);
+}
+
+static void binary_fbx(enum shape shape, int levels, unsigned version, bin *w)
+{
+    binary_fbx_with_array(shape, levels, version, 0, w);
 }
 
 /* --- the checks ------------------------------------------------------------------------- */
@@ -253,6 +272,40 @@ static void test_binary_graphs(void **state)
         assert_refused(w.b.data, w.b.size, "corrupt binary FBX: a record's end offset");
         am_buf_free(&w.b);
     }
+}
+
+/* Nesting and inflated arrays: every record's properties are read, before assimp would
+ * recurse into the records or inflate the arrays. */
+static void test_binary_nesting_and_arrays(void **state)
+{
+    (void)state;
+    bin w;
+    memset(&w, 0, sizeof w);
+    put(&w, "Kaydara FBX Binary  \0\x1a\0", 23);
+    put_le(&w, 7400, 4);
+    size_t open_at[300];
+    for (int i = 0; i < 300; i++)
+        open_at[i] = open_record(&w, "N", 0);
+    for (int i = 299; i >= 0; i--)
+        close_record(&w, open_at[i], open_at[i] + 13 + 1, i < 299);
+    null_record(&w);
+    assert_refused(w.b.data, w.b.size, "records nested deeper than 256 levels");
+    am_buf_free(&w.b);
+
+    /* a Geometry whose deflated vertex array declares 3 x 100,000,000 doubles (2.2 GiB):
+     * 12 header bytes and no data stored */
+    binary_fbx_with_array(TREE, 2, 7400, 300000000, &w);
+    assert_refused(w.b.data, w.b.size, "the arrays declare more than 2048 MiB of values once inflated");
+    am_buf_free(&w.b);
+
+    /* a tree with a small array: counted */
+    binary_fbx_with_array(TREE, 2, 7500, 24, &w);
+    am_fbx_graph_stats st;
+    am_error err = {0};
+    assert_int_equal(am_fbx_check_graph(w.b.data, w.b.size, &st, &err), AM_OK);
+    assert_int_equal(st.array_bytes, 24 * 8);
+    assert_int_equal(st.models, 4);
+    am_buf_free(&w.b);
 }
 
 static void test_too_many_models(void **state)
@@ -368,6 +421,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ascii_graphs),
         cmocka_unit_test(test_binary_graphs),
+        cmocka_unit_test(test_binary_nesting_and_arrays),
         cmocka_unit_test(test_too_many_models),
         cmocka_unit_test(test_load_and_import_refuse_at_once),
         cmocka_unit_test(test_real_files_pass),
