@@ -18,7 +18,8 @@ void am_child_slots_config(unsigned default_count, const char **dir, unsigned *c
     const char *d = getenv("ANIMESH_READER_SLOT_DIR");
     if (!d || !*d)
         d = getenv("TMPDIR");
-    *dir = d && *d ? d : "/tmp";
+    /* a TMPDIR that is gone must not stop the reader */
+    *dir = d && *d && access(d, W_OK | X_OK) == 0 ? d : "/tmp";
     *count = default_count;
     const char *n = getenv("ANIMESH_READER_SLOTS");
     if (n && *n) {

@@ -2,7 +2,8 @@
  * counted with lock files, not with state in the process.
  *
  * Slot k is the file "animesh-reader-slot-K.lock" in a folder shared by whoever should
- * share the bound: $ANIMESH_READER_SLOT_DIR, else $TMPDIR, else /tmp. Taking it is an
+ * share the bound: $ANIMESH_READER_SLOT_DIR, else $TMPDIR, else /tmp (also when the one
+ * named is not a folder the process can write). Taking it is an
  * exclusive, non-blocking flock on that file (opened without following links, created 0600
  * when missing); a slot is held by whoever holds the lock, and the kernel frees it when the
  * holder exits however it ends (a crash, SIGKILL), so no slot is ever lost. Giving it back
@@ -27,7 +28,8 @@ typedef struct am_child_slot {
     char path[1024];
 } am_child_slot;
 
-/* The folder and count from the environment (ANIMESH_READER_SLOT_DIR, TMPDIR, /tmp;
+/* The folder and count from the environment (ANIMESH_READER_SLOT_DIR, TMPDIR, /tmp: the
+ * first set; /tmp when that one is not a folder the process can write in;
  * ANIMESH_READER_SLOTS, 1..64, else `default_count`). dir points into the environment or
  * a literal. */
 void am_child_slots_config(unsigned default_count, const char **dir, unsigned *count);
