@@ -62,6 +62,26 @@ am_status am_image_decode(const uint8_t *data, size_t size, am_tex_image *out, a
     }
 }
 
+am_status am_image_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err)
+{
+    *width = *height = 0;
+    const char *kind;
+    switch (am_image_sniff(data, size, &kind)) {
+    case AM_IMAGE_PNG:
+        /* signature (8), then IHDR first: length (4), "IHDR", width, height (big-endian) */
+        if (size < 24 || memcmp(data + 12, "IHDR", 4) != 0)
+            return am_fail(err, AM_ERR_INVALID, "corrupt PNG: the first chunk is not IHDR");
+        *width = (uint32_t)data[16] << 24 | (uint32_t)data[17] << 16 | (uint32_t)data[18] << 8 | data[19];
+        *height = (uint32_t)data[20] << 24 | (uint32_t)data[21] << 16 | (uint32_t)data[22] << 8 | data[23];
+        return AM_OK;
+    case AM_IMAGE_JPEG: return am_tex_jpeg_size(data, size, width, height, err);
+    case AM_IMAGE_OTHER:
+        return am_fail(err, AM_ERR_INVALID, "a %s image: only PNG and JPEG textures are read (convert it to PNG)",
+                       kind);
+    default: return am_fail(err, AM_ERR_INVALID, "not a PNG or JPEG image (unrecognised first bytes)");
+    }
+}
+
 /* PNG or JPEG from the first bytes; anything else named for what it is. */
 static am_status sniff_image(const uint8_t *h, size_t n, am_error *err)
 {

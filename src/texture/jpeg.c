@@ -17,25 +17,68 @@
 
 typedef struct jpeg_guard {
     struct jpeg_error_mgr mgr;
+    struct jpeg_progress_mgr progress;
     jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
-    bool truncated; /* libjpeg warns and pads with grey instead of failing */
+    char message[JMSG_LENGTH_MAX + 64];
+    unsigned warnings;
 } jpeg_guard;
 
 static void on_error(j_common_ptr cinfo)
 {
     jpeg_guard *g = (jpeg_guard *)cinfo->err;
-    (*cinfo->err->format_message)(cinfo, g->message);
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    snprintf(g->message, sizeof g->message, "corrupt JPEG: %s", text);
     longjmp(g->jump, 1);
+}
+
+/* Warnings that mean the data is damaged or built to cost: a scan that repeats or skips
+ * bits of a coefficient already decoded (the scan bomb's tool), sequential scan parameters
+ * that are not, entropy codes that decode to nothing, a segment or the file ending early
+ * (libjpeg would pad with grey and decode on). The others (extraneous bytes before a
+ * marker, an unknown JFIF revision or Adobe transform, a bad ICC marker) are common in
+ * real files and harmless, up to AM_JPEG_MAX_WARNINGS of them. */
+static bool hostile_warning(int code)
+{
+    return code == JWRN_BOGUS_PROGRESSION || code == JWRN_NOT_SEQUENTIAL || code == JWRN_HUFF_BAD_CODE ||
+           code == JWRN_ARITH_BAD_CODE || code == JWRN_HIT_MARKER || code == JWRN_JPEG_EOF;
 }
 
 static void on_message(j_common_ptr cinfo, int level)
 {
-    /* Never print (library code). A premature end of data is the one warning that means
-     * the picture is incomplete; the others (extraneous bytes, ...) are harmless. */
+    /* Never print (library code); level >= 0 is trace output. */
     jpeg_guard *g = (jpeg_guard *)cinfo->err;
-    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF)
-        g->truncated = true;
+    if (level >= 0)
+        return;
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF) {
+        snprintf(g->message, sizeof g->message, "truncated JPEG: the data ends before the last row");
+        longjmp(g->jump, 1);
+    }
+    if (hostile_warning(code) || ++g->warnings > AM_JPEG_MAX_WARNINGS) {
+        char text[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, text);
+        snprintf(g->message, sizeof g->message, "corrupt JPEG: %s%s", text,
+                 hostile_warning(code) ? "" : " (and more warnings than animesh takes)");
+        longjmp(g->jump, 1);
+    }
+}
+
+/* libjpeg calls this between the units of work it does, scans included: a progressive
+ * file's every scan walks all the picture's coefficient blocks, however few bytes it
+ * has, so scans are what a small file multiplies its cost by. More than
+ * AM_JPEG_MAX_SCANS stops the decode (libjpeg-turbo's own advice: djpeg -maxscans). */
+static void on_progress(j_common_ptr cinfo)
+{
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (d->input_scan_number > AM_JPEG_MAX_SCANS) {
+        jpeg_guard *g = (jpeg_guard *)cinfo->err;
+        snprintf(g->message, sizeof g->message,
+                 "JPEG has more than %d scans (a progressive picture needs about 10): refused as too costly to "
+                 "decode",
+                 AM_JPEG_MAX_SCANS);
+        longjmp(g->jump, 1);
+    }
 }
 
 static void cmyk_to_rgb(const uint8_t *cmyk, uint8_t *rgb, uint32_t width, bool adobe_inverted)
@@ -69,15 +112,17 @@ am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out
     cinfo.err = jpeg_std_error(&guard.mgr);
     guard.mgr.error_exit = on_error;
     guard.mgr.emit_message = on_message;
+    guard.progress.progress_monitor = on_progress;
     /* Row buffer for the CMYK path; freed after the jump too. */
     uint8_t *volatile row = NULL;
     if (setjmp(guard.jump)) {
         jpeg_destroy_decompress(&cinfo);
         free(row);
         am_tex_image_free(out);
-        return am_fail(err, AM_ERR_INVALID, "corrupt JPEG: %s", guard.message);
+        return am_fail(err, AM_ERR_INVALID, "%s", guard.message);
     }
     jpeg_create_decompress(&cinfo);
+    cinfo.progress = &guard.progress;
     /* A hostile progressive file can ask for large coefficient buffers: cap libjpeg's pool. */
     cinfo.mem->max_memory_to_use = 512L << 20;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
@@ -114,9 +159,36 @@ am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out
         jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     free(row);
-    if (!complete || guard.truncated) {
+    if (!complete) {
         am_tex_image_free(out);
         return am_fail(err, AM_ERR_INVALID, "truncated JPEG: the data ends before the last row");
     }
+    return AM_OK;
+}
+
+am_status am_tex_jpeg_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err)
+{
+    *width = *height = 0;
+    if (size < 3 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF)
+        return am_fail(err, AM_ERR_INVALID, "not a JPEG file (no start-of-image marker)");
+    if (size > (size_t)0xFFFFFFFFu)
+        return am_fail(err, AM_ERR_INVALID, "JPEG of %zu bytes is too large", size);
+    struct jpeg_decompress_struct cinfo;
+    jpeg_guard guard;
+    memset(&cinfo, 0, sizeof cinfo);
+    memset(&guard, 0, sizeof guard);
+    cinfo.err = jpeg_std_error(&guard.mgr);
+    guard.mgr.error_exit = on_error;
+    guard.mgr.emit_message = on_message;
+    if (setjmp(guard.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return am_fail(err, AM_ERR_INVALID, "%s", guard.message);
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE); /* markers up to the first scan's header, no entropy data */
+    *width = cinfo.image_width;
+    *height = cinfo.image_height;
+    jpeg_destroy_decompress(&cinfo);
     return AM_OK;
 }

@@ -146,9 +146,23 @@ am_status am_texture_convert(const char *png_path, const char *j2c_path, const a
 {
     memset(res, 0, sizeof *res);
     am_tex_image img, small = {0};
-    am_status s = am_image_read(png_path, &img, err);
+    uint8_t *file;
+    size_t file_size;
+    am_status s = am_read_file_as(png_path, &am_image_file_format, &file, &file_size, err);
     if (s)
         return s;
+    /* the size rule from the header, before the decode costs anything */
+    uint32_t w, h;
+    s = am_image_size(file, file_size, &w, &h, err);
+    if (!s && (!opt || !opt->resize))
+        s = am_texture_check_size(w, h, err);
+    if (!s)
+        s = am_image_decode(file, file_size, &img, err);
+    free(file);
+    if (s) {
+        am_error_where(err, "%s", png_path);
+        return s;
+    }
     res->in_width = img.width;
     res->in_height = img.height;
     res->channels = img.channels;

@@ -75,11 +75,22 @@ am_status am_tex_png_write(const char *path, const am_tex_image *img, am_error *
 am_status am_tex_png_write_picture(const char *path, const am_tex_image *img, am_error *err);
 
 /* --- JPEG (libjpeg-turbo) --- */
+/* Budgets, enforced while libjpeg works (docs/limits.md): a progressive file's every scan
+ * walks all of the picture's coefficient blocks however few bytes it has, so a file of a
+ * few kB could repeat scans for minutes; libjpeg's encoder writes 10 (6 for grey), so more
+ * than AM_JPEG_MAX_SCANS is refused when the next one starts. Warnings that mean damaged or
+ * crafted data (a scan repeating bits already decoded, bad entropy codes, a segment or the
+ * file ending early) are errors; more than AM_JPEG_MAX_WARNINGS harmless ones too. */
+#define AM_JPEG_MAX_SCANS 100
+#define AM_JPEG_MAX_WARNINGS 100
 /* Decode a baseline or progressive JPEG from memory into 8-bit RGB (grey, YCbCr and CMYK /
  * YCCK pictures all become RGB; Adobe's inverted CMYK is recognised). Not a JPEG, corrupt
- * or truncated data (libjpeg's "premature end" warning), or more than 8192 pixels a side
- * (checked from the header, before allocating): AM_ERR_INVALID. */
+ * or truncated data, more than 8192 pixels a side (checked from the header, before
+ * allocating), or over the budgets above: AM_ERR_INVALID. */
 am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
+/* The picture's size from its frame header only (libjpeg's header read, no pixel decoded):
+ * for checks that must come before the decode. */
+am_status am_tex_jpeg_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err);
 
 /* --- any image a model may carry: sniffed, then decoded --- */
 typedef enum am_image_type {
@@ -105,6 +116,9 @@ const char *am_image_mime(am_image_type type);
 am_status am_image_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
 /* The same from a file (the error names the path). */
 am_status am_image_read(const char *path, am_tex_image *out, am_error *err);
+/* The width and height a PNG (its IHDR chunk) or JPEG (its frame header) declares,
+ * sniffed as am_image_decode does, without decoding a pixel. */
+am_status am_image_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err);
 
 /* --- JPEG-2000 code stream (OpenJPEG) --- */
 typedef struct am_j2c_options {
@@ -153,8 +167,10 @@ typedef struct am_texture_result {
     size_t j2c_bytes;
 } am_texture_result;
 
-/* Read a PNG or JPEG (am_image_read), check (or with opt->resize, fit) its size, encode and
- * write the .j2c atomically. On any failure nothing is written at out_path. */
+/* Read a PNG or JPEG, check its size from the header before decoding it (am_image_size:
+ * without opt->resize a picture the viewer would refuse is refused before it costs
+ * anything), decode it (am_image_decode), fit it (opt->resize), encode and write the .j2c
+ * atomically. On any failure nothing is written at out_path. */
 am_status am_texture_convert(const char *png_path, const char *j2c_path, const am_texture_options *opt,
                              am_texture_result *res, am_error *err);
 

@@ -974,6 +974,25 @@ void am_gf_jpeg(const am_tex_image *img, const am_gf_jpeg_options *opt, am_buf *
         c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1; /* 4:4:4 */
     if (opt->progressive)
         jpeg_simple_progression(&c);
+    jpeg_scan_info *script = NULL;
+    if (opt->bit_planes) {
+        /* per component, per coefficient k: a first scan of the top bit (Al = planes - 1),
+         * then one refinement per lower bit (Ah = Al + 1) */
+        int planes = (int)opt->bit_planes, n = 0;
+        script = xcalloc((size_t)c.num_components * 64 * (size_t)planes, sizeof *script);
+        for (int ci = 0; ci < c.num_components; ci++)
+            for (int k = 0; k < 64; k++)
+                for (int al = planes - 1; al >= 0; al--) {
+                    jpeg_scan_info *si = &script[n++];
+                    si->comps_in_scan = 1;
+                    si->component_index[0] = ci;
+                    si->Ss = si->Se = k;
+                    si->Ah = al == planes - 1 ? 0 : al + 1;
+                    si->Al = al;
+                }
+        c.scan_info = script;
+        c.num_scans = n;
+    }
     jpeg_start_compress(&c, TRUE);
     uint8_t *row = xcalloc(img->width, 4);
     while (c.next_scanline < c.image_height) {
@@ -992,6 +1011,7 @@ void am_gf_jpeg(const am_tex_image *img, const am_gf_jpeg_options *opt, am_buf *
     }
     jpeg_finish_compress(&c);
     jpeg_destroy_compress(&c);
+    free(script);
     free(row);
     if (am_buf_append(out, mem, size, NULL))
         fail_msg("out of memory");

@@ -186,6 +186,10 @@ void am_gf_pose(const am_gf_model *m, int clip, double t, float *out);
 typedef struct am_gf_jpeg_options {
     int quality;
     bool grey, cmyk, progressive;
+    /* > 0: progressive with a scan script of libjpeg's own rules that sends every coefficient
+     * of every component alone, bit_planes bits at a time (11 at most): 64 x bit_planes
+     * scans per component (the scan-count budget's tests). */
+    unsigned bit_planes;
 } am_gf_jpeg_options;
 void am_gf_jpeg(const am_tex_image *img, const am_gf_jpeg_options *opt, am_buf *out);
 /* A width x height RGB(A) test picture: smooth gradients plus a checker, different in each

@@ -9,11 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "readers/assimp/child_slots.h"
+#include "readers/assimp/fbx_graph.h"
 #include "scene/scene_stream.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -24,37 +28,83 @@
 #endif
 #endif
 
-am_child_limits am_assimp_child_limits(void)
+am_child_limits am_assimp_child_limits(uint64_t weight, unsigned factor)
 {
-    am_child_limits l = {AM_ASSIMP_CHILD_MEMORY_BYTES, AM_ASSIMP_CHILD_CPU_SECONDS};
+    am_child_limits l = {AM_ASSIMP_CHILD_MEMORY_FLOOR, AM_ASSIMP_CHILD_CPU_SECONDS, AM_ASSIMP_CHILD_WALL_SECONDS};
+    uint64_t room = AM_ASSIMP_CHILD_MEMORY_MAX - AM_ASSIMP_CHILD_MEMORY_FLOOR;
+    l.memory_bytes += factor && weight > room / factor ? room : weight * factor;
     return l;
 }
 
-/* The address-space limit the child really gets (none under ASan). */
-static uint64_t memory_limit(const am_child_limits *l)
+void am_child_limit_within(uint64_t want_soft, uint64_t want_hard, uint64_t soft_now, uint64_t hard_now,
+                           uint64_t *soft, uint64_t *hard)
 {
-#ifdef AM_UNDER_ASAN
-    (void)l;
-    return 0;
-#else
-    return l->memory_bytes;
+    *hard = want_hard < hard_now ? want_hard : hard_now;
+    *soft = want_soft < soft_now ? want_soft : soft_now;
+    if (*soft > *hard)
+        *soft = *hard;
+}
+
+#ifndef AM_UNDER_ASAN
+/* What the process maps now (VmSize): the child starts with all of it. 0 when unknown. */
+static uint64_t mapped_now(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long long pages = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    return pages * (uint64_t)(page > 0 ? page : 4096);
+}
 #endif
+
+/* The limits the child sets, worked out in the parent (which reports them): the wanted
+ * ones, each pair never above the caller's own. */
+typedef struct child_rlimits {
+    bool memory; /* RLIMIT_AS set (never under ASan) */
+    struct rlimit as, cpu;
+    unsigned wall_seconds;
+} child_rlimits;
+
+static child_rlimits effective_limits(const am_child_limits *l)
+{
+    child_rlimits r;
+    memset(&r, 0, sizeof r);
+    struct rlimit now;
+    uint64_t soft, hard;
+#ifndef AM_UNDER_ASAN
+    if (l->memory_bytes && getrlimit(RLIMIT_AS, &now) == 0) {
+        uint64_t want = mapped_now() + l->memory_bytes;
+        am_child_limit_within(want, want, now.rlim_cur, now.rlim_max, &soft, &hard);
+        r.memory = true;
+        r.as.rlim_cur = (rlim_t)soft;
+        r.as.rlim_max = (rlim_t)hard;
+    }
+#endif
+    r.cpu.rlim_cur = r.cpu.rlim_max = RLIM_INFINITY;
+    if (getrlimit(RLIMIT_CPU, &now) == 0) {
+        uint64_t want_soft = l->cpu_seconds ? l->cpu_seconds : (uint64_t)RLIM_INFINITY;
+        uint64_t want_hard = l->cpu_seconds ? (uint64_t)l->cpu_seconds + 5 : (uint64_t)RLIM_INFINITY;
+        am_child_limit_within(want_soft, want_hard, now.rlim_cur, now.rlim_max, &soft, &hard);
+        r.cpu.rlim_cur = (rlim_t)soft;
+        r.cpu.rlim_max = (rlim_t)hard;
+    }
+    r.wall_seconds = l->wall_seconds;
+    return r;
 }
 
 /* --- the child --------------------------------------------------------------------- */
 
-static void set_limits(const am_child_limits *l)
+static void set_limits(const child_rlimits *r)
 {
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
-    if (memory_limit(l)) {
-        struct rlimit as = {(rlim_t)memory_limit(l), (rlim_t)memory_limit(l)};
-        setrlimit(RLIMIT_AS, &as);
-    }
-    if (l->cpu_seconds) {
-        struct rlimit cpu = {(rlim_t)l->cpu_seconds, (rlim_t)l->cpu_seconds + 5};
-        setrlimit(RLIMIT_CPU, &cpu);
-    }
+    if (r->memory)
+        setrlimit(RLIMIT_AS, &r->as);
+    setrlimit(RLIMIT_CPU, &r->cpu);
 }
 
 static bool write_all(int fd, const uint8_t *p, size_t n)
@@ -87,7 +137,7 @@ static void plain_deaths(void)
 }
 
 /* Never returns: runs the reader, writes its answer, _exit. */
-static void child_main(int fd, am_child_scene_fn fn, void *ctx, const am_child_limits *limits, am_scene *out)
+static void child_main(int fd, am_child_scene_fn fn, void *ctx, const child_rlimits *limits, am_scene *out)
 {
     plain_deaths();
     set_limits(limits);
@@ -106,11 +156,21 @@ static void child_main(int fd, am_child_scene_fn fn, void *ctx, const am_child_l
 
 /* --- the parent -------------------------------------------------------------------- */
 
-static am_status read_all(int fd, uint8_t **out, size_t *size, bool *too_big)
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Everything the child writes, until it closes the pipe, the stream limit, or the
+ * wall-clock limit (wall_seconds after t0; 0 = none) passes (*timed_out). */
+static am_status read_all(int fd, const struct timespec *t0, unsigned wall_seconds, uint8_t **out, size_t *size,
+                          bool *too_big, bool *timed_out)
 {
     uint8_t *d = NULL;
     size_t n = 0, cap = 0;
-    *too_big = false;
+    *too_big = *timed_out = false;
     for (;;) {
         if (n == cap) {
             if (cap >= AM_SCENE_STREAM_MAX_BYTES) {
@@ -127,6 +187,19 @@ static am_status read_all(int fd, uint8_t **out, size_t *size, bool *too_big)
             }
             d = nd;
             cap = nc;
+        }
+        if (wall_seconds) {
+            double left = wall_seconds - seconds_since(t0);
+            if (left <= 0) {
+                *timed_out = true;
+                break;
+            }
+            struct pollfd p = {fd, POLLIN, 0};
+            int ready = poll(&p, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+            if (ready < 0 && errno != EINTR)
+                break;
+            if (ready <= 0)
+                continue;
         }
         ssize_t r = read(fd, d + n, cap - n);
         if (r < 0 && errno == EINTR)
@@ -150,19 +223,22 @@ static int wait_child(pid_t pid)
 }
 
 /* The child's death as an error naming the file. */
-static am_status child_died(int status, const am_child_limits *l, const char *reader, const char *source,
-                            am_error *err)
+static am_status child_died(int status, const child_rlimits *l, bool timed_out, const char *reader,
+                            const char *source, am_error *err)
 {
-    if (status == -1)
+    if (timed_out)
+        am_fail(err, AM_ERR_INVALID, "%s took more than its %u s of wall-clock time and was stopped: the file is too "
+                "costly or hostile; nothing of it was read", reader, l->wall_seconds);
+    else if (status == -1)
         am_fail(err, AM_ERR_INVALID, "%s was lost (waitpid failed)", reader);
     else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
-        am_fail(err, AM_ERR_INVALID, "%s used its %u s of CPU time and was stopped (signal %d): the file is too "
-                "costly or hostile; nothing of it was read", reader, l->cpu_seconds, SIGXCPU);
-    else if (WIFSIGNALED(status) && memory_limit(l))
+        am_fail(err, AM_ERR_INVALID, "%s used its %llu s of CPU time and was stopped (signal %d): the file is too "
+                "costly or hostile; nothing of it was read", reader, (unsigned long long)l->cpu.rlim_cur, SIGXCPU);
+    else if (WIFSIGNALED(status) && l->memory)
         am_fail(err, AM_ERR_INVALID,
                 "%s crashed (signal %d, %s): the file is malformed or hostile (or took more than the reader's "
-                "%llu MiB of memory); nothing of it was read", reader, WTERMSIG(status),
-                strsignal(WTERMSIG(status)), (unsigned long long)(memory_limit(l) >> 20));
+                "%llu MiB of address space); nothing of it was read", reader, WTERMSIG(status),
+                strsignal(WTERMSIG(status)), (unsigned long long)(l->as.rlim_cur >> 20));
     else if (WIFSIGNALED(status))
         am_fail(err, AM_ERR_INVALID,
                 "%s crashed (signal %d, %s): the file is malformed or hostile; nothing of it was read", reader,
@@ -176,18 +252,18 @@ static am_status child_died(int status, const am_child_limits *l, const char *re
     return AM_ERR_INVALID;
 }
 
-am_status am_child_read_scene(am_child_scene_fn fn, void *ctx, const am_child_limits *limits, const char *reader,
-                              const char *source, am_scene *out, am_error *err)
+/* The child's run in a slot: fork, read its answer within the wall-clock limit, wait. */
+static am_status run_child(am_child_scene_fn fn, void *ctx, const child_rlimits *lim, const char *reader,
+                           const char *source, am_scene *out, uint8_t **bytes, size_t *size, am_error *err)
 {
-    am_child_limits l = limits ? *limits : am_assimp_child_limits();
-    if (!source)
-        source = out->source ? out->source : "(model)";
     int fds[2];
     if (pipe(fds) != 0)
         return am_fail_where(err, AM_ERR_IO, source, "cannot start %s: pipe: %s", reader, strerror(errno));
 #ifdef F_SETPIPE_SZ
     fcntl(fds[1], F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups for a large scene; the default if refused */
 #endif
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -198,28 +274,54 @@ am_status am_child_read_scene(am_child_scene_fn fn, void *ctx, const am_child_li
     }
     if (pid == 0) {
         close(fds[0]);
-        child_main(fds[1], fn, ctx, &l, out);
+        child_main(fds[1], fn, ctx, lim, out);
     }
     close(fds[1]);
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    bool too_big = false;
-    am_status st = read_all(fds[0], &bytes, &size, &too_big);
+    bool too_big = false, timed_out = false;
+    am_status st = read_all(fds[0], &t0, lim->wall_seconds, bytes, size, &too_big, &timed_out);
     close(fds[0]);
-    if (st != AM_OK || too_big)
+    if (st != AM_OK || too_big || timed_out)
         kill(pid, SIGKILL);
     int status = wait_child(pid);
     if (st != AM_OK)
         return am_fail_where(err, AM_ERR_NOMEM, source, "out of memory reading the answer of %s", reader);
     if (too_big) {
-        free(bytes);
+        free(*bytes);
+        *bytes = NULL;
         return am_fail_where(err, AM_ERR_INVALID, source, "%s sent back more than %zu MiB", reader,
                              AM_SCENE_STREAM_MAX_BYTES >> 20);
     }
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        free(bytes);
-        return child_died(status, &l, reader, source, err);
+    if (timed_out || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(*bytes);
+        *bytes = NULL;
+        return child_died(status, lim, timed_out, reader, source, err);
     }
+    return AM_OK;
+}
+
+am_status am_child_read_scene(am_child_scene_fn fn, void *ctx, const am_child_limits *limits, const char *reader,
+                              const char *source, am_scene *out, am_error *err)
+{
+    am_child_limits l = limits ? *limits : am_assimp_child_limits(0, 0);
+    child_rlimits lim = effective_limits(&l);
+    if (!source)
+        source = out->source ? out->source : "(model)";
+    const char *slot_dir;
+    unsigned slots;
+    am_child_slots_config(AM_ASSIMP_CHILD_SLOTS, &slot_dir, &slots);
+    am_child_slot slot;
+    am_status st = am_child_slot_take(slot_dir, slots, l.wall_seconds ? l.wall_seconds : AM_ASSIMP_CHILD_WALL_SECONDS,
+                                      &slot, err);
+    if (st != AM_OK) {
+        am_error_where(err, "%s", source);
+        return st;
+    }
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    st = run_child(fn, ctx, &lim, reader, source, out, &bytes, &size, err);
+    am_child_slot_give(&slot);
+    if (st != AM_OK)
+        return st;
     am_scene got;
     bool was_error = false;
     st = am_scene_stream_decode(bytes, size, &got, &was_error, err);
@@ -281,7 +383,25 @@ am_status am_assimp_read_isolated_ex(const uint8_t *data, size_t size, const cha
 {
     assimp_job job = {data, size, source, base_dir, format, opt};
     const char *reader = format == AM_SCENE_FORMAT_FBX ? "the FBX reader (assimp)" : "the assimp reader";
-    return am_child_read_scene(run_assimp, &job, limits, reader, source, out, err);
+    /* The budget from the input (assimp_child.h). An FBX's graph is checked here first too,
+     * so a file refused for it costs no fork; a version too old is left to the child's
+     * reader, whose message names it. */
+    uint64_t weight = size;
+    unsigned factor = AM_ASSIMP_CHILD_FACTOR_TEXT, version = 0;
+    if (format == AM_SCENE_FORMAT_FBX && am_fbx_version(data, size, &version, NULL) == AM_OK && version >= 7100) {
+        am_fbx_graph_stats stats;
+        if (am_fbx_check_graph(data, size, &stats, err)) {
+            am_error_where(err, "Connections");
+            am_error_where(err, "%s", source ? source : "(model)");
+            return AM_ERR_INVALID;
+        }
+        if (size >= 20 && memcmp(data, "Kaydara FBX Binary", 18) == 0) {
+            weight += stats.array_bytes;
+            factor = AM_ASSIMP_CHILD_FACTOR_BINARY;
+        }
+    }
+    am_child_limits derived = am_assimp_child_limits(weight, factor);
+    return am_child_read_scene(run_assimp, &job, limits ? limits : &derived, reader, source, out, err);
 }
 
 am_status am_fbx_read_isolated(const uint8_t *data, size_t size, const char *source, const char *base_dir,

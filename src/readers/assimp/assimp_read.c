@@ -13,6 +13,7 @@
 
 #include "readers/assimp/assimp_internal.h"
 #include "readers/assimp/assimp_lib.h"
+#include "readers/assimp/fbx_graph.h"
 #include "readers/file_ref.h"
 
 am_status am_fbx_version(const uint8_t *d, size_t n, unsigned *version, am_error *err)
@@ -249,6 +250,11 @@ am_status am_assimp_read_ex(const uint8_t *data, size_t size, const char *source
                         "FBX version %u (FBX %u.%u) is older than 7.1, which the FBX reader (assimp 5.2) needs: "
                         "re-export it as FBX 2011 (7.1) or newer, or as glTF",
                         v, v / 1000, v / 100 % 10));
+        /* a node graph assimp would expand without bound: refused before it runs */
+        if (am_fbx_check_graph(data, size, NULL, err)) {
+            am_error_where(err, "Connections");
+            return fail_at_source(err, source, AM_ERR_INVALID);
+        }
     }
     am_assimp_api api;
     if (am_assimp_open(&api, err))

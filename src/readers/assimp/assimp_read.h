@@ -8,7 +8,9 @@
  * BEFORE ASSIMP: an FBX older than 7.1 (version < 7100) is refused naming the version
  * found (binary header bytes 23..26, little-endian; ASCII "FBXVersion: N") and asking for
  * a re-export as FBX 2011 (7.1) or newer, or glTF: assimp 5.2 cannot read it (Linden Lab's
- * Bento FBX files are 6100).
+ * Bento FBX files are 6100). Then the node graph (fbx_graph.h): a Model linked to two
+ * parents, Models in a cycle or more than AM_ASSIMP_MAX_NODES Models are refused, because
+ * assimp would expand them into its node tree before any limit could be checked.
  *
  * SETTINGS: aiProcess_Triangulate only. Never aiProcess_JoinIdenticalVertices (it breaks
  * bone weights in 5.2: assimp #4557, #6349), no weight limiting or normalising, no unit or
