@@ -19,10 +19,9 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "support/batch_library.h"
 #include "support/test_support.h"
 
-#define GOOD 36
-#define BROKEN 4
 
 typedef struct fixture {
     char dir[512], skel[1024], data[1024], lib[700];
@@ -41,117 +40,13 @@ static bool exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-static void mkdirs(const char *path)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    mkdir(buf, 0777);
-}
-
-static void write_bytes(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, size, f), size);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* The library: GOOD creatures (the Ruth root prim, its <unit> varied so each is its own
- * file, some with a BVH each), BROKEN ones (cut short, garbage after the header), and files
- * that make no creature (a duplicate, an empty file, notes, an unrigged model, a stray motion). */
-static void make_library(fixture *f)
-{
-    char src[1200], path[1400];
-    snprintf(src, sizeof src, "%s/r2ROOTPRIM_rigged.dae", f->data);
-    size_t size = 0;
-    char *dae = (char *)am_test_slurp(src, &size);
-    const char *unit = strstr(dae, "<unit meter=\"1\"");
-    assert_non_null(unit);
-    snprintf(path, sizeof path, "%s/TeddyIdle.bvh", f->data);
-    size_t bvh_size = 0;
-    uint8_t *bvh = am_test_slurp(path, &bvh_size);
-    snprintf(f->lib, sizeof f->lib, "%s/lib", f->dir);
-    for (int i = 0; i < GOOD; i++) {
-        char folder[900];
-        snprintf(folder, sizeof folder, "%s/%s/creature_%02d", f->lib, i % 2 ? "store" : "nightly", i);
-        mkdirs(folder);
-        /* Several scales: 1, 1.01, ... (the prim's joints scale with it). */
-        char scaled[64];
-        snprintf(scaled, sizeof scaled, "<unit meter=\"%.2f\"", 1.0 + 0.01 * i);
-        snprintf(path, sizeof path, "%s/prim_%02d.dae", folder, i);
-        FILE *out = fopen(path, "wb");
-        assert_non_null(out);
-        fwrite(dae, 1, (size_t)(unit - dae), out);
-        fputs(scaled, out);
-        fputs(unit + strlen("<unit meter=\"1\""), out);
-        assert_int_equal(fclose(out), 0);
-        if (i % 3 == 0) { /* a motion in a sub-folder without a model belongs to it too */
-            char anims[1000];
-            snprintf(anims, sizeof anims, "%s/anims", folder);
-            mkdirs(anims);
-            snprintf(path, sizeof path, "%s/idle.bvh", anims);
-            write_bytes(path, bvh, bvh_size);
-        }
-    }
-    char broken[900];
-    snprintf(broken, sizeof broken, "%s/broken", f->lib);
-    mkdirs(broken);
-    for (int i = 0; i < BROKEN; i++) {
-        snprintf(path, sizeof path, "%s/bad_%d.dae", broken, i);
-        if (i < 2) {
-            /* Cut short after its skin controller began (so it still looks like a model). */
-            size_t skin = (size_t)(strstr(dae, "<skin") - dae);
-            write_bytes(path, dae, i == 0 ? skin + 40 : (skin + size) / 2);
-        } else {
-            FILE *out = fopen(path, "wb");
-            assert_non_null(out);
-            fprintf(out, "<?xml version=\"1.0\"?><COLLADA><library_geometries><geometry id=\"g%d\"/>"
-                         "</library_geometries><library_controllers><skin source=\"#nowhere\">%s",
-                    i, i == 3 ? "\x01\x02\xff garbage" : "");
-            assert_int_equal(fclose(out), 0);
-        }
-    }
-    char junk[900];
-    snprintf(junk, sizeof junk, "%s/junk", f->lib);
-    mkdirs(junk);
-    snprintf(path, sizeof path, "%s/store/creature_01/prim_01.dae", f->lib);
-    size_t n0 = 0;
-    uint8_t *first = am_test_slurp(path, &n0);
-    char copy[1000];
-    snprintf(copy, sizeof copy, "%s/store/zz_copy", f->lib); /* found after creature 1 */
-    mkdirs(copy);
-    snprintf(path, sizeof path, "%s/copy_of_prim.dae", copy); /* a duplicate of creature 1 */
-    write_bytes(path, first, n0);
-    free(first);
-    snprintf(path, sizeof path, "%s/empty.glb", junk);
-    write_bytes(path, "", 0);
-    snprintf(path, sizeof path, "%s/notes.txt", junk);
-    am_test_write_text(path, "my notes\n");
-    snprintf(src, sizeof src, "%s/ElfEar.dae", f->data);
-    size_t ear_size = 0;
-    uint8_t *ear = am_test_slurp(src, &ear_size);
-    snprintf(path, sizeof path, "%s/ear.dae", junk);
-    write_bytes(path, ear, ear_size);
-    free(ear);
-    snprintf(path, sizeof path, "%s/stray.bvh", f->lib); /* no model at the top */
-    write_bytes(path, bvh, bvh_size);
-    free(bvh);
-    free(dae);
-}
-
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     am_test_tmpdir(f->dir, sizeof f->dir);
     am_test_shared_path(f->skel, sizeof f->skel, "viewer/avatar_skeleton.xml");
     am_test_shared_path(f->data, sizeof f->data, "data/realdata");
-    make_library(f);
+    am_test_batch_library(f->lib, sizeof f->lib, f->dir, f->data);
     *state = f;
     return 0;
 }
@@ -245,7 +140,7 @@ static void test_plan_sorts_the_library_and_is_idempotent(void **state)
     snprintf(p1, sizeof p1, "%s/plan.json", catalog);
     json_t *root = json_load_file(p1, 0, &jerr);
     assert_non_null(root);
-    assert_int_equal(json_array_size(json_object_get(root, "jobs")), GOOD + BROKEN);
+    assert_int_equal(json_array_size(json_object_get(root, "jobs")), AM_TEST_BATCH_GOOD + AM_TEST_BATCH_BROKEN);
     /* Each skipped file with its reason. */
     const char *want[][2] = {{"copy_of_prim.dae", "the same model, motions and options as creature 'prim_01'"},
                              {"empty.glb", "empty"},
@@ -283,17 +178,17 @@ static void test_plan_sorts_the_library_and_is_idempotent(void **state)
 static void check_catalogue(const char *catalog, const char *out)
 {
     assert_in(out, "40 jobs: 36 done, 4 failed, 0 pending, 0 stale");
-    assert_int_equal(sql_count(catalog, "SELECT count(*) FROM creatures"), GOOD + BROKEN);
-    assert_int_equal(sql_count(catalog, "SELECT count(*) FROM creatures WHERE status='done'"), GOOD);
+    assert_int_equal(sql_count(catalog, "SELECT count(*) FROM creatures"), AM_TEST_BATCH_GOOD + AM_TEST_BATCH_BROKEN);
+    assert_int_equal(sql_count(catalog, "SELECT count(*) FROM creatures WHERE status='done'"), AM_TEST_BATCH_GOOD);
     assert_int_equal(sql_count(catalog, "SELECT count(*) FROM creatures WHERE status='failed' AND error LIKE "
                                         "'%bad_%.dae%'"),
-                     BROKEN);
+                     AM_TEST_BATCH_BROKEN);
     /* Every done creature has its part, its triangles and its motion counted. */
     assert_int_equal(sql_count(catalog, "SELECT count(*) FROM creatures WHERE status='done' AND parts=1 AND "
                                         "triangles>0 AND peak_rss_kb>0 AND wall_s>0"),
-                     GOOD);
+                     AM_TEST_BATCH_GOOD);
     assert_int_equal(sql_count(catalog, "SELECT count(*) FROM motions"), 12);
-    assert_int_equal(sql_count(catalog, "SELECT count(*) FROM parts"), GOOD);
+    assert_int_equal(sql_count(catalog, "SELECT count(*) FROM parts"), AM_TEST_BATCH_GOOD);
 }
 
 static void test_local_engine_rerun_and_one_change(void **state)
@@ -317,7 +212,7 @@ static void test_local_engine_rerun_and_one_change(void **state)
 
     record_stamp before[64], after[64];
     size_t nb = stamps(catalog, before, 64);
-    assert_int_equal(nb, GOOD + BROKEN);
+    assert_int_equal(nb, AM_TEST_BATCH_GOOD + AM_TEST_BATCH_BROKEN);
     rc = am_test_run_cli(out, sizeof out, "batch run '%s' --engine local --jobs 2", catalog);
     assert_int_equal(rc, 1);
     assert_in(out, "ran 0 of 40 jobs");
@@ -346,14 +241,14 @@ static void test_local_engine_rerun_and_one_change(void **state)
     json_error_t jerr;
     json_t *root = json_loads(out, 0, &jerr);
     assert_non_null(root);
-    assert_int_equal(json_integer_value(json_object_get(root, "done")), GOOD);
-    assert_int_equal(json_integer_value(json_object_get(root, "failed")), BROKEN);
+    assert_int_equal(json_integer_value(json_object_get(root, "done")), AM_TEST_BATCH_GOOD);
+    assert_int_equal(json_integer_value(json_object_get(root, "failed")), AM_TEST_BATCH_BROKEN);
     size_t i;
     json_t *job;
     size_t errors = 0;
     json_array_foreach(json_object_get(root, "jobs"), i, job) errors +=
         json_string_length(json_object_get(job, "error")) > 0;
-    assert_int_equal(errors, BROKEN);
+    assert_int_equal(errors, AM_TEST_BATCH_BROKEN);
     json_decref(root);
 }
 
@@ -377,7 +272,7 @@ static void test_gnu_parallel_engine(void **state)
     size_t lines = 0;
     for (size_t k = 0; k < n; k++)
         lines += log[k] == '\n';
-    assert_int_equal(lines, 1 + GOOD + BROKEN);
+    assert_int_equal(lines, 1 + AM_TEST_BATCH_GOOD + AM_TEST_BATCH_BROKEN);
     free(log);
     rc = am_test_run_cli(out, sizeof out, "batch run '%s' --engine parallel --jobs 2", catalog);
     assert_in(out, "ran 0 of 40 jobs");
