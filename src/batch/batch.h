@@ -204,11 +204,15 @@ am_status am_batch_wait(am_batch_plan *plan, double timeout_s, am_progress_fn pr
 
 typedef struct am_batch_status {
     size_t total, done, failed, pending, stale;
+    am_batch_state *states; /* per job, in plan order (owned) */
+    char **errors;          /* per job: a failed job's one-line error, else NULL (owned) */
 } am_batch_status;
 
 /* Gather every record into CATALOG/catalog.db (schema in docs/batch.md; a record read only
- * when it changed since the last index) and count the states. */
+ * when it changed since the last index: a catalogue with nothing new costs a stat per job)
+ * and count the states. Free the status with am_batch_status_free. */
 am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_error *err);
+void am_batch_status_free(am_batch_status *status);
 
 #ifdef __cplusplus
 }

@@ -218,7 +218,7 @@ static bool delete_creature(db_ctx *c, const char *name)
 
 /* Bring one job's rows up to date with its record file; its state into *state. */
 static am_status index_job(db_ctx *c, const am_batch_plan *plan, const am_batch_job *job, am_batch_state *state,
-                           am_error *err)
+                           char **error, am_error *err)
 {
     char path[AM_BATCH_PATH_MAX], file[160];
     snprintf(file, sizeof file, "%s.json", job->name);
@@ -232,12 +232,14 @@ static am_status index_job(db_ctx *c, const am_batch_plan *plan, const am_batch_
     int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec, size = (int64_t)st.st_size;
     sqlite3_bind_text(c->seen, 1, job->name, -1, SQLITE_TRANSIENT);
     bool fresh = false;
-    char key[65] = "", status[16] = "";
+    char key[65] = "", status[16] = "", message[512] = "";
     if (sqlite3_step(c->seen) == SQLITE_ROW && sqlite3_column_int64(c->seen, 0) == mtime_ns &&
         sqlite3_column_int64(c->seen, 1) == size) {
         const unsigned char *k = sqlite3_column_text(c->seen, 2), *s = sqlite3_column_text(c->seen, 3);
+        const unsigned char *e = sqlite3_column_text(c->seen, 4);
         snprintf(key, sizeof key, "%s", k ? (const char *)k : "");
         snprintf(status, sizeof status, "%s", s ? (const char *)s : "");
+        snprintf(message, sizeof message, "%s", e ? (const char *)e : "");
         fresh = true;
     }
     sqlite3_reset(c->seen);
@@ -257,12 +259,16 @@ static am_status index_job(db_ctx *c, const am_batch_plan *plan, const am_batch_
         }
         snprintf(key, sizeof key, "%s", json_string_value(k));
         snprintf(status, sizeof status, "%s", json_string_value(s));
+        const char *e = json_string_value(json_object_get(rec, "error"));
+        snprintf(message, sizeof message, "%s", e ? e : "");
         bool ok = insert_record(c, job->name, rec, mtime_ns, size);
         json_decref(rec);
         if (!ok)
             return db_fail(c->db, c->path, err);
     }
     *state = strcmp(key, job->key) != 0 ? AM_BATCH_STALE : strcmp(status, "done") == 0 ? AM_BATCH_DONE : AM_BATCH_FAILED;
+    if (*state == AM_BATCH_FAILED && !(*error = am_strdup(message)))
+        return am_fail_nomem(err, "the catalogue");
     return AM_OK;
 }
 
@@ -294,6 +300,12 @@ static bool drop_unplanned(db_ctx *c, const am_batch_plan *plan)
 am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_error *err)
 {
     memset(status, 0, sizeof *status);
+    status->states = calloc(plan->job_count ? plan->job_count : 1, sizeof *status->states);
+    status->errors = calloc(plan->job_count ? plan->job_count : 1, sizeof *status->errors);
+    if (!status->states || !status->errors) {
+        am_batch_status_free(status);
+        return am_fail_nomem(err, "the catalogue's states");
+    }
     char path[AM_BATCH_PATH_MAX];
     if (!am_batch_path(path, sizeof path, plan->catalog, AM_BATCH_DB_FILE, NULL))
         return am_fail_where(err, AM_ERR_INVALID, plan->catalog, "the catalogue's path is too long");
@@ -303,7 +315,8 @@ am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_
         s = db_fail(c.db, path, err);
     for (size_t i = 0; !s && i < plan->job_count; i++) {
         am_batch_state st = AM_BATCH_PENDING;
-        s = index_job(&c, plan, &plan->jobs[i], &st, err);
+        s = index_job(&c, plan, &plan->jobs[i], &st, &status->errors[i], err);
+        status->states[i] = st;
         status->total++;
         switch (st) {
         case AM_BATCH_DONE: status->done++; break;
@@ -319,5 +332,18 @@ am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_
     if (s && c.db)
         sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
     ctx_close(&c);
+    if (s)
+        am_batch_status_free(status);
     return s;
+}
+
+void am_batch_status_free(am_batch_status *status)
+{
+    if (!status)
+        return;
+    for (size_t i = 0; status->errors && i < status->total; i++)
+        free(status->errors[i]);
+    free(status->errors);
+    free(status->states);
+    memset(status, 0, sizeof *status);
 }

@@ -424,8 +424,7 @@ am_status am_batch_wait(am_batch_plan *plan, double timeout_s, am_progress_fn pr
         nanosleep(&pause, NULL);
     }
     free(all);
-    am_batch_status st;
-    return am_batch_index(plan, &st, err);
+    return AM_OK;
 }
 
 am_status am_batch_run(am_batch_plan *plan, const am_batch_run_options *o, am_batch_run_result *result, am_error *err)
@@ -454,9 +453,5 @@ am_status am_batch_run(am_batch_plan *plan, const am_batch_run_options *o, am_ba
     if (!s && o->engine != AM_BATCH_ENGINE_SLURM)
         count_finished(plan, todo, n, NULL, &result->done, &result->failed);
     free(todo);
-    if (!s) {
-        am_batch_status st;
-        s = am_batch_index(plan, &st, err);
-    }
     return s;
 }

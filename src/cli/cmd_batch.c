@@ -206,12 +206,11 @@ static int print_status(const am_batch_plan *plan, const am_batch_status *st, bo
                                  (json_int_t)st->pending, "stale", (json_int_t)st->stale);
         json_t *jobs = json_array();
         for (size_t i = 0; root && jobs && i < plan->job_count; i++) {
-            char error[512];
-            am_batch_state s = am_batch_job_state(plan, i, error, sizeof error);
+            am_batch_state s = st->states[i];
             json_t *o = json_pack("{s:I,s:s,s:s}", "job", (json_int_t)i, "name", plan->jobs[i].name, "state",
                                   am_batch_state_name(s));
-            if (o && s == AM_BATCH_FAILED)
-                json_object_set_new(o, "error", json_string(error));
+            if (o && s == AM_BATCH_FAILED && st->errors[i])
+                json_object_set_new(o, "error", json_string(st->errors[i]));
             json_array_append_new(jobs, o);
         }
         json_object_set_new(root, "jobs", jobs);
@@ -227,11 +226,10 @@ static int print_status(const am_batch_plan *plan, const am_batch_status *st, bo
         printf("%s: %zu jobs: %zu done, %zu failed, %zu pending, %zu stale\n", plan->catalog, st->total, st->done,
                st->failed, st->pending, st->stale);
         char shown[1200];
-        for (size_t i = 0; st->failed && i < plan->job_count; i++) {
-            char error[512];
-            if (am_batch_job_state(plan, i, error, sizeof error) == AM_BATCH_FAILED)
-                printf("  FAILED %s: %s\n", plan->jobs[i].name, am_text_shown(error, shown, sizeof shown));
-        }
+        for (size_t i = 0; st->failed && i < plan->job_count; i++)
+            if (st->states[i] == AM_BATCH_FAILED)
+                printf("  FAILED %s: %s\n", plan->jobs[i].name,
+                       am_text_shown(st->errors[i] ? st->errors[i] : "", shown, sizeof shown));
         if (st->pending || st->stale)
             printf("next: animesh batch run %s\n", plan->catalog);
     }
@@ -268,10 +266,12 @@ static int cmd_status(int argc, char **argv, bool index_only)
     }
     if (index_only) {
         printf("%s/catalog.db: %zu creatures (%zu done, %zu failed)\n", plan.catalog, st.total, st.done, st.failed);
+        am_batch_status_free(&st);
         am_batch_plan_free(&plan);
         return AM_EXIT_OK;
     }
     rc = print_status(&plan, &st, json);
+    am_batch_status_free(&st);
     am_batch_plan_free(&plan);
     return rc;
 }
@@ -371,6 +371,7 @@ static int cmd_run(int argc, char **argv)
     if (!rc) {
         printf("%s: ran %zu of %zu jobs: %zu done, %zu failed\n", plan.catalog, r.todo, r.total, r.done, r.failed);
         rc = print_status(&plan, &st, false);
+        am_batch_status_free(&st);
     }
     am_batch_plan_free(&plan);
     return rc;
@@ -403,6 +404,7 @@ static int cmd_wait(int argc, char **argv)
         return am_cli_report(&err);
     }
     rc = print_status(&plan, &st, false);
+    am_batch_status_free(&st);
     am_batch_plan_free(&plan);
     return rc;
 }
@@ -430,5 +432,7 @@ int am_cmd_batch(int argc, char **argv)
         return cmd_status(argc - 1, argv + 1, false);
     if (strcmp(sub, "index") == 0)
         return cmd_status(argc - 1, argv + 1, true);
-    return am_cli_usage("batch", "unknown sub-command '%s' (plan, work, run, wait, status, index)", sub);
+    if (strcmp(sub, "spawn") == 0)
+        return am_cmd_batch_spawn(argc - 1, argv + 1);
+    return am_cli_usage("batch", "unknown sub-command '%s' (plan, work, run, wait, status, index, spawn)", sub);
 }
