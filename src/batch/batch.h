@@ -209,8 +209,10 @@ typedef struct am_batch_status {
 } am_batch_status;
 
 /* Gather every record into CATALOG/catalog.db (schema in docs/batch.md; a record read only
- * when it changed since the last index: a catalogue with nothing new costs a stat per job)
- * and count the states. Free the status with am_batch_status_free. */
+ * when it changed since the last index: a catalogue with nothing new costs a stat per job),
+ * count the states, and write the catalogue's page CATALOG/index.html (every creature with
+ * its thumbnail, figures, state and links; sortable, filterable, self-contained). Free the
+ * status with am_batch_status_free. */
 am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_error *err);
 void am_batch_status_free(am_batch_status *status);
 

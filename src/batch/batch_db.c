@@ -13,6 +13,7 @@
 
 #include "batch/batch_internal.h"
 #include "core/io.h"
+#include "skin/skin_cost.h"
 
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS creatures("
@@ -21,7 +22,7 @@ static const char schema[] =
     " route TEXT, format TEXT, parts INTEGER, triangles INTEGER, estimated_triangles REAL,"
     " streaming_cost REAL, joints INTEGER, weighted_joints INTEGER, motions INTEGER,"
     " findings INTEGER, worst_finding TEXT, worst_direction_deg REAL, exploded INTEGER,"
-    " record_mtime_ns INTEGER, record_size INTEGER);"
+    " record_mtime_ns INTEGER, record_size INTEGER, land_impact REAL);"
     "CREATE TABLE IF NOT EXISTS parts(creature TEXT, name TEXT, vertices INTEGER, triangles INTEGER,"
     " joints INTEGER, weighted_joints INTEGER, estimated_triangles REAL, streaming_cost REAL,"
     " rest_error_m REAL);"
@@ -33,6 +34,12 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS findings_creature ON findings(creature);"
     "CREATE TABLE IF NOT EXISTS spawns(creature TEXT, region TEXT, key TEXT, object_uuid TEXT,"
     " spawned_at TEXT, PRIMARY KEY(creature, region));";
+
+/* The schema's version (PRAGMA user_version): a database of another version is made again
+ * from the records (it holds nothing else but the spawns, which are kept). */
+#define SCHEMA_VERSION 2
+#define AM_BATCH_STR2(x) #x
+#define AM_BATCH_STR(x) AM_BATCH_STR2(x)
 
 static am_status db_fail(sqlite3 *db, const char *path, am_error *err)
 {
@@ -63,7 +70,20 @@ static am_status ctx_open(db_ctx *c, const char *path, am_error *err)
     c->path = path;
     if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
             SQLITE_OK ||
-        sqlite3_busy_timeout(c->db, 10000) != SQLITE_OK || sqlite3_exec(c->db, schema, NULL, NULL, NULL) != SQLITE_OK)
+        sqlite3_busy_timeout(c->db, 10000) != SQLITE_OK)
+        return db_fail(c->db, path, err);
+    sqlite3_stmt *v = NULL;
+    int version = -1;
+    if (sqlite3_prepare_v2(c->db, "PRAGMA user_version", -1, &v, NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
+        version = sqlite3_column_int(v, 0);
+    sqlite3_finalize(v);
+    if (version != SCHEMA_VERSION &&
+        (sqlite3_exec(c->db, "DROP TABLE IF EXISTS creatures; DROP TABLE IF EXISTS parts; DROP TABLE IF EXISTS "
+                             "motions; DROP TABLE IF EXISTS findings",
+                      NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(c->db, "PRAGMA user_version=" AM_BATCH_STR(SCHEMA_VERSION), NULL, NULL, NULL) != SQLITE_OK))
+        return db_fail(c->db, path, err);
+    if (sqlite3_exec(c->db, schema, NULL, NULL, NULL) != SQLITE_OK)
         return db_fail(c->db, path, err);
     static const char *const del[4] = {"DELETE FROM creatures WHERE name=?1", "DELETE FROM parts WHERE creature=?1",
                                        "DELETE FROM motions WHERE creature=?1",
@@ -76,7 +96,7 @@ static am_status ctx_open(db_ctx *c, const char *path, am_error *err)
     ok = ok &&
          sqlite3_prepare_v2(c->db,
                             "INSERT INTO creatures VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-                            "?18,?19,?20,?21,?22,?23,?24,?25,?26,?27)",
+                            "?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)",
                             -1, &c->creature, NULL) == SQLITE_OK &&
          sqlite3_prepare_v2(c->db, "INSERT INTO parts VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", -1, &c->part, NULL) ==
              SQLITE_OK &&
@@ -203,6 +223,10 @@ static bool insert_record(db_ctx *c, const char *name, json_t *rec, int64_t mtim
     }
     sqlite3_bind_int64(st, 26, mtime_ns);
     sqlite3_bind_int64(st, 27, size);
+    /* The viewer's estimate for an animated object (skin_cost.h): a base cost and a cost per
+     * thousand estimated triangles, for the whole linkset. */
+    if (report && json_is_object(report))
+        sqlite3_bind_double(st, 28, AM_ANIMATED_OBJECT_BASE_COST + AM_ANIMATED_OBJECT_COST_PER_KTRI * est / 1000.0);
     return step_done(st);
 }
 
@@ -332,6 +356,8 @@ am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_
     if (s && c.db)
         sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
     ctx_close(&c);
+    if (!s)
+        s = am_batch_page_write(plan, status, err);
     if (s)
         am_batch_status_free(status);
     return s;

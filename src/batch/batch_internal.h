@@ -63,6 +63,11 @@ typedef struct am_batch_record {
  * it is damaged. */
 am_status am_batch_record_peek(const char *catalog, const char *name, am_batch_record *rec, am_error *err);
 
+/* A creature's thumbnail (NAME.thumb.png, 240 pixels wide) from its pose sheet. */
+am_status am_batch_thumbnail(const char *sheet_png, const char *thumb_png, am_error *err);
+/* CATALOG/index.html from the catalogue database and the states (batch_page.c). */
+am_status am_batch_page_write(const am_batch_plan *plan, const am_batch_status *status, am_error *err);
+
 /* Valid creature name: 1-100 of A-Z a-z 0-9 _ - . not starting with '.' or '-'. */
 bool am_batch_name_ok(const char *name);
 

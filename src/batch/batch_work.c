@@ -426,6 +426,13 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
             last_error(log_path, result, result->error, sizeof result->error);
     }
     if (!s && result->ok) {
+        /* The catalogue page's thumbnail, from the creature's pose sheet (with --bench). */
+        char sheet[AM_BATCH_PATH_MAX + 160], thumb[AM_BATCH_PATH_MAX + 160];
+        snprintf(sheet, sizeof sheet, "%s/%s_poses.png", stage, j->name);
+        snprintf(thumb, sizeof thumb, "%s/%s.thumb.png", stage, j->name);
+        am_error thumb_err;
+        if (access(sheet, F_OK) == 0)
+            am_batch_thumbnail(sheet, thumb, &thumb_err); /* no thumbnail is no failure */
         sync_dir(stage);
         s = swap_in(stage, final, err);
         if (!s) {
