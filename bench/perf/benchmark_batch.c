@@ -16,10 +16,13 @@
  * job; target under 1 s). Peak memory: the import child's (records) against `animesh import`
  * alone on the same creature, and the worker process's own.
  *
- * Each figure is the median of --repeats runs (wall seconds). Jobs run without --bench (the
- * engine is measured, not the bench: add `-- --bench` to the plan to include it).
+ * Each figure is the median of --repeats runs (wall seconds). Jobs run as batch runs them by
+ * default (--bench --preview: each creature benched, its pose sheet and page written), and the
+ * shell loop with the same options; --no-bench runs both without (the engine's own cost laid
+ * bare: a job is then a few tens of milliseconds).
  *
- * usage: benchmark_batch [--cli PATH] [--shared DIR] [--sizes N,N] [--records N] [--repeats N] */
+ * usage: benchmark_batch [--cli PATH] [--shared DIR] [--sizes N,N] [--records N] [--repeats N] [--no-bench]
+ *                        [--prims] */
 #define _DEFAULT_SOURCE /* wait4 */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <ftw.h>
@@ -46,6 +49,7 @@
 #define MAX_REPEATS 9
 
 static char cli[PATH_MAX], shared[PATH_MAX], realdata[PATH_MAX + 32], skel[PATH_MAX + 64];
+static bool no_bench, prims;
 
 static double now_s(void)
 {
@@ -102,11 +106,15 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* The records' wall times summed, and the largest import peak (kB). */
-static void record_sums(const char *catalog, int n, double *sum_wall, long *peak_kb)
+/* The records' wall times summed, and the job with the largest import peak (kB): its import
+ * arguments (model, motions) into `args` for the same import alone. */
+static void record_sums(const char *catalog, double *sum_wall, long *peak_kb, long *worker_kb, char *args,
+                        size_t args_size)
 {
     *sum_wall = 0;
     *peak_kb = 0;
+    *worker_kb = 0;
+    args[0] = '\0';
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/plan.json", catalog);
     json_error_t jerr;
@@ -119,11 +127,19 @@ static void record_sums(const char *catalog, int n, double *sum_wall, long *peak
         json_t *rec = json_load_file(path, 0, &jerr);
         *sum_wall += json_number_value(json_object_get(rec, "wall_s"));
         long kb = (long)json_integer_value(json_object_get(rec, "peak_rss_kb"));
-        if (kb > *peak_kb)
+        long wkb = (long)json_integer_value(json_object_get(rec, "worker_rss_kb"));
+        if (wkb > *worker_kb)
+            *worker_kb = wkb;
+        if (kb > *peak_kb) {
             *peak_kb = kb;
+            int n = snprintf(args, args_size, "'%s'", json_string_value(json_object_get(job, "model")));
+            size_t k;
+            json_t *m;
+            json_array_foreach(json_object_get(job, "motions"), k, m) if (n > 0 && (size_t)n < args_size) n +=
+                snprintf(args + n, args_size - (size_t)n, " --anim '%s'", json_string_value(m));
+        }
         json_decref(rec);
     }
-    (void)n;
     json_decref(plan);
 }
 
@@ -132,10 +148,10 @@ static double shell_loop(const char *lib, const char *out)
 {
     char cmd[4 * PATH_MAX];
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && for m in $(find . -name 'prim_*.dae' | sort); do d=$(dirname \"$m\"); n=$(basename \"$m\" .dae); "
-             "a=; [ -f \"$d/anims/idle.bvh\" ] && a=\"--anim $d/anims/idle.bvh\"; "
-             "'%s' import \"$m\" --out '%s'/\"$n\" --oar '%s'/\"$n\"/\"$n\".oar --skeleton '%s' $a >/dev/null 2>&1; done",
-             lib, cli, out, out, skel);
+             "cd '%s' && for m in $(find . -name '*.dae' | sort); do d=$(dirname \"$m\"); n=$(basename \"$m\" .dae); "
+             "a=; for b in \"$d\"/anims/*.bvh \"$d\"/*.bvh; do [ -f \"$b\" ] && a=\"$a --anim $b\"; done; "
+             "'%s' import \"$m\" --out '%s'/\"$n\" --oar '%s'/\"$n\"/\"$n\".oar --skeleton '%s' %s $a >/dev/null 2>&1; done",
+             lib, cli, out, out, skel, no_bench ? "" : "--bench --preview");
     return run(cmd, NULL, NULL);
 }
 
@@ -144,13 +160,16 @@ static void library_case(const char *tmp, int size, int repeats, unsigned cores)
     char dir[PATH_MAX], lib[PATH_MAX + 16], why[1024], cmd[4 * PATH_MAX], cat[PATH_MAX + 32];
     snprintf(dir, sizeof dir, "%s/lib%d", tmp, size);
     mkdir(dir, 0777);
-    if (!am_bench_batch_library(dir, realdata, size, 0, false, lib, sizeof lib, why, sizeof why)) {
+    bool made = prims ? am_bench_batch_library(dir, realdata, size, 0, false, lib, sizeof lib, why, sizeof why)
+                      : am_bench_batch_library_mixed(dir, realdata, size, lib, sizeof lib, why, sizeof why);
+    if (!made) {
         fprintf(stderr, "benchmark_batch: %s\n", why);
         exit(1);
     }
     double loop[MAX_REPEATS], one[MAX_REPEATS], two[MAX_REPEATS], rerun[MAX_REPEATS], plan_s[MAX_REPEATS];
     double limit = 0, sum_wall = 0;
     long import_peak = 0, worker_peak = 0;
+    char peak_args[3 * PATH_MAX] = "";
     for (int r = 0; r < repeats; r++) {
         char out[PATH_MAX + 32];
         snprintf(out, sizeof out, "%s/loop", dir);
@@ -161,32 +180,23 @@ static void library_case(const char *tmp, int size, int repeats, unsigned cores)
         for (int workers = 1; workers <= 2; workers++) {
             snprintf(cat, sizeof cat, "%s/cat%d", dir, workers);
             rmtree(cat);
-            snprintf(cmd, sizeof cmd, "'%s' batch plan '%s' --out '%s' --skeleton '%s' -- >/dev/null 2>&1", cli, lib,
-                     cat, skel);
+            snprintf(cmd, sizeof cmd, "'%s' batch plan '%s' --out '%s' --skeleton '%s' %s >/dev/null 2>&1", cli, lib,
+                     cat, skel, no_bench ? "--" : "");
             plan_s[r] = run(cmd, NULL, NULL);
             snprintf(cmd, sizeof cmd, "'%s' batch run '%s' --jobs %d >/dev/null 2>&1", cli, cat, workers);
             double t = run(cmd, NULL, NULL);
             (workers == 1 ? one : two)[r] = t;
             if (workers == 1) {
-                record_sums(cat, size, &sum_wall, &import_peak);
+                record_sums(cat, &sum_wall, &import_peak, &worker_peak, peak_args, sizeof peak_args);
                 limit = sum_wall / (double)cores;
             }
         }
         snprintf(cmd, sizeof cmd, "'%s' batch run '%s' --jobs 2 >/dev/null 2>&1", cli, cat);
         rerun[r] = run(cmd, NULL, NULL);
-        /* The worker process alone (its import child is measured by its record). */
-        snprintf(cmd, sizeof cmd, "'%s' batch work '%s' --job 0 --force >/dev/null 2>&1", cli, cat);
-        struct rusage before, after;
-        getrusage(RUSAGE_CHILDREN, &before);
-        run(cmd, NULL, NULL);
-        getrusage(RUSAGE_CHILDREN, &after);
-        worker_peak = after.ru_maxrss;
     }
-    /* `animesh import` alone on the largest creature's file (the first, prim_00, with its BVH). */
-    snprintf(cmd, sizeof cmd,
-             "'%s' import '%s/nightly/creature_00/prim_00.dae' --anim '%s/nightly/creature_00/anims/idle.bvh' "
-             "--out '%s/alone' --oar '%s/alone/a.oar' --skeleton '%s' >/dev/null 2>&1",
-             cli, lib, lib, dir, dir, skel);
+    /* `animesh import` alone on the creature whose job took the most memory, the same options. */
+    snprintf(cmd, sizeof cmd, "'%s' import %s --out '%s/alone' --oar '%s/alone/a.oar' --skeleton '%s' %s >/dev/null 2>&1",
+             cli, peak_args, dir, dir, skel, no_bench ? "" : "--bench --preview");
     long alone_kb = 0;
     pid_t pid = fork();
     if (pid == 0) {
@@ -208,8 +218,8 @@ static void library_case(const char *tmp, int size, int repeats, unsigned cores)
            "(target 1.15x)\n",
            limit, sum_wall, cores, m_two / limit);
     printf("  rerun, nothing changed  %8.3f s   (target under 2 s for 200)\n", m_rerun);
-    printf("  peak memory: an import child %ld kB (its record), animesh import alone %ld kB, the worker process "
-           "%ld kB\n",
+    printf("  peak memory of the hungriest job: its import child %ld kB, animesh import alone on it %ld kB; a "
+           "worker process itself at most %ld kB\n",
            import_peak, alone_kb, worker_peak);
     rmtree(dir);
 }
@@ -304,11 +314,15 @@ int main(int argc, char **argv)
             snprintf(sizes, sizeof sizes, "%s", argv[++i]);
         else if (strcmp(argv[i], "--records") == 0 && i + 1 < argc)
             records = atol(argv[++i]);
+        else if (strcmp(argv[i], "--prims") == 0)
+            prims = true;
+        else if (strcmp(argv[i], "--no-bench") == 0)
+            no_bench = true;
         else if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc)
             repeats = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: benchmark_batch [--cli PATH] [--shared DIR] [--sizes N,N] [--records N] "
-                            "[--repeats N]\n");
+                            "[--repeats N] [--no-bench] [--prims]\n");
             return 2;
         }
     }

@@ -49,6 +49,7 @@ static am_status db_fail(sqlite3 *db, const char *path, am_error *err)
 typedef struct db_ctx {
     sqlite3 *db;
     const char *path;
+    size_t changed;     /* records read again or dropped: the page is written anew */
     sqlite3_stmt *seen, *del[4], *creature, *part, *motion, *finding;
 } db_ctx;
 
@@ -240,6 +241,16 @@ static bool delete_creature(db_ctx *c, const char *name)
     return true;
 }
 
+/* Whether the catalogue has a row for this creature. */
+static bool had_row(db_ctx *c, const char *name)
+{
+    sqlite3_bind_text(c->seen, 1, name, -1, SQLITE_TRANSIENT);
+    bool row = sqlite3_step(c->seen) == SQLITE_ROW;
+    sqlite3_reset(c->seen);
+    sqlite3_clear_bindings(c->seen);
+    return row;
+}
+
 /* Bring one job's rows up to date with its record file; its state into *state. */
 static am_status index_job(db_ctx *c, const am_batch_plan *plan, const am_batch_job *job, am_batch_state *state,
                            char **error, am_error *err)
@@ -251,6 +262,9 @@ static am_status index_job(db_ctx *c, const am_batch_plan *plan, const am_batch_
     struct stat st;
     if (stat(path, &st) != 0) {
         *state = AM_BATCH_PENDING;
+        if (!had_row(c, job->name))
+            return AM_OK;
+        c->changed++;
         return delete_creature(c, job->name) ? AM_OK : db_fail(c->db, c->path, err);
     }
     int64_t mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec, size = (int64_t)st.st_size;
@@ -269,6 +283,7 @@ static am_status index_job(db_ctx *c, const am_batch_plan *plan, const am_batch_
     sqlite3_reset(c->seen);
     sqlite3_clear_bindings(c->seen);
     if (!fresh) {
+        c->changed++;
         json_error_t jerr;
         json_t *rec = json_load_file(path, 0, &jerr);
         json_t *k = json_object_get(rec, "key"), *s = json_object_get(rec, "status");
@@ -349,14 +364,27 @@ am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_
         default: status->pending++; break;
         }
     }
+    int before_drop = sqlite3_total_changes(c.db);
     if (!s && !drop_unplanned(&c, plan))
         s = db_fail(c.db, path, err);
+    if (!s && sqlite3_total_changes(c.db) != before_drop)
+        c.changed++;
     if (!s && sqlite3_exec(c.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         s = db_fail(c.db, path, err);
     if (s && c.db)
         sqlite3_exec(c.db, "ROLLBACK", NULL, NULL, NULL);
+    size_t changed = c.changed;
     ctx_close(&c);
-    if (!s)
+    /* The page anew when a record changed, the plan is newer (keys, jobs: the states), or
+     * there is none; a catalogue with nothing new is not written again. */
+    char page[AM_BATCH_PATH_MAX], plan_path[AM_BATCH_PATH_MAX];
+    struct stat ps, pl;
+    bool fresh_page = am_batch_path(page, sizeof page, plan->catalog, "index.html", NULL) &&
+                      am_batch_path(plan_path, sizeof plan_path, plan->catalog, AM_BATCH_PLAN_FILE, NULL) &&
+                      stat(page, &ps) == 0 && stat(plan_path, &pl) == 0 &&
+                      (ps.st_mtim.tv_sec > pl.st_mtim.tv_sec ||
+                       (ps.st_mtim.tv_sec == pl.st_mtim.tv_sec && ps.st_mtim.tv_nsec >= pl.st_mtim.tv_nsec));
+    if (!s && (changed || !fresh_page))
         s = am_batch_page_write(plan, status, err);
     if (s)
         am_batch_status_free(status);

@@ -293,12 +293,15 @@ static am_status write_record(const am_batch_plan *plan, const am_batch_job *j, 
     json_t *motions = json_array();
     for (size_t i = 0; motions && i < j->motion_count; i++)
         json_array_append_new(motions, json_string(j->motions[i]));
-    json_t *rec = json_pack("{s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:o,s:s,s:f,s:f,s:I,s:s,s:o}",
+    struct rusage self;
+    memset(&self, 0, sizeof self);
+    getrusage(RUSAGE_SELF, &self); /* the worker's own peak, beside its import's */
+    json_t *rec = json_pack("{s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:o,s:s,s:f,s:f,s:I,s:I,s:s,s:o}",
                             "animesh_batch_record", 1, "name", j->name, "key", key, "version", plan->version,
                             "status", r->ok ? "done" : "failed", "exit", r->exit_code, "signal", r->signal, "error",
                             r->ok ? "" : r->error, "model", j->model, "motions", motions ? motions : json_array(),
                             "started", when, "wall_s", r->wall_s, "cpu_s", r->cpu_s, "peak_rss_kb",
-                            (json_int_t)r->peak_rss_kb, "host", host, "report", report ? report : json_null());
+                            (json_int_t)r->peak_rss_kb, "worker_rss_kb", (json_int_t)self.ru_maxrss, "host", host, "report", report ? report : json_null());
     char *text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
     json_decref(rec);
     if (!text)

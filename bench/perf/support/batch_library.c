@@ -133,3 +133,52 @@ bool am_bench_batch_library(const char *dir, const char *data, int good, int bro
     free(dae);
     return ok;
 }
+
+bool am_bench_batch_library_mixed(const char *dir, const char *data, int count, char *lib, size_t lib_size,
+                                  char *why, size_t why_size)
+{
+    static const char *const models[] = {"r2ROOTPRIM_rigged.dae", "Little Bear_90.dae", "Roth2-v2-Body.dae",
+                                         "Ruth2v4Hands.dae", "female_2016_08_05.dae"};
+    enum { MODELS = sizeof models / sizeof *models };
+    char path[1400], src[1200];
+    uint8_t *text[MODELS] = {0};
+    size_t size[MODELS] = {0}, bvh_size = 0;
+    bool ok = true;
+    for (int m = 0; ok && m < MODELS; m++) {
+        snprintf(src, sizeof src, "%s/%s", data, models[m]);
+        text[m] = slurp(src, &size[m], why, why_size);
+        ok = text[m] != NULL;
+    }
+    snprintf(src, sizeof src, "%s/TeddyIdle.bvh", data);
+    uint8_t *bvh = ok ? slurp(src, &bvh_size, why, why_size) : NULL;
+    ok = ok && bvh;
+    snprintf(lib, lib_size, "%s/lib", dir);
+    for (int i = 0; ok && i < count; i++) {
+        int m = i % MODELS;
+        char where[1000];
+        snprintf(where, sizeof where, "%s/creature_%03d", lib, i);
+        ok = folder(where, why, why_size);
+        snprintf(path, sizeof path, "%s/model_%03d.dae", where, i);
+        /* after the XML declaration (or at the start): a comment that makes the bytes its own */
+        const char *body = (const char *)text[m];
+        const char *decl = strncmp(body, "<?xml", 5) == 0 ? strstr(body, "?>") : NULL;
+        size_t head = decl ? (size_t)(decl + 2 - body) : 0;
+        FILE *out = ok ? fopen(path, "wb") : NULL;
+        if (ok && !out)
+            ok = failed(why, why_size, "%s: %s", path, strerror(errno));
+        if (out) {
+            fwrite(body, 1, head, out);
+            fprintf(out, "<!-- animesh benchmark copy %d of %s -->", i, models[m]);
+            fwrite(body + head, 1, size[m] - head, out);
+            ok = fclose(out) == 0;
+        }
+        if (ok && m == 1) {
+            snprintf(path, sizeof path, "%s/TeddyIdle.bvh", where);
+            ok = put(path, bvh, bvh_size, why, why_size);
+        }
+    }
+    for (int m = 0; m < MODELS; m++)
+        free(text[m]);
+    free(bvh);
+    return ok;
+}

@@ -17,4 +17,11 @@
 bool am_bench_batch_library(const char *dir, const char *data, int good, int broken, bool junk, char *lib,
                             size_t lib_size, char *why, size_t why_size);
 
+/* A library of real creatures of every size: `count` COLLADA files from the realdata folder in
+ * turn (Ruth's root prim, Linden Lab's bear with TeddyIdle.bvh, the Roth2 body, the Ruth2
+ * hands, the Bento avatar), each copy its own bytes (a comment after the XML declaration
+ * names it), one folder each under DIR/lib. */
+bool am_bench_batch_library_mixed(const char *dir, const char *data, int count, char *lib, size_t lib_size,
+                                  char *why, size_t why_size);
+
 #endif
