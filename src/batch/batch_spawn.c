@@ -444,6 +444,14 @@ static void serve_region(spawn_ctx *c, size_t ri)
             need_save |= !t->known[0];
             continue;
         }
+        /* Checked whole before it is sent, as push checks: OpenSim answers `loaded` for a
+         * cut-short archive and keeps its broken assets for good. */
+        am_oar_check_report rep;
+        if (read_oar(t->oar, &t->ours, &err) || (t->have_ours = true, am_oar_check(&t->ours, &rep, &err))) {
+            char b[AM_ERROR_TEXT_MAX];
+            fail_item(it, "not sent: %s", am_error_format(&err, b, sizeof b));
+            continue;
+        }
         double t1 = now_s();
         if (t->old[0]) {
             if (delete_objects(&ra, t->old, &err)) {
@@ -494,7 +502,7 @@ static void serve_region(spawn_ctx *c, size_t ri)
         for (size_t i = 0; i < w->ntask; i++) {
             task *t = &w->tasks[i];
             am_batch_spawn_item *it = &c->result->items[t->item];
-            if (it->outcome == AM_SPAWN_FAILED)
+            if (it->outcome == AM_SPAWN_FAILED || t->have_ours)
                 continue;
             if (read_oar(t->oar, &t->ours, &err)) {
                 char b[AM_ERROR_TEXT_MAX];
