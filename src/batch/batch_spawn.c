@@ -326,6 +326,19 @@ static bool keep_region(const char *path, const uint8_t *data, size_t size, void
     bool asset = strncmp(path, "assets/", 7) == 0;
     if (!asset && strncmp(path, "objects/", 8) != 0)
         return false;
+    /* An object deleted before (its UUID ends its entry's name): kept to prove it gone. */
+    const char *uu = asset ? NULL : strstr(path, "__");
+    char id[37] = "";
+    if (uu && strlen(uu) >= 2 + 36) {
+        memcpy(id, uu + 2, 36);
+        id[36] = '\0';
+    }
+    for (size_t i = 0; id[0] && i < k->w->ntask; i++)
+        if (strstr(k->w->tasks[i].old, id))
+            return true;
+    for (size_t i = 0; id[0] && i < k->w->ndel; i++)
+        if (strstr(k->w->dels[i].uuids, id))
+            return true;
     for (size_t i = 0; i < k->w->ntask; i++) {
         const task *t = &k->w->tasks[i];
         if (!t->have_ours)
@@ -380,6 +393,19 @@ static size_t find_objects(const spawn_ctx *c, const char *region, const char *c
     return n;
 }
 
+/* The first object of the save whose UUID is in the list, or NULL. */
+static const char *still_there(const am_oar_contents *saved, const char *uuids)
+{
+    for (size_t j = 0; j < saved->object_count; j++) {
+        char u[37];
+        am_uuid_format(&saved->objects[j].parts[0].uuid, u);
+        const char *at = strstr(uuids, u);
+        if (at)
+            return at;
+    }
+    return NULL;
+}
+
 static void serve_region(spawn_ctx *c, size_t ri)
 {
     const am_batch_grid_region *r = &c->grid->regions[ri];
@@ -422,11 +448,7 @@ static void serve_region(spawn_ctx *c, size_t ri)
             continue;
         }
         rr->deleted++;
-        if (!db_del(db, d->creature, rname, why, sizeof why)) {
-            snprintf(d->error, sizeof d->error, "deleted from %s, but not from the spawns table: %s", rname, why);
-            continue;
-        }
-        d->ok = true;
+        d->ok = true; /* its row goes below: with --verify, once the save shows it gone */
         note(c, "%s: deleted %s from %s", d->creature, d->uuids, rname);
     }
 
@@ -498,6 +520,8 @@ static void serve_region(spawn_ctx *c, size_t ri)
     size_t live = 0;
     for (size_t i = 0; i < w->ntask; i++)
         live += c->result->items[w->tasks[i].item].outcome != AM_SPAWN_FAILED;
+    for (size_t i = 0; c->opts->verify && i < w->ndel; i++)
+        live += w->dels[i].ok;
     if (need_save && live && !rr->error[0]) {
         for (size_t i = 0; i < w->ntask; i++) {
             task *t = &w->tasks[i];
@@ -572,9 +596,41 @@ static void serve_region(spawn_ctx *c, size_t ri)
             }
             am_oar_diff_free(&diff);
         }
+        /* Deleted objects must be gone. */
+        for (size_t i = 0; !s && c->opts->verify && i < w->ndel; i++) {
+            deletion *d = &w->dels[i];
+            const char *left = still_there(&saved, d->uuids);
+            if (d->ok && left) {
+                d->ok = false;
+                snprintf(d->error, sizeof d->error, "NOT verified: object %.36s is still in %s after `delete object id`",
+                         left, rname);
+            }
+        }
+        for (size_t i = 0; !s && c->opts->verify && i < w->ntask; i++) {
+            task *t = &w->tasks[i];
+            am_batch_spawn_item *it = &c->result->items[t->item];
+            const char *left = t->old[0] ? still_there(&saved, t->old) : NULL;
+            if (left && it->outcome != AM_SPAWN_FAILED) {
+                it->verified = false;
+                fail_item(it, "NOT verified: its earlier copy %.36s is still in %s after `delete object id`", left,
+                          rname);
+            }
+        }
         am_oar_contents_free(&saved);
         if (!s && c->opts->verify)
             note(c, "%s: saved and read back in %.2f s", rname, rr->save_seconds);
+        for (size_t i = 0; s && c->opts->verify && i < w->ndel; i++)
+            if (w->dels[i].ok) {
+                w->dels[i].ok = false;
+                snprintf(w->dels[i].error, sizeof w->dels[i].error, "deleted, NOT verified: %s", b);
+            }
+    }
+    for (size_t i = 0; i < w->ndel; i++) {
+        deletion *d = &w->dels[i];
+        if (d->ok && !db_del(db, d->creature, rname, why, sizeof why)) {
+            d->ok = false;
+            snprintf(d->error, sizeof d->error, "deleted from %s, but not from the spawns table: %s", rname, why);
+        }
     }
     for (size_t i = 0; i < w->ntask; i++)
         rr->failed += c->result->items[w->tasks[i].item].outcome == AM_SPAWN_FAILED;

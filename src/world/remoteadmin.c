@@ -168,7 +168,7 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
         xmlFree(name);
     }
     out->loaded = (loaded >= 0 ? loaded == 1 : success == 1) && success != 0;
-    out->success = !fault && success == 1;
+    out->success = !fault && success != 0; /* 0.9.2.2 answers a console command with an empty struct */
     out->saved = (saved >= 0 ? saved == 1 : success == 1) && success != 0;
     xmlFreeDoc(doc);
     return AM_OK;
