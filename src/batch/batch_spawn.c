@@ -881,8 +881,10 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
             const deletion *d = &c.work[ri].dels[k];
             am_batch_spawn_item *it = &result->items[d->item];
             if (opts->remove) {
-                if (d->ok)
+                if (d->ok) {
                     it->outcome = AM_SPAWN_REMOVED;
+                    it->verified = opts->verify; /* the save showed it gone */
+                }
                 else
                     fail_item(it, "%s", d->error);
             } else if (d->ok) {
