@@ -293,11 +293,18 @@ static void fail_item(am_batch_spawn_item *it, const char *fmt, ...)
     it->outcome = AM_SPAWN_FAILED;
 }
 
-/* `delete object id U` for each UUID of a comma-separated list. */
+/* `delete object id U` for each UUID of a comma-separated list. The console's commands act on
+ * the region it has selected (all of them at "root"): an operator's `change region X` would make
+ * a delete for another region do nothing, so the console is put back at root first (the same
+ * line from every lane: no race). */
 static am_status delete_objects(const am_ra_options *ra, const char *uuids, am_error *err)
 {
     char list[UUIDS_MAX];
     snprintf(list, sizeof list, "%s", uuids);
+    am_ra_reply root;
+    am_status rs = am_ra_console_call(ra, "change region root", &root, NULL, err);
+    if (rs)
+        return rs;
     char *save = NULL;
     for (char *u = strtok_r(list, ",", &save); u; u = strtok_r(NULL, ",", &save)) {
         if (!am_uuid_parse(u, NULL))

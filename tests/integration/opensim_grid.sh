@@ -159,6 +159,8 @@ EOF
 ALL_VERIFIED='all(c["verified"] for c in d["creatures"])'
 spawn first "rc == 0 and d['spawned'] == 6 and $ALL_VERIFIED and set(c['region'] for c in d['creatures']) == {'Grid A', 'Grid A 2', 'Grid B', 'Grid B 2'}" --verify
 spawn rerun "rc == 0 and d['spawned'] == 0 and d['already'] == 6 and $ALL_VERIFIED and all(r['loaded'] == 0 for r in d['regions'])" --verify
+# An operator left instance A's console on its other region: the delete must still reach Grid A.
+instance a console 'change region Grid A 2' >/dev/null 2>&1
 sed -i 's/"position": \[100, 100, 30\]}/"position": [100, 100, 30], "options": ["--scale", "1.25"]}/' "$LIB/manifest.json"
 convert
 spawn replace "rc == 0 and d['replaced'] == 1 and d['already'] == 5 and $ALL_VERIFIED and [c['outcome'] for c in d['creatures'] if c['creature'] == 'a1'] == ['replaced']" --verify
