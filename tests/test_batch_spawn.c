@@ -60,6 +60,8 @@ typedef struct fake_host {
     unsigned counter, salt;
     bool refuse;           /* answer HTTP 500 to everything */
     bool deaf;             /* answer console commands but do nothing (as `delete object uuid` does) */
+    char selected[64];     /* the console's region (`change region X`), "" = root: a delete acts there only */
+    int hang_ms;           /* answer loads this late */
     int loads, saves, deletes, merge_false;
     char log[MAX_LOG][128]; /* "load alpha", "delete UUID", "save REGION" in order */
     size_t nlog;
@@ -199,11 +201,13 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
     if (strcmp(method, "admin_console_command") == 0) {
         member(rq->body, "command", cmd, sizeof cmd);
         char uuid[64];
+        if (strncmp(cmd, "change region ", 14) == 0)
+            snprintf(h->selected, sizeof h->selected, "%s", strcmp(cmd + 14, "root") == 0 ? "" : cmd + 14);
         if (sscanf(cmd, "delete object id %63s", uuid) == 1) {
             h->deletes++;
             logf_(h, "delete %s", uuid);
             for (size_t i = 0; i < h->nobj && !h->deaf; i++)
-                if (strcmp(h->obj[i].uuid, uuid) == 0) {
+                if (strcmp(h->obj[i].uuid, uuid) == 0 && (!h->selected[0] || strcmp(h->selected, h->obj[i].region) == 0)) {
                     free(h->obj[i].xml);
                     h->obj[i] = h->obj[--h->nobj];
                     break;
@@ -222,6 +226,7 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
         h->merge_false += strcmp(merge, "true") != 0;
         h->loads++;
         do_load(h, file, region);
+        resp->hang_ms = h->hang_ms;
         reply(resp, "<member><name>success</name><value><boolean>1</boolean></value></member>"
                     "<member><name>loaded</name><value><boolean>1</boolean></value></member>");
     } else if (strcmp(method, "admin_save_oar") == 0) {
@@ -540,6 +545,9 @@ static void test_reconverted_replaces_and_moved_leaves(void **state)
     char alpha_old[37], gamma_old[37];
     snprintf(alpha_old, sizeof alpha_old, "%s", object_named(&f->near, "alpha", &n)->uuid);
     snprintf(gamma_old, sizeof gamma_old, "%s", object_named(&f->near, "gamma", &n)->uuid);
+    /* An operator left the near host's console on its other region: the delete must still
+     * reach alpha's (batch spawn puts the console back at root). */
+    snprintf(f->near.selected, sizeof f->near.selected, "Animesh Test 2");
     /* alpha converted again (another scale); gamma moved to the far host's region. */
     write_manifest(f, "1.5", "Far");
     convert(f);
@@ -635,6 +643,33 @@ static void test_refusing_region_fails_its_creatures_only(void **state)
     assert_in(out, "1 spawned, 0 replaced, 3 already there");
     assert_int_equal(f->near.loads, 3);
     assert_int_equal(f->far.loads, 1);
+    /* A region that answers too late: its creature fails with the timeout, the others stand. */
+    rc = spawn(f, out, sizeof out, "--remove");
+    assert_int_equal(rc, 0);
+    f->far.hang_ms = 4000;
+    rc = spawn(f, out, sizeof out, "--timeout 800");
+    assert_int_equal(rc, 1);
+    assert_in(out, "3 spawned, 0 replaced, 0 already there, 0 removed, 0 skipped (not converted), 1 failed");
+    assert_in(out, "timed out");
+    recorded(f, "delta", "Far", rec, sizeof rec);
+    assert_string_equal(rec, "-");
+    assert_int_equal(f->near.nobj, 3);
+    /* The late load did happen in the region: spawning again loads a second copy, which the save
+     * shows (both recorded, --verify fails, saying so) and --remove then deletes both. */
+    f->far.hang_ms = 0;
+    rc = spawn(f, out, sizeof out, "--verify");
+    assert_int_equal(rc, 1);
+    assert_in(out, "NOT verified: the region holds 2 copies of it");
+    assert_int_equal(f->far.nobj, 2);
+    recorded(f, "delta", "Far", rec, sizeof rec);
+    char both[80];
+    snprintf(both, sizeof both, "%s,%s", f->far.obj[0].uuid, f->far.obj[1].uuid);
+    if (strcmp(rec, both) != 0)
+        snprintf(both, sizeof both, "%s,%s", f->far.obj[1].uuid, f->far.obj[0].uuid);
+    assert_string_equal(rec, both);
+    assert_int_equal(spawn(f, out, sizeof out, "--remove --verify"), 0);
+    assert_int_equal(f->near.nobj + f->far.nobj, 0);
+    assert_int_equal(spawn(f, out, sizeof out, ""), 0);
     /* A region that never answers (nothing listens): the same, within the timeout. */
     char text[4096];
     snprintf(text, sizeof text,
