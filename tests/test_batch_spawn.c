@@ -7,7 +7,9 @@
  * prim, converted by `batch run`). Checked: grid file errors naming entry and field; merge
  * "true" in every load; the UUIDs the regions gave recorded; a rerun sends nothing; a
  * creature converted again has its old object deleted before it is loaded, and one moved is
- * deleted from its old region; --remove; a region that refuses fails its creatures only. */
+ * deleted from its old region (with the console left on another region); --remove, proven by
+ * the save; a region that refuses, answers too late or is not there fails its creatures only;
+ * the layout's move of an archive. */
 #define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
@@ -689,10 +691,53 @@ static void test_refusing_region_fails_its_creatures_only(void **state)
     assert_int_equal(f->far.nobj, 1);
 }
 
+/* The layout's move: every part at the new place, the entry named for it, assets untouched,
+ * the archive still passing the whole check; a place outside any region refused. */
+static void test_place_moves_the_archive(void **state)
+{
+    fixture *f = *state;
+    SKIP_WITHOUT_DATA(f);
+    char path[900];
+    snprintf(path, sizeof path, "%s/creatures/alpha/alpha.oar", f->catalog);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    am_oar_contents c, moved;
+    assert_int_equal(am_read_file(path, &data, &size, NULL), AM_OK);
+    assert_int_equal(am_oar_read(data, size, &c, NULL), AM_OK);
+    free(data);
+    assert_double_equal(c.objects[0].parts[0].group_position[0], 100, 1e-9);
+    const double at[3] = {12.4, 200.6, 31};
+    am_buf out = {0};
+    assert_int_equal(am_oar_place(&c, at, 0, &out, NULL), AM_OK);
+    assert_int_equal(am_oar_read(out.data, out.size, &moved, NULL), AM_OK);
+    assert_int_equal(moved.object_count, 1);
+    assert_int_equal(moved.entry_count, c.entry_count);
+    for (int k = 0; k < 3; k++)
+        assert_double_equal(moved.objects[0].parts[0].group_position[k], at[k], 1e-9);
+    assert_non_null(strstr(moved.objects[0].path, "objects/alpha_12-201-31__"));
+    for (size_t i = 0; i < c.entry_count; i++)
+        if (strncmp(c.entries[i].path, "assets/", 7) == 0) {
+            const am_oar_entry *e = am_oar_find_entry(&moved, c.entries[i].path);
+            assert_non_null(e);
+            assert_int_equal(e->size, c.entries[i].size);
+            assert_memory_equal(e->data, c.entries[i].data, e->size);
+        }
+    assert_int_equal(am_oar_check(&moved, NULL, NULL), AM_OK);
+    am_oar_contents_free(&moved);
+    am_buf_free(&out);
+    const double nowhere[3] = {-1, 5, 5};
+    am_error err;
+    assert_int_equal(am_oar_place(&c, nowhere, 0, &out, &err), AM_ERR_INVALID);
+    assert_in(err.msg, "not a region coordinate");
+    am_buf_free(&out);
+    am_oar_contents_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_grid_file_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_place_moves_the_archive, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spawn_verify_and_rerun, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reconverted_replaces_and_moved_leaves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
