@@ -107,7 +107,8 @@ static void reply(am_test_http_response *r, const char *members)
 
 static bool serves(const fake_host *h, const char *region)
 {
-    return (h->regions[0] && strcmp(h->regions[0], region) == 0) || (h->regions[1] && strcmp(h->regions[1], region) == 0);
+    return (h->regions[0] && strcmp(h->regions[0], region) == 0) ||
+           (h->regions[1] && strcmp(h->regions[1], region) == 0);
 }
 
 /* Every occurrence of `from` in text replaced by `to` (same length: UUIDs). */
@@ -209,7 +210,8 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
             h->deletes++;
             logf_(h, "delete %s", uuid);
             for (size_t i = 0; i < h->nobj && !h->deaf; i++)
-                if (strcmp(h->obj[i].uuid, uuid) == 0 && (!h->selected[0] || strcmp(h->selected, h->obj[i].region) == 0)) {
+                if (strcmp(h->obj[i].uuid, uuid) == 0 &&
+                    (!h->selected[0] || strcmp(h->selected, h->obj[i].region) == 0)) {
                     free(h->obj[i].xml);
                     h->obj[i] = h->obj[--h->nobj];
                     break;
@@ -264,7 +266,8 @@ static void write_manifest(fixture *f, const char *alpha_scale, const char *gamm
     char text[2048];
     snprintf(text, sizeof text,
              "{\"creatures\": [\n"
-             " {\"name\": \"alpha\", \"model\": \"ruth.dae\", \"region\": \"Animesh Test\", \"position\": [100, 100, 30],"
+             " {\"name\": \"alpha\", \"model\": \"ruth.dae\", \"region\": \"Animesh Test\","
+             " \"position\": [100, 100, 30],"
              " \"options\": [\"--scale\", \"%s\"]},\n"
              " {\"name\": \"beta\", \"model\": \"ruth.dae\", \"options\": [\"--scale\", \"2\"]},\n"
              " {\"name\": \"gamma\", \"model\": \"ruth.dae\", \"options\": [\"--scale\", \"3\"], \"region\": \"%s\"},\n"

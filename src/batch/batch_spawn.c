@@ -134,7 +134,8 @@ static am_status db_open(const char *path, sqlite3 **db, am_error *err)
     *db = NULL;
     if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
             SQLITE_OK ||
-        sqlite3_busy_timeout(*db, 30000) != SQLITE_OK || sqlite3_exec(*db, spawns_schema, NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_busy_timeout(*db, 30000) != SQLITE_OK ||
+        sqlite3_exec(*db, spawns_schema, NULL, NULL, NULL) != SQLITE_OK) {
         am_status s = am_fail_where(err, AM_ERR_IO, path, "the catalogue database: %s",
                                     *db ? sqlite3_errmsg(*db) : "cannot open");
         sqlite3_close(*db);
@@ -609,8 +610,8 @@ static void serve_region(spawn_ctx *c, size_t ri)
             const char *left = still_there(&saved, d->uuids);
             if (d->ok && left) {
                 d->ok = false;
-                snprintf(d->error, sizeof d->error, "NOT verified: object %.36s is still in %s after `delete object id`",
-                         left, rname);
+                snprintf(d->error, sizeof d->error,
+                         "NOT verified: object %.36s is still in %s after `delete object id`", left, rname);
             }
         }
         for (size_t i = 0; !s && c->opts->verify && i < w->ntask; i++) {

@@ -142,7 +142,8 @@ static am_status read_when_whole(const char *path, const save_rules *rules, am_o
         am_status s = am_read_fd_as(fd, path, &am_oar_file_format, &data, &size, &rerr);
         close(fd);
         if (!s)
-            s = keep ? am_oar_read_filtered(data, size, keep, user, saved, &rerr) : am_oar_read(data, size, saved, &rerr);
+            s = keep ? am_oar_read_filtered(data, size, keep, user, saved, &rerr)
+                     : am_oar_read(data, size, saved, &rerr);
         free(data);
         if (!s)
             return AM_OK;
