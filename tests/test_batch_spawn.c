@@ -30,6 +30,7 @@
 #include "support/test_support.h"
 #include "world/oar_check.h"
 #include "world/oar_pack.h"
+#include "world/remoteadmin.h"
 
 #define PW "grid-Secret-77"
 #define PW_ENV "AM_TEST_GRID_PASSWORD"
@@ -736,11 +737,43 @@ static void test_place_moves_the_archive(void **state)
     am_oar_contents_free(&c);
 }
 
+/* admin_console_command as the library sends it: password and command, the empty struct
+ * OpenSim answers is success, a refused password an error that never shows the password. */
+static void test_console_call(void **state)
+{
+    fixture *f = *state;
+    SKIP_WITHOUT_DATA(f);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->s_near));
+    am_ra_options ra;
+    am_ra_options_default(&ra);
+    ra.url = url;
+    ra.password = PW;
+    am_ra_reply reply;
+    am_error err;
+    assert_int_equal(am_ra_console_call(&ra, "change region Animesh Test 2", &reply, NULL, &err), AM_OK);
+    assert_string_equal(f->near.selected, "Animesh Test 2");
+    size_t n = am_test_http_count(f->s_near);
+    am_test_http_request rq;
+    am_test_http_get(f->s_near, n - 1, &rq);
+    assert_in(rq.body, "<methodName>admin_console_command</methodName>");
+    assert_in(rq.body, "<name>command</name><value><string>change region Animesh Test 2</string>");
+    free(rq.body);
+    ra.password = "not-" PW;
+    assert_int_equal(am_ra_console_call(&ra, "change region root", &reply, NULL, &err), AM_ERR_INVALID);
+    assert_in(err.msg, "admin_console_command: the region did not run the command: wrong password");
+    assert_null(strstr(err.msg, PW));
+    assert_string_equal(f->near.selected, "Animesh Test 2");
+    assert_int_equal(am_ra_console_call(&ra, "two\nlines", &reply, NULL, &err), AM_ERR_USAGE);
+    assert_int_equal(am_test_http_count(f->s_near), n + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_grid_file_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_place_moves_the_archive, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_console_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spawn_verify_and_rerun, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reconverted_replaces_and_moved_leaves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remove, setup, teardown),
