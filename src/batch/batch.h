@@ -216,6 +216,101 @@ typedef struct am_batch_status {
 am_status am_batch_index(const am_batch_plan *plan, am_batch_status *status, am_error *err);
 void am_batch_status_free(am_batch_status *status);
 
+/* --- spawning ---------------------------------------------------------------------------- */
+
+/* A grid: the regions a catalogue's creatures spawn into (GRID.json, docs/batch-spawn.md).
+ * Each region is reached over OpenSim's RemoteAdmin; its password is read from the
+ * environment variable the grid names (never written in the file). */
+typedef struct am_batch_grid_region {
+    char *name;          /* region_name (what plan.json's job.region names), or NULL */
+    char *id;            /* region_id (its UUID), or NULL; one of name / id at least */
+    char *url;           /* the RemoteAdmin URL (the region's HTTP port) */
+    char *password_env;  /* the environment variable holding [RemoteAdmin] access_password */
+    char *catalog;       /* the catalogue's folder as the region host names it (NULL: ours) */
+    long uid;            /* the user the region runs as, who owns its saves (-1: ours) */
+    char host[256];      /* the URL's host and port: regions of one host share its limit */
+} am_batch_grid_region;
+
+typedef struct am_batch_grid {
+    char *path;
+    am_batch_grid_region *regions;
+    size_t region_count;
+    size_t layout_region;     /* where creatures without a region go [the first] */
+    double layout_origin[3];  /* the layout's first place [8, 8, 25] */
+    double layout_spacing;    /* metres between creatures [8] */
+    double layout_size;       /* the region's side in metres [256] */
+    unsigned per_host;        /* regions served at once on one host [1] */
+} am_batch_grid;
+
+/* Read GRID.json. Errors name the file, the entry and the field ("grid.json: regions[1].url:
+ * ..."); a "password" field is refused (name the variable in password_env). */
+am_status am_batch_grid_load(const char *path, am_batch_grid *grid, am_error *err);
+void am_batch_grid_free(am_batch_grid *grid);
+/* The region a job's region text names (its name, else its id), or -1. */
+long am_batch_grid_find(const am_batch_grid *grid, const char *region);
+
+typedef enum am_batch_spawn_outcome {
+    AM_SPAWN_SKIPPED = 0, /* not converted (pending, failed, stale): nothing sent */
+    AM_SPAWN_ALREADY,     /* spawned before with the same spawn key: nothing sent */
+    AM_SPAWN_SPAWNED,     /* loaded (first time) */
+    AM_SPAWN_REPLACED,    /* its earlier copy deleted, then loaded */
+    AM_SPAWN_REMOVED,     /* --remove: deleted from its region */
+    AM_SPAWN_FAILED       /* error says why; nothing else of the grid depends on it */
+} am_batch_spawn_outcome;
+const char *am_batch_spawn_outcome_name(am_batch_spawn_outcome o);
+
+typedef struct am_batch_spawn_item {
+    char creature[128];
+    long region;             /* index in grid->regions, -1 none */
+    double position[3];
+    bool layout;             /* the position came from the layout (the archive was moved) */
+    am_batch_spawn_outcome outcome;
+    char object[400];        /* the object UUID(s) standing now (comma-separated), "" unknown */
+    char replaced[400];      /* the UUID(s) deleted first */
+    bool verified;           /* --verify: found in the region's save, identical, one copy */
+    double seconds;          /* the load (or the deletes) */
+    char error[512];         /* why it failed, or a warning for one that did not */
+} am_batch_spawn_item;
+
+typedef struct am_batch_spawn_region {
+    size_t loaded, deleted, failed;
+    double seconds;          /* the region's whole turn */
+    double save_seconds;     /* the save that found the objects and verified them */
+    char error[512];         /* a region-wide failure (unreachable, no password) */
+} am_batch_spawn_region;
+
+typedef struct am_batch_spawn_options {
+    bool verify;              /* compare each creature with the region's save, as push --verify */
+    bool remove;              /* take the catalogue's creatures out of the grid instead */
+    unsigned per_host;        /* 0: the grid's */
+    long connect_timeout_ms;  /* 0: RemoteAdmin's defaults */
+    long total_timeout_ms;
+    long save_appear_ms;      /* 0: oar_verify's default */
+    am_progress_fn progress;  /* a line per creature, from several threads */
+    void *progress_user;
+} am_batch_spawn_options;
+
+typedef struct am_batch_spawn_result {
+    am_batch_spawn_item *items;     /* per job (spawn) or per recorded spawn (--remove) */
+    size_t item_count;
+    am_batch_spawn_region *regions; /* per grid region */
+    size_t spawned, replaced, already, removed, skipped, failed;
+    double seconds;
+} am_batch_spawn_result;
+
+/* Spawn every converted creature into its region (job.region, else the layout's) at its
+ * position (job.position, else the layout's next place) with admin_load_oar merge "true";
+ * record each spawn in catalog.db's spawns table; a creature whose spawn key (its job key,
+ * region and position) is recorded is not sent again; one spawned before under another key
+ * has its earlier object deleted first (`delete object id UUID` on the region's console).
+ * --remove deletes every recorded spawn. Regions are served in parallel, per_host at once
+ * per host; a region that refuses or times out fails its own creatures only. AM_OK when the
+ * run happened (failures are in the items); an error only when the catalogue cannot be
+ * read or written. */
+am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, const am_batch_spawn_options *opts,
+                         am_batch_spawn_result *result, am_error *err);
+void am_batch_spawn_result_free(am_batch_spawn_result *result);
+
 #ifdef __cplusplus
 }
 #endif

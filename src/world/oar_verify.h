@@ -31,6 +31,8 @@ typedef struct am_oar_verify_options {
     long complete_ms; /* then how long it may take to be whole [the RemoteAdmin total timeout] */
     long poll_ms;     /* how often to look [200] */
     long region_uid;  /* the user the region runs as, who must own the save; -1: ours [-1] */
+    const char *region_dir; /* `dir` as the region host names it (a share mounted elsewhere there);
+                               NULL: the same path [NULL] */
 } am_oar_verify_options;
 
 void am_oar_verify_options_default(am_oar_verify_options *vo);
@@ -43,6 +45,14 @@ void am_oar_verify_options_default(am_oar_verify_options *vo);
 am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
                         const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
                         am_error *err);
+
+/* The save itself, for callers that want more than one comparison from it (batch spawn: every
+ * creature of a region from one save, and the UUIDs OpenSim gave the objects it loaded, which
+ * are in the objects' entries): the region saves itself as above and *saved holds the entries
+ * keep() accepts (am_oar_read_filtered; keep NULL: all). Same rules, same clean-up. */
+am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, const char *region_id,
+                             am_oar_keep_fn keep, void *user, const am_oar_verify_options *vo,
+                             am_oar_contents *saved, am_error *err);
 
 #ifdef __cplusplus
 }
