@@ -218,7 +218,7 @@ void am_batch_status_free(am_batch_status *status);
 
 /* --- spawning ---------------------------------------------------------------------------- */
 
-/* A grid: the regions a catalogue's creatures spawn into (GRID.json, docs/batch-spawn.md).
+/* A grid: the regions a catalogue's creatures spawn into (GRID.json, docs/batch.md "Spawning").
  * Each region is reached over OpenSim's RemoteAdmin; its password is read from the
  * environment variable the grid names (never written in the file). */
 typedef struct am_batch_grid_region {

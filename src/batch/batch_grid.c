@@ -1,4 +1,4 @@
-/* GRID.json (batch.h "spawning", docs/batch-spawn.md): the regions of a grid and the layout
+/* GRID.json (batch.h "spawning", docs/batch.md "Spawning"): the regions of a grid and the layout
  * for creatures the plan places nowhere. Every error names the file, the entry and the field. */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* Spawning a catalogue into a grid (batch.h "spawning", docs/batch-spawn.md).
+/* Spawning a catalogue into a grid (batch.h "spawning", docs/batch.md "Spawning").
  *
  * Each region takes its turn on one lane (a thread): first the deletes (earlier copies of
  * creatures converted again, or moved, or --remove), then one admin_load_oar per creature

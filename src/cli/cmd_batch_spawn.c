@@ -1,5 +1,5 @@
 /* animesh batch spawn CATALOG --grid GRID.json: the catalogue's creatures into a grid's
- * regions (batch/batch.h "spawning"; docs/batch-spawn.md). */
+ * regions (batch/batch.h "spawning"; docs/batch.md "Spawning"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ static const char *help =
     "spawn key (its conversion, region and position) is not sent again; one converted again or\n"
     "moved has its earlier object deleted first (`delete object id UUID` on the region's\n"
     "console), then is loaded. A region that refuses or does not answer fails its own\n"
-    "creatures only. GRID.json: docs/batch-spawn.md; the RemoteAdmin password is read from the\n"
+    "creatures only. GRID.json: docs/batch.md (Spawning); the RemoteAdmin password is read from the\n"
     "environment variable each region names, never from the file.\n\n"
     "  --grid FILE          the grid (regions, RemoteAdmin URLs, layout)\n"
     "  --verify             compare each creature with the region's save, as push --verify does:\n"

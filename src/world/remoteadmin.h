@@ -92,7 +92,7 @@ am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *re
 /* admin_console_command {password, command}: type one line on the region's console. OpenSim
  * 0.9.2.2 answers an empty struct once the command returned, and {success: false, error} for a
  * wrong password (measured); the console's own output is not in the reply, so what the command
- * did must be seen otherwise, e.g. in a save. AM_OK unless a fault or `success` false. Used by batch spawn for `delete object id UUID` (docs/batch-spawn.md). */
+ * did must be seen otherwise, e.g. in a save. AM_OK unless a fault or `success` false. Used by batch spawn for `delete object id UUID` (docs/batch.md "Spawning"). */
 am_status am_ra_console_call(const am_ra_options *opt, const char *command, am_ra_reply *reply, int *attempts,
                              am_error *err);
 
