@@ -28,6 +28,7 @@ PACKAGES=(
   libembree-dev              # Embree 3: the ray tests of bone heat (visibility, inside)
   libarchive-dev uuid-dev libssl-dev
   libjpeg62-turbo-dev        # JPEG material textures (glTF/FBX imports)
+  libsqlite3-dev             # the batch catalogue's database (animesh batch)
   assimp-testmodels          # real test models: CMU mocap (BVH), skinned glTF and FBX
   libmicrohttpd-dev          # the in-test HTTP server for the WorldBridge/RemoteAdmin tests
   clang libclang-rt-14-dev   # libFuzzer targets
@@ -39,7 +40,9 @@ PACKAGES=(
 # the tarball is .tar.xz.
 # The preview page's browser tests (tests/test_preview_browser.c, ctest label `browser`):
 # headless chromium with software WebGL; without it they skip.
-TEST_PACKAGES=(mono-complete tmux iproute2 curl python3 xz-utils chromium)
+# The batch engines' tests (tests/test_batch_engines.c): GNU parallel, and a single-node Slurm
+# cluster (slurmctld, slurmd, munge) the test starts itself; without them they skip.
+TEST_PACKAGES=(mono-complete tmux iproute2 curl python3 xz-utils chromium parallel slurm-wlm munge)
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

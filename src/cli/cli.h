@@ -41,6 +41,8 @@ int am_cmd_push(int argc, char **argv);
 int am_cmd_bind(int argc, char **argv);   /* cmd_bind.c */
 int am_cmd_report(int argc, char **argv); /* cmd_report.c */
 int am_cmd_preview(int argc, char **argv); /* cmd_preview.c */
+int am_cmd_batch(int argc, char **argv); /* cmd_batch.c */
+int am_cmd_batch_spawn(int argc, char **argv); /* 'batch spawn', cmd_batch_spawn.c */
 
 /* Shared by bind and report (cmd_report.c): "standard" or NULL -> *out NULL (the standard
  * poses), else the poses file; returns an exit code (0 ok). The report's flagged lines. */

@@ -27,6 +27,7 @@ static const command commands[] = {
     {"texture", am_cmd_texture, "encode a PNG or JPEG as a JPEG-2000 code stream (.j2c) for upload"},
     {"oar", am_cmd_oar, "write an OpenSim archive (OAR) holding the animesh object"},
     {"push", am_cmd_push, "push a creature into a region (WorldBridge, or RemoteAdmin + OAR)"},
+    {"batch", am_cmd_batch, "convert a whole library on this machine, GNU parallel or Slurm; its catalogue"},
 };
 
 static void usage(FILE *out)

@@ -149,7 +149,7 @@ static am_status open_save(const char *path, const save_rules *r, int *fd, struc
 /* Wait until the save exists (appear_ms), then until it reads as a whole archive
  * (complete_ms); every look goes through open_save, and the file must stay the one first
  * seen (same inode). */
-static am_status read_when_whole(const char *path, const save_rules *rules, const am_oar_contents *ours,
+static am_status read_when_whole(const char *path, const save_rules *rules, am_oar_keep_fn keep, void *user,
                                  const am_oar_verify_options *vo, long complete_ms, am_oar_contents *saved,
                                  am_error *err)
 {
@@ -178,7 +178,8 @@ static am_status read_when_whole(const char *path, const save_rules *rules, cons
         am_status s = am_read_fd_as(fd, path, &am_oar_file_format, &data, &size, &rerr);
         close(fd);
         if (!s)
-            s = am_oar_read_filtered(data, size, keep_ours, (void *)ours, saved, &rerr);
+            s = keep ? am_oar_read_filtered(data, size, keep, user, saved, &rerr)
+                     : am_oar_read(data, size, saved, &rerr);
         free(data);
         if (!s)
             return AM_OK;
@@ -241,18 +242,17 @@ static void remove_folder(const char *dir)
     }
 }
 
-/* One save of the region, read back and compared with ours. */
-static am_status save_and_compare(const am_ra_options *ra, const char *region_name, const char *region_id,
-                                  const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
-                                  am_error *err)
+am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, const char *region_id,
+                             am_oar_keep_fn keep, void *user, const am_oar_verify_options *vo,
+                             am_oar_contents *saved, am_error *err)
 {
-    memset(diff, 0, sizeof *diff);
+    memset(saved, 0, sizeof *saved);
     const char *base = vo->dir;
     if (!base || !base[0])
         base = getenv("TMPDIR");
     if (!base || !base[0])
         base = "/tmp";
-    char dir[PATH_MAX], path[PATH_MAX + 64], name[64];
+    char dir[PATH_MAX], path[PATH_MAX + 64], theirs[PATH_MAX + 128], name[64];
     if (snprintf(dir, sizeof dir, "%s/animesh-verify-XXXXXX", base) >= (int)sizeof dir)
         return am_fail(err, AM_ERR_USAGE, "--verify-dir path too long");
     am_status s = save_name(name, sizeof name, err);
@@ -264,22 +264,36 @@ static am_status save_and_compare(const am_ra_options *ra, const char *region_na
     /* The region may run as another user: it must be able to create the file here. */
     s = chmod(dir, 0733) == 0 ? AM_OK : am_fail(err, AM_ERR_IO, "chmod %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/%s", dir, name);
+    /* The region names the same file through its own mount of the folder. */
+    if (vo->region_dir && vo->region_dir[0])
+        snprintf(theirs, sizeof theirs, "%s/%s/%s", vo->region_dir, strrchr(dir, '/') + 1, name);
+    else
+        snprintf(theirs, sizeof theirs, "%s", path);
     save_rules rules = {.owner = vo->region_uid >= 0 ? (uid_t)vo->region_uid : geteuid()};
     clock_gettime(CLOCK_REALTIME, &rules.requested);
     if (!s) {
-        am_ra_save_oar req = {path, region_name, region_id};
+        am_ra_save_oar req = {theirs, region_name, region_id};
         am_ra_reply reply;
         s = am_ra_save_oar_call(ra, &req, &reply, NULL, err);
     }
-    am_oar_contents saved;
-    memset(&saved, 0, sizeof saved);
     if (!s)
-        s = read_when_whole(path, &rules, ours, vo, vo->complete_ms > 0 ? vo->complete_ms : ra->total_timeout_ms,
-                            &saved, err);
+        s = read_when_whole(path, &rules, keep, user, vo,
+                            vo->complete_ms > 0 ? vo->complete_ms : ra->total_timeout_ms, saved, err);
+    remove_folder(dir);
+    return s;
+}
+
+/* One save of the region, read back and compared with ours. */
+static am_status save_and_compare(const am_ra_options *ra, const char *region_name, const char *region_id,
+                                  const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
+                                  am_error *err)
+{
+    memset(diff, 0, sizeof *diff);
+    am_oar_contents saved;
+    am_status s = am_oar_region_save(ra, region_name, region_id, keep_ours, (void *)ours, vo, &saved, err);
     if (!s)
         s = am_oar_compare(ours, &saved, diff, err);
     am_oar_contents_free(&saved);
-    remove_folder(dir);
     return s;
 }
 

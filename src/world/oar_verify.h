@@ -40,6 +40,8 @@ typedef struct am_oar_verify_options {
     long region_uid;  /* the user the region runs as, who must own the save; -1: ours [-1] */
     long play_wait_ms; /* how long to wait for the starter script's animation to play [20000] */
     long play_poll_ms; /* how often to save again while waiting [1000] */
+    const char *region_dir; /* `dir` as the region host names it (a share mounted elsewhere there);
+                               NULL: the same path [NULL] */
 } am_oar_verify_options;
 
 void am_oar_verify_options_default(am_oar_verify_options *vo);
@@ -57,6 +59,14 @@ bool am_oar_starter_animation(const am_oar_contents *ours, char *name, size_t si
 am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
                         const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
                         am_error *err);
+
+/* The save itself, for callers that want more than one comparison from it (batch spawn: every
+ * creature of a region from one save, and the UUIDs OpenSim gave the objects it loaded, which
+ * are in the objects' entries): the region saves itself as above and *saved holds the entries
+ * keep() accepts (am_oar_read_filtered; keep NULL: all). Same rules, same clean-up. */
+am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, const char *region_id,
+                             am_oar_keep_fn keep, void *user, const am_oar_verify_options *vo,
+                             am_oar_contents *saved, am_error *err);
 
 #ifdef __cplusplus
 }

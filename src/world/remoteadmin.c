@@ -168,6 +168,7 @@ am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, a
         xmlFree(name);
     }
     out->loaded = (loaded >= 0 ? loaded == 1 : success == 1) && success != 0;
+    out->success = !fault && success != 0; /* 0.9.2.2 answers a console command with an empty struct */
     out->saved = (saved >= 0 ? saved == 1 : success == 1) && success != 0;
     xmlFreeDoc(doc);
     return AM_OK;
@@ -180,8 +181,11 @@ static void sleep_ms(long ms)
     }
 }
 
-/* Post body to the region and judge the reply (`saving` picks `saved` over `loaded`). */
-static am_status call(const am_ra_options *opt, const char *method, bool saving, const am_buf *body,
+/* What a reply must say: `loaded`, `saved`, or (a console command) `success`. */
+typedef enum ra_judge { RA_LOADED, RA_SAVED, RA_SUCCESS } ra_judge;
+
+/* Post body to the region and judge the reply. */
+static am_status call(const am_ra_options *opt, const char *method, ra_judge judge, const am_buf *body,
                       am_ra_reply *reply, int *attempts, am_error *err)
 {
     am_status s = AM_OK;
@@ -218,11 +222,12 @@ static am_status call(const am_ra_options *opt, const char *method, bool saving,
         } else if (am_ra_parse_reply(rep.body.data, rep.body.size, reply, NULL)) {
             s = am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not XML-RPC): %s", method, rep.status,
                         snip[0] ? snip : "(empty body)");
-        } else if (!(saving ? reply->saved : reply->loaded)) {
+        } else if (!(judge == RA_SAVED ? reply->saved : judge == RA_LOADED ? reply->loaded : reply->success)) {
             am_secret_mask(reply->error, &sec, strlen(reply->error) + 1 >= sizeof reply->error);
-            s = am_fail(err, AM_ERR_INVALID, "%s: the region did not %s the archive%s: %s", method,
-                        saving ? "save" : "load", reply->fault ? " (XML-RPC fault)" : "",
-                        reply->error[0] ? reply->error : "(no error text)");
+            s = am_fail(err, AM_ERR_INVALID, "%s: the region did not %s%s: %s", method,
+                        judge == RA_SAVED ? "save the archive" : judge == RA_LOADED ? "load the archive"
+                                                                                 : "run the command",
+                        reply->fault ? " (XML-RPC fault)" : "", reply->error[0] ? reply->error : "(no error text)");
         }
         am_secret_mask(reply->error, &sec, strlen(reply->error) + 1 >= sizeof reply->error);
         am_http_reply_free(&rep);
@@ -257,7 +262,7 @@ static am_status call_method(const am_ra_options *opt, const char *method, const
     if (!s)
         s = request(method, opt->password, filename, region_name, region_id, load, &body, err);
     if (!s)
-        s = call(opt, method, load == NULL, &body, reply, attempts, err);
+        s = call(opt, method, load ? RA_LOADED : RA_SAVED, &body, reply, attempts, err);
     am_buf_free(&body);
     return s;
 }
@@ -274,4 +279,31 @@ am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *re
 {
     return call_method(opt, "admin_save_oar", req->filename, req->region_name, req->region_id, NULL, reply, attempts,
                        err);
+}
+
+am_status am_ra_console_call(const am_ra_options *opt, const char *command, am_ra_reply *reply, int *attempts,
+                             am_error *err)
+{
+    memset(reply, 0, sizeof *reply);
+    am_error_clear(err);
+    if (attempts)
+        *attempts = 0;
+    if (!command || !command[0] || strpbrk(command, "\r\n"))
+        return am_fail(err, AM_ERR_USAGE, "admin_console_command needs one line of command");
+    am_buf body = {0};
+    am_status s = preflight(opt, err);
+    if (!s)
+        s = am_buf_printf(&body, err,
+                          "<?xml version=\"1.0\"?>\n<methodCall><methodName>admin_console_command</methodName>"
+                          "<params><param><value><struct>\n");
+    if (!s)
+        s = member(&body, "password", opt->password, err);
+    if (!s)
+        s = member(&body, "command", command, err);
+    if (!s)
+        s = am_buf_printf(&body, err, "</struct></value></param></params></methodCall>\n");
+    if (!s)
+        s = call(opt, "admin_console_command", RA_SUCCESS, &body, reply, attempts, err);
+    am_buf_free(&body);
+    return s;
 }

@@ -73,6 +73,7 @@ am_status am_ra_save_oar_request(const am_ra_save_oar *req, const char *password
 typedef struct am_ra_reply {
     bool loaded;      /* `loaded` true (or, without it, `success` true), and `success` not false */
     bool saved;       /* the same for `saved` (admin_save_oar) */
+    bool success;     /* no fault and `success` not false (a console command's empty reply) */
     bool fault;       /* an XML-RPC <fault> */
     char error[256];  /* `error` or the fault string, "" when none */
 } am_ra_reply;
@@ -87,6 +88,13 @@ am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *re
 /* Send admin_save_oar: AM_OK only when saved is true (the file may still be being written). */
 am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
                               int *attempts, am_error *err);
+
+/* admin_console_command {password, command}: type one line on the region's console. OpenSim
+ * 0.9.2.2 answers an empty struct once the command returned, and {success: false, error} for a
+ * wrong password (measured); the console's own output is not in the reply, so what the command
+ * did must be seen otherwise, e.g. in a save. AM_OK unless a fault or `success` false. Used by batch spawn for `delete object id UUID` (docs/batch.md "Spawning"). */
+am_status am_ra_console_call(const am_ra_options *opt, const char *command, am_ra_reply *reply, int *attempts,
+                             am_error *err);
 
 #ifdef __cplusplus
 }
