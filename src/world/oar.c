@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/text.h"
-#include "world/archive_lib.h"
 #include "world/checks.h"
+#include "world/oar_pack.h"
 
 /* A raw JPEG-2000 code stream starts with SOC (FF 4F) then SIZ (FF 51). */
 static const uint8_t soc_siz_magic[4] = {0xff, 0x4f, 0xff, 0x51};
@@ -218,48 +218,6 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
     return s;
 }
 
-/* libarchive writes through these into an am_buf. */
-typedef struct sink {
-    const am_archive_api *ar;
-    am_buf *out;
-    int failed;
-} sink;
-
-static la_ssize_t on_write(struct archive *a, void *user, const void *buf, size_t n)
-{
-    sink *k = user;
-    if (am_buf_append(k->out, buf, n, NULL)) {
-        k->failed = 1;
-        k->ar->set_error(a, 12, "out of memory");
-        return -1;
-    }
-    return (la_ssize_t)n;
-}
-
-static am_status add_entry(const am_archive_api *ar, struct archive *a, const char *path, const void *data, size_t n,
-                           int64_t mtime, am_error *err)
-{
-    if (strlen(path) > AM_OAR_MAX_PATH)
-        return am_fail(err, AM_ERR_INVALID, "archive path longer than %d bytes: %s", AM_OAR_MAX_PATH, path);
-    struct archive_entry *e = ar->entry_new();
-    if (!e)
-        return am_fail_nomem(err, "tar entry");
-    ar->entry_set_pathname(e, path);
-    ar->entry_set_size(e, (la_int64_t)n);
-    ar->entry_set_filetype(e, AE_IFREG);
-    ar->entry_set_perm(e, 0644);
-    ar->entry_set_mtime(e, (time_t)mtime, 0);
-    ar->entry_set_uid(e, 0);
-    ar->entry_set_gid(e, 0);
-    am_status s = AM_OK;
-    if (ar->write_header(a, e) != ARCHIVE_OK)
-        s = am_fail(err, AM_ERR_IO, "tar header for %s: %s", path, ar->error_string(a));
-    else if (n && ar->write_data(a, data, n) != (la_ssize_t)n)
-        s = am_fail(err, AM_ERR_IO, "tar data for %s: %s", path, ar->error_string(a));
-    ar->entry_free(e);
-    return s;
-}
-
 typedef struct asset {
     am_uuid id;
     const char *suffix;
@@ -290,8 +248,8 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
     am_buf xml_archive = {0}, xml_object = {0};
     char *script = NULL;
     asset *assets = calloc(in->anim_count + 3 + 2 * in->child_count + AM_OAR_MAX_FACES, sizeof *assets);
-    am_archive_api ar = {0}; /* loaded only once the archive's contents are ready */
-    struct archive *a = NULL;
+    am_oar_entry *entries = NULL;
+    char *paths = NULL;
     if (!assets) {
         s = am_fail_nomem(err, "OAR assets");
         goto done;
@@ -322,39 +280,28 @@ am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err)
     }
     qsort(assets, na, sizeof *assets, cmp_asset);
 
-    if ((s = am_archive_open(&ar, err)))
-        goto done;
-    a = ar.write_new();
-    if (!a) {
-        s = am_fail_nomem(err, "libarchive");
-        goto done;
-    }
-    sink k = {&ar, out, 0};
-    /* Plain ustar (what OpenSim reads); the gzip header gets no timestamp so the bytes
-     * depend only on the content. */
-    if (ar.write_set_format_ustar(a) != ARCHIVE_OK || ar.write_add_filter_gzip(a) != ARCHIVE_OK ||
-        ar.write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
-        ar.write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
-        ar.write_open2(a, &k, NULL, on_write, NULL, NULL) != ARCHIVE_OK) {
-        s = am_fail(err, AM_ERR_IO, "libarchive: %s", ar.error_string(a));
+    /* archive.xml, the object, then the assets: packed as every OAR of ours is (oar_pack.h). */
+    entries = calloc(na + 2, sizeof *entries);
+    paths = calloc(na + 2, 512);
+    if (!entries || !paths) {
+        s = am_fail_nomem(err, "OAR entries");
         goto done;
     }
-    char path[512], id[37];
-    s = add_entry(&ar, a, "archive.xml", xml_archive.data, xml_archive.size, in->creation_time, err);
-    am_oar_object_path(in, &plan, path, sizeof path);
-    if (!s)
-        s = add_entry(&ar, a, path, xml_object.data, xml_object.size, in->creation_time, err);
-    for (size_t i = 0; !s && i < na; i++) {
+    snprintf(paths, 512, "archive.xml");
+    entries[0] = (am_oar_entry){paths, xml_archive.data, xml_archive.size};
+    am_oar_object_path(in, &plan, paths + 512, 512);
+    entries[1] = (am_oar_entry){paths + 512, xml_object.data, xml_object.size};
+    for (size_t i = 0; i < na; i++) {
+        char id[37], *path = paths + 512 * (i + 2);
         am_uuid_format(&assets[i].id, id);
-        snprintf(path, sizeof path, "assets/%s%s", id, assets[i].suffix);
-        s = add_entry(&ar, a, path, assets[i].data, assets[i].size, in->creation_time, err);
+        snprintf(path, 512, "assets/%s%s", id, assets[i].suffix);
+        entries[i + 2] = (am_oar_entry){path, (uint8_t *)assets[i].data, assets[i].size};
     }
-    if (ar.write_close(a) != ARCHIVE_OK && !s)
-        s = k.failed ? am_fail_nomem(err, "OAR") : am_fail(err, AM_ERR_IO, "libarchive: %s", ar.error_string(a));
+    s = am_oar_pack(entries, na + 2, in->creation_time, out, err);
 
 done:
-    if (a)
-        ar.write_free(a);
+    free(entries);
+    free(paths);
     free(assets);
     free(script);
     am_buf_free(&xml_archive);
