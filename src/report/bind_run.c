@@ -178,8 +178,10 @@ static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer
         return am_bind_fit(&m, job->fit, viewer, out, note, note_size, err);
     }
     if (job->skeleton_from == AM_SKELETON_RIG) {
-        snprintf(note, note_size, "joints from %s", job->skeleton_path);
-        return am_bind_skeleton_load(job->skeleton_path, viewer, height, out, err);
+        char unit[240];
+        am_status s = am_bind_skeleton_load_for(job->skeleton_path, viewer, height, src, out, unit, sizeof unit, err);
+        snprintf(note, note_size, "joints from %s, %s", job->skeleton_path, unit);
+        return s;
     }
     am_scene like;
     am_status s = am_scene_load(job->skeleton_path, &like, err);
@@ -420,6 +422,17 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
     if ((s = am_quality_run_threads(&bench, job->poses, job->pose_count, job->bind.threads, &out->quality, err)))
         goto done;
+    { /* the rig's bones outside the mesh: blockers (the rig is not where the mesh is) */
+        const char **names = malloc((skel.joint_count ? skel.joint_count : 1) * sizeof *names);
+        if (!names) {
+            s = am_fail_nomem(err, "bind report");
+            goto done;
+        }
+        for (size_t j = 0; j < skel.joint_count; j++)
+            names[j] = skel.joints[j].name;
+        am_quality_bones_outside(&out->quality, names, out->bind.joint_held, skel.joint_count);
+        free(names);
+    }
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
     size_t bind_json_at = reserve_file(out);
