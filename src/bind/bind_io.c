@@ -359,9 +359,9 @@ static double rig_unit(const json_t *root, am_vec3 lo, am_vec3 hi, const am_bind
      * the mesh in its own file units: the mesh's unit; else the stature rule on its own */
     double u = 1;
     const char *why = "metres: the size of the mesh in metres";
-    if (mesh_m > 0 && extent > 0 && !(extent >= 0.5 * mesh_m && extent <= 2 * mesh_m)) {
+    if (mesh_m > 0 && extent > 0 && !(extent >= 0.2 * mesh_m && extent <= 5 * mesh_m)) {
         double mesh_units = mesh_m / mesh->unit_m;
-        if (mesh->unit_m != 1 && extent >= 0.5 * mesh_units && extent <= 2 * mesh_units) {
+        if (mesh->unit_m != 1 && extent >= 0.2 * mesh_units && extent <= 5 * mesh_units) {
             u = mesh->unit_m;
             why = "the mesh's unit: the rig is the size of the mesh in its file units";
         } else if (am_axes_unit_from_stature(extent) > 0) {
