@@ -136,6 +136,11 @@ typedef struct am_quality_report {
     char empty_major[16][64];
     size_t empty_major_count;
     am_flag empty_major_flag;
+    /* Bones of the rig that lie outside the mesh (no island holds them), when the caller
+     * knows the rig it bound (am_quality_bones_outside): each outside bone is a blocker. */
+    char outside[16][64];
+    size_t outside_count;
+    am_flag outside_flag;    /* AM_FLAG_NA when the caller did not say */
     bool mirror_applies;
     size_t mirror_pairs;
     double mirror_err;
@@ -149,11 +154,6 @@ typedef struct am_quality_report {
     size_t pose_count;
     size_t blockers, majors, minors;
     am_flag worst;
-    /* Bones of the rig that lie outside the mesh (no island holds them), when the caller
-     * knows the rig it bound (am_quality_bones_outside): each outside bone is a blocker. */
-    char outside[16][64];
-    size_t outside_count;
-    am_flag outside_flag;    /* AM_FLAG_NA when the caller did not say */
 } am_quality_report;
 
 /* Record the rig bones no island of the mesh holds (`held[j]` false), as `animesh bind`
