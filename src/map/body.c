@@ -293,7 +293,7 @@ typedef struct pair {
  * the longest, kept in file order. A creature has a few limbs per joint; a joint with
  * thousands of branches (fur, a hostile file) must not cost their square. Returns the
  * count; `idx` holds AM_BODY_PAIR_BRANCHES entries. */
-#define AM_BODY_PAIR_BRANCHES 32
+#define AM_BODY_PAIR_BRANCHES 256
 static size_t pair_candidates(const am_body *b, const branch *br, size_t nb, double min_len, bool significant,
                               size_t *idx)
 {
