@@ -203,6 +203,10 @@ void am_anim_free(am_anim *anim);
 /* Append the file's bytes to out exactly as the raw codes and fields say (num_constraints
  * = constraint_count_raw when constraints are not read, else constraint_count). */
 am_status am_anim_encode(const am_anim *anim, am_buf *out, am_error *err);
+/* The bytes am_anim_encode would write. Above AM_ANIM_MAX_FILE_BYTES (what every reader
+ * accepts) am_anim_encode refuses, before writing anything: the one check every .anim
+ * writer (from-bvh, encode, import, the motion writer) shares. */
+uint64_t am_anim_encoded_size(const am_anim *anim);
 /* Set a key from values with the viewer's encoder (3.2): time single floor, components
  * packToVector3 (w >= 0) + double floor; the decoded fields get what a reader decodes. */
 void am_anim_rot_key_set(am_anim_rot_key *key, float time, am_quat rot, float duration);

@@ -394,6 +394,20 @@ static am_status w_key(am_buf *o, uint16_t t, uint16_t x, uint16_t y, uint16_t z
             return s_;                                                                         \
     } while (0)
 
+uint64_t am_anim_encoded_size(const am_anim *a)
+{
+    uint64_t n = 4 + 4 + 4 + (a->emote_name ? strlen(a->emote_name) : 0) + 1 + 4 * 7;
+    for (size_t j = 0; j < a->joint_count; j++) {
+        const am_anim_joint *jt = &a->joints[j];
+        n += (jt->name ? strlen(jt->name) : 0) + 1 + 4 + 4 + 8 * (uint64_t)jt->rot_count + 4 +
+             8 * (uint64_t)jt->pos_count;
+    }
+    bool read_records = a->constraint_count > 0 ||
+                        (a->constraint_count_raw >= 0 && a->constraint_count_raw <= AM_ANIM_MAX_CONSTRAINTS);
+    n += 4 + (read_records ? (uint64_t)a->constraint_count * AM_ANIM_CONSTRAINT_SIZE : 0) + a->trailing_size;
+    return n;
+}
+
 am_status am_anim_encode(const am_anim *a, am_buf *o, am_error *err)
 {
     if (a->joint_count > AM_ANIM_MAX_JOINTS || a->joint_count == 0)
@@ -402,6 +416,19 @@ am_status am_anim_encode(const am_anim *a, am_buf *o, am_error *err)
     if (a->constraint_count > AM_ANIM_MAX_CONSTRAINTS)
         return am_fail(err, AM_ERR_INVALID, "anim encode: %zu constraints (at most %d)",
                        a->constraint_count, AM_ANIM_MAX_CONSTRAINTS);
+    /* What every reader accepts (anim check, decode, import, the bench: AM_ANIM_MAX_FILE_BYTES),
+     * refused before a byte is made: every .anim writer comes through here. */
+    uint64_t size = am_anim_encoded_size(a);
+    if (size > AM_ANIM_MAX_FILE_BYTES) {
+        size_t keys = 0;
+        for (size_t j = 0; j < a->joint_count; j++)
+            keys += a->joints[j].rot_count + a->joints[j].pos_count;
+        return am_fail(err, AM_ERR_INVALID,
+                       "the .anim would be %.1f MiB (%zu joints, %zu keys), over the %zu MiB its readers accept "
+                       "(anim check, decode, import): fewer keys (a lower frame rate), a shorter clip or fewer "
+                       "joints",
+                       (double)size / (1 << 20), a->joint_count, keys, AM_ANIM_MAX_FILE_BYTES >> 20);
+    }
     uint8_t b4[4];
     put_u16(b4, a->version);
     put_u16(b4 + 2, a->sub_version);

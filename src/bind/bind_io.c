@@ -10,6 +10,7 @@
 #include "core/io.h"
 #include "core/json_text.h"
 #include "map/axes.h"
+#include "skin/skin_build.h" /* AM_RIG_MAX_COORD_M */
 
 /* --- frames ------------------------------------------------------------------------ */
 
@@ -49,7 +50,7 @@ static am_vec3 to_bind(const frame_map *m, am_vec3 p) { return am_v3_scale(am_qu
 /* No unit given or declared (an OBJ): the stature (largest extent) reads as metres,
  * centimetres or millimetres as map/axes.h reads it, so a creature written in
  * centimetres binds and is reported as the same creature in metres. Ambiguous: 1 m. */
-static void guess_unit(am_bind_source *out, char *desc, size_t size)
+static double guess_unit(am_bind_source *out, char *desc, size_t size)
 {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t v = 0; v < out->vertex_count; v++)
@@ -64,13 +65,14 @@ static void guess_unit(am_bind_source *out, char *desc, size_t size)
     const char *name = unit == 1 ? "metres" : unit == 0.01 ? "centimetres" : "millimetres";
     char *at = strstr(desc, "1 unit = ");
     if (!at)
-        return;
+        return unit > 0 ? unit : 1;
     size_t room = size - (size_t)(at - desc);
     if (unit > 0)
         snprintf(at, room, "1 unit = %g m (%s: stature %.4g units; --unit overrides)", unit, name, stature);
     else
         snprintf(at, room, "1 unit = 1 m (default: a stature of %.4g units reads as no one unit; --unit overrides)",
                  stature);
+    return unit > 0 ? unit : 1;
 }
 
 void am_bind_source_free(am_bind_source *s)
@@ -185,8 +187,28 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
         base += m->vertex_count;
     }
     out->vertex_count = nv;
+    out->unit_m = fm.unit;
     if (fm.guess_unit && !out->had_weights) /* a skinned scene's joints keep the mesh's unit */
-        guess_unit(out, out->conversion, sizeof out->conversion);
+        out->unit_m = guess_unit(out, out->conversion, sizeof out->conversion);
+    /* In metres now: a vertex beyond the rig limit is refused here, before any work (the
+     * scene itself is bounded in file units, scene.h; a unit can still take it far). */
+    for (size_t v = 0; v < nv; v++) {
+        const float *p = &out->positions[3 * v];
+        for (int c = 0; c < 3; c++)
+            if (!(fabsf(p[c]) <= AM_RIG_MAX_COORD_M)) {
+                const am_scene_mesh *m = &sc->meshes[out->vertex_mesh[v]];
+                size_t first = 0;
+                for (uint32_t i = 0; i < out->vertex_mesh[v]; i++)
+                    first += sc->meshes[i].vertex_count;
+                am_fail(err, AM_ERR_INVALID,
+                        "mesh '%s' vertex %zu (0-based): %c = %g m in the bind frame (%s) is beyond +-%g m: wrong "
+                        "units (--unit), or a stray vertex",
+                        m->name ? m->name : "", v - first, "xyz"[c], (double)p[c], out->conversion, AM_RIG_MAX_COORD_M);
+                am_error_where(err, "%s", sc->source ? sc->source : "scene");
+                am_bind_source_free(out);
+                return AM_ERR_INVALID;
+            }
+    }
     if (need_normals) {
         /* Area-weighted face normals for the vertices the file gave none. */
         float *acc = calloc((nv ? nv : 1) * 3, sizeof *acc);
@@ -312,10 +334,56 @@ static bool vec3_of(const json_t *a, am_vec3 *out)
     return true;
 }
 
-am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char *src, const am_skeleton *viewer,
-                                      double height_m, am_bind_skeleton *out, am_error *err)
+/* The rig's unit (metres per rig unit): declared ("unit_m"), else read against the mesh
+ * (rig_units in bind_io.h). `lo`/`hi`: the box of the heads and given tails as written. */
+static double rig_unit(const json_t *root, am_vec3 lo, am_vec3 hi, const am_bind_source *mesh, char *note,
+                       size_t note_size)
+{
+    const json_t *declared = json_object_get(root, "unit_m");
+    if (json_is_number(declared)) {
+        snprintf(note, note_size, "1 rig unit = %g m (declared)", json_number_value(declared));
+        return json_number_value(declared);
+    }
+    am_vec3 e = am_v3_sub(hi, lo);
+    double extent = fmax(e.x, fmax(e.y, e.z)), mesh_m = 0;
+    if (mesh && mesh->vertex_count) {
+        float mlo[3] = {INFINITY, INFINITY, INFINITY}, mhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (size_t v = 0; v < mesh->vertex_count; v++)
+            for (int c = 0; c < 3; c++) {
+                mlo[c] = fminf(mlo[c], mesh->positions[3 * v + c]);
+                mhi[c] = fmaxf(mhi[c], mesh->positions[3 * v + c]);
+            }
+        mesh_m = fmax(mhi[0] - mlo[0], fmax(mhi[1] - mlo[1], mhi[2] - mlo[2]));
+    }
+    /* the same size as the mesh in metres: metres (as every rig before); the same size as
+     * the mesh in its own file units: the mesh's unit; else the stature rule on its own */
+    double u = 1;
+    const char *why = "metres: the size of the mesh in metres";
+    if (mesh_m > 0 && extent > 0 && !(extent >= 0.2 * mesh_m && extent <= 5 * mesh_m)) {
+        double mesh_units = mesh_m / mesh->unit_m;
+        if (mesh->unit_m != 1 && extent >= 0.2 * mesh_units && extent <= 5 * mesh_units) {
+            u = mesh->unit_m;
+            why = "the mesh's unit: the rig is the size of the mesh in its file units";
+        } else if (am_axes_unit_from_stature(extent) > 0) {
+            u = am_axes_unit_from_stature(extent);
+            why = u == 1 ? "metres by its own size" : u == 0.01 ? "centimetres by its own size" : "millimetres by its own size";
+        } else {
+            why = "metres: its size reads as no one unit";
+        }
+    } else if (!(mesh_m > 0)) {
+        why = "metres (no mesh to compare)";
+    }
+    snprintf(note, note_size, "1 rig unit = %g m (%s; joints span %.4g units; \"unit_m\" declares it)", u, why, extent);
+    return u;
+}
+
+static am_status parse_skeleton(const char *json, size_t size, const char *src, const am_skeleton *viewer,
+                                double height_m, const am_bind_source *mesh, am_bind_skeleton *out, char *note,
+                                size_t note_size, am_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (note_size)
+        note[0] = '\0';
     /* A skeleton is a few hundred joints: 64 MiB of tree is far beyond any. */
     json_t *root = am_json_load_text(json, size, 0, (size_t)64 << 20, src, err);
     if (!root)
@@ -366,6 +434,36 @@ am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char 
             tail_given[i] = am_v3_dist(J->head, J->tail) > 0;
         }
     }
+    const json_t *unit = json_object_get(root, "unit_m");
+    if (!s && unit && !(json_is_number(unit) && json_number_value(unit) > 0 && json_number_value(unit) <= 1000))
+        s = skel_fail(err, src, "unit_m", "%s", "expected metres per rig unit (a number > 0, at most 1000)");
+    if (!s) { /* into the mesh's frame: metres (rig_unit), every joint within the rig limit */
+        am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+        for (size_t i = 0; i < out->joint_count; i++)
+            for (int t = 0; t < 1 + (int)tail_given[i]; t++) {
+                am_vec3 p = t ? out->joints[i].tail : out->joints[i].head;
+                lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+                hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+            }
+        char why[240];
+        double u = rig_unit(root, lo, hi, mesh, why, sizeof why);
+        if (note_size)
+            snprintf(note, note_size, "%s", why);
+        for (size_t i = 0; i < out->joint_count && !s; i++) {
+            am_bind_joint *J = &out->joints[i];
+            J->head = am_v3_scale(J->head, u);
+            J->tail = am_v3_scale(J->tail, u);
+            am_vec3 h = J->head;
+            if (!(fabs(h.x) <= AM_RIG_MAX_COORD_M && fabs(h.y) <= AM_RIG_MAX_COORD_M && fabs(h.z) <= AM_RIG_MAX_COORD_M) ||
+                (tail_given[i] && !(fabs(J->tail.x) <= AM_RIG_MAX_COORD_M && fabs(J->tail.y) <= AM_RIG_MAX_COORD_M &&
+                                    fabs(J->tail.z) <= AM_RIG_MAX_COORD_M))) {
+                char field[64], msg[200];
+                snprintf(field, sizeof field, "joints[%zu]", i);
+                snprintf(msg, sizeof msg, "%s lies beyond +-%g m (%.150s)", J->name, AM_RIG_MAX_COORD_M, why);
+                s = skel_fail(err, src, field, "%s", msg);
+            }
+        }
+    }
     if (!s)
         finish_skeleton(out, viewer, tail_given, height_m);
 done:
@@ -376,15 +474,28 @@ done:
     return s;
 }
 
+am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char *src, const am_skeleton *viewer,
+                                      double height_m, am_bind_skeleton *out, am_error *err)
+{
+    return parse_skeleton(json, size, src, viewer, height_m, NULL, out, NULL, 0, err);
+}
+
 am_status am_bind_skeleton_load(const char *path, const am_skeleton *viewer, double height_m, am_bind_skeleton *out,
                                 am_error *err)
+{
+    return am_bind_skeleton_load_for(path, viewer, height_m, NULL, out, NULL, 0, err);
+}
+
+am_status am_bind_skeleton_load_for(const char *path, const am_skeleton *viewer, double height_m,
+                                    const am_bind_source *mesh, am_bind_skeleton *out, char *note, size_t note_size,
+                                    am_error *err)
 {
     uint8_t *data;
     size_t size;
     am_status s = am_read_file(path, &data, &size, err);
     if (s)
         return s;
-    s = am_bind_skeleton_parse_json((const char *)data, size, path, viewer, height_m, out, err);
+    s = parse_skeleton((const char *)data, size, path, viewer, height_m, mesh, out, note, note_size, err);
     free(data);
     return s;
 }

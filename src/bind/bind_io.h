@@ -64,6 +64,7 @@ typedef struct am_bind_source {
     bool textured;
     bool had_weights;        /* the file carried a skin: its weights are not used */
     char conversion[200];    /* "Z up, forward +X, 1 unit = 1 m (declared)" */
+    double unit_m;           /* metres per file unit applied (given, declared or from the stature) */
 } am_bind_source;
 
 void am_bind_source_free(am_bind_source *s);
@@ -77,6 +78,15 @@ am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char 
                                       double height_m, am_bind_skeleton *out, am_error *err);
 am_status am_bind_skeleton_load(const char *path, const am_skeleton *viewer, double height_m, am_bind_skeleton *out,
                                 am_error *err);
+/* The rig's joints brought into the frame of `mesh` (NULL: taken as metres unless declared):
+ * the rig's unit is its "unit_m" when it declares one (metres per rig unit); else metres when
+ * its joints span about the mesh's size in metres (0.5x..2x), the mesh's own unit when they
+ * span about the mesh's size in its file units (a rig in centimetres beside a mesh in
+ * centimetres), else what their span reads as by the stature rule (map/axes.h). Every joint
+ * beyond AM_RIG_MAX_COORD_M after that is refused. `note` says which unit and why. */
+am_status am_bind_skeleton_load_for(const char *path, const am_skeleton *viewer, double height_m,
+                                    const am_bind_source *mesh, am_bind_skeleton *out, char *note, size_t note_size,
+                                    am_error *err);
 /* Joints given by name and head only: tails by the rule above. */
 am_status am_bind_skeleton_from_heads(const char *const *names, const am_vec3 *heads, size_t n, const am_skeleton *viewer,
                                       double height_m, const char *source, am_bind_skeleton *out, am_error *err);

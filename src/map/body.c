@@ -51,14 +51,19 @@ am_vec3 am_body_bind_vertex(const am_scene *s, const am_scene_mesh *m, size_t v)
 void am_body_bind_matrices(const am_scene *s, int skin, am_mat4 *out)
 {
     am_mat4 place = am_body_bind_placement(s, skin);
-    /* skin_joint[node] = joint index in the skin, -1 */
     const am_scene_skin *k = skin >= 0 && (size_t)skin < s->skin_count ? &s->skins[skin] : NULL;
+    /* Each node's skin joint (the first that names it) is parked in the node's own out[]
+     * slot first: one pass over the joints, not one per node (a 60k-joint skin), and no
+     * allocation. A slot is read before it is overwritten; a parent's is final by then
+     * (parents come first). */
+    for (size_t i = 0; i < s->node_count; i++)
+        out[i].m[0] = -1;
+    for (size_t j = k && k->has_inverse_binds ? k->joint_count : 0; j-- > 0;)
+        if (k->joint_nodes[j] >= 0 && (size_t)k->joint_nodes[j] < s->node_count)
+            out[k->joint_nodes[j]].m[0] = (double)j;
     for (size_t i = 0; i < s->node_count; i++) {
         const am_scene_node *n = &s->nodes[i];
-        int sj = -1;
-        for (size_t j = 0; k && k->has_inverse_binds && j < k->joint_count && sj < 0; j++)
-            if (k->joint_nodes[j] == (int)i)
-                sj = (int)j;
+        int sj = (int)out[i].m[0];
         am_mat4 inv;
         if (sj >= 0 && am_mat4_inverse(&k->inverse_binds[sj], &inv)) {
             out[i] = am_mat4_mul(&inv, &place);
@@ -283,28 +288,55 @@ typedef struct pair {
     double err;
 } pair;
 
+/* The branches a hub's pairs are sought among: those `eligible` (free, and for a
+ * significant pair of >= 2 joints and >= min_len), at most AM_BODY_PAIR_BRANCHES of them,
+ * the longest, kept in file order. A creature has a few limbs per joint; a joint with
+ * thousands of branches (fur, a hostile file) must not cost their square. Returns the
+ * count; `idx` holds AM_BODY_PAIR_BRANCHES entries. */
+#define AM_BODY_PAIR_BRANCHES 256
+static size_t pair_candidates(const am_body *b, const branch *br, size_t nb, double min_len, bool significant,
+                              size_t *idx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (in_chains(b, br[i].child) || (significant && (br[i].n < 2 || br[i].len < min_len)))
+            continue;
+        if (n < AM_BODY_PAIR_BRANCHES) {
+            idx[n++] = i;
+            continue;
+        }
+        size_t shortest = 0; /* full: replace the shortest kept when this one is longer */
+        for (size_t k = 1; k < n; k++)
+            if (br[idx[k]].len < br[idx[shortest]].len)
+                shortest = k;
+        if (br[i].len > br[idx[shortest]].len) {
+            memmove(&idx[shortest], &idx[shortest + 1], (n - shortest - 1) * sizeof *idx);
+            idx[n - 1] = i; /* still in file order: i is after every kept one */
+        }
+    }
+    return n;
+}
+
 static size_t find_pairs(const am_body *b, int hub, branch *br, size_t nb, double min_len, pair *out, size_t cap)
 {
-    bool *used = calloc(nb ? nb : 1, sizeof *used);
-    size_t np = 0;
-    if (!used)
-        return 0;
+    size_t idx[AM_BODY_PAIR_BRANCHES];
+    bool used[AM_BODY_PAIR_BRANCHES] = {false};
+    size_t nc = pair_candidates(b, br, nb, min_len, true, idx), np = 0;
     for (;;) {
         pair best = {-1, -1, 1e9};
-        for (size_t i = 0; i < nb; i++)
-            for (size_t k = i + 1; k < nb; k++) {
-                if (used[i] || used[k] || in_chains(b, br[i].child) || in_chains(b, br[k].child) || br[i].n < 2 || br[k].n < 2 || br[i].len < min_len || br[k].len < min_len)
+        for (size_t i = 0; i < nc; i++)
+            for (size_t k = i + 1; k < nc; k++) {
+                if (used[i] || used[k])
                     continue;
-                double e = mirror_error(b, hub, &br[i], &br[k]);
+                double e = mirror_error(b, hub, &br[idx[i]], &br[idx[k]]);
                 if (e >= 0 && e < best.err)
                     best = (pair){(int)i, (int)k, e};
             }
         if (best.x < 0 || np >= cap)
             break;
         used[best.x] = used[best.y] = true;
-        out[np++] = best;
+        out[np++] = (pair){(int)idx[best.x], (int)idx[best.y], best.err};
     }
-    free(used);
     return np;
 }
 
@@ -330,15 +362,24 @@ static am_status hub_branches(const am_body *b, int hub, double min_len, hub_inf
     h->br = calloc(nc ? (size_t)nc : 1, sizeof *h->br);
     if (!h->br)
         return am_fail_nomem(err, "body");
+    /* each path found in one scratch buffer, then kept at its own length: the branches'
+     * paths are disjoint, so together they hold at most every joint once */
+    int *scratch = malloc(b->joint_count * sizeof *scratch);
+    if (!scratch)
+        return am_fail_nomem(err, "body");
     for (int c = b->joints[hub].first_child; c >= 0; c = b->joints[c].next_sibling) {
         branch *x = &h->br[h->nb++];
         x->child = c;
-        x->path = malloc(b->joint_count * sizeof *x->path);
-        if (!x->path)
+        x->n = main_path(b, c, scratch);
+        x->path = malloc(x->n * sizeof *x->path);
+        if (!x->path) {
+            free(scratch);
             return am_fail_nomem(err, "body");
-        x->n = main_path(b, c, x->path);
+        }
+        memcpy(x->path, scratch, x->n * sizeof *x->path);
         x->len = bone_len(b, c) + b->joints[c].reach;
     }
+    free(scratch);
     h->np = find_pairs(b, hub, h->br, h->nb, min_len, h->pairs, 4);
     return AM_OK;
 }
@@ -445,21 +486,17 @@ static am_status collect_joints(const am_scene *s, am_body *b, am_error *err)
     if (b->joint_count == 0)
         return am_fail(err, AM_ERR_INVALID, "no joints: the model has no skeleton (no skin names any node)");
     /* children in order (append at the end to keep file order) */
-    for (size_t i = 0; i < b->joint_count; i++) {
+    for (size_t i = 0; i < b->joint_count; i++)
+        if (b->joints[i].parent >= 0)
+            b->joints[i].depth = b->joints[b->joints[i].parent].depth + 1;
+    for (size_t i = b->joint_count; i-- > 0;) { /* each prepended, last first: file order */
         am_body_joint *j = &b->joints[i];
         if (j->parent < 0)
             continue;
         am_body_joint *p = &b->joints[j->parent];
         p->child_count++;
-        j->depth = p->depth + 1;
-        if (p->first_child < 0) {
-            p->first_child = (int)i;
-        } else {
-            int c = p->first_child;
-            while (b->joints[c].next_sibling >= 0)
-                c = b->joints[c].next_sibling;
-            b->joints[c].next_sibling = (int)i;
-        }
+        j->next_sibling = p->first_child;
+        p->first_child = (int)i;
     }
     for (size_t i = b->joint_count; i-- > 0;) { /* children after parents: reverse pass */
         am_body_joint *j = &b->joints[i];
@@ -503,18 +540,20 @@ static am_status collect_joints(const am_scene *s, am_body *b, am_error *err)
     if (ext.z > b->stature)
         b->stature = ext.z, b->stature_axis = 3;
     /* the root of the largest tree */
+    size_t *size = malloc(b->joint_count * sizeof *size); /* joints in each subtree */
+    if (!size)
+        return am_fail_nomem(err, "body");
+    for (size_t i = 0; i < b->joint_count; i++)
+        size[i] = 1;
+    for (size_t i = b->joint_count; i-- > 0;) /* children after parents: reverse pass */
+        if (b->joints[i].parent >= 0)
+            size[b->joints[i].parent] += size[i];
     size_t best = 0;
     b->root = -1;
-    for (size_t i = 0; i < b->joint_count; i++) {
-        if (b->joints[i].parent >= 0)
-            continue;
-        size_t n = 1;
-        for (size_t k = i + 1; k < b->joint_count; k++)
-            if (is_ancestor(b, (int)i, (int)k))
-                n++;
-        if (n > best)
-            best = n, b->root = (int)i;
-    }
+    for (size_t i = 0; i < b->joint_count; i++)
+        if (b->joints[i].parent < 0 && size[i] > best)
+            best = size[i], b->root = (int)i;
+    free(size);
     return AM_OK;
 }
 
@@ -605,8 +644,11 @@ static am_status place_head(const am_scene *s, am_body *b, am_error *err)
     hub_info h;
     am_status st = hub_branches(b, b->head, 0, &h, err);
     /* small pairs count here: redo with single-joint branches allowed */
-    for (size_t i = 0; !st && i < h.nb; i++)
-        for (size_t k = i + 1; k < h.nb; k++) {
+    size_t idx[AM_BODY_PAIR_BRANCHES];
+    size_t nc = st ? 0 : pair_candidates(b, h.br, h.nb, 0, false, idx);
+    for (size_t ci = 0; !st && ci < nc; ci++)
+        for (size_t ck = ci + 1; ck < nc; ck++) {
+            size_t i = idx[ci], k = idx[ck];
             if (in_chains(b, h.br[i].child) || in_chains(b, h.br[k].child))
                 continue;
             double e = mirror_error(b, b->head, &h.br[i], &h.br[k]);

@@ -610,21 +610,65 @@ static void explain_unmapped(ctx *c)
 
 static void pick_convention(am_map_suggestion *o, const am_body *b)
 {
-    size_t best = 0;
+    /* counted per convention (a handful of names, joint_names.c), in the order first met,
+     * so a tie goes to the convention of the earliest joint */
+    enum { MAX_CONVENTIONS = 32 };
+    const char *seen[MAX_CONVENTIONS];
+    size_t count[MAX_CONVENTIONS], ns = 0;
     for (size_t j = 0; j < b->joint_count; j++) {
         const char *cv = b->joints[j].name.convention;
         if (!cv[0])
             continue;
-        size_t n = 0;
-        for (size_t k = 0; k < b->joint_count; k++)
-            n += strcmp(b->joints[k].name.convention, cv) == 0;
-        if (n > best)
-            best = n, snprintf(o->convention, sizeof o->convention, "%s", cv);
+        size_t k = 0;
+        while (k < ns && strcmp(seen[k], cv) != 0)
+            k++;
+        if (k == ns && ns < MAX_CONVENTIONS) {
+            seen[ns] = cv;
+            count[ns++] = 0;
+        }
+        if (k < ns)
+            count[k]++;
     }
+    size_t best = 0;
+    for (size_t k = 0; k < ns; k++)
+        if (count[k] > best)
+            best = count[k], snprintf(o->convention, sizeof o->convention, "%s", seen[k]);
     /* Unreal's _l/_r: named so when its own words appear (thigh_l, calf_l, upperarm_l) */
     for (size_t j = 0; j < b->joint_count && strcmp(o->convention, "_l/_r") == 0; j++)
         if (strcmp(b->joints[j].name.convention, "Unreal") == 0)
             snprintf(o->convention, sizeof o->convention, "Unreal");
+}
+
+/* Which nodes share their name with another (am_map_rig_name's rule for every node at once:
+ * names sorted, not each compared with all). NULL when out of memory. */
+typedef struct named_node {
+    const char *name;
+    int node;
+} named_node;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const named_node *)a)->name, ((const named_node *)b)->name);
+}
+
+static bool *shared_names(const am_scene *s)
+{
+    size_t n = s->node_count;
+    named_node *v = malloc((n ? n : 1) * sizeof *v);
+    bool *shared = calloc(n ? n : 1, sizeof *shared);
+    if (!v || !shared) {
+        free(v);
+        free(shared);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] = (named_node){s->nodes[i].name, (int)i};
+    qsort(v, n, sizeof *v, by_name);
+    for (size_t i = 0; i + 1 < n; i++)
+        if (strcmp(v[i].name, v[i + 1].name) == 0)
+            shared[v[i].node] = shared[v[i + 1].node] = true;
+    free(v);
+    return shared;
 }
 
 am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax, const am_skeleton *skel,
@@ -633,8 +677,10 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
     memset(out, 0, sizeof *out);
     out->joints = calloc(b->joint_count ? b->joint_count : 1, sizeof *out->joints);
     bool *taken = calloc(skel->joint_count, sizeof *taken);
-    if (!out->joints || !taken) {
+    bool *shared = shared_names(s);
+    if (!out->joints || !taken || !shared) {
         free(taken);
+        free(shared);
         am_map_suggestion_free(out);
         return am_fail_nomem(err, "map suggestion");
     }
@@ -644,8 +690,13 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
         mj->node = b->joints[j].node;
         mj->target = -1;
         mj->weight_to = -1;
-        am_map_rig_name(s, mj->node, mj->rig_name, sizeof mj->rig_name);
+        const char *name = s->nodes[mj->node].name; /* as am_map_rig_name names it */
+        if (name[0] && !shared[mj->node])
+            snprintf(mj->rig_name, sizeof mj->rig_name, "%s", name);
+        else
+            snprintf(mj->rig_name, sizeof mj->rig_name, "#%d", am_scene_node_number(s, mj->node));
     }
+    free(shared);
     ctx c = {s, b, ax, skel, out, taken};
     do_viewer_names(&c);
     if (b->pelvis >= 0)

@@ -29,6 +29,10 @@ extern "C" {
 extern const am_file_format am_mesh_asset_format;
 #define AM_MESH_MAX_FACES 8      /* LL_SCULPT_MESH_MAX_FACES */
 #define AM_MESH_MAX_FACE_VERTICES 65536
+/* Largest PositionDomain bound read, metres: the geometry kernels after the decoder (the
+ * bench's rasteriser, the quality measures) get finite, bounded coordinates, as a scene's
+ * are (scene.h AM_SCENE_MAX_COORD); a viewer mesh spans at most 64 m. */
+#define AM_MESH_MAX_DOMAIN 1e7
 #define AM_MAX_INFLUENCES 4
 #define AM_WEIGHT_END 0xFF       /* end-of-list joint byte in Weights */
 

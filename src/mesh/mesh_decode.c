@@ -179,10 +179,14 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
         return s;
     f->vertex_count = n;
 
-    double mn[3], mx[3];
+    double mn[3] = {0, 0, 0}, mx[3] = {0, 0, 0}; /* "read as zeros" when absent or short */
     if (!read_domain(am_llsd_get(m, "PositionDomain"), mn, mx, 3) &&
         (s = warn(c->a, c->err, "%s face %zu: PositionDomain missing or malformed (read as zeros)", c->block, c->face)))
         return s;
+    for (int k = 0; k < 3; k++) /* every position lies in the domain: bounded here, once */
+        if (!(fabs(mn[k]) <= AM_MESH_MAX_DOMAIN && fabs(mx[k]) <= AM_MESH_MAX_DOMAIN))
+            return face_fail(c, "PositionDomain", m->offset, "%c from %g to %g m is beyond +-%g m (a corrupt or hostile "
+                             "asset)", "XYZ"[k], mn[k], mx[k], AM_MESH_MAX_DOMAIN);
     f->pos_min = am_v3(mn[0], mn[1], mn[2]);
     f->pos_max = am_v3(mx[0], mx[1], mx[2]);
     size_t n1 = n ? n : 1;

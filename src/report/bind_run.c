@@ -179,8 +179,10 @@ static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer
         return am_bind_fit(&m, job->fit, viewer, out, note, note_size, err);
     }
     if (job->skeleton_from == AM_SKELETON_RIG) {
-        snprintf(note, note_size, "joints from %s", job->skeleton_path);
-        return am_bind_skeleton_load(job->skeleton_path, viewer, height, out, err);
+        char unit[240];
+        am_status s = am_bind_skeleton_load_for(job->skeleton_path, viewer, height, src, out, unit, sizeof unit, err);
+        snprintf(note, note_size, "joints from %s, %s", job->skeleton_path, unit);
+        return s;
     }
     am_scene like;
     am_status s = am_scene_load(job->skeleton_path, &like, err);
@@ -245,6 +247,20 @@ static am_status placement_sheet(const am_bench *b, const char *note, int thread
     free(prim);
     free(joints);
     return s;
+}
+
+/* The rig's bones outside the mesh, blockers in the quality report (the rig is not where
+ * the mesh is: wrong units, another model's skeleton). */
+static am_status bones_outside(am_bind_run_result *out, const am_bind_skeleton *skel, am_error *err)
+{
+    const char **names = malloc((skel->joint_count ? skel->joint_count : 1) * sizeof *names);
+    if (!names)
+        return am_fail_nomem(err, "bind report");
+    for (size_t j = 0; j < skel->joint_count; j++)
+        names[j] = skel->joints[j].name;
+    am_quality_bones_outside(&out->quality, names, out->bind.joint_held, skel->joint_count);
+    free(names);
+    return AM_OK;
 }
 
 /* Work that runs beside the command's own: the solver's libraries load while the mesh is
@@ -436,6 +452,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
     size_t bind_json_at = reserve_file(out);
+    if ((s = bones_outside(out, &skel, err)))
+        goto done;
     if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
                            out->skeleton_note)) ||
         (s = am_bind_result_text(&out->bind, &skel, &text, err)))

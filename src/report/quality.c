@@ -871,6 +871,7 @@ am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses
     snprintf(r->source, sizeof r->source, "%s", b->source);
     r->height_m = b->height;
     r->worst = AM_FLAG_PASS;
+    r->outside_flag = AM_FLAG_NA;
     am_status s = am_bench_weight_report(b, &r->weights, err);
     if (s)
         return s;
@@ -954,6 +955,19 @@ done:
     return s;
 }
 
+void am_quality_bones_outside(am_quality_report *r, const char *const *names, const bool *held, size_t count)
+{
+    r->outside_count = 0;
+    for (size_t j = 0; j < count; j++)
+        if (!held[j]) {
+            if (r->outside_count < 16)
+                snprintf(r->outside[r->outside_count], sizeof r->outside[0], "%s", names[j]);
+            r->outside_count++;
+        }
+    r->outside_flag = r->outside_count ? AM_FLAG_BLOCKER : AM_FLAG_PASS;
+    count_flag(r, r->outside_flag);
+}
+
 void am_quality_free(am_quality_report *r)
 {
     if (!r)
@@ -997,6 +1011,13 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
     for (size_t i = 0; i < r->empty_major_count && i < 16; i++)
         json_array_append_new(em, json_string(r->empty_major[i]));
     json_object_set_new(w, "empty_major", json_pack("{s:o, s:s}", "joints", em, "flag", am_flag_name(r->empty_major_flag)));
+    if (r->outside_flag != AM_FLAG_NA) {
+        json_t *names = json_array();
+        for (size_t i = 0; names && i < r->outside_count && i < 16; i++)
+            json_array_append_new(names, json_string(r->outside[i]));
+        json_object_set_new(w, "bones_outside", json_pack("{s:I, s:o, s:s}", "count", (json_int_t)r->outside_count,
+                                                          "joints", names, "flag", am_flag_name(r->outside_flag)));
+    }
     json_object_set_new(w, "sum_dev", flagged((double)r->weights.sum_dev, r->sum_dev_flag));
     json_object_set_new(w, "max_influences", flagged(r->weights.max_influences, r->influences_flag));
     json_object_set_new(w, "over4", json_integer(0));
@@ -1073,6 +1094,12 @@ am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err
     for (size_t i = 0; i < r->empty_major_count && i < 16; i++)
         LINE("%s%s", i ? ", " : " (", r->empty_major[i]);
     LINE("%s\n", r->empty_major_count ? ")" : "");
+    if (r->outside_flag != AM_FLAG_NA) {
+        LINE("  %-8s bones outside     %zu", am_flag_name(r->outside_flag), r->outside_count);
+        for (size_t i = 0; i < r->outside_count && i < 16; i++)
+            LINE("%s%s", i ? ", " : " (outside the mesh: ", r->outside[i]);
+        LINE("%s\n", r->outside_count > 16 ? ", ...)" : r->outside_count ? ")" : "");
+    }
     LINE("  %-8s sum_dev           %zu\n", am_flag_name(r->sum_dev_flag), r->weights.sum_dev);
     LINE("  %-8s max_influences    %d (over4 0)\n", am_flag_name(r->influences_flag), r->weights.max_influences);
     LINE("  %-8s cross-side weight %.4f\n", am_flag_name(r->cross_side_flag), r->weights.cross_side_weight);

@@ -136,6 +136,11 @@ typedef struct am_quality_report {
     char empty_major[16][64];
     size_t empty_major_count;
     am_flag empty_major_flag;
+    /* Bones of the rig that lie outside the mesh (no island holds them), when the caller
+     * knows the rig it bound (am_quality_bones_outside): each outside bone is a blocker. */
+    char outside[16][64];
+    size_t outside_count;
+    am_flag outside_flag;    /* AM_FLAG_NA when the caller did not say */
     bool mirror_applies;
     size_t mirror_pairs;
     double mirror_err;
@@ -150,6 +155,11 @@ typedef struct am_quality_report {
     size_t blockers, majors, minors;
     am_flag worst;
 } am_quality_report;
+
+/* Record the rig bones no island of the mesh holds (`held[j]` false), as `animesh bind`
+ * knows them: a bone outside the mesh gets no weight and means the rig is not where the
+ * mesh is (wrong units, another model's skeleton), so every one is a blocker. */
+void am_quality_bones_outside(am_quality_report *report, const char *const *names, const bool *held, size_t count);
 
 /* Run every measurement. poses NULL = the standard library. */
 am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t pose_count, am_quality_report *out,

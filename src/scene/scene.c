@@ -353,6 +353,59 @@ static void mark_motion_joints(am_scene *s)
             s->nodes[i].is_joint = true;
 }
 
+static bool bounded_m(const am_mat4 *m)
+{
+    for (int k = 0; k < 16; k++)
+        if (!(fabs(m->m[k]) <= AM_SCENE_MAX_COORD))
+            return false;
+    return true;
+}
+
+static bool bounded_v(am_vec3 p)
+{
+    return fabs(p.x) <= AM_SCENE_MAX_COORD && fabs(p.y) <= AM_SCENE_MAX_COORD && fabs(p.z) <= AM_SCENE_MAX_COORD;
+}
+
+/* Every coordinate bounded (AM_SCENE_MAX_COORD), checked once here where every reader's
+ * scene enters, before any kernel runs: the matrices, then each vertex as stored and
+ * where its mesh places it (the worlds are computed by then). */
+static am_status check_extent(const am_scene *s, am_error *err)
+{
+    const char *why = "beyond +-1e7 file units: a stray or corrupt value (scene.h AM_SCENE_MAX_COORD)";
+    for (size_t i = 0; i < s->node_count; i++)
+        if (!bounded_m(&s->nodes[i].world)) {
+            char label[160];
+            am_scene_node_label(s, (int)i, label, sizeof label);
+            return where_fail(err, s, "node '%s': its world transform has an entry %s", label, why);
+        }
+    for (size_t i = 0; i < s->skin_count; i++) {
+        const am_scene_skin *k = &s->skins[i];
+        if (!bounded_m(&k->bind_shape))
+            return where_fail(err, s, "skin '%s': the bind shape matrix has an entry %s", k->name ? k->name : "", why);
+        for (size_t j = 0; j < k->joint_count; j++)
+            if (!bounded_m(&k->inverse_binds[j]))
+                return where_fail(err, s, "skin '%s' joint '%s': the inverse bind matrix has an entry %s",
+                                  k->name ? k->name : "", k->joint_names[j], why);
+    }
+    for (size_t i = 0; i < s->mesh_count; i++) {
+        const am_scene_mesh *m = &s->meshes[i];
+        am_mat4 place = m->skin >= 0 ? s->skins[m->skin].bind_shape
+                        : m->node >= 0 ? s->nodes[m->node].world
+                                       : am_mat4_identity();
+        for (size_t v = 0; v < m->vertex_count; v++) {
+            am_vec3 p = am_v3(m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]);
+            am_vec3 q = am_mat4_transform_point(&place, p);
+            if (!bounded_v(p) || !bounded_v(q)) {
+                am_vec3 bad = bounded_v(p) ? q : p;
+                return where_fail(err, s, "mesh '%s' vertex %zu (0-based)%s: (%g, %g, %g) is %s",
+                                  m->name ? m->name : "", v, bounded_v(p) ? ", where its node places it" : "",
+                                  bad.x, bad.y, bad.z, why);
+            }
+        }
+    }
+    return AM_OK;
+}
+
 am_status am_scene_finish(am_scene *s, am_error *err)
 {
     am_status st;
@@ -364,7 +417,7 @@ am_status am_scene_finish(am_scene *s, am_error *err)
         am_scene_node *n = &s->nodes[i];
         n->world = n->parent >= 0 ? am_mat4_mul(&n->local, &s->nodes[n->parent].world) : n->local;
     }
-    return AM_OK;
+    return check_extent(s, err);
 }
 
 int am_scene_node_number(const am_scene *s, int node)

@@ -190,6 +190,14 @@ typedef struct am_scene_declared {
  * the node tree after it (joint maps, retargeting, the import plan) is then bounded, even
  * one that recurses. 512 is COLLADA's <node> limit; real rigs nest 10 to 30 deep. */
 #define AM_SCENE_MAX_NODE_DEPTH 512
+/* Largest coordinate a scene may hold, in file units: every vertex where its mesh places
+ * it (its skin's bind shape, else its node's world transform), as stored, and every entry
+ * of a node's world, a bind shape or an inverse bind matrix. am_scene_finish refuses a
+ * scene beyond it, naming the vertex or node, so no geometry kernel (Embree's rays, the
+ * voxeliser, the Laplacian, the rasteriser) ever sees an astronomical or non-finite
+ * number: 1e7 units is 10 km in millimetres, ten times the 1000 m a rig may span
+ * (skin_build.h), and far inside what a float and Embree's rays hold (1.8e18). */
+#define AM_SCENE_MAX_COORD 1e7
 
 typedef struct am_scene {
     char *source;          /* the file (for messages) */
@@ -233,7 +241,8 @@ void am_scene_note(am_scene *scene, const char *fmt, ...) __attribute__((format(
  * a parent not before its child, an index out of range (face index >= vertex_count,
  * influence joint >= joint_count, skin/material/node reference), a non-finite value in a
  * position, normal, UV, weight, matrix or key, a negative weight, clip times that
- * decrease, a channel on a node without an exact TRS, a rotation key of zero length.
+ * decrease, a channel on a node without an exact TRS, a rotation key of zero length, a
+ * coordinate or matrix entry beyond AM_SCENE_MAX_COORD.
  * A scene with no mesh and no joint (a motion-only file) gets its joints here: every node
  * a clip animates and every node below one. */
 am_status am_scene_finish(am_scene *scene, am_error *err);
