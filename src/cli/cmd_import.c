@@ -167,8 +167,9 @@ static void print_report(const am_import_report *r)
                    m->samples);
             print_vec("", m->min_prim);
             print_vec("..", m->max_prim);
-            printf(" m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6: %s\n",
-                   m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share,
+            printf(" m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6, "
+                   "tear %.3f m, spike %.3f m: %s\n",
+                   m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share, m->tear_m, m->spike_m,
                    m->exploded ? "EXPLODES" : m->strained ? "strained, not exploding" : "ok");
         }
         if (p->pose_sheet[0])

@@ -168,8 +168,34 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
 
 /* --- bench ---------------------------------------------------------------------------------- */
 
-static am_status bench_motion(const am_bench *b, int motion, double duration, am_import_anim_result *out,
-                              const am_bench_pose_report *rest, am_error *err)
+/* The creature's size: the diagonal of the rest box of every part's vertices and joints
+ * (bind frame), so a small part (an eye) is judged against the creature it belongs to. */
+static double creature_size(const am_import_plan *plan)
+{
+    am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    for (size_t p = 0; p < plan->part_count; p++) {
+        const am_rig *r = &plan->parts[p].rig;
+        for (size_t i = 0; i < r->joint_count + r->vertex_count; i++) {
+            am_vec3 v;
+            if (i < r->joint_count) {
+                v = r->joints[i].world;
+            } else {
+                const float *f = r->positions + 3 * (i - r->joint_count);
+                v = am_v3(f[0], f[1], f[2]);
+                if (r->explicit_skin) /* the mesh's own space: bind frame = positions * bind shape */
+                    v = am_mat4_transform_point(&r->bind_shape, v);
+            }
+            if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z))
+                continue;
+            lo = am_v3(fmin(lo.x, v.x), fmin(lo.y, v.y), fmin(lo.z, v.z));
+            hi = am_v3(fmax(hi.x, v.x), fmax(hi.y, v.y), fmax(hi.z, v.z));
+        }
+    }
+    return lo.x <= hi.x ? am_v3_dist(lo, hi) : 0.0;
+}
+
+static am_status bench_motion(const am_bench *b, int motion, double duration, double creature_m,
+                              am_import_anim_result *out, const am_bench_pose_report *rest, am_error *err)
 {
     double times[BENCH_SAMPLES];
     am_render_even_times(duration, BENCH_SAMPLES, times);
@@ -195,13 +221,21 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, am
         out->strain_p1 = fmin(out->strain_p1, pr.strain.p1);
         out->strain_p99 = fmax(out->strain_p99, pr.strain.p99);
         out->strain_share = fmax(out->strain_share, pr.strain.share_outside);
+        if (pr.strain.tear_m > out->tear_m) {
+            out->tear_m = pr.strain.tear_m;
+            out->tear_ratio = pr.strain.tear_ratio;
+        }
+        out->spike_m = fmax(out->spike_m, pr.strain.spike_m);
         am_bench_pose_report_free(&pr);
     }
-    /* Exploded: the posed mesh no longer fits twice its rest box, or a vertex travels
-     * farther than the whole creature is big. Strain beyond quality.md's flag is a
-     * separate, weaker finding (a hard seam stretching), not an explosion. */
-    double rest_diag = am_v3_dist(rest->min_prim, rest->max_prim), diag = am_v3_dist(out->min_prim, out->max_prim);
-    out->exploded = diag > 2 * rest_diag || out->max_displacement_m > rest_diag;
+    /* Exploded: a vertex leaves its neighbours (an edge tears) by a visible share of the
+     * creature, not a part travelling with its joint (an eye riding the head moves 28 cm
+     * and keeps every edge). The part's own box counts too, for a creature the plan cannot
+     * size. Strain beyond quality.md's flag is a separate, weaker finding (a hard seam
+     * stretching), not an explosion. */
+    out->creature_m = fmax(creature_m, am_v3_dist(rest->min_prim, rest->max_prim));
+    am_bench_strain worst = {.tear_m = out->tear_m, .spike_m = out->spike_m};
+    out->exploded = am_bench_tears(&worst, out->creature_m);
     out->strained = out->strain_share > 0.002;
     return AM_OK;
 }
@@ -319,11 +353,12 @@ static am_status bench_part(const am_buf *mesh, const char *name, size_t colour,
         st = am_fail_nomem(err, "bench");
     } else {
         pr->anim_count = plan->motion_count;
+        double creature_m = creature_size(plan);
         for (size_t m = 0; m < plan->motion_count && !st; m++) {
             snprintf(pr->anims[m].name, sizeof pr->anims[m].name, "%s", plan->motions[m].name);
             am_bench_motion_info info;
             if (!(st = am_bench_motion_get_info(&b, m, &info, err)))
-                st = bench_motion(&b, (int)m, info.duration, &pr->anims[m], &rest_pose, err);
+                st = bench_motion(&b, (int)m, info.duration, creature_m, &pr->anims[m], &rest_pose, err);
         }
     }
     am_bench_pose_report_free(&rest_pose);
@@ -609,10 +644,14 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         const am_import_anim_result *a = &pr->anims[m];
         if (a->exploded)
             run_finding(rep, "exploded",
-                        "part '%s' playing '%s' explodes: a vertex travels %.3f m, the posed box grows to (%.3f, %.3f, "
-                        "%.3f)..(%.3f, %.3f, %.3f) m",
-                        part->name, a->name, a->max_displacement_m, a->min_prim.x, a->min_prim.y, a->min_prim.z,
-                        a->max_prim.x, a->max_prim.y, a->max_prim.z);
+                        "part '%s' playing '%s' explodes: %s %.3f m (the creature is %.2f m; the line is %.0f%% of "
+                        "it): a vertex there is held by a joint far from it; check its weights",
+                        part->name, a->name,
+                        a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m ? "a vertex is torn from all its neighbours by"
+                                                                           : "an edge tears open by",
+                        a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m ? a->spike_m : a->tear_m, a->creature_m,
+                        100 * (a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m ? AM_BENCH_SPIKE_SHARE
+                                                                                 : AM_BENCH_EXPLODE_SHARE));
         else if (a->strained)
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "
