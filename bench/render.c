@@ -64,6 +64,17 @@ am_render_options am_render_defaults(void)
     return o;
 }
 
+bool am_render_joints_parse(const char *s, am_render_joints *out)
+{
+    static const char *const names[] = {"auto", "none", "dots", "names"};
+    for (int k = 0; k < 4; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *out = (am_render_joints)k;
+            return true;
+        }
+    return false;
+}
+
 /* (u right, v up, d toward the camera): proper rotations of the avatar axes. */
 static inline am_vec3 to_view(am_view view, am_vec3 p)
 {
@@ -699,8 +710,9 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
                     continue;
                 double ax, ay, ad;
                 project(pr, in->joints[j], &ax, &ay, &ad);
-                disc(img, ax, ay, 4.0, RIM, x0, x0 + w, rows);
-                disc(img, ax, ay, 2.8, DOT, x0, x0 + w, rows);
+                /* small: a dot marks the joint without hiding the limb under it */
+                disc(img, ax, ay, 2.6, RIM, x0, x0 + w, rows);
+                disc(img, ax, ay, 1.7, DOT, x0, x0 + w, rows);
                 if (opt->label_joints && drawable(ax, ay) && ay > y0 + LABEL_H && ay < y0 + h - FOOTER_H) {
                     const char *nm = sk->joints[j].name;
                     if (nm[0] == 'm' && nm[1] >= 'A' && nm[1] <= 'Z')
@@ -961,6 +973,49 @@ static void box_bounds(am_vec3 lo, am_vec3 hi, am_view view, bounds *bd)
 {
     for (int k = 0; k < 8; k++) /* the eight corners */
         grow(bd, view, am_v3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z));
+}
+
+size_t am_render_weighted_joint_count(const am_bench *b)
+{
+    bool *w = calloc(b->skel->joint_count + 1, sizeof *w);
+    size_t n = 0;
+    if (!w)
+        return b->skin_joint_count; /* out of memory: count every skin joint */
+    weighted_joints(b, w);
+    for (size_t j = 0; j < b->skel->joint_count; j++)
+        n += w[j];
+    free(w);
+    return n;
+}
+
+void am_render_set_joints(am_render_options *o, am_render_joints mode, const am_bench *b)
+{
+    if (mode == AM_RENDER_JOINTS_AUTO)
+        mode = b && am_render_weighted_joint_count(b) > AM_RENDER_JOINTS_AUTO_MAX ? AM_RENDER_JOINTS_NONE
+                                                                                  : AM_RENDER_JOINTS_DOTS;
+    o->draw_joints = mode != AM_RENDER_JOINTS_NONE;
+    o->label_joints = mode == AM_RENDER_JOINTS_NAMES;
+}
+
+void am_render_fit_frame(am_view view, am_vec3 lo, am_vec3 hi, int long_px, int min_px, int *w, int *h)
+{
+    bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    box_bounds(lo, hi, view, &bd);
+    double du = bd.u1 - bd.u0, dv = bd.v1 - bd.v0;
+    const int across = 2 * MARGIN, down = LABEL_H + FOOTER_H + 2 * MARGIN;
+    if (!(du > 1e-6) || !(dv > 1e-6) || !isfinite(du) || !isfinite(dv))
+        du = dv = 1; /* nothing to frame (or a broken pose): a square */
+    /* the scale at which the larger extent fills its side; then the other side */
+    double su = (long_px - across) / du, sv = (long_px - down) / dv;
+    if (du * sv >= long_px - across) { /* wide: the width is the long side */
+        *w = long_px;
+        *h = (int)ceil(dv * su) + down;
+    } else {
+        *h = long_px;
+        *w = (int)ceil(du * sv) + across;
+    }
+    *w = *w < min_px ? min_px : *w;
+    *h = *h < min_px ? min_px : *h;
 }
 
 void am_render_palette(size_t i, float rgb[3])

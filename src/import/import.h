@@ -44,6 +44,7 @@ extern "C" {
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/io.h"
+#include "bench/render.h"
 #include "retarget/retarget.h"
 #include "scene/scene.h"
 #include "math/am_math.h"
@@ -62,6 +63,7 @@ typedef struct am_import_options {
     bool merge;                  /* one asset from every skinned mesh (<= 8 faces, <= 110 joints) */
     bool normalize_binds;        /* pure-translation inverse binds, mesh kept where it is */
     bool bench;                  /* bench every part with every motion, pose sheets */
+    am_render_joints joints;     /* --joints: what a part's pose sheet draws (default auto) */
     bool preview;                /* --preview: NAME.preview.html (import_preview.h) */
     bool meshdata_required;      /* --meshdata: a multi-face part is an error, not a warning */
     bool faithful_only;          /* --faithful: a file the faithful route cannot take is refused

@@ -19,6 +19,7 @@
 #include "world/oar_check.h"
 
 #define POSE_COLUMNS 6    /* pose sheet: times per row */
+#define POSE_PANEL_PX 400 /* pose sheet: a panel's longer side (the creature fills >= 70 % of it) */
 #define BENCH_SAMPLES 13  /* measured times per motion, both ends included */
 
 /* Everything a part produced, kept until the OAR and the commit. */
@@ -242,11 +243,12 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, do
 
 /* Rows = motions (side, then front), columns = times; a rest row when no motion is given.
  * Every bench (one part, or all the parts of the creature together, each in its palette
- * colour) is drawn in one framing per view: the box of the posed meshes over every row's
- * times, so the creature fills the frame and neither jumps between frames nor rescales
- * between motions. */
+ * colour) is drawn in one framing per row: the box of the posed meshes over the row's
+ * times, in panels shaped like that box (am_render_fit_frame), so the creature fills each
+ * panel's longer side and does not jump between the frames of a motion. Joints: `joints`
+ * for one part (AUTO: dots up to 25 weighted joints), none for the parts together. */
 static am_status pose_sheet(const am_bench *const *benches, const size_t *colours, size_t nb, const am_import_plan *plan,
-                            const char *title, am_buf *png, am_error *err)
+                            am_render_joints joints, const char *title, am_buf *png, am_error *err)
 {
     size_t rows = plan->motion_count ? plan->motion_count : 1;
     if (rows > 16)
@@ -258,7 +260,7 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
     if (!parts)
         return am_fail_nomem(err, "pose sheet");
     double times[16][POSE_COLUMNS];
-    am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    am_vec3 lo[16], hi[16];
     am_status st = AM_OK;
     for (size_t m = 0; m < rows && !st; m++) {
         am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, columns, times[m]);
@@ -266,11 +268,7 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
             parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
             am_render_palette(colours[p], parts[p].base_rgb);
         }
-        am_vec3 l, h;
-        if (!(st = am_render_posed_box(parts, nb, times[m], columns, &l, &h, err))) {
-            lo = am_v3(fmin(lo.x, l.x), fmin(lo.y, l.y), fmin(lo.z, l.z));
-            hi = am_v3(fmax(hi.x, h.x), fmax(hi.y, h.y), fmax(hi.z, h.z));
-        }
+        st = am_render_posed_box(parts, nb, times[m], columns, &lo[m], &hi[m], err);
     }
     am_image strips[2 * 16];
     size_t ns = 0;
@@ -280,14 +278,17 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
         for (int v = 0; v < 2 && !st; v++) {
             am_render_options o = am_render_defaults();
             o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
-            o.frame_width = plan->motion_count ? 240 : 480;
-            o.frame_height = 280;
+            /* each panel framed on the creature as this motion poses it, shaped like it
+             * seen from this side: it fills the panel's longer side (a 5.2 m raptor seen
+             * side on gets a wide panel, not 30 % of a tall one) */
+            am_render_fit_frame(o.view, lo[m], hi[m], POSE_PANEL_PX, plan->motion_count ? 120 : 200, &o.frame_width,
+                                &o.frame_height);
             /* the parts together show how they fit; their joints (a Bento avatar: 94, the
              * face's over the eyes) are in each part's own sheet */
-            o.draw_joints = nb == 1;
+            am_render_set_joints(&o, nb == 1 ? joints : AM_RENDER_JOINTS_NONE, benches[0]);
             o.focus = true;
-            o.focus_min = lo;
-            o.focus_max = hi;
+            o.focus_min = lo[m];
+            o.focus_max = hi[m];
             for (size_t p = 0; p < nb; p++) {
                 parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
                 am_render_palette(colours[p], parts[p].base_rgb);
@@ -328,8 +329,8 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
 }
 
 static am_status bench_part(const am_buf *mesh, const char *name, size_t colour, const am_import_plan *plan,
-                            const am_skeleton *skel, bool full, am_import_part_report *pr, am_buf *sheet,
-                            am_error *err)
+                            const am_skeleton *skel, bool full, am_render_joints joints, am_import_part_report *pr,
+                            am_buf *sheet, am_error *err)
 {
     am_bench b;
     am_status st = am_bench_load_mem(mesh->data, mesh->size, name, skel, NULL, &b, err);
@@ -364,7 +365,7 @@ static am_status bench_part(const am_buf *mesh, const char *name, size_t colour,
     am_bench_pose_report_free(&rest_pose);
     const am_bench *one = &b;
     if (!st)
-        st = pose_sheet(&one, &colour, 1, plan, NULL, sheet, err);
+        st = pose_sheet(&one, &colour, 1, plan, joints, NULL, sheet, err);
 done:
     am_bench_free(&b);
     return st;
@@ -401,7 +402,7 @@ static am_status combined_sheet(const am_import_plan *plan, const am_skeleton *s
     char title[200], name[160];
     snprintf(title, sizeof title, "%s (%zu parts)", plan->name, n);
     snprintf(name, sizeof name, "%s_poses", plan->name);
-    if (!st && !(st = pose_sheet(ptrs, colours, n, plan, title, &png, err))) {
+    if (!st && !(st = pose_sheet(ptrs, colours, n, plan, AM_RENDER_JOINTS_NONE, title, &png, err))) {
         snprintf(rep->pose_sheet, sizeof rep->pose_sheet, "%s/%s.png", out_dir, name);
         st = add_file(set, out_dir, name, ".png", &png, err);
     }
@@ -486,6 +487,7 @@ typedef struct part_jobs {
     const am_import_plan *plan;
     const am_skeleton *skel;
     bool full_bench;
+    am_render_joints joints;
     am_import_part_report *pr;
     am_buf *rig_json, *md, *sheet;
     am_status st[PART_JOB_COUNT];
@@ -502,7 +504,8 @@ static void part_job(void *user, size_t k, int worker)
     case PART_JOB_RIG: j->st[k] = j->rig ? am_rig_to_json(j->rig, j->rig_json, err) : AM_OK; break;
     case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
     default:
-        j->st[k] = bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->pr, j->sheet, err);
+        j->st[k] =
+            bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->joints, j->pr, j->sheet, err);
         break;
     }
 }
@@ -574,7 +577,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if (opts->normalize_binds && part->rig.explicit_skin) {
         /* before: the file's inverse binds, on the bench; after: what is written */
         am_import_part_report before = {0};
-        if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, false, &before, NULL, err)) ||
+        if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, false, AM_RENDER_JOINTS_NONE, &before, NULL,
+                             err)) ||
             (st = normalized_rig(&part->rig, &res, skel, &normalized, err)))
             goto done;
         have_normalized = true;
@@ -621,7 +625,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     /* The writers read the build, the bench the encoded bytes: independent, so they run side
      * by side; the first failure in this order is the one reported, as one after another. */
     part_jobs jobs = {&res, rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
-                      pr,   &rig_json, &md, &sheet, {AM_OK}, {{0}}};
+                      opts->joints, pr, &rig_json, &md, &sheet, {AM_OK}, {{0}}};
     am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
     if (rig_beside) {
         am_task_join(&rig_task);
