@@ -17,7 +17,7 @@ static const char *help =
     "usage: animesh bench MESH.llmesh [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"
     "                     [--set NAME:EXPR ...] [--lod N] [--json] [--max-rest-error M]\n"
     "                     [--png-strip OUT.png [--frames N] [--view front|side|top]\n"
-    "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--no-joints]\n"
+    "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--joints MODE]\n"
     "                      [--frame-size WxH]] [--skeleton FILE]\n\n"
     "Reads a mesh asset as written (through the decoder) and .anim files, places the\n"
     "viewer's skeleton as the viewer does (defaults; mPelvis at the prim; each skinned\n"
@@ -45,13 +45,18 @@ static const char *help =
     "  --lod N          0 lowest .. 3 high (default: the highest present)\n"
     "  --max-rest-error M  exit 1 when the rest error exceeds M metres\n"
     "  --png-strip OUT  render N frames of motion --strip-anim (default 0; rest when no\n"
-    "                   motion) side by side, one framing for the whole motion, joints drawn\n"
+    "                   motion) side by side, one framing for the whole motion: frames\n"
+    "                   shaped like the posed mesh seen from the view, which spans their\n"
+    "                   longer side (400 px) but for the margins\n"
     "  --frames N       frames in the strip (default 7), evenly over [0, duration]\n"
     "  --view V         front (from +X), side (from -Y, +X right), top (default side)\n"
     "  --texture PNG    colour from this atlas at the mesh UVs\n"
     "  --flat           flat shading (default Lambert, smooth)\n"
-    "  --no-joints      do not draw the joints\n"
-    "  --frame-size WxH pixels per frame (default 360x400)\n"
+    "  --joints MODE    none, dots (small, the weighted joints and their bones), names\n"
+    "                   (dots and names) or auto (default: dots up to 25 weighted joints,\n"
+    "                   none past that); --no-joints is none\n"
+    "  --frame-size WxH pixels per frame, framing the mesh and the prim (default: shaped\n"
+    "                   like the posed mesh, as above)\n"
     "  --json           machine-readable report\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
     "Exit codes: 0 ok, 1 invalid input or --max-rest-error exceeded, 2 usage, 3 I/O.\n";
@@ -65,7 +70,8 @@ typedef struct bench_args {
     size_t anim_count;
     double times[MAX_ITEMS];
     size_t time_count;
-    bool keys, json, flat, no_joints;
+    bool keys, json, flat;
+    am_render_joints joints;
     char *set_specs[MAX_ITEMS];
     size_t set_count;
     int lod, frames, strip_anim, fw, fh;
@@ -95,6 +101,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         {"texture", required_argument, 'x', 0},
         {"flat", no_argument, 'f', 0},
         {"no-joints", no_argument, 'J', 0},
+        {"joints", required_argument, 'o', 0},
         {"frame-size", required_argument, 'z', 0},
         {"skeleton", required_argument, 's', 0},
         AM_CLI_OPT_HELP};
@@ -103,7 +110,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
     am_cli_opts op;
     am_cli_opts_begin(&op, "bench", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
     while ((c = am_cli_opts_next(&op)) >= 0) {
-        if (strchr("nvixfJz", c) && c && !a->strip_only)
+        if (strchr("nvixfJoz", c) && c && !a->strip_only)
             a->strip_only = op.name;
         switch (c) {
         case 'a':
@@ -151,7 +158,11 @@ static int parse_args(int argc, char **argv, bench_args *a)
             break;
         case 'x': a->texture = op.arg; break;
         case 'f': a->flat = true; break;
-        case 'J': a->no_joints = true; break;
+        case 'J': a->joints = AM_RENDER_JOINTS_NONE; break;
+        case 'o':
+            if (!am_render_joints_parse(op.arg, &a->joints))
+                return am_cli_usage("bench", "--joints must be none, dots, names or auto, not '%s'", op.arg);
+            break;
         case 'z':
             if (sscanf(op.arg, "%dx%d", &a->fw, &a->fh) != 2 || a->fw < 64 || a->fh < 96 || a->fw > 4096 || a->fh > 4096)
                 return am_cli_usage("bench", "--frame-size '%s' must be WxH, 64x96 .. 4096x4096", op.arg);
@@ -320,11 +331,7 @@ static am_status write_strip(const bench_args *a, const am_bench *b, const am_be
     am_render_options opt = am_render_defaults();
     opt.view = a->view;
     opt.flat = a->flat;
-    opt.draw_joints = !a->no_joints;
-    if (a->fw) {
-        opt.frame_width = a->fw;
-        opt.frame_height = a->fh;
-    }
+    am_render_set_joints(&opt, a->joints, b);
     am_image tex = {0};
     if (a->texture) {
         am_status s = am_png_read(a->texture, &tex, err);
@@ -342,6 +349,21 @@ static am_status write_strip(const bench_args *a, const am_bench *b, const am_be
     }
     size_t nf = ro->strip_frames;
     am_render_even_times(dur, nf, times);
+    if (a->fw) {
+        opt.frame_width = a->fw;
+        opt.frame_height = a->fh;
+    } else {
+        /* frames shaped like the posed mesh, framed on it (not on the prim) */
+        am_render_part part = {b, motion, {0, 0, 0}};
+        am_status s = am_render_posed_box(&part, 1, times, nf, &opt.focus_min, &opt.focus_max, err);
+        if (s) {
+            am_image_free(&tex);
+            return s;
+        }
+        opt.focus = opt.focus_min.x <= opt.focus_max.x;
+        if (opt.focus)
+            am_render_fit_frame(opt.view, opt.focus_min, opt.focus_max, 400, 120, &opt.frame_width, &opt.frame_height);
+    }
     am_status s = am_render_strip_png(b, motion, times, nf, &opt, a->strip, err);
     am_image_free(&tex);
     return s;

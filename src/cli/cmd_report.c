@@ -14,7 +14,7 @@
 
 static const char *help =
     "usage: animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json]\n"
-    "                      [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
+    "                      [--joints MODE] [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
     "The weight and deformation figures a lead rigger judges (quality.md), each flagged\n"
     "blocker / major / minor, measured on the viewer-faithful bench:\n"
     "  weights   unweighted (blocker), empty_major: a major bone inside the mesh with no\n"
@@ -33,7 +33,9 @@ static const char *help =
     "(COLLADA, glTF, FBX ...: imported and skinned in memory; --up/--forward/--unit as for\n"
     "'animesh bind'). Prints the summary (or with --json the whole report); with --out DIR\n"
     "writes STEM.report.json, STEM.report.txt, STEM_poses.png and STEM_closeup_N_JOINT.png\n"
-    "(the worst joints), all replaced together.\n"
+    "(the worst joints), all replaced together. The sheet's cells are shaped like the\n"
+    "creature seen from each side; --joints none|dots|names|auto: what they draw over the\n"
+    "mesh (auto, the default: small dots up to 25 weighted joints, none past that).\n"
     "Exit 0 when nothing is a blocker; 1 a blocker or invalid input; 2 usage; 3 I/O.\n";
 
 int am_cli_frame_option(const char *cmd, int opt, const char *arg, am_bind_frame *frame)
@@ -97,9 +99,11 @@ int am_cmd_report(int argc, char **argv)
     }
     const char *skel_path = NULL, *poses = NULL, *out_dir = NULL;
     bool json = false;
+    am_render_joints joints = AM_RENDER_JOINTS_AUTO;
     am_bind_frame frame = {0, 0, 0};
     static const am_cli_opt lopts[] = {
         {"poses", required_argument, 'p', 0},
+        {"joints", required_argument, 'J', 0},
         {"out", required_argument, 'o', 'o'},
         {"json", no_argument, 'j', 0},
         {"up", required_argument, 'u', 0},
@@ -121,6 +125,10 @@ int am_cmd_report(int argc, char **argv)
         case 'o': out_dir = op.arg; break;
         case 'j': json = true; break;
         case 's': skel_path = op.arg; break;
+        case 'J':
+            if (!am_render_joints_parse(op.arg, &joints))
+                return am_cli_usage("report", "--joints: expected none, dots, names or auto, got '%s'", op.arg);
+            break;
         }
     }
     if (c == AM_CLI_OPTS_STOP)
@@ -158,6 +166,7 @@ int am_cmd_report(int argc, char **argv)
         am_bench_free(&bench);
         goto out;
     }
+    rep.joints = joints;
     if (json) {
         am_buf b = {0};
         if (!am_quality_json(&rep, &b, &err))
