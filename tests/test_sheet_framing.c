@@ -1,7 +1,8 @@
 /* Sheets people can judge (issue 28): every panel of an import's pose sheet frames the
  * posed creature, shaped like it, so it spans at least 70 % of the panel's longer side,
  * measured on the rendered pixels of a small creature (Linden Lab's 0.52 m bear), a tall
- * one (the Ready Player Me avatar, every part together and its body alone) and a long one
+ * one (the Ready Player Me avatar, every part together and each alone, its 3 cm eyes
+ * riding the head included) and a long one
  * (the quadruped fixture walking, seen side on). Joints are small dots, drawn by default
  * up to 25 weighted joints and not past that; --joints none|dots|names decides. */
 #include <math.h>
@@ -133,7 +134,13 @@ static void test_the_tall_avatar_fills_its_panels_and_its_body_hides_no_limb_und
     import(model, fbx, AM_RENDER_JOINTS_AUTO, &r);
     well_framed(r.rep.pose_sheet, "Ready Player Me avatar, 9 parts, Walking");
     const char *body = body_sheet(&r);
-    well_framed(body, "its body");
+    /* every part alone too, the eyes and teeth riding the head included: each panel is
+     * centred on the part as posed there, at one scale for the row. Not the footwear: two
+     * shoes apart, whose distance changes 2.5 times within a step (at one scale per row the
+     * feet together span 38 % of a panel); the creature's sheet shows them in place. */
+    for (size_t p = 0; p < r.rep.part_count; p++)
+        if (!strstr(r.rep.parts[p].name, "Footwear"))
+            well_framed(r.rep.parts[p].pose_sheet, r.rep.parts[p].name);
     /* the body's skin weights more than 25 joints: no dots unless asked */
     assert_int_equal(dot_pixels(body), 0);
     done(&r);

@@ -243,9 +243,9 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, do
 
 /* Rows = motions (side, then front), columns = times; a rest row when no motion is given.
  * Every bench (one part, or all the parts of the creature together, each in its palette
- * colour) is drawn in one framing per row: the box of the posed meshes over the row's
- * times, in panels shaped like that box (am_render_fit_frame), so the creature fills each
- * panel's longer side and does not jump between the frames of a motion. Joints: `joints`
+ * colour) is drawn at one scale per row, each panel centred on the meshes as posed there
+ * (travel shows against the prim's cross), in panels shaped like the row's largest pose
+ * (am_render_fit_extent), so the creature fills each panel's longer side. Joints: `joints`
  * for one part (AUTO: dots up to 25 weighted joints), none for the parts together. */
 static am_status pose_sheet(const am_bench *const *benches, const size_t *colours, size_t nb, const am_import_plan *plan,
                             am_render_joints joints, const char *title, am_buf *png, am_error *err)
@@ -260,16 +260,9 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
     if (!parts)
         return am_fail_nomem(err, "pose sheet");
     double times[16][POSE_COLUMNS];
-    am_vec3 lo[16], hi[16];
     am_status st = AM_OK;
-    for (size_t m = 0; m < rows && !st; m++) {
+    for (size_t m = 0; m < rows; m++)
         am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, columns, times[m]);
-        for (size_t p = 0; p < nb; p++) {
-            parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
-            am_render_palette(colours[p], parts[p].base_rgb);
-        }
-        st = am_render_posed_box(parts, nb, times[m], columns, &lo[m], &hi[m], err);
-    }
     am_image strips[2 * 16];
     size_t ns = 0;
     int width = 0, height = 0;
@@ -278,21 +271,23 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
         for (int v = 0; v < 2 && !st; v++) {
             am_render_options o = am_render_defaults();
             o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
-            /* each panel framed on the creature as this motion poses it, shaped like it
-             * seen from this side: it fills the panel's longer side (a 5.2 m raptor seen
-             * side on gets a wide panel, not 30 % of a tall one) */
-            am_render_fit_frame(o.view, lo[m], hi[m], POSE_PANEL_PX, plan->motion_count ? 120 : 200, &o.frame_width,
-                                &o.frame_height);
-            /* the parts together show how they fit; their joints (a Bento avatar: 94, the
-             * face's over the eyes) are in each part's own sheet */
-            am_render_set_joints(&o, nb == 1 ? joints : AM_RENDER_JOINTS_NONE, benches[0]);
-            o.focus = true;
-            o.focus_min = lo[m];
-            o.focus_max = hi[m];
             for (size_t p = 0; p < nb; p++) {
                 parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
                 am_render_palette(colours[p], parts[p].base_rgb);
             }
+            /* each panel framed on the creature as it is posed there, at one scale for the
+             * row, in panels shaped like its largest pose seen from this side: it fills the
+             * panel's longer side (a 5.2 m raptor seen side on gets a wide panel, not 30 %
+             * of a tall one; an eye riding the head stays an eye, not a dot) */
+            double du, dv;
+            if ((st = am_render_frame_extent(parts, nb, times[m], columns, o.view, &du, &dv, err)))
+                break;
+            am_render_fit_extent(du, dv, POSE_PANEL_PX, plan->motion_count ? 120 : 200, &o.frame_width,
+                                 &o.frame_height);
+            o.centre_each = true;
+            /* the parts together show how they fit; their joints (a Bento avatar: 94, the
+             * face's over the eyes) are in each part's own sheet */
+            am_render_set_joints(&o, nb == 1 ? joints : AM_RENDER_JOINTS_NONE, benches[0]);
             st = am_render_strip_parts(parts, nb, times[m], columns, &o, title, &strips[ns], err);
             if (!st) {
                 width = (int)strips[ns].width > width ? (int)strips[ns].width : width;
