@@ -180,12 +180,31 @@ static void test_the_long_quadruped_gets_wide_side_panels(void **state)
     am_test_rmtree(dir);
 }
 
+/* --joints on every command that draws sheets: a wrong mode is a usage error naming it */
+static void test_joints_option_is_checked_on_import_bench_and_report(void **state)
+{
+    (void)state;
+    static const char *const cmds[] = {"import", "bench", "report"};
+    static const char *const rest[] = {"x.dae --out o --bench", "x.llmesh --png-strip s.png", "x.llmesh"};
+    for (size_t i = 0; i < 3; i++) {
+        char out[8192];
+        int rc = am_test_run_cli(out, sizeof out, "%s %s --joints many", cmds[i], rest[i]);
+        assert_int_equal(rc, 2);
+        assert_non_null(strstr(out, "--joints"));
+        assert_non_null(strstr(out, "'many'"));
+        rc = am_test_run_cli(out, sizeof out, "%s --help", cmds[i]);
+        assert_int_equal(rc, 0);
+        assert_non_null(strstr(out, "--joints"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_small_bear_fills_its_panels_with_its_18_joints_as_dots),
         cmocka_unit_test(test_the_tall_avatar_fills_its_panels_and_its_body_hides_no_limb_under_dots),
         cmocka_unit_test(test_the_long_quadruped_gets_wide_side_panels),
+        cmocka_unit_test(test_joints_option_is_checked_on_import_bench_and_report),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
