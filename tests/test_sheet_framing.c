@@ -181,12 +181,13 @@ static void test_the_long_quadruped_gets_wide_side_panels(void **state)
 }
 
 /* --joints on every command that draws sheets: a wrong mode is a usage error naming it */
-static void test_joints_option_is_checked_on_import_bench_and_report(void **state)
+static void test_joints_option_is_checked_on_every_command_that_draws_sheets(void **state)
 {
     (void)state;
-    static const char *const cmds[] = {"import", "bench", "report"};
-    static const char *const rest[] = {"x.dae --out o --bench", "x.llmesh --png-strip s.png", "x.llmesh"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const cmds[] = {"import", "bench", "report", "bind"};
+    static const char *const rest[] = {"x.dae --out o --bench", "x.llmesh --png-strip s.png", "x.llmesh",
+                                       "x.obj --fit humanoid --out o"};
+    for (size_t i = 0; i < 4; i++) {
         char out[8192];
         int rc = am_test_run_cli(out, sizeof out, "%s %s --joints many", cmds[i], rest[i]);
         assert_int_equal(rc, 2);
@@ -204,7 +205,7 @@ int main(void)
         cmocka_unit_test(test_the_small_bear_fills_its_panels_with_its_18_joints_as_dots),
         cmocka_unit_test(test_the_tall_avatar_fills_its_panels_and_its_body_hides_no_limb_under_dots),
         cmocka_unit_test(test_the_long_quadruped_gets_wide_side_panels),
-        cmocka_unit_test(test_joints_option_is_checked_on_import_bench_and_report),
+        cmocka_unit_test(test_joints_option_is_checked_on_every_command_that_draws_sheets),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
