@@ -208,6 +208,9 @@ static void pose_text(const am_bench_pose_report *r, const am_bench_set *sets, c
     printf("           strain p1 %.4f p99 %.4f (min %.4f max %.4f), outside 0.5..1.6: %.3f%% of %zu edges%s\n",
            r->strain.p1, r->strain.p99, r->strain.min, r->strain.max, 100 * r->strain.share_outside, r->strain.edges,
            r->strain.share_outside > 0.002 ? "  FLAG (> 0.2%)" : "");
+    if (r->strain.tear_m > 0)
+        printf("           torn: an edge by %.4f m (%.1f x), a vertex from every neighbour by %.4f m (vertex %u)\n",
+               r->strain.tear_m, r->strain.tear_ratio, r->strain.spike_m, (unsigned)r->strain.spike_vertex);
     if (r->leak.applies)
         printf("           cross-side leak (%s-side pose): %.6f m = %.5f H (vertex %zu)%s\n",
                am_bench_side_name(r->leak.side), r->leak.max_m, r->leak.max_h, r->leak.argmax,
