@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "support/gltf_fixtures.h"
 #include "support/test_support.h"
 #include "test_bench_fixture.h"
 
@@ -120,6 +121,91 @@ static void test_an_eye_vertex_held_by_a_far_joint_explodes(void **state)
     fx_mesh_free(&m);
 }
 
+/* --- through import ------------------------------------------------------------------------ */
+
+/* The quadruped fixture walking, as a GLB (Z up, cm); `broken`: the vertex farthest forward
+ * (the snout) bound 100 % to the tail's tip instead. Returns the import report. */
+static void import_quadruped(bool broken, am_import_report *rep, char *dir, size_t dir_size)
+{
+    am_test_tmpdir(dir, dir_size);
+    am_gf_model base, m;
+    am_gf_quadruped(&base);
+    if (broken) {
+        size_t snout = 0;
+        for (size_t v = 0; v < base.vertex_count; v++)
+            if (base.positions[3 * v + 2] > base.positions[3 * snout + 2])
+                snout = v; /* glTF frame: +Z forward */
+        int tail = -1;
+        for (size_t j = 0; j < base.joint_count; j++)
+            if (strcmp(base.nodes[base.joints[j]].name, "Tail2") == 0)
+                tail = (int)j;
+        assert_true(tail >= 0);
+        am_gf_influence *in = &base.influences[snout * base.influence_count];
+        for (size_t k = 0; k < base.influence_count; k++)
+            in[k] = (am_gf_influence){(uint16_t)tail, k == 0 ? 1.0f : 0.0f};
+    }
+    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
+    am_gf_model_free(&base);
+    char path[512], out[600];
+    am_gf_options go = {.container = AM_GF_GLB};
+    am_gf_write(&m, &go, dir, "quad", path, sizeof path);
+    am_gf_model_free(&m);
+    snprintf(out, sizeof out, "%s/out", dir);
+    am_import_options opts;
+    am_import_options_default(&opts);
+    opts.bench = true;
+    am_error err;
+    am_error_clear(&err);
+    char msg[AM_ERROR_TEXT_MAX];
+    if (am_import_file(path, &g_skel, &opts, out, rep, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+}
+
+static const am_import_finding *exploded(const am_import_report *r)
+{
+    for (size_t i = 0; i < r->finding_count; i++)
+        if (strcmp(r->findings[i].code, "exploded") == 0)
+            return &r->findings[i];
+    return NULL;
+}
+
+static void test_import_finds_the_snout_held_by_the_tail_and_says_what_to_do(void **state)
+{
+    (void)state;
+    char dir[256];
+    am_import_report rep;
+    import_quadruped(false, &rep, dir, sizeof dir);
+    assert_int_equal(rep.parts[0].anim_count, 1);
+    const am_import_anim_result *a = &rep.parts[0].anims[0];
+    print_message("quadruped walking: spike %.4f m, tear %.4f m of %.2f m\n", a->spike_m, a->tear_m, a->creature_m);
+    assert_false(a->exploded);
+    assert_null(exploded(&rep));
+    am_import_report_free(&rep);
+    am_test_rmtree(dir);
+
+    import_quadruped(true, &rep, dir, sizeof dir);
+    a = &rep.parts[0].anims[0];
+    print_message("its snout on Tail2: spike %.4f m, tear %.4f m (%.1f x) of %.2f m\n", a->spike_m, a->tear_m,
+                  a->tear_ratio, a->creature_m);
+    /* the box's corner drags its long edges open (the welded copies of the corner all
+     * follow the tail): an edge torn beyond 10 % of the creature */
+    assert_true(a->exploded);
+    assert_true(a->tear_m > AM_BENCH_EXPLODE_SHARE * a->creature_m);
+    assert_true(a->tear_ratio > AM_BENCH_TEAR_RATIO);
+    const am_import_finding *f = exploded(&rep);
+    assert_non_null(f);
+    print_message("finding: %s\n", f->text);
+    char want[256];
+    snprintf(want, sizeof want,
+             "part 'quad' playing 'walk' explodes: an edge tears open by %.3f m (the creature is %.2f m; the line "
+             "is 10%% of it)",
+             a->tear_m, a->creature_m);
+    assert_non_null(strstr(f->text, want));
+    assert_non_null(strstr(f->text, "a vertex there is held by a joint far from it; check its weights"));
+    am_import_report_free(&rep);
+    am_test_rmtree(dir);
+}
+
 /* --- the real files ---------------------------------------------------------------------- */
 
 static bool shared(const char *rel, char *path, size_t size)
@@ -208,6 +294,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_an_eye_riding_a_turning_head_does_not_explode),
         cmocka_unit_test(test_an_eye_vertex_held_by_a_far_joint_explodes),
+        cmocka_unit_test(test_import_finds_the_snout_held_by_the_tail_and_says_what_to_do),
         cmocka_unit_test(test_ready_player_me_eyes_teeth_and_shoes_do_not_explode),
         cmocka_unit_test(test_the_bear_and_the_bento_avatar_do_not_explode),
     };

@@ -74,7 +74,8 @@ static int run(size_t n, const am_skeleton *skel, int repeats, const char *write
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("%8zu islands %8zu vertices | quality %7.3f s (cpu %7.3f) | %zu islands, %zu rigid parts | peak RSS %ld MB\n",
+    printf("%8zu islands %8zu vertices | quality %7.3f s (cpu %7.3f) | %zu islands, %zu rigid parts | "
+           "peak RSS %ld MB\n",
            n, b.vertex_count, best_w, best_c, islands, rigid, ru.ru_maxrss / 1024);
     am_bench_free(&b);
     am_rig_free(&rig);

@@ -641,16 +641,15 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                     part->name, pr->rest_error_m, opts->normalize_binds ? "" : "; --normalize-binds makes it exact");
     for (size_t m = 0; m < pr->anim_count; m++) {
         const am_import_anim_result *a = &pr->anims[m];
+        bool spike = a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m; /* else an edge torn open */
         if (a->exploded)
             run_finding(rep, "exploded",
                         "part '%s' playing '%s' explodes: %s %.3f m (the creature is %.2f m; the line is %.0f%% of "
                         "it): a vertex there is held by a joint far from it; check its weights",
                         part->name, a->name,
-                        a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m ? "a vertex is torn from all its neighbours by"
-                                                                           : "an edge tears open by",
-                        a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m ? a->spike_m : a->tear_m, a->creature_m,
-                        100 * (a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m ? AM_BENCH_SPIKE_SHARE
-                                                                                 : AM_BENCH_EXPLODE_SHARE));
+                        spike ? "a vertex is torn from all its neighbours by" : "an edge tears open by",
+                        spike ? a->spike_m : a->tear_m, a->creature_m,
+                        100 * (spike ? AM_BENCH_SPIKE_SHARE : AM_BENCH_EXPLODE_SHARE));
         else if (a->strained)
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "

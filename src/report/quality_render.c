@@ -165,7 +165,8 @@ am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_re
                             &opt.frame_height);
         char title[160];
         if (row == 0)
-            snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s", am_flag_name(r->worst));
+            snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s",
+                     am_flag_name(r->worst));
         else
             snprintf(title, sizeof title, "pose sheet: side");
         s = am_render_sheet(b, fr + (size_t)row * n, n, (int)n, &opt, title, &rows[row], err);

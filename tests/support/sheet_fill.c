@@ -7,7 +7,10 @@
 
 #include "support/test_support.h"
 
-static const uint8_t *px(const am_image *img, int x, int y) { return img->pixels + 4 * ((size_t)y * img->width + (size_t)x); }
+static const uint8_t *px(const am_image *img, int x, int y)
+{
+    return img->pixels + 4 * ((size_t)y * img->width + (size_t)x);
+}
 
 static bool is_header(const uint8_t *p) { return p[0] == 52 && p[1] == 58 && p[2] == 72; }
 static bool is_white(const uint8_t *p) { return p[0] == 255 && p[1] == 255 && p[2] == 255; }
