@@ -225,7 +225,33 @@ typedef struct am_bench_strain {
     size_t edges;              /* with bind length > 1e-9 */
     double p1, p99, min, max;
     double share_outside;      /* fraction of edges outside [0.5, 1.6] (flag above 0.002) */
+    /* Tearing: vertices leaving their neighbours (broken weights), which riding a joint
+     * never does. An edge tears when it grows beyond AM_BENCH_TEAR_RATIO times its
+     * REST-POSE length; its tear is that growth (metres). A part bound rigidly keeps every
+     * edge: 0 however far it travels. */
+    double tear_m;             /* the largest tear of an edge */
+    double tear_ratio;         /* that edge's posed / rest-pose length */
+    uint32_t tear_edge[2];     /* its vertices */
+    double spike_m;            /* the largest, over vertices torn from EVERY neighbour (a
+                                  spike), of the smallest tear of its edges; 0 when none */
+    uint32_t spike_vertex;
 } am_bench_strain;
+
+/* An explosion is deformation, not travel: a pose explodes when a vertex is torn from
+ * every neighbour by more than AM_BENCH_SPIKE_SHARE of the creature's size (one broken
+ * weight: a spike), or any edge tears open by more than AM_BENCH_EXPLODE_SHARE of it (a
+ * patch flung away). The size is the diagonal of the creature's rest box, every part
+ * together, so a 3 cm eye riding a turning head never explodes and one vertex of it held
+ * by a far joint does. A seam stretching between two bones (a crotch in a wide stride:
+ * 10 cm on the 2.6 m Bento avatar) keeps neighbours on each side: strain, not explosion. */
+#define AM_BENCH_TEAR_RATIO 2.0
+#define AM_BENCH_SPIKE_SHARE 0.03
+#define AM_BENCH_EXPLODE_SHARE 0.10
+static inline bool am_bench_tears(const am_bench_strain *s, double creature_m)
+{
+    return s->spike_m > AM_BENCH_SPIKE_SHARE * creature_m || s->tear_m > AM_BENCH_EXPLODE_SHARE * creature_m;
+}
+
 am_status am_bench_strain_report(const am_bench *b, const float *prim, am_bench_strain *out, am_error *err);
 
 /* Which side a set of local channels moves, judged by the joint names (Left/Right) of the

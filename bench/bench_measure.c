@@ -532,13 +532,32 @@ am_status am_bench_strain_report(const am_bench *b, const float *prim, am_bench_
     if (n == 0)
         return AM_OK;
     double *ratio = malloc(n * sizeof *ratio);
-    if (!ratio)
+    /* per vertex: the smallest tear of its edges, or -1 once one of them holds */
+    double *least = malloc((b->vertex_count ? b->vertex_count : 1) * sizeof *least);
+    if (!ratio || !least) {
+        free(ratio);
+        free(least);
         return am_fail_nomem(err, "strain");
+    }
+    for (size_t v = 0; v < b->vertex_count; v++)
+        least[v] = INFINITY;
     size_t outside = 0;
     double mn = INFINITY, mx = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         uint32_t a = b->edges[2 * i], c = b->edges[2 * i + 1];
-        double r = dist_ff(prim, a, prim, c) / b->edge_rest[i];
+        double len = dist_ff(prim, a, prim, c), r = len / b->edge_rest[i];
+        /* tearing against the rest pose the viewer draws (its own rest error aside) */
+        double rest = b->rest_prim ? dist_ff(b->rest_prim, a, b->rest_prim, c) : b->edge_rest[i];
+        bool torn = len > AM_BENCH_TEAR_RATIO * rest;
+        if (torn && len - rest > out->tear_m) {
+            out->tear_m = len - rest;
+            out->tear_ratio = rest > 1e-12 ? len / rest : INFINITY;
+            out->tear_edge[0] = a;
+            out->tear_edge[1] = c;
+        }
+        double g = torn ? len - rest : -1;
+        least[a] = g < least[a] ? g : least[a];
+        least[c] = g < least[c] ? g : least[c];
         outside += r < 0.5 || r > 1.6;
         mn = r < mn ? r : mn;
         mx = r > mx ? r : mx;
@@ -550,7 +569,13 @@ am_status am_bench_strain_report(const am_bench *b, const float *prim, am_bench_
     size_t k99 = rank_of(n, 99.0), k1 = rank_of(n, 1.0);
     bool ok = kth_near_end(ratio, n, k99, &out->p99) && kth_near_end(ratio, n, k1, &out->p1);
     out->share_outside = (double)outside / (double)n;
+    for (size_t v = 0; v < b->vertex_count; v++)
+        if (isfinite(least[v]) && least[v] > out->spike_m) {
+            out->spike_m = least[v];
+            out->spike_vertex = (uint32_t)v;
+        }
     free(ratio);
+    free(least);
     return ok ? AM_OK : am_fail_nomem(err, "strain");
 }
 

@@ -46,10 +46,14 @@ static json_t *pose_json(const am_bench_pose_report *r, const am_bench_set *sets
     json_t *o = json_object();
     json_object_set_new(o, "t", json_real(r->t));
     json_object_set_new(o, "displacement", stats_json(&r->displacement));
-    json_object_set_new(o, "strain", json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:b}", "edges", (json_int_t)r->strain.edges,
-                                               "p1", r->strain.p1, "p99", r->strain.p99, "min", r->strain.min, "max",
-                                               r->strain.max, "share_outside", r->strain.share_outside, "flag",
-                                               r->strain.share_outside > 0.002));
+    json_t *strain = json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:b}", "edges", (json_int_t)r->strain.edges, "p1",
+                               r->strain.p1, "p99", r->strain.p99, "min", r->strain.min, "max", r->strain.max,
+                               "share_outside", r->strain.share_outside, "flag", r->strain.share_outside > 0.002);
+    /* tearing (bench.h): what an explosion is judged by, against the creature's size */
+    json_object_set_new(strain, "tear_m", json_real(r->strain.tear_m));
+    json_object_set_new(strain, "spike_m", json_real(r->strain.spike_m));
+    json_object_set_new(strain, "spike_vertex", json_integer((json_int_t)r->strain.spike_vertex));
+    json_object_set_new(o, "strain", strain);
     json_object_set_new(o, "cross_side_leak",
                         json_pack("{s:b,s:s,s:f,s:f,s:I}", "applies", r->leak.applies, "side",
                                   am_bench_side_name(r->leak.side), "max_m", r->leak.max_m, "max_h", r->leak.max_h,

@@ -64,6 +64,17 @@ am_render_options am_render_defaults(void)
     return o;
 }
 
+bool am_render_joints_parse(const char *s, am_render_joints *out)
+{
+    static const char *const names[] = {"auto", "none", "dots", "names"};
+    for (int k = 0; k < 4; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *out = (am_render_joints)k;
+            return true;
+        }
+    return false;
+}
+
 /* (u right, v up, d toward the camera): proper rotations of the avatar axes. */
 static inline am_vec3 to_view(am_view view, am_vec3 p)
 {
@@ -699,8 +710,9 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
                     continue;
                 double ax, ay, ad;
                 project(pr, in->joints[j], &ax, &ay, &ad);
-                disc(img, ax, ay, 4.0, RIM, x0, x0 + w, rows);
-                disc(img, ax, ay, 2.8, DOT, x0, x0 + w, rows);
+                /* small: a dot marks the joint without hiding the limb under it */
+                disc(img, ax, ay, 2.6, RIM, x0, x0 + w, rows);
+                disc(img, ax, ay, 1.7, DOT, x0, x0 + w, rows);
                 if (opt->label_joints && drawable(ax, ay) && ay > y0 + LABEL_H && ay < y0 + h - FOOTER_H) {
                     const char *nm = sk->joints[j].name;
                     if (nm[0] == 'm' && nm[1] >= 'A' && nm[1] <= 'Z')
@@ -963,6 +975,53 @@ static void box_bounds(am_vec3 lo, am_vec3 hi, am_view view, bounds *bd)
         grow(bd, view, am_v3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z));
 }
 
+size_t am_render_weighted_joint_count(const am_bench *b)
+{
+    bool *w = calloc(b->skel->joint_count + 1, sizeof *w);
+    size_t n = 0;
+    if (!w)
+        return b->skin_joint_count; /* out of memory: count every skin joint */
+    weighted_joints(b, w);
+    for (size_t j = 0; j < b->skel->joint_count; j++)
+        n += w[j];
+    free(w);
+    return n;
+}
+
+void am_render_set_joints(am_render_options *o, am_render_joints mode, const am_bench *b)
+{
+    if (mode == AM_RENDER_JOINTS_AUTO)
+        mode = b && am_render_weighted_joint_count(b) > AM_RENDER_JOINTS_AUTO_MAX ? AM_RENDER_JOINTS_NONE
+                                                                                  : AM_RENDER_JOINTS_DOTS;
+    o->draw_joints = mode != AM_RENDER_JOINTS_NONE;
+    o->label_joints = mode == AM_RENDER_JOINTS_NAMES;
+}
+
+void am_render_fit_frame(am_view view, am_vec3 lo, am_vec3 hi, int long_px, int min_px, int *w, int *h)
+{
+    bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    box_bounds(lo, hi, view, &bd);
+    am_render_fit_extent(bd.u1 - bd.u0, bd.v1 - bd.v0, long_px, min_px, w, h);
+}
+
+void am_render_fit_extent(double du, double dv, int long_px, int min_px, int *w, int *h)
+{
+    const int across = 2 * MARGIN, down = LABEL_H + FOOTER_H + 2 * MARGIN;
+    if (!(du > 1e-6) || !(dv > 1e-6) || !isfinite(du) || !isfinite(dv))
+        du = dv = 1; /* nothing to frame (or a broken pose): a square */
+    /* the scale at which the larger extent fills its side; then the other side */
+    double su = (long_px - across) / du, sv = (long_px - down) / dv;
+    if (du * sv >= long_px - across) { /* wide: the width is the long side */
+        *w = long_px;
+        *h = (int)ceil(dv * su) + down;
+    } else {
+        *h = long_px;
+        *w = (int)ceil(du * sv) + across;
+    }
+    *w = *w < min_px ? min_px : *w;
+    *h = *h < min_px ? min_px : *h;
+}
+
 void am_render_palette(size_t i, float rgb[3])
 {
     /* the first is the single-part default; the rest differ in hue, not just brightness, so
@@ -999,6 +1058,38 @@ am_status am_render_posed_box(const am_render_part *parts, size_t np, const doub
         }
         free(pos);
     }
+    return s;
+}
+
+/* The frame's own meshes, without the prim (centre_each). */
+static void mesh_bounds(const am_bench *b, const float *prim, am_view view, bounds *bd)
+{
+    for (size_t i = 0; i < b->vertex_count; i++)
+        grow(bd, view, vertex_at(prim, i));
+}
+
+am_status am_render_frame_extent(const am_render_part *parts, size_t np, const double *times, size_t n, am_view view,
+                                 double *du, double *dv, am_error *err)
+{
+    *du = *dv = 0;
+    size_t nv = 0;
+    for (size_t p = 0; p < np; p++)
+        nv = parts[p].bench->vertex_count > nv ? parts[p].bench->vertex_count : nv;
+    float *pos = malloc((3 * nv + 1) * sizeof *pos);
+    if (!pos)
+        return am_fail_nomem(err, "render extent");
+    am_status s = AM_OK;
+    for (size_t f = 0; f < n && !s; f++) {
+        bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+        for (size_t p = 0; p < np && !s; p++)
+            if (!(s = am_bench_pose_at(parts[p].bench, parts[p].motion, times[f], pos, NULL, err)))
+                mesh_bounds(parts[p].bench, pos, view, &bd);
+        if (!s && bd.u0 <= bd.u1) {
+            *du = fmax(*du, bd.u1 - bd.u0);
+            *dv = fmax(*dv, bd.v1 - bd.v0);
+        }
+    }
+    free(pos);
     return s;
 }
 
@@ -1052,7 +1143,8 @@ typedef struct strip_job {
     const am_vec3 *jp; /* posed joints, frame-major, np * nj per frame */
     const bool *weighted; /* per part, nj each (or NULL) */
     size_t nv, nj;
-    proj pr;           /* the one framing, centred on a frame's own image */
+    const proj *pr;    /* per frame, centred on its own image (one framing unless
+                          centre_each) */
     int motion;
     am_image *out;
     cell_result *result;
@@ -1082,12 +1174,12 @@ static am_status strip_frame(const strip_job *J, size_t f, render_scratch *rs, a
             frame_in in = {&J->lite[q].lite, pos, J->jp + (f * J->np + q) * J->nj, &po, label,
                            J->weighted ? J->weighted + q * J->nj : NULL};
             if (pass == 0 && !(s = am_bench_pose_at(part->bench, part->motion, J->times[f], pos, NULL, err)))
-                s = draw_mesh(&cell, zbuf, &in, &J->pr, 0, 0, fw, fh, rs, err);
+                s = draw_mesh(&cell, zbuf, &in, &J->pr[f], 0, 0, fw, fh, rs, err);
             else if (pass == 1)
-                s = draw_overlay(&cell, &in, &J->pr, 0, 0, fw, fh, err);
+                s = draw_overlay(&cell, &in, &J->pr[f], 0, 0, fw, fh, err);
         }
     if (!s) {
-        frame_chrome(&cell, label, &J->pr, 0, 0, fw, fh);
+        frame_chrome(&cell, label, &J->pr[f], 0, 0, fw, fh);
         blit(J->out, &cell, (int)f * fw, HEADER_H);
     }
     free(pos);
@@ -1121,28 +1213,63 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     am_vec3 *jp = malloc((n * np * nj + 1) * sizeof *jp);
     cell_mesh *lite = NULL;
     cell_result *result = NULL;
+    proj *frame_pr = NULL;
     am_status s = AM_OK;
     if (!pos || !jp) {
         s = am_fail_nomem(err, "render frames");
         goto done;
     }
     bounds bd = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    bool each = opt.centre_each && !opt.focus;
+    bounds *own = each ? malloc(n * sizeof *own) : NULL; /* each frame's own meshes */
+    frame_pr = malloc(n * sizeof *frame_pr);
+    if ((each && !own) || !frame_pr) {
+        free(own);
+        s = am_fail_nomem(err, "render frames");
+        goto done;
+    }
     if (opt.focus)
         box_bounds(opt.focus_min, opt.focus_max, opt.view, &bd);
-    for (size_t f = 0; f < n && !s; f++)
+    for (size_t f = 0; f < n && !s; f++) {
+        if (each)
+            own[f] = (bounds){INFINITY, -INFINITY, INFINITY, -INFINITY};
         for (size_t p = 0; p < np && !s; p++) {
             s = am_bench_pose_at(parts[p].bench, parts[p].motion, times[f], pos, jp + (f * np + p) * nj, err);
             if (!s && !opt.focus)
                 bounds_of(parts[p].bench, pos, opt.view, &bd);
+            if (!s && each)
+                mesh_bounds(parts[p].bench, pos, opt.view, &own[f]);
         }
-    if (s)
+    }
+    if (s) {
+        free(own);
         goto done;
+    }
     int fw = opt.frame_width, fh = opt.frame_height;
     s = am_image_alloc(out, fw * (int)n, HEADER_H + fh, err);
-    if (s)
+    if (s) {
+        free(own);
         goto done;
+    }
     int inner_h = fh - LABEL_H - FOOTER_H;
     proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
+    for (size_t f = 0; f < n; f++)
+        frame_pr[f] = pr;
+    if (each) {
+        /* one scale that fits the largest frame; each frame centred on its own meshes */
+        double scale = INFINITY;
+        for (size_t f = 0; f < n; f++)
+            if (own[f].u0 <= own[f].u1)
+                scale = fmin(scale, fit(opt.view, own[f], fw, inner_h, 0, 0).scale);
+        for (size_t f = 0; f < n && isfinite(scale); f++)
+            if (own[f].u0 <= own[f].u1) {
+                frame_pr[f] = fit(opt.view, own[f], fw, inner_h, fw / 2.0, LABEL_H + inner_h / 2.0);
+                frame_pr[f].scale = scale;
+            }
+        if (isfinite(scale))
+            pr.scale = scale; /* the decimation budget below: the common scale */
+        free(own);
+    }
     const char *what = "rest";
     char mname[300];
     int motion = parts[0].motion;
@@ -1181,7 +1308,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
     if (!scratch)
         s = am_fail_nomem(err, "render frames");
     else {
-        strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, pr, motion, out, result, scratch};
+        strip_job J = {parts, np, times, &opt, lite, jp, weighted, nv, nj, frame_pr, motion, out, result, scratch};
         am_parallel_for(n, nt, strip_frame_job, &J);
         s = first_failure(result, n, err);
     }
@@ -1196,6 +1323,7 @@ done:
     free(result);
     free(pos);
     free(jp);
+    free(frame_pr);
     return s;
 }
 

@@ -68,12 +68,42 @@ typedef struct am_render_options {
     bool focus;                    /* frame this prim-frame box instead of the posed mesh */
     am_vec3 focus_min, focus_max;  /* (strips and single frames; one box for several strips
                                       gives them one scale, e.g. am_render_posed_box) */
+    bool centre_each;              /* a strip: each frame centred on its own posed meshes, at
+                                      the one scale that fits the largest of them (a part that
+                                      travels far beyond its size, an eye riding the head, stays
+                                      big; travel shows against the prim's cross); no focus */
     int threads;                   /* frames of a strip or sheet drawn at once (core/parallel.h):
                                       0 = every core, 1 = one after another; the picture is
                                       the same either way */
 } am_render_options;
 /* Defaults: side view, 360 x 400, Lambert, joints drawn. */
 am_render_options am_render_defaults(void);
+
+/* Which joints a sheet draws (`--joints none|dots|names` on the commands that draw sheets):
+ * AUTO (the default) draws dots while the skin weights at most AM_RENDER_JOINTS_AUTO_MAX
+ * joints and none past that (a raptor's 51 dots hid its legs). */
+typedef enum am_render_joints {
+    AM_RENDER_JOINTS_AUTO = 0,
+    AM_RENDER_JOINTS_NONE,
+    AM_RENDER_JOINTS_DOTS,
+    AM_RENDER_JOINTS_NAMES
+} am_render_joints;
+#define AM_RENDER_JOINTS_AUTO_MAX 25
+/* "none" | "dots" | "names" | "auto" -> mode; false when unknown. */
+bool am_render_joints_parse(const char *s, am_render_joints *out);
+/* The joints the skin weights (those a frame draws). */
+size_t am_render_weighted_joint_count(const am_bench *b);
+/* draw_joints and label_joints of `o` for a mode on this bench (AUTO counts its joints). */
+void am_render_set_joints(am_render_options *o, am_render_joints mode, const am_bench *b);
+
+/* The frame size (its label and scale bar included) that frames a prim-frame box seen from
+ * `view` as a sheet's panel should: the box's larger on-screen extent gets the frame's
+ * long side of long_px (less the margins), the other side what the box needs at that scale
+ * (at least min_px). From long_px 320 the box spans at least 70 % of the frame's longer
+ * side (the label and scale bar take 60 px of the height). */
+void am_render_fit_frame(am_view view, am_vec3 lo, am_vec3 hi, int long_px, int min_px, int *w, int *h);
+/* The same for an on-screen extent: du wide, dv high (metres). */
+void am_render_fit_extent(double du, double dv, int long_px, int min_px, int *w, int *h);
 
 /* One frame of already posed positions (prim frame) into an image (am_render_frame) or a
  * PNG. joints: NULL or skel->joint_count prim-frame positions (only the skin's joints are
@@ -106,6 +136,11 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
  * left out): what to put in am_render_options.focus so several strips share one framing. */
 am_status am_render_posed_box(const am_render_part *parts, size_t np, const double *times, size_t n,
                               am_vec3 *lo, am_vec3 *hi, am_error *err);
+/* The largest on-screen width and height (metres, seen from `view`) of every part's posed
+ * meshes together, frame by frame, over the frames at `times` (broken, far-away vertices
+ * left out): the extent a strip with centre_each fits. */
+am_status am_render_frame_extent(const am_render_part *parts, size_t np, const double *times, size_t n, am_view view,
+                                 double *du, double *dv, am_error *err);
 /* Colour i of the parts palette (i = 0: the default mesh colour); it repeats after 8. */
 void am_render_palette(size_t i, float rgb[3]);
 /* One cell of a sheet: posed positions (prim frame), joints (NULL or skel->joint_count,

@@ -17,6 +17,7 @@
 #include "mesh/mesh_asset.h"
 #include "bench/render.h"
 #include "texture/texture.h"
+#include "support/sheet_fill.h"
 #include "support/test_support.h"
 
 static am_skeleton g_skel;
@@ -82,12 +83,6 @@ static bool exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-/* The import's pose sheet layout (import_run.c, render.c): per row a 22 px title, a 28 px
- * strip header, then frames of 240 x 280 side by side. */
-#define SHEET_ROW_H (22 + 28 + 280)
-#define SHEET_FRAME_W 240
-#define SHEET_FRAME_H 280
-
 /* A pixel of a mesh drawn in palette colour `colour`: Lambert shading scales the colour,
  * so its chromaticity stays the palette's (background, text, joints and bones are grey or
  * red, far from every palette colour). */
@@ -102,31 +97,6 @@ static bool palette_pixel(const uint8_t *p, size_t colour)
         if (fabs(p[k] / sum - c[k] / cs) > 0.02)
             return false;
     return true;
-}
-
-/* The smallest share of a frame's height the mesh (palette colour 0) covers, over every
- * frame of every row of a pose sheet. */
-static double sheet_min_fill(const char *png)
-{
-    am_image img;
-    am_error err;
-    assert_int_equal(am_png_read(png, &img, &err), AM_OK);
-    assert_int_equal(img.height % SHEET_ROW_H, 0);
-    double worst = 1;
-    for (int row = 0; row < (int)img.height / SHEET_ROW_H; row++)
-        for (int f = 0; f < (int)img.width / SHEET_FRAME_W; f++) {
-            int y0 = row * SHEET_ROW_H + 22 + 28, top = -1, bottom = -1;
-            for (int y = y0; y < y0 + SHEET_FRAME_H; y++)
-                for (int x = f * SHEET_FRAME_W; x < (f + 1) * SHEET_FRAME_W; x++)
-                    if (palette_pixel(img.pixels + 4 * ((size_t)y * (size_t)img.width + (size_t)x), 0)) {
-                        top = top < 0 ? y : top;
-                        bottom = y;
-                    }
-            double fill = top < 0 ? 0 : (double)(bottom - top + 1) / SHEET_FRAME_H;
-            worst = fmin(worst, fill);
-        }
-    am_image_free(&img);
-    return worst;
 }
 
 static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
@@ -177,10 +147,12 @@ static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
     assert_true(a->strained);
     assert_true(exists(p->pose_sheet));
     /* framed on the posed mesh, not on its 52 moved joints (up to 1.41 m away): the bear
-     * fills most of every frame's height (the drawable area is 192 of 280 px: 0.69) */
-    double fill = sheet_min_fill(p->pose_sheet);
-    print_message("bear pose sheet: the mesh fills >= %.3f of every frame's height\n", fill);
-    assert_ge(fill, 0.5);
+     * spans at least 70 % of every panel's longer side (sheet_fill.h) */
+    size_t panels = 0;
+    double fill = am_test_sheet_min_fill(p->pose_sheet, 6, &panels);
+    print_message("bear pose sheet: the mesh spans >= %.3f of every panel's longer side\n", fill);
+    assert_int_equal(panels, 12);
+    assert_true(fill >= 0.7);
     assert_false(r.rep.pose_sheet[0]); /* one part: no combined sheet */
     char anim[400];
     snprintf(anim, sizeof anim, "%s/TeddyIdle.anim", r.out);
@@ -235,8 +207,10 @@ static void test_bento_female_five_meshes_no_override(void **state)
         assert_true(exists(r.rep.parts[i].pose_sheet));
     am_image img;
     assert_int_equal(am_png_read(want, &img, &err), AM_OK);
-    assert_int_equal(img.width, 2 * SHEET_FRAME_W);
-    assert_int_equal(img.height, 2 * SHEET_ROW_H);
+    am_test_panel panel[4];
+    assert_int_equal(am_test_sheet_panels(&img, 1, panel, 4), 2); /* the rest, side and front */
+    for (int k = 0; k < 2; k++)
+        assert_true(panel[k].fill >= 0.7);
     for (size_t part = 0; part < 5; part++) {
         size_t n = 0;
         for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++)

@@ -54,6 +54,7 @@
 /* Joint mapping (names, body plan, axes, suggestion) and retargeting. */
 #include "map/axes.h"
 #include "map/body.h"
+#include "map/body_plan.h"
 #include "map/joint_names.h"
 #include "map/map_suggest.h"
 #include "retarget/motion_file.h"
@@ -101,5 +102,8 @@
 #include "world/oar_verify.h"
 #include "world/remoteadmin.h"
 #include "world/worldbridge.h"
+
+/* A whole library: jobs, engines, the catalogue, spawning into a grid. */
+#include "batch/batch.h"
 
 #endif

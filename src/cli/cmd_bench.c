@@ -19,7 +19,7 @@ static const char *help =
     "usage: animesh bench MESH.llmesh|MODEL [--anim FILE[:CLIP] ...] [--time T ... | --keys]\n"
     "                     [--set NAME:EXPR ...] [--lod N] [--json] [--max-rest-error M]\n"
     "                     [--png-strip OUT.png [--frames N] [--view front|side|top]\n"
-    "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--no-joints]\n"
+    "                      [--strip-anim I] [--texture ATLAS.png] [--flat] [--joints MODE]\n"
     "                      [--frame-size WxH]] [--skeleton FILE]\n\n"
     "MODEL: any file 'animesh import' takes (COLLADA, glTF, FBX ...), loaded by import's own\n"
     "route (faithful or retargeted, its parts as one creature, skinned in memory: the high\n"
@@ -52,13 +52,18 @@ static const char *help =
     "  --lod N          0 lowest .. 3 high (default: the highest present)\n"
     "  --max-rest-error M  exit 1 when the rest error exceeds M metres\n"
     "  --png-strip OUT  render N frames of motion --strip-anim (default 0; rest when no\n"
-    "                   motion) side by side, one framing for the whole motion, joints drawn\n"
+    "                   motion) side by side, one framing for the whole motion: frames\n"
+    "                   shaped like the posed mesh seen from the view, which spans their\n"
+    "                   longer side (400 px) but for the margins\n"
     "  --frames N       frames in the strip (default 7), evenly over [0, duration]\n"
     "  --view V         front (from +X), side (from -Y, +X right), top (default side)\n"
     "  --texture PNG    colour from this atlas at the mesh UVs\n"
     "  --flat           flat shading (default Lambert, smooth)\n"
-    "  --no-joints      do not draw the joints\n"
-    "  --frame-size WxH pixels per frame (default 360x400)\n"
+    "  --joints MODE    none, dots (small, the weighted joints and their bones), names\n"
+    "                   (dots and names) or auto (default: dots up to 25 weighted joints,\n"
+    "                   none past that); --no-joints is none\n"
+    "  --frame-size WxH pixels per frame, framing the mesh and the prim (default: shaped\n"
+    "                   like the posed mesh, as above)\n"
     "  --json           machine-readable report\n"
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml\n\n"
     "Exit codes: 0 ok, 1 invalid input or --max-rest-error exceeded, 2 usage, 3 I/O.\n";
@@ -72,7 +77,8 @@ typedef struct bench_args {
     size_t anim_count;
     double times[MAX_ITEMS];
     size_t time_count;
-    bool keys, json, flat, no_joints, allow_body;
+    bool keys, json, flat, allow_body;
+    am_render_joints joints;
     char *set_specs[MAX_ITEMS];
     size_t set_count;
     int lod, frames, strip_anim, fw, fh;
@@ -102,6 +108,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         {"texture", required_argument, 'x', 0},
         {"flat", no_argument, 'f', 0},
         {"no-joints", no_argument, 'J', 0},
+        {"joints", required_argument, 'o', 0},
         {"frame-size", required_argument, 'z', 0},
         {"skeleton", required_argument, 's', 0},
         {"allow-body-mismatch", no_argument, 'B', 0},
@@ -111,7 +118,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
     am_cli_opts op;
     am_cli_opts_begin(&op, "bench", help, opts, AM_CLI_OPTS_COUNT(opts), argc, argv);
     while ((c = am_cli_opts_next(&op)) >= 0) {
-        if (strchr("nvixfJz", c) && c && !a->strip_only)
+        if (strchr("nvixfJoz", c) && c && !a->strip_only)
             a->strip_only = op.name;
         switch (c) {
         case 'B': a->allow_body = true; break;
@@ -160,7 +167,11 @@ static int parse_args(int argc, char **argv, bench_args *a)
             break;
         case 'x': a->texture = op.arg; break;
         case 'f': a->flat = true; break;
-        case 'J': a->no_joints = true; break;
+        case 'J': a->joints = AM_RENDER_JOINTS_NONE; break;
+        case 'o':
+            if (!am_render_joints_parse(op.arg, &a->joints))
+                return am_cli_usage("bench", "--joints must be none, dots, names or auto, not '%s'", op.arg);
+            break;
         case 'z':
             if (sscanf(op.arg, "%dx%d", &a->fw, &a->fh) != 2 || a->fw < 64 || a->fh < 96 || a->fw > 4096 || a->fh > 4096)
                 return am_cli_usage("bench", "--frame-size '%s' must be WxH, 64x96 .. 4096x4096", op.arg);
@@ -206,6 +217,9 @@ static void pose_text(const am_bench_pose_report *r, const am_bench_set *sets, c
     printf("           strain p1 %.4f p99 %.4f (min %.4f max %.4f), outside 0.5..1.6: %.3f%% of %zu edges%s\n",
            r->strain.p1, r->strain.p99, r->strain.min, r->strain.max, 100 * r->strain.share_outside, r->strain.edges,
            r->strain.share_outside > 0.002 ? "  FLAG (> 0.2%)" : "");
+    if (r->strain.tear_m > 0)
+        printf("           torn: an edge by %.4f m (%.1f x), a vertex from every neighbour by %.4f m (vertex %u)\n",
+               r->strain.tear_m, r->strain.tear_ratio, r->strain.spike_m, (unsigned)r->strain.spike_vertex);
     if (r->leak.applies)
         printf("           cross-side leak (%s-side pose): %.6f m = %.5f H (vertex %zu)%s\n",
                am_bench_side_name(r->leak.side), r->leak.max_m, r->leak.max_h, r->leak.argmax,
@@ -329,11 +343,7 @@ static am_status write_strip(const bench_args *a, const am_bench *b, const am_be
     am_render_options opt = am_render_defaults();
     opt.view = a->view;
     opt.flat = a->flat;
-    opt.draw_joints = !a->no_joints;
-    if (a->fw) {
-        opt.frame_width = a->fw;
-        opt.frame_height = a->fh;
-    }
+    am_render_set_joints(&opt, a->joints, b);
     am_image tex = {0};
     if (a->texture) {
         am_status s = am_png_read(a->texture, &tex, err);
@@ -351,6 +361,21 @@ static am_status write_strip(const bench_args *a, const am_bench *b, const am_be
     }
     size_t nf = ro->strip_frames;
     am_render_even_times(dur, nf, times);
+    if (a->fw) {
+        opt.frame_width = a->fw;
+        opt.frame_height = a->fh;
+    } else {
+        /* frames shaped like the posed mesh, framed on it (not on the prim) */
+        am_render_part part = {b, motion, {0, 0, 0}};
+        am_status s = am_render_posed_box(&part, 1, times, nf, &opt.focus_min, &opt.focus_max, err);
+        if (s) {
+            am_image_free(&tex);
+            return s;
+        }
+        opt.focus = opt.focus_min.x <= opt.focus_max.x;
+        if (opt.focus)
+            am_render_fit_frame(opt.view, opt.focus_min, opt.focus_max, 400, 120, &opt.frame_width, &opt.frame_height);
+    }
     am_status s = am_render_strip_png(b, motion, times, nf, &opt, a->strip, err);
     am_image_free(&tex);
     return s;

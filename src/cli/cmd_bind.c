@@ -14,7 +14,8 @@ static const char *help =
     "usage: animesh bind MESH (--skeleton-rig RIG.json | --like MODEL | --fit humanoid|quadruped)\n"
     "                    --out DIR [--method heat|segment] [--skin [--preview]] [--poses standard|FILE]\n"
     "                    [--up AXIS] [--forward AXIS] [--unit M] [--min-weight W]\n"
-    "                    [--no-side-hygiene] [--no-proxy] [--threads N] [--skeleton FILE]\n\n"
+    "                    [--no-side-hygiene] [--no-proxy] [--threads N] [--joints MODE]\n"
+    "                    [--skeleton FILE]\n\n"
     "Bind an unrigged mesh (OBJ, glTF/GLB, FBX, COLLADA: any file animesh imports) to stock\n"
     "joints, and write into DIR (all files replaced together, only when all are written):\n"
     "  NAME.rig.json            the rig, ready for 'animesh skin'\n"
@@ -44,6 +45,8 @@ static const char *help =
     "Frame: --up/--forward take +x -x +y -y +z -z (default: what the file declares, else Z up,\n"
     "forward +X, or +Z for a Y-up file); --unit M metres per file unit (default declared, else read\n"
     "from the stature as import does: 180 units tall is centimetres; said in the output).\n"
+    "  --joints MODE        what the report's pose sheet draws over the mesh: none, dots, names or\n"
+    "                       auto (default: small dots up to 25 weighted joints, none past that)\n"
     "  --threads N          threads for the ray tests, the quality poses and the report's pictures\n"
     "                       (default: every core; loading libraries and writing the rig's JSON run\n"
     "                       beside them), and the factorisation's BLAS threads (default 1: measured\n"
@@ -84,6 +87,7 @@ int am_cmd_bind(int argc, char **argv)
         {"no-side-hygiene", no_argument, 'y', 0},
         {"no-proxy", no_argument, 'x', 0},
         {"threads", required_argument, 't', 0},
+        {"joints", required_argument, 'J', 0},
         {"skeleton", required_argument, 's', 0},
         AM_CLI_OPT_HELP};
     int c, rc;
@@ -131,6 +135,10 @@ int am_cmd_bind(int argc, char **argv)
             job.bind.threads = (int)v;
             break;
         case 's': skel_path = op.arg; break;
+        case 'J':
+            if (!am_render_joints_parse(op.arg, &job.joints))
+                return am_cli_usage("bind", "--joints: expected none, dots, names or auto, got '%s'", op.arg);
+            break;
         }
     }
     if (c == AM_CLI_OPTS_STOP)

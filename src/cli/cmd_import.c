@@ -19,8 +19,8 @@
 
 static const char *help =
     "usage: animesh import MODEL --out DIR [--name N] [--merge] [--normalize-binds]\n"
-    "                     [--anim FILE[:CLIP] ...] [--allow-body-mismatch] [--align-rest] [--bench] [--preview]\n"
-    "                     [--oar FILE.oar] [--play CLIP]\n"
+    "                     [--anim FILE[:CLIP] ...] [--allow-body-mismatch] [--align-rest] [--bench] [--joints M]\n"
+    "                     [--preview] [--oar FILE.oar] [--play CLIP]\n"
     "                     [--at X,Y,Z]"
     " [--meshdata] [--region-max-tris N] [--json] [--skeleton FILE]\n"
     "                     [--faithful] [--map MAP.json] [--up AXIS] [--forward AXIS] [--scale S]\n"
@@ -68,6 +68,8 @@ static const char *help =
     "                        biped's clip onto a quadruped); refused by default, naming both\n"
     "                        plans and the limbs that disagree (docs/map.md \"Body plans\")\n"
     "  --bench               bench every part with every motion, write pose sheets\n"
+    "  --joints MODE         what a part's pose sheet draws over the mesh: none, dots,\n"
+    "                        names, or auto (default: dots up to 25 weighted joints)\n"
     "  --preview             also NAME.preview.html: the creature playing its motions in a\n"
     "                        browser, posed by the bench (animesh preview)\n"
     "  --oar FILE.oar        also write the creature's OpenSim archive: the first part is the\n"
@@ -128,7 +130,7 @@ int am_cmd_import(int argc, char **argv)
     enum {
         O_OUT = 256, O_NAME, O_MERGE, O_NORM, O_ANIM, O_BENCH, O_OAR, O_AT, O_MESHDATA, O_TRIS, O_JSON, O_SKEL,
         O_FAITHFUL, O_MAP, O_UP, O_FORWARD, O_SCALE, O_PLACE, O_CLIP, O_LOOP, O_NOLOOP, O_PRIORITY, O_CORR, O_ALIGN,
-        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY, O_VERBOSE, O_LOOPTOL, O_PLAY
+        O_MAXTRIS, O_PREVIEW, O_ALLOW_BODY, O_VERBOSE, O_LOOPTOL, O_PLAY, O_JOINTS
     };
     static const am_cli_opt lopts[] = {
         {"out", required_argument, O_OUT, 0},
@@ -137,6 +139,7 @@ int am_cmd_import(int argc, char **argv)
         {"normalize-binds", no_argument, O_NORM, 0},
         {"anim", required_argument, O_ANIM, 0},
         {"bench", no_argument, O_BENCH, 0},
+        {"joints", required_argument, O_JOINTS, 0},
         {"preview", no_argument, O_PREVIEW, 0},
         {"oar", required_argument, O_OAR, 0},
         {"play", required_argument, O_PLAY, 0},
@@ -201,6 +204,10 @@ int am_cmd_import(int argc, char **argv)
             anims[opts.anim_count++] = op.arg;
             break;
         case O_BENCH: opts.bench = true; break;
+        case O_JOINTS:
+            if (!am_render_joints_parse(op.arg, &opts.joints))
+                return am_cli_usage("import", "--joints: expected none, dots, names or auto, got '%s'", op.arg);
+            break;
         case O_PREVIEW: opts.preview = true; break;
         case O_ALIGN: opts.bvh_align_rest = true; break;
         case O_ALLOW_BODY: opts.allow_body_mismatch = true; break;

@@ -17,7 +17,7 @@
 
 static const char *help_head =
     "usage: animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json] [--verbose]\n"
-    "                      [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
+    "                      [--joints MODE] [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
     "The weight and deformation figures a lead rigger judges (quality.md), each flagged\n"
     "blocker / major / minor, measured on the viewer-faithful bench:\n"
     "  weights   unweighted, empty_major (a major bone inside the mesh with no weight; an\n"
@@ -44,6 +44,9 @@ static const char *help_tail =
     "findings with what to do, the next step); --verbose every figure; --json the whole\n"
     "report. With --out DIR writes STEM.report.json, STEM.report.txt, STEM_poses.png and\n"
     "STEM_closeup_N_JOINT.png (the worst joints), all replaced together.\n"
+    "The sheet's cells are shaped like the creature seen from each side; --joints\n"
+    "none|dots|names|auto: what they draw over the mesh (auto, the default: small dots up to\n"
+    "25 weighted joints, none past that).\n"
     "Exit 0 when nothing is a blocker; 1 a blocker or invalid input; 2 usage; 3 I/O.\n";
 
 /* The help: its head, the thresholds table (quality_limits.h), its tail. */
@@ -129,9 +132,11 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
     }
     const char *skel_path = NULL, *poses = NULL, *out_dir = NULL;
     bool json = false, verbose = false;
+    am_render_joints joints = AM_RENDER_JOINTS_AUTO;
     am_bind_frame frame = {0, 0, 0};
     static const am_cli_opt lopts[] = {
         {"poses", required_argument, 'p', 0},
+        {"joints", required_argument, 'J', 0},
         {"out", required_argument, 'o', 'o'},
         {"json", no_argument, 'j', 0},
         {"verbose", no_argument, 'v', 0},
@@ -155,6 +160,10 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
         case 'j': json = true; break;
         case 'v': verbose = true; break;
         case 's': skel_path = op.arg; break;
+        case 'J':
+            if (!am_render_joints_parse(op.arg, &joints))
+                return am_cli_usage("report", "--joints: expected none, dots, names or auto, got '%s'", op.arg);
+            break;
         }
     }
     if (c == AM_CLI_OPTS_STOP)
@@ -205,6 +214,7 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
         am_bench_free(&bench);
         goto out;
     }
+    rep.joints = joints;
     char files[AM_REPORT_MAX_FILES][256];
     size_t nf = 0;
     if (out_dir) {

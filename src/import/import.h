@@ -45,6 +45,7 @@ extern "C" {
 #include "core/progress.h"
 #include "core/io.h"
 #include "map/body_plan.h"
+#include "bench/render.h"
 #include "retarget/retarget.h"
 #include "scene/scene.h"
 #include "math/am_math.h"
@@ -63,6 +64,7 @@ typedef struct am_import_options {
     bool merge;                  /* one asset from every skinned mesh (<= 8 faces, <= 110 joints) */
     bool normalize_binds;        /* pure-translation inverse binds, mesh kept where it is */
     bool bench;                  /* bench every part with every motion, pose sheets */
+    am_render_joints joints;     /* --joints: what a part's pose sheet draws (default auto) */
     bool preview;                /* --preview: NAME.preview.html (import_preview.h) */
     bool meshdata_required;      /* --meshdata: a multi-face part is an error, not a warning */
     bool faithful_only;          /* --faithful: a file the faithful route cannot take is refused
@@ -234,8 +236,14 @@ typedef struct am_import_anim_result {
     double max_displacement_m;   /* from the rest pose, worst sample */
     double strain_p1, strain_p99;/* worst sample (lowest p1, highest p99) */
     double strain_share;         /* worst share of edges outside 0.5..1.6 */
-    bool exploded;               /* the posed box beyond twice the rest box's diagonal, or a
-                                    vertex moving farther than that diagonal */
+    double tear_m;               /* worst sample: an edge's growth beyond twice its rest-pose
+                                    length (am_bench_strain.tear_m), metres */
+    double tear_ratio;           /* that edge's posed / rest-pose length */
+    double spike_m;              /* worst sample: a vertex torn from every neighbour
+                                    (am_bench_strain.spike_m), metres */
+    double creature_m;           /* the creature's rest box diagonal, every part together */
+    bool exploded;               /* am_bench_tears on the worst sample: a vertex leaves its
+                                    neighbours (riding its joints never does) */
     bool strained;               /* strain share above quality.md's 0.2 % flag */
 } am_import_anim_result;
 

@@ -53,6 +53,9 @@ static json_t *anim_json(const am_import_anim_result *a)
     json_object_set_new(o, "strain_p1", real(a->strain_p1));
     json_object_set_new(o, "strain_p99", real(a->strain_p99));
     json_object_set_new(o, "strain_share_outside", real(a->strain_share));
+    json_object_set_new(o, "tear_m", real(a->tear_m));
+    json_object_set_new(o, "spike_m", real(a->spike_m));
+    json_object_set_new(o, "creature_m", real(a->creature_m));
     json_object_set_new(o, "exploded", json_boolean(a->exploded));
     json_object_set_new(o, "strained", json_boolean(a->strained));
     return o;

@@ -20,6 +20,7 @@
 #include "world/oar_check.h"
 
 #define POSE_COLUMNS 6    /* pose sheet: times per row */
+#define POSE_PANEL_PX 400 /* pose sheet: a panel's longer side (the creature fills >= 70 % of it) */
 #define BENCH_SAMPLES 13  /* measured times per motion, both ends included */
 
 /* Everything a part produced, kept until the OAR and the commit. */
@@ -170,8 +171,34 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
 
 /* --- bench ---------------------------------------------------------------------------------- */
 
-static am_status bench_motion(const am_bench *b, int motion, double duration, am_import_anim_result *out,
-                              const am_bench_pose_report *rest, am_error *err)
+/* The creature's size: the diagonal of the rest box of every part's vertices and joints
+ * (bind frame), so a small part (an eye) is judged against the creature it belongs to. */
+static double creature_size(const am_import_plan *plan)
+{
+    am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    for (size_t p = 0; p < plan->part_count; p++) {
+        const am_rig *r = &plan->parts[p].rig;
+        for (size_t i = 0; i < r->joint_count + r->vertex_count; i++) {
+            am_vec3 v;
+            if (i < r->joint_count) {
+                v = r->joints[i].world;
+            } else {
+                const float *f = r->positions + 3 * (i - r->joint_count);
+                v = am_v3(f[0], f[1], f[2]);
+                if (r->explicit_skin) /* the mesh's own space: bind frame = positions * bind shape */
+                    v = am_mat4_transform_point(&r->bind_shape, v);
+            }
+            if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z))
+                continue;
+            lo = am_v3(fmin(lo.x, v.x), fmin(lo.y, v.y), fmin(lo.z, v.z));
+            hi = am_v3(fmax(hi.x, v.x), fmax(hi.y, v.y), fmax(hi.z, v.z));
+        }
+    }
+    return lo.x <= hi.x ? am_v3_dist(lo, hi) : 0.0;
+}
+
+static am_status bench_motion(const am_bench *b, int motion, double duration, double creature_m,
+                              am_import_anim_result *out, const am_bench_pose_report *rest, am_error *err)
 {
     double times[BENCH_SAMPLES];
     am_render_even_times(duration, BENCH_SAMPLES, times);
@@ -197,24 +224,33 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, am
         out->strain_p1 = fmin(out->strain_p1, pr.strain.p1);
         out->strain_p99 = fmax(out->strain_p99, pr.strain.p99);
         out->strain_share = fmax(out->strain_share, pr.strain.share_outside);
+        if (pr.strain.tear_m > out->tear_m) {
+            out->tear_m = pr.strain.tear_m;
+            out->tear_ratio = pr.strain.tear_ratio;
+        }
+        out->spike_m = fmax(out->spike_m, pr.strain.spike_m);
         am_bench_pose_report_free(&pr);
     }
-    /* Exploded: the posed mesh no longer fits twice its rest box, or a vertex travels
-     * farther than the whole creature is big. Strain beyond quality.md's flag is a
-     * separate, weaker finding (a hard seam stretching), not an explosion. */
-    double rest_diag = am_v3_dist(rest->min_prim, rest->max_prim), diag = am_v3_dist(out->min_prim, out->max_prim);
-    out->exploded = diag > 2 * rest_diag || out->max_displacement_m > rest_diag;
+    /* Exploded: a vertex leaves its neighbours (an edge tears) by a visible share of the
+     * creature, not a part travelling with its joint (an eye riding the head moves 28 cm
+     * and keeps every edge). The part's own box counts too, for a creature the plan cannot
+     * size. Strain beyond quality.md's flag is a separate, weaker finding (a hard seam
+     * stretching), not an explosion. */
+    out->creature_m = fmax(creature_m, am_v3_dist(rest->min_prim, rest->max_prim));
+    am_bench_strain worst = {.tear_m = out->tear_m, .spike_m = out->spike_m};
+    out->exploded = am_bench_tears(&worst, out->creature_m);
     out->strained = out->strain_share > 0.002;
     return AM_OK;
 }
 
 /* Rows = motions (side, then front), columns = times; a rest row when no motion is given.
  * Every bench (one part, or all the parts of the creature together, each in its palette
- * colour) is drawn in one framing per view: the box of the posed meshes over every row's
- * times, so the creature fills the frame and neither jumps between frames nor rescales
- * between motions. */
+ * colour) is drawn at one scale per row, each panel centred on the meshes as posed there
+ * (travel shows against the prim's cross), in panels shaped like the row's largest pose
+ * (am_render_fit_extent), so the creature fills each panel's longer side. Joints: `joints`
+ * for one part (AUTO: dots up to 25 weighted joints), none for the parts together. */
 static am_status pose_sheet(const am_bench *const *benches, const size_t *colours, size_t nb, const am_import_plan *plan,
-                            const char *title, am_buf *png, am_error *err)
+                            am_render_joints joints, const char *title, am_buf *png, am_error *err)
 {
     size_t rows = plan->motion_count ? plan->motion_count : 1;
     if (rows > 16)
@@ -226,20 +262,9 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
     if (!parts)
         return am_fail_nomem(err, "pose sheet");
     double times[16][POSE_COLUMNS];
-    am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
     am_status st = AM_OK;
-    for (size_t m = 0; m < rows && !st; m++) {
+    for (size_t m = 0; m < rows; m++)
         am_render_even_times(plan->motion_count ? plan->motions[m].duration_s : 0, columns, times[m]);
-        for (size_t p = 0; p < nb; p++) {
-            parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
-            am_render_palette(colours[p], parts[p].base_rgb);
-        }
-        am_vec3 l, h;
-        if (!(st = am_render_posed_box(parts, nb, times[m], columns, &l, &h, err))) {
-            lo = am_v3(fmin(lo.x, l.x), fmin(lo.y, l.y), fmin(lo.z, l.z));
-            hi = am_v3(fmax(hi.x, h.x), fmax(hi.y, h.y), fmax(hi.z, h.z));
-        }
-    }
     am_image strips[2 * 16];
     size_t ns = 0;
     int width = 0, height = 0;
@@ -248,18 +273,23 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
         for (int v = 0; v < 2 && !st; v++) {
             am_render_options o = am_render_defaults();
             o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
-            o.frame_width = plan->motion_count ? 240 : 480;
-            o.frame_height = 280;
-            /* the parts together show how they fit; their joints (a Bento avatar: 94, the
-             * face's over the eyes) are in each part's own sheet */
-            o.draw_joints = nb == 1;
-            o.focus = true;
-            o.focus_min = lo;
-            o.focus_max = hi;
             for (size_t p = 0; p < nb; p++) {
                 parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
                 am_render_palette(colours[p], parts[p].base_rgb);
             }
+            /* each panel framed on the creature as it is posed there, at one scale for the
+             * row, in panels shaped like its largest pose seen from this side: it fills the
+             * panel's longer side (a 5.2 m raptor seen side on gets a wide panel, not 30 %
+             * of a tall one; an eye riding the head stays an eye, not a dot) */
+            double du, dv;
+            if ((st = am_render_frame_extent(parts, nb, times[m], columns, o.view, &du, &dv, err)))
+                break;
+            am_render_fit_extent(du, dv, POSE_PANEL_PX, plan->motion_count ? 120 : 200, &o.frame_width,
+                                 &o.frame_height);
+            o.centre_each = true;
+            /* the parts together show how they fit; their joints (a Bento avatar: 94, the
+             * face's over the eyes) are in each part's own sheet */
+            am_render_set_joints(&o, nb == 1 ? joints : AM_RENDER_JOINTS_NONE, benches[0]);
             st = am_render_strip_parts(parts, nb, times[m], columns, &o, title, &strips[ns], err);
             if (!st) {
                 width = (int)strips[ns].width > width ? (int)strips[ns].width : width;
@@ -296,8 +326,8 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
 }
 
 static am_status bench_part(const am_buf *mesh, const char *name, size_t colour, const am_import_plan *plan,
-                            const am_skeleton *skel, bool full, am_import_part_report *pr, am_buf *sheet,
-                            am_error *err)
+                            const am_skeleton *skel, bool full, am_render_joints joints, am_import_part_report *pr,
+                            am_buf *sheet, am_error *err)
 {
     am_bench b;
     am_status st = am_bench_load_mem(mesh->data, mesh->size, name, skel, NULL, &b, err);
@@ -321,17 +351,18 @@ static am_status bench_part(const am_buf *mesh, const char *name, size_t colour,
         st = am_fail_nomem(err, "bench");
     } else {
         pr->anim_count = plan->motion_count;
+        double creature_m = creature_size(plan);
         for (size_t m = 0; m < plan->motion_count && !st; m++) {
             snprintf(pr->anims[m].name, sizeof pr->anims[m].name, "%s", plan->motions[m].name);
             am_bench_motion_info info;
             if (!(st = am_bench_motion_get_info(&b, m, &info, err)))
-                st = bench_motion(&b, (int)m, info.duration, &pr->anims[m], &rest_pose, err);
+                st = bench_motion(&b, (int)m, info.duration, creature_m, &pr->anims[m], &rest_pose, err);
         }
     }
     am_bench_pose_report_free(&rest_pose);
     const am_bench *one = &b;
     if (!st)
-        st = pose_sheet(&one, &colour, 1, plan, NULL, sheet, err);
+        st = pose_sheet(&one, &colour, 1, plan, joints, NULL, sheet, err);
 done:
     am_bench_free(&b);
     return st;
@@ -368,7 +399,7 @@ static am_status combined_sheet(const am_import_plan *plan, const am_skeleton *s
     char title[200], name[160];
     snprintf(title, sizeof title, "%s (%zu parts)", plan->name, n);
     snprintf(name, sizeof name, "%s_poses", plan->name);
-    if (!st && !(st = pose_sheet(ptrs, colours, n, plan, title, &png, err))) {
+    if (!st && !(st = pose_sheet(ptrs, colours, n, plan, AM_RENDER_JOINTS_NONE, title, &png, err))) {
         snprintf(rep->pose_sheet, sizeof rep->pose_sheet, "%s/%s.png", out_dir, name);
         st = add_file(set, out_dir, name, ".png", &png, err);
     }
@@ -453,6 +484,7 @@ typedef struct part_jobs {
     const am_import_plan *plan;
     const am_skeleton *skel;
     bool full_bench;
+    am_render_joints joints;
     am_import_part_report *pr;
     am_buf *rig_json, *md, *sheet;
     am_status st[PART_JOB_COUNT];
@@ -469,7 +501,8 @@ static void part_job(void *user, size_t k, int worker)
     case PART_JOB_RIG: j->st[k] = j->rig ? am_rig_to_json(j->rig, j->rig_json, err) : AM_OK; break;
     case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
     default:
-        j->st[k] = bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->pr, j->sheet, err);
+        j->st[k] =
+            bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->joints, j->pr, j->sheet, err);
         break;
     }
 }
@@ -551,7 +584,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if (opts->normalize_binds && part->rig.explicit_skin) {
         /* before: the file's inverse binds, on the bench; after: what is written */
         am_import_part_report before = {0};
-        if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, false, &before, NULL, err)) ||
+        if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, false, AM_RENDER_JOINTS_NONE, &before, NULL,
+                             err)) ||
             (st = normalized_rig(&part->rig, &res, skel, &normalized, err)))
             goto done;
         have_normalized = true;
@@ -598,7 +632,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     /* The writers read the build, the bench the encoded bytes: independent, so they run side
      * by side; the first failure in this order is the one reported, as one after another. */
     part_jobs jobs = {&res, rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
-                      pr,   &rig_json, &md, &sheet, {AM_OK}, {{0}}};
+                      opts->joints, pr, &rig_json, &md, &sheet, {AM_OK}, {{0}}};
     am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
     if (rig_beside) {
         am_task_join(&rig_task);
@@ -619,12 +653,15 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                     part->name, pr->rest_error_m, opts->normalize_binds ? "" : "; --normalize-binds makes it exact");
     for (size_t m = 0; m < pr->anim_count; m++) {
         const am_import_anim_result *a = &pr->anims[m];
+        bool spike = a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m; /* else an edge torn open */
         if (a->exploded)
             run_finding(rep, "exploded",
-                        "part '%s' playing '%s' explodes: a vertex travels %.3f m, the posed box grows to (%.3f, %.3f, "
-                        "%.3f)..(%.3f, %.3f, %.3f) m",
-                        part->name, a->name, a->max_displacement_m, a->min_prim.x, a->min_prim.y, a->min_prim.z,
-                        a->max_prim.x, a->max_prim.y, a->max_prim.z);
+                        "part '%s' playing '%s' explodes: %s %.3f m (the creature is %.2f m; the line is %.0f%% of "
+                        "it): a vertex there is held by a joint far from it; check its weights",
+                        part->name, a->name,
+                        spike ? "a vertex is torn from all its neighbours by" : "an edge tears open by",
+                        spike ? a->spike_m : a->tear_m, a->creature_m,
+                        100 * (spike ? AM_BENCH_SPIKE_SHARE : AM_BENCH_EXPLODE_SHARE));
         else if (a->strained)
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "

@@ -188,8 +188,10 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
               m->duration_s, m->samples);
             vec(o, &s, e, "", m->min_prim);
             vec(o, &s, e, "..", m->max_prim);
-            P(o, &s, e, " m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6: %s\n",
-              m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share,
+            P(o, &s, e,
+              " m (prim frame), max displacement %.4f m, strain %.3f..%.3f, %.2f%% outside 0.5..1.6, tear %.3f m, "
+              "spike %.3f m: %s\n",
+              m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share, m->tear_m, m->spike_m,
               m->exploded ? "EXPLODES" : m->strained ? "strained, not exploding" : "ok");
         }
         if (p->pose_sheet[0])

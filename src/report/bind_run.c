@@ -449,6 +449,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     }
     if ((s = am_quality_run_threads(&bench, poses, pose_count, job->bind.threads, &out->quality, err)))
         goto done;
+    out->quality.joints = job->joints;
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
     size_t bind_json_at = reserve_file(out);

@@ -46,6 +46,7 @@ typedef struct am_bind_job {
     bool preview;                /* with skin: NAME.preview.html too (preview.h) */
     const am_quality_pose *poses;/* NULL = the standard poses of its body plan (poses_by_plan.h) */
     size_t pose_count;
+    am_render_joints joints;     /* what the report's pose sheet draws (0: auto) */
     am_progress_fn progress;
     void *user;
     /* When am_bind_run is given no viewer skeleton: the viewer's avatar_skeleton.xml, loaded

@@ -154,6 +154,8 @@ typedef struct am_quality_report {
     size_t pose_count;
     size_t blockers, majors, minors;
     am_flag worst;
+    am_render_joints joints;   /* what its pictures draw over the mesh (am_quality_run leaves
+                                  AUTO: dots up to 25 weighted joints; `--joints` sets it) */
 } am_quality_report;
 
 /* Record the rig bones no island of the mesh holds (`held[j]` false), as `animesh bind`

@@ -8,6 +8,8 @@
 #include "bench/render.h"
 #include "core/parallel.h"
 
+#define SHEET_CELL_PX 360 /* a pose sheet cell's longer side */
+
 /* Poses the report measured, in its order, with their posed positions and joints. */
 typedef struct posed_set {
     size_t count;
@@ -143,13 +145,44 @@ am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_re
             f->view = row == 0 ? AM_VIEW_FRONT : AM_VIEW_SIDE;
         }
     }
-    am_render_options opt = am_render_defaults();
-    opt.frame_width = 230;
-    opt.frame_height = 300;
-    opt.threads = threads;
-    char title[160];
-    snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s", am_flag_name(r->worst));
-    s = am_render_sheet(b, fr, 2 * n, (int)n, &opt, title, img, err);
+    /* One sheet per view, its cells shaped like the creature at rest seen from that side
+     * (a 5.2 m raptor: wide cells side on, tall ones from the front), each cell fitted to its
+     * own pose, then the two stacked: the creature spans most of each cell's longer side. */
+    am_vec3 lo = am_v3(INFINITY, INFINITY, INFINITY), hi = am_v3(-INFINITY, -INFINITY, -INFINITY);
+    for (size_t v = 0; v < b->vertex_count; v++) {
+        am_vec3 p = am_v3(ps.prim[0][3 * v], ps.prim[0][3 * v + 1], ps.prim[0][3 * v + 2]);
+        if (!(fabs(p.x) < 1e5 && fabs(p.y) < 1e5 && fabs(p.z) < 1e5))
+            continue;
+        lo = am_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = am_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
+    am_image rows[2] = {{0}, {0}};
+    for (int row = 0; row < 2 && !s; row++) {
+        am_render_options opt = am_render_defaults();
+        opt.threads = threads;
+        am_render_set_joints(&opt, r->joints, b);
+        am_render_fit_frame(row == 0 ? AM_VIEW_FRONT : AM_VIEW_SIDE, lo, hi, SHEET_CELL_PX, 160, &opt.frame_width,
+                            &opt.frame_height);
+        char title[160];
+        if (row == 0)
+            snprintf(title, sizeof title, "pose sheet: front (top) and side (bottom) - worst %s",
+                     am_flag_name(r->worst));
+        else
+            snprintf(title, sizeof title, "pose sheet: side");
+        s = am_render_sheet(b, fr + (size_t)row * n, n, (int)n, &opt, title, &rows[row], err);
+    }
+    if (!s)
+        s = am_image_alloc(img, (int)(rows[0].width > rows[1].width ? rows[0].width : rows[1].width),
+                           (int)(rows[0].height + rows[1].height), err);
+    if (!s) {
+        memset(img->pixels, 255, (size_t)img->width * img->height * 4);
+        for (int row = 0, y0 = 0; row < 2; y0 += (int)rows[row].height, row++)
+            for (uint32_t y = 0; y < rows[row].height; y++)
+                memcpy(img->pixels + 4 * ((size_t)(y0 + (int)y) * img->width),
+                       rows[row].pixels + 4 * (size_t)y * rows[row].width, 4 * (size_t)rows[row].width);
+    }
+    am_image_free(&rows[0]);
+    am_image_free(&rows[1]);
     free(fr);
     free(labels);
     free_posed(&ps);
