@@ -199,6 +199,12 @@ void am_bench_set_free(am_bench_set *s);
  * posed positions (prim frame in, frame-independent out), metres. Sets above 4096
  * vertices are measured on an even subsample of 4096 (*sampled set true). */
 double am_bench_rigidity(const am_bench *b, const float *prim, const am_bench_set *set, bool *sampled);
+/* The same against another reference shape of the vertices (`ref`, xyz per vertex, any frame
+ * with the same distances): the report judges a pose's bending against the viewer's own rest
+ * pose, so a rest that already differs from the bind shape (a rig whose joint positions move
+ * its bones) is not counted again in every pose. */
+double am_bench_rigidity_from(const am_bench *b, const float *prim, const float *ref, const am_bench_set *set,
+                              bool *sampled);
 /* Mean position of the set, in both frames. */
 void am_bench_centre(const am_bench *b, const float *prim, const am_bench_set *set, am_vec3 *centre_prim,
                      am_vec3 *centre_bind);

@@ -295,6 +295,13 @@ void am_bench_set_free(am_bench_set *s)
 
 double am_bench_rigidity(const am_bench *b, const float *prim, const am_bench_set *set, bool *sampled)
 {
+    return am_bench_rigidity_from(b, prim, b->bind_pos, set, sampled);
+}
+
+double am_bench_rigidity_from(const am_bench *b, const float *prim, const float *ref, const am_bench_set *set,
+                              bool *sampled)
+{
+    (void)b;
     size_t n = set->count, step = 1;
     if (n > RIGIDITY_MAX_SAMPLES)
         step = (n + RIGIDITY_MAX_SAMPLES - 1) / RIGIDITY_MAX_SAMPLES;
@@ -303,10 +310,10 @@ double am_bench_rigidity(const am_bench *b, const float *prim, const am_bench_se
     double worst = 0.0;
     for (size_t a = 0; a < n; a += step) {
         size_t ia = set->index[a];
-        am_vec3 pa = vtx(prim, ia), ba = vtx(b->bind_pos, ia);
+        am_vec3 pa = vtx(prim, ia), ba = vtx(ref, ia);
         for (size_t c = a + step; c < n; c += step) {
             size_t ic = set->index[c];
-            double d = fabs(am_v3_dist(pa, vtx(prim, ic)) - am_v3_dist(ba, vtx(b->bind_pos, ic)));
+            double d = fabs(am_v3_dist(pa, vtx(prim, ic)) - am_v3_dist(ba, vtx(ref, ic)));
             if (d > worst)
                 worst = d;
         }

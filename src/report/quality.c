@@ -787,7 +787,9 @@ static am_status measure_rigidity(const pose_jobs *pj, const am_quality_pose *po
         set.index = (uint32_t *)(uintptr_t)(pj->rigid_order + begin);
         set.count = end - begin;
         bool sampled;
-        pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity(b, w->posed, &set, &sampled));
+        /* against the viewer's rest, not the bind shape: the rest's own error is the import's
+         * rest error, reported once, not a bend in every pose */
+        pr->rigidity_m = fmax(pr->rigidity_m, am_bench_rigidity_from(b, w->posed, pj->rest, &set, &sampled));
     }
     pr->rigidity_flag = am_quality_limit_flag("rigidity", b->height > 0 ? pr->rigidity_m / b->height : 0);
     pr->worst = worse(pr->worst, pr->rigidity_flag);
