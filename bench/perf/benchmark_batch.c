@@ -195,7 +195,8 @@ static void library_case(const char *tmp, int size, int repeats, unsigned cores)
         rerun[r] = run(cmd, NULL, NULL);
     }
     /* `animesh import` alone on the creature whose job took the most memory, the same options. */
-    snprintf(cmd, sizeof cmd, "'%s' import %s --out '%s/alone' --oar '%s/alone/a.oar' --skeleton '%s' %s >/dev/null 2>&1",
+    snprintf(cmd, sizeof cmd,
+             "'%s' import %s --out '%s/alone' --oar '%s/alone/a.oar' --json --skeleton '%s' %s >/dev/null 2>&1",
              cli, peak_args, dir, dir, skel, no_bench ? "" : "--bench --preview");
     long alone_kb = 0;
     pid_t pid = fork();

@@ -745,7 +745,7 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
         if ((s = add_deletion(&c->work[oi], i, j->name, o->uuids, err)))
             return s;
     }
-    task *t;
+    task *t = NULL;
     if ((s = add_task(&c->work[it->region], &t, err)))
         return s;
     t->item = i;
