@@ -7,8 +7,8 @@
  * and R0 the pelvis's frame-0 rotation (identity for other joints); positions in inches
  * (0.02540005 m), pelvis relative to frame 0, every component clamped to +-5 m.
  */
-#ifndef AM_BVH_H
-#define AM_BVH_H
+#ifndef AM_ANIM_BVH_H
+#define AM_ANIM_BVH_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -19,8 +19,8 @@
  * from each other and from am_lbs_reference (transform per slot, then blend, in double) by
  * F32 rounding only (~1e-7 relative); tests/test_lbs.c holds every supported path to 1e-6.
  */
-#ifndef AM_LBS_H
-#define AM_LBS_H
+#ifndef AM_BENCH_LBS_H
+#define AM_BENCH_LBS_H
 
 #ifdef __cplusplus
 extern "C" {

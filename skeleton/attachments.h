@@ -1,8 +1,8 @@
 /* Attachment points of the avatar (avatar_lad.xml <skeleton>), as listed in skeleton.md 9.
  * They are not in avatar_skeleton.xml but are valid joint names for skins and animations.
  * HUD points (parent mScreen) are left out: an animesh has none. */
-#ifndef AM_ATTACHMENTS_H
-#define AM_ATTACHMENTS_H
+#ifndef AM_SKELETON_ATTACHMENTS_H
+#define AM_SKELETON_ATTACHMENTS_H
 
 #ifdef __cplusplus
 extern "C" {

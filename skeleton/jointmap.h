@@ -4,8 +4,8 @@
  *     "rig_parents": { "rig_child": "rig_parent", ... } }      (optional)
  * The rig's own parents may instead come from a rig file (see am_joint_map_load_rig_parents).
  */
-#ifndef AM_JOINTMAP_H
-#define AM_JOINTMAP_H
+#ifndef AM_SKELETON_JOINTMAP_H
+#define AM_SKELETON_JOINTMAP_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -29,8 +29,8 @@
  *  - the joint map a retargeted plan used (rig joint -> viewer joint, confidence, reason) and
  *    the axes it took.
  * A route never writes files; am_import_run is the only writer. */
-#ifndef AM_IMPORT_IMPORT_H
-#define AM_IMPORT_IMPORT_H
+#ifndef AM_IMPORT_H
+#define AM_IMPORT_H
 
 #ifdef __cplusplus
 extern "C" {

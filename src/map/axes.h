@@ -21,8 +21,8 @@
  *    format, but a model exported Z-up into it still has its legs along -Z).
  * Ambiguous evidence is refused naming what is ambiguous and asking for the option.
  */
-#ifndef AM_IMPORT_AXES_H
-#define AM_IMPORT_AXES_H
+#ifndef AM_MAP_AXES_H
+#define AM_MAP_AXES_H
 
 #ifdef __cplusplus
 extern "C" {

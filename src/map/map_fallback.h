@@ -22,8 +22,8 @@
  * Each placement keeps the map within 110 joints or is undone (noted). A joint --map leaves
  * unmapped ("-") stays so. Fallback joints get source AM_MAP_FALLBACK, confidence 0.3 and a
  * reason starting "fallback:". */
-#ifndef AM_IMPORT_MAP_FALLBACK_H
-#define AM_IMPORT_MAP_FALLBACK_H
+#ifndef AM_MAP_FALLBACK_H
+#define AM_MAP_FALLBACK_H
 
 #include <stdbool.h>
 

@@ -35,8 +35,8 @@
  * not unique: N = the node's index in the file's own list where it has one (glTF nodes[N]),
  * else in the scene (am_scene_node_number).
  */
-#ifndef AM_IMPORT_MAP_SUGGEST_H
-#define AM_IMPORT_MAP_SUGGEST_H
+#ifndef AM_MAP_SUGGEST_H
+#define AM_MAP_SUGGEST_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,8 +12,8 @@
  * ascending order, as the viewer's std::map-backed LLSD does. Strings, URIs, binaries
  * and keys are stored with their length and an extra NUL (so a string is usable as C).
  */
-#ifndef AM_LLSD_H
-#define AM_LLSD_H
+#ifndef AM_MESH_LLSD_H
+#define AM_MESH_LLSD_H
 
 #ifdef __cplusplus
 extern "C" {

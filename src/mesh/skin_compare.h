@@ -13,8 +13,8 @@
  * the alternate inverse bind matrices of every shared joint (never the bind shape, which
  * depends on the mesh), and reports the worst element difference per joint.
  */
-#ifndef AM_SKIN_COMPARE_H
-#define AM_SKIN_COMPARE_H
+#ifndef AM_MESH_SKIN_COMPARE_H
+#define AM_MESH_SKIN_COMPARE_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -49,8 +49,8 @@
  * POSES FILE: {"poses": [{"name": "...", "band": "mElbowLeft", "kind": "elbow",
  *   "joints": [{"name": "mElbowLeft", "axis": [0, 0, 1], "deg": -120}, ...]}]}
  *   kind: shoulder | elbow | knee | hip | twist | none (band thresholds). */
-#ifndef AM_BENCH_QUALITY_H
-#define AM_BENCH_QUALITY_H
+#ifndef AM_REPORT_QUALITY_H
+#define AM_REPORT_QUALITY_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -79,8 +79,8 @@
  * target leg / source leg (hip to ankle), which also makes the result unit-free;
  * --in-place subtracts the horizontal travel, first key to last, in proportion to time.
  */
-#ifndef AM_IMPORT_RETARGET_H
-#define AM_IMPORT_RETARGET_H
+#ifndef AM_RETARGET_H
+#define AM_RETARGET_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,8 +27,8 @@
  * pass in index order computes world transforms; readers that meet nodes in another order
  * reorder them (am_scene_finish refuses a scene that breaks the rule).
  */
-#ifndef AM_IMPORT_SCENE_H
-#define AM_IMPORT_SCENE_H
+#ifndef AM_SCENE_H
+#define AM_SCENE_H
 
 #ifdef __cplusplus
 extern "C" {

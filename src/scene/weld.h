@@ -14,8 +14,8 @@
  * uploader's remap), and am_scene_load_ex for every other reader's scene (FBX through
  * assimp gives three corners per triangle; glTF, OBJ give split corners), after the reader
  * returns and before anything turns the scene into faces and LODs. */
-#ifndef AM_IMPORT_WELD_H
-#define AM_IMPORT_WELD_H
+#ifndef AM_SCENE_WELD_H
+#define AM_SCENE_WELD_H
 
 #ifdef __cplusplus
 extern "C" {

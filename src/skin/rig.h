@@ -7,8 +7,8 @@
  * position (skeleton.md 2.3, 4.2, 5.8), so with mPelvis not overridden the bind-frame point
  * (0, 0, 1.067) is drawn at the prim, and every bind-frame point p at prim + p - (0,0,1.067).
  */
-#ifndef AM_RIG_H
-#define AM_RIG_H
+#ifndef AM_SKIN_RIG_H
+#define AM_SKIN_RIG_H
 
 #ifdef __cplusplus
 extern "C" {

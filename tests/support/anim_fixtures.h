@@ -1,6 +1,6 @@
 /* .anim fixtures shared by the anim tests. */
-#ifndef AM_TEST_ANIM_FIXTURES_H
-#define AM_TEST_ANIM_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_ANIM_FIXTURES_H
+#define AM_TESTS_SUPPORT_ANIM_FIXTURES_H
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* 3x3 rotation matrices for the BVH tests: expected values computed independently of the
  * converter's quaternion formulas (BVH channel angles -> matrices, BVH <-> SL axes). */
-#ifndef AM_TEST_BVH_MATRIX_H
-#define AM_TEST_BVH_MATRIX_H
+#ifndef AM_TESTS_SUPPORT_BVH_MATRIX_H
+#define AM_TESTS_SUPPORT_BVH_MATRIX_H
 
 #include "math/am_math.h"
 

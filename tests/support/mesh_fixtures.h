@@ -1,6 +1,6 @@
 /* Mesh-asset fixtures shared by the tests: values taken from the spec, built once. */
-#ifndef AM_TEST_MESH_FIXTURES_H
-#define AM_TEST_MESH_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_MESH_FIXTURES_H
+#define AM_TESTS_SUPPORT_MESH_FIXTURES_H
 
 #include "mesh/mesh_asset.h"
 

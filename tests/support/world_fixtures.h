@@ -1,6 +1,6 @@
 /* Small fixtures for the world-path tests (WorldBridge, OAR, RemoteAdmin). */
-#ifndef AM_TEST_WORLD_FIXTURES_H
-#define AM_TEST_WORLD_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_WORLD_FIXTURES_H
+#define AM_TESTS_SUPPORT_WORLD_FIXTURES_H
 
 #include <stdbool.h>
 #include <stddef.h>

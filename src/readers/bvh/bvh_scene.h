@@ -11,8 +11,8 @@
  * scene's `declared` carries the convention the viewer's upload assumes instead: +Y up, +Z
  * forward, inches (0.02540005 m), noted in the scene's notes. The clip is named after the
  * file (its base name without extension). Every node is a joint; there is no mesh. */
-#ifndef AM_IMPORT_BVH_SCENE_H
-#define AM_IMPORT_BVH_SCENE_H
+#ifndef AM_READERS_BVH_SCENE_H
+#define AM_READERS_BVH_SCENE_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -41,8 +41,8 @@
  * Errors name the file and the element with its line: "x.dae: <controller id='c'>/<skin>/
  * <vertex_weights> (line 120): vcount sums to 120 influences, <v> holds 118 pairs".
  */
-#ifndef AM_IMPORT_COLLADA_H
-#define AM_IMPORT_COLLADA_H
+#ifndef AM_READERS_COLLADA_H
+#define AM_READERS_COLLADA_H
 
 #ifdef __cplusplus
 extern "C" {
