@@ -1,6 +1,6 @@
 /* The `.anim` keyframe animation (LLKeyframeMotion, version 1.0) and motions that become one.
  *
- * Spec: /work/shared/spec/anim.md (section numbers below refer to it).
+ * Spec: docs/reference/anim-format.md (section numbers below refer to it).
  *
  * Data model: am_anim is the file as decoded, plain structs. Every quantised value keeps
  * its raw U16 code next to the value the viewer decodes from it, and every field keeps the
@@ -17,7 +17,7 @@
  * Writing: am_anim_encode writes the raw codes as they are. To build keys from values use
  * am_anim_rot_key_set / am_anim_pos_key_set (the viewer's own encoder recipe, section 3.2).
  *
- * Motions (lessons.md rules 7, 10): am_motion describes stock joints whose local delta
+ * Motions (docs/reference/lessons.md#rule-7 and #rule-10): am_motion describes stock joints whose local delta
  * rotations (and optional positions) are functions of normalised time t in [0, 1];
  * am_motion_sample turns it into an am_anim; am_motion_write_anim guards the loop, encodes,
  * decodes the bytes again, compares with what was meant and writes atomically.
@@ -273,7 +273,7 @@ typedef struct am_anim_seam {
     long rot_joint, pos_joint;
 } am_anim_seam;
 void am_anim_loop_seam(const am_anim *anim, am_anim_seam *out);
-/* The loop guard for a file (lessons.md rule 7): a looping anim whose pose at loop_out
+/* The loop guard for a file (docs/reference/lessons.md#rule-7): a looping anim whose pose at loop_out
  * differs from loop_in by more than one quantisation step, or by more than tol_deg / tol_m
  * when those are larger, is an error naming the joint and the jump. AM_OK when not looping. */
 am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, am_error *err);
@@ -341,7 +341,7 @@ am_status am_anim_close_loop(am_anim *anim, double tol_deg, double tol_m, am_loo
 void am_anim_resolve(const am_anim *anim, const am_skeleton *skel, int *out);
 
 /* ---------------------------------------------------------------------------------------
- * Motions (lessons.md rules 7 and 10)
+ * Motions (docs/reference/lessons.md#rule-7 and #rule-10)
  * ------------------------------------------------------------------------------------- */
 
 /* A pose callback: the local delta rotation (and position, when the track has positions)
@@ -359,7 +359,7 @@ typedef struct am_motion_track {
     const am_quat *rot;
     const am_vec3 *pos;
     size_t count;
-    /* Rest correction (lessons.md rule 10): a constant rotation applied in every pose:
+    /* Rest correction (docs/reference/lessons.md#rule-10): a constant rotation applied in every pose:
      * local = delta (x) correction (Hamilton: the correction first, then the delta, both
      * in the parent's frame). Ignored unless has_correction. */
     bool has_correction;
@@ -372,7 +372,7 @@ typedef struct am_motion {
     am_motion_pose_fn pose_fn; /* when set, the tracks' samples are ignored */
     void *user;
     double duration_s;        /* 0 < duration <= 60 */
-    int32_t base_priority;    /* lessons.md rule 7: 4 */
+    int32_t base_priority;    /* docs/reference/lessons.md#rule-7: 4 */
     bool loop;
     double loop_in, loop_out; /* normalised 0..1 (loop_out 0 means 1) */
     double ease_in_s, ease_out_s;

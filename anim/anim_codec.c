@@ -1,4 +1,4 @@
-/* .anim version 1.0 reader and writer (anim.md section 2). The reader bounds-checks every
+/* .anim version 1.0 reader and writer (docs/reference/anim-format.md#byte-layout). The reader bounds-checks every
  * field and checks every count against the bytes left before allocating; it keeps raw
  * codes and leftover bytes so the writer reproduces the input byte for byte. */
 #include <math.h>

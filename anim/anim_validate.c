@@ -1,4 +1,4 @@
-/* The viewer's checks on a decoded .anim (anim.md section 4), plus our own for the gaps
+/* The viewer's checks on a decoded .anim (docs/reference/anim-format.md#validation-checks), plus our own for the gaps
  * the spec lists (section 10). Every problem is reported, not just the first, with the
  * check's name, the spec's row, the joint and the byte offset. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Linear blend skinning, the viewer's way (mesh-asset.md 6.4, objectSkinV.glsl), as one
+/* Linear blend skinning, the viewer's way (docs/reference/mesh-asset.md#skinning-formula, objectSkinV.glsl), as one
  * function over caller-owned arrays (meshoptimizer style; benchmark: bench/perf/benchmark_lbs.c).
  *
  * For vertex i with slots k = 0..3 (joint j_k = joints[4i+k], weight w_k = weights[4i+k]):

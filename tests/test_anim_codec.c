@@ -1,4 +1,4 @@
-/* The .anim codec against the spec (anim.md) and the 153 real files of the OpenSim default
+/* The .anim codec against the spec (docs/reference/anim-format.md) and the 153 real files of the OpenSim default
  * set: byte-exact round trip, quantisation as the viewer does it, the worked example of
  * section 9, the viewer's checks and our own, and clean errors on every truncation. */
 #include <dirent.h>
@@ -474,7 +474,7 @@ static void test_constraint_checks_against_the_skeleton(void **state)
 
 /* Linden Lab's own bento_reset_bones_and_attachments.anim keys every attachment point,
  * the 8 HUD points too: the uploader's own avatar has them, so a direct upload accepts the
- * file (anim.md 16a); on an animesh they animate nothing (a note, never a refusal). */
+ * file (docs/reference/anim-format.md#validation-checks); on an animesh they animate nothing (a note, never a refusal). */
 static void test_hud_attachment_points_are_accepted_on_upload(void **state)
 {
     (void)state;

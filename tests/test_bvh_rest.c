@@ -1,4 +1,4 @@
-/* A BVH whose zero pose is not the viewer's rest (anim.md 8.5: the viewer applies the BVH
+/* A BVH whose zero pose is not the viewer's rest (docs/reference/anim-format.md#bvh-coordinate-conversion: the viewer applies the BVH
  * rotations as if it were): the warning, and --align-rest, measured where it matters: the
  * written .anim, decoded and posed on the viewer skeleton by FK here, against the BVH's own
  * FK of the same frame, both computed in this file (rotation matrices from the frame

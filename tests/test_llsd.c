@@ -1,4 +1,4 @@
-/* Binary LLSD (mesh-asset.md 1): every type marker, big-endian payloads checked against
+/* Binary LLSD (docs/reference/mesh-asset.md#binary-llsd): every type marker, big-endian payloads checked against
  * hand-written bytes from the spec, exact counts, and bad input. */
 #include <stdlib.h>
 #include <string.h>

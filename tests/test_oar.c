@@ -1,5 +1,5 @@
 /* OAR writer: read the archive back with libarchive and check every entry and element
- * against spec/opensim-oar.md (layout, object XML, ExtraParams bytes, inventory, script),
+ * against docs/reference/opensim-oar.md (layout, object XML, ExtraParams bytes, inventory, script),
  * and that the same input gives the same bytes. */
 #include <setjmp.h>
 #include <stdarg.h>

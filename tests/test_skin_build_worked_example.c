@@ -1,4 +1,4 @@
-/* mesh-asset.md 9 (one triangle, two joints) reproduced through the skin builder: the
+/* docs/reference/mesh-asset.md#worked-example (one triangle, two joints) reproduced through the skin builder: the
  * weight bytes, positions, normals, UVs and the skin block values the spec gives, checked
  * in the builder's asset, in the encoded bytes (inflated here with zlib directly) and
  * after the project's decoder. */

@@ -1,5 +1,5 @@
-/* Skin-block comparison (lessons.md rule 2), reference JSON, override detection
- * (mesh-asset.md 7.2) and the 'skin compare' / 'mesh decode' commands. */
+/* Skin-block comparison (docs/reference/lessons.md#rule-2), reference JSON, override detection
+ * (docs/reference/mesh-asset.md#joint-position-overrides) and the 'skin compare' / 'mesh decode' commands. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 static const char *help_head =
     "usage: animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json] [--verbose]\n"
     "                      [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
-    "The weight and deformation figures a lead rigger judges (quality.md), each flagged\n"
+    "The weight and deformation figures a lead rigger judges (docs/reference/quality-figures.md), each flagged\n"
     "blocker / major / minor, measured on the viewer-faithful bench:\n"
     "  weights   unweighted, empty_major (a major bone inside the mesh with no weight; an\n"
     "            extended joint such as mSpine2 left empty between weighted ones is not one),\n"

@@ -236,7 +236,7 @@ typedef struct am_import_anim_result {
     double strain_share;         /* worst share of edges outside 0.5..1.6 */
     bool exploded;               /* the posed box beyond twice the rest box's diagonal, or a
                                     vertex moving farther than that diagonal */
-    bool strained;               /* strain share above quality.md's 0.2 % flag */
+    bool strained;               /* strain share above docs/reference/quality-figures.md's 0.2 % flag */
 } am_import_anim_result;
 
 typedef struct am_import_part_report {

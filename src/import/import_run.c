@@ -160,7 +160,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
             run_finding(rep, "pelvis_override",
                         "part '%s': mPelvis is moved to (%.4f, %.4f, %.4f), not (%.3f, %.3f, %.3f): the viewer hangs "
                         "the whole mesh from that point under the prim, and the position keys of any motion replace "
-                        "it while they play (skeleton.md 5.8)",
+                        "it while they play (docs/reference/viewer-skeleton.md#the-pelvis-override-trap)",
                         pr->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
                         ji->default_pos.z);
         }
@@ -200,7 +200,7 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, am
         am_bench_pose_report_free(&pr);
     }
     /* Exploded: the posed mesh no longer fits twice its rest box, or a vertex travels
-     * farther than the whole creature is big. Strain beyond quality.md's flag is a
+     * farther than the whole creature is big. Strain beyond docs/reference/quality-figures.md's flag is a
      * separate, weaker finding (a hard seam stretching), not an explosion. */
     double rest_diag = am_v3_dist(rest->min_prim, rest->max_prim), diag = am_v3_dist(out->min_prim, out->max_prim);
     out->exploded = diag > 2 * rest_diag || out->max_displacement_m > rest_diag;
@@ -628,7 +628,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         else if (a->strained)
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "
-                        "(p99 %.2f; quality.md flags above 0.2%%)",
+                        "(p99 %.2f; docs/reference/quality-figures.md flags above 0.2%%)",
                         part->name, a->name, 100 * a->strain_share, a->strain_p99);
     }
     po->texture = part->texture;

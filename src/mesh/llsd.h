@@ -1,4 +1,4 @@
-/* Binary LLSD (mesh-asset.md 1): a value tree, a bounds-checked parser and a formatter.
+/* Binary LLSD (docs/reference/mesh-asset.md#binary-llsd): a value tree, a bounds-checked parser and a formatter.
  *
  * Wire format (LLSDBinaryFormatter / LLSDBinaryParser): one ASCII marker byte, then
  *   '!' undefined | '1' true | '0' false | 'i' S32 BE | 'r' F64 BE | 'u' 16 raw bytes |

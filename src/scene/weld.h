@@ -1,5 +1,5 @@
 /* Welding: the vertices of a face merged where the viewer's uploader would merge them
- * (collada-upload.md 3: LLVolumeFace::remap, after VertexData::operator==), the one rule
+ * (docs/reference/collada-upload.md#geometry: LLVolumeFace::remap, after VertexData::operator==), the one rule
  * every reader's meshes go through.
  *
  * Two corners are one vertex when their position (-0 equal to 0), normal and UV are the

@@ -15,7 +15,7 @@ m3 am_test_m3_axis(char axis, double deg);
 m3 am_test_m3_mul(m3 a, m3 b);
 am_vec3 am_test_m3_apply(m3 a, am_vec3 v);
 m3 am_test_m3_transpose(m3 a);
-/* BVH vector -> SL vector: (z, x, y) (anim.md 8.5). */
+/* BVH vector -> SL vector: (z, x, y) (docs/reference/anim-format.md#bvh-coordinate-conversion). */
 am_vec3 am_test_bvh_to_sl(am_vec3 v);
 
 #endif

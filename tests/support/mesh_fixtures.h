@@ -4,7 +4,7 @@
 
 #include "mesh/mesh_asset.h"
 
-/* The skin of mesh-asset.md 9.2 (one triangle, two joints): joint names mPelvis and mTorso,
+/* The skin of docs/reference/mesh-asset.md#worked-example (one triangle, two joints): joint names mPelvis and mTorso,
  * inverse binds translating z by -1.067 / -1.167, alternates carrying the overrides 1.067
  * and 0.100 (F32 values widened to F64, as the viewer writes them), identity bind shape.
  * Overwrites *s; free with am_skin_info_free. */

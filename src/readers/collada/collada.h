@@ -1,5 +1,5 @@
 /* The COLLADA reader: a .dae into the scene (scene.h), read the way the Second Life viewer's
- * uploader reads it (spec collada-upload.md, written from indra/llprimitive/lldaeloader.cpp;
+ * uploader reads it (docs/reference/collada-upload.md, written from indra/llprimitive/lldaeloader.cpp;
  * where the spec is silent the viewer's LLDAELoader is followed and the choice is named in
  * a comment). Our own reader on libxml2: assimp refuses real SL exports (Avastar's
  * polylist count quirk), drops unweighted skin joints and reorders faces.
@@ -18,13 +18,13 @@
  *    case-insensitively (LLModel::sortVolumeFacesByMaterialName). Positions, normals and
  *    UVs in the file's units; source_position per vertex; for a skinned mesh every
  *    COLLADA position no face uses is kept as an unreferenced vertex (the uploader keys
- *    weights by every position, collada-upload.md 4.5);
+ *    weights by every position, docs/reference/collada-upload.md#weights);
  *  - skins: one per <controller><skin> on a geometry: joints from Name_array or
  *    IDREF_array as written, inverse binds and bind shape transposed into LL layout, the
  *    raw influences of each COLLADA position (joint -1 skipped, weights as given; a
  *    negative weight is dropped as the uploader keeps only weights > 0), the skeleton
  *    root, and upload_positions: the joint positions of "include joint positions"
- *    (collada-upload.md 5, 6) found by the uploader's rules (with <skeleton>: breadth-first
+ *    (docs/reference/collada-upload.md#finding-joint-nodes and #joint-positions) found by the uploader's rules (with <skeleton>: breadth-first
  *    sid search under every skeleton root for every legal-joint key, translation from sid
  *    translate / location / first <translate> child / sid transform matrix; without: every
  *    node whose name is a legal key, ... / sid matrix), (0, 0, 0) when none;
