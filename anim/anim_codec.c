@@ -45,7 +45,7 @@ static float rd_f32(reader *r)
     return f;
 }
 
-/* Fail with the check's name, the spec row, the joint (may be "") and the offset. */
+/* Fail with the check's name, the viewer check's #, the joint (may be "") and the offset. */
 static am_status fail(am_error *err, size_t off, const char *check, int row, const char *joint,
                       const char *what)
 {

@@ -1,10 +1,11 @@
 /* The BVH zero pose against the viewer's rest pose (bvh.h, "Rest alignment").
  *
  * The viewer converts a BVH joint's rotation as if its zero-pose bone pointed where the
- * viewer's bone points at rest (docs/reference/anim-format.md#bvh-coordinate-conversion). Here each mapped joint's zero-pose bone (the
- * OFFSET path to its one nearest mapped descendant, in SL axes) is compared with the viewer
- * bone between the same two joints (avatar_skeleton.xml rest positions), and the rotation
- * taking the viewer's direction onto the BVH's is kept for --align-rest. */
+ * viewer's bone points at rest (docs/reference/anim-format.md#bvh-coordinate-conversion). Here
+ * each mapped joint's zero-pose bone (the OFFSET path to its one nearest mapped descendant, in SL
+ * axes) is compared with the viewer bone between the same two joints (avatar_skeleton.xml rest
+ * positions), and the rotation taking the viewer's direction onto the BVH's is kept for
+ * --align-rest. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,8 @@ void am_bvh_rest_alignment(const am_bvh *b, const am_skeleton *skel, const int *
     size_t kept = 0;
     for (size_t j = 0; j < b->joint_count; j++) {
         align[j] = am_quat_identity();
-        /* the pelvis stays as the viewer takes it: relative to frame 0 (docs/reference/anim-format.md#bvh-coordinate-conversion) */
+        /* the pelvis stays as the viewer takes it: relative to frame 0
+         * (docs/reference/anim-format.md#bvh-coordinate-conversion) */
         if (target[j] < 0 || target[j] == pelvis)
             continue;
         int c = main_child(b, target, j);

@@ -3,7 +3,10 @@
  * viewer's formula, measures, and renders PNGs (render.h). It never sees a writer's
  * in-memory structures: entry points take file paths or bytes only (docs/reference/lessons.md#rule-4).
  *
- * THE VIEWER'S MODEL (docs/reference/viewer-skeleton.md#rest-transforms, #animesh-placement and #joint-position-overrides; docs/reference/mesh-asset.md#skinning-formula and #joint-position-overrides; docs/reference/anim-format.md#curve-evaluation and #playback-for-a-bench):
+ * THE VIEWER'S MODEL (docs/reference/viewer-skeleton.md#rest-transforms, #animesh-placement and
+ * #joint-position-overrides; docs/reference/mesh-asset.md#skinning-formula and
+ * #joint-position-overrides; docs/reference/anim-format.md#curve-evaluation and
+ * #playback-for-a-bench):
  *  - Every joint starts at its default rest transform from avatar_skeleton.xml (local pos,
  *    rot, own scale), EXCEPT mPelvis, whose local position under mRoot is (0,0,0) at runtime.
  *  - Overrides: for each skin joint name that resolves (aliases allowed) and only when
@@ -14,14 +17,16 @@
  *  - mRoot: at the prim (origin of the prim frame), rotation bind_rot = inverse of the bind
  *    shape matrix's rotation (rows normalised; identity for scale/translate bind shapes),
  *    object rotation identity. Non-attached animesh only (the worn branch has no bind_rot).
- *  - Animation (one motion at a time, docs/reference/anim-format.md#playback-for-a-bench): for each resolved joint of the motion, a
- *    rotation curve REPLACES the local rotation and a position curve REPLACES the local
- *    position (overrides included); other joints keep their rest values. Times are the
- *    motion's local time tau; looping maps tau past loop_out as the viewer does (docs/reference/anim-format.md#time-and-looping).
- *  - World transforms per docs/reference/viewer-skeleton.md#rest-transforms (parent's own scale on child offsets, scale not
- *    inherited); palette P_j = IBM_j then W_j for j < min(110, joint_count); vertex =
- *    bind shape applied, then am_lbs (lbs.h: weights renormalised, index clamp 109).
- *    A skin joint whose name is unknown follows mPelvis (joint number 0, docs/reference/mesh-asset.md#joint-names-in-the-viewer).
+ *  - Animation (one motion at a time, docs/reference/anim-format.md#playback-for-a-bench): for each
+ *    resolved joint of the motion, a rotation curve REPLACES the local rotation and a position
+ *    curve REPLACES the local position (overrides included); other joints keep their rest values.
+ *    Times are the motion's local time tau; looping maps tau past loop_out as the viewer does
+ *    (docs/reference/anim-format.md#time-and-looping).
+ *  - World transforms per docs/reference/viewer-skeleton.md#rest-transforms (parent's own scale on
+ *    child offsets, scale not inherited); palette P_j = IBM_j then W_j for j < min(110,
+ *    joint_count); vertex = bind shape applied, then am_lbs (lbs.h: weights renormalised, index
+ *    clamp 109). A skin joint whose name is unknown follows mPelvis (joint number 0,
+ *    docs/reference/mesh-asset.md#joint-names-in-the-viewer).
  *
  * FRAMES (src/skin/rig.h):
  *  - PRIM frame: what the viewer draws around the object: origin = the root prim's

@@ -1,6 +1,6 @@
-/* Attachment points of the avatar (avatar_lad.xml <skeleton>), as listed in docs/reference/viewer-skeleton.md#attachment-points.
- * They are not in avatar_skeleton.xml but are valid joint names for skins and animations.
- * HUD points (parent mScreen) are left out: an animesh has none. */
+/* Attachment points of the avatar (avatar_lad.xml <skeleton>), as listed in
+ * docs/reference/viewer-skeleton.md#attachment-points. They are not in avatar_skeleton.xml but are valid joint
+ * names for skins and animations. HUD points (parent mScreen) are left out: an animesh has none. */
 #ifndef AM_SKELETON_ATTACHMENTS_H
 #define AM_SKELETON_ATTACHMENTS_H
 

@@ -343,7 +343,8 @@ static am_status add_attachments(am_skeleton *sk, size_t *cap, am_error *err)
         j.parent = am_skeleton_find_exact(sk, defs[i].parent); /* mRoot -> -1 */
         j.pos = defs[i].position;
         j.rot_deg = defs[i].rotation;
-        /* setQuat(roll, pitch, yaw): Hamilton qx (x) qy (x) qz (docs/reference/viewer-skeleton.md#units-axes-and-rotations) */
+        /* setQuat(roll, pitch, yaw): Hamilton qx (x) qy (x) qz
+         * (docs/reference/viewer-skeleton.md#units-axes-and-rotations) */
         am_quat qx = am_quat_axis_angle(am_v3(1, 0, 0), j.rot_deg.x * AM_DEG2RAD);
         am_quat qy = am_quat_axis_angle(am_v3(0, 1, 0), j.rot_deg.y * AM_DEG2RAD);
         am_quat qz = am_quat_axis_angle(am_v3(0, 0, 1), j.rot_deg.z * AM_DEG2RAD);

@@ -274,9 +274,9 @@ static void test_encode_refuses_keys_the_encoder_would_clamp(void **state)
 static void test_encode_check_failures_name_the_input_and_the_constraint(void **state)
 {
     (void)state;
-    /* A structural check that fails after the JSON was read (constraint type 7, docs/reference/anim-format.md#validation-checks
-     * row 24): the message names the JSON file and the constraint by index and volumes,
-     * not as a joint. */
+    /* A structural check that fails after the JSON was read (constraint type 7,
+     * docs/reference/anim-format.md#validation-checks row 24): the message names the JSON file and
+     * the constraint by index and volumes, not as a joint. */
     char dir[256], js[512], dst[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(js, sizeof js, "%s/c.json", dir);
@@ -343,8 +343,9 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
 static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_it(void **state)
 {
     (void)state;
-    /* The worked example with hand pose 20 (docs/reference/anim-format.md#validation-checks row 14 rejects > 14): readable, so
-     * decode shows it (with a note) for inspection and repair; check exits 1. */
+    /* The worked example with hand pose 20 (docs/reference/anim-format.md#validation-checks row 14
+     * rejects > 14): readable, so decode shows it (with a note) for inspection and repair; check
+     * exits 1. */
     char dir[256], bad[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(bad, sizeof bad, "%s/hand20.anim", dir);

@@ -1,5 +1,6 @@
-/* Playback of a decoded .anim as the viewer plays it (docs/reference/anim-format.md#curve-evaluation and #time-and-looping), checked against the
- * numbers the spec's worked example (section 9) gives. */
+/* Playback of a decoded .anim as the viewer plays it
+ * (docs/reference/anim-format.md#curve-evaluation and #time-and-looping), checked against the
+ * numbers of docs/reference/anim-format.md#worked-example. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

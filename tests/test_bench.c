@@ -394,9 +394,10 @@ static void test_the_json_report_holds_the_benchs_figures(void **state)
     fx_mesh_free(&m);
 }
 
-/* docs/reference/viewer-skeleton.md#animesh-placement: mRoot takes bind_rot = inverse of the bind shape's rotation, so a bind
- * shape rotated 90 degrees about Z is undone in the prim frame: with the standard inverse
- * binds, prim = R^-1 (R S v + t - P) = S v + R^-1 (t - P) for a stored vertex v.
+/* docs/reference/viewer-skeleton.md#animesh-placement: mRoot takes bind_rot = inverse of the bind
+ * shape's rotation, so a bind shape rotated 90 degrees about Z is undone in the prim frame: with
+ * the standard inverse binds, prim = R^-1 (R S v + t - P) = S v + R^-1 (t - P) for a stored
+ * vertex v.
  * LLSkinningUtil::getUnscaledQuaternion normalises the rows first, so a bind shape that
  * also scales (S = (2, 3, 4)) gives the same bind_rot exactly. */
 static void check_bind_rot(am_vec3 scale)

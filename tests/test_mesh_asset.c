@@ -423,8 +423,9 @@ static void test_worked_example_bytes_match_spec(void **state)
     assert_memory_equal(skin + 33, arr, sizeof arr);
     free(skin);
 
-    /* 9.6: header {high_lod: {offset: skin size, size}, skin: {offset 0, size}}: with the
-     * spec's zlib sizes (181, 240) it is the 100 bytes printed there */
+    /* The worked example's header (docs/reference/mesh-asset.md#worked-example):
+     * {high_lod: {offset: skin size, size}, skin: {offset 0, size}}: with its zlib sizes
+     * (181, 240) it is 100 bytes */
     am_llsd hdr;
     size_t used;
     assert_int_equal(am_llsd_parse(file.data, file.size, NULL, &hdr, &used, &err), AM_OK);

@@ -1,5 +1,6 @@
 /* The viewer skeleton read from the viewer's own avatar_skeleton.xml, checked against the
- * numbers of docs/reference/viewer-skeleton.md (bone table section 7, worked positions 2.4, volumes section 8). */
+ * rest positions of docs/reference/viewer-skeleton.md#worked-rest-positions, #bone-table and
+ * #collision-volumes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

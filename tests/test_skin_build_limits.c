@@ -1,4 +1,5 @@
-/* Limits of a skin (docs/reference/mesh-asset.md#triangle-lists, #weights, #skinning-formula and #triangle-limit; docs/reference/viewer-skeleton.md#limits; docs/reference/lessons.md#rule-12):
+/* Limits of a skin (docs/reference/mesh-asset.md#triangle-lists, #weights, #skinning-formula and
+ * #triangle-limit; docs/reference/viewer-skeleton.md#limits; docs/reference/lessons.md#rule-12):
  * 111 joints, 70,000 vertices in one face, 6 influences on a vertex, a weight row summing
  * to 0, a joint index out of range, the region's triangle limit. */
 #include <dirent.h>

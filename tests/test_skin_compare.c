@@ -159,7 +159,7 @@ static void test_aliases_match_by_canonical_name(void **state)
 }
 
 /* 7.2: applied when |t - default| > 0.1 mm. mPelvis at its file pos (0,0,1.067) is
- * ignored; mTorso at 0.100 vs the stock 0.084 is applied (the spec's 9.2 example). */
+ * ignored; mTorso at 0.100 vs the stock 0.084 is applied (docs/reference/mesh-asset.md#worked-example). */
 static void test_override_detection_uses_default_positions(void **state)
 {
     (void)state;

@@ -1,6 +1,8 @@
 /* An odd rig checked against numbers worked out by hand and against forward kinematics
- * written here, independently of the skin builder and of the bench (docs/reference/lessons.md#rule-3, 4;
- * docs/reference/mesh-asset.md#skinning-formula and #joint-position-overrides; docs/reference/viewer-skeleton.md#rest-transforms, #joint-position-overrides and #the-pelvis-override-trap; docs/reference/collada-upload.md#joint-positions).
+ * written here, independently of the skin builder and of the bench (docs/reference/lessons.md#rule-3 and #rule-4;
+ * docs/reference/mesh-asset.md#skinning-formula and #joint-position-overrides;
+ * docs/reference/viewer-skeleton.md#rest-transforms, #joint-position-overrides and #the-pelvis-override-trap;
+ * docs/reference/collada-upload.md#joint-positions).
  *
  * The rig (bind frame = skeleton-file frame, mPelvis default (0, 0, 1.067)):
  *   mTail1         at its default world (-0.116, 0, 1.114)           -> no override

@@ -5,7 +5,8 @@
  * position in the bind frame (the skeleton-file frame of src/skin/rig.h), AM_BENDBOX_HINGE =
  * (0, 0, 1.067). So mHipRight and mHipLeft, placed at the hinge, are overridden to (0,0,0)
  * offsets from their viewer parent mPelvis, mPelvis itself needs no override, and at
- * runtime (mPelvis AT the prim, docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames, #animesh-placement and #the-pelvis-override-trap) the box hangs centred on the prim:
+ * runtime (mPelvis AT the prim, docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames,
+ * #animesh-placement and #the-pelvis-override-trap) the box hangs centred on the prim:
  * prim frame = bind frame - (0, 0, 1.067). Numbers "relative to the hinge" are the same in
  * both frames.
  *

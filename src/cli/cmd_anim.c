@@ -86,9 +86,9 @@ static const char *help =
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
-/* docs/reference/lessons.md#rule-7: a looping motion should end where it starts. The viewer plays the jump
- * at the seam every cycle (docs/reference/anim-format.md#time-and-looping); real files and mocap often have one, so this is a
- * note, not a refusal (the motion writer, am_motion_write_anim, refuses). */
+/* docs/reference/lessons.md#rule-7: a looping motion should end where it starts. The viewer plays the jump at
+ * the seam every cycle (docs/reference/anim-format.md#time-and-looping); real files and mocap often have one,
+ * so this is a note, not a refusal (the motion writer, am_motion_write_anim, refuses). */
 static void note_loop_seam(const char *path, const am_anim *a)
 {
     am_anim_seam seam;
@@ -285,7 +285,7 @@ static int cmd_check(int argc, char **argv)
     am_status st = am_anim_parse(data, size, &a, &err);
     free(data);
     if (st && legacy) {
-        fprintf(stderr, "%s: version 0.1 (the legacy layout of docs/reference/anim-format.md#the-legacy-layout): the viewer reads it, animesh cannot "
+        fprintf(stderr, "%s: version 0.1 (the legacy layout): the viewer reads it, animesh cannot "
                         "check it; re-export it as version 1.0\n", path);
         return AM_EXIT_INVALID;
     }

@@ -160,7 +160,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
             run_finding(rep, "pelvis_override",
                         "part '%s': mPelvis is moved to (%.4f, %.4f, %.4f), not (%.3f, %.3f, %.3f): the viewer hangs "
                         "the whole mesh from that point under the prim, and the position keys of any motion replace "
-                        "it while they play (docs/reference/viewer-skeleton.md#the-pelvis-override-trap)",
+                        "it while they play",
                         pr->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
                         ji->default_pos.z);
         }
@@ -628,7 +628,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         else if (a->strained)
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "
-                        "(p99 %.2f; docs/reference/quality-figures.md flags above 0.2%%)",
+                        "(p99 %.2f; riggers flag above 0.2%%)",
                         part->name, a->name, 100 * a->strain_share, a->strain_p99);
     }
     po->texture = part->texture;

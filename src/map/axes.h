@@ -1,8 +1,8 @@
-/* Axes, units and frames: how a model's file frame becomes the viewer frame (metres, +Z up,
- * +X forward, +Y left; docs/reference/viewer-skeleton.md#units-axes-and-rotations), as ONE proper rotation (determinant +1, never a
- * mirror) and one uniform scale. Options, not guesses (docs/reference/house-style.md): each of up, forward and
- * scale is either given (the CLI's --up, --forward, --scale) or detected from the data, and
- * the result says which, and why.
+/* Axes, units and frames: how a model's file frame becomes the viewer frame (metres, +Z up, +X forward, +Y
+ * left; docs/reference/viewer-skeleton.md#units-axes-and-rotations), as ONE proper rotation (determinant +1,
+ * never a mirror) and one uniform scale. Options, not guesses (docs/reference/house-style.md): each of up,
+ * forward and scale is either given (the CLI's --up, --forward, --scale) or detected from the data, and the
+ * result says which, and why.
  *
  * Detection (body.h gives the evidence):
  *  - UP: the legs hang down from their hub (the mean direction from the leg hub to the ends

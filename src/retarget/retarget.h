@@ -10,12 +10,11 @@
  *
  * FRAMES. A = the file -> viewer bind frame transform: p_v = s C p + o (LL layout: scale,
  * rotation, then the translation o). o is the placement: AM_PLACE_PELVIS (default) puts the
- * joint mapped to mPelvis exactly on the viewer's mPelvis (0, 0, 1.067) so no pelvis
- * override is written and the pelvis is drawn AT the prim (docs/reference/viewer-skeleton.md#the-pelvis-override-trap), the model's
- * origin then hanging below it by the pelvis height; AM_PLACE_ORIGIN keeps the file's
- * origin at the bind-frame origin, so mPelvis IS overridden and the viewer draws the file's
- * origin at the prim.
- *
+ * joint mapped to mPelvis exactly on the viewer's mPelvis (0, 0, 1.067) so no pelvis override is
+ * written and the pelvis is drawn AT the prim
+ * (docs/reference/viewer-skeleton.md#the-pelvis-override-trap), the model's origin then hanging
+ * below it by the pelvis height; AM_PLACE_ORIGIN keeps the file's origin at the bind-frame origin,
+ * so mPelvis IS overridden and the viewer draws the file's origin at the prim.
  * THE REST POSE is the skin's bind pose (B_j = inverse of the inverse bind of joint j; for a
  * node no skin names, its rest offset from the nearest skinned ancestor), not the nodes'
  * rest transforms: a difference between the two is reported. The rig carries it as
@@ -39,12 +38,14 @@
  * joints between A and J that nothing maps stay at identity (they ride along).
  * Positions: a viewer joint is where its parent's FK puts it plus its override, unless the
  * source moves it otherwise (beyond 1e-4 of the stature, e.g. the pelvis walking, a
- * stretchy bone): then it gets position keys, which REPLACE its local position (docs/reference/anim-format.md
- * 6.3), so each key is its whole local position under its viewer parent P:
+ * stretchy bone): then it gets position keys, which REPLACE its local position
+ * (docs/reference/anim-format.md#position-keys), so each key is its whole local position under its
+ * viewer parent P:
  *   pos_key_J(t) = R_P(t)^-1 (p_j(t) - x_P(t))   (R_P, x_P: P's world in the viewer's FK)
  * For mPelvis, P is mRoot at the prim, x_P = pelvis bind - pelvis runtime local position,
  * so the key = the pelvis override the viewer applies (0 when not applied) + the pelvis's
- * motion from its bind position: the override is INCLUDED (docs/reference/viewer-skeleton.md#the-pelvis-override-trap).
+ * motion from its bind position: the override is INCLUDED
+ * (docs/reference/viewer-skeleton.md#the-pelvis-override-trap).
  * Scale keys are dropped (the viewer's animations have none) and reported.
  *
  * SAMPLING: at every key time of the clip, plus between-key samples wherever the viewer's

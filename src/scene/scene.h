@@ -137,9 +137,10 @@ typedef struct am_scene_skin {
     bool has_inverse_binds;
     am_mat4 bind_shape;    /* LL layout; identity for formats without one */
     int skeleton_root;     /* node the file names as the skeleton root, -1 when none */
-    /* Optional, COLLADA: the joint position the viewer's uploader takes for each joint
-     * with "include joint positions" (docs/reference/collada-upload.md#finding-joint-nodes and #joint-positions: a node's own local
-     * translation found by its rules; (0, 0, 0) when it finds none). NULL elsewhere. */
+    /* Optional, COLLADA: the joint position the viewer's uploader takes for each joint with
+     * "include joint positions" (docs/reference/collada-upload.md#finding-joint-nodes and
+     * #joint-positions: a node's own local translation found by its rules; (0, 0, 0) when it finds
+     * none). NULL elsewhere. */
     am_vec3 *upload_positions;
     bool *upload_position_found; /* false: the uploader falls back to (0, 0, 0) */
 } am_scene_skin;

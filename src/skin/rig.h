@@ -1,11 +1,13 @@
 /* A rig: a mesh with joints (stock viewer names or aliases) at rest world positions and
  * per-vertex weights. This is the input of the skin builder (docs/rig-json.md).
  *
- * FRAME: `world` and every vertex are in the BIND frame, which is the skeleton-file frame
- * of docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames (metres, X forward, Y left, Z up; mPelvis's default at (0, 0, 1.067),
- * feet of a standard avatar near z = 0). At runtime the viewer puts mPelvis AT the prim
- * position (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames, #animesh-placement and #the-pelvis-override-trap), so with mPelvis not overridden the bind-frame point
- * (0, 0, 1.067) is drawn at the prim, and every bind-frame point p at prim + p - (0,0,1.067).
+ * FRAME: `world` and every vertex are in the BIND frame, which is the skeleton-file frame of
+ * docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames (metres, X forward, Y left, Z up;
+ * mPelvis's default at (0, 0, 1.067), feet of a standard avatar near z = 0). At runtime the viewer
+ * puts mPelvis AT the prim position
+ * (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames, #animesh-placement and
+ * #the-pelvis-override-trap), so with mPelvis not overridden the bind-frame point (0, 0, 1.067) is
+ * drawn at the prim, and every bind-frame point p at prim + p - (0,0,1.067).
  */
 #ifndef AM_SKIN_RIG_H
 #define AM_SKIN_RIG_H

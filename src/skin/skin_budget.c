@@ -338,7 +338,7 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
         if (R > 0 && est > (double)R)
             return am_fail(err, AM_ERR_INVALID,
                            "%s of %zu triangles is estimated at %.0f animesh triangles (the viewer's estimate from the "
-                           "compressed size, docs/reference/mesh-asset.md#triangle-limit), over the region limit %ld: pass --max-tris %.0f or "
+                           "compressed size), over the region limit %ld: pass --max-tris %.0f or "
                            "less, or --region-max-tris %.0f if the region allows it",
                            what, want, est, R, floor(b.tris_region), ceil(est));
         target = want;

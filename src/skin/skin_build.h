@@ -12,20 +12,21 @@
  *      the closed set: the rig's joints in rig order (so a rig weight index j is skin
  *      joint j), then the missing viewer ancestors appended, parents first (ascending viewer
  *      joint number); <= 110 joints (AM_MAX_JOINTS_PER_MESH).
- *   2. Overrides and inverse binds (docs/reference/mesh-asset.md#the-skin-block and #joint-position-overrides; docs/reference/lessons.md#rule-3; docs/reference/viewer-skeleton.md#the-pelvis-override-trap):
- *      each joint's alt translation is its offset from its VIEWER parent, measured from
- *      where that parent will really be in the viewer (its own override if the viewer
- *      applies it, else its default). An offset within 0.1 mm of the default is written
- *      as the default exactly (the viewer would ignore it anyway); appended ancestors sit
- *      at their default; mPelvis is written exactly (0, 0, 1.067) unless the rig moves it
- *      by more than 0.1 mm (then a warning: the whole mesh is drawn relative to mRoot).
- *      The inverse bind of a joint is the inverse of its bind-frame world matrix as the
+ *   2. Overrides and inverse binds (docs/reference/mesh-asset.md#the-skin-block and
+ *      #joint-position-overrides; docs/reference/lessons.md#rule-3;
+ *      docs/reference/viewer-skeleton.md#the-pelvis-override-trap): each joint's alt translation is
+ *      its offset from its VIEWER parent, measured from where that parent will really be in the
+ *      viewer (its own override if the viewer applies it, else its default). An offset within 0.1
+ *      mm of the default is written as the default exactly (the viewer would ignore it anyway);
+ *      appended ancestors sit at their default; mPelvis is written exactly (0, 0, 1.067) unless the
+ *      rig moves it by more than 0.1 mm (then a warning: the whole mesh is drawn relative to
+ *      mRoot). The inverse bind of a joint is the inverse of its bind-frame world matrix as the
  *      viewer will build it from those overrides, so the rest pose is drawn undeformed.
- *   3. Weights (skin_weights.c, docs/reference/mesh-asset.md#weights): influences on one joint merged, at
- *      most 4 kept (smallest dropped), renormalised, quantised so the stored codes of
+ *   3. Weights (skin_weights.c, docs/reference/mesh-asset.md#weights): influences on one joint
+ *      merged, at most 4 kept (smallest dropped), renormalised, quantised so the stored codes of
  *      every vertex sum to exactly 65535 (the residual of truncation goes to the largest
- *      influence). An influence whose code would be 0 is dropped (the viewer would decode
- *      it as 0.001). A vertex with no positive influence is refused by index.
+ *      influence). An influence whose code would be 0 is dropped (the viewer would decode it as
+ *      0.001). A vertex with no positive influence is refused by index.
  *   4. Triangle budget (skin_budget.c): a high LOD over `max_tris` (by default: what fits the
  *      region's animesh limit and 8 faces) is reduced to it before anything else is built,
  *      weight-aware like the LODs (step 6), unused vertices dropped; a budget that cannot be
@@ -36,15 +37,16 @@
  *      (res->triangles reordered face by face), a vertex on a face border written once per
  *      face (summary.duplicated_share). A rig's own faces are kept in order, never crossed,
  *      each cut further (in order) only above the limit.
- *   6. Positions into the unit cube as the uploader does (docs/reference/mesh-asset.md#positions-in-the-unit-cube, in F32), the
- *      normalisation folded into the bind shape matrix: BSM = T(centre) S(size), so the
- *      asset's bind shape is exactly what the uploader would compute from our .dae.
+ *   6. Positions into the unit cube as the uploader does
+ *      (docs/reference/mesh-asset.md#positions-in-the-unit-cube, in F32), the normalisation folded
+ *      into the bind shape matrix: BSM = T(centre) S(size), so the asset's bind shape is exactly
+ *      what the uploader would compute from our .dae.
  *   7. LODs (skin_lod.c), per face: medium/low/lowest simplified from the previous LOD with
  *      meshoptimizer, weight-aware (weight classes with locked borders, then the borders
  *      thinned where no weight changes by more than lod_weight_tol); simplification only
  *      drops vertices, so every kept vertex carries its own weights and UVs.
- * Cost (skin_cost.c, docs/reference/mesh-asset.md#triangle-limit and #streaming-cost) needs the compressed LOD sizes, so it is
- * computed by am_skin_encode.
+ * Cost (skin_cost.c, docs/reference/mesh-asset.md#triangle-limit and #streaming-cost) needs the
+ * compressed LOD sizes, so it is computed by am_skin_encode.
  *
  * FRAME: positions, joint worlds and the COLLADA/meshdata geometry are in the rig's bind
  * frame (rig.h): the skeleton-file frame, mPelvis default at (0, 0, 1.067). In-world the
@@ -159,7 +161,8 @@ typedef struct am_skin_summary {
     size_t rig_joint_count;      /* joints named by the rig */
     size_t appended_count;       /* viewer ancestors added */
     size_t override_count;       /* joints the viewer will move */
-    bool pelvis_moved;           /* the rig moves mPelvis: placement changes (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) */
+    bool pelvis_moved;           /* the rig moves mPelvis: placement changes
+                                    (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) */
 
     size_t face_count;
     size_t face_vertex_limit;    /* faces were split above this many vertices */

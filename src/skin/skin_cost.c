@@ -1,4 +1,5 @@
-/* LLMeshCostData (docs/reference/mesh-asset.md#triangle-limit and #streaming-cost): triangle estimates from compressed LOD sizes. */
+/* LLMeshCostData (docs/reference/mesh-asset.md#triangle-limit and #streaming-cost): triangle
+ * estimates from compressed LOD sizes. */
 #include "skin/skin_cost.h"
 
 #include <string.h>

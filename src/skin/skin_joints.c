@@ -1,5 +1,6 @@
 /* Skin joints: names -> viewer joints, the closed set, overrides (alt translations) and
- * inverse binds (docs/reference/mesh-asset.md#the-skin-block and #joint-position-overrides; docs/reference/lessons.md#rule-1 and #rule-3; docs/reference/viewer-skeleton.md#the-pelvis-override-trap). */
+ * inverse binds (docs/reference/mesh-asset.md#the-skin-block and #joint-position-overrides;
+ * docs/reference/lessons.md#rule-1 and #rule-3; docs/reference/viewer-skeleton.md#the-pelvis-override-trap). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,8 @@ static am_vec3 local_under(am_vec3 w, am_vec3 pw, am_quat r, am_vec3 s)
 static void warn_pelvis_moved(am_skin_summary *sum, const am_skin_joint_info *ji)
 {
     sum->pelvis_moved = true;
-    /* what it does (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) and what to do, within a warning's 256 characters */
+    /* what it does (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) and what to do, within a
+     * warning's 256 characters */
     am_skin_warn(sum,
                  "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer draws the "
                  "bind origin at the prim, so the mesh appears %.3f m higher; lower the object in-world by that "

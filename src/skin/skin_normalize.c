@@ -1,5 +1,6 @@
-/* The uploader's unit-cube normalisation (docs/reference/mesh-asset.md#positions-in-the-unit-cube, LLModel::normalizeVolumeFaces),
- * in F32 like the viewer so our bind shape equals the one it computes from our .dae. */
+/* The uploader's unit-cube normalisation (docs/reference/mesh-asset.md#positions-in-the-unit-cube,
+ * LLModel::normalizeVolumeFaces), in F32 like the viewer so our bind shape equals the one it
+ * computes from our .dae. */
 #include <math.h>
 
 #include "skin/skin_internal.h"

@@ -129,9 +129,9 @@ am_status am_oar_write_file(const am_oar_input *in, const char *path, am_error *
 
 /* Pieces, exposed for tests and other writers. */
 
-/* The shape's ExtraParams blob (docs/reference/opensim-oar.md, docs/reference/mesh-asset.md#the-animesh-flag): count 2, sculpt entry
- * (type 0x30, size 17: mesh UUID then 5), mesh-flags entry (type 0x70, size 4: LE u32 1).
- * Always 34 bytes. */
+/* The shape's ExtraParams blob (docs/reference/opensim-oar.md,
+ * docs/reference/mesh-asset.md#the-animesh-flag): count 2, sculpt entry (type 0x30, size 17: mesh
+ * UUID then 5), mesh-flags entry (type 0x70, size 4: LE u32 1). Always 34 bytes. */
 #define AM_OAR_EXTRA_PARAMS_SIZE 34
 void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SIZE]);
 /* A child prim's: count 1, the sculpt entry only (no animesh flag). Always 24 bytes. */

@@ -24,10 +24,11 @@
  *    raw influences of each COLLADA position (joint -1 skipped, weights as given; a
  *    negative weight is dropped as the uploader keeps only weights > 0), the skeleton
  *    root, and upload_positions: the joint positions of "include joint positions"
- *    (docs/reference/collada-upload.md#finding-joint-nodes and #joint-positions) found by the uploader's rules (with <skeleton>: breadth-first
- *    sid search under every skeleton root for every legal-joint key, translation from sid
- *    translate / location / first <translate> child / sid transform matrix; without: every
- *    node whose name is a legal key, ... / sid matrix), (0, 0, 0) when none;
+ *    (docs/reference/collada-upload.md#finding-joint-nodes and #joint-positions) found by the
+ *    uploader's rules (with <skeleton>: breadth-first sid search under every skeleton root for
+ *    every legal-joint key, translation from sid translate / location / first <translate> child /
+ *    sid transform matrix; without: every node whose name is a legal key, ... / sid matrix),
+ *    (0, 0, 0) when none;
  *  - materials: per (symbol, target) the diffuse colour and the texture image file
  *    (resolved inside the model's folder, refused outside it, never followed);
  *  - declared: <unit meter> and <up_axis> (missing: Y_UP, as the uploader assumes). They
