@@ -69,7 +69,7 @@ static void test_json_round_trip_reproduces_real_files_byte_for_byte(void **stat
 static void test_encode_from_values_without_codes(void **state)
 {
     (void)state;
-    /* The worked example of docs/reference/anim-format.md#worked-example written as values: the spec's bytes come out. */
+    /* The worked example of docs/reference/anim-format.md#worked-example written as values: its bytes come out. */
     char dir[256], js[512], dst[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(js, sizeof js, "%s/m.json", dir);
@@ -82,14 +82,14 @@ static void test_encode_from_values_without_codes(void **state)
                            " {\"name\": \"mHipLeft\", \"priority\": -1,"
                            "  \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}, {\"t\": 1, \"rot\": [0,0.38268343,0,0.92387953]}]}]}");
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 0);
-    /* it loops from a 90 deg pose back to rest: written (the spec's bytes), with a note */
+    /* it loops from a 90 deg pose back to rest: written (the worked example's bytes), with a note */
     assert_non_null(strstr(out, "note: the pose jumps at the loop seam (1.000 s -> 0.000 s): 90.00 deg on joint 'mPelvis'"));
     uint8_t *d;
     size_t n;
     am_error err = {0};
     assert_int_equal(am_read_file(dst, &d, &n, &err), AM_OK);
     assert_int_equal(n, 134);
-    /* spot bytes of the spec's dump: z code 55937 (81 DA) at 71, 33422 (8E 82) at 91, 45307 (FB B0) at 122 */
+    /* spot bytes of the worked example: z code 55937 (81 DA) at 71, 33422 (8E 82) at 91, 45307 (FB B0) at 122 */
     assert_int_equal(d[71], 0x81);
     assert_int_equal(d[72], 0xDA);
     assert_int_equal(d[91], 0x8E);

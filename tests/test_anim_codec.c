@@ -1,4 +1,4 @@
-/* The .anim codec against the spec (docs/reference/anim-format.md) and the 153 real files of the OpenSim default
+/* The .anim codec against docs/reference/anim-format.md and the 153 real files of the OpenSim default
  * set: byte-exact round trip, quantisation as the viewer does it, the worked example of
  * docs/reference/anim-format.md#worked-example, the viewer's checks and our own, and clean errors on every truncation. */
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /* The bench's viewer model, proven on hand-built rigs pushed through the encoder and the
- * decoder (the bench reads bytes), with expected numbers taken from the spec's bone table
+ * decoder (the bench reads bytes), with expected numbers taken from avatar_skeleton.xml's rest positions
  * (docs/reference/viewer-skeleton.md#worked-rest-positions) and hand forward kinematics, never from the bench itself. */
 #include "test_bench_fixture.h"
 
@@ -132,7 +132,7 @@ static void test_negative_control_override_from_rig_parent_is_centimetres_off(vo
     am_bench_free(&b);
     fx_mesh_free(&m);
 
-    /* |(0.034, 0.127, -0.041)| = 0.13772 m, from the spec's pos of mHipLeft */
+    /* |(0.034, 0.127, -0.041)| = 0.13772 m, from the file's pos of mHipLeft */
     assert_gt(wrong_err, 0.01);
     assert_float_equal(wrong_err, sqrt(0.034 * 0.034 + 0.127 * 0.127 + 0.041 * 0.041), 2e-4);
     assert_lt(right_err, 1e-4);

@@ -1,5 +1,5 @@
-/* Binary LLSD (docs/reference/mesh-asset.md#binary-llsd): every type marker, big-endian payloads checked against
- * hand-written bytes from the spec, exact counts, and bad input. */
+/* Binary LLSD (docs/reference/mesh-asset.md#binary-llsd): every type marker, big-endian payloads
+ * checked against hand-written bytes from the reference, exact counts, and bad input. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,7 +290,7 @@ static void test_lengths_beyond_data_are_refused(void **state)
     assert_int_equal(parse_err(NULL, 0, &err), AM_ERR_INVALID);
 }
 
-/* Every truncation of the spec header fails cleanly. */
+/* Every truncation of the worked example's header fails cleanly. */
 static void test_every_truncation_of_a_map_fails(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /* Mesh asset codec against real data (the Hippolyzer .slm, produced by the viewer's
- * uploader) and against the spec's worked example (docs/reference/mesh-asset.md#worked-example). */
+ * uploader) and against the worked example (docs/reference/mesh-asset.md#worked-example). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

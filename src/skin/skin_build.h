@@ -6,7 +6,7 @@
  * step 1's closed set and step 2's computation: its joints, inverse binds, joint positions
  * and bind shape are written as given; every other step is the same.
  *
- * What it does, in order (each step names the spec it follows):
+ * What it does, in order (each step names the reference it follows):
  *   1. Joints (skin_joints.c): every rig joint name resolved through the skeleton (aliases
  *      allowed, unknown names refused by name, two rig joints on one stock joint refused);
  *      the closed set: the rig's joints in rig order (so a rig weight index j is skin

@@ -253,8 +253,8 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
         talt[i] = tibm[i];
         am_mat4_set_translation(&talt[i], ji->alt_pos);
     }
-    /* Final order: the rig's joints in rig order (so rig weight indices keep their
-     * meaning, as in docs/reference/mesh-asset.md#worked-example), then the appended ancestors parents first. */
+    /* Final order: the rig's joints in rig order (so rig weight indices keep their meaning, as in
+     * docs/reference/mesh-asset.md#worked-example), then the appended ancestors parents first. */
     if (!st) {
         size_t k = 0;
         int *final_of = skin_of; /* reuse: closed index -> final index */

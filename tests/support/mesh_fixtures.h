@@ -1,4 +1,4 @@
-/* Mesh-asset fixtures shared by the tests: values taken from the spec, built once. */
+/* Mesh-asset fixtures shared by the tests: values of docs/reference/mesh-asset.md#worked-example, built once. */
 #ifndef AM_TESTS_SUPPORT_MESH_FIXTURES_H
 #define AM_TESTS_SUPPORT_MESH_FIXTURES_H
 

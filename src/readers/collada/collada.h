@@ -1,6 +1,6 @@
 /* The COLLADA reader: a .dae into the scene (scene.h), read the way the Second Life viewer's
  * uploader reads it (docs/reference/collada-upload.md, written from indra/llprimitive/lldaeloader.cpp;
- * where the spec is silent the viewer's LLDAELoader is followed and the choice is named in
+ * where docs/reference/collada-upload.md is silent the viewer's LLDAELoader is followed and the choice is named in
  * a comment). Our own reader on libxml2: assimp refuses real SL exports (Avastar's
  * polylist count quirk), drops unweighted skin joints and reorders faces.
  *
