@@ -1,23 +1,23 @@
 /* The `.anim` keyframe animation (LLKeyframeMotion, version 1.0) and motions that become one.
  *
- * Spec: /work/shared/spec/anim.md (section numbers below refer to it).
+ * Reference: docs/reference/anim-format.md (the sections named below are its headings).
  *
  * Data model: am_anim is the file as decoded, plain structs. Every quantised value keeps
  * its raw U16 code next to the value the viewer decodes from it, and every field keeps the
  * exact bytes it came from (F32 fields as floats, the 16-byte constraint volume names raw,
  * the bytes after the last field the viewer reads in `trailing`), so a decoded file
  * re-encodes to the identical bytes. Keys stay in file order (the viewer sorts and
- * de-duplicates them on load, section 2.3; am_anim_eval does the same when it evaluates).
+ * de-duplicates them on load, "Byte layout"; am_anim_eval does the same when it evaluates).
  *
  * Steps, as cgltf does it: am_anim_parse reads the bytes (bounds-checked; fails only when
- * the structure cannot be read); am_anim_validate applies the viewer's checks (section 4)
- * and our own (the viewer's gaps, section 10) and lists every problem; am_anim_decode is
+ * the structure cannot be read); am_anim_validate applies the viewer's checks ("Validation checks")
+ * and our own ("Gaps in the viewer's checks") and lists every problem; am_anim_decode is
  * parse + validate and fails on the first problem that the viewer (or we) reject.
  *
  * Writing: am_anim_encode writes the raw codes as they are. To build keys from values use
- * am_anim_rot_key_set / am_anim_pos_key_set (the viewer's own encoder recipe, section 3.2).
+ * am_anim_rot_key_set / am_anim_pos_key_set (the viewer's own encoder recipe, "Quantisers").
  *
- * Motions (lessons.md rules 7, 10): am_motion describes stock joints whose local delta
+ * Motions (docs/reference/lessons.md#rule-7 and #rule-10): am_motion describes stock joints whose local delta
  * rotations (and optional positions) are functions of normalised time t in [0, 1];
  * am_motion_sample turns it into an am_anim; am_motion_write_anim guards the loop, encodes,
  * decodes the bytes again, compares with what was meant and writes atomically.
@@ -38,7 +38,7 @@ extern "C" {
 #include "math/am_math.h"
 #include "skeleton/skeleton.h"
 
-/* Constants of the viewer (section 4 and the files it names). */
+/* Constants of the viewer ("Validation checks" and the files it names). */
 #define AM_ANIM_VERSION 1
 #define AM_ANIM_SUBVERSION 0
 #define AM_ANIM_MAX_DURATION 60.0f   /* MAX_ANIM_DURATION */
@@ -62,7 +62,7 @@ extern const am_file_format am_anim_file_format; /* version 1.0 or 0.1 binary */
 extern const am_file_format am_anim_json_format; /* the JSON schema below */
 
 /* ---------------------------------------------------------------------------------------
- * Quantisation, bit-exact in IEEE single precision (section 1.1, 3.2)
+ * Quantisation, bit-exact in IEEE single precision ("Quantisers")
  * ------------------------------------------------------------------------------------- */
 
 /* F32_to_U16: clamp, normalise, FLOOR (not round). An empty range (upper <= lower, e.g. a
@@ -154,20 +154,20 @@ int32_t am_anim_joint_priority(const am_anim *anim, size_t joint);
 am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *out, am_error *err);
 
 /* ---------------------------------------------------------------------------------------
- * Validation (section 4, 10)
+ * Validation ("Validation checks", "Gaps in the viewer's checks")
  * ------------------------------------------------------------------------------------- */
 
 typedef enum am_anim_severity {
     AM_ANIM_REJECT = 0,        /* the viewer refuses the file (deserialize returns false) */
     AM_ANIM_REJECT_UPLOAD = 1, /* refused on upload, played otherwise (unknown joint, 16a) */
-    AM_ANIM_OURS = 2,          /* our own error: a gap in the viewer's checks (section 10) */
+    AM_ANIM_OURS = 2,          /* our own error: a gap in the viewer's checks */
     AM_ANIM_NOTE = 3           /* accepted, but the viewer changes or ignores something */
 } am_anim_severity;
 
 typedef struct am_anim_issue {
     am_anim_severity severity;
     char check[40];  /* short name, e.g. "duration", "key_time", "chain_length" */
-    int viewer_row;  /* row number of the table in spec section 4, 0 for our own checks */
+    int viewer_row;  /* the check's # in docs/reference/anim-format.md#validation-checks, 0 for ours */
     char joint[64];  /* joint name, "" for the header */
     size_t offset;   /* byte offset, AM_NO_OFFSET when unknown (hand-built anim) */
     char msg[256];   /* full sentence */
@@ -273,7 +273,7 @@ typedef struct am_anim_seam {
     long rot_joint, pos_joint;
 } am_anim_seam;
 void am_anim_loop_seam(const am_anim *anim, am_anim_seam *out);
-/* The loop guard for a file (lessons.md rule 7): a looping anim whose pose at loop_out
+/* The loop guard for a file (docs/reference/lessons.md#rule-7): a looping anim whose pose at loop_out
  * differs from loop_in by more than one quantisation step, or by more than tol_deg / tol_m
  * when those are larger, is an error naming the joint and the jump. AM_OK when not looping. */
 am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, am_error *err);
@@ -341,7 +341,7 @@ am_status am_anim_close_loop(am_anim *anim, double tol_deg, double tol_m, am_loo
 void am_anim_resolve(const am_anim *anim, const am_skeleton *skel, int *out);
 
 /* ---------------------------------------------------------------------------------------
- * Motions (lessons.md rules 7 and 10)
+ * Motions (docs/reference/lessons.md#rule-7 and #rule-10)
  * ------------------------------------------------------------------------------------- */
 
 /* A pose callback: the local delta rotation (and position, when the track has positions)
@@ -359,7 +359,7 @@ typedef struct am_motion_track {
     const am_quat *rot;
     const am_vec3 *pos;
     size_t count;
-    /* Rest correction (lessons.md rule 10): a constant rotation applied in every pose:
+    /* Rest correction (docs/reference/lessons.md#rule-10): a constant rotation applied in every pose:
      * local = delta (x) correction (Hamilton: the correction first, then the delta, both
      * in the parent's frame). Ignored unless has_correction. */
     bool has_correction;
@@ -372,7 +372,7 @@ typedef struct am_motion {
     am_motion_pose_fn pose_fn; /* when set, the tracks' samples are ignored */
     void *user;
     double duration_s;        /* 0 < duration <= 60 */
-    int32_t base_priority;    /* lessons.md rule 7: 4 */
+    int32_t base_priority;    /* docs/reference/lessons.md#rule-7: 4 */
     bool loop;
     double loop_in, loop_out; /* normalised 0..1 (loop_out 0 means 1) */
     double ease_in_s, ease_out_s;

@@ -1,4 +1,4 @@
-/* .anim version 1.0 reader and writer (anim.md section 2). The reader bounds-checks every
+/* .anim version 1.0 reader and writer (docs/reference/anim-format.md#byte-layout). The reader bounds-checks every
  * field and checks every count against the bytes left before allocating; it keeps raw
  * codes and leftover bytes so the writer reproduces the input byte for byte. */
 #include <math.h>
@@ -45,7 +45,7 @@ static float rd_f32(reader *r)
     return f;
 }
 
-/* Fail with the check's name, the spec row, the joint (may be "") and the offset. */
+/* Fail with the check's name, the viewer check's #, the joint (may be "") and the offset. */
 static am_status fail(am_error *err, size_t off, const char *check, int row, const char *joint,
                       const char *what)
 {

@@ -1,8 +1,8 @@
-/* Playback of a decoded .anim the viewer's way (anim.md 6.4, 6.5, 7): curve time from the
- * motion's local time, then per joint the held first/last key or the normalised lerp
- * between neighbouring keys. Keys are used in file order without sorting: the scan finds
- * the neighbours by time, and among keys with the same decoded time the later one in the
- * file wins, as the viewer's std::map insertion does. */
+/* Playback of a decoded .anim the viewer's way (docs/reference/anim-format.md#curve-evaluation,
+ * #time-and-looping and #playback-for-a-bench): curve time from the motion's local time, then per
+ * joint the held first/last key or the normalised lerp between neighbouring keys. Keys are used in
+ * file order without sorting: the scan finds the neighbours by time, and among keys with the same
+ * decoded time the later one in the file wins, as the viewer's std::map insertion does. */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
 /* Closing a loop (anim.h "Loops that close"): the seam measured against the clip's own
  * steps, the closing blend of the last keys into the first pose, and the same blend on a
- * file's keys (anim from-bvh --loop). The viewer plays the seam as a jump (anim.md 6.5). */
+ * file's keys (anim from-bvh --loop). The viewer plays the seam as a jump
+ * (docs/reference/anim-format.md#time-and-looping). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

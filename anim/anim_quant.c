@@ -1,5 +1,5 @@
-/* The viewer's U16 quantisers and key encoder, in IEEE single precision (anim.md 1.1, 1.2,
- * 3.2). Every intermediate is a float on purpose: the viewer computes in F32 and the
+/* The viewer's U16 quantisers and key encoder, in IEEE single precision (docs/reference/anim-format.md#quantisers).
+ * Every intermediate is a float on purpose: the viewer computes in F32 and the
  * floor makes one ulp matter at code boundaries. */
 #include <math.h>
 

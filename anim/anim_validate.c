@@ -1,6 +1,6 @@
-/* The viewer's checks on a decoded .anim (anim.md section 4), plus our own for the gaps
- * the spec lists (section 10). Every problem is reported, not just the first, with the
- * check's name, the spec's row, the joint and the byte offset. */
+/* The viewer's checks on a decoded .anim (docs/reference/anim-format.md#validation-checks), plus our own for the gaps
+ * docs/reference/anim-format.md#gaps-in-the-viewers-checks lists. Every problem is reported, not just the first, with the
+ * check's name, the viewer check's #, the joint and the byte offset. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

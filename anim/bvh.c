@@ -1,4 +1,4 @@
-/* BVH reading and the viewer's BVH -> .anim conversion (anim.md section 8). The parser
+/* BVH reading and the viewer's BVH -> .anim conversion (docs/reference/anim-format.md#bvh-conversion). The parser
  * follows LLBVHLoader::loadBVHFile's rules (substring classification, rotation order from
  * the letter before each "rotation", positions taken as x y z, 3 or 6 channels) but reads
  * OFFSET and brace-delimited End Site blocks properly. */

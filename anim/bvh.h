@@ -1,5 +1,5 @@
 /* BVH motion capture -> .anim, converted exactly as the viewer's BVH upload does
- * (spec anim.md section 8; LLBVHLoader).
+ * (docs/reference/anim-format.md#bvh-conversion; LLBVHLoader).
  *
  * Frame 0 is the reference frame (never output when there is more than one frame);
  * frame k >= 1 plays at (k - 1) * frame_time; duration = max(frames - 2, 1) * frame_time.
@@ -7,8 +7,8 @@
  * and R0 the pelvis's frame-0 rotation (identity for other joints); positions in inches
  * (0.02540005 m), pelvis relative to frame 0, every component clamped to +-5 m.
  */
-#ifndef AM_BVH_H
-#define AM_BVH_H
+#ifndef AM_ANIM_BVH_H
+#define AM_ANIM_BVH_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,7 +68,7 @@ typedef struct am_bvh_opts {
                                    * reduce_m metres) by interpolation (our reduction, not
                                    * the viewer's optimize); 0: every frame is a key */
     double reduce_m;
-    /* Loop guard (lessons.md rule 7): with `loop`, a pose at loop_out that is not loop_in's
+    /* Loop guard (docs/reference/lessons.md#rule-7): with `loop`, a pose at loop_out that is not loop_in's
      * (within one quantisation step) is closed by blending the keys before loop_out into it
      * when the seam is within these (am_anim_close_loop; default AM_LOOP_TOLERANCE_DEG and
      * 1 cm per degree), and refused beyond, saying by how much. */

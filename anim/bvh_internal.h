@@ -1,6 +1,6 @@
 /* Inside the BVH conversion (bvh.c, bvh_rest.c); not part of the library's interface. */
-#ifndef AM_BVH_INTERNAL_H
-#define AM_BVH_INTERNAL_H
+#ifndef AM_ANIM_BVH_INTERNAL_H
+#define AM_ANIM_BVH_INTERNAL_H
 
 #include "anim/bvh.h"
 

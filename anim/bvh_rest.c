@@ -1,10 +1,11 @@
 /* The BVH zero pose against the viewer's rest pose (bvh.h, "Rest alignment").
  *
  * The viewer converts a BVH joint's rotation as if its zero-pose bone pointed where the
- * viewer's bone points at rest (anim.md 8.5). Here each mapped joint's zero-pose bone (the
- * OFFSET path to its one nearest mapped descendant, in SL axes) is compared with the viewer
- * bone between the same two joints (avatar_skeleton.xml rest positions), and the rotation
- * taking the viewer's direction onto the BVH's is kept for --align-rest. */
+ * viewer's bone points at rest (docs/reference/anim-format.md#bvh-coordinate-conversion). Here
+ * each mapped joint's zero-pose bone (the OFFSET path to its one nearest mapped descendant, in SL
+ * axes) is compared with the viewer bone between the same two joints (avatar_skeleton.xml rest
+ * positions), and the rotation taking the viewer's direction onto the BVH's is kept for
+ * --align-rest. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,13 +68,14 @@ static int by_angle_desc(const void *pa, const void *pb)
 void am_bvh_rest_alignment(const am_bvh *b, const am_skeleton *skel, const int *target, am_quat *align,
                            am_bvh_stats *stats)
 {
-    const am_quat F = {0.5, 0.5, 0.5, 0.5}; /* BVH -> SL axes (anim.md 8.5) */
+    const am_quat F = {0.5, 0.5, 0.5, 0.5}; /* BVH -> SL axes (docs/reference/anim-format.md#bvh-coordinate-conversion) */
     int pelvis = am_skeleton_find_exact(skel, "mPelvis");
     am_bvh_rest_bone all[AM_BVH_REST_LIST];
     size_t kept = 0;
     for (size_t j = 0; j < b->joint_count; j++) {
         align[j] = am_quat_identity();
-        /* the pelvis stays as the viewer takes it: relative to frame 0 (anim.md 8.5) */
+        /* the pelvis stays as the viewer takes it: relative to frame 0
+         * (docs/reference/anim-format.md#bvh-coordinate-conversion) */
         if (target[j] < 0 || target[j] == pelvis)
             continue;
         int c = main_child(b, target, j);

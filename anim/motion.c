@@ -1,6 +1,6 @@
 /* Motions: stock joints whose local delta rotations (and optional positions) are functions
  * of normalised time, sampled into .anim keys, guarded at the loop seam, and verified by
- * decoding the written bytes and playing them back the viewer's way (lessons.md 7, 10). */
+ * decoding the written bytes and playing them back the viewer's way (docs/reference/lessons.md#rule-7 and #rule-10). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

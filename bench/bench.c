@@ -160,7 +160,7 @@ static am_vec3 pelvis_bind_pos(const am_bench *b, int pelvis)
     return b->skel->joints[pelvis].pos;
 }
 
-/* The viewer's rest state: defaults, mPelvis at mRoot, overrides (mesh-asset.md 7.2). */
+/* The viewer's rest state: defaults, mPelvis at mRoot, overrides (docs/reference/mesh-asset.md#joint-position-overrides). */
 static am_status rest_state(am_bench *b, am_error *err)
 {
     const am_skeleton *sk = b->skel;
@@ -351,7 +351,7 @@ void am_bench_fk(const am_bench *b, const am_vec3 *local_pos, const am_quat *loc
         am_vec3 ppos = p >= 0 ? world_pos[p] : am_v3(0, 0, 0);
         am_quat prot = p >= 0 ? world_rot[p] : b->root_rot; /* mRoot: prim, bind_rot */
         am_vec3 pscale = p >= 0 ? sk->joints[p].scale : am_v3(1, 1, 1);
-        /* skeleton.md 2.1: the parent's OWN scale scales the child offset */
+        /* docs/reference/viewer-skeleton.md#rest-transforms: the parent's OWN scale scales the child offset */
         world_pos[j] = am_v3_add(ppos, am_quat_rotate(prot, am_v3_mul(local_pos[j], pscale)));
         world_rot[j] = am_quat_normalize(am_quat_mul(prot, local_rot[j]));
         if (world)

@@ -1,9 +1,12 @@
 /* The viewer-faithful bench: reads a WRITTEN mesh asset (and .anim files) through the
  * project's decoders, places the viewer's skeleton the way the viewer does, skins with the
  * viewer's formula, measures, and renders PNGs (render.h). It never sees a writer's
- * in-memory structures: entry points take file paths or bytes only (lessons.md rule 4).
+ * in-memory structures: entry points take file paths or bytes only (docs/reference/lessons.md#rule-4).
  *
- * THE VIEWER'S MODEL (skeleton.md 2, 4, 5; mesh-asset.md 6, 7; anim.md 6, 7):
+ * THE VIEWER'S MODEL (docs/reference/viewer-skeleton.md#rest-transforms, #animesh-placement and
+ * #joint-position-overrides; docs/reference/mesh-asset.md#skinning-formula and
+ * #joint-position-overrides; docs/reference/anim-format.md#curve-evaluation and
+ * #playback-for-a-bench):
  *  - Every joint starts at its default rest transform from avatar_skeleton.xml (local pos,
  *    rot, own scale), EXCEPT mPelvis, whose local position under mRoot is (0,0,0) at runtime.
  *  - Overrides: for each skin joint name that resolves (aliases allowed) and only when
@@ -14,14 +17,16 @@
  *  - mRoot: at the prim (origin of the prim frame), rotation bind_rot = inverse of the bind
  *    shape matrix's rotation (rows normalised; identity for scale/translate bind shapes),
  *    object rotation identity. Non-attached animesh only (the worn branch has no bind_rot).
- *  - Animation (one motion at a time, anim.md 7): for each resolved joint of the motion, a
- *    rotation curve REPLACES the local rotation and a position curve REPLACES the local
- *    position (overrides included); other joints keep their rest values. Times are the
- *    motion's local time tau; looping maps tau past loop_out as the viewer does (anim.md 6.5).
- *  - World transforms per skeleton.md 2.1 (parent's own scale on child offsets, scale not
- *    inherited); palette P_j = IBM_j then W_j for j < min(110, joint_count); vertex =
- *    bind shape applied, then am_lbs (lbs.h: weights renormalised, index clamp 109).
- *    A skin joint whose name is unknown follows mPelvis (joint number 0, mesh-asset.md 6.1).
+ *  - Animation (one motion at a time, docs/reference/anim-format.md#playback-for-a-bench): for each
+ *    resolved joint of the motion, a rotation curve REPLACES the local rotation and a position
+ *    curve REPLACES the local position (overrides included); other joints keep their rest values.
+ *    Times are the motion's local time tau; looping maps tau past loop_out as the viewer does
+ *    (docs/reference/anim-format.md#time-and-looping).
+ *  - World transforms per docs/reference/viewer-skeleton.md#rest-transforms (parent's own scale on
+ *    child offsets, scale not inherited); palette P_j = IBM_j then W_j for j < min(110,
+ *    joint_count); vertex = bind shape applied, then am_lbs (lbs.h: weights renormalised, index
+ *    clamp 109). A skin joint whose name is unknown follows mPelvis (joint number 0,
+ *    docs/reference/mesh-asset.md#joint-names-in-the-viewer).
  *
  * FRAMES (src/skin/rig.h):
  *  - PRIM frame: what the viewer draws around the object: origin = the root prim's
@@ -93,7 +98,7 @@ typedef struct am_bench {
     am_vec3 bind_minus_prim;   /* pelvis bind pos (from its inverse bind, else the file pos)
                                   - pelvis runtime local pos */
     am_vec3 bind_min, bind_max;/* bind-frame bounding box of the vertices */
-    double height;             /* bind_max.z - bind_min.z (H of quality.md), metres */
+    double height;             /* bind_max.z - bind_min.z (H of docs/reference/quality-figures.md), metres */
     bool sides_follow_y;       /* Left bones hold the +Y side and Right bones the -Y side: no
                                   side bone owns (> 0.5) a vertex beyond the midline. False for
                                   e.g. the bend box, whose "hips" hold the -X/+X halves; the
@@ -209,7 +214,7 @@ double am_bench_rigidity_from(const am_bench *b, const float *prim, const float 
 void am_bench_centre(const am_bench *b, const float *prim, const am_bench_set *set, am_vec3 *centre_prim,
                      am_vec3 *centre_bind);
 
-/* quality.md weight report (what applies to a decoded asset). */
+/* docs/reference/quality-figures.md weight report (what applies to a decoded asset). */
 typedef struct am_bench_weights {
     size_t vertices;
     size_t unweighted;         /* no slot, or decoded sum < 1e-4 (blocker) */

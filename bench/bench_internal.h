@@ -10,7 +10,7 @@
 am_status am_bench_from_decoded(am_mesh_asset *decoded, const char *source, const am_skeleton *skel,
                                 const am_bench_options *opts, am_bench *out, am_error *err);
 
-/* Forward kinematics (skeleton.md 2.1) from mRoot (prim origin, rotation b->root_rot) over
+/* Forward kinematics (docs/reference/viewer-skeleton.md#rest-transforms) from mRoot (prim origin, rotation b->root_rot) over
  * every skeleton joint. world may be NULL; world_pos and world_rot hold joint_count. */
 void am_bench_fk(const am_bench *b, const am_vec3 *local_pos, const am_quat *local_rot, am_mat4 *world,
                  am_vec3 *world_pos, am_quat *world_rot);

@@ -1,5 +1,5 @@
 /* Bench measurements: rest error, displacement, vertex sets (rigidity, centre), and the
- * quality.md figures that apply to a decoded asset (weights, strain, cross-side leak). */
+ * docs/reference/quality-figures.md figures that apply to a decoded asset (weights, strain, cross-side leak). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>

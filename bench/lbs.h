@@ -1,4 +1,4 @@
-/* Linear blend skinning, the viewer's way (mesh-asset.md 6.4, objectSkinV.glsl), as one
+/* Linear blend skinning, the viewer's way (docs/reference/mesh-asset.md#skinning-formula, objectSkinV.glsl), as one
  * function over caller-owned arrays (meshoptimizer style; benchmark: bench/perf/benchmark_lbs.c).
  *
  * For vertex i with slots k = 0..3 (joint j_k = joints[4i+k], weight w_k = weights[4i+k]):
@@ -19,8 +19,8 @@
  * from each other and from am_lbs_reference (transform per slot, then blend, in double) by
  * F32 rounding only (~1e-7 relative); tests/test_lbs.c holds every supported path to 1e-6.
  */
-#ifndef AM_LBS_H
-#define AM_LBS_H
+#ifndef AM_BENCH_LBS_H
+#define AM_BENCH_LBS_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -18,8 +18,8 @@
  * of a strip and the cells of a sheet are drawn at once (am_render_options.threads), each
  * into its own image: the picture does not depend on the thread count.
  */
-#ifndef AM_RENDER_H
-#define AM_RENDER_H
+#ifndef AM_BENCH_RENDER_H
+#define AM_BENCH_RENDER_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-/* skeleton.md section 9 (from avatar_lad.xml). Constant data, not state. */
+/* docs/reference/viewer-skeleton.md#attachment-points (from avatar_lad.xml). Constant data, not state. */
 static const am_attachment_def defs[] = {
     {1, "Chest", "mChest", {0.15, 0, -0.1}, {0, 90, 90}},
     {2, "Skull", "mHead", {0, 0, 0.15}, {0, 0, 90}},
@@ -53,7 +53,7 @@ static const am_attachment_def defs[] = {
     {55, "Right Hind Foot", "mHindLimb4Right", {0, 0, 0}, {0, 0, 0}},
 };
 
-/* skeleton.md section 9, ids 31..38 (parent mScreen). */
+/* docs/reference/viewer-skeleton.md#attachment-points, ids 31..38 (parent mScreen). */
 static const char *const hud_names[] = {"Center 2", "Top Right", "Top", "Top Left",
                                         "Center", "Bottom Left", "Bottom", "Bottom Right"};
 

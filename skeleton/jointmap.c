@@ -267,7 +267,7 @@ am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, a
                 break;
             }
     }
-    /* 3. each rig chain is a chain in the viewer's hierarchy (lessons.md rule 6): walk up
+    /* 3. each rig chain is a chain in the viewer's hierarchy (docs/reference/lessons.md#rule-6): walk up
      * the rig's parents to the nearest mapped ancestor; its target must be a viewer
      * ancestor of the child's target. */
     for (size_t i = 0; i < map->count && !s; i++) {

@@ -1,11 +1,11 @@
 /* Joint maps: data that names, for each joint of a creature's rig, the stock viewer joint
- * it drives (lessons.md rules 1, 3, 6, 11). JSON:
+ * it drives (docs/reference/lessons.md#rule-1, #rule-3, #rule-6 and #rule-11). JSON:
  *   { "joints": { "rig_joint": "mStockName", ... },
  *     "rig_parents": { "rig_child": "rig_parent", ... } }      (optional)
  * The rig's own parents may instead come from a rig file (see am_joint_map_load_rig_parents).
  */
-#ifndef AM_JOINTMAP_H
-#define AM_JOINTMAP_H
+#ifndef AM_SKELETON_JOINTMAP_H
+#define AM_SKELETON_JOINTMAP_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -206,7 +206,7 @@ static am_status push_volume(parse_ctx *pc, am_joint *j)
     return AM_OK;
 }
 
-/* Depth-first in document order: bones numbered in pre-order (skeleton.md 1.4). */
+/* Depth-first in document order: bones numbered in pre-order (docs/reference/viewer-skeleton.md#joint-numbering). */
 static am_status walk(parse_ctx *pc, xmlNodePtr parent_node, int parent_index, int depth)
 {
     if (depth > 256)
@@ -273,7 +273,7 @@ static am_status add_alias(am_skeleton *sk, size_t *cap, const char *alias, int 
     return AM_OK;
 }
 
-/* The alias map of skeleton.md 1.6: bone name -> itself, alias tokens -> bone (a later bone
+/* The alias map of docs/reference/viewer-skeleton.md#aliases: bone name -> itself, alias tokens -> bone (a later bone
  * re-maps an earlier token), attachment names with '_' for ' ' -> the attachment. */
 static am_status build_aliases(am_skeleton *sk, am_error *err)
 {
@@ -343,7 +343,8 @@ static am_status add_attachments(am_skeleton *sk, size_t *cap, am_error *err)
         j.parent = am_skeleton_find_exact(sk, defs[i].parent); /* mRoot -> -1 */
         j.pos = defs[i].position;
         j.rot_deg = defs[i].rotation;
-        /* setQuat(roll, pitch, yaw): Hamilton qx (x) qy (x) qz (skeleton.md 1.5) */
+        /* setQuat(roll, pitch, yaw): Hamilton qx (x) qy (x) qz
+         * (docs/reference/viewer-skeleton.md#units-axes-and-rotations) */
         am_quat qx = am_quat_axis_angle(am_v3(1, 0, 0), j.rot_deg.x * AM_DEG2RAD);
         am_quat qy = am_quat_axis_angle(am_v3(0, 1, 0), j.rot_deg.y * AM_DEG2RAD);
         am_quat qz = am_quat_axis_angle(am_v3(0, 0, 1), j.rot_deg.z * AM_DEG2RAD);

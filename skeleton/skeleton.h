@@ -1,14 +1,14 @@
-/* The viewer's avatar skeleton, read from its own avatar_skeleton.xml (skeleton.md).
+/* The viewer's avatar skeleton, read from its own avatar_skeleton.xml (docs/reference/viewer-skeleton.md).
  *
  * Joints are stored by viewer joint number: bones 0..132 in document pre-order, then the
  * collision volumes (133..158), then the non-HUD attachment points (avatar_lad.xml, listed
- * in skeleton.md 9; they are valid joint names for skins and animations). So a parent
+ * in docs/reference/viewer-skeleton.md#attachment-points; they are valid joint names for skins and animations). So a parent
  * always has a smaller index than its child.
  *
- * Rest transforms follow skeleton.md 2.1: world_pos(child) = world_pos(parent) +
+ * Rest transforms follow docs/reference/viewer-skeleton.md#rest-transforms: world_pos(child) = world_pos(parent) +
  * world_rot(parent) applied to (pos_child * scale_parent_own); world_rot(child) =
  * world_rot(parent) (x) rot_child; a joint's world matrix carries its OWN scale only
- * (scale is not inherited). Two frames (skeleton.md 2.3):
+ * (scale is not inherited). Two frames (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames):
  *   AM_FRAME_FILE    - skeleton-file frame: mPelvis at its file pos (0, 0, 1.067);
  *   AM_FRAME_RUNTIME - relative to mRoot at runtime: mPelvis forced to (0, 0, 0).
  */
@@ -47,7 +47,7 @@ typedef struct am_joint {
     size_t alias_count;
     int parent;     /* index into am_skeleton.joints, -1 for the root (and Avatar Center) */
     am_joint_kind kind;
-    int joint_num;  /* the viewer's joint number (skeleton.md 1.4) */
+    int joint_num;  /* the viewer's joint number (docs/reference/viewer-skeleton.md#joint-numbering) */
     int line;       /* line in the XML (0 for attachment points) */
 
     am_vec3 pos;     /* local position (file `pos`), metres, in the parent's frame */
@@ -76,7 +76,7 @@ typedef struct am_skeleton {
     size_t volume_count;     /* then collision volumes */
     size_t attachment_count; /* then attachment points */
     char version[8];         /* "1.0" or "2.0" */
-    am_alias *aliases;       /* sorted by alias for lookup (skeleton.md 1.6) */
+    am_alias *aliases;       /* sorted by alias for lookup (docs/reference/viewer-skeleton.md#aliases) */
     size_t alias_count;
 } am_skeleton;
 
@@ -115,7 +115,7 @@ am_vec3 am_skeleton_rest_world(const am_skeleton *skel, int joint, am_frame fram
 /* Rest world matrix (LL layout): T(world_pos) R(world_rot) S(own scale). */
 am_mat4 am_skeleton_rest_matrix(const am_skeleton *skel, int joint, am_frame frame);
 /* The local position the viewer uses at runtime for a joint with no override: the file
- * `pos`, except mPelvis which sits at mRoot (0, 0, 0) (skeleton.md 2.3). */
+ * `pos`, except mPelvis which sits at mRoot (0, 0, 0) (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames). */
 am_vec3 am_skeleton_runtime_local_pos(const am_skeleton *skel, int joint);
 
 const char *am_joint_kind_name(am_joint_kind kind);

@@ -69,7 +69,7 @@ static void test_json_round_trip_reproduces_real_files_byte_for_byte(void **stat
 static void test_encode_from_values_without_codes(void **state)
 {
     (void)state;
-    /* The worked example of anim.md 9 written as values: the spec's bytes come out. */
+    /* The worked example of docs/reference/anim-format.md#worked-example written as values: its bytes come out. */
     char dir[256], js[512], dst[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(js, sizeof js, "%s/m.json", dir);
@@ -82,14 +82,14 @@ static void test_encode_from_values_without_codes(void **state)
                            " {\"name\": \"mHipLeft\", \"priority\": -1,"
                            "  \"rot_keys\": [{\"t\": 0, \"rot\": [0,0,0,1]}, {\"t\": 1, \"rot\": [0,0.38268343,0,0.92387953]}]}]}");
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim encode '%s' -o '%s'", js, dst), 0);
-    /* it loops from a 90 deg pose back to rest: written (the spec's bytes), with a note */
+    /* it loops from a 90 deg pose back to rest: written (the worked example's bytes), with a note */
     assert_non_null(strstr(out, "note: the pose jumps at the loop seam (1.000 s -> 0.000 s): 90.00 deg on joint 'mPelvis'"));
     uint8_t *d;
     size_t n;
     am_error err = {0};
     assert_int_equal(am_read_file(dst, &d, &n, &err), AM_OK);
     assert_int_equal(n, 134);
-    /* spot bytes of the spec's dump: z code 55937 (81 DA) at 71, 33422 (8E 82) at 91, 45307 (FB B0) at 122 */
+    /* spot bytes of the worked example: z code 55937 (81 DA) at 71, 33422 (8E 82) at 91, 45307 (FB B0) at 122 */
     assert_int_equal(d[71], 0x81);
     assert_int_equal(d[72], 0xDA);
     assert_int_equal(d[91], 0x8E);
@@ -274,9 +274,9 @@ static void test_encode_refuses_keys_the_encoder_would_clamp(void **state)
 static void test_encode_check_failures_name_the_input_and_the_constraint(void **state)
 {
     (void)state;
-    /* A structural check that fails after the JSON was read (constraint type 7, anim.md 4
-     * row 24): the message names the JSON file and the constraint by index and volumes,
-     * not as a joint. */
+    /* A structural check that fails after the JSON was read (constraint type 7,
+     * docs/reference/anim-format.md#validation-checks row 24): the message names the JSON file and
+     * the constraint by index and volumes, not as a joint. */
     char dir[256], js[512], dst[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(js, sizeof js, "%s/c.json", dir);
@@ -315,7 +315,7 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --ease-out inf -o '%s'", bvh, dst), 2);
     assert_non_null(strstr(out, "--ease-out"));
     /* loop points outside the clip or reversed (the upload floater would not allow them,
-     * anim.md 8.1), or given without --loop */
+     * docs/reference/anim-format.md#bvh-defaults), or given without --loop */
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim from-bvh '%s' --loop --loop-out 5 -o '%s'", bvh, dst), 2);
     assert_non_null(strstr(out, "within the 0.5 s clip")); /* (3 frames - 2) x 0.5 s */
     assert_int_equal(
@@ -343,8 +343,9 @@ static void test_from_bvh_errors_name_the_option_and_both_files(void **state)
 static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_it(void **state)
 {
     (void)state;
-    /* The worked example with hand pose 20 (anim.md 4 row 14 rejects > 14): readable, so
-     * decode shows it (with a note) for inspection and repair; check exits 1. */
+    /* The worked example with hand pose 20 (docs/reference/anim-format.md#validation-checks row 14
+     * rejects > 14): readable, so decode shows it (with a note) for inspection and repair; check
+     * exits 1. */
     char dir[256], bad[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(bad, sizeof bad, "%s/hand20.anim", dir);
@@ -359,7 +360,7 @@ static void test_decode_shows_a_file_the_viewer_would_refuse_and_check_refuses_i
     assert_non_null(strstr(out, "(at byte 33)"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "anim check '%s'", bad), 1);
     assert_non_null(strstr(out, "hand pose 20 is over 14"));
-    /* version 0.1: the viewer reads it (anim.md 2.5); check says it cannot judge it */
+    /* version 0.1: the viewer reads it (docs/reference/anim-format.md#the-legacy-layout); check says it cannot judge it */
     uint8_t v01[AM_TEST_ANIM_WORKED_SIZE];
     memcpy(v01, am_test_anim_worked, sizeof v01);
     v01[0] = 0, v01[2] = 1;

@@ -1,6 +1,6 @@
-/* The .anim codec against the spec (anim.md) and the 153 real files of the OpenSim default
+/* The .anim codec against docs/reference/anim-format.md and the 153 real files of the OpenSim default
  * set: byte-exact round trip, quantisation as the viewer does it, the worked example of
- * section 9, the viewer's checks and our own, and clean errors on every truncation. */
+ * docs/reference/anim-format.md#worked-example, the viewer's checks and our own, and clean errors on every truncation. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -155,7 +155,7 @@ static void test_worked_example_decodes_as_the_spec_says(void **state)
     am_anim_free(&a);
 }
 
-/* Built from the values of section 9 with the viewer's encoder: the spec's exact bytes. */
+/* Built from the worked example's values with the viewer's encoder: its exact bytes. */
 static void test_worked_example_encodes_byte_for_byte(void **state)
 {
     (void)state;
@@ -204,7 +204,7 @@ static void test_quantisation_edges_match_the_viewer(void **state)
     assert_int_equal(am_anim_f32_to_u16(tiny, -1, 1), 32767);
     assert_int_equal(am_anim_f32_to_u16(-tiny, -1, 1), 32767);
     assert_true(am_anim_u16_to_f32(am_anim_f32_to_u16(-tiny, -1, 1), -1, 1) == 0.0f);
-    /* Decode then encode is not the identity (spec 1.1): code 1 -> -0.99996948 -> 0. */
+    /* Decode then encode is not the identity (docs/reference/anim-format.md#quantisers): code 1 -> -0.99996948 -> 0. */
     assert_near(am_anim_u16_to_f32(1, -1, 1), -0.99996948, 1e-8);
     assert_int_equal(am_anim_f32_to_u16(am_anim_u16_to_f32(1, -1, 1), -1, 1), 0);
     /* The viewer's double floor: floor-code or floor-code - 1, never more. */
@@ -222,14 +222,14 @@ static void test_quantisation_edges_match_the_viewer(void **state)
     assert_int_equal(am_anim_f32_to_u16(7.5f, -5, 5), 65535);
     assert_int_equal(am_anim_f32_to_u16(-1000.0f, -5, 5), 0);
     assert_true(am_anim_u16_to_f32(65535, -5, 5) == 5.0f);
-    assert_int_equal(am_anim_f32_to_u16(0.1f, -5, 5), 33422); /* spec 9: floor(33422.85) */
+    assert_int_equal(am_anim_f32_to_u16(0.1f, -5, 5), 33422); /* worked example: floor(33422.85) */
     /* Times: 0 and the duration are exact, even the largest one. */
     assert_int_equal(am_anim_f32_to_u16(60.0f, 0, 60.0f), 65535);
     assert_true(am_anim_u16_to_f32(65535, 0, 60.0f) == 60.0f);
     assert_true(am_anim_u16_to_f32(0, 0, 60.0f) == 0.0f);
-    /* Spec 3.3: with duration 2 s, t = 1 s is floored to code 32767, which decodes to
-     * 2 * 32767 / 65535 = 0.99998474 s (the spec prints 0.99996948, two steps low: an
-     * erratum; the independent value is the exact fraction). */
+    /* Times are floored (docs/reference/anim-format.md#quantisers): with duration 2 s, t = 1 s
+     * is code 32767, which decodes to 2 * 32767 / 65535 = 0.99998474 s (0.99996948, two steps
+     * lower, once quoted for this case is an erratum; the value checked is the exact fraction). */
     assert_int_equal(am_anim_f32_to_u16(1.0f, 0, 2.0f), 32767);
     assert_near(am_anim_u16_to_f32(32767, 0, 2.0f), 65534.0 / 65535.0, 1e-7);
     /* unpackFromVector3: |v| >= 1 gives w = 0, no rescale. */
@@ -474,7 +474,7 @@ static void test_constraint_checks_against_the_skeleton(void **state)
 
 /* Linden Lab's own bento_reset_bones_and_attachments.anim keys every attachment point,
  * the 8 HUD points too: the uploader's own avatar has them, so a direct upload accepts the
- * file (anim.md 16a); on an animesh they animate nothing (a note, never a refusal). */
+ * file (docs/reference/anim-format.md#validation-checks); on an animesh they animate nothing (a note, never a refusal). */
 static void test_hud_attachment_points_are_accepted_on_upload(void **state)
 {
     (void)state;

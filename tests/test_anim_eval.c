@@ -1,5 +1,6 @@
-/* Playback of a decoded .anim as the viewer plays it (anim.md 6.4, 6.5), checked against the
- * numbers the spec's worked example (section 9) gives. */
+/* Playback of a decoded .anim as the viewer plays it
+ * (docs/reference/anim-format.md#curve-evaluation and #time-and-looping), checked against the
+ * numbers of docs/reference/anim-format.md#worked-example. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static void test_first_key_held_before_and_last_after(void **state)
 static void test_keys_more_than_180_degrees_apart_take_the_short_arc_by_slerp(void **state)
 {
     (void)state;
-    /* anim.md 6.4: when dot(q0, q1) < 0 the viewer interpolates spherically between -q0
+    /* docs/reference/anim-format.md#curve-evaluation: when dot(q0, q1) < 0 the viewer interpolates spherically between -q0
      * and q1. Keys 120 deg and -120 deg about +Z (both stored with w >= 0, dot = -0.5):
      * the short way passes through 180 deg, at constant speed, so a quarter of the way is
      * 150 deg (an nlerp would give 147.8 deg; the long way would give 60 deg). */
@@ -85,7 +86,7 @@ static void test_loop_seam_measures_the_jump_the_viewer_plays(void **state)
 {
     (void)state;
     /* The worked example loops 0..1 s; the pelvis goes from identity to 89.9969 deg and
-     * from 0 to 0.09987068 m (anim.md 9), so that is the jump at every seam. */
+     * from 0 to 0.09987068 m (docs/reference/anim-format.md#worked-example), so that is the jump at every seam. */
     am_anim a;
     am_error err = {0};
     assert_int_equal(am_anim_decode(am_test_anim_worked, sizeof am_test_anim_worked, &a, &err), AM_OK);

@@ -41,7 +41,7 @@ static void test_every_pair_is_a_proper_rotation(void **state)
         }
     assert_int_equal(valid, 24);
     /* glTF (+Y up, +Z forward): (x, y, z) -> (z, x, y); the viewer's own importer maps
-     * (x, y, z) -> (x, -z, y), which leaves a +Z-facing asset facing -Y (gltf-import.md) */
+     * (x, y, z) -> (x, -z, y), which leaves a +Z-facing asset facing -Y (docs/reference/viewer-gltf-import.md) */
     am_quat q;
     assert_true(am_axes_rotation(2, 3, &q));
     am_vec3 p = am_quat_rotate(q, am_v3(0.1, 0.2, 0.3));

@@ -1,6 +1,6 @@
 /* The bench's viewer model, proven on hand-built rigs pushed through the encoder and the
- * decoder (the bench reads bytes), with expected numbers taken from the spec's bone table
- * (skeleton.md 2.4) and hand forward kinematics, never from the bench itself. */
+ * decoder (the bench reads bytes), with expected numbers taken from avatar_skeleton.xml's rest positions
+ * (docs/reference/viewer-skeleton.md#worked-rest-positions) and hand forward kinematics, never from the bench itself. */
 #include "test_bench_fixture.h"
 
 #include <math.h>
@@ -12,7 +12,7 @@
 #include "bench/bench_internal.h"
 #include "bench/bench_report.h"
 
-/* skeleton.md 2.4 (skeleton-file frame) */
+/* docs/reference/viewer-skeleton.md#worked-rest-positions (skeleton-file frame) */
 static const am_vec3 P_SF = {0.0, 0.0, 1.067};
 static const am_vec3 HIPL_SF = {0.034, 0.127, 1.026};
 static const am_vec3 KNEEL_SF = {0.033, 0.081, 0.535};
@@ -94,7 +94,7 @@ static void test_standard_export_rests_on_its_bind_positions(void **state)
     fx_mesh_free(&m);
 }
 
-/* lessons.md rule 4, the negative control. A rig whose knee hangs from the PELVIS in its
+/* docs/reference/lessons.md#rule-4, the negative control. A rig whose knee hangs from the PELVIS in its
  * own hierarchy (no hip joint) at K. The viewer's parent of mKneeLeft is mHipLeft. The
  * wrong export computes the knee override against the rig's parent (K - P); the right one
  * against the viewer's parent (K - hip), adding mHipLeft at its default. The same bench
@@ -132,7 +132,7 @@ static void test_negative_control_override_from_rig_parent_is_centimetres_off(vo
     am_bench_free(&b);
     fx_mesh_free(&m);
 
-    /* |(0.034, 0.127, -0.041)| = 0.13772 m, from the spec's pos of mHipLeft */
+    /* |(0.034, 0.127, -0.041)| = 0.13772 m, from the file's pos of mHipLeft */
     assert_gt(wrong_err, 0.01);
     assert_float_equal(wrong_err, sqrt(0.034 * 0.034 + 0.127 * 0.127 + 0.041 * 0.041), 2e-4);
     assert_lt(right_err, 1e-4);
@@ -248,7 +248,7 @@ static double smoothstep(double a, double c, double x)
     return t * t * (3 - 2 * t);
 }
 
-/* The bend box's geometry and fold (bendbox.md) with the hips overridden onto the box
+/* The bend box's geometry and fold (docs/reference/bendbox-test.md) with the hips overridden onto the box
  * origin O: at 90 degrees the tip stays rigid and its end centre sits 2 m above O; at 45
  * degrees (the nlerp midpoint of the keys) at O + 2 (cos 45, 0, sin 45). */
 static void test_fold_keeps_the_tip_rigid_and_lifts_its_end(void **state)
@@ -394,9 +394,10 @@ static void test_the_json_report_holds_the_benchs_figures(void **state)
     fx_mesh_free(&m);
 }
 
-/* skeleton.md 4.2: mRoot takes bind_rot = inverse of the bind shape's rotation, so a bind
- * shape rotated 90 degrees about Z is undone in the prim frame: with the standard inverse
- * binds, prim = R^-1 (R S v + t - P) = S v + R^-1 (t - P) for a stored vertex v.
+/* docs/reference/viewer-skeleton.md#animesh-placement: mRoot takes bind_rot = inverse of the bind
+ * shape's rotation, so a bind shape rotated 90 degrees about Z is undone in the prim frame: with
+ * the standard inverse binds, prim = R^-1 (R S v + t - P) = S v + R^-1 (t - P) for a stored
+ * vertex v.
  * LLSkinningUtil::getUnscaledQuaternion normalises the rows first, so a bind shape that
  * also scales (S = (2, 3, 4)) gives the same bind_rot exactly. */
 static void check_bind_rot(am_vec3 scale)
@@ -438,7 +439,7 @@ static void test_bind_rot_undoes_the_bind_shape_rotation(void **state)
     check_bind_rot(am_v3(2, 3, 4));
 }
 
-/* mesh-asset.md 6.1: an unknown joint name resolves to joint number 0 (mPelvis). */
+/* docs/reference/mesh-asset.md#joint-names-in-the-viewer: an unknown joint name resolves to joint number 0 (mPelvis). */
 static void test_unknown_joint_name_follows_the_pelvis(void **state)
 {
     (void)state;
@@ -621,7 +622,7 @@ static void test_selection_gives_the_sorted_rank(void **state)
 }
 
 /* Right-side vertices on mHipRight, except one given 10% of mHipLeft: turning the left hip
- * leaks into it by 10% of the full motion (quality.md cross-side leak). */
+ * leaks into it by 10% of the full motion (docs/reference/quality-figures.md cross-side leak). */
 static void test_cross_side_leak_measures_the_right_vertex_a_left_bone_drags(void **state)
 {
     (void)state;
@@ -807,7 +808,7 @@ static void test_real_uploaded_asset_rests_on_its_bind_positions(void **state)
     am_bench_free(&b);
 }
 
-/* mesh-asset.md 6.1: joint names resolve through the viewer's aliases ("hip" = mPelvis,
+/* docs/reference/mesh-asset.md#joint-names-in-the-viewer: joint names resolve through the viewer's aliases ("hip" = mPelvis,
  * "avatar_mHipLeft", "lFoot" = mAnkleLeft) and an alias's override moves the canonical
  * joint: the ankle 1 cm forward of its default offset under the knee (not in the skin,
  * so at its default (-0.001, -0.046, -0.491) under the hip). */
@@ -847,7 +848,7 @@ static void test_alias_names_resolve_and_carry_their_overrides(void **state)
     fx_mesh_free(&m);
 }
 
-/* skeleton.md 2.1: a joint's scale scales the offsets of its DIRECT children only. With
+/* docs/reference/viewer-skeleton.md#rest-transforms: a joint's scale scales the offsets of its DIRECT children only. With
  * mHipLeft scaled (2, 1, 0.5): knee = hip + (-0.001, -0.046, -0.491) * (2, 1, 0.5) =
  * (0.032, 0.081, -0.2865) in the prim frame; the ankle's offset is NOT scaled again:
  * (0.032 - 0.029, 0.081 + 0.001, -0.2865 - 0.468) = (0.003, 0.082, -0.7545). A vertex on

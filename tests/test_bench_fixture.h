@@ -1,8 +1,8 @@
 /* Hand-built rigged meshes and motions for the bench tests, pushed through the project's
- * encoders so the bench reads BYTES (lessons.md rule 4). Header-only on purpose: tests/
+ * encoders so the bench reads BYTES (docs/reference/lessons.md#rule-4). Header-only on purpose: tests/
  * support is shared, this belongs to the bench tests alone. */
-#ifndef AM_TEST_BENCH_FIXTURE_H
-#define AM_TEST_BENCH_FIXTURE_H
+#ifndef AM_TESTS_TEST_BENCH_FIXTURE_H
+#define AM_TESTS_TEST_BENCH_FIXTURE_H
 
 #include <math.h>
 #include <stdlib.h>

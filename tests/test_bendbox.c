@@ -1,5 +1,5 @@
-/* The bend box's generated parts (bendbox.md): geometry, weights, atlas, fold motion.
- * Numbers are checked against the spec's box (4 x 2 x 1 m, 1 m squares) computed here. */
+/* The bend box's generated parts (docs/reference/bendbox-test.md): geometry, weights, atlas, fold motion.
+ * Numbers are checked against the box of docs/reference/bendbox-test.md (4 x 2 x 1 m, 1 m squares) computed here. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

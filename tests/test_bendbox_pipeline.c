@@ -1,5 +1,5 @@
-/* The bend box end to end (bendbox.md): every file written, then the numbers measured on
- * the WRITTEN files against positions computed here from the spec (hinge at the pelvis,
+/* The bend box end to end (docs/reference/bendbox-test.md): every file written, then the numbers measured on
+ * the WRITTEN files against positions computed here from docs/reference/bendbox-test.md (hinge at the pelvis,
  * tip end at (2 cos a, 0, 2 sin a) from the hinge). */
 #include <jansson.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* BVH -> .anim as the viewer's upload converts it (anim.md section 8): frame 0 as the
+/* BVH -> .anim as the viewer's upload converts it (docs/reference/anim-format.md#bvh-conversion): frame 0 as the
  * reference, timing, SL = (BVH z, x, y), inches, pelvis relative to frame 0; then a real
  * CMU motion-capture file (Debian's assimp-testmodels). Expected values are computed here
  * independently with rotation matrices, not with the converter's quaternion formulas. */
@@ -213,7 +213,7 @@ static void expect_bvh_error(const char *text, const char *needle)
         fail_msg("expected '%s' in: %s", needle, err.msg);
 }
 
-/* Loop guard (lessons.md rule 7) on a converted file: the CMU walk ends metres and tens of
+/* Loop guard (docs/reference/lessons.md#rule-7) on a converted file: the CMU walk ends metres and tens of
  * degrees from where it starts, so as a loop it is refused naming the joint; a tolerance
  * that large has the seam blended closed; without --loop there is no seam to guard. */
 static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)

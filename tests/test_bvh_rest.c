@@ -1,8 +1,9 @@
-/* A BVH whose zero pose is not the viewer's rest (anim.md 8.5: the viewer applies the BVH
- * rotations as if it were): the warning, and --align-rest, measured where it matters: the
- * written .anim, decoded and posed on the viewer skeleton by FK here, against the BVH's own
- * FK of the same frame, both computed in this file (rotation matrices from the frame
- * lines' numbers; the viewer's rest positions and scales), never with the converter's code. */
+/* A BVH whose zero pose is not the viewer's rest
+ * (docs/reference/anim-format.md#bvh-coordinate-conversion: the viewer applies the BVH rotations as
+ * if it were): the warning, and --align-rest, measured where it matters: the written .anim, decoded
+ * and posed on the viewer skeleton by FK here, against the BVH's own FK of the same frame, both
+ * computed in this file (rotation matrices from the frame lines' numbers; the viewer's rest
+ * positions and scales), never with the converter's code. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The COLLADA reader (src/readers/collada/collada.h) against the uploader's rules as
- * collada-upload.md and lldaeloader.cpp state them, on small documents written here:
+ * docs/reference/collada-upload.md and lldaeloader.cpp state them, on small documents written here:
  * polylists from the vcount list, welding, the triangle rule, face order and the 65,532
  * cut, the preprocess, the joint-position rules with and without <skeleton>, weights, and
  * every bad input the issue lists, each refused naming the file and the element. */
@@ -324,7 +324,7 @@ static void test_joint_positions_with_skeleton(void **state)
     const am_scene_skin *k = &s.skins[0];
     assert_int_equal(k->joint_count, 4);
     /* mPelvis: the breadth-first search for sid "translate" reaches mTorso's <translate>
-     * before looking at mPelvis's own matrix (collada-upload.md 5.3, the trap) */
+     * before looking at mPelvis's own matrix (docs/reference/collada-upload.md#which-translation, the trap) */
     assert_near(am_v3_dist(k->upload_positions[0], am_v3(0, 0, 0.2)), 0, 1e-7);
     assert_true(k->upload_position_found[0]);
     assert_near(am_v3_dist(k->upload_positions[1], am_v3(0, 0, 0.2)), 0, 1e-7);

@@ -1,5 +1,5 @@
 /* The .dae we write, read back with libxml2 and turned into a skin block by following the
- * viewer's uploader as collada-upload.md describes it (an independent re-implementation
+ * viewer's uploader as docs/reference/collada-upload.md describes it (an independent re-implementation
  * of its rules, not our writer's code), must equal the skin block we write directly:
  * joint names, inverse binds, alternate inverse binds (joint positions) and the bind
  * shape (after the uploader's own unit-cube normalisation), to 1e-6. Lessons rule 8. */
@@ -129,7 +129,7 @@ static const xmlNode *bfs_sid(const xmlNode *start, const char *sid)
     return hit;
 }
 
-/* The uploader's skin of one controller (collada-upload.md 2, 4, 5, 6): names, inverse
+/* The uploader's skin of one controller (docs/reference/collada-upload.md): names, inverse
  * binds, alternates, bind shape, and per COLLADA position its normalised key and the
  * weights it keeps (4.5: sorted, 4 strongest > 0, renormalised in F32, codes truncated). */
 typedef struct upload {

@@ -376,7 +376,7 @@ static void write_dae_with(const char *path, const char *names, size_t joints, c
     am_buf_free(&b);
 }
 
-/* collada-upload.md 4.5: weights are stored by position, the later overwriting the
+/* docs/reference/collada-upload.md#weights: weights are stored by position, the later overwriting the
  * earlier, so the vertex of position 1 takes position 4's weights (joint 1). */
 static void test_coincident_positions_share_the_later_weights(void **state)
 {

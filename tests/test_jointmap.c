@@ -1,4 +1,4 @@
-/* Joint maps checked against the viewer's skeleton (lessons.md rules 1, 3, 6, 11). */
+/* Joint maps checked against the viewer's skeleton (docs/reference/lessons.md#rule-1, #rule-3, #rule-6 and #rule-11). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

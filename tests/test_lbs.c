@@ -1,4 +1,4 @@
-/* am_lbs against hand-computed blends (mesh-asset.md 6.4: renormalised weights, index clamp
+/* am_lbs against hand-computed blends (docs/reference/mesh-asset.md#skinning-formula: renormalised weights, index clamp
  * to 109, the CPU path's fallback when the weights sum to zero). */
 #include "support/test_support.h"
 

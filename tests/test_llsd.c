@@ -1,5 +1,5 @@
-/* Binary LLSD (mesh-asset.md 1): every type marker, big-endian payloads checked against
- * hand-written bytes from the spec, exact counts, and bad input. */
+/* Binary LLSD (docs/reference/mesh-asset.md#binary-llsd): every type marker, big-endian payloads
+ * checked against hand-written bytes from the reference, exact counts, and bad input. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +53,7 @@ static void test_scalar_markers_match_spec_bytes(void **state)
     format_to(&v, &b);
     assert_memory_equal(b.data, "0", 1);
 
-    /* S32 big endian: 181 = 0xB5 as in the spec's header dump (9.6) */
+    /* S32 big endian: 181 = 0xB5 as in the worked example's header */
     am_llsd_set_integer(&v, 181);
     format_to(&v, &b);
     const uint8_t i181[] = {'i', 0x00, 0x00, 0x00, 0xb5};
@@ -64,13 +64,13 @@ static void test_scalar_markers_match_spec_bytes(void **state)
     const uint8_t im2[] = {'i', 0xff, 0xff, 0xff, 0xfe};
     assert_memory_equal(b.data, im2, 5);
 
-    /* F64 big endian: 0.2 in F32 precision is 3f c9 99 99 a0 00 00 00 (spec 9.3) */
+    /* F64 big endian: 0.2 in F32 precision is 3f c9 99 99 a0 00 00 00 (docs/reference/mesh-asset.md#worked-example) */
     am_llsd_set_real(&v, (double)0.2f);
     format_to(&v, &b);
     const uint8_t r02[] = {'r', 0x3f, 0xc9, 0x99, 0x99, 0xa0, 0x00, 0x00, 0x00};
     assert_int_equal(b.size, 9);
     assert_memory_equal(b.data, r02, 9);
-    /* 1.0 = 3f f0 00 00 00 00 00 00 (spec 9.5) */
+    /* 1.0 = 3f f0 00 00 00 00 00 00 (the worked example's skin block) */
     am_llsd_set_real(&v, 1.0);
     format_to(&v, &b);
     const uint8_t r1[] = {'r', 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
@@ -166,7 +166,8 @@ static void test_scalar_markers_parse_hand_written_bytes(void **state)
     assert_memory_equal(v.v.uuid, uu + 1, 16);
 }
 
-/* The spec's 9.6 header, byte for byte: nested maps, 'k' keys, BE counts and integers. */
+/* The worked example's header (docs/reference/mesh-asset.md#worked-example), byte for byte: nested maps, 'k'
+ * keys, BE counts and integers. */
 static const uint8_t spec_header[100] = {
     0x7b, 0x00, 0x00, 0x00, 0x02, 0x6b, 0x00, 0x00, 0x00, 0x08, 0x68, 0x69, 0x67, 0x68, 0x5f, 0x6c,
     0x6f, 0x64, 0x7b, 0x00, 0x00, 0x00, 0x02, 0x6b, 0x00, 0x00, 0x00, 0x06, 0x6f, 0x66, 0x66, 0x73,
@@ -289,7 +290,7 @@ static void test_lengths_beyond_data_are_refused(void **state)
     assert_int_equal(parse_err(NULL, 0, &err), AM_ERR_INVALID);
 }
 
-/* Every truncation of the spec header fails cleanly. */
+/* Every truncation of the worked example's header fails cleanly. */
 static void test_every_truncation_of_a_map_fails(void **state)
 {
     (void)state;

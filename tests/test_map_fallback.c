@@ -42,7 +42,7 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* The viewer keeps a vertex's 4 largest weights (mesh-asset.md 4.6): the same rule on the
+/* The viewer keeps a vertex's 4 largest weights (docs/reference/mesh-asset.md#weights): the same rule on the
  * scene's own influences, so the comparison measures the mapping, not that limit. */
 static void keep_four_largest(am_scene *s, size_t mesh)
 {

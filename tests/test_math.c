@@ -1,5 +1,5 @@
 /* The math module against independent computations: the viewer's quaternion and matrix
- * conventions (skeleton.md 1.5, mesh-asset.md 5.2). */
+ * conventions (docs/reference/viewer-skeleton.md#units-axes-and-rotations, docs/reference/mesh-asset.md#matrix-layout). */
 #include <math.h>
 
 #include "support/test_support.h"
@@ -13,7 +13,7 @@ static void test_quat_rotates_counter_clockwise_about_axis(void **state)
     assert_near(v.x, 0, 1e-12);
     assert_near(v.y, 1, 1e-12);
     assert_near(v.z, 0, 1e-12);
-    /* bendbox.md: rotY(-a) swings +X toward +Z */
+    /* docs/reference/bendbox-test.md: rotY(-a) swings +X toward +Z */
     am_quat qy = am_quat_axis_angle(am_v3(0, 1, 0), -AM_PI / 2);
     v = am_quat_rotate(qy, am_v3(1, 0, 0));
     assert_near(v.x, 0, 1e-12);

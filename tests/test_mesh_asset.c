@@ -1,5 +1,5 @@
 /* Mesh asset codec against real data (the Hippolyzer .slm, produced by the viewer's
- * uploader) and against the spec's worked example (mesh-asset.md 9). */
+ * uploader) and against the worked example (docs/reference/mesh-asset.md#worked-example). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,7 +267,7 @@ static void test_stored_blocks_decode_to_the_same_asset(void **state)
     free(d);
 }
 
-/* ---------- the worked example (mesh-asset.md 9) ---------- */
+/* ---------- the worked example (docs/reference/mesh-asset.md#worked-example) ---------- */
 
 /* Independent F32 computations of 9.2: the normalised positions, the normal (geometric
  * normal of the source triangle scaled by the box size, renormalised). */
@@ -423,8 +423,9 @@ static void test_worked_example_bytes_match_spec(void **state)
     assert_memory_equal(skin + 33, arr, sizeof arr);
     free(skin);
 
-    /* 9.6: header {high_lod: {offset: skin size, size}, skin: {offset 0, size}}: with the
-     * spec's zlib sizes (181, 240) it is the 100 bytes printed there */
+    /* The worked example's header (docs/reference/mesh-asset.md#worked-example):
+     * {high_lod: {offset: skin size, size}, skin: {offset 0, size}}: with its zlib sizes
+     * (181, 240) it is 100 bytes */
     am_llsd hdr;
     size_t used;
     assert_int_equal(am_llsd_parse(file.data, file.size, NULL, &hdr, &used, &err), AM_OK);
@@ -896,7 +897,7 @@ static void test_asset_json_with_non_finite_skin_fails_without_leak(void **state
     am_mesh_asset_free(&a);
 }
 
-/* mesh-asset.md 4.3 and 4.6, the shared quantisers: truncation (0.5 -> 32767), the
+/* docs/reference/mesh-asset.md#quantisation and #weights, the shared quantisers: truncation (0.5 -> 32767), the
  * zero-range trap written as 0, normals over [-1, 1], weights clamped to [0.001, 0.999]. */
 static void test_quantisers_follow_the_viewer_formulas(void **state)
 {

@@ -1,4 +1,4 @@
-/* The WorldBridge meshdata JSON we write (worldbridge.md): accepted by the push client's
+/* The WorldBridge meshdata JSON we write (docs/reference/worldbridge.md): accepted by the push client's
  * own validator (src/world/meshdata.h), carrying the skin block's matrices, weights that
  * sum to 1, and positions that are the rig's bind-frame positions. */
 #include <jansson.h>

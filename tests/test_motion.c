@@ -1,5 +1,5 @@
 /* Motions -> .anim: sampling, key reduction, the loop guard, rest corrections and the
- * round-trip verification of every written file (lessons.md rules 7 and 10). */
+ * round-trip verification of every written file (docs/reference/lessons.md#rule-7 and #rule-10). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +90,7 @@ static void test_sample_defaults_to_24_intervals_plus_the_end_key(void **state)
     assert_int_equal(a.joints[0].pos_count, 25);
     assert_int_equal(st.keys_before, 50);
     assert_int_equal(st.keys_after, 50);
-    assert_int_equal(a.base_priority, 4); /* lessons.md rule 7 */
+    assert_int_equal(a.base_priority, 4); /* docs/reference/lessons.md#rule-7 */
     assert_true(a.loop == 1 && a.loop_in == 0.0f && a.loop_out == 2.0f);
     assert_int_equal(a.joints[0].rot_keys[0].time_code, 0);
     assert_int_equal(a.joints[0].rot_keys[24].time_code, 65535);

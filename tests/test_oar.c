@@ -1,5 +1,5 @@
 /* OAR writer: read the archive back with libarchive and check every entry and element
- * against spec/opensim-oar.md (layout, object XML, ExtraParams bytes, inventory, script),
+ * against docs/reference/opensim-oar.md (layout, object XML, ExtraParams bytes, inventory, script),
  * and that the same input gives the same bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -111,7 +111,8 @@ static size_t b64_decode(const char *b64, uint8_t *out, size_t cap)
     return (size_t)n;
 }
 
-/* The spec's v5 derivation, recomputed here with libuuid and OpenSSL directly. */
+/* The v5 derivation of docs/reference/opensim-oar.md#content-uuids, recomputed here with libuuid and
+ * OpenSSL directly. */
 static void expected_uuid(const char *kind, const void *data, size_t n, char out[37])
 {
     unsigned char h[32];
@@ -277,7 +278,7 @@ static void test_object_xml_carries_the_animesh_prim(void **state)
     X("Shape/SculptEntry", "true");
     X("Shape/SculptTexture/Guid", mesh);
 
-    /* ExtraParams: the spec's example with this mesh's UUID. */
+    /* ExtraParams: the reference's bytes with this mesh's UUID. */
     uint8_t want[34] = {0x02, 0x30, 0x00, 0x11, 0x00, 0x00, 0x00};
     uuid_t mu;
     uuid_parse(mesh, mu);

@@ -129,7 +129,7 @@ static void test_wrist_twist_band_matches_blend_skinning(void **state)
                   p->band.best);
     assert_near(p->band.worst, expect, 0.005);
     assert_near(p->band.best, 1.0, 0.005);
-    /* below the candy-wrapper line (0.9): minor; quality.md gives no LBS figure for twist */
+    /* below the candy-wrapper line (0.9): minor; docs/reference/quality-figures.md gives no LBS figure for twist */
     assert_int_equal(p->band.flag, AM_FLAG_MINOR);
     /* the arm poses this skin cannot do say why */
     assert_false(pose_named(&r, "knee 120")->measured);

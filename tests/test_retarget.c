@@ -155,7 +155,7 @@ static void test_bend_box_end_to_end(void **state)
     am_scene_free(&s);
 }
 
-/* A rest correction (lessons rule 10) turns the flap's subtree 30 deg about Z in every
+/* A rest correction (docs/reference/lessons.md#rule-10) turns the flap's subtree 30 deg about Z in every
  * pose, its motion with it, whether it sits on the joint itself (mTorso) or on an unmapped
  * viewer joint above it at the same point (mSpine2, which then gets a track of its own).
  * Expected, written out from the box's weights:

@@ -326,7 +326,7 @@ static const real_case REAL[] = {
      {0, 0, 0}, 0, {0, 0.1, 0.3, 0.42, 0.6, 0.8}},
 };
 
-/* The viewer keeps a vertex's 4 largest weights (mesh-asset.md 4.6; the skin builder
+/* The viewer keeps a vertex's 4 largest weights (docs/reference/mesh-asset.md#weights; the skin builder
  * renormalises them): the same rule written out here, on the scene's own influences. */
 static void keep_four_largest(am_scene *s, size_t mesh)
 {

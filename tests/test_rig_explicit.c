@@ -80,8 +80,9 @@ static void make_explicit(const am_rig *src, const am_skin_result *res, const am
 
 static am_mat4 mesh_space(void)
 {
-    /* A non-uniform scale and a shift. No rotation: the viewer turns mRoot by the inverse of
-     * a bind shape's rotation (mesh-asset.md 6.7), so a rotated bind shape is drawn turned. */
+    /* A non-uniform scale and a shift. No rotation: the viewer turns mRoot by the inverse of a bind
+     * shape's rotation (docs/reference/mesh-asset.md#object-transform-and-animesh-placement), so a
+     * rotated bind shape is drawn turned. */
     return am_mat4_from_trs(am_v3(0.1, -0.2, 0.5), am_quat_identity(), am_v3(0.5, 2.0, 0.25));
 }
 

@@ -1,5 +1,6 @@
 /* The viewer skeleton read from the viewer's own avatar_skeleton.xml, checked against the
- * numbers of skeleton.md (bone table section 7, worked positions 2.4, volumes section 8). */
+ * rest positions of docs/reference/viewer-skeleton.md#worked-rest-positions, #bone-table and
+ * #collision-volumes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 typedef struct expect_pos {
     const char *name;
-    double sf[3]; /* skeleton-file frame, skeleton.md section 7 */
+    double sf[3]; /* skeleton-file frame, docs/reference/viewer-skeleton.md#bone-table */
 } expect_pos;
 
 static const expect_pos table[] = {
@@ -43,7 +44,7 @@ static void test_real_file_has_133_bones_and_26_volumes(void **state)
     assert_int_equal(s->bone_count, 133);
     assert_int_equal(s->volume_count, 26);
     assert_string_equal(s->version, "2.0");
-    /* joint numbers: bones 0..132 in pre-order, volumes 133..158 (skeleton.md 1.4) */
+    /* joint numbers: bones 0..132 in pre-order, volumes 133..158 (docs/reference/viewer-skeleton.md#joint-numbering) */
     assert_int_equal(am_skeleton_find(s, "mPelvis"), 0);
     assert_int_equal(am_skeleton_find(s, "mHindLimb4Right"), 132);
     assert_int_equal(am_skeleton_find(s, "PELVIS"), 133);
@@ -62,7 +63,7 @@ static void test_world_rest_positions_match_spec_in_both_frames(void **state)
         assert_double_equal(f.x, table[i].sf[0], 1e-6);
         assert_double_equal(f.y, table[i].sf[1], 1e-6);
         assert_double_equal(f.z, table[i].sf[2], 1e-6);
-        /* RT = SF - (0, 0, 1.067) (skeleton.md 2.3) */
+        /* RT = SF - (0, 0, 1.067) (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames) */
         assert_double_equal(r.x, table[i].sf[0], 1e-6);
         assert_double_equal(r.y, table[i].sf[1], 1e-6);
         assert_double_equal(r.z, table[i].sf[2] - 1.067, 1e-6);

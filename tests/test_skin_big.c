@@ -139,7 +139,7 @@ static void test_over_the_region_limit_reduced_to_it_weights_kept(void **state)
         assert_memory_equal(&res.positions[3 * v], &full.positions[3 * (size_t)r], 3 * sizeof(float));
     }
     am_skin_result_free(&full);
-    /* and the region's estimate (mesh-asset.md 8.2) now fits */
+    /* and the region's estimate (docs/reference/mesh-asset.md#triangle-limit) now fits */
     am_buf bytes = {0};
     am_error err;
     am_error_clear(&err);

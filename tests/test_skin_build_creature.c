@@ -52,7 +52,7 @@ static void test_creature_10k_with_blender_weights(void **state)
     assert_gt(s->vertices_renormalised, 0);
     assert_int_equal(s->max_influences_out, 4);
     assert_int_equal(s->face_count, 1);
-    /* Medium and low at least halve (mesh-asset.md 8.3 charges the bytes of every LOD); the
+    /* Medium and low at least halve (docs/reference/mesh-asset.md#streaming-cost charges the bytes of every LOD); the
      * lowest keeps the borders between joint regions (skin_lod.c), so it only shrinks. */
     assert_int_equal(s->lod_triangles[AM_LOD_HIGH], rig.triangle_count);
     for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOW; lod--)

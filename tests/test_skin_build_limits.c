@@ -1,4 +1,5 @@
-/* Limits of a skin (mesh-asset.md 4.4, 4.6, 6.5, 8.2; skeleton.md 6.3; lessons rule 12):
+/* Limits of a skin (docs/reference/mesh-asset.md#triangle-lists, #weights, #skinning-formula and
+ * #triangle-limit; docs/reference/viewer-skeleton.md#limits; docs/reference/lessons.md#rule-12):
  * 111 joints, 70,000 vertices in one face, 6 influences on a vertex, a weight row summing
  * to 0, a joint index out of range, the region's triangle limit. */
 #include <dirent.h>
@@ -341,7 +342,7 @@ static size_t count_files(const char *dir)
     return n;
 }
 
-/* The region's animesh limit (mesh-asset.md 8.2) compares the viewer's estimate from the
+/* The region's animesh limit (docs/reference/mesh-asset.md#triangle-limit) compares the viewer's estimate from the
  * high LOD's compressed size. The quadruped's is 54. */
 static void test_region_triangle_limit_reduces_or_refuses_before_writing(void **state)
 {

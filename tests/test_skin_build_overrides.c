@@ -1,4 +1,5 @@
-/* Overrides and inverse binds (mesh-asset.md 5, 7; lessons rules 3 and 4; skeleton.md 5.8).
+/* Overrides and inverse binds (docs/reference/mesh-asset.md#the-skin-block and #joint-position-overrides;
+ * docs/reference/lessons.md#rule-3 and #rule-4; docs/reference/viewer-skeleton.md#the-pelvis-override-trap).
  * The quadruped fixture (assets/rigs/quadruped.json) is built, encoded and DECODED; the
  * decoded alt translations must be each joint's offset from its VIEWER parent (numbers
  * worked out by hand from avatar_skeleton.xml below), and forward kinematics done the

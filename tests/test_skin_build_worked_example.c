@@ -1,5 +1,5 @@
-/* mesh-asset.md 9 (one triangle, two joints) reproduced through the skin builder: the
- * weight bytes, positions, normals, UVs and the skin block values the spec gives, checked
+/* docs/reference/mesh-asset.md#worked-example (one triangle, two joints) reproduced through the skin builder: the
+ * weight bytes, positions, normals, UVs and the skin block values the worked example gives, checked
  * in the builder's asset, in the encoded bytes (inflated here with zlib directly) and
  * after the project's decoder. */
 #include <math.h>
@@ -102,7 +102,7 @@ static void test_first_vertex_weight_codes_are_9999_and_6666(void **state)
     assert_int_equal(face->weight_count[1], 1);
     assert_int_equal(face->weight_joint[4], 1);
     assert_int_equal(face->weight_code[4], 0xFFFF);
-    /* v2: 0.75/0.25 truncate to 0xBFFF + 0x3FFF = 65534 (the spec's bytes); our exact
+    /* v2: 0.75/0.25 truncate to 0xBFFF + 0x3FFF = 65534 (the worked example's bytes); our exact
      * quantisation gives the missing unit to the largest: 0xC000 + 0x3FFF = 65535. */
     assert_int_equal(face->weight_count[2], 2);
     assert_int_equal(face->weight_joint[8], 1);

@@ -1,5 +1,5 @@
-/* Skin-block comparison (lessons.md rule 2), reference JSON, override detection
- * (mesh-asset.md 7.2) and the 'skin compare' / 'mesh decode' commands. */
+/* Skin-block comparison (docs/reference/lessons.md#rule-2), reference JSON, override detection
+ * (docs/reference/mesh-asset.md#joint-position-overrides) and the 'skin compare' / 'mesh decode' commands. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +159,7 @@ static void test_aliases_match_by_canonical_name(void **state)
 }
 
 /* 7.2: applied when |t - default| > 0.1 mm. mPelvis at its file pos (0,0,1.067) is
- * ignored; mTorso at 0.100 vs the stock 0.084 is applied (the spec's 9.2 example). */
+ * ignored; mTorso at 0.100 vs the stock 0.084 is applied (docs/reference/mesh-asset.md#worked-example). */
 static void test_override_detection_uses_default_positions(void **state)
 {
     (void)state;

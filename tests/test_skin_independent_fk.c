@@ -1,6 +1,8 @@
 /* An odd rig checked against numbers worked out by hand and against forward kinematics
- * written here, independently of the skin builder and of the bench (lessons rules 3, 4;
- * mesh-asset.md 6.5, 7; skeleton.md 2.1, 5.2, 5.8; collada-upload.md 6).
+ * written here, independently of the skin builder and of the bench (docs/reference/lessons.md#rule-3 and #rule-4;
+ * docs/reference/mesh-asset.md#skinning-formula and #joint-position-overrides;
+ * docs/reference/viewer-skeleton.md#rest-transforms, #joint-position-overrides and #the-pelvis-override-trap;
+ * docs/reference/collada-upload.md#joint-positions).
  *
  * The rig (bind frame = skeleton-file frame, mPelvis default (0, 0, 1.067)):
  *   mTail1         at its default world (-0.116, 0, 1.114)           -> no override
@@ -204,7 +206,7 @@ typedef struct fk {
     double s[3];    /* own scale */
 } fk;
 
-/* skeleton.md 2.1 in the bind frame (mRoot at the origin, mPelvis at its file position or
+/* docs/reference/viewer-skeleton.md#rest-transforms in the bind frame (mRoot at the origin, mPelvis at its file position or
  * its override): each joint's local position is its file `pos`, replaced by the decoded alt
  * translation when that is more than 0.1 mm from `pos`; the PARENT's own scale scales the
  * offset; the world matrix carries the joint's own scale only. */
@@ -249,7 +251,7 @@ static void apply_world(const fk *W, const double p[3], double out[3])
         out[k] = W->pos[k] + r[k];
 }
 
-/* mesh-asset.md 6.5: sum_k w_k W_j IBM_j BSM p == p_bind for every vertex, with the
+/* docs/reference/mesh-asset.md#skinning-formula: sum_k w_k W_j IBM_j BSM p == p_bind for every vertex, with the
  * uploader's unit-cube normalisation folded into the bind shape, and W_j IBM_j = I. */
 static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_vertex(void **state)
 {
@@ -326,7 +328,7 @@ static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_ve
 
     /* the bench, which shares no code with this test or the builder, agrees: rest error
      * within the quantisation, and its prim-frame joints are these bind-frame joints
-     * lowered by mPelvis's file height (skeleton.md 2.3) */
+     * lowered by mPelvis's file height (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames) */
     am_bench bench;
     am_error err;
     am_error_clear(&err);

@@ -1,4 +1,4 @@
-/* Weight preparation and quantisation (mesh-asset.md 4.6, collada-upload.md 4.5). */
+/* Weight preparation and quantisation (docs/reference/mesh-asset.md#weights, docs/reference/collada-upload.md#weights). */
 #include <string.h>
 
 #include "skin/skin_weights.h"
@@ -6,7 +6,7 @@
 
 static void test_spec_weights_truncate_like_the_viewer(void **state)
 {
-    /* mesh-asset.md 9.4: 0.6 -> 0x9999, 0.4 -> 0x6666 (already summing to 65535) */
+    /* docs/reference/mesh-asset.md#worked-example: 0.6 -> 0x9999, 0.4 -> 0x6666 (already summing to 65535) */
     double w[2] = {0.6, 0.4};
     uint16_t c[2];
     assert_int_equal(am_weights_quantize(w, 2, c), 0);

@@ -1,5 +1,5 @@
 /* The WorldBridge client against a real HTTP server on 127.0.0.1 that checks every request
- * against the contract of spec/worldbridge.md and misbehaves on demand. */
+ * against the contract of docs/reference/worldbridge.md and misbehaves on demand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

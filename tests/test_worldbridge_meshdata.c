@@ -1,4 +1,4 @@
-/* The meshdata schema check (spec/worldbridge.md, "The meshdata JSON"): the fixture passes,
+/* The meshdata schema check (docs/reference/worldbridge.md, "The meshdata JSON"): the fixture passes,
  * each broken field is refused with its JSON path named. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,8 +153,9 @@ static void test_unknown_joint_is_refused_by_name_with_a_skeleton(void **state)
     am_test_load_viewer_skeleton(&skel);
     expect_bad("{\"path\":[\"skin\",\"joints\",1],\"value\":\"Spine1\"}", "skin.joints[1]",
                "unknown joint \"Spine1\"", &skel);
-    /* Collision volumes (fitted mesh) and attachment points are skinnable too (skeleton.md
-     * 6.1): what animesh skin writes for such a rig must pass. HUD points are not. */
+    /* Collision volumes (fitted mesh) and attachment points are skinnable too
+     * (docs/reference/viewer-skeleton.md#valid-joint-names):
+     * what animesh skin writes for such a rig must pass. HUD points are not. */
     const char *legal[] = {"BELLY", "Left Pec", "Skull"};
     for (size_t i = 0; i < 3; i++) {
         json_t *doc = load_fixture();

@@ -8,7 +8,7 @@
  *   plain          meshoptimizer on positions only (lod_weight_blind)
  * and any .llmesh given (e.g. one written by an older build) is measured the same way.
  *
- * Per LOD: triangles; the viewer's estimate (mesh-asset.md 8.2) and, per method, the
+ * Per LOD: triangles; the viewer's estimate (docs/reference/mesh-asset.md#triangle-limit) and, per method, the
  * streaming cost (8.3); and through the bench, over the 24 poses of a walk clip
  * (bench/perf/support/test_walk.h):
  *   strain   posed / bind length of the LOD's own edges: worst share outside 0.5..1.6, p1, p99

@@ -6,7 +6,7 @@
  * folder removed after): with the readers' meshes as they come (no weld: FBX through assimp
  * gives three corners per triangle) and welded (scene/weld.h, what `animesh import` does).
  * Per part: vertices, triangles, the four LODs' triangles, the .llmesh bytes and the
- * streaming cost (mesh-asset.md 8.3); then the totals and, when both Ready Player Me files
+ * streaming cost (docs/reference/mesh-asset.md#streaming-cost); then the totals and, when both Ready Player Me files
  * are given, FBX / GLB ratios (target: within 10 %).
  *
  * Then the flat-shaded meshes of bench/perf/support/test_flat.h through the skin builder: LOD

@@ -10,8 +10,8 @@
  *   model file --readers--> am_scene --map, retarget--> am_rig --skin--> mesh asset
  *        (+ .anim motions) --bench, report--> verified --world--> OAR / WorldBridge region
  */
-#ifndef ANIMESH_ANIMESH_H
-#define ANIMESH_ANIMESH_H
+#ifndef AM_ANIMESH_H
+#define AM_ANIMESH_H
 
 /* Foundations: errors as values, files, base64, JSON and text helpers, numbers as text,
  * libraries loaded when needed, jobs over threads. */

@@ -23,8 +23,8 @@
  * staging folder beside the creature's, which replaces the creature's folder in one atomic
  * exchange only when the import succeeded; a killed job leaves the previous set untouched
  * and its staging folder is swept by the next job of that creature. */
-#ifndef AM_BATCH_BATCH_H
-#define AM_BATCH_BATCH_H
+#ifndef AM_BATCH_H
+#define AM_BATCH_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* The bend box pipeline: build every part, write it, then (with bench) read the WRITTEN
- * .llmesh and .anim back through the bench and measure what bendbox.md asks for. */
+ * .llmesh and .anim back through the bench and measure what docs/reference/bendbox-test.md asks for. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,11 +1,12 @@
-/* The bend box (bendbox.md): the two-bone smoke test that proves skin, overrides,
+/* The bend box (docs/reference/bendbox-test.md): the two-bone smoke test that proves skin, overrides,
  * animation and bench on the smallest rig.
  *
  * PLACEMENT (the frame decision): the box origin -- the hinge -- sits at mPelvis's rest
  * position in the bind frame (the skeleton-file frame of src/skin/rig.h), AM_BENDBOX_HINGE =
  * (0, 0, 1.067). So mHipRight and mHipLeft, placed at the hinge, are overridden to (0,0,0)
  * offsets from their viewer parent mPelvis, mPelvis itself needs no override, and at
- * runtime (mPelvis AT the prim, skeleton.md 2.3/4.2/5.8) the box hangs centred on the prim:
+ * runtime (mPelvis AT the prim, docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames,
+ * #animesh-placement and #the-pelvis-override-trap) the box hangs centred on the prim:
  * prim frame = bind frame - (0, 0, 1.067). Numbers "relative to the hinge" are the same in
  * both frames.
  *
@@ -57,7 +58,7 @@ extern "C" {
 #define AM_BENDBOX_PEAK_DEG 90.0
 #define AM_BENDBOX_KEY_INTERVALS 48
 
-/* Expectations (bendbox.md) the pipeline checks. */
+/* Expectations (docs/reference/bendbox-test.md) the pipeline checks. */
 #define AM_BENDBOX_MAX_REST_ERROR_M 1e-4
 #define AM_BENDBOX_MAX_TIP_RIGIDITY_M 1e-4
 #define AM_BENDBOX_MAX_CENTRE_ERROR_M 1e-3 /* "about [0, 0, 2]": U16 rotation + position codes */

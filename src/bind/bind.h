@@ -25,7 +25,7 @@
  *        (clamped projection), never to joints.
  *   5. Checks after solving, per island: unweighted vertices, and a major bone (length
  *      >= 5% of height, not eye/teeth/tongue) held by the island with no weight at all
- *      (quality.md `empty_major`). Either one sends the island to the fallback: a coarse
+ *      (docs/reference/quality-figures.md `empty_major`). Either one sends the island to the fallback: a coarse
  *      watertight proxy (voxelised, remeshed: proxy.c) bound the same way, its weights
  *      transferred to the island's vertices; if the proxy fails too, the segment method.
  *   6. Influences (influence.c): weights under `min_weight` dropped, left/right hygiene
@@ -115,7 +115,7 @@ const char *am_bind_route_name(am_bind_route r);
 const char *am_bind_method_name(am_bind_method m);
 
 #define AM_BIND_MAX_WARNINGS 32
-#define AM_BIND_MAJOR_BONE 0.05      /* quality.md: a major bone is >= 5% of the height */
+#define AM_BIND_MAJOR_BONE 0.05      /* docs/reference/quality-figures.md: a major bone is >= 5% of the height */
 
 typedef struct am_bind_island {
     size_t vertex_count;         /* welded vertices */
@@ -201,7 +201,7 @@ void am_bind_holds_free(am_bind_holds *h);
  * bone: its twin carries that flesh. weighted NULL: any other joint counts. */
 bool am_bind_bone_has_twin(const am_bind_skeleton *s, size_t j, double tol, const bool *weighted);
 
-/* quality.md's empty_major, for a major bone j that carries no weight: true when its flesh
+/* docs/reference/quality-figures.md's empty_major, for a major bone j that carries no weight: true when its flesh
  * (the vertices whose nearest bone segment is j's) exists and is weighted mainly to joints
  * that are not j's descendants. A bone whose flesh went to its children (a Bento head
  * weighted to its face bones) or that runs along a weighted twin is not empty; a knee
@@ -210,7 +210,7 @@ bool am_bind_bone_has_twin(const am_bind_skeleton *s, size_t j, double tol, cons
 bool am_bind_bone_is_empty(const am_bind_skeleton *s, size_t j, const float *pos, size_t n, const int *main_joint,
                            const bool *weighted, double height_m);
 
-/* True for joints whose bones quality.md never counts as major (eyes, teeth, tongue). */
+/* True for joints whose bones docs/reference/quality-figures.md never counts as major (eyes, teeth, tongue). */
 bool am_bind_joint_is_minor_kind(const char *name);
 
 #ifdef __cplusplus

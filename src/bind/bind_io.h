@@ -12,7 +12,7 @@
  *     joints), a leaf's tail 0.05 m x (mesh height / 1.8 m) along its parent's bone (the
  *     creature files' rule, scaled to the mesh).
  * Parents are always the viewer's (the nearest listed ancestor in avatar_skeleton.xml),
- * never the file's (lessons.md rule 3). Coordinates: bind frame, metres.
+ * never the file's (docs/reference/lessons.md#rule-3). Coordinates: bind frame, metres.
  *
  * FRAME of a scene (options, never guesses): up and forward are signed axes (+-1 X, +-2 Y,
  * +-3 Z, map/axes.h's codes and rotation); 0 takes what the file declares, else Z up;

@@ -86,9 +86,9 @@ static const char *help =
     "  --skeleton FILE  the viewer's character/avatar_skeleton.xml (or ANIMESH_SKELETON)\n"
     "Exit codes: 0 ok, 1 invalid input or failed check, 2 usage, 3 I/O.\n";
 
-/* lessons.md rule 7: a looping motion should end where it starts. The viewer plays the jump
- * at the seam every cycle (anim.md 6.5); real files and mocap often have one, so this is a
- * note, not a refusal (the motion writer, am_motion_write_anim, refuses). */
+/* docs/reference/lessons.md#rule-7: a looping motion should end where it starts. The viewer plays the jump at
+ * the seam every cycle (docs/reference/anim-format.md#time-and-looping); real files and mocap often have one,
+ * so this is a note, not a refusal (the motion writer, am_motion_write_anim, refuses). */
 static void note_loop_seam(const char *path, const am_anim *a)
 {
     am_anim_seam seam;
@@ -278,14 +278,14 @@ static int cmd_check(int argc, char **argv)
     size_t size;
     if (am_read_file_as(path, &am_anim_file_format, &data, &size, &err))
         return am_cli_report(&err);
-    /* Version 0.1 (anim.md 2.5) is a layout the viewer still reads but animesh does not:
+    /* Version 0.1 (docs/reference/anim-format.md#the-legacy-layout) is a layout the viewer still reads but animesh does not:
      * say so rather than claim the viewer would reject it. */
     bool legacy = size >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 1 && data[3] == 0;
     am_anim a;
     am_status st = am_anim_parse(data, size, &a, &err);
     free(data);
     if (st && legacy) {
-        fprintf(stderr, "%s: version 0.1 (the legacy layout of anim.md 2.5): the viewer reads it, animesh cannot "
+        fprintf(stderr, "%s: version 0.1 (the legacy layout): the viewer reads it, animesh cannot "
                         "check it; re-export it as version 1.0\n", path);
         return AM_EXIT_INVALID;
     }
@@ -529,7 +529,7 @@ static int cmd_from_model(int argc, char **argv)
     mo.one_clip = true;
     am_retarget_opts *o = &mo.retarget;
     /* an ordinary avatar animation: the viewer's uploader defaults, as anim from-bvh
-     * (LLBVHLoader::reset, anim.md 8.1: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
+     * (LLBVHLoader::reset, docs/reference/anim-format.md#bvh-defaults: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
     o->priority = 2;
     mo.hand_pose = 1;
     enum { O_NO_LOOP = 1000, O_IN_PLACE, O_CLIP, O_ALLOW_BODY, O_LOOP_TOL };

@@ -18,8 +18,8 @@
 static const char *help_head =
     "usage: animesh report MODEL_OR_ASSET [--poses standard|FILE] [--out DIR] [--json] [--verbose]\n"
     "                      [--joints MODE] [--up AXIS] [--forward AXIS] [--unit M] [--skeleton FILE]\n\n"
-    "The weight and deformation figures a lead rigger judges (quality.md), each flagged\n"
-    "blocker / major / minor, measured on the viewer-faithful bench:\n"
+    "The weight and deformation figures a lead rigger judges, each flagged blocker / major /\n"
+    "minor, measured on the viewer-faithful bench (docs/reference/quality-figures.md):\n"
     "  weights   unweighted, empty_major (a major bone inside the mesh with no weight; an\n"
     "            extended joint such as mSpine2 left empty between weighted ones is not one),\n"
     "            sum_dev, max_influences, cross-side weight, mirror_err (symmetric meshes),\n"

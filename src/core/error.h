@@ -13,8 +13,8 @@
  * - `where` keeps the outermost place (normally the file) first; when places do not fit,
  *   the middle of a long place is cut ("/very/long/...er/file.json") so the file name and
  *   the field both stay. */
-#ifndef AM_ERROR_H
-#define AM_ERROR_H
+#ifndef AM_CORE_ERROR_H
+#define AM_CORE_ERROR_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,8 +5,8 @@
  * Reads are bounded: a reader names its format (am_file_format), whose first bytes are
  * looked at and whose size limit is checked from the file's size before anything else is
  * read or allocated, so a wrong or huge file is refused at once (docs/formats.md "Size limits"). */
-#ifndef AM_IO_H
-#define AM_IO_H
+#ifndef AM_CORE_IO_H
+#define AM_CORE_IO_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,8 +4,8 @@
  *   frees (each string, then the array);
  * - a fixed table of rows in the result struct (char rows[max][row_size]): lines past
  *   `max` are dropped, and the caller may count them. */
-#ifndef AM_NOTES_H
-#define AM_NOTES_H
+#ifndef AM_CORE_NOTES_H
+#define AM_CORE_NOTES_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -29,8 +29,8 @@
  *  - the joint map a retargeted plan used (rig joint -> viewer joint, confidence, reason) and
  *    the axes it took.
  * A route never writes files; am_import_run is the only writer. */
-#ifndef AM_IMPORT_IMPORT_H
-#define AM_IMPORT_IMPORT_H
+#ifndef AM_IMPORT_H
+#define AM_IMPORT_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -244,7 +244,8 @@ typedef struct am_import_anim_result {
     double creature_m;           /* the creature's rest box diagonal, every part together */
     bool exploded;               /* am_bench_tears on the worst sample: a vertex leaves its
                                     neighbours (riding its joints never does) */
-    bool strained;               /* strain share above quality.md's 0.2 % flag */
+    bool strained;               /* strain share above the 0.2 % flag
+                                    (docs/reference/quality-figures.md) */
 } am_import_anim_result;
 
 typedef struct am_import_part_report {

@@ -1,6 +1,6 @@
 /* The faithful route (import.h): a COLLADA scene rigged to the viewer skeleton -> one
  * explicit rig per model the viewer's uploader would make, carrying exactly what it would
- * upload (collada-upload.md 3-6):
+ * upload (docs/reference/collada-upload.md):
  *  - models: each skinned mesh's faces (already welded, cut and sorted by the reader), 8 per
  *    model (LLDAELoader::loadModelsFromDomMesh: the rest become extra models);
  *  - joints: the skin's names through the legal-joint map, in file order, its inverse binds
@@ -536,7 +536,7 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
         am_import_finding_add(plan, "bind_shape_rotation",
                               "mesh '%s': the bind shape matrix turns the mesh %.1f degrees (the uploader: \"Warning: "
                               "bind shape matrix is not in standard X-forward orientation.\"); the viewer turns a rezzed "
-                              "animesh's skeleton by its inverse (mesh-asset.md 6.7)",
+                              "animesh's skeleton by its inverse",
                               m->name, 2 * acos(fmin(1.0, fabs(bq.w))) * 180.0 / AM_PI);
     size_t models = (m->face_count + AM_MESH_MAX_FACES - 1) / AM_MESH_MAX_FACES;
     if (models > 1)
@@ -569,7 +569,7 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
         if (!st && part->borrowed_weights)
             am_import_finding_add(plan, "coincident_weights",
                                   "part '%s': %zu vertices take the weights of another COLLADA position at the same "
-                                  "place (the uploader keys weights by position, collada-upload.md 4.5): reproduced",
+                                  "place (the uploader keys weights by position): reproduced",
                                   part->name, part->borrowed_weights);
         if (!st && part->unweighted_vertices)
             am_import_finding_add(plan, "unweighted_vertices",
@@ -807,7 +807,8 @@ am_status am_import_faithful_plan(const am_scene *s, const am_skeleton *skel, co
 {
     for (size_t i = 0; i < s->note_count; i++)
         am_import_finding_add(plan, "reader", "%s", s->notes[i]);
-    /* collada-upload.md 2: the document transform reaches the uploaded object, never the skin */
+    /* docs/reference/collada-upload.md#units-and-up-axis: the document transform reaches the uploaded object,
+     * never the skin */
     if (s->declared.up != 3)
         am_import_finding_add(plan, "up_axis",
                               "the file declares %s: the uploader turns the uploaded object (+90 deg about %s), never "

@@ -161,7 +161,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
             run_finding(rep, "pelvis_override",
                         "part '%s': mPelvis is moved to (%.4f, %.4f, %.4f), not (%.3f, %.3f, %.3f): the viewer hangs "
                         "the whole mesh from that point under the prim, and the position keys of any motion replace "
-                        "it while they play (skeleton.md 5.8)",
+                        "it while they play",
                         pr->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
                         ji->default_pos.z);
         }
@@ -234,8 +234,8 @@ static am_status bench_motion(const am_bench *b, int motion, double duration, do
     /* Exploded: a vertex leaves its neighbours (an edge tears) by a visible share of the
      * creature, not a part travelling with its joint (an eye riding the head moves 28 cm
      * and keeps every edge). The part's own box counts too, for a creature the plan cannot
-     * size. Strain beyond quality.md's flag is a separate, weaker finding (a hard seam
-     * stretching), not an explosion. */
+     * size. Strain beyond its flag (docs/reference/quality-figures.md) is a separate,
+     * weaker finding (a hard seam stretching), not an explosion. */
     out->creature_m = fmax(creature_m, am_v3_dist(rest->min_prim, rest->max_prim));
     am_bench_strain worst = {.tear_m = out->tear_m, .spike_m = out->spike_m};
     out->exploded = am_bench_tears(&worst, out->creature_m);
@@ -665,7 +665,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         else if (a->strained)
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "
-                        "(p99 %.2f; quality.md flags above 0.2%%)",
+                        "(p99 %.2f; riggers flag above 0.2%%)",
                         part->name, a->name, 100 * a->strain_share, a->strain_p99);
     }
     po->texture = part->texture;

@@ -1,8 +1,8 @@
-/* Axes, units and frames: how a model's file frame becomes the viewer frame (metres, +Z up,
- * +X forward, +Y left; skeleton.md 1.5), as ONE proper rotation (determinant +1, never a
- * mirror) and one uniform scale. Options, not guesses (style.md): each of up, forward and
- * scale is either given (the CLI's --up, --forward, --scale) or detected from the data, and
- * the result says which, and why.
+/* Axes, units and frames: how a model's file frame becomes the viewer frame (metres, +Z up, +X forward, +Y
+ * left; docs/reference/viewer-skeleton.md#units-axes-and-rotations), as ONE proper rotation (determinant +1,
+ * never a mirror) and one uniform scale. Options, not guesses (docs/reference/house-style.md): each of up,
+ * forward and scale is either given (the CLI's --up, --forward, --scale) or detected from the data, and the
+ * result says which, and why.
  *
  * Detection (body.h gives the evidence):
  *  - UP: the legs hang down from their hub (the mean direction from the leg hub to the ends
@@ -21,8 +21,8 @@
  *    format, but a model exported Z-up into it still has its legs along -Z).
  * Ambiguous evidence is refused naming what is ambiguous and asking for the option.
  */
-#ifndef AM_IMPORT_AXES_H
-#define AM_IMPORT_AXES_H
+#ifndef AM_MAP_AXES_H
+#define AM_MAP_AXES_H
 
 #ifdef __cplusplus
 extern "C" {

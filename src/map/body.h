@@ -24,8 +24,8 @@
  * Sides are set once the axes are known (am_body_set_sides): the member of a pair on the
  * body's +Y side after conversion is the left one, whatever its name says.
  */
-#ifndef AM_IMPORT_BODY_H
-#define AM_IMPORT_BODY_H
+#ifndef AM_MAP_BODY_H
+#define AM_MAP_BODY_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -18,8 +18,8 @@
  * A name naming a part more than one way round ("Shoulder" is the collar for Mixamo and
  * CMU, the upper arm for MotionBuilder) gets the ambiguous part; the chain decides.
  */
-#ifndef AM_IMPORT_JOINT_NAMES_H
-#define AM_IMPORT_JOINT_NAMES_H
+#ifndef AM_MAP_JOINT_NAMES_H
+#define AM_MAP_JOINT_NAMES_H
 
 #ifdef __cplusplus
 extern "C" {

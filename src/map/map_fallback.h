@@ -1,7 +1,7 @@
 /* The joint-map fallback (internal to map_suggest.c): after names and topology, every
  * weighted rig joint still unmapped -- and, where room allows, every unmapped joint on the
  * way to one -- is embedded into a FREE part of the viewer hierarchy so that ancestry is
- * kept (rig ancestor A of B => viewer ancestor map(A) of map(B), lessons rule 6). Without it
+ * kept (rig ancestor A of B => viewer ancestor map(A) of map(B), docs/reference/lessons.md#rule-6). Without it
  * such a joint's vertices ride on its nearest mapped ancestor and its motion is lost.
  *
  * How, in order (correctness of ancestry first, then the bone's look):
@@ -22,8 +22,8 @@
  * Each placement keeps the map within 110 joints or is undone (noted). A joint --map leaves
  * unmapped ("-") stays so. Fallback joints get source AM_MAP_FALLBACK, confidence 0.3 and a
  * reason starting "fallback:". */
-#ifndef AM_IMPORT_MAP_FALLBACK_H
-#define AM_IMPORT_MAP_FALLBACK_H
+#ifndef AM_MAP_FALLBACK_H
+#define AM_MAP_FALLBACK_H
 
 #include <stdbool.h>
 

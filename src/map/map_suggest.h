@@ -1,10 +1,10 @@
 /* Joint-map suggestion (`animesh map suggest`): which stock viewer joint each rig joint
  * should drive, from its NAME (joint_names.h) and the rig's TOPOLOGY (body.h), with a
  * confidence and the reason for every joint. The map it produces keeps every rig chain a
- * viewer chain and stays within 110 joints (lessons.md rules 1, 6, 11; am_joint_map_check
+ * viewer chain and stays within 110 joints (docs/reference/lessons.md#rule-1, #rule-6 and #rule-11; am_joint_map_check
  * passes on it).
  *
- * Roles from the topology, onto viewer chains (skeleton.md 10):
+ * Roles from the topology, onto viewer chains (docs/reference/viewer-skeleton.md#bento-chains-for-creatures):
  *   pelvis -> mPelvis; spine joints -> mSpine1, mSpine2, mTorso, mSpine3, mSpine4 (as many
  *   as there are, in that order: 1 -> mTorso, 2 -> mSpine1 mTorso, ...), the chest (where
  *   the arms hang) -> mChest; neck -> mNeck (further neck joints stay unmapped), head ->
@@ -35,8 +35,8 @@
  * not unique: N = the node's index in the file's own list where it has one (glTF nodes[N]),
  * else in the scene (am_scene_node_number).
  */
-#ifndef AM_IMPORT_MAP_SUGGEST_H
-#define AM_IMPORT_MAP_SUGGEST_H
+#ifndef AM_MAP_SUGGEST_H
+#define AM_MAP_SUGGEST_H
 
 #ifdef __cplusplus
 extern "C" {

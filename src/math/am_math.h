@@ -1,13 +1,13 @@
 /* The one math module: vec3, quaternions and 4x4 matrices, in the viewer's conventions.
  *
- * Axes: +X forward, +Y left, +Z up, metres (skeleton.md 1.5).
+ * Axes: +X forward, +Y left, +Z up, metres (docs/reference/viewer-skeleton.md#units-axes-and-rotations).
  *
  * Quaternions are stored (x, y, z, w); angle t about unit axis a is (a sin(t/2), cos(t/2)).
  * am_quat_mul(a, b) is the Hamilton product a (x) b: "apply b first, then a". The viewer
  * writes the same thing as `b * a` (its operator* means "apply left first");
  * am_quat_ll_mul(a, b) is that viewer product, "apply a first, then b".
  *
- * Matrices use the viewer's LL layout (mesh-asset.md 5.2): double m[16] with
+ * Matrices use the viewer's LL layout (docs/reference/mesh-asset.md#matrix-layout): double m[16] with
  * m[4*row + col], ROW vectors (v' = v * M), translation in m[12], m[13], m[14]. This is
  * exactly the element order of the 16-real arrays in a mesh asset's skin block, and the
  * column-major listing of the usual column-vector matrix. am_mat4_mul(a, b) = a * b:
@@ -65,7 +65,7 @@ am_vec3 am_quat_rotate(am_quat q, am_vec3 v); /* q v q^-1 */
 double am_quat_angle_between(am_quat a, am_quat b);
 /* avatar_skeleton.xml `rot`: degrees about fixed X, then Y, then Z (viewer mayaQ XYZ). */
 am_quat am_quat_from_euler_xyz_deg(am_vec3 deg);
-/* The viewer's LLQuaternion nlerp (anim.md 6.4): lerp + normalise when dot >= 0 (skip
+/* The viewer's LLQuaternion nlerp (docs/reference/anim-format.md#curve-evaluation): lerp + normalise when dot >= 0 (skip
  * when |len-1| < 1e-6, identity when near zero); slerp from -a to b when dot < 0. */
 am_quat am_quat_nlerp_viewer(double u, am_quat a, am_quat b);
 am_quat am_quat_slerp(double u, am_quat a, am_quat b);

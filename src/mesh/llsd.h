@@ -1,4 +1,4 @@
-/* Binary LLSD (mesh-asset.md 1): a value tree, a bounds-checked parser and a formatter.
+/* Binary LLSD (docs/reference/mesh-asset.md#binary-llsd): a value tree, a bounds-checked parser and a formatter.
  *
  * Wire format (LLSDBinaryFormatter / LLSDBinaryParser): one ASCII marker byte, then
  *   '!' undefined | '1' true | '0' false | 'i' S32 BE | 'r' F64 BE | 'u' 16 raw bytes |
@@ -12,8 +12,8 @@
  * ascending order, as the viewer's std::map-backed LLSD does. Strings, URIs, binaries
  * and keys are stored with their length and an extra NUL (so a string is usable as C).
  */
-#ifndef AM_LLSD_H
-#define AM_LLSD_H
+#ifndef AM_MESH_LLSD_H
+#define AM_MESH_LLSD_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* The Second Life mesh asset (mesh-asset.md): one data model shared by the decoder, the
+/* The Second Life mesh asset (docs/reference/mesh-asset.md): one data model shared by the decoder, the
  * encoder, the skin builder and the bench. Values are what the VIEWER sees after decoding
  * (F32 arithmetic exactly as unpackVolumeFacesInternal), and the raw codes are kept so a
  * decoded asset re-encodes to the same bytes.
@@ -61,7 +61,7 @@ typedef struct am_mesh_face {
     float *weight_value;      /* 4 * vertex_count: decoded clamp(q/65535, 0.001, 0.999) as the
                                  viewer stores it (0 for unused slots; decoder fills it) */
     /* Added by the codec: vertices whose Weights list is empty (a lone 0xFF). The viewer
-     * binds them to joint_names[0] with weight 0.999 (mesh-asset.md 4.6 step 2); the
+     * binds them to joint_names[0] with weight 0.999 (docs/reference/mesh-asset.md#weights step 2); the
      * decoder keeps weight_count[v] = 0 (so they re-encode as 0xFF) but fills slot 0 the
      * viewer's way: weight_joint = 0, weight_value = 0.999. */
     size_t no_influence_count;
@@ -75,7 +75,7 @@ typedef struct am_mesh_lod {
 typedef struct am_skin_info {
     char **joint_names;
     size_t joint_count;
-    am_mat4 bind_shape;       /* bind_shape_matrix, LL layout (mesh-asset.md 5.2) */
+    am_mat4 bind_shape;       /* bind_shape_matrix, LL layout (docs/reference/mesh-asset.md#matrix-layout) */
     am_mat4 *inverse_bind;    /* joint_count entries */
     am_mat4 *alt_inverse_bind;/* alt_count entries (= joint_count when valid), or NULL when absent */
     size_t alt_count;         /* as stored (the viewer ignores overrides when != joint_count);
@@ -125,11 +125,11 @@ const char *am_mesh_block_name(int block);
  * skin. Every read is bounds-checked; errors name the block, face and byte offset. */
 am_status am_mesh_asset_decode(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err);
 /* The header only (blocks[] with their offsets and sizes, version; no block is inflated):
- * what the viewer's cost estimate reads (mesh-asset.md 8.2). Free with am_mesh_asset_free. */
+ * what the viewer's cost estimate reads (docs/reference/mesh-asset.md#triangle-limit). Free with am_mesh_asset_free. */
 am_status am_mesh_asset_decode_header(const uint8_t *data, size_t size, am_mesh_asset *out, am_error *err);
 am_status am_mesh_asset_load(const char *path, am_mesh_asset *out, am_error *err);
 
-/* Encode per mesh-asset.md: header first (must fit in 4096 bytes), blocks in the writer's
+/* Encode per docs/reference/mesh-asset.md: header first (must fit in 4096 bytes), blocks in the writer's
  * order (skin, physics_convex, lowest, low, medium, high, physics_mesh), zlib level 9.
  *
  * Per face: raw codes (position_codes, normal_codes, uv_codes) are written verbatim with
@@ -155,7 +155,7 @@ am_status am_mesh_asset_encode(const am_mesh_asset *asset, am_buf *out, am_error
  * faster than at 9. */
 am_status am_mesh_asset_encode_level(const am_mesh_asset *asset, int level, am_buf *out, am_error *err);
 
-/* --- quantisation (mesh-asset.md 4.3, 4.6), the viewer's F32 steps; the one copy --- */
+/* --- quantisation (docs/reference/mesh-asset.md#quantisation and #weights), the viewer's F32 steps; the one copy --- */
 /* q = (U16)(((v - min) / range) * 65535), truncated. A range that is not > 0 (the 0/0 trap
  * of a flat axis) gives 0; results are clamped to 0..65535 so the cast stays defined. */
 uint16_t am_mesh_quantize(float v, float min, float range);

@@ -1,4 +1,4 @@
-/* Mesh asset decoder (mesh-asset.md 3-5), following the viewer's readers:
+/* Mesh asset decoder (docs/reference/mesh-asset.md), following the viewer's readers:
  * LLMeshRepoThread::headerReceived (header), LLUZipHelper::unzip_llsd (blocks),
  * LLVolume::unpackVolumeFacesInternal (faces, F32 dequantisation, weights) and
  * LLMeshSkinInfo::fromLLSD (skin). Where the viewer's behaviour is undefined (short

@@ -1,5 +1,5 @@
 /* Mesh asset encoder, following the viewer's writers LLModel::writeModel /
- * writeModelToStream and LLMeshSkinInfo::asLLSD (mesh-asset.md 3-5). The rules and the
+ * writeModelToStream and LLMeshSkinInfo::asLLSD (docs/reference/mesh-asset.md). The rules and the
  * choices for inputs the viewer never produces are in mesh_asset.h. */
 #include <math.h>
 #include <stdarg.h>

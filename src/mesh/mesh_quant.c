@@ -1,5 +1,5 @@
 /* The asset's 16-bit quantisation and the weight decode, in the viewer's F32 steps
- * (mesh-asset.md 4.3, 4.6). The one copy used by the encoder, the decoder, the skin builder
+ * (docs/reference/mesh-asset.md#quantisation and #weights). The one copy used by the encoder, the decoder, the skin builder
  * and the bench. Each step is its own statement so no FMA contraction can change a bit. */
 #include "mesh/mesh_asset.h"
 

@@ -1,5 +1,5 @@
-/* Joint-by-joint comparison of two skin blocks (lessons.md rule 2) and the override test
- * of mesh-asset.md 7.2. */
+/* Joint-by-joint comparison of two skin blocks (docs/reference/lessons.md#rule-2) and the override test
+ * of docs/reference/mesh-asset.md#joint-position-overrides. */
 #include "mesh/skin_compare.h"
 
 #include <math.h>

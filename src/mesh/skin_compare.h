@@ -1,8 +1,8 @@
-/* Skin blocks as references (lessons.md rule 2): the skin block of a decoded real upload is
+/* Skin blocks as references (docs/reference/lessons.md#rule-2): the skin block of a decoded real upload is
  * the reference our own skin block must match, joint by joint.
  *
  * Reference JSON ("skin JSON"), the skin block exactly as an asset stores it (LL layout,
- * mesh-asset.md 5.2: 16 numbers per matrix, translation at 12..14):
+ * docs/reference/mesh-asset.md#matrix-layout: 16 numbers per matrix, translation at 12..14):
  *   {"joint_names": ["mPelvis", ...],
  *    "inverse_bind_matrix": [[16 numbers], ...],        one per joint
  *    "alt_inverse_bind_matrix": [[16 numbers], ...],    optional (joint-position overrides)
@@ -13,8 +13,8 @@
  * the alternate inverse bind matrices of every shared joint (never the bind shape, which
  * depends on the mesh), and reports the worst element difference per joint.
  */
-#ifndef AM_SKIN_COMPARE_H
-#define AM_SKIN_COMPARE_H
+#ifndef AM_MESH_SKIN_COMPARE_H
+#define AM_MESH_SKIN_COMPARE_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,7 +45,7 @@ am_status am_skin_json_write(const am_skin_info *skin, am_buf *out, am_error *er
  * told apart by content. A mesh asset without a skin block is an error. */
 am_status am_skin_load_any(const char *path, am_skin_info *out, am_error *err);
 
-/* --- overrides (mesh-asset.md 7.2) --- */
+/* --- overrides (docs/reference/mesh-asset.md#joint-position-overrides) --- */
 /* For joint j of a skin with alternates: its override translation (alt[12..14]) and,
  * when skel is given and knows the joint, the joint's default (file `pos`) position.
  * Returns 1 if the viewer applies it (|t - default| > 0.1 mm), 0 if not, -1 when it
@@ -61,7 +61,7 @@ typedef struct am_skin_compare_options {
     bool allow_missing_alt;     /* alternates on one side only is not a mismatch */
     bool strict;                /* a joint on one side only is a mismatch (default: only the
                                    shared joints are judged, as against a real upload that
-                                   lists fewer joints; lessons.md rule 2) */
+                                   lists fewer joints; docs/reference/lessons.md#rule-2) */
 } am_skin_compare_options;
 
 typedef struct am_skin_joint_diff {

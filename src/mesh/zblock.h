@@ -1,8 +1,8 @@
-/* zlib blocks of a mesh asset (mesh-asset.md 2): RFC 1950 zlib streams (not gzip, not raw
+/* zlib blocks of a mesh asset (docs/reference/mesh-asset.md#block-compression): RFC 1950 zlib streams (not gzip, not raw
  * deflate), written at level 9 (Z_BEST_COMPRESSION), read until Z_STREAM_END with bytes
  * after the stream ignored, as LLUZipHelper::unzip_llsd does. */
-#ifndef AM_ZBLOCK_H
-#define AM_ZBLOCK_H
+#ifndef AM_MESH_ZBLOCK_H
+#define AM_MESH_ZBLOCK_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,8 +5,8 @@
  * scheme ("http:", "file:", ...), has a NUL, climbs above the folder with "..", or resolves
  * (through symlinks, realpath) to a file outside the folder. A reference that stays inside
  * but names no readable file is AM_ERR_IO. */
-#ifndef AM_IMPORT_FILE_REF_H
-#define AM_IMPORT_FILE_REF_H
+#ifndef AM_READERS_FILE_REF_H
+#define AM_READERS_FILE_REF_H
 
 #ifdef __cplusplus
 extern "C" {

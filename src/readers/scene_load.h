@@ -14,8 +14,8 @@
  *    quirks it met with am_scene_note, and never guesses a conversion;
  *  - fails with an error naming the file and the element ("Little Bear_90.dae:
  *    <controller id='x'>/<vertex_weights>: vcount sums to 120 influences, <v> has 118"). */
-#ifndef AM_IMPORT_SCENE_LOAD_H
-#define AM_IMPORT_SCENE_LOAD_H
+#ifndef AM_READERS_SCENE_LOAD_H
+#define AM_READERS_SCENE_LOAD_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
-/* The rigger's quality report (quality.md, all of it) on a bench: the weight report and
+/* The rigger's quality report (docs/reference/quality-figures.md, all of it) on a bench: the weight report and
  * the deformation report over test poses, every figure flagged blocker / major / minor
- * against quality.md's thresholds. It measures through the bench (bench.h: the WRITTEN
+ * against docs/reference/quality-figures.md's thresholds. It measures through the bench (bench.h: the WRITTEN
  * asset, the viewer's FK and skinning) and reuses the bench's own figures (weights,
  * strain, cross-side leak, rigidity); what it adds is written here once.
  *
@@ -24,7 +24,7 @@
  *                      bone at 1.0 on every vertex                        not: major
  * POSES (each only when the skin has weight on every joint it moves)
  *   strain             bench: p1, p99, share of edges outside 0.5..1.6    > 0.2%: minor,
- *                      > 1%: major (quality.md only says "flag above 0.2%")
+ *                      > 1%: major (docs/reference/quality-figures.md only says "flag above 0.2%")
  *   cross-side leak    bench, one-sided poses: displacement of the other side, in H
  *                                                                       >= 0.001 H: major
  *   joint band volume  around the pose's joint J (parent P, child C in the skin): the
@@ -34,14 +34,14 @@
  *                      in 8 bands of s; per band the mean squared distance to the axis,
  *                      posed / rest; worst and best band reported. Flags: below the
  *                      collapse line (shoulder/hip 0.6, elbow/knee 0.85, twist 0.9): minor
- *                      (linear blend skinning itself gets there: quality.md measured 0.47,
+ *                      (linear blend skinning itself gets there: docs/reference/quality-figures.md measured 0.47,
  *                      0.68, 0.73 on a clean mesh); below 0.9 x that LBS figure: major
  *                      (worse than LBS on a clean mesh: the weights are at fault).
  *   rigidity           bench: largest change of pairwise distance inside each rigid part
  *                                                                       > 0.001 H: major
- * Self-intersections are not measured (quality.md: "when affordable").
+ * Self-intersections are not measured (docs/reference/quality-figures.md: "when affordable").
  *
- * STANDARD POSES (quality.md's list; a left-side pose moves the Left joints only, so it
+ * STANDARD POSES (docs/reference/quality-figures.md's list; a left-side pose moves the Left joints only, so it
  * also measures the cross-side leak): arm down, arm up (collar 25 deg), elbow 120, knee
  * 120, wrist twist 80, leg forward, leg side, squat, spine bend, spine twist, head turn,
  * head nod; for creatures: tail swing and hind knee. Angles are about bind-frame axes at
@@ -49,8 +49,8 @@
  * POSES FILE: {"poses": [{"name": "...", "band": "mElbowLeft", "kind": "elbow",
  *   "joints": [{"name": "mElbowLeft", "axis": [0, 0, 1], "deg": -120}, ...]}]}
  *   kind: shoulder | elbow | knee | hip | twist | none (band thresholds). */
-#ifndef AM_BENCH_QUALITY_H
-#define AM_BENCH_QUALITY_H
+#ifndef AM_REPORT_QUALITY_H
+#define AM_REPORT_QUALITY_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,7 +99,7 @@ typedef struct am_quality_band {
     double radius_m;
     double worst, best;      /* posed / rest mean squared distance to the axis */
     double worst_s, best_s;  /* band centres along s */
-    double collapse_line, lbs_reference; /* thresholds used (lbs 0 when quality.md has none) */
+    double collapse_line, lbs_reference; /* thresholds used (lbs 0 when docs/reference/quality-figures.md has none) */
     am_flag flag;
 } am_quality_band;
 

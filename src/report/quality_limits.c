@@ -1,4 +1,4 @@
-/* The quality thresholds table (quality_limits.h). The numbers are quality.md's where it
+/* The quality thresholds table (quality_limits.h). The numbers are docs/reference/quality-figures.md's where it
  * gives one (strain share 0.2 %, leak 0.001 H, rigidity 0.001 H, four influences) and ours
  * where it does not (strain share above 1 % is plainly visible: major). */
 #include "report/quality_limits.h"

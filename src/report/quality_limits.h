@@ -6,7 +6,7 @@
  *
  * A figure is flagged at the most severe level whose limit it passes: `above` levels flag
  * value > limit, `at_least` levels value >= limit (the leak and the mirror error, as
- * quality.md words them). A limit < 0 is a level the figure never takes. */
+ * docs/reference/quality-figures.md words them). A limit < 0 is a level the figure never takes. */
 #ifndef AM_REPORT_QUALITY_LIMITS_H
 #define AM_REPORT_QUALITY_LIMITS_H
 

@@ -190,7 +190,7 @@ am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_re
 }
 
 /* Per-vertex colour from the worst strain of its edges: grey when unchanged, red at the
- * quality.md limits (0.5, 1.6) and beyond. */
+ * docs/reference/quality-figures.md limits (0.5, 1.6) and beyond. */
 static void strain_colours(const am_bench *b, const float *rest, const float *posed, float *rgb)
 {
     size_t n = b->vertex_count;

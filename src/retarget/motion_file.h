@@ -7,8 +7,8 @@
  *               --am_retarget_write_anim (loop guard, --reduce, encode, decode, compare)--> .anim
  *
  * A .anim file is not a model: it is taken as it is by its callers (anim check, import). */
-#ifndef AM_IMPORT_MOTION_FILE_H
-#define AM_IMPORT_MOTION_FILE_H
+#ifndef AM_RETARGET_MOTION_FILE_H
+#define AM_RETARGET_MOTION_FILE_H
 
 #ifdef __cplusplus
 extern "C" {

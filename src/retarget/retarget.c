@@ -212,7 +212,8 @@ static am_status setup_joints(am_rt *c, am_error *err)
         }
     }
     /* mRoot (the prim) in the bind frame: the pelvis minus its runtime local position, which
-     * is the override when the viewer applies it and (0, 0, 0) otherwise (skeleton.md 5.8) */
+     * is the override when the viewer applies it and (0, 0, 0) otherwise
+     * (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) */
     c->root_bind = pelvis >= 0 ? am_skeleton_rest_world(k, pelvis, AM_FRAME_FILE) : am_v3(0, 0, 0);
     if (pelvis >= 0 && c->closed[pelvis]) {
         r->pelvis_bind = c->vbind[pelvis];
@@ -464,8 +465,8 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
         snprintf(mn, sizeof mn, "mesh%zu", mesh);
     if (over4)
         am_rt_finding(c->r, AM_FINDING_WARNING,
-                      "mesh '%s': %zu vertices are weighted to more than 4 joints: the viewer keeps the 4 largest "
-                      "(mesh-asset.md 4.6), so they bend a little differently from the source",
+                      "mesh '%s': %zu vertices are weighted to more than 4 joints: the viewer keeps the 4 largest, "
+                      "so they bend a little differently from the source",
                       mn, over4);
     if (out->unweighted)
         am_rt_finding(c->r, AM_FINDING_WARNING,

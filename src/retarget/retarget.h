@@ -10,17 +10,16 @@
  *
  * FRAMES. A = the file -> viewer bind frame transform: p_v = s C p + o (LL layout: scale,
  * rotation, then the translation o). o is the placement: AM_PLACE_PELVIS (default) puts the
- * joint mapped to mPelvis exactly on the viewer's mPelvis (0, 0, 1.067) so no pelvis
- * override is written and the pelvis is drawn AT the prim (skeleton.md 5.8), the model's
- * origin then hanging below it by the pelvis height; AM_PLACE_ORIGIN keeps the file's
- * origin at the bind-frame origin, so mPelvis IS overridden and the viewer draws the file's
- * origin at the prim.
- *
+ * joint mapped to mPelvis exactly on the viewer's mPelvis (0, 0, 1.067) so no pelvis override is
+ * written and the pelvis is drawn AT the prim
+ * (docs/reference/viewer-skeleton.md#the-pelvis-override-trap), the model's origin then hanging
+ * below it by the pelvis height; AM_PLACE_ORIGIN keeps the file's origin at the bind-frame origin,
+ * so mPelvis IS overridden and the viewer draws the file's origin at the prim.
  * THE REST POSE is the skin's bind pose (B_j = inverse of the inverse bind of joint j; for a
  * node no skin names, its rest offset from the nearest skinned ancestor), not the nodes'
  * rest transforms: a difference between the two is reported. The rig carries it as
  * joint-position overrides (translations only: the viewer's bones have identity rest
- * rotations), measured by the skin builder from the VIEWER parents (lessons rule 3).
+ * rotations), measured by the skin builder from the VIEWER parents (docs/reference/lessons.md#rule-3).
  *
  * THE FORMULA (row vectors, LL layout; W_j(t) = joint j's world at clip time t from
  * am_scene_eval_clip, the one clip evaluator, CUBICSPLINE included):
@@ -39,19 +38,21 @@
  * joints between A and J that nothing maps stay at identity (they ride along).
  * Positions: a viewer joint is where its parent's FK puts it plus its override, unless the
  * source moves it otherwise (beyond 1e-4 of the stature, e.g. the pelvis walking, a
- * stretchy bone): then it gets position keys, which REPLACE its local position (anim.md
- * 6.3), so each key is its whole local position under its viewer parent P:
+ * stretchy bone): then it gets position keys, which REPLACE its local position
+ * (docs/reference/anim-format.md#position-keys), so each key is its whole local position under its
+ * viewer parent P:
  *   pos_key_J(t) = R_P(t)^-1 (p_j(t) - x_P(t))   (R_P, x_P: P's world in the viewer's FK)
  * For mPelvis, P is mRoot at the prim, x_P = pelvis bind - pelvis runtime local position,
  * so the key = the pelvis override the viewer applies (0 when not applied) + the pelvis's
- * motion from its bind position: the override is INCLUDED (skeleton.md 5.8).
+ * motion from its bind position: the override is INCLUDED
+ * (docs/reference/viewer-skeleton.md#the-pelvis-override-trap).
  * Scale keys are dropped (the viewer's animations have none) and reported.
  *
  * SAMPLING: at every key time of the clip, plus between-key samples wherever the viewer's
  * interpolation (nlerp, lerp) of the neighbouring samples misses the clip (slerp,
  * CUBICSPLINE) by more than rot_tol_deg / pos_tol (checked at the quarter points, halving
  * down to 1/256 of the interval). Then the loop guard, priority, ease (am_motion).
- * Rest corrections (lessons rule 10) are constant rotations applied in every pose, turning
+ * Rest corrections (docs/reference/lessons.md#rule-10) are constant rotations applied in every pose, turning
  * the joint's subtree WITH its motion: local_J = corr (x) key_J (the source's deltas are
  * measured from the uncorrected bind), so a correction on a joint and one on an unmapped
  * viewer joint above it at the same point give the same pose. (am_motion's track
@@ -79,8 +80,8 @@
  * target leg / source leg (hip to ankle), which also makes the result unit-free;
  * --in-place subtracts the horizontal travel, first key to last, in proportion to time.
  */
-#ifndef AM_IMPORT_RETARGET_H
-#define AM_IMPORT_RETARGET_H
+#ifndef AM_RETARGET_H
+#define AM_RETARGET_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -127,7 +128,7 @@ typedef struct am_retarget_opts {
     const am_joint_map *map;           /* --map over the suggestion; NULL: the suggestion */
     const char *const *clips;          /* clip names to convert; NULL: every clip */
     size_t clip_count;
-    int32_t priority;                  /* default 4 (lessons rule 7) */
+    int32_t priority;                  /* default 4 (docs/reference/lessons.md#rule-7) */
     am_loop_mode loop;
     double loop_tolerance_deg;         /* --loop closes a seam up to this by blending (anim.h
                                           "Loops that close"; 1 cm per degree for positions);

@@ -1,6 +1,6 @@
 /* Shared between retarget.c (frames, the map, rigs) and retarget_clip.c (motions). */
-#ifndef AM_IMPORT_RETARGET_INTERNAL_H
-#define AM_IMPORT_RETARGET_INTERNAL_H
+#ifndef AM_RETARGET_INTERNAL_H
+#define AM_RETARGET_INTERNAL_H
 
 #include "retarget/retarget.h"
 

@@ -27,8 +27,8 @@
  * pass in index order computes world transforms; readers that meet nodes in another order
  * reorder them (am_scene_finish refuses a scene that breaks the rule).
  */
-#ifndef AM_IMPORT_SCENE_H
-#define AM_IMPORT_SCENE_H
+#ifndef AM_SCENE_H
+#define AM_SCENE_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,7 +121,7 @@ typedef struct am_scene_mesh {
     size_t *influence_start;
     am_scene_influence *influences;
     /* Optional: per vertex, the index of the position it came from in the file (COLLADA
-     * keys weights by position: collada-upload.md 4.5). NULL when not applicable. */
+     * keys weights by position: docs/reference/collada-upload.md#weights). NULL when not applicable. */
     uint32_t *source_position;
 } am_scene_mesh;
 
@@ -137,9 +137,10 @@ typedef struct am_scene_skin {
     bool has_inverse_binds;
     am_mat4 bind_shape;    /* LL layout; identity for formats without one */
     int skeleton_root;     /* node the file names as the skeleton root, -1 when none */
-    /* Optional, COLLADA: the joint position the viewer's uploader takes for each joint
-     * with "include joint positions" (collada-upload.md 5, 6: a node's own local
-     * translation found by its rules; (0, 0, 0) when it finds none). NULL elsewhere. */
+    /* Optional, COLLADA: the joint position the viewer's uploader takes for each joint with
+     * "include joint positions" (docs/reference/collada-upload.md#finding-joint-nodes and
+     * #joint-positions: a node's own local translation found by its rules; (0, 0, 0) when it finds
+     * none). NULL elsewhere. */
     am_vec3 *upload_positions;
     bool *upload_position_found; /* false: the uploader falls back to (0, 0, 0) */
 } am_scene_skin;

@@ -24,8 +24,8 @@
  * (test_scene_stream.c round-trips a scene with every field set and compares them all).
  *
  * LIMITS: the stream AM_SCENE_STREAM_MAX_BYTES; a string 1 MiB. */
-#ifndef AM_IMPORT_SCENE_STREAM_H
-#define AM_IMPORT_SCENE_STREAM_H
+#ifndef AM_SCENE_STREAM_H
+#define AM_SCENE_STREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* Welding: the vertices of a face merged where the viewer's uploader would merge them
- * (collada-upload.md 3: LLVolumeFace::remap, after VertexData::operator==), the one rule
+ * (docs/reference/collada-upload.md#geometry: LLVolumeFace::remap, after VertexData::operator==), the one rule
  * every reader's meshes go through.
  *
  * Two corners are one vertex when their position (-0 equal to 0), normal and UV are the
@@ -14,8 +14,8 @@
  * uploader's remap), and am_scene_load_ex for every other reader's scene (FBX through
  * assimp gives three corners per triangle; glTF, OBJ give split corners), after the reader
  * returns and before anything turns the scene into faces and LODs. */
-#ifndef AM_IMPORT_WELD_H
-#define AM_IMPORT_WELD_H
+#ifndef AM_SCENE_WELD_H
+#define AM_SCENE_WELD_H
 
 #ifdef __cplusplus
 extern "C" {

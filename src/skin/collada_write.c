@@ -1,15 +1,15 @@
 /* COLLADA 1.4.1 writer for the viewer's uploader with "include joint positions"
- * (collada-upload.md 8, the exporter checklist):
+ * (docs/reference/collada-upload.md#exporter-checklist, the exporter checklist):
  *  - <unit meter="1"/>, <up_axis>Z_UP</up_axis>: the uploader applies neither to skin data;
  *  - geometry in the bind frame with an identity <bind_shape_matrix> (an explicit skin:
  *    its mesh-space geometry and its own bind shape): the uploader's own normalisation
  *    then gives the asset exactly our bind shape (4.2);
  *  - one <triangles> per face, materials face0..face7 (sorted case-insensitively = in order);
  *  - <joints>: canonical names (underscore form), inverse binds in COLLADA order (the
- *    transpose of the skin block's LL layout, mesh-asset.md 5.2);
+ *    transpose of the skin block's LL layout, docs/reference/mesh-asset.md#matrix-layout);
  *  - joint nodes nested exactly as avatar_skeleton.xml, every ancestor present, name = sid
  *    = id, first child <translate sid="translate"> = the alt translation the skin block
- *    carries (lessons rule 8), referenced by <skeleton> so the SID path applies (5.1).
+ *    carries (docs/reference/lessons.md#rule-8), referenced by <skeleton> so the SID path applies (5.1).
  *  - the corners index positions, normals and UVs with one shared index (every input at
  *    offset 0: the uploader's stride is the largest offset + 1, lldaeloader.cpp
  *    get_dom_sources), a third of the text of one index per input.

@@ -1,5 +1,5 @@
-/* WorldBridge meshdata JSON (worldbridge.md "The meshdata JSON"). One submesh only:
- * WorldBridge writes vertex weights into submesh 0 only (lessons rule 12).
+/* WorldBridge meshdata JSON (docs/reference/worldbridge.md "The meshdata JSON"). One submesh only:
+ * WorldBridge writes vertex weights into submesh 0 only (docs/reference/lessons.md#rule-12).
  * Positions are the bind frame (metres, Z up), not normalised, so bindShape is the
  * identity here (it maps these positions to the bind frame; an explicit skin's positions
  * are in the mesh's space and bindShape is its own); invBind and altInvBind are
@@ -61,7 +61,7 @@ static am_status put_meshdata(const am_skin_result *res, am_textout *o)
     if (res->face_count > 1)
         return am_fail(err, AM_ERR_INVALID,
                        "meshdata: the mesh needs %zu faces (%zu vertices, split at %zu per face) but WorldBridge "
-                       "writes vertex weights into submesh 0 only (lessons rule 12): reduce the mesh to one face",
+                       "writes vertex weights into submesh 0 only: reduce the mesh to one face",
                        res->face_count, sum->vertex_count, sum->face_vertex_limit);
     size_t n = res->vertex_count;
     uint32_t *remap = malloc(n * sizeof *remap), *order = malloc(n * sizeof *order);

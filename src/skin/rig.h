@@ -1,14 +1,16 @@
 /* A rig: a mesh with joints (stock viewer names or aliases) at rest world positions and
  * per-vertex weights. This is the input of the skin builder (docs/rig-json.md).
  *
- * FRAME: `world` and every vertex are in the BIND frame, which is the skeleton-file frame
- * of skeleton.md 2.3 (metres, X forward, Y left, Z up; mPelvis's default at (0, 0, 1.067),
- * feet of a standard avatar near z = 0). At runtime the viewer puts mPelvis AT the prim
- * position (skeleton.md 2.3, 4.2, 5.8), so with mPelvis not overridden the bind-frame point
- * (0, 0, 1.067) is drawn at the prim, and every bind-frame point p at prim + p - (0,0,1.067).
+ * FRAME: `world` and every vertex are in the BIND frame, which is the skeleton-file frame of
+ * docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames (metres, X forward, Y left, Z up;
+ * mPelvis's default at (0, 0, 1.067), feet of a standard avatar near z = 0). At runtime the viewer
+ * puts mPelvis AT the prim position
+ * (docs/reference/viewer-skeleton.md#the-pelvis-and-the-two-frames, #animesh-placement and
+ * #the-pelvis-override-trap), so with mPelvis not overridden the bind-frame point (0, 0, 1.067) is
+ * drawn at the prim, and every bind-frame point p at prim + p - (0,0,1.067).
  */
-#ifndef AM_RIG_H
-#define AM_RIG_H
+#ifndef AM_SKIN_RIG_H
+#define AM_SKIN_RIG_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,7 +72,7 @@ typedef struct am_rig {
 
     /* An EXPLICIT skin: the skin block as a file already rigged to the viewer skeleton
      * carries it (what the viewer's COLLADA uploader takes from a .dae with "include joint
-     * positions", collada-upload.md 4-6), written as is instead of computed from `world`.
+     * positions", docs/reference/collada-upload.md), written as is instead of computed from `world`.
      * When set:
      *  - the skin's joints are exactly `joints`, in order: no viewer ancestor is appended;
      *  - positions and normals are in the mesh's own space and the bind frame is
@@ -78,7 +80,7 @@ typedef struct am_rig {
      *    uploader's unit-cube normalisation followed by this matrix;
      *  - each joint's inverse_bind is written as is; with has_joint_positions each
      *    alternate inverse bind is that inverse bind with its translation replaced by the
-     *    joint's `position` (collada-upload.md 6 step 2), else none are written;
+     *    joint's `position` (docs/reference/collada-upload.md#joint-positions step 2), else none are written;
      *  - `world` is for reports only: where the viewer puts the joint at rest. */
     bool explicit_skin;
     am_mat4 bind_shape;

@@ -2,7 +2,7 @@
  * and to 8 faces before anything expensive is built.
  *
  * The region compares the viewer's estimate, (compressed high LOD bytes - 384) / 16
- * (mesh-asset.md 8.2), not a real count. So, with a region limit, the compressed bytes per
+ * (docs/reference/mesh-asset.md#triangle-limit), not a real count. So, with a region limit, the compressed bytes per
  * triangle are measured on this mesh: the high LOD's arrays (positions, normals, UVs,
  * indices, weights, quantised and laid out as the encoder lays them) compressed with zlib
  * level 9, for the whole mesh when it is one face, for one face's worth of a spatially
@@ -338,7 +338,7 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
         if (R > 0 && est > (double)R)
             return am_fail(err, AM_ERR_INVALID,
                            "%s of %zu triangles is estimated at %.0f animesh triangles (the viewer's estimate from the "
-                           "compressed size, mesh-asset.md 8.2), over the region limit %ld: pass --max-tris %.0f or "
+                           "compressed size), over the region limit %ld: pass --max-tris %.0f or "
                            "less, or --region-max-tris %.0f if the region allows it",
                            what, want, est, R, floor(b.tris_region), ceil(est));
         target = want;

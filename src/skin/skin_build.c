@@ -115,7 +115,7 @@ static am_status make_face(const am_skin_face_split *src, const face_attr *at, c
         if (o == UINT32_MAX)
             continue;
         for (int k = 0; k < 3; k++) {
-            /* the asset's quantisation (mesh-asset.md 4.3), decoded values as the viewer's */
+            /* the asset's quantisation (docs/reference/mesh-asset.md#quantisation), decoded values as the viewer's */
             float range = dmax[k] - dmin[k];
             uint16_t q = am_mesh_quantize(at->pos[3 * i + k], dmin[k], range);
             f->position_codes[3 * o + k] = q;
@@ -220,7 +220,7 @@ static bool same_pos(const float *pos, uint32_t a, uint32_t b)
 }
 
 /* Coincident positions with different weights: the COLLADA uploader keys weights by
- * position and would give them one list (collada-upload.md 4.5). Vertices sorted by
+ * position and would give them one list (docs/reference/collada-upload.md#weights). Vertices sorted by
  * position (three stable radix passes: z, y, then x), equal neighbours compared. */
 static void count_coincident(am_skin_result *res)
 {
@@ -262,7 +262,7 @@ static void count_coincident(am_skin_result *res)
     if (conflicts)
         am_skin_warn(&res->summary,
                      "%zu vertices share a position with a vertex weighted differently: the .llmesh keeps both, but the "
-                     "viewer's COLLADA uploader gives them one weight list (collada-upload.md 4.5)",
+                     "viewer's COLLADA uploader gives them one weight list",
                      conflicts);
 }
 
@@ -313,8 +313,9 @@ static am_status check_rig(const am_rig *rig, am_error *err)
     return AM_OK;
 }
 
-/* The viewer scales an animesh whose animated box exceeds 64 m down to fit (skeleton.md
- * 4.5): legal, but the creature will not be the size it was built at. */
+/* The viewer scales an animesh whose animated box exceeds 64 m down to fit
+ * (docs/reference/viewer-skeleton.md#corrective-fix-ups):
+ * legal, but the creature will not be the size it was built at. */
 static void warn_if_oversized(const am_rig *rig, am_skin_summary *sum)
 {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -382,8 +383,9 @@ static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts,
         s->alt_inverse_bind[i] = alt[i];
     }
     s->alt_count = n;
-    /* The uploader's normalisation first, then the file's own bind shape (collada-upload.md
-     * 4.2); identity for a computed skin, whose positions are already in the bind frame. */
+    /* The uploader's normalisation first, then the file's own bind shape
+     * (docs/reference/collada-upload.md#bind-shape-matrix);
+     * identity for a computed skin, whose positions are already in the bind frame. */
     am_mat4 nt = am_skin_norm_bind_shape(norm);
     s->bind_shape = am_mat4_mul(&nt, &res->source_bind_shape);
     if (rig->explicit_skin && !rig->has_joint_positions) {
@@ -642,7 +644,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if (face_count > 1 && opts.require_meshdata && rig->face_count > 1) {
         st = am_fail(err, AM_ERR_INVALID,
                      "the meshdata was required but the mesh has %zu faces (%zu materials), and WorldBridge writes "
-                     "weights into submesh 0 only (lessons rule 12): leave out --meshdata (the .llmesh and .dae carry "
+                     "weights into submesh 0 only: leave out --meshdata (the .llmesh and .dae carry "
                      "every face)",
                      face_count, rig->face_count);
         goto done;
@@ -650,7 +652,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if (face_count > 1 && opts.require_meshdata) {
         st = am_fail(err, AM_ERR_INVALID,
                      "the meshdata was required but %zu vertices need %zu faces of at most %zu, and WorldBridge writes "
-                     "weights into submesh 0 only (lessons rule 12): pass --max-tris %zu or less for one face, or leave "
+                     "weights into submesh 0 only: pass --max-tris %zu or less for one face, or leave "
                      "out --meshdata (the .llmesh and .dae carry every face)",
                      sum->unique_vertex_count, face_count, opts.face_vertex_limit, sum->tris_fit_one_face);
         goto done;

@@ -6,26 +6,27 @@
  * step 1's closed set and step 2's computation: its joints, inverse binds, joint positions
  * and bind shape are written as given; every other step is the same.
  *
- * What it does, in order (each step names the spec it follows):
+ * What it does, in order (each step names the reference it follows):
  *   1. Joints (skin_joints.c): every rig joint name resolved through the skeleton (aliases
  *      allowed, unknown names refused by name, two rig joints on one stock joint refused);
  *      the closed set: the rig's joints in rig order (so a rig weight index j is skin
  *      joint j), then the missing viewer ancestors appended, parents first (ascending viewer
  *      joint number); <= 110 joints (AM_MAX_JOINTS_PER_MESH).
- *   2. Overrides and inverse binds (mesh-asset.md 5, 7; lessons rule 3; skeleton.md 5.8):
- *      each joint's alt translation is its offset from its VIEWER parent, measured from
- *      where that parent will really be in the viewer (its own override if the viewer
- *      applies it, else its default). An offset within 0.1 mm of the default is written
- *      as the default exactly (the viewer would ignore it anyway); appended ancestors sit
- *      at their default; mPelvis is written exactly (0, 0, 1.067) unless the rig moves it
- *      by more than 0.1 mm (then a warning: the whole mesh is drawn relative to mRoot).
- *      The inverse bind of a joint is the inverse of its bind-frame world matrix as the
+ *   2. Overrides and inverse binds (docs/reference/mesh-asset.md#the-skin-block and
+ *      #joint-position-overrides; docs/reference/lessons.md#rule-3;
+ *      docs/reference/viewer-skeleton.md#the-pelvis-override-trap): each joint's alt translation is
+ *      its offset from its VIEWER parent, measured from where that parent will really be in the
+ *      viewer (its own override if the viewer applies it, else its default). An offset within 0.1
+ *      mm of the default is written as the default exactly (the viewer would ignore it anyway);
+ *      appended ancestors sit at their default; mPelvis is written exactly (0, 0, 1.067) unless the
+ *      rig moves it by more than 0.1 mm (then a warning: the whole mesh is drawn relative to
+ *      mRoot). The inverse bind of a joint is the inverse of its bind-frame world matrix as the
  *      viewer will build it from those overrides, so the rest pose is drawn undeformed.
- *   3. Weights (skin_weights.c, mesh-asset.md 4.6): influences on one joint merged, at
- *      most 4 kept (smallest dropped), renormalised, quantised so the stored codes of
+ *   3. Weights (skin_weights.c, docs/reference/mesh-asset.md#weights): influences on one joint
+ *      merged, at most 4 kept (smallest dropped), renormalised, quantised so the stored codes of
  *      every vertex sum to exactly 65535 (the residual of truncation goes to the largest
- *      influence). An influence whose code would be 0 is dropped (the viewer would decode
- *      it as 0.001). A vertex with no positive influence is refused by index.
+ *      influence). An influence whose code would be 0 is dropped (the viewer would decode it as
+ *      0.001). A vertex with no positive influence is refused by index.
  *   4. Triangle budget (skin_budget.c): a high LOD over `max_tris` (by default: what fits the
  *      region's animesh limit and 8 faces) is reduced to it before anything else is built,
  *      weight-aware like the LODs (step 6), unused vertices dropped; a budget that cannot be
@@ -36,15 +37,16 @@
  *      (res->triangles reordered face by face), a vertex on a face border written once per
  *      face (summary.duplicated_share). A rig's own faces are kept in order, never crossed,
  *      each cut further (in order) only above the limit.
- *   6. Positions into the unit cube as the uploader does (mesh-asset.md 4.8, in F32), the
- *      normalisation folded into the bind shape matrix: BSM = T(centre) S(size), so the
- *      asset's bind shape is exactly what the uploader would compute from our .dae.
+ *   6. Positions into the unit cube as the uploader does
+ *      (docs/reference/mesh-asset.md#positions-in-the-unit-cube, in F32), the normalisation folded
+ *      into the bind shape matrix: BSM = T(centre) S(size), so the asset's bind shape is exactly
+ *      what the uploader would compute from our .dae.
  *   7. LODs (skin_lod.c), per face: medium/low/lowest simplified from the previous LOD with
  *      meshoptimizer, weight-aware (weight classes with locked borders, then the borders
  *      thinned where no weight changes by more than lod_weight_tol); simplification only
  *      drops vertices, so every kept vertex carries its own weights and UVs.
- * Cost (skin_cost.c, mesh-asset.md 8.2-8.3) needs the compressed LOD sizes, so it is
- * computed by am_skin_encode.
+ * Cost (skin_cost.c, docs/reference/mesh-asset.md#triangle-limit and #streaming-cost) needs the
+ * compressed LOD sizes, so it is computed by am_skin_encode.
  *
  * FRAME: positions, joint worlds and the COLLADA/meshdata geometry are in the rig's bind
  * frame (rig.h): the skeleton-file frame, mPelvis default at (0, 0, 1.067). In-world the
@@ -73,13 +75,13 @@ extern "C" {
 /* OpenSim's default AnimatedObjectMaxTris (advertised in SimulatorFeatures). */
 #define AM_SKIN_DEFAULT_REGION_MAX_TRIS 150000
 /* Vertices per face: the uploader starts a new face at 65532 and the COLLADA checklist
- * (collada-upload.md 8) says at most 65531, so the .dae and the .llmesh split alike. */
+ * (docs/reference/collada-upload.md#exporter-checklist) says at most 65531, so the .dae and the .llmesh split alike. */
 #define AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT 65531
 #define AM_SKIN_MAX_WARNINGS 16
 
 /* Largest bind-frame coordinate accepted, metres (a rig beyond it is refused as a units
  * mistake). The viewer scales an animesh whose animated box exceeds 64 m down to fit
- * (skeleton.md 4.5); the summary warns about that separately. */
+ * (docs/reference/viewer-skeleton.md#corrective-fix-ups); the summary warns about that separately. */
 #define AM_RIG_MAX_COORD_M 1000.0
 #define AM_ANIMESH_MAX_LEGAL_SIZE_M 64.0
 
@@ -159,7 +161,8 @@ typedef struct am_skin_summary {
     size_t rig_joint_count;      /* joints named by the rig */
     size_t appended_count;       /* viewer ancestors added */
     size_t override_count;       /* joints the viewer will move */
-    bool pelvis_moved;           /* the rig moves mPelvis: placement changes (skeleton.md 5.8) */
+    bool pelvis_moved;           /* the rig moves mPelvis: placement changes
+                                    (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) */
 
     size_t face_count;
     size_t face_vertex_limit;    /* faces were split above this many vertices */
@@ -189,9 +192,9 @@ typedef struct am_skin_summary {
     size_t influences_dropped;   /* influences removed by that limit or quantised to 0 */
     size_t vertices_renormalised;/* input sums off 1 by more than 1e-3 */
     size_t coincident_conflicts; /* vertex pairs at one position with different weights (the
-                                    uploader merges them, collada-upload.md 4.5) */
+                                    uploader merges them, docs/reference/collada-upload.md#weights) */
 
-    /* cost, filled by am_skin_encode (mesh-asset.md 8.2-8.3) */
+    /* cost, filled by am_skin_encode (docs/reference/mesh-asset.md#triangle-limit and #streaming-cost) */
     bool cost_known;
     size_t lod_bytes[AM_LOD_COUNT];  /* compressed block sizes */
     double est_tris[AM_LOD_COUNT];
@@ -261,7 +264,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
 am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err);
 
 /* The COLLADA 1.4.1 file for the viewer's uploader with "include joint positions"
- * (collada-upload.md 8): Z_UP, metres, geometry in the bind frame with an identity bind
+ * (docs/reference/collada-upload.md#exporter-checklist): Z_UP, metres, geometry in the bind frame with an identity bind
  * shape, one <triangles> per face, joint nodes nested as the viewer skeleton with
  * <translate sid="translate"> = the override the skin block carries. */
 am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err);
@@ -269,8 +272,8 @@ am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err
  * errors). The caller opens, checks and closes the file. */
 am_status am_write_collada_file(const am_skin_result *res, FILE *f, const char *name, am_error *err);
 
-/* WorldBridge meshdata JSON (worldbridge.md). Refuses a skin with more than one face:
- * WorldBridge writes weights into submesh 0 only (lessons rule 12). */
+/* WorldBridge meshdata JSON (docs/reference/worldbridge.md). Refuses a skin with more than one face:
+ * WorldBridge writes weights into submesh 0 only (docs/reference/lessons.md#rule-12). */
 am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err);
 
 /* Build, encode, check the region limit and write DIR/NAME.llmesh, NAME.dae and

@@ -1,4 +1,5 @@
-/* LLMeshCostData (mesh-asset.md 8.2-8.3): triangle estimates from compressed LOD sizes. */
+/* LLMeshCostData (docs/reference/mesh-asset.md#triangle-limit and #streaming-cost): triangle
+ * estimates from compressed LOD sizes. */
 #include "skin/skin_cost.h"
 
 #include <string.h>

@@ -1,6 +1,7 @@
-/* The viewer's own triangle estimate and streaming cost of a mesh, from the compressed
- * LOD block sizes (mesh-asset.md 8.2-8.3, LLMeshCostData). The land impact users see comes
- * from the server; this is the viewer's estimate for an animesh (triangle based). */
+/* The viewer's own triangle estimate and streaming cost of a mesh, from the compressed LOD block
+ * sizes (docs/reference/mesh-asset.md#triangle-limit and #streaming-cost, LLMeshCostData). The land
+ * impact users see comes from the server; this is the viewer's estimate for an animesh (triangle
+ * based). */
 #ifndef AM_SKIN_COST_H
 #define AM_SKIN_COST_H
 

@@ -1,4 +1,4 @@
-/* Splitting a mesh into faces of at most `limit` vertices (mesh-asset.md 4.4: U16 indices;
+/* Splitting a mesh into faces of at most `limit` vertices (docs/reference/mesh-asset.md#triangle-lists: U16 indices;
  * the uploader starts a new face near 65532; at most 8 faces).
  *
  * A mesh whose vertices all fit is one face, its triangles in their own order. A bigger

@@ -108,7 +108,7 @@ const char *am_skin_fmt(char buf[32], double v);
 const char *am_skin_fmt_f32(char buf[32], float v);
 /* A joint or file name usable as an XML ID / COLLADA Name_array token: spaces and other
  * characters outside [A-Za-z0-9_.-] become '_' (the uploader's alias map accepts the
- * underscore form of attachment names, skeleton.md 6.1). */
+ * underscore form of attachment names, docs/reference/viewer-skeleton.md#valid-joint-names). */
 void am_skin_xml_name(char *out, size_t size, const char *name);
 
 #endif

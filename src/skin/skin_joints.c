@@ -1,5 +1,6 @@
 /* Skin joints: names -> viewer joints, the closed set, overrides (alt translations) and
- * inverse binds (mesh-asset.md 5, 7; lessons rules 1 and 3; skeleton.md 5.8). */
+ * inverse binds (docs/reference/mesh-asset.md#the-skin-block and #joint-position-overrides;
+ * docs/reference/lessons.md#rule-1 and #rule-3; docs/reference/viewer-skeleton.md#the-pelvis-override-trap). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static am_status resolve_names(const am_rig *rig, const am_skeleton *skel, int *
 }
 
 /* Local position of world point w under a parent at world pw with world rotation r and
- * own scale s (skeleton.md 2.1 inverted: local = r^-1 (w - pw) / s). */
+ * own scale s (docs/reference/viewer-skeleton.md#rest-transforms inverted: local = r^-1 (w - pw) / s). */
 static am_vec3 local_under(am_vec3 w, am_vec3 pw, am_quat r, am_vec3 s)
 {
     am_vec3 d = am_quat_rotate(am_quat_conj(r), am_v3_sub(w, pw));
@@ -56,7 +57,8 @@ static am_vec3 local_under(am_vec3 w, am_vec3 pw, am_quat r, am_vec3 s)
 static void warn_pelvis_moved(am_skin_summary *sum, const am_skin_joint_info *ji)
 {
     sum->pelvis_moved = true;
-    /* what it does (skeleton.md 5.8) and what to do, within a warning's 256 characters */
+    /* what it does (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) and what to do, within a
+     * warning's 256 characters */
     am_skin_warn(sum,
                  "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer draws the "
                  "bind origin at the prim, so the mesh appears %.3f m higher; lower the object in-world by that "
@@ -247,12 +249,12 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
         if (!am_mat4_inverse(&world, &tibm[i]))
             st = am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", ji->name);
         /* The uploader's construction: the inverse bind with its translation replaced by
-         * the joint's local position (collada-upload.md 6). */
+         * the joint's local position (docs/reference/collada-upload.md#joint-positions). */
         talt[i] = tibm[i];
         am_mat4_set_translation(&talt[i], ji->alt_pos);
     }
-    /* Final order: the rig's joints in rig order (so rig weight indices keep their
-     * meaning, as in mesh-asset.md 9), then the appended ancestors parents first. */
+    /* Final order: the rig's joints in rig order (so rig weight indices keep their meaning, as in
+     * docs/reference/mesh-asset.md#worked-example), then the appended ancestors parents first. */
     if (!st) {
         size_t k = 0;
         int *final_of = skin_of; /* reuse: closed index -> final index */

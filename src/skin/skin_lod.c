@@ -1,4 +1,4 @@
-/* Weight-aware simplification with meshoptimizer (mesh-asset.md 3.2: the uploader sends four
+/* Weight-aware simplification with meshoptimizer (docs/reference/mesh-asset.md#asset-layout: the uploader sends four
  * LODs, generated with meshoptimizer too), for the lower LODs and for a triangle budget.
  * Collapses only remove vertices, so every vertex kept carries its own weights and UVs.
  *

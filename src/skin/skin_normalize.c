@@ -1,5 +1,6 @@
-/* The uploader's unit-cube normalisation (mesh-asset.md 4.8, LLModel::normalizeVolumeFaces),
- * in F32 like the viewer so our bind shape equals the one it computes from our .dae. */
+/* The uploader's unit-cube normalisation (docs/reference/mesh-asset.md#positions-in-the-unit-cube,
+ * LLModel::normalizeVolumeFaces), in F32 like the viewer so our bind shape equals the one it
+ * computes from our .dae. */
 #include <math.h>
 
 #include "skin/skin_internal.h"
@@ -51,7 +52,7 @@ void am_skin_norm_normal(const am_skin_norm *n, const float *nin, float out[3])
 am_mat4 am_skin_norm_bind_shape(const am_skin_norm *n)
 {
     /* NT = S(mNormalizedScale) then T(mNormalizedTranslation), LL layout; with an identity
-     * source bind shape this is the asset's bind_shape_matrix (collada-upload.md 4.2). */
+     * source bind shape this is the asset's bind_shape_matrix (docs/reference/collada-upload.md#bind-shape-matrix). */
     am_mat4 m = am_mat4_identity();
     for (int k = 0; k < 3; k++) {
         m.m[5 * k] = (double)n->inv_scale[k];

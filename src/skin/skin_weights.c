@@ -1,4 +1,4 @@
-/* Per-vertex weights for the mesh asset (mesh-asset.md 4.6, collada-upload.md 4.5). */
+/* Per-vertex weights for the mesh asset (docs/reference/mesh-asset.md#weights, docs/reference/collada-upload.md#weights). */
 #include "skin/skin_weights.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Per-vertex skin weights for the mesh asset (mesh-asset.md 4.6): merge, cap at 4,
+/* Per-vertex skin weights for the mesh asset (docs/reference/mesh-asset.md#weights): merge, cap at 4,
  * renormalise, quantise. Functions over caller-owned arrays. */
 #ifndef AM_SKIN_WEIGHTS_H
 #define AM_SKIN_WEIGHTS_H

@@ -9,7 +9,7 @@
 #include "skin/skin_build.h" /* AM_RIG_MAX_COORD_M */
 #include "core/json_text.h"
 
-#define AM_MESHDATA_MAX_VERTICES 65536 /* one face's limit (lessons.md rule 12) */
+#define AM_MESHDATA_MAX_VERTICES 65536 /* one face's limit (docs/reference/lessons.md#rule-12) */
 #define AM_MESHDATA_WEIGHT_SUM_TOL 1e-3
 
 /* An array of exactly n finite numbers. */
@@ -151,7 +151,7 @@ static am_status check_skin(const json_t *skin, size_t nv0, const am_skeleton *s
                 return am_fail_where(err, AM_ERR_INVALID, g, "\"%s\" repeats skin.joints[%zu]", name, j);
         if (skel) {
             /* Bones, collision volumes and (non-HUD) attachment points are all legal skin
-             * joints (skeleton.md 6.1), canonical names as animesh skin writes them. */
+             * joints (docs/reference/viewer-skeleton.md#valid-joint-names), canonical names as animesh skin writes them. */
             if (am_skeleton_find_exact(skel, name) < 0)
                 return am_fail_where(err, AM_ERR_INVALID, g,
                                      "unknown joint \"%s\" (not a viewer bone, collision volume or attachment point)",

@@ -1,4 +1,4 @@
-/* The meshdata JSON that WorldBridge's spawn_mesh carries (schema: spec/worldbridge.md,
+/* The meshdata JSON that WorldBridge's spawn_mesh carries (schema: docs/reference/worldbridge.md,
  * "The meshdata JSON"), checked here before anything leaves the machine.
  *
  * Checks, each failure naming the file and the field ("submeshes[0].triangles[7][2]"):
@@ -8,11 +8,11 @@
  *   count, rgb three numbers in 0..1 (omitted = white), textured a boolean (optional);
  *   extent three positive numbers (optional);
  *   skin (optional): joints distinct non-empty names (1..110; with a skeleton each must be
- *   a viewer bone or collision volume, lessons.md rule 1), bindShape 16 numbers, invBind and
+ *   a viewer bone or collision volume, docs/reference/lessons.md#rule-1), bindShape 16 numbers, invBind and
  *   altInvBind one 16-number matrix per joint, pelvisOffset a number, weights one list per
  *   vertex of submesh 0 with 1..4 [joint_index, w] pairs, distinct indices below the joint
  *   count, w in (0, 1], summing to 1 within 1e-3. A skinned meshdata must have exactly one
- *   submesh: WorldBridge writes weights into submesh 0 only (lessons.md rule 12). */
+ *   submesh: WorldBridge writes weights into submesh 0 only (docs/reference/lessons.md#rule-12). */
 #ifndef AM_WORLD_MESHDATA_H
 #define AM_WORLD_MESHDATA_H
 

@@ -1,4 +1,4 @@
-/* OpenSim archives (OAR) that carry one animesh object (spec/opensim-oar.md).
+/* OpenSim archives (OAR) that carry one animesh object (docs/reference/opensim-oar.md).
  *
  * The archive (gzip-compressed tar, written with libarchive, which is loaded when the first
  * archive is written: world/archive_lib.h):
@@ -50,7 +50,7 @@ typedef struct am_oar_anim {
 
 /* Another rigged mesh of the same object: a child prim of the linkset (OtherParts,
  * LinkNum 2, 3, ...). Only the root prim (the input's own mesh) carries the animesh flag
- * and the inventory (the viewer reads the flag from the root, mesh-asset.md 8.1); a child
+ * and the inventory (the viewer reads the flag from the root, docs/reference/mesh-asset.md#the-animesh-flag); a child
  * carries its mesh, texture and colour, at the root's position (a rigged mesh is drawn
  * where the skeleton puts it, not where its prim is). */
 typedef struct am_oar_child {
@@ -129,9 +129,9 @@ am_status am_oar_write_file(const am_oar_input *in, const char *path, am_error *
 
 /* Pieces, exposed for tests and other writers. */
 
-/* The shape's ExtraParams blob (opensim-oar.md, mesh-asset.md 8.1): count 2, sculpt entry
- * (type 0x30, size 17: mesh UUID then 5), mesh-flags entry (type 0x70, size 4: LE u32 1).
- * Always 34 bytes. */
+/* The shape's ExtraParams blob (docs/reference/opensim-oar.md,
+ * docs/reference/mesh-asset.md#the-animesh-flag): count 2, sculpt entry (type 0x30, size 17: mesh
+ * UUID then 5), mesh-flags entry (type 0x70, size 4: LE u32 1). Always 34 bytes. */
 #define AM_OAR_EXTRA_PARAMS_SIZE 34
 void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SIZE]);
 /* A child prim's: count 1, the sculpt entry only (no animesh flag). Always 24 bytes. */

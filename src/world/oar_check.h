@@ -1,4 +1,4 @@
-/* Reading an OpenSim archive back (spec/opensim-oar.md): what `push` checks before it sends an
+/* Reading an OpenSim archive back (docs/reference/opensim-oar.md): what `push` checks before it sends an
  * archive, what `oar` checks after writing one, and what `push --verify` reads from the
  * region's own save.
  *

@@ -1,6 +1,6 @@
 /* The XML inside an OAR: archive.xml and the scene object group (SceneObjectSerializer's
  * "original" format: RootPart + OtherParts). Element names and order follow OpenSim's
- * SOPToXml2 / WriteShape / WriteTaskInventory (opensim-oar.md). */
+ * SOPToXml2 / WriteShape / WriteTaskInventory (docs/reference/opensim-oar.md). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

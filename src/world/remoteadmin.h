@@ -1,4 +1,4 @@
-/* OpenSim RemoteAdmin over XML-RPC (spec/opensim-oar.md, "Loading over HTTP"):
+/* OpenSim RemoteAdmin over XML-RPC (docs/reference/opensim-oar.md, "Loading over HTTP"):
  * admin_load_oar with one struct parameter {password, filename, region_name | region_id,
  * merge, skip-assets}; merge and skip-assets are the STRINGS "true"/"false". The reply
  * struct carries `loaded` (boolean) and `error` on failure; an XML-RPC <fault> is an error.

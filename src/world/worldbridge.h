@@ -1,4 +1,4 @@
-/* The WorldBridge client: the one module that knows the wire format (spec/worldbridge.md,
+/* The WorldBridge client: the one module that knows the wire format (docs/reference/worldbridge.md,
  * "Wire format"). Every command is POST <base>/<command> with a JSON object body and
  * Content-Type application/json; the reply is {"ok": true, ...} or {"ok": false,
  * "error": "..."}. Every request carries Idempotency-Key = SHA-256 (hex) of its exact body

@@ -1,6 +1,6 @@
 /* Shared by the fuzz targets (a header, so the fuzz_*.c glob stays one program each). */
-#ifndef AM_FUZZ_COMMON_H
-#define AM_FUZZ_COMMON_H
+#ifndef AM_TESTS_FUZZ_COMMON_H
+#define AM_TESTS_FUZZ_COMMON_H
 
 #include <stdio.h>
 #include <stdlib.h>

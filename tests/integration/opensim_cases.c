@@ -3,8 +3,9 @@
  * loopback-only network namespace). Every case runs the animesh CLI as a user would, then checks
  * the region on its own terms: the region's console `save oar` (not animesh's admin_save_oar),
  * unpacked with libarchive and read with libxml2 here, the bytes compared with the files animesh
- * wrote and with the spec's ExtraParams and SOPAnims layouts. Each case prints what was observed
- * (animesh's output and exit code, the region's log lines) for the record.
+ * wrote and with the ExtraParams and SOPAnims layouts (docs/reference/opensim-oar.md#the-object-xml).
+ * Each case prints what was observed (animesh's output and exit code, the region's log lines) for the
+ * record.
  *
  * Environment (set by the driver): AM_OSIM_RUN_REGION (run_region.sh), OSIM_RUN (the region's
  * run directory: OpenSim.log, opensim.pid, Regions/Regions.ini), OSIM_PASSWORD, OSIM_REGION,
@@ -193,8 +194,9 @@ static int xpath_count(const am_test_tar_entry *obj, const char *expr)
     return n;
 }
 
-/* The spec's ExtraParams for an animesh mesh prim: count 2; sculpt 0x30, 17 bytes (mesh UUID,
- * type 5); mesh flags 0x70, 4 bytes, bit 0 set. Without the flag entry for a child prim. */
+/* The ExtraParams of docs/reference/opensim-oar.md#the-object-xml for an animesh mesh prim: count 2;
+ * sculpt 0x30, 17 bytes (mesh UUID, type 5); mesh flags 0x70, 4 bytes, bit 0 set. Without the flag
+ * entry for a child prim. */
 static size_t expected_extra_params(const char *mesh, bool animesh, uint8_t out[34])
 {
     static const uint8_t head[7] = {0x02, 0x30, 0x00, 0x11, 0x00, 0x00, 0x00};
@@ -209,7 +211,7 @@ static size_t expected_extra_params(const char *mesh, bool animesh, uint8_t out[
     return animesh ? 34 : 24;
 }
 
-/* A part's ExtraParams (part 1 = the root) against the spec's bytes. */
+/* A part's ExtraParams (part 1 = the root) against the reference's bytes. */
 static void expect_extra_params(const am_test_tar_entry *obj, int part, const char *mesh, bool animesh)
 {
     char q[128];
@@ -266,7 +268,7 @@ typedef struct creature {
 } creature;
 
 /* Push with the defaults a user gets (loopback: --verify on), then the region's own save:
- * the object with the spec's ExtraParams, our assets byte for byte, the starter script's
+ * the object with the reference's ExtraParams, our assets byte for byte, the starter script's
  * animation in SOPAnims (it may take a moment to start). Returns the number of objects that
  * carry the creature's mesh. */
 static size_t push_and_inspect(world *w, const creature *c, const char *extra, const char *expect)

@@ -1,6 +1,6 @@
 /* A generated creature library for the batch tests (test_batch.c, test_batch_slurm.c). */
-#ifndef AM_TEST_BATCH_LIBRARY_H
-#define AM_TEST_BATCH_LIBRARY_H
+#ifndef AM_TESTS_SUPPORT_BATCH_LIBRARY_H
+#define AM_TESTS_SUPPORT_BATCH_LIBRARY_H
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* Fixtures for the binding tests: the creatures of ../shared/data/creature with their
  * skeletons and Blender's weights, agreement figures, and small meshes built by hand
  * (spheres, tori, boxes, cylinders) that can be combined into one mesh. */
-#ifndef AM_TEST_BIND_FIXTURES_H
-#define AM_TEST_BIND_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_BIND_FIXTURES_H
+#define AM_TESTS_SUPPORT_BIND_FIXTURES_H
 
 #include <stddef.h>
 #include <stdint.h>

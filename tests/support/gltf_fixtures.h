@@ -36,8 +36,8 @@
  * scale (metres -> centimetres): positions, normals, translations and translation keys
  * are rotated (and scaled), rotations and rotation keys conjugated (R q R^-1), scales
  * permuted. Posing the converted model gives 100 R p of the original's posed p. */
-#ifndef AM_TEST_GLTF_FIXTURES_H
-#define AM_TEST_GLTF_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_GLTF_FIXTURES_H
+#define AM_TESTS_SUPPORT_GLTF_FIXTURES_H
 
 #include <jansson.h>
 #include <stdbool.h>

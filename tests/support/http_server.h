@@ -3,8 +3,8 @@
  * can make the server misbehave (error status, malformed body, hang past a timeout).
  * The handler runs under the server's lock, so it may keep its own state without locking;
  * a hang happens after the lock is released and ends early when the server stops. */
-#ifndef AM_TEST_HTTP_SERVER_H
-#define AM_TEST_HTTP_SERVER_H
+#ifndef AM_TESTS_SUPPORT_HTTP_SERVER_H
+#define AM_TESTS_SUPPORT_HTTP_SERVER_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* Checks on a level of detail of the bend-box-shaped test meshes (a 4 x 2 x 1 m box hinged
  * at mPelvis's rest height, 1.067 m), shared by the LOD tests. */
-#ifndef AM_TEST_LOD_CHECKS_H
-#define AM_TEST_LOD_CHECKS_H
+#ifndef AM_TESTS_SUPPORT_LOD_CHECKS_H
+#define AM_TESTS_SUPPORT_LOD_CHECKS_H
 
 #include "bench/bench.h"
 

@@ -6,8 +6,8 @@
  * Under AddressSanitizer (the Debug test build) the cap cannot be set: ASan's shadow memory
  * alone is terabytes of address space, so every later mmap would fail. There the child runs
  * uncapped and the test's assertion on the measured peak is what catches a bomb. */
-#ifndef AM_TEST_MEMCAP_H
-#define AM_TEST_MEMCAP_H
+#ifndef AM_TESTS_SUPPORT_MEMCAP_H
+#define AM_TESTS_SUPPORT_MEMCAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

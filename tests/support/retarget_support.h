@@ -2,8 +2,8 @@
  * the bench loading the ENCODED mesh and every motion from its encoded bytes (so what is
  * measured is what the decoders read back), plus matching bench vertices to expected ones
  * and the largest posing error. Every helper fails the test on an error, printing it. */
-#ifndef AM_TEST_RETARGET_SUPPORT_H
-#define AM_TEST_RETARGET_SUPPORT_H
+#ifndef AM_TESTS_SUPPORT_RETARGET_SUPPORT_H
+#define AM_TESTS_SUPPORT_RETARGET_SUPPORT_H
 
 #include <stddef.h>
 

@@ -2,8 +2,8 @@
  * floats bit for bit: what the scene stream's round trip and the assimp child must keep.
  * Fails the test naming the first field that differs ("meshes[0].uvs[17]"). A field added
  * to scene.h must be added here too (scene_stream.c's size assertions point the way). */
-#ifndef AM_TEST_SCENE_COMPARE_H
-#define AM_TEST_SCENE_COMPARE_H
+#ifndef AM_TESTS_SUPPORT_SCENE_COMPARE_H
+#define AM_TESTS_SUPPORT_SCENE_COMPARE_H
 
 #include "scene/scene.h"
 

@@ -1,8 +1,8 @@
 /* Hand-built scenes (src/scene/scene.h) for the import tests: nodes, a skin bound in the
  * nodes' rest pose, box meshes around bones, and clips, without any file. Every helper
  * fails the test on an allocation failure. */
-#ifndef AM_TEST_SCENE_FIXTURES_H
-#define AM_TEST_SCENE_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_SCENE_FIXTURES_H
+#define AM_TESTS_SUPPORT_SCENE_FIXTURES_H
 
 #include <stdbool.h>
 #include <stddef.h>

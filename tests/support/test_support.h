@@ -1,6 +1,6 @@
 /* Shared helpers for the cmocka tests: where the shared data is, temp dirs, running the CLI. */
-#ifndef AM_TEST_SUPPORT_H
-#define AM_TEST_SUPPORT_H
+#ifndef AM_TESTS_SUPPORT_TEST_SUPPORT_H
+#define AM_TESTS_SUPPORT_TEST_SUPPORT_H
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* Small fixtures for the world-path tests (WorldBridge, OAR, RemoteAdmin). */
-#ifndef AM_TEST_WORLD_FIXTURES_H
-#define AM_TEST_WORLD_FIXTURES_H
+#ifndef AM_TESTS_SUPPORT_WORLD_FIXTURES_H
+#define AM_TESTS_SUPPORT_WORLD_FIXTURES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include "core/io.h"
 #include "world/oar.h"
 
-/* A minimal valid .anim (version 1.0) built byte by byte from anim.md section 2: priority 4,
+/* A minimal valid .anim (version 1.0) built byte by byte from docs/reference/anim-format.md#byte-layout: priority 4,
  * `duration` seconds, looping, one joint with two identity rotation keys (t = 0 and t =
  * duration) and no position keys, no constraints. Returns the byte count (<= cap). */
 size_t am_test_tiny_anim(uint8_t *out, size_t cap, const char *joint, float duration);
@@ -56,7 +56,7 @@ void am_test_pack_tgz(const am_test_tar_entry *const *entries, size_t n, am_buf 
  * header or the end. */
 void am_test_entry_at_cut(const am_buf *oar, size_t cut, char *out, size_t size);
 
-/* The content UUID of spec/opensim-oar.md recomputed with OpenSSL and libuuid: v5 in the
+/* The content UUID of docs/reference/opensim-oar.md recomputed with OpenSSL and libuuid: v5 in the
  * animesh namespace of "<kind>:<sha256 hex>" (":<salt>" appended when salt is not NULL). */
 void am_test_content_uuid(const char *kind, const char *salt, const void *data, size_t n, char out[37]);
 

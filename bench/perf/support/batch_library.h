@@ -1,8 +1,8 @@
 /* A generated creature library for the batch benchmark and tests (benchmark_batch.c,
  * tests/test_batch*.c): copies of a real small creature, each its own file, with real motions,
  * broken files and files that make no creature. */
-#ifndef AM_BENCH_BATCH_LIBRARY_H
-#define AM_BENCH_BATCH_LIBRARY_H
+#ifndef AM_BENCH_PERF_SUPPORT_BATCH_LIBRARY_H
+#define AM_BENCH_PERF_SUPPORT_BATCH_LIBRARY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * vertices with every edge split in 2, ~450k in 3), flat (new vertices on the old edges and
  * faces), the original vertices first so weights can be compared on them; written as OBJ
  * so a benchmark reads it back as a user's file. Never part of the product. */
-#ifndef AM_CREATURE_SPLIT_H
-#define AM_CREATURE_SPLIT_H
+#ifndef AM_BENCH_PERF_SUPPORT_CREATURE_SPLIT_H
+#define AM_BENCH_PERF_SUPPORT_CREATURE_SPLIT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -20,8 +20,8 @@
  * a direction across the bone at rest (the bone x up, or x forward when upright) carried onto
  * the source's rest bone the same way, both turned by their joint's rotation at t and
  * projected across the source's bone at t: the angle between them. */
-#ifndef AM_BENCH_MOTION_DIRECTIONS_H
-#define AM_BENCH_MOTION_DIRECTIONS_H
+#ifndef AM_BENCH_PERF_SUPPORT_MOTION_DIRECTIONS_H
+#define AM_BENCH_PERF_SUPPORT_MOTION_DIRECTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * Joints: the skeleton JSON's joints in file order, `world` = their `head` (the viewer's
  * default rest positions). Normals: area-weighted from the triangles. UVs: 0. Material: grey.
  */
-#ifndef AM_TEST_CREATURE_H
-#define AM_TEST_CREATURE_H
+#ifndef AM_BENCH_PERF_SUPPORT_TEST_CREATURE_H
+#define AM_BENCH_PERF_SUPPORT_TEST_CREATURE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * three vertices with its face's normal (as the Khronos Fox and unwelded FBX corners
  * arrive), rigged like the bend box (bendbox.h: mHipRight and mHipLeft at the hinge,
  * smoothstep weights from x = -1 to 1 of the box frame). Free with am_rig_free. */
-#ifndef AM_TEST_FLAT_H
-#define AM_TEST_FLAT_H
+#ifndef AM_BENCH_PERF_SUPPORT_TEST_FLAT_H
+#define AM_BENCH_PERF_SUPPORT_TEST_FLAT_H
 
 #include "core/error.h"
 #include "skin/rig.h"

@@ -1,7 +1,7 @@
 /* Test and benchmark support: reproducible pseudo-random numbers (xorshift32) without
  * global state. */
-#ifndef AM_TEST_RANDOM_H
-#define AM_TEST_RANDOM_H
+#ifndef AM_BENCH_PERF_SUPPORT_TEST_RANDOM_H
+#define AM_BENCH_PERF_SUPPORT_TEST_RANDOM_H
 
 #include <stdint.h>
 

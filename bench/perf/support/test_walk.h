@@ -1,8 +1,8 @@
 /* Test and benchmark support: a walk-like clip for the stock biped joints (hips, knees,
  * shoulders, elbows and torso swinging over 1 s, looping; 24 key intervals), encoded as an
  * .anim the bench reads. Not a product motion. */
-#ifndef AM_TEST_WALK_H
-#define AM_TEST_WALK_H
+#ifndef AM_BENCH_PERF_SUPPORT_TEST_WALK_H
+#define AM_BENCH_PERF_SUPPORT_TEST_WALK_H
 
 #include "core/error.h"
 #include "core/io.h"

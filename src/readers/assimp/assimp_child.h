@@ -41,8 +41,8 @@
  * Threads: the parent may hold idle library threads (OpenBLAS) when it forks; the child
  * runs only the reader's thread, and nothing in it depends on another thread's locks
  * beyond malloc's, which glibc's fork resets. */
-#ifndef AM_IMPORT_ASSIMP_CHILD_H
-#define AM_IMPORT_ASSIMP_CHILD_H
+#ifndef AM_READERS_ASSIMP_CHILD_H
+#define AM_READERS_ASSIMP_CHILD_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Shared by assimp_read.c (files, version gate, settings) and assimp_convert.c (aiScene ->
  * am_scene). assimp_read.h is the manual. */
-#ifndef AM_IMPORT_ASSIMP_INTERNAL_H
-#define AM_IMPORT_ASSIMP_INTERNAL_H
+#ifndef AM_READERS_ASSIMP_INTERNAL_H
+#define AM_READERS_ASSIMP_INTERNAL_H
 
 #include <assimp/scene.h>
 

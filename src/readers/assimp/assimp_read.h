@@ -55,8 +55,8 @@
  *
  * LIMITS: the file 256 MiB (checked before reading), 65,536 nodes, 16,777,216 vertices per
  * mesh, other files (textures) 64 MiB each. */
-#ifndef AM_IMPORT_ASSIMP_READ_H
-#define AM_IMPORT_ASSIMP_READ_H
+#ifndef AM_READERS_ASSIMP_READ_H
+#define AM_READERS_ASSIMP_READ_H
 
 #ifdef __cplusplus
 extern "C" {

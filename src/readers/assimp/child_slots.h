@@ -16,8 +16,8 @@
  * animesh processes, and the bound must hold across them; and there is no global mutable
  * state to guard. A file a stranger made in the folder (not ours to lock, or not a regular
  * file) counts as a busy slot. */
-#ifndef AM_READERS_CHILD_SLOTS_H
-#define AM_READERS_CHILD_SLOTS_H
+#ifndef AM_READERS_ASSIMP_CHILD_SLOTS_H
+#define AM_READERS_ASSIMP_CHILD_SLOTS_H
 
 #include <stddef.h>
 

@@ -26,8 +26,8 @@
  * Anything else (missing sections, objects of other kinds, links to objects not listed) is
  * left to assimp, which handles it as before. Time is linear in the file (two passes),
  * memory 56 bytes per Model. */
-#ifndef AM_READERS_FBX_GRAPH_H
-#define AM_READERS_FBX_GRAPH_H
+#ifndef AM_READERS_ASSIMP_FBX_GRAPH_H
+#define AM_READERS_ASSIMP_FBX_GRAPH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 
 #include "core/io.h"
 
-#define BVH_INCH_M 0.02540005 /* the viewer's INCHES_TO_METERS (anim.md 8.5) */
+#define BVH_INCH_M 0.02540005 /* the viewer's INCHES_TO_METERS (docs/reference/anim-format.md#bvh-coordinate-conversion) */
 
 static char *clip_name(const char *source)
 {
@@ -78,7 +78,8 @@ am_status am_scene_from_bvh(const am_bvh *b, am_scene *s, am_error *err)
                 size_t at = (first + k) * nj + j;
                 ch->times[k] = (float)k * ft; /* frame f plays at (f - 1) x frame time */
                 if (pass == 0) {
-                    /* the root relative to the reference frame's heading (anim.md 8.5) */
+                    /* the root relative to the reference frame's heading
+                     * (docs/reference/anim-format.md#bvh-coordinate-conversion) */
                     am_quat q = root ? am_quat_normalize(am_quat_mul(r0inv, b->rot[at])) : b->rot[at];
                     float v[4] = {(float)q.x, (float)q.y, (float)q.z, (float)q.w};
                     memcpy(&ch->values[4 * k], v, sizeof v);

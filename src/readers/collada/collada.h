@@ -1,6 +1,6 @@
 /* The COLLADA reader: a .dae into the scene (scene.h), read the way the Second Life viewer's
- * uploader reads it (spec collada-upload.md, written from indra/llprimitive/lldaeloader.cpp;
- * where the spec is silent the viewer's LLDAELoader is followed and the choice is named in
+ * uploader reads it (docs/reference/collada-upload.md, written from indra/llprimitive/lldaeloader.cpp;
+ * where docs/reference/collada-upload.md is silent the viewer's LLDAELoader is followed and the choice is named in
  * a comment). Our own reader on libxml2: assimp refuses real SL exports (Avastar's
  * polylist count quirk), drops unweighted skin joints and reorders faces.
  *
@@ -18,16 +18,17 @@
  *    case-insensitively (LLModel::sortVolumeFacesByMaterialName). Positions, normals and
  *    UVs in the file's units; source_position per vertex; for a skinned mesh every
  *    COLLADA position no face uses is kept as an unreferenced vertex (the uploader keys
- *    weights by every position, collada-upload.md 4.5);
+ *    weights by every position, docs/reference/collada-upload.md#weights);
  *  - skins: one per <controller><skin> on a geometry: joints from Name_array or
  *    IDREF_array as written, inverse binds and bind shape transposed into LL layout, the
  *    raw influences of each COLLADA position (joint -1 skipped, weights as given; a
  *    negative weight is dropped as the uploader keeps only weights > 0), the skeleton
  *    root, and upload_positions: the joint positions of "include joint positions"
- *    (collada-upload.md 5, 6) found by the uploader's rules (with <skeleton>: breadth-first
- *    sid search under every skeleton root for every legal-joint key, translation from sid
- *    translate / location / first <translate> child / sid transform matrix; without: every
- *    node whose name is a legal key, ... / sid matrix), (0, 0, 0) when none;
+ *    (docs/reference/collada-upload.md#finding-joint-nodes and #joint-positions) found by the
+ *    uploader's rules (with <skeleton>: breadth-first sid search under every skeleton root for
+ *    every legal-joint key, translation from sid translate / location / first <translate> child /
+ *    sid transform matrix; without: every node whose name is a legal key, ... / sid matrix),
+ *    (0, 0, 0) when none;
  *  - materials: per (symbol, target) the diffuse colour and the texture image file
  *    (resolved inside the model's folder, refused outside it, never followed);
  *  - declared: <unit meter> and <up_axis> (missing: Y_UP, as the uploader assumes). They
@@ -41,8 +42,8 @@
  * Errors name the file and the element with its line: "x.dae: <controller id='c'>/<skin>/
  * <vertex_weights> (line 120): vcount sums to 120 influences, <v> holds 118 pairs".
  */
-#ifndef AM_IMPORT_COLLADA_H
-#define AM_IMPORT_COLLADA_H
+#ifndef AM_READERS_COLLADA_H
+#define AM_READERS_COLLADA_H
 
 #ifdef __cplusplus
 extern "C" {

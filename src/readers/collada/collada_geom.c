@@ -1,6 +1,6 @@
 /* COLLADA geometry into scene meshes, face by face as the viewer's uploader builds them
  * (lldaeloader.cpp: load_face_from_dom_triangles / _polylist / _polygons, then
- * LLModel::sortVolumeFacesByMaterialName and LLVolumeFace::remap; collada-upload.md 3).
+ * LLModel::sortVolumeFacesByMaterialName and LLVolumeFace::remap; docs/reference/collada-upload.md#geometry).
  *
  * A face is one primitive element (or a 65,532 cut of one). Its vertices are welded as the
  * uploader welds them: looked up by exact position (-0 equals 0, as std::map's ordering

@@ -1,8 +1,8 @@
 /* Shared pieces of the COLLADA reader (collada_read.c: document, ids, numbers, nodes;
  * collada_material.c: materials and images; collada_geom.c: primitives and welding;
  * collada_skin.c: controllers and joint positions). Not a public API: use collada.h. */
-#ifndef AM_IMPORT_COLLADA_INTERNAL_H
-#define AM_IMPORT_COLLADA_INTERNAL_H
+#ifndef AM_READERS_COLLADA_INTERNAL_H
+#define AM_READERS_COLLADA_INTERNAL_H
 
 #include <libxml/tree.h>
 #include <stdbool.h>

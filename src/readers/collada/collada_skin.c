@@ -1,5 +1,5 @@
 /* COLLADA controllers into scene skins, and the joint positions the viewer's uploader takes
- * with "include joint positions" (collada-upload.md 4, 5, 6; lldaeloader.cpp:
+ * with "include joint positions" (docs/reference/collada-upload.md; lldaeloader.cpp:
  * verifyController, processDomModel, processJointNode).
  *
  * Joint positions. The uploader fills one table, name -> translation, for the whole file:

@@ -62,8 +62,8 @@
  * (scene_load's table), each external or data: buffer 512 MiB and all buffers 1 GiB,
  * 65,536 nodes, 4,194,304 elements per accessor, 2^26 components decoded over the whole
  * file (all instances together), 64 MiB per embedded image. */
-#ifndef AM_IMPORT_GLTF_H
-#define AM_IMPORT_GLTF_H
+#ifndef AM_READERS_GLTF_H
+#define AM_READERS_GLTF_H
 
 #ifdef __cplusplus
 extern "C" {

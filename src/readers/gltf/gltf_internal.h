@@ -1,7 +1,7 @@
 /* Shared by the glTF reader's files (gltf.h is the manual): the read context, JSON
  * helpers that name the element they fail on, and the accessor decoder. */
-#ifndef AM_IMPORT_GLTF_INTERNAL_H
-#define AM_IMPORT_GLTF_INTERNAL_H
+#ifndef AM_READERS_GLTF_INTERNAL_H
+#define AM_READERS_GLTF_INTERNAL_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* The Wavefront OBJ reader (one row of scene_load.c's table); see obj_read.c for what it
  * reads. Exposed for its tests and fuzz target. */
-#ifndef AM_IMPORT_OBJ_READ_H
-#define AM_IMPORT_OBJ_READ_H
+#ifndef AM_READERS_OBJ_READ_H
+#define AM_READERS_OBJ_READ_H
 
 #ifdef __cplusplus
 extern "C" {
