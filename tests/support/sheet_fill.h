@@ -4,8 +4,8 @@
  * panel the mesh is every pixel in a palette colour's chromaticity (am_render_palette:
  * Lambert shading scales the colour; background, text, joints and bones are grey, blue or
  * red, far from every palette colour). */
-#ifndef AM_TEST_SHEET_FILL_H
-#define AM_TEST_SHEET_FILL_H
+#ifndef AM_TESTS_SUPPORT_SHEET_FILL_H
+#define AM_TESTS_SUPPORT_SHEET_FILL_H
 
 #include <stddef.h>
 

@@ -3,8 +3,8 @@
  * cm from one of 19 body bones of the stock avatar (pelvis, spine, head, arms, legs) and
  * bound to it alone: a rigid part each, one bone at 1.0, holding no bone. Placement is
  * pseudo-random but reproducible (test_random.h). Free with am_rig_free. */
-#ifndef AM_TEST_ISLAND_CLOUD_H
-#define AM_TEST_ISLAND_CLOUD_H
+#ifndef AM_BENCH_PERF_SUPPORT_ISLAND_CLOUD_H
+#define AM_BENCH_PERF_SUPPORT_ISLAND_CLOUD_H
 
 #include "core/error.h"
 #include "skeleton/skeleton.h"
