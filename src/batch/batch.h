@@ -141,7 +141,8 @@ typedef struct am_batch_work_result {
     bool ok;              /* the import succeeded (its set and record are in place) */
     int exit_code;        /* the import's exit code (-1 killed by a signal) */
     int signal;           /* the signal that killed it, 0 none */
-    double wall_s, cpu_s;
+    double wall_s, cpu_s;     /* the import's own */
+    double job_wall_s;        /* the whole job: its key, the import, the thumbnail, the swap */
     long peak_rss_kb;
     char error[512];      /* a failed job's one-line error */
 } am_batch_work_result;

@@ -296,11 +296,11 @@ static am_status write_record(const am_batch_plan *plan, const am_batch_job *j, 
     struct rusage self;
     memset(&self, 0, sizeof self);
     getrusage(RUSAGE_SELF, &self); /* the worker's own peak, beside its import's */
-    json_t *rec = json_pack("{s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:o,s:s,s:f,s:f,s:I,s:I,s:s,s:o}",
+    json_t *rec = json_pack("{s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:o,s:s,s:f,s:f,s:f,s:I,s:I,s:s,s:o}",
                             "animesh_batch_record", 1, "name", j->name, "key", key, "version", plan->version,
                             "status", r->ok ? "done" : "failed", "exit", r->exit_code, "signal", r->signal, "error",
                             r->ok ? "" : r->error, "model", j->model, "motions", motions ? motions : json_array(),
-                            "started", when, "wall_s", r->wall_s, "cpu_s", r->cpu_s, "peak_rss_kb",
+                            "started", when, "wall_s", r->wall_s, "cpu_s", r->cpu_s, "job_wall_s", r->job_wall_s, "peak_rss_kb",
                             (json_int_t)r->peak_rss_kb, "worker_rss_kb", (json_int_t)self.ru_maxrss, "host", host, "report", report ? report : json_null());
     char *text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
     json_decref(rec);
@@ -372,6 +372,8 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
                         am_batch_work_result *result, am_error *err)
 {
     memset(result, 0, sizeof *result);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if (job >= plan->job_count)
         return am_fail(err, AM_ERR_USAGE, "no job %zu: the plan has %zu (0..%zu)", job, plan->job_count,
                        plan->job_count ? plan->job_count - 1 : 0);
@@ -443,6 +445,9 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
             snprintf(report_path, sizeof report_path, "%s/%s.report.json", final, j->name);
         }
     }
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    result->job_wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (!s)
         s = write_record(plan, j, key, result, report_path, started, host, err);
     remove_tree(stage); /* a failed import's partial files, or nothing */
