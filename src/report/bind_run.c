@@ -478,7 +478,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         am_buf png = {0};
         snprintf(name, sizeof name, "%s_placement.png", out->name);
         if (!(s = placement_sheet(&bench, out->skeleton_note, job->bind.threads, &img, err))) {
-            s = am_png_encode(&img, &png, err);
+            s = am_tex_png_encode_picture(&img, &png, err);
             am_image_free(&img);
         }
         if (!s)

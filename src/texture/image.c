@@ -125,3 +125,28 @@ am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err)
 {
     return read_with(path, &am_png_file_format, am_tex_png_decode, out, err);
 }
+
+am_status am_tex_image_to_rgba(const am_tex_image *in, am_tex_image *out, am_error *err)
+{
+    am_status s = am_tex_image_alloc(out, in->width, in->height, 4, err);
+    if (s)
+        return s;
+    size_t n = (size_t)in->width * in->height;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out->pixels + 4 * i, in->pixels + in->channels * i, 3);
+        out->pixels[4 * i + 3] = in->channels == 4 ? in->pixels[4 * i + 3] : 255;
+    }
+    return AM_OK;
+}
+
+am_status am_tex_png_read_rgba(const char *path, am_tex_image *out, am_error *err)
+{
+    am_tex_image tex;
+    memset(out, 0, sizeof *out);
+    am_status s = am_tex_png_read(path, &tex, err);
+    if (s)
+        return s;
+    s = am_tex_image_to_rgba(&tex, out, err);
+    am_tex_image_free(&tex);
+    return s;
+}
