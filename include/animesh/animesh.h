@@ -65,11 +65,12 @@
 #include "mesh/zblock.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
 
 /* Rigs and the skin builder; automatic binding; the import pipeline. */
 #include "skin/rig.h"
 #include "skin/skin_build.h"
+#include "skin/skin_compare.h"
 #include "skin/skin_cost.h"
 #include "skin/skin_weights.h"
 #include "bind/bind.h"
