@@ -27,6 +27,7 @@
 #include "core/progress.h"
 #include "core/radix.h"
 #include "core/secret.h"
+#include "core/sha256.h"
 #include "core/text.h"
 #include "core/textout.h"
 #include "math/am_math.h"
