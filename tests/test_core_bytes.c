@@ -16,6 +16,8 @@ static void little_endian_loads_read_the_low_byte_first(void **state)
     const uint8_t b[4] = {0x01, 0x82, 0x03, 0xf4};
     assert_int_equal(am_le_u16(b), 0x8201);
     assert_int_equal(am_le_u32(b), 0xf4038201u);
+    const uint8_t w[8] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x88};
+    assert_true(am_le_u64(w) == 0x8807060504030201ull);
     /* The top bit survives (no sign extension through int promotion). */
     const uint8_t ff[4] = {0xff, 0xff, 0xff, 0xff};
     assert_int_equal(am_le_u16(ff), 0xffff);
@@ -27,6 +29,7 @@ static void big_endian_loads_read_the_high_byte_first(void **state)
     (void)state;
     const uint8_t b[4] = {0x01, 0x82, 0x03, 0xf4};
     assert_int_equal(am_be_u32(b), 0x018203f4u);
+    assert_int_equal(am_be_u16(b + 1), 0x8203);
     uint8_t out[4];
     am_be_put_u32(out, 0x89504e47u); /* PNG's signature start */
     assert_memory_equal(out, "\x89PNG", 4);

@@ -22,6 +22,11 @@ static inline uint32_t am_le_u32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+static inline uint64_t am_le_u64(const uint8_t *p)
+{
+    return (uint64_t)am_le_u32(p) | (uint64_t)am_le_u32(p + 4) << 32;
+}
+
 /* An IEEE 754 single stored little-endian (its bits, whatever they are: NaN stays NaN). */
 static inline float am_le_f32(const uint8_t *p)
 {
@@ -29,6 +34,11 @@ static inline float am_le_f32(const uint8_t *p)
     float f;
     memcpy(&f, &u, 4);
     return f;
+}
+
+static inline uint16_t am_be_u16(const uint8_t *p)
+{
+    return (uint16_t)((uint32_t)p[0] << 8 | (uint32_t)p[1]);
 }
 
 static inline uint32_t am_be_u32(const uint8_t *p)
