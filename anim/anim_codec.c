@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "anim/anim.h"
+#include "core/bytes.h"
 
 typedef struct reader {
     const uint8_t *p;
@@ -17,7 +18,7 @@ static bool can(const reader *r, size_t n) { return r->size - r->pos >= n; }
 
 static uint16_t rd_u16(reader *r)
 {
-    uint16_t v = (uint16_t)(r->p[r->pos] | (r->p[r->pos + 1] << 8));
+    uint16_t v = am_le_u16(r->p + r->pos);
     r->pos += 2;
     return v;
 }
@@ -26,7 +27,7 @@ static uint32_t rd_u32(reader *r)
 {
     const uint8_t *b = r->p + r->pos;
     r->pos += 4;
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+    return am_le_u32(b);
 }
 
 static int32_t rd_s32(reader *r)
@@ -344,22 +345,10 @@ am_status am_anim_load(const char *path, am_anim *out, am_error *err)
 
 /* ---- writer ---- */
 
-static void put_u16(uint8_t *b, uint16_t v)
-{
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
-}
-
-static void put_u32(uint8_t *b, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
-
 static am_status w_u32(am_buf *o, uint32_t v, am_error *err)
 {
     uint8_t b[4];
-    put_u32(b, v);
+    am_le_put_u32(b, v);
     return am_buf_append(o, b, 4, err);
 }
 
@@ -380,10 +369,10 @@ static am_status w_f32(am_buf *o, float v, am_error *err)
 static am_status w_key(am_buf *o, uint16_t t, uint16_t x, uint16_t y, uint16_t z, am_error *err)
 {
     uint8_t b[8];
-    put_u16(b, t);
-    put_u16(b + 2, x);
-    put_u16(b + 4, y);
-    put_u16(b + 6, z);
+    am_le_put_u16(b, t);
+    am_le_put_u16(b + 2, x);
+    am_le_put_u16(b + 4, y);
+    am_le_put_u16(b + 6, z);
     return am_buf_append(o, b, 8, err);
 }
 
@@ -430,8 +419,8 @@ am_status am_anim_encode(const am_anim *a, am_buf *o, am_error *err)
                        (double)size / (1 << 20), a->joint_count, keys, AM_ANIM_MAX_FILE_BYTES >> 20);
     }
     uint8_t b4[4];
-    put_u16(b4, a->version);
-    put_u16(b4 + 2, a->sub_version);
+    am_le_put_u16(b4, a->version);
+    am_le_put_u16(b4 + 2, a->sub_version);
     TRY(am_buf_append(o, b4, 4, err));
     TRY(w_s32(o, a->base_priority, err));
     TRY(w_f32(o, a->duration, err));

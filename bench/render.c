@@ -1334,7 +1334,7 @@ am_status am_render_strip_png(const am_bench *b, int motion, const double *times
     am_status s = am_render_strip(b, motion, times, n, opt, &img, err);
     if (s)
         return s;
-    s = am_png_write(path, &img, err);
+    s = am_tex_png_write_picture(path, &img, err);
     am_image_free(&img);
     return s;
 }
@@ -1375,7 +1375,7 @@ am_status am_render_png(const am_bench *b, const float *prim, const am_vec3 *joi
     am_status s = am_render_frame(b, prim, joints, opt, label, &img, err);
     if (s)
         return s;
-    s = am_png_write(path, &img, err);
+    s = am_tex_png_write_picture(path, &img, err);
     am_image_free(&img);
     return s;
 }

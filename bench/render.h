@@ -1,7 +1,7 @@
 /* Software renders of a bench pose: orthographic, depth-buffered, flat or smooth Lambert
  * shading (smooth: lit per vertex, blended across each triangle), vertex or texture colour, the skin's joints drawn as dots (with bones to their viewer
  * parent) over the mesh, each frame labelled with a small built-in bitmap font. PNG
- * output through libpng, written atomically.
+ * output through texture/'s picture writer (am_tex_png_write_picture), written atomically.
  *
  * Views (avatar axes +X forward, +Y left, +Z up; image up is +Z except for top):
  *   front: seen from +X (the creature faces you): image right = +Y (its left)
@@ -41,15 +41,9 @@ typedef am_tex_image am_image;
 /* A zeroed RGBA image; sizes 1..32768 a side, else AM_ERR_INVALID. */
 am_status am_image_alloc(am_image *img, int width, int height, am_error *err);
 void am_image_free(am_image *img);
-/* A texture image (3 or 4 channels) as RGBA, alpha 255 where it has none: the one way a
- * decoded picture becomes the renderer's. */
-am_status am_image_from_tex(const am_tex_image *tex, am_image *out, am_error *err);
-/* Read any PNG (libpng simplified API) as RGBA. */
-am_status am_png_read(const char *path, am_image *out, am_error *err);
-/* Write RGBA as a PNG, atomically (am_write_file_atomic), or encode it into out: as a
- * rendered picture (am_tex_png_encode_picture: RGB when every pixel is opaque). */
-am_status am_png_write(const char *path, const am_image *img, am_error *err);
-am_status am_png_encode(const am_image *img, am_buf *out, am_error *err);
+/* PNG files of these images: texture/texture.h's one PNG API (am_tex_png_read_rgba to read
+ * one as RGBA, am_tex_png_encode_picture / am_tex_png_write_picture for rendered pictures,
+ * am_tex_image_to_rgba for a decoded texture). */
 
 typedef enum am_view { AM_VIEW_FRONT = 0, AM_VIEW_SIDE, AM_VIEW_TOP } am_view;
 /* "front" | "side" | "top" -> view; false when unknown. */

@@ -204,7 +204,7 @@ static void test_strip_png_of_a_written_motion(void **state)
     assert_true(mx > 2 * 0.5 * sin(0.6) && mx < 2 * 0.62 * sin(0.6));
     json_decref(root);
     am_image img;
-    assert_int_equal(am_png_read(png, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(png, &img, &err), AM_OK);
     /* five frames shaped like the posed mesh seen side on: its longer side 400 px */
     assert_int_equal(img.width % 5, 0);
     int fw = (int)img.width / 5, fh = (int)img.height - 28;

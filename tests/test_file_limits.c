@@ -21,7 +21,7 @@
 #include "core/io.h"
 #include "skeleton/jointmap.h"
 #include "mesh/mesh_asset.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
 #include "skeleton/skeleton.h"
 #include "skin/rig.h"
 #include "support/test_support.h"

@@ -206,7 +206,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
     for (size_t i = 0; i < 5; i++)
         assert_true(exists(r.rep.parts[i].pose_sheet));
     am_image img;
-    assert_int_equal(am_png_read(want, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(want, &img, &err), AM_OK);
     am_test_panel panel[4];
     assert_int_equal(am_test_sheet_panels(&img, 1, panel, 4), 2); /* the rest, side and front */
     for (int k = 0; k < 2; k++)

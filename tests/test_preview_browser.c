@@ -172,7 +172,7 @@ static void check_page(const creature *c)
     snprintf(hash, sizeof hash, "shot=side&clip=%s&t=%g", c->clip, c->t);
     run_browser(c->dir, c->page, hash, true, out);
     am_image img;
-    if (am_png_read(out, &img, &err))
+    if (am_tex_png_read_rgba(out, &img, &err))
         fail_msg("screenshot: %s", err.msg);
     assert_int_equal(img.width, SHOT_W);
     assert_int_equal(img.height, SHOT_H);

@@ -68,18 +68,18 @@ static void test_png_round_trip_keeps_every_pixel(void **state)
     char dir[512], path[600];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/a.png", dir);
-    assert_int_equal(am_png_write(path, &img, &err), AM_OK);
-    assert_int_equal(am_png_read(path, &back, &err), AM_OK);
+    assert_int_equal(am_tex_png_write_picture(path, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(path, &back, &err), AM_OK);
     assert_int_equal(back.width, 7);
     assert_int_equal(back.height, 5);
     assert_memory_equal(back.pixels, img.pixels, 7 * 5 * 4);
     am_image_free(&back);
     snprintf(path, sizeof path, "%s/not.png", dir);
     am_test_write_text(path, "not a png at all");
-    assert_int_equal(am_png_read(path, &back, &err), AM_ERR_INVALID);
+    assert_int_equal(am_tex_png_read_rgba(path, &back, &err), AM_ERR_INVALID);
     char shown[512]; /* what the user sees names the file */
     assert_non_null(strstr(am_error_format(&err, shown, sizeof shown), "not.png"));
-    assert_int_equal(am_png_read("/nonexistent/x.png", &back, &err), AM_ERR_IO);
+    assert_int_equal(am_tex_png_read_rgba("/nonexistent/x.png", &back, &err), AM_ERR_IO);
     am_image_free(&img);
     am_test_rmtree(dir);
 }
@@ -386,7 +386,7 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     am_render_options opt = am_render_defaults();
     assert_int_equal(am_render_png(&r.b, prim, joints, &opt, "rest", path, &err), AM_OK);
     am_image img;
-    assert_int_equal(am_png_read(path, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(path, &img, &err), AM_OK);
     assert_int_equal(img.width, 360);
     assert_int_equal(img.height, 28 + 400);
     /* the joint dot (mPelvis, at the prim) is drawn red over the mesh */
@@ -453,13 +453,13 @@ static void test_opaque_picture_is_written_as_rgb(void **state)
         if (transparent)
             img.pixels[4 * 17 + 3] = 40;
         am_buf png = {0};
-        assert_int_equal(am_png_encode(&img, &png, &err), AM_OK);
+        assert_int_equal(am_tex_png_encode_picture(&img, &png, &err), AM_OK);
         assert_true(png.size > 26);
         assert_int_equal(png.data[25], transparent ? 6 : 2); /* IHDR colour type: RGBA / RGB */
         am_tex_image tex;
         assert_int_equal(am_tex_png_decode(png.data, png.size, &tex, &err), AM_OK);
         am_image back;
-        assert_int_equal(am_image_from_tex(&tex, &back, &err), AM_OK);
+        assert_int_equal(am_tex_image_to_rgba(&tex, &back, &err), AM_OK);
         assert_memory_equal(back.pixels, img.pixels, 9 * 6 * 4);
         am_image_free(&back);
         am_tex_image_free(&tex);

@@ -70,7 +70,7 @@ static void well_framed(const char *png, const char *what)
     if (fill < MIN_FILL) {
         am_image img;
         am_error err;
-        assert_int_equal(am_png_read(png, &img, &err), AM_OK);
+        assert_int_equal(am_tex_png_read_rgba(png, &img, &err), AM_OK);
         am_test_panel p[12];
         am_test_sheet_panels(&img, 6, p, 12);
         for (size_t i = 0; i < 12; i++)
@@ -85,7 +85,7 @@ static size_t dot_pixels(const char *png)
 {
     am_image img;
     am_error err;
-    assert_int_equal(am_png_read(png, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(png, &img, &err), AM_OK);
     size_t n = 0;
     for (size_t i = 0; i < (size_t)img.width * img.height; i++) {
         const uint8_t *p = img.pixels + 4 * i;
@@ -170,7 +170,7 @@ static void test_the_long_quadruped_gets_wide_side_panels(void **state)
     well_framed(png, "quadruped walking");
     am_image img;
     am_error err;
-    assert_int_equal(am_png_read(png, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(png, &img, &err), AM_OK);
     am_test_panel p[12];
     assert_int_equal(am_test_sheet_panels(&img, 6, p, 12), 12);
     print_message("quadruped: side panels %d x %d, front panels %d x %d\n", p[0].w, p[0].h, p[6].w, p[6].h);

@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "mesh/mesh_asset.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
+#include "skin/skin_compare.h"
 #include "support/mesh_fixtures.h"
 #include "support/test_support.h"
 

@@ -80,7 +80,7 @@ static int run_size(size_t n, const am_skeleton *skel, int repeats, const char *
         bytes = 0;
         for (size_t i = 0; i < ni; i++) {
             am_buf png = {0};
-            if (am_png_encode(&img[i], &png, &err))
+            if (am_tex_png_encode_picture(&img[i], &png, &err))
                 return fail("encode", &err);
             bytes += png.size;
             am_buf_free(&png);

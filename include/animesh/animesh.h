@@ -27,6 +27,7 @@
 #include "core/progress.h"
 #include "core/radix.h"
 #include "core/secret.h"
+#include "core/sha256.h"
 #include "core/text.h"
 #include "core/textout.h"
 #include "math/am_math.h"
@@ -65,11 +66,12 @@
 #include "mesh/zblock.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
 
 /* Rigs and the skin builder; automatic binding; the import pipeline. */
 #include "skin/rig.h"
 #include "skin/skin_build.h"
+#include "skin/skin_compare.h"
 #include "skin/skin_cost.h"
 #include "skin/skin_weights.h"
 #include "bind/bind.h"

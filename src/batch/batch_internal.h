@@ -22,9 +22,6 @@
 /* "CATALOG/part/part..." into buf; false when it does not fit. */
 bool am_batch_path(char *buf, size_t size, const char *catalog, const char *a, const char *b);
 
-/* SHA-256 hex of a file's bytes, read in blocks. */
-am_status am_batch_hash_file(const char *path, char hex[65], am_error *err);
-
 /* The hash cache: a file's SHA-256 remembered by device, inode, size and modification time
  * (a file rewritten in place changes its time; replaced, its inode). */
 typedef struct am_batch_hash_entry {

@@ -1,7 +1,6 @@
 /* Job keys (batch.h): SHA-256 of the files a job reads, remembered in the catalogue's hash
  * cache so that a run with nothing changed stats its inputs instead of reading them. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,69 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "batch/batch_internal.h"
 #include "core/io.h"
+#include "core/sha256.h"
 
 bool am_batch_path(char *buf, size_t size, const char *catalog, const char *a, const char *b)
 {
     int n = b ? snprintf(buf, size, "%s/%s/%s", catalog, a, b) : snprintf(buf, size, "%s/%s", catalog, a);
     return n > 0 && (size_t)n < size;
-}
-
-static void to_hex(const uint8_t *d, size_t n, char *out)
-{
-    static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = hex[d[i] >> 4];
-        out[2 * i + 1] = hex[d[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-am_status am_batch_hash_file(const char *path, char hex[65], am_error *err)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return am_fail_where(err, AM_ERR_IO, path, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return am_fail_where(err, AM_ERR_IO, path, "not a regular file");
-    }
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    uint8_t *block = malloc(1 << 20);
-    am_status s = AM_OK;
-    if (!ctx || !block || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-        s = am_fail_nomem(err, "a file hash");
-    } else {
-        for (;;) {
-            ssize_t got = read(fd, block, 1 << 20);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got < 0) {
-                s = am_fail_where(err, AM_ERR_IO, path, "cannot read: %s", strerror(errno));
-                break;
-            }
-            if (got == 0)
-                break;
-            if (EVP_DigestUpdate(ctx, block, (size_t)got) != 1) {
-                s = am_fail_where(err, AM_ERR_INVALID, path, "SHA-256 failed (libcrypto)");
-                break;
-            }
-        }
-        uint8_t d[32];
-        unsigned len = 0;
-        if (!s && (EVP_DigestFinal_ex(ctx, d, &len) != 1 || len != 32))
-            s = am_fail_where(err, AM_ERR_INVALID, path, "SHA-256 failed (libcrypto)");
-        if (!s)
-            to_hex(d, 32, hex);
-    }
-    free(block);
-    EVP_MD_CTX_free(ctx);
-    close(fd);
-    return s;
 }
 
 /* --- the cache ------------------------------------------------------------------------------ */
@@ -155,7 +99,7 @@ am_status am_batch_hash_cache_load(am_batch_hash_cache *c, const char *catalog, 
 am_status am_batch_hash_cached(am_batch_hash_cache *c, const char *path, char hex[65], am_error *err)
 {
     if (!c)
-        return am_batch_hash_file(path, hex, err);
+        return am_sha256_file_hex(path, hex, err);
     struct stat st;
     if (stat(path, &st) != 0)
         return am_fail_where(err, AM_ERR_IO, path, "cannot read: %s", strerror(errno));
@@ -169,7 +113,7 @@ am_status am_batch_hash_cached(am_batch_hash_cache *c, const char *path, char he
         memcpy(hex, hit->hex, 65);
         return AM_OK;
     }
-    am_status s = am_batch_hash_file(path, hex, err);
+    am_status s = am_sha256_file_hex(path, hex, err);
     if (s)
         return s;
     memcpy(key.hex, hex, 65);
@@ -213,13 +157,14 @@ void am_batch_hash_cache_free(am_batch_hash_cache *c)
 
 /* One part of the key's text: a label and a value, each ending in a NUL so no two different
  * lists of parts can make the same text. */
-static bool key_part(EVP_MD_CTX *ctx, const char *label, const char *value)
+static am_status key_part(am_sha256_stream *sha, const char *label, const char *value, am_error *err)
 {
-    return EVP_DigestUpdate(ctx, label, strlen(label) + 1) == 1 && EVP_DigestUpdate(ctx, value, strlen(value) + 1) == 1;
+    am_status s = am_sha256_update(sha, label, strlen(label) + 1, err);
+    return s ? s : am_sha256_update(sha, value, strlen(value) + 1, err);
 }
 
 /* A motion reference "PATH[:CLIP]": the file part is hashed, the clip kept as text. */
-static am_status motion_part(EVP_MD_CTX *ctx, am_batch_hash_cache *cache, const char *ref, am_error *err)
+static am_status motion_part(am_sha256_stream *sha, am_batch_hash_cache *cache, const char *ref, am_error *err)
 {
     char hex[65];
     const char *colon = strrchr(ref, ':');
@@ -232,46 +177,36 @@ static am_status motion_part(EVP_MD_CTX *ctx, am_batch_hash_cache *cache, const 
         clip = colon + 1;
     }
     am_status s = am_batch_hash_cached(cache, path, hex, err);
-    if (s)
-        return s;
-    if (!key_part(ctx, "motion", hex) || !key_part(ctx, "clip", clip))
-        return am_fail(err, AM_ERR_INVALID, "SHA-256 failed (libcrypto)");
-    return AM_OK;
+    if (!s)
+        s = key_part(sha, "motion", hex, err);
+    return s ? s : key_part(sha, "clip", clip, err);
 }
 
 am_status am_batch_key_with(const am_batch_plan *plan, const am_batch_job *job, am_batch_hash_cache *cache,
                             char key[65], am_error *err)
 {
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-        EVP_MD_CTX_free(ctx);
-        return am_fail_nomem(err, "a job key");
-    }
-    char hex[65];
-    am_status s = AM_OK;
-    bool ok = key_part(ctx, "animesh batch key", "1") && key_part(ctx, "version", AM_VERSION) &&
-              key_part(ctx, "name", job->name);
-    if (ok && !(s = am_batch_hash_cached(cache, plan->skeleton, hex, err)))
-        ok = key_part(ctx, "skeleton", hex);
-    if (ok && !s && !(s = am_batch_hash_cached(cache, job->model, hex, err)))
-        ok = key_part(ctx, "model", hex);
-    for (size_t i = 0; ok && !s && i < job->motion_count; i++)
-        s = motion_part(ctx, cache, job->motions[i], err);
-    if (ok && !s && job->map && !(s = am_batch_hash_cached(cache, job->map, hex, err)))
-        ok = key_part(ctx, "map", hex);
-    for (size_t i = 0; ok && !s && i < job->option_count; i++)
-        ok = key_part(ctx, "option", job->options[i]);
-    uint8_t d[32];
-    unsigned len = 0;
-    if (ok && !s && (EVP_DigestFinal_ex(ctx, d, &len) != 1 || len != 32))
-        ok = false;
-    EVP_MD_CTX_free(ctx);
+    am_sha256_stream *sha = NULL;
+    am_status s = am_sha256_begin(&sha, err);
     if (s)
         return s;
-    if (!ok)
-        return am_fail(err, AM_ERR_INVALID, "SHA-256 failed (libcrypto)");
-    to_hex(d, 32, key);
-    return AM_OK;
+    char hex[65];
+    if (!(s = key_part(sha, "animesh batch key", "1", err)) && !(s = key_part(sha, "version", AM_VERSION, err)))
+        s = key_part(sha, "name", job->name, err);
+    if (!s && !(s = am_batch_hash_cached(cache, plan->skeleton, hex, err)))
+        s = key_part(sha, "skeleton", hex, err);
+    if (!s && !(s = am_batch_hash_cached(cache, job->model, hex, err)))
+        s = key_part(sha, "model", hex, err);
+    for (size_t i = 0; !s && i < job->motion_count; i++)
+        s = motion_part(sha, cache, job->motions[i], err);
+    if (!s && job->map && !(s = am_batch_hash_cached(cache, job->map, hex, err)))
+        s = key_part(sha, "map", hex, err);
+    for (size_t i = 0; !s && i < job->option_count; i++)
+        s = key_part(sha, "option", job->options[i], err);
+    if (s) {
+        am_sha256_abort(sha);
+        return s;
+    }
+    return am_sha256_end_hex(sha, key, err);
 }
 
 am_status am_batch_job_key(const am_batch_plan *plan, const am_batch_job *job, bool cache, char key[65],

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "batch/batch.h"
+#include "core/bytes.h"
 #include "core/io.h"
 #include "readers/scene_load.h"
 
@@ -45,8 +46,7 @@ static am_batch_file_kind gltf_kind(const uint8_t *data, size_t size, char *why,
     if (size >= 4 && memcmp(data, "glTF", 4) == 0) {
         if (size < 20)
             return say(why, why_size, AM_BATCH_FILE_OTHER, "a GLB file cut short (no JSON chunk)");
-        uint32_t len = (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 |
-                       (uint32_t)data[15] << 24;
+        uint32_t len = am_le_u32(data + 12);
         if (memcmp(data + 16, "JSON", 4) != 0 || len > size - 20)
             return say(why, why_size, AM_BATCH_FILE_OTHER, "a GLB file whose JSON chunk is missing or cut short");
         json = data + 20;

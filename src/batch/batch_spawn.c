@@ -28,6 +28,7 @@
 #include "batch/batch_internal.h"
 #include "core/io.h"
 #include "core/parallel.h"
+#include "core/sha256.h"
 #include "world/digest.h"
 #include "world/oar_check.h"
 #include "world/oar_pack.h"

@@ -76,7 +76,7 @@ static am_status put_picture(am_bendbox_report *rep, am_outset *set, const char 
                              const char *what, am_error *err)
 {
     am_buf b = {0};
-    am_status s = am_png_encode(img, &b, err);
+    am_status s = am_tex_png_encode_picture(img, &b, err);
     if (!s)
         s = put(rep, set, name, &b, what, err);
     am_buf_free(&b);
@@ -313,7 +313,7 @@ static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const 
     check(rep, "-X half (x<=-1) moved (m)", moved, AM_BENDBOX_MAX_REST_ERROR_M);
 
     /* Pictures: the fold strip seen from the side, the rest pose from the front. */
-    if ((s = am_image_from_tex(atlas, &tex, err))) /* the render's RGBA atlas, for the textured PNGs */
+    if ((s = am_tex_image_to_rgba(atlas, &tex, err))) /* the render's RGBA atlas, for the textured PNGs */
         goto done;
     am_render_options ro = am_render_defaults();
     ro.view = AM_VIEW_SIDE;

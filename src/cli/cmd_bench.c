@@ -346,7 +346,7 @@ static am_status write_strip(const bench_args *a, const am_bench *b, const am_be
     am_render_set_joints(&opt, a->joints, b);
     am_image tex = {0};
     if (a->texture) {
-        am_status s = am_png_read(a->texture, &tex, err);
+        am_status s = am_tex_png_read_rgba(a->texture, &tex, err);
         if (s)
             return s;
         opt.texture = &tex;

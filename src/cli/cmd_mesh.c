@@ -8,7 +8,8 @@
 #include "cli/cli_opts.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/mesh_report.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
+#include "skin/skin_compare.h"
 #include "core/text.h"
 
 static const char *help =

@@ -6,7 +6,8 @@
 #include "cli/cli.h"
 #include "cli/cli_args.h"
 #include "cli/cli_opts.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
+#include "skin/skin_compare.h"
 #include "core/text.h"
 
 static const char *help = "usage: animesh skin compare A B [--tol T] [--alt-translation-only]\n"

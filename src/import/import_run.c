@@ -316,7 +316,7 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
                        (size_t)strips[i].width * 4);
             y += (int)strips[i].height;
         }
-        st = am_png_encode(&sheet, png, err);
+        st = am_tex_png_encode_picture(&sheet, png, err);
     }
     am_image_free(&sheet);
     for (size_t i = 0; i < ns; i++)

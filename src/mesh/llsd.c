@@ -3,20 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------- big-endian helpers ---------- */
+#include "core/bytes.h"
 
-static uint32_t rd_u32be(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-
-static void wr_u32be(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
+/* ---------- big-endian helpers (32-bit ones: core/bytes.h) ---------- */
 
 static double rd_f64be(const uint8_t *p)
 {
@@ -83,7 +72,7 @@ static am_status parse_bytes(parser *p, am_llsd *v, am_llsd_type type, const cha
     if (need(p, 4, what))
         return AM_ERR_INVALID;
     size_t at = p->pos - 1; /* the marker */
-    uint32_t n = rd_u32be(p->data + p->pos);
+    uint32_t n = am_be_u32(p->data + p->pos);
     p->pos += 4;
     if (n > p->size - p->pos)
         return am_fail_at(p->err, AM_ERR_INVALID, at, "LLSD %s length %u exceeds the %zu bytes left", what, n,
@@ -115,7 +104,7 @@ static am_status parse_array(parser *p, am_llsd *v, size_t depth)
     if ((s = need(p, 4, "array count")))
         return s;
     size_t at = p->pos - 1;
-    uint32_t n = rd_u32be(p->data + p->pos);
+    uint32_t n = am_be_u32(p->data + p->pos);
     p->pos += 4;
     /* each element takes at least one byte, plus the closing bracket */
     if (n > p->size - p->pos || (size_t)n + 1 > p->size - p->pos)
@@ -148,7 +137,7 @@ static am_status parse_map(parser *p, am_llsd *v, size_t depth)
     if ((s = need(p, 4, "map count")))
         return s;
     size_t at = p->pos - 1;
-    uint32_t n = rd_u32be(p->data + p->pos);
+    uint32_t n = am_be_u32(p->data + p->pos);
     p->pos += 4;
     /* each pair takes at least 'k' + length + a one-byte value */
     if (n > (p->size - p->pos) / 6)
@@ -171,7 +160,7 @@ static am_status parse_map(parser *p, am_llsd *v, size_t depth)
             return am_fail_at(p->err, AM_ERR_INVALID, p->pos, "LLSD map key %u: expected 'k', found 0x%02x", i,
                               p->data[p->pos]);
         size_t kat = p->pos;
-        uint32_t kl = rd_u32be(p->data + p->pos + 1);
+        uint32_t kl = am_be_u32(p->data + p->pos + 1);
         p->pos += 5;
         if (kl > p->size - p->pos)
             return am_fail_at(p->err, AM_ERR_INVALID, kat, "LLSD map key length %u exceeds the %zu bytes left", kl,
@@ -218,7 +207,7 @@ static am_status parse_value(parser *p, am_llsd *v, size_t depth)
         if ((s = need(p, 4, "integer")))
             return s;
         v->type = AM_LLSD_INTEGER;
-        v->v.integer = (int32_t)rd_u32be(p->data + p->pos);
+        v->v.integer = (int32_t)am_be_u32(p->data + p->pos);
         p->pos += 4;
         return AM_OK;
     case 'r':
@@ -293,7 +282,7 @@ static am_status put_len(am_buf *out, uint8_t marker, size_t len, am_error *err)
         return am_fail(err, AM_ERR_INVALID, "LLSD value of %zu bytes/elements is too long for a U32 length", len);
     uint8_t h[5];
     h[0] = marker;
-    wr_u32be(h + 1, (uint32_t)len);
+    am_be_put_u32(h + 1, (uint32_t)len);
     return put(out, h, 5, err);
 }
 
@@ -308,7 +297,7 @@ static am_status format_value(const am_llsd *v, am_buf *out, am_error *err, size
     case AM_LLSD_BOOLEAN: return put(out, v->v.boolean ? "1" : "0", 1, err);
     case AM_LLSD_INTEGER:
         b[0] = 'i';
-        wr_u32be(b + 1, (uint32_t)v->v.integer);
+        am_be_put_u32(b + 1, (uint32_t)v->v.integer);
         return put(out, b, 5, err);
     case AM_LLSD_REAL:
         b[0] = 'r';

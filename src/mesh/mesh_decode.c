@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/notes.h"
 #include "mesh/llsd.h"
 #include "mesh/mesh_asset.h"
@@ -25,11 +26,6 @@ static am_status warn(am_mesh_asset *a, am_error *err, const char *fmt, ...)
     am_status s = am_notes_vadd(&a->warnings, &a->warning_count, 256, "warnings", err, fmt, ap);
     va_end(ap);
     return s;
-}
-
-static uint16_t rd_u16le(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
 }
 
 /* A vector of n numbers (LLVector3/2::setValue: asReal per element, missing -> 0). */
@@ -113,7 +109,7 @@ static am_status decode_weights(const face_ctx *c, const am_llsd *w, am_mesh_fac
         while (joint != AM_WEIGHT_END) {
             if (len - pos < 2)
                 return face_fail(c, "Weights", base + pos, "vertex %zu influence %u: weight truncated", v, k);
-            uint16_t q = rd_u16le(p + pos);
+            uint16_t q = am_le_u16(p + pos);
             pos += 2;
             f->weight_joint[4 * v + k] = joint;
             f->weight_code[4 * v + k] = q;
@@ -201,7 +197,7 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
             frange[k] = (float)mx[k] - fmin[k];
         }
         for (size_t i = 0; i < 3 * n; i++) {
-            uint16_t q = rd_u16le(pos->bytes + 2 * i);
+            uint16_t q = am_le_u16(pos->bytes + 2 * i);
             f->position_codes[i] = q;
             f->positions[i] = am_mesh_dequantize(q, fmin[i % 3], frange[i % 3]);
         }
@@ -218,7 +214,7 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
         if (!f->normals || !f->normal_codes)
             return am_fail_nomem(c->err, "normals");
         for (size_t i = 0; i < 3 * n; i++) {
-            uint16_t q = rd_u16le(nrm->bytes + 2 * i);
+            uint16_t q = am_le_u16(nrm->bytes + 2 * i);
             f->normal_codes[i] = q;
             f->normals[i] = am_mesh_dequantize_normal(q);
         }
@@ -244,7 +240,7 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
             frange[k] = (float)f->uv_max[k] - fmin[k];
         }
         for (size_t i = 0; i < 2 * n; i++) {
-            uint16_t q = rd_u16le(tc->bytes + 2 * i);
+            uint16_t q = am_le_u16(tc->bytes + 2 * i);
             f->uv_codes[i] = q;
             f->uvs[i] = am_mesh_dequantize(q, fmin[i % 2], frange[i % 2]);
         }
@@ -277,7 +273,7 @@ static am_status decode_face(const face_ctx *c, const am_llsd *m, am_mesh_face *
             if (!f->indices)
                 return am_fail_nomem(c->err, "indices");
             for (size_t i = 0; i < count; i++) {
-                uint16_t ix = rd_u16le(tri->bytes + 2 * i);
+                uint16_t ix = am_le_u16(tri->bytes + 2 * i);
                 if (ix >= n)
                     return face_fail(c, "TriangleList", tri->offset + 5 + 2 * i,
                                      "index %zu = %u is not below the vertex count %zu", i, ix, n);

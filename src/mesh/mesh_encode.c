@@ -7,16 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/parallel.h"
 #include "mesh/llsd.h"
 #include "mesh/mesh_asset.h"
 #include "mesh/zblock.h"
-
-static void put_u16le(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
 
 /* ---------- LLSD building shorthands ---------- */
 
@@ -109,7 +104,7 @@ static am_status encode_weights(const am_mesh_face *f, const am_mesh_asset *a, c
                 return AM_ERR_INVALID;
             }
             buf[len++] = j;
-            put_u16le(buf + len, f->weight_code[4 * v + i]);
+            am_le_put_u16(buf + len, f->weight_code[4 * v + i]);
             len += 2;
         }
         if (k < AM_MAX_INFLUENCES)
@@ -152,7 +147,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
         mn[0] = f->pos_min.x, mn[1] = f->pos_min.y, mn[2] = f->pos_min.z;
         mx[0] = f->pos_max.x, mx[1] = f->pos_max.y, mx[2] = f->pos_max.z;
         for (size_t i = 0; i < 3 * n; i++)
-            put_u16le(buf + 2 * i, f->position_codes[i]);
+            am_le_put_u16(buf + 2 * i, f->position_codes[i]);
     } else {
         float range[3];
         for (int k = 0; k < 3; k++) {
@@ -161,7 +156,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
             range[k] = box->max[k] - box->min[k];
         }
         for (size_t i = 0; i < 3 * n; i++)
-            put_u16le(buf + 2 * i, am_mesh_quantize(f->positions[i], box->min[i % 3], range[i % 3]));
+            am_le_put_u16(buf + 2 * i, am_mesh_quantize(f->positions[i], box->min[i % 3], range[i % 3]));
     }
     if ((s = put_binary(map, "Position", buf, 6 * n, err)) || (s = put_domain(map, "PositionDomain", mn, mx, 3, err)))
         return s;
@@ -171,7 +166,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
         if (!(buf = malloc(6 * n)))
             return am_fail_nomem(err, "normals");
         for (size_t i = 0; i < 3 * n; i++)
-            put_u16le(buf + 2 * i, f->normal_codes ? f->normal_codes[i] : am_mesh_quantize_normal(f->normals[i]));
+            am_le_put_u16(buf + 2 * i, f->normal_codes ? f->normal_codes[i] : am_mesh_quantize_normal(f->normals[i]));
         if ((s = put_binary(map, "Normal", buf, 6 * n, err)))
             return s;
     }
@@ -185,7 +180,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
             memcpy(umin, f->uv_min, sizeof umin);
             memcpy(umax, f->uv_max, sizeof umax);
             for (size_t i = 0; i < 2 * n; i++)
-                put_u16le(buf + 2 * i, f->uv_codes[i]);
+                am_le_put_u16(buf + 2 * i, f->uv_codes[i]);
         } else {
             float lo[2] = {f->uvs[0], f->uvs[1]}, hi[2] = {f->uvs[0], f->uvs[1]}, range[2];
             for (size_t i = 0; i < 2 * n; i++) {
@@ -202,7 +197,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
                 umax[k] = hi[k];
             }
             for (size_t i = 0; i < 2 * n; i++)
-                put_u16le(buf + 2 * i, am_mesh_quantize(f->uvs[i], lo[i % 2], range[i % 2]));
+                am_le_put_u16(buf + 2 * i, am_mesh_quantize(f->uvs[i], lo[i % 2], range[i % 2]));
         }
         if ((s = put_binary(map, "TexCoord0", buf, 4 * n, err)) ||
             (s = put_domain(map, "TexCoord0Domain", umin, umax, 2, err)))
@@ -225,7 +220,7 @@ static am_status encode_face(const am_mesh_face *f, const lod_box *box, const am
             free(buf);
             return fail_face(err, block, fi, "index %zu is %u, not below the vertex count %zu", i, f->indices[i], n);
         }
-        put_u16le(buf + 2 * i, f->indices[i]);
+        am_le_put_u16(buf + 2 * i, f->indices[i]);
     }
     if ((s = put_binary(map, "TriangleList", buf, 2 * f->index_count, err)))
         return s;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
 
 void am_mesh_lod_stats_of(const am_mesh_lod *lod, am_mesh_lod_stats *out)
 {

@@ -1,11 +1,11 @@
-/* Reference skin JSON (skin_compare.h) and loading a skin from either an asset or JSON. */
+/* Reference skin JSON (skin_json.h) and loading a skin from either an asset or JSON. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
 #include "core/json_text.h"
 
 static am_status bad(am_error *err, const char *source, const char *field, const char *msg)

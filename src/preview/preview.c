@@ -15,7 +15,7 @@
 #include "mesh/zblock.h"
 #include "skin/skin_cost.h"
 #include "texture/texture.h"
-#include "world/digest.h"
+#include "core/base64.h"
 
 #define PREVIEW_FPS 30.0
 #define SAME_TIME_S 1e-6 /* key times closer than this are one frame */

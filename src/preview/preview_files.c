@@ -37,7 +37,7 @@ static am_status read_input(const char *path, const char *base_dir, const am_fil
     char dir[1024];
     snprintf(dir, sizeof dir, "%.*s", (int)bl, base_dir);
     char *real = NULL;
-    am_status s = am_import_resolve(dir, path + bl + 1, false, &real, err);
+    am_status s = am_file_ref_resolve(dir, path + bl + 1, false, &real, err);
     if (!s)
         s = am_read_file_as(real, format, data, size, err);
     else
@@ -68,7 +68,7 @@ static am_status texture_beside(const char *mesh_path, uint8_t **data, size_t *s
         if (lstat(path, &sb) != 0)
             continue;
         char *real = NULL;
-        am_status s = am_import_resolve(dir, name, false, &real, err);
+        am_status s = am_file_ref_resolve(dir, name, false, &real, err);
         if (!s)
             s = am_read_file_as(real, &am_image_file_format, data, size, err);
         if (s)

@@ -74,7 +74,7 @@ static bool has_scheme(const char *s)
     return i > 1 && s[i] == ':';
 }
 
-am_status am_import_resolve(const char *base_dir, const char *ref, bool uri, char **out_path, am_error *err)
+am_status am_file_ref_resolve(const char *base_dir, const char *ref, bool uri, char **out_path, am_error *err)
 {
     *out_path = NULL;
     char rel[PATH_MAX];
@@ -113,15 +113,15 @@ am_status am_import_resolve(const char *base_dir, const char *ref, bool uri, cha
     return *out_path ? AM_OK : am_fail_nomem(err, "file path");
 }
 
-am_status am_import_read_ref(const char *base_dir, const char *ref, bool uri, size_t max_bytes, uint8_t **data,
-                             size_t *size, char **resolved, am_error *err)
+am_status am_file_ref_read(const char *base_dir, const char *ref, bool uri, size_t max_bytes, uint8_t **data,
+                           size_t *size, char **resolved, am_error *err)
 {
     *data = NULL;
     *size = 0;
     if (resolved)
         *resolved = NULL;
     char *path;
-    am_status s = am_import_resolve(base_dir, ref, uri, &path, err);
+    am_status s = am_file_ref_resolve(base_dir, ref, uri, &path, err);
     if (s)
         return s;
     struct stat sb;

@@ -20,12 +20,12 @@ extern "C" {
 
 /* Resolve `ref` (URI percent-escapes such as %20 decoded when `uri` is true) inside
  * `base_dir`. *out_path (malloc'd) gets the resolved absolute path. */
-am_status am_import_resolve(const char *base_dir, const char *ref, bool uri, char **out_path, am_error *err);
+am_status am_file_ref_resolve(const char *base_dir, const char *ref, bool uri, char **out_path, am_error *err);
 
 /* Resolve and read the whole file, refusing one larger than max_bytes before reading it.
  * *resolved (may be NULL) gets the resolved path. */
-am_status am_import_read_ref(const char *base_dir, const char *ref, bool uri, size_t max_bytes, uint8_t **data,
-                             size_t *size, char **resolved, am_error *err);
+am_status am_file_ref_read(const char *base_dir, const char *ref, bool uri, size_t max_bytes, uint8_t **data,
+                           size_t *size, char **resolved, am_error *err);
 
 #ifdef __cplusplus
 }

@@ -77,9 +77,11 @@ static json_t *phases_json(const double *v)
 
 static json_t *vec(am_vec3 v) { return json_pack("[f, f, f]", v.x, v.y, v.z); }
 
-am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
-                              const char *conversion, const char *skeleton_note, const double *phase_wall,
-                              const double *phase_cpu, am_buf *out, am_error *err)
+/* The bind part of the run's report, NAME.bind.json (a JSON object). phase_wall/phase_cpu
+ * (AM_BIND_PHASE_COUNT each, NULL: left out) are the command's phases. */
+static am_status bind_report_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
+                                  const char *conversion, const char *skeleton_note, const double *phase_wall,
+                                  const double *phase_cpu, am_buf *out, am_error *err)
 {
     json_t *root = json_object(), *joints = json_array(), *islands = json_array(), *warnings = json_array();
     if (!root || !joints || !islands || !warnings) {
@@ -143,7 +145,8 @@ am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *s
     return s;
 }
 
-am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err)
+/* Its short text, the bind part of the report's summary. */
+static am_status bind_report_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err)
 {
     am_status s = am_buf_printf(out, err,
                                 "bind (%s): %zu vertices (%zu welded), %zu islands, %zu unweighted; %.3f s "
@@ -457,7 +460,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
                            out->skeleton_note)) ||
-        (s = am_bind_result_text(&out->bind, &skel, &text, err)))
+        (s = bind_report_text(&out->bind, &skel, &text, err)))
         goto done;
     for (size_t i = 0; i < out->warning_count && !s; i++)
         s = am_buf_printf(&text, err, "  warning: %s\n", out->warnings[i]);
@@ -478,7 +481,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         am_buf png = {0};
         snprintf(name, sizeof name, "%s_placement.png", out->name);
         if (!(s = placement_sheet(&bench, out->skeleton_note, job->bind.threads, &img, err))) {
-            s = am_png_encode(&img, &png, err);
+            s = am_tex_png_encode_picture(&img, &png, err);
             am_image_free(&img);
         }
         if (!s)
@@ -489,8 +492,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     }
     lap(out, AM_BIND_PHASE_PICTURES, &clk);
     snprintf(name, sizeof name, "%s.bind.json", out->name);
-    if ((s = am_bind_result_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note,
-                                 out->phase_wall_s, out->phase_cpu_s, &buf, err)) ||
+    if ((s = bind_report_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note,
+                              out->phase_wall_s, out->phase_cpu_s, &buf, err)) ||
         (s = am_outset_add(set, name, buf.data, buf.size, err)))
         goto done;
     name_file(out, bind_json_at, name);

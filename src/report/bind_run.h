@@ -93,13 +93,6 @@ typedef struct am_bind_run_result {
 am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err);
 void am_bind_run_free(am_bind_run_result *r);
 
-/* The bind part of the report (JSON object, and a short text). phase_wall/phase_cpu
- * (AM_BIND_PHASE_COUNT each, NULL: left out) are the command's phases. */
-am_status am_bind_result_json(const am_bind_result *r, const am_bind_skeleton *skel, const char *source,
-                              const char *conversion, const char *skeleton_note, const double *phase_wall,
-                              const double *phase_cpu, am_buf *out, am_error *err);
-am_status am_bind_result_text(const am_bind_result *r, const am_bind_skeleton *skel, am_buf *out, am_error *err);
-
 #ifdef __cplusplus
 }
 #endif

@@ -314,7 +314,7 @@ static void picture_draw(void *ctx, size_t i, int worker)
     struct picture *p = &J->pic[i];
     if (i == 0) { /* the sheet: drawn already, or its failure is recorded */
         if (!p->status)
-            p->status = am_png_encode(&J->sheet, &p->png, &p->err);
+            p->status = am_tex_png_encode_picture(&J->sheet, &p->png, &p->err);
         return;
     }
     am_error_clear(&p->err);
@@ -323,7 +323,7 @@ static void picture_draw(void *ctx, size_t i, int worker)
     p->status = am_quality_render_closeup_threads(J->b, J->r, J->poses, J->pose_count, i - 1, J->threads, &img,
                                                   &p->found, p->joint, sizeof p->joint, &p->err);
     if (!p->status && p->found)
-        p->status = am_png_encode(&img, &p->png, &p->err);
+        p->status = am_tex_png_encode_picture(&img, &p->png, &p->err);
     am_image_free(&img);
 }
 

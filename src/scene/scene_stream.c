@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
+
 /* A field added to a scene struct changes its size: carry the new field in put_* and
  * get_* below (and in test_scene_stream.c's rich scene), then update the size here. */
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -59,7 +61,8 @@ static void put_u8(writer *w, uint8_t v) { put(w, &v, 1); }
 
 static void put_u32(writer *w, uint32_t v)
 {
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    uint8_t b[4];
+    am_le_put_u32(b, v);
     put(w, b, 4);
 }
 
@@ -362,7 +365,7 @@ static const uint8_t *take(reader *r, size_t n)
 static uint32_t get_u32(reader *r)
 {
     const uint8_t *b = take(r, 4);
-    return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
+    return b ? am_le_u32(b) : 0;
 }
 
 static uint64_t get_u64(reader *r)

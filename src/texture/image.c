@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "texture/texture.h"
 
 static bool starts(const uint8_t *d, size_t n, const void *magic, size_t m)
@@ -71,8 +72,8 @@ am_status am_image_size(const uint8_t *data, size_t size, uint32_t *width, uint3
         /* signature (8), then IHDR first: length (4), "IHDR", width, height (big-endian) */
         if (size < 24 || memcmp(data + 12, "IHDR", 4) != 0)
             return am_fail(err, AM_ERR_INVALID, "corrupt PNG: the first chunk is not IHDR");
-        *width = (uint32_t)data[16] << 24 | (uint32_t)data[17] << 16 | (uint32_t)data[18] << 8 | data[19];
-        *height = (uint32_t)data[20] << 24 | (uint32_t)data[21] << 16 | (uint32_t)data[22] << 8 | data[23];
+        *width = am_be_u32(data + 16);
+        *height = am_be_u32(data + 20);
         return AM_OK;
     case AM_IMAGE_JPEG: return am_tex_jpeg_size(data, size, width, height, err);
     case AM_IMAGE_OTHER:
@@ -123,4 +124,29 @@ am_status am_image_read(const char *path, am_tex_image *out, am_error *err)
 am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err)
 {
     return read_with(path, &am_png_file_format, am_tex_png_decode, out, err);
+}
+
+am_status am_tex_image_to_rgba(const am_tex_image *in, am_tex_image *out, am_error *err)
+{
+    am_status s = am_tex_image_alloc(out, in->width, in->height, 4, err);
+    if (s)
+        return s;
+    size_t n = (size_t)in->width * in->height;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out->pixels + 4 * i, in->pixels + in->channels * i, 3);
+        out->pixels[4 * i + 3] = in->channels == 4 ? in->pixels[4 * i + 3] : 255;
+    }
+    return AM_OK;
+}
+
+am_status am_tex_png_read_rgba(const char *path, am_tex_image *out, am_error *err)
+{
+    am_tex_image tex;
+    memset(out, 0, sizeof *out);
+    am_status s = am_tex_png_read(path, &tex, err);
+    if (s)
+        return s;
+    s = am_tex_image_to_rgba(&tex, out, err);
+    am_tex_image_free(&tex);
+    return s;
 }

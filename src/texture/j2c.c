@@ -5,15 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "texture/texture.h"
 
 #define AM_J2C_MAX_SIDE 4096u /* SL textures are <= 2048; bounds what a hostile header can allocate */
 #define AM_J2C_MAX_TILES 1024u
 
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 typedef struct opj_msg {
     char text[200];
@@ -276,13 +273,13 @@ static am_status walk_markers(const uint8_t *d, size_t n, size_t *tiles_at, am_e
     size_t pos = 2; /* after SOC */
     *tiles_at = n;
     while (pos + 4 <= n) {
-        unsigned m = (unsigned)d[pos] << 8 | d[pos + 1];
+        unsigned m = am_be_u16(d + pos);
         if (d[pos] != 0xFF)
             return am_fail_at(err, AM_ERR_INVALID, pos, "JPEG-2000: expected a marker (FF xx), found %02X %02X", d[pos],
                               d[pos + 1]);
         if (m == 0xFF90 || m == 0xFFD9)
             break;
-        size_t len = (size_t)d[pos + 2] << 8 | d[pos + 3];
+        size_t len = am_be_u16(d + pos + 2);
         if (len < 2 || pos + 2 + len > n)
             return am_fail_at(
                 err, AM_ERR_INVALID, pos,
@@ -292,7 +289,7 @@ static am_status walk_markers(const uint8_t *d, size_t n, size_t *tiles_at, am_e
     }
     *tiles_at = pos;
     while (pos + 12 <= n && d[pos] == 0xFF && d[pos + 1] == 0x90) {
-        size_t psot = rd32(d + pos + 6);
+        size_t psot = am_be_u32(d + pos + 6);
         if (psot == 0) /* the last tile-part: up to EOC */
             return AM_OK;
         if (psot < 14 || pos + psot > n)
@@ -328,9 +325,9 @@ am_status am_j2c_decode(const uint8_t *data, size_t size, am_tex_image *out, am_
      * tile while reading the header, so a hostile size or tile count must not reach it. */
     if (size < 43)
         return am_fail_at(err, AM_ERR_INVALID, size, "JPEG-2000 SIZ segment truncated");
-    uint32_t xs = rd32(data + 8), ys = rd32(data + 12), xo = rd32(data + 16), yo = rd32(data + 20);
-    uint32_t xt = rd32(data + 24), yt = rd32(data + 28), xto = rd32(data + 32), yto = rd32(data + 36);
-    uint32_t csiz = (uint32_t)data[40] << 8 | data[41];
+    uint32_t xs = am_be_u32(data + 8), ys = am_be_u32(data + 12), xo = am_be_u32(data + 16), yo = am_be_u32(data + 20);
+    uint32_t xt = am_be_u32(data + 24), yt = am_be_u32(data + 28), xto = am_be_u32(data + 32), yto = am_be_u32(data + 36);
+    uint32_t csiz = am_be_u16(data + 40);
     if (xo >= xs || yo >= ys || xs - xo > AM_J2C_MAX_SIDE || ys - yo > AM_J2C_MAX_SIDE)
         return am_fail_at(err, AM_ERR_INVALID, 8, "JPEG-2000 image size %ux%u unsupported (at most %u a side)",
                           xs - (xo < xs ? xo : 0), ys - (yo < ys ? yo : 0), AM_J2C_MAX_SIDE);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "texture/texture.h"
 
 /* Larger inputs are refused before allocating (a 1024 texture is the goal; --resize may
@@ -38,10 +39,6 @@ void am_tex_image_free(am_tex_image *img)
     memset(img, 0, sizeof *img);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* Walk the chunks (length, type, data, CRC; PNG spec 5.3) so damage is named by chunk and
  * byte offset before libpng, whose messages name neither, reads the image. */
@@ -51,7 +48,7 @@ static am_status walk_chunks(const uint8_t *d, size_t n, am_error *err)
     for (int first = 1;; first = 0) {
         if (pos + 12 > n)
             return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: truncated before the IEND chunk (%zu bytes)", n);
-        uint32_t len = be32(d + pos);
+        uint32_t len = am_be_u32(d + pos);
         const uint8_t *type = d + pos + 4;
         char name[5] = {0};
         for (int i = 0; i < 4; i++) {
@@ -67,7 +64,7 @@ static am_status walk_chunks(const uint8_t *d, size_t n, am_error *err)
         uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), type, len + 4);
         /* as libpng: a critical chunk (upper-case first letter) must pass; a damaged
          * ancillary one is dropped with a warning, so it does not fail the image */
-        if (crc != be32(d + pos + 8 + len) && name[0] >= 'A' && name[0] <= 'Z')
+        if (crc != am_be_u32(d + pos + 8 + len) && name[0] >= 'A' && name[0] <= 'Z')
             return am_fail_at(err, AM_ERR_INVALID, pos, "corrupt PNG: chunk %s fails its CRC check", name);
         if (strcmp(name, "IEND") == 0)
             return AM_OK;
@@ -84,7 +81,7 @@ static size_t chunk_named(const uint8_t *d, size_t n, const char *msg)
     for (size_t pos = sizeof png_signature; pos + 12 <= n;) {
         if (memcmp(d + pos + 4, msg, 4) == 0)
             return pos;
-        size_t len = be32(d + pos);
+        size_t len = am_be_u32(d + pos);
         if (len > n - pos - 12)
             break;
         pos += 12 + len;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "texture/texture.h"
 
 /* Measured on the 10k bind pictures (8.4 MB filtered), CPU s / bytes: level 2 0.024 / 399 kB;
@@ -19,22 +20,14 @@
 /* A chunk's length and the image's sides are at most 2^31 - 1 (PNG spec 5.3, 11.2.2). */
 #define PNG_MAX_31 0x7fffffffu
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* One chunk at p (length, type, data, CRC of type + data); returns the byte after it. */
 static uint8_t *put_chunk(uint8_t *p, const char type[4], const uint8_t *data, uint32_t len)
 {
-    put_be32(p, len);
+    am_be_put_u32(p, len);
     memcpy(p + 4, type, 4);
     if (len)
         memcpy(p + 8, data, len);
-    put_be32(p + 8 + len, libdeflate_crc32(0, p + 4, (size_t)len + 4));
+    am_be_put_u32(p + 8 + len, libdeflate_crc32(0, p + 4, (size_t)len + 4));
     return p + 12 + len;
 }
 
@@ -144,8 +137,8 @@ am_status am_tex_png_encode_picture(const am_tex_image *img, am_buf *out, am_err
     uint8_t *p = out->data + out->size;
     memcpy(p, signature, sizeof signature);
     uint8_t ihdr[13] = {0};
-    put_be32(ihdr, w);
-    put_be32(ihdr + 4, h);
+    am_be_put_u32(ihdr, w);
+    am_be_put_u32(ihdr + 4, h);
     ihdr[8] = 8;                   /* bits per sample */
     ihdr[9] = out_ch == 3 ? 2 : 6; /* colour type RGB / RGBA; compression, filter, interlace 0 */
     p = put_chunk(p + sizeof signature, "IHDR", ihdr, sizeof ihdr);

@@ -53,6 +53,9 @@ typedef struct am_tex_image {
 /* Allocate a zeroed image (channels 3 or 4). */
 am_status am_tex_image_alloc(am_tex_image *img, uint32_t width, uint32_t height, uint32_t channels, am_error *err);
 void am_tex_image_free(am_tex_image *img);
+/* A copy of in (3 or 4 channels) as RGBA, alpha 255 where it has none: how a decoded picture
+ * becomes one the bench's renderer draws on (it expects 4 channels). */
+am_status am_tex_image_to_rgba(const am_tex_image *in, am_tex_image *out, am_error *err);
 
 /* --- PNG (libpng; the rendered pictures' writer: libdeflate) --- */
 /* Decode a PNG from memory; any bit depth / colour type becomes 8-bit RGB or RGBA
@@ -60,6 +63,8 @@ void am_tex_image_free(am_tex_image *img);
  * than 8192 pixels a side: AM_ERR_INVALID. */
 am_status am_tex_png_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err);
 am_status am_tex_png_read(const char *path, am_tex_image *out, am_error *err);
+/* The same, always as RGBA (am_tex_image_to_rgba). */
+am_status am_tex_png_read_rgba(const char *path, am_tex_image *out, am_error *err);
 /* Encode (appended to out). An RGBA image whose every alpha is 255 is written as RGB (the
  * same pixels, a quarter fewer bytes to compress). Rows are filtered by libpng's per-row
  * choice of all five filters, for images such as photographs. */

@@ -4,31 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
 #include <uuid/uuid.h>
-
-am_status am_sha256(const void *data, size_t n, uint8_t out[32], am_error *err)
-{
-    unsigned int len = 0;
-    if (EVP_Digest(data, n, out, &len, EVP_sha256(), NULL) != 1 || len != 32)
-        return am_fail(err, AM_ERR_INVALID, "SHA-256 computation failed (libcrypto)");
-    return AM_OK;
-}
-
-am_status am_sha256_hex(const void *data, size_t n, char out[65], am_error *err)
-{
-    uint8_t d[32];
-    am_status s = am_sha256(data, n, d, err);
-    if (s)
-        return s;
-    static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = hex[d[i] >> 4];
-        out[2 * i + 1] = hex[d[i] & 15];
-    }
-    out[64] = '\0';
-    return AM_OK;
-}
 
 void am_uuid_from_name(const char *name, am_uuid *out)
 {

@@ -1,6 +1,6 @@
-/* Content fingerprints for the world path: SHA-256 (what WorldBridge verifies and what
- * the Idempotency-Key is) and UUIDs derived from content, so re-exporting the same
- * creature yields the same asset IDs (base64: core/base64.h). */
+/* Content fingerprints for the world path: UUIDs derived from content, so re-exporting the
+ * same creature yields the same asset IDs. SHA-256 itself (what WorldBridge verifies and what
+ * the Idempotency-Key is) lives in core/sha256.h, base64 in core/base64.h. */
 #ifndef AM_WORLD_DIGEST_H
 #define AM_WORLD_DIGEST_H
 
@@ -13,11 +13,7 @@ extern "C" {
 
 #include "core/base64.h" /* base64 moved to core; kept reachable from here */
 #include "core/error.h"
-
-/* The 32-byte SHA-256 of data (OpenSSL libcrypto). */
-am_status am_sha256(const void *data, size_t n, uint8_t out[32], am_error *err);
-/* Same, as 64 lowercase hex digits plus NUL. */
-am_status am_sha256_hex(const void *data, size_t n, char out[65], am_error *err);
+#include "core/sha256.h" /* the content hash the UUIDs are made from */
 
 /* A UUID is kept as its 16 bytes in network order (the order of the RFC text form and of
  * the OpenSim ExtraParams blob). */

@@ -10,6 +10,7 @@
 #include <libxml/tree.h>
 #include <zlib.h>
 
+#include "core/bytes.h"
 #include "core/io.h"
 #include "core/xml_doc.h"
 #include "world/archive_lib.h"
@@ -407,11 +408,6 @@ static am_status get_base64(const px *p, xmlNode *n, const char *field, uint8_t 
     return s == AM_ERR_NOMEM ? am_fail_nomem(p->err, field) : s ? bad(p, field, "is not base64") : AM_OK;
 }
 
-static uint32_t le32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-
 am_status am_oar_parse_extra_params(const uint8_t *blob, size_t size, am_oar_part *part, am_error *err)
 {
     part->has_sculpt = part->has_mesh_flags = false;
@@ -422,8 +418,8 @@ am_status am_oar_parse_extra_params(const uint8_t *blob, size_t size, am_oar_par
         if (size - off < 6)
             return am_fail_at(err, AM_ERR_INVALID, off, "ExtraParams entry %u of %u: header past the end (%zu bytes)",
                               i + 1, blob[0], size);
-        unsigned type = blob[off] | (unsigned)blob[off + 1] << 8;
-        uint32_t len = le32(blob + off + 2);
+        unsigned type = am_le_u16(blob + off);
+        uint32_t len = am_le_u32(blob + off + 2);
         off += 6;
         if (len > size - off)
             return am_fail_at(err, AM_ERR_INVALID, off, "ExtraParams entry 0x%02x: %u bytes past the end", type, len);
@@ -433,7 +429,7 @@ am_status am_oar_parse_extra_params(const uint8_t *blob, size_t size, am_oar_par
             part->sculpt_type = blob[off + 16];
         } else if (type == AM_OAR_EP_MESH_FLAGS && len >= 4) {
             part->has_mesh_flags = true;
-            part->mesh_flags = le32(blob + off);
+            part->mesh_flags = am_le_u32(blob + off);
         }
         off += len;
     }
@@ -446,7 +442,7 @@ static am_status parse_sop_anims(const px *p, const uint8_t *b, size_t n, am_oar
 {
     if (n < 2)
         return AM_OK;
-    unsigned count = b[0] | (unsigned)b[1] << 8;
+    unsigned count = am_le_u16(b);
     part->playing = calloc(count ? count : 1, sizeof *part->playing);
     if (!part->playing)
         return am_fail_nomem(p->err, "SOPAnims");

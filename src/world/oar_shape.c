@@ -4,28 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/io.h"
 #include "world/oar.h"
 
 #define AM_PLYWOOD "89556747-24cb-43ed-920b-47caed15465f"
 
-static void put_u16le(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v & 0xff);
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put_u32le(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* The sculpt entry (type 0x30, 17 bytes: the mesh UUID, then 5 = mesh) at p; returns the end. */
 static uint8_t *put_sculpt_entry(uint8_t *p, const am_uuid *mesh)
 {
-    put_u16le(p, 0x30); /* PARAMS_SCULPT */
-    put_u32le(p + 2, 17);
+    am_le_put_u16(p, 0x30); /* PARAMS_SCULPT */
+    am_le_put_u32(p + 2, 17);
     p += 6;
     memcpy(p, mesh->b, 16);
     p += 16;
@@ -37,9 +26,9 @@ void am_oar_extra_params(const am_uuid *mesh, uint8_t out[AM_OAR_EXTRA_PARAMS_SI
 {
     out[0] = 2; /* entries */
     uint8_t *p = put_sculpt_entry(out + 1, mesh);
-    put_u16le(p, 0x70); /* PARAMS_EXTENDED_MESH */
-    put_u32le(p + 2, 4);
-    put_u32le(p + 6, 1); /* ANIMATED_MESH_ENABLED_FLAG */
+    am_le_put_u16(p, 0x70); /* PARAMS_EXTENDED_MESH */
+    am_le_put_u32(p + 2, 4);
+    am_le_put_u32(p + 6, 1); /* ANIMATED_MESH_ENABLED_FLAG */
 }
 
 void am_oar_extra_params_child(const am_uuid *mesh, uint8_t out[AM_OAR_CHILD_EXTRA_PARAMS_SIZE])

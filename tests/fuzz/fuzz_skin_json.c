@@ -5,7 +5,8 @@
 #include <stdlib.h>
 
 #include "fuzz_common.h"
-#include "mesh/skin_compare.h"
+#include "mesh/skin_json.h"
+#include "skin/skin_compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -87,7 +87,7 @@ double am_test_sheet_min_fill(const char *png, int columns, size_t *panels)
     am_image img;
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_png_read(png, &img, &err), AM_OK);
+    assert_int_equal(am_tex_png_read_rgba(png, &img, &err), AM_OK);
     am_test_panel p[256];
     size_t n = am_test_sheet_panels(&img, columns, p, 256);
     double worst = n ? 1 : 0;

@@ -432,12 +432,12 @@ static am_status embedded_image(ai_convert *cv, const struct aiTexture *t, am_sc
 static am_status file_image(ai_convert *cv, const char *path, am_scene_material *m)
 {
     char *resolved = NULL;
-    if (am_import_resolve(cv->base_dir, path, false, &resolved, NULL)) {
+    if (am_file_ref_resolve(cv->base_dir, path, false, &resolved, NULL)) {
         const char *base = path;
         for (const char *p = path; *p; p++)
             if (*p == '/' || *p == '\\')
                 base = p + 1;
-        if (!base[0] || am_import_resolve(cv->base_dir, base, false, &resolved, NULL)) {
+        if (!base[0] || am_file_ref_resolve(cv->base_dir, base, false, &resolved, NULL)) {
             am_scene_note(cv->scene, "material '%s': texture '%.80s' is not in the model's folder (nor '%.40s'): "
                           "untextured", m->name, path, base);
             return AM_OK;

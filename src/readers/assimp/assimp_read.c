@@ -138,7 +138,7 @@ static struct aiFile *open_file(struct aiFileIO *io, const char *name, const cha
         am_error e;
         am_error_clear(&e);
         size_t size;
-        if (am_import_read_ref(c->base_dir, rel, false, AM_ASSIMP_MAX_EXTRA_FILE_BYTES, &m->owned, &size, NULL, &e)) {
+        if (am_file_ref_read(c->base_dir, rel, false, AM_ASSIMP_MAX_EXTRA_FILE_BYTES, &m->owned, &size, NULL, &e)) {
             if (e.code == AM_ERR_INVALID)
                 am_scene_note(c->scene, "assimp asked for '%.80s': %s", rel, e.msg);
             free(m);

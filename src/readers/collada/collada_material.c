@@ -27,7 +27,7 @@ static am_status resolve_image(dae_ctx *c, const xmlNode *image, char **path)
         return AM_OK;
     am_error e;
     am_error_clear(&e);
-    am_status st = am_import_resolve(c->base_dir, raw, true, path, &e);
+    am_status st = am_file_ref_resolve(c->base_dir, raw, true, path, &e);
     if (st == AM_ERR_IO) {
         am_scene_note(c->scene, "texture image '%s' not found next to the model: drawn untextured", raw);
         return AM_OK;

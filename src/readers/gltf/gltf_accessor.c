@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "readers/gltf/gltf_internal.h"
 
 typedef struct elem_type {
@@ -45,18 +46,13 @@ static const char *component_name(int type)
     }
 }
 
-/* Little-endian loads, whatever the host. */
-static uint32_t load_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
+/* Little-endian loads (core/bytes.h), whatever the host. */
 static uint32_t load_uint(const uint8_t *p, int type)
 {
     switch (type) {
     case GLTF_UNSIGNED_BYTE: return p[0];
-    case GLTF_UNSIGNED_SHORT: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-    default: return load_u32(p);
+    case GLTF_UNSIGNED_SHORT: return am_le_u16(p);
+    default: return am_le_u32(p);
     }
 }
 
@@ -70,20 +66,15 @@ static double load_number(const uint8_t *p, int type, bool normalized)
     }
     case GLTF_UNSIGNED_BYTE: return normalized ? p[0] / 255.0 : p[0];
     case GLTF_SHORT: {
-        double v = (int16_t)(uint16_t)((uint32_t)p[0] | (uint32_t)p[1] << 8);
+        double v = (int16_t)am_le_u16(p);
         return normalized ? fmax(v / 32767.0, -1.0) : v;
     }
     case GLTF_UNSIGNED_SHORT: {
-        double v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+        double v = am_le_u16(p);
         return normalized ? v / 65535.0 : v;
     }
-    case GLTF_UNSIGNED_INT: return load_u32(p);
-    default: {
-        uint32_t bits = load_u32(p);
-        float f;
-        memcpy(&f, &bits, 4);
-        return f;
-    }
+    case GLTF_UNSIGNED_INT: return am_le_u32(p);
+    default: return am_le_f32(p);
     }
 }
 

@@ -69,7 +69,7 @@ static am_status load_buffer(gltf_ctx *c, size_t index)
         if (strncmp(uri, "data:", 5) == 0) {
             st = gltf_data_uri(c, uri, where, AM_GLTF_MAX_BUFFER_BYTES, &b->owned, &have, NULL, 0);
         } else {
-            st = am_import_read_ref(c->base_dir, uri, true, AM_GLTF_MAX_BUFFER_BYTES, &b->owned, &have, NULL, c->err);
+            st = am_file_ref_read(c->base_dir, uri, true, AM_GLTF_MAX_BUFFER_BYTES, &b->owned, &have, NULL, c->err);
             if (st)
                 return gltf_wrap(c, st, "%s", where);
         }

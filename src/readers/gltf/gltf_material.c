@@ -81,7 +81,7 @@ static am_status read_image(gltf_ctx *c, size_t image, am_scene_material *m)
     /* A file: resolved inside the folder; only its first bytes are read here (the import
      * pipeline decodes it). */
     char *path;
-    if ((st = am_import_resolve(c->base_dir, uri, true, &path, c->err)))
+    if ((st = am_file_ref_resolve(c->base_dir, uri, true, &path, c->err)))
         return gltf_wrap(c, st, "%s", what);
     uint8_t head[16] = {0};
     size_t got = 0;

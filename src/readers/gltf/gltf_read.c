@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/io.h"
 #include "core/json_text.h"
 #include "readers/gltf/gltf_internal.h"
@@ -117,11 +118,6 @@ am_status gltf_strdup(gltf_ctx *c, const char *s, char **out)
     return *out ? AM_OK : am_fail_nomem(c->err, "glTF name");
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 #define GLB_JSON 0x4E4F534Au /* "JSON" */
 #define GLB_BIN 0x004E4942u  /* "BIN\0" */
 
@@ -131,7 +127,7 @@ static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t
     if (n < 12)
         return gltf_fail(c, "truncated GLB: %zu bytes is shorter than its 12-byte header (the file was cut short: "
                             "copy or download it again, or export it again)", n);
-    uint32_t version = le32(d + 4), length = le32(d + 8);
+    uint32_t version = am_le_u32(d + 4), length = am_le_u32(d + 8);
     if (version != 2) {
         am_fail_at(c->err, AM_ERR_INVALID, 4, "GLB version %u: only glTF 2.0 binaries are read%s", version,
                    version == 1 ? " (re-export as glTF 2.0)" : "");
@@ -141,7 +137,7 @@ static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t
     if (length > n) { /* cut short: say which chunk lost its end, and what to do */
         const char *lost = "the JSON chunk (the scene's description)";
         if (n >= 20) {
-            uint64_t json_end = 20 + (uint64_t)le32(d + 12);
+            uint64_t json_end = 20 + (uint64_t)am_le_u32(d + 12);
             if (json_end <= n)
                 lost = "the binary chunk (the geometry, the weights and the embedded textures)";
         }
@@ -169,7 +165,7 @@ static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t
             am_error_where(c->err, "%s", c->source);
             return AM_ERR_INVALID;
         }
-        uint32_t len = le32(d + at), type = le32(d + at + 4);
+        uint32_t len = am_le_u32(d + at), type = am_le_u32(d + at + 4);
         const char *name = type == GLB_JSON ? "JSON" : type == GLB_BIN ? "BIN" : "unknown";
         if (len > n - at - 8 || len % 4) {
             am_fail_at(c->err, AM_ERR_INVALID, at, "GLB chunk %zu (%s): length %u %s", chunk, name, len,

@@ -1,6 +1,6 @@
 /* Joint-by-joint comparison of two skin blocks (docs/reference/lessons.md#rule-2) and the override test
  * of docs/reference/mesh-asset.md#joint-position-overrides. */
-#include "mesh/skin_compare.h"
+#include "skin/skin_compare.h"
 
 #include <math.h>
 #include <stdio.h>

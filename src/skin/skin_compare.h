@@ -1,20 +1,14 @@
-/* Skin blocks as references (docs/reference/lessons.md#rule-2): the skin block of a decoded real upload is
- * the reference our own skin block must match, joint by joint.
- *
- * Reference JSON ("skin JSON"), the skin block exactly as an asset stores it (LL layout,
- * docs/reference/mesh-asset.md#matrix-layout: 16 numbers per matrix, translation at 12..14):
- *   {"joint_names": ["mPelvis", ...],
- *    "inverse_bind_matrix": [[16 numbers], ...],        one per joint
- *    "alt_inverse_bind_matrix": [[16 numbers], ...],    optional (joint-position overrides)
- *    "bind_shape_matrix": [16 numbers]}                 optional on input (identity)
+/* Skin blocks as references (docs/reference/lessons.md#rule-2): the skin block of a decoded real
+ * upload is the reference our own skin block must match, joint by joint. Either side is a
+ * mesh asset's skin or its reference JSON (mesh/skin_json.h, am_skin_load_any).
  *
  * The comparison matches joints by canonical name (aliases resolved through the viewer
  * skeleton when one is given, else exact names), compares the inverse bind matrices and
  * the alternate inverse bind matrices of every shared joint (never the bind shape, which
  * depends on the mesh), and reports the worst element difference per joint.
  */
-#ifndef AM_MESH_SKIN_COMPARE_H
-#define AM_MESH_SKIN_COMPARE_H
+#ifndef AM_SKIN_COMPARE_H
+#define AM_SKIN_COMPARE_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,26 +18,10 @@ extern "C" {
 #include <stddef.h>
 
 #include "core/error.h"
-#include "core/io.h"
 #include "mesh/mesh_asset.h"
 #include "skeleton/skeleton.h"
 
-/* A skin reference JSON (what mesh decode --skin-json writes: 110 joints of two matrices is
- * about 60 KB) is an object of at most this many bytes (docs/formats.md "Size limits"). */
-#define AM_SKIN_JSON_MAX_FILE_BYTES ((size_t)4 << 20)
-/* Its tree's memory budget (core/json_text.h): 16 times the file limit. */
-#define AM_SKIN_JSON_TREE_BUDGET ((size_t)64 << 20)
-extern const am_file_format am_skin_json_format;
-
 #define AM_SKIN_COMPARE_DEFAULT_TOL 1e-4
-
-/* --- reference JSON --- */
-am_status am_skin_json_parse(const char *text, size_t size, const char *source, am_skin_info *out, am_error *err);
-/* Write the reference JSON of a skin (17 significant digits: values round-trip exactly). */
-am_status am_skin_json_write(const am_skin_info *skin, am_buf *out, am_error *err);
-/* Load a skin from a mesh asset (.llmesh/.slm: binary LLSD header) or from reference JSON,
- * told apart by content. A mesh asset without a skin block is an error. */
-am_status am_skin_load_any(const char *path, am_skin_info *out, am_error *err);
 
 /* --- overrides (docs/reference/mesh-asset.md#joint-position-overrides) --- */
 /* For joint j of a skin with alternates: its override translation (alt[12..14]) and,
