@@ -50,6 +50,7 @@
 #include "readers/assimp/assimp_read.h"
 #include "readers/obj/obj_read.h"
 #include "readers/bvh/bvh_scene.h"
+#include "map/map_bvh.h"
 
 /* Joint mapping (names, body plan, axes, suggestion) and retargeting. */
 #include "map/axes.h"
