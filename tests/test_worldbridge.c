@@ -17,6 +17,7 @@
 #include "core/io.h"
 #include "support/http_server.h"
 #include "support/test_support.h"
+#include "world/world_push.h"
 #include "world/worldbridge.h"
 #include "support/world_fixtures.h"
 
@@ -302,6 +303,65 @@ static void test_full_sequence_follows_the_contract(void **state)
     assert_string_equal(json_string_value(json_object_get(sent, "uuid")), obj);
     json_decref(sent);
     free(rq.body);
+    json_decref(md);
+}
+
+/* am_world_push orders the same four commands itself: the play names the UUID the bridge
+ * gave the stored animation, and `done` says what happened. */
+static void test_world_push_spawns_stores_plays_the_stored_uuid_and_saves(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    json_error_t je;
+    char path[4096];
+    json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
+    assert_non_null(md);
+    am_world_push_anim anims[2] = {{"idle", f->anim, f->anim_size, ""}, {"wave", f->anim, f->anim_size, ""}};
+    am_world_push_request rq = {md, "tri", {128, 64.5, 22}, NULL, 0, NULL, anims, 2, "wave", true};
+    am_world_push_done done;
+    assert_int_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
+    assert_string_equal(done.object, "00000000-0000-4000-8000-000000000001");
+    assert_string_equal(anims[0].uuid, "00000000-0000-4000-8000-000000000002");
+    assert_string_equal(anims[1].uuid, "00000000-0000-4000-8000-000000000003");
+    assert_int_equal(done.stored, 2);
+    assert_true(done.played && done.saved);
+    assert_int_equal(done.requests, 5);
+    assert_string_equal(done.step, "");
+    assert_string_equal(f->b.violation, "");
+    assert_int_equal(f->b.spawns + f->b.stores * 10 + f->b.plays * 100 + f->b.saves * 1000, 1121);
+    am_test_http_request hr;
+    am_test_http_get(f->srv, 3, &hr);
+    assert_string_equal(hr.path, "/wb/play_anim");
+    json_t *sent = json_loadb(hr.body, hr.body_size, 0, &je);
+    assert_string_equal(json_string_value(json_object_get(sent, "anim")), anims[1].uuid);
+    assert_string_equal(json_string_value(json_object_get(sent, "uuid")), done.object);
+    json_decref(sent);
+    free(hr.body);
+    json_decref(md);
+}
+
+/* A refusal at the first command: nothing done, the step named, one request made. */
+static void test_world_push_refused_at_spawn_says_nothing_was_done(void **state)
+{
+    fixture *f = *state;
+    f->b.status_always = 401;
+    am_error err;
+    json_error_t je;
+    char path[4096];
+    json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
+    assert_non_null(md);
+    am_world_push_anim anims[1] = {{"wave", f->anim, f->anim_size, "stale"}};
+    am_world_push_request rq = {md, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, "wave", false};
+    am_world_push_done done;
+    assert_int_not_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
+    assert_non_null(strstr(err.msg, "spawn_mesh"));
+    assert_string_equal(done.step, "spawn_mesh");
+    assert_string_equal(done.object, "");
+    assert_string_equal(anims[0].uuid, "");
+    assert_int_equal(done.stored, 0);
+    assert_false(done.played);
+    assert_int_equal(done.requests, 1);
+    assert_int_equal(f->b.stores, 0);
     json_decref(md);
 }
 
@@ -605,6 +665,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_full_sequence_follows_the_contract, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_push_spawns_stores_plays_the_stored_uuid_and_saves, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_push_refused_at_spawn_says_nothing_was_done, setup, teardown),
         cmocka_unit_test_setup_teardown(test_500_once_is_retried_with_the_same_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_retry_never_stores_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_reply_dropped_before_or_midway_is_retried_without_a_second_store, setup,

@@ -103,6 +103,7 @@
 #include "world/oar_verify.h"
 #include "world/remoteadmin.h"
 #include "world/worldbridge.h"
+#include "world/world_push.h"
 
 /* A whole library: jobs, engines, the catalogue, spawning into a grid. */
 #include "batch/batch.h"
