@@ -708,7 +708,7 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
         return AM_ERR_IO;
     }
     am_scene scene;
-    am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs */
+    am_scene_load_opts lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs */
     am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
     if (st)
         return st;

@@ -329,7 +329,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if (beside_read)
         am_task_start(&preload, preload_job, (void *)&job->bind);
     progress(job, "reading %s", job->mesh_path);
-    const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
+    const am_scene_load_opts weld = {.weld = true}; /* welded: the skin carries vertices, not corners */
     am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
     if (!s) {
         s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
