@@ -28,7 +28,7 @@
 #define PUSH_MAX_ANIMS 64
 
 /* The help text. Every default it states is read from the options the clients start from
- * (am_wb_options_default, am_ra_options_default), so the text cannot drift from the behaviour. */
+ * (am_worldbridge_options_default, am_remoteadmin_options_default), so the text cannot drift from the behaviour. */
 static const char *both_defaults(char *out, size_t size, long wb, long ra)
 {
     if (wb == ra)
@@ -40,10 +40,10 @@ static const char *both_defaults(char *out, size_t size, long wb, long ra)
 
 static void print_help(void)
 {
-    am_wb_options wb;
-    am_ra_options ra;
-    am_wb_options_default(&wb);
-    am_ra_options_default(&ra);
+    am_worldbridge_options wb;
+    am_remoteadmin_options ra;
+    am_worldbridge_options_default(&wb);
+    am_remoteadmin_options_default(&ra);
     char connect[64], timeout[64], retries[64], backoff[64];
     both_defaults(connect, sizeof connect, wb.connect_timeout_ms, ra.connect_timeout_ms);
     both_defaults(timeout, sizeof timeout, wb.total_timeout_ms, ra.total_timeout_ms);
@@ -140,7 +140,7 @@ typedef struct push_args {
 } push_args;
 
 /* --connect-timeout, --timeout, --retries and --backoff over the defaults of either client's
- * options (am_wb_options and am_ra_options name these fields alike). */
+ * options (am_worldbridge_options and am_remoteadmin_options name these fields alike). */
 #define APPLY_TIMING(opt, a)                                                                   \
     do {                                                                                       \
         if ((a)->connect_ms)                                                                   \
@@ -258,8 +258,8 @@ static int push_bridge(push_args *a)
     if (!sum.skinned)
         fprintf(stderr, "animesh push: note: %s has no skin: the object will not be an animesh\n", a->mesh);
 
-    am_wb_options opt;
-    am_wb_options_default(&opt);
+    am_worldbridge_options opt;
+    am_worldbridge_options_default(&opt);
     if (a->bridge)
         opt.base_url = a->bridge;
     opt.dry_run_dir = a->dry_run;
@@ -375,8 +375,8 @@ static int push_remote_admin(push_args *a)
         return am_cli_usage("push", "--remote-admin needs --region NAME or --region-uuid UUID");
     if (a->region_uuid && !am_uuid_parse(a->region_uuid, NULL))
         return am_cli_usage("push", "--region-uuid '%s' is not a UUID", a->region_uuid);
-    am_ra_options opt;
-    am_ra_options_default(&opt);
+    am_remoteadmin_options opt;
+    am_remoteadmin_options_default(&opt);
     opt.url = a->remote_admin;
     APPLY_TIMING(&opt, a);
     if (!opt.password)
@@ -402,13 +402,13 @@ static int push_remote_admin(push_args *a)
     if (!local)
         fprintf(stderr, "animesh push: note: %s is not a file on this machine, so it is not checked before sending%s\n",
                 a->oar, url ? " (the region fetches the URL itself)" : " (taken as a path on the region host)");
-    am_ra_load_oar req = {filename, a->region, a->region_uuid, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {filename, a->region, a->region_uuid, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     am_error_clear(&err);
     int attempts = 0;
     const char *region = a->region ? a->region : a->region_uuid;
-    if (am_ra_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
+    if (am_remoteadmin_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
         am_oar_contents_free(&ours);
         if (err.code == AM_ERR_USAGE)
             return am_cli_usage("push", "%s", err.msg);

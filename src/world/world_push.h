@@ -26,7 +26,7 @@ typedef struct am_world_push_anim {
     const uint8_t *data;/* the .anim bytes */
     size_t size;
     char uuid[37];      /* out: the asset UUID the bridge returned ("" before it is stored;
-                           in a dry run the bridge's placeholder, as am_wb_call gives it) */
+                           in a dry run the bridge's placeholder, as am_worldbridge_call gives it) */
 } am_world_push_anim;
 
 /* What to push. Everything is borrowed; anims[i].uuid is filled as each is stored. */
@@ -49,7 +49,7 @@ typedef struct am_world_push_request {
  * honours them answers with these UUIDs instead of making copies). */
 typedef struct am_world_push_done {
     char object[37];    /* the spawned object's UUID; "" when nothing was spawned; in a dry
-                           run AM_WB_DRY_RUN_OBJECT */
+                           run AM_WORLDBRIDGE_DRY_RUN_OBJECT */
     size_t stored;      /* anims[0 .. stored) are stored (their uuid filled) */
     bool played;        /* request->play is playing */
     bool saved;         /* the world was saved */
@@ -62,9 +62,9 @@ typedef struct am_world_push_done {
 /* Run the sequence with a client made from `opt` (worldbridge.h; a dry run writes each
  * request into opt->dry_run_dir, all together once every request is written, and sends
  * nothing). `done` (required) is filled whether or not the call succeeds. Errors: those of
- * am_wb_client_init (AM_ERR_USAGE for a missing or bad base URL) and am_wb_call, the failed
+ * am_worldbridge_client_init (AM_ERR_USAGE for a missing or bad base URL) and am_worldbridge_call, the failed
  * step named in done->step. */
-am_status am_world_push(const am_wb_options *opt, am_world_push_request *request, am_world_push_done *done,
+am_status am_world_push(const am_worldbridge_options *opt, am_world_push_request *request, am_world_push_done *done,
                         am_error *err);
 
 #ifdef __cplusplus
