@@ -1,4 +1,4 @@
-/* A creature into a running region over WorldBridge, the whole sequence (docs/push.md):
+/* A creature into a running region over WorldBridge, the whole sequence (docs/world.md):
  * spawn the mesh, store each animation, play the chosen one, save the world. The wire
  * format, the Idempotency-Keys and the retries are worldbridge.h's; this module only orders
  * the calls and keeps what each returned, so a program other than the CLI pushes the same
