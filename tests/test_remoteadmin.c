@@ -272,7 +272,8 @@ static void test_parse_reply_variants(void **state)
                        "</struct></value></param></params></methodResponse>";
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)both, strlen(both), &r, &err), AM_OK);
     assert_false(r.loaded);
-    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err),
+                     AM_ERR_INVALID);
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)"", 0, &r, &err), AM_ERR_INVALID);
 }
 

@@ -279,10 +279,11 @@ static void report_scale(am_rt *c, const am_scene_clip *clip)
                 worst = fmax(worst, fabs(ch->values[k * stride + at + (size_t)i] / (rest[i] != 0 ? rest[i] : 1) - 1));
         char nn[128];
         if (worst > 1e-4)
-            am_retarget_add_finding(c->r, AM_FINDING_WARNING,
-                          "clip '%s': scale keys on '%s' (up to %.1f %% from its rest scale) dropped: the viewer's "
-                          "animations carry no scale",
-                          clip->name, am_map_rig_name(c->s, ch->node, nn, sizeof nn), 100 * worst);
+            am_retarget_add_finding(
+                c->r, AM_FINDING_WARNING,
+                "clip '%s': scale keys on '%s' (up to %.1f %% from its rest scale) dropped: the viewer's "
+                "animations carry no scale",
+                clip->name, am_map_rig_name(c->s, ch->node, nn, sizeof nn), 100 * worst);
     }
 }
 
@@ -340,11 +341,12 @@ static am_status report_unmapped(work *w, am_error *err)
         if (worst > c->pos_tol) {
             int t = c->node_target[mj->weight_to];
             char wn[128]; /* "#N" when unnamed: never an empty '' */
-            am_retarget_add_finding(c->r, AM_FINDING_WARNING,
-                          "clip '%s' animates '%s', which is not mapped: its vertices follow '%s' (%s) and will be up to "
-                          "%.4f m off",
-                          w->clip->name, mj->rig_name, am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
-                          t >= 0 ? c->skel->joints[c->m_joint[t]].name : "?", worst);
+            am_retarget_add_finding(
+                c->r, AM_FINDING_WARNING,
+                "clip '%s' animates '%s', which is not mapped: its vertices follow '%s' (%s) and will be up to "
+                "%.4f m off",
+                w->clip->name, mj->rig_name, am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
+                t >= 0 ? c->skel->joints[c->m_joint[t]].name : "?", worst);
         }
     }
     return AM_OK;
@@ -494,8 +496,9 @@ am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *e
     if (!st)
         decide_positions(&w);
     if (pose)
-        am_retarget_add_finding(c->r, AM_FINDING_NOTE, "clip '%s' is a single pose: written as a %.0f s animation holding it",
-                      clip->name, dur);
+        am_retarget_add_finding(c->r, AM_FINDING_NOTE,
+                                "clip '%s' is a single pose: written as a %.0f s animation holding it", clip->name,
+                                dur);
     size_t ns = w.ns, ncorr = c->o->correction_count, ntr = 0;
     if (!st) {
         a->samples = ns;
@@ -539,9 +542,10 @@ am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *e
     if (!st && !pose)
         st = am_retarget_loop_close(c, a, &ns, &dur, key_dt, err);
     if (!st && reach > AM_ANIM_POS_RANGE)
-        am_retarget_add_finding(c->r, AM_FINDING_WARNING,
-                      "clip '%s': %s's position keys reach %.2f m, beyond the viewer's +-%.0f m: they are clamped there",
-                      clip->name, far_joint, reach, (double)AM_ANIM_POS_RANGE);
+        am_retarget_add_finding(
+            c->r, AM_FINDING_WARNING,
+            "clip '%s': %s's position keys reach %.2f m, beyond the viewer's +-%.0f m: they are clamped there",
+            clip->name, far_joint, reach, (double)AM_ANIM_POS_RANGE);
     if (!st) {
         a->rot[c->nm * ns] = am_quat_identity(); /* the rest of a joint only a correction moves */
         st = corrections(c, a, &ntr, &a->rot[c->nm * ns], err);

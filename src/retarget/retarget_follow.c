@@ -217,7 +217,8 @@ am_status am_retarget_follow_setup(am_rt *c, am_error *err)
     double lt = leg_length(c, true), ls = leg_length(c, false);
     c->leg_ratio = lt > 0 && ls > 0 ? lt / ls : 1.0;
     if (!(lt > 0 && ls > 0))
-        am_retarget_add_finding(c->r, AM_FINDING_NOTE,
-                      "no leg is mapped hip to ankle on both skeletons: the hips' motion is not scaled by leg length");
+        am_retarget_add_finding(
+            c->r, AM_FINDING_NOTE,
+            "no leg is mapped hip to ankle on both skeletons: the hips' motion is not scaled by leg length");
     return AM_OK;
 }

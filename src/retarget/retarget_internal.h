@@ -50,7 +50,11 @@ size_t am_retarget_follow_vectors(const am_rt *c, size_t m, int *from, int *to);
  * (face ahead, soles flat), not by aligning a bone line (Mixamo's Head -> HeadTop_End leans
  * forward while the face looks ahead); the wrists likewise, their neutral the forearm's
  * alignment (palms down along the arm). Every other mapped joint follows directions. */
-typedef enum am_retarget_keep { AM_RETARGET_FOLLOW = 0, AM_RETARGET_KEEP_WORLD, AM_RETARGET_KEEP_FOREARM } am_retarget_keep;
+typedef enum am_retarget_keep {
+    AM_RETARGET_FOLLOW = 0,
+    AM_RETARGET_KEEP_WORLD,
+    AM_RETARGET_KEEP_FOREARM
+} am_retarget_keep;
 am_retarget_keep am_retarget_keeps(const am_rt *c, size_t m);
 /* The shortest rotation taking unit u onto unit v. */
 am_quat am_retarget_shortest_arc(am_vec3 u, am_vec3 v);
@@ -63,6 +67,6 @@ void am_retarget_anim_free(am_retarget_anim *a);
  * last (*ns and *dur grow), or with --loop blend the last samples into the first; sets
  * loop_why and loop_closed_*. --loop beyond the tolerance: AM_ERR_INVALID saying by how much. */
 am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns, double *dur, double key_dt,
-                           am_error *err);
+                                 am_error *err);
 
 #endif

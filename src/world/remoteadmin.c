@@ -76,12 +76,14 @@ static am_status request(const char *method, const char *password, const char *f
     return s;
 }
 
-am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out, am_error *err)
+am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out,
+                                          am_error *err)
 {
     return request("admin_load_oar", password, req->filename, req->region_name, req->region_id, req, out, err);
 }
 
-am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out, am_error *err)
+am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out,
+                                          am_error *err)
 {
     return request("admin_save_oar", password, req->filename, req->region_name, req->region_id, NULL, out, err);
 }
@@ -267,22 +269,22 @@ static am_status call_method(const am_remoteadmin_options *opt, const char *meth
     return s;
 }
 
-am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req, am_remoteadmin_reply *reply,
-                              int *attempts, am_error *err)
+am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     return call_method(opt, "admin_load_oar", req->filename, req->region_name, req->region_id, req, reply, attempts,
                        err);
 }
 
-am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req, am_remoteadmin_reply *reply,
-                              int *attempts, am_error *err)
+am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     return call_method(opt, "admin_save_oar", req->filename, req->region_name, req->region_id, NULL, reply, attempts,
                        err);
 }
 
-am_status am_remoteadmin_console_call(const am_remoteadmin_options *opt, const char *command, am_remoteadmin_reply *reply, int *attempts,
-                             am_error *err)
+am_status am_remoteadmin_console_call(const am_remoteadmin_options *opt, const char *command,
+                                      am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     memset(reply, 0, sizeof *reply);
     am_error_clear(err);

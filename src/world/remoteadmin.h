@@ -59,7 +59,8 @@ typedef struct am_remoteadmin_load_oar {
 } am_remoteadmin_load_oar;
 
 /* The XML-RPC request body (methodCall) for admin_load_oar. Text is XML-escaped. */
-am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out, am_error *err);
+am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out,
+                                          am_error *err);
 
 typedef struct am_remoteadmin_save_oar {
     const char *filename;    /* a path on the region host the region can write */
@@ -68,7 +69,8 @@ typedef struct am_remoteadmin_save_oar {
 } am_remoteadmin_save_oar;
 
 /* The methodCall body for admin_save_oar. */
-am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out, am_error *err);
+am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out,
+                                          am_error *err);
 
 typedef struct am_remoteadmin_reply {
     bool loaded;      /* `loaded` true (or, without it, `success` true), and `success` not false */
@@ -83,18 +85,18 @@ am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remotea
 
 /* Send admin_load_oar and judge the reply: AM_OK only when loaded is true. Errors name
  * the method, the HTTP status or connection failure, and the region's error text. */
-am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req, am_remoteadmin_reply *reply,
-                              int *attempts, am_error *err);
+am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err);
 /* Send admin_save_oar: AM_OK only when saved is true (the file may still be being written). */
-am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req, am_remoteadmin_reply *reply,
-                              int *attempts, am_error *err);
+am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err);
 
 /* admin_console_command {password, command}: type one line on the region's console. OpenSim
  * 0.9.2.2 answers an empty struct once the command returned, and {success: false, error} for a
  * wrong password (measured); the console's own output is not in the reply, so what the command
  * did must be seen otherwise, e.g. in a save. AM_OK unless a fault or `success` false. Used by batch spawn for `delete object id UUID` (docs/batch.md "Spawning"). */
-am_status am_remoteadmin_console_call(const am_remoteadmin_options *opt, const char *command, am_remoteadmin_reply *reply, int *attempts,
-                             am_error *err);
+am_status am_remoteadmin_console_call(const am_remoteadmin_options *opt, const char *command,
+                                      am_remoteadmin_reply *reply, int *attempts, am_error *err);
 
 #ifdef __cplusplus
 }

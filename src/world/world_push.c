@@ -6,7 +6,8 @@
 #include <string.h>
 
 /* One command: build its body (NULL: err is set), send it, keep the result in *res. */
-static am_status call(am_worldbridge_client *c, const char *command, json_t *body, am_worldbridge_result *res, am_error *err)
+static am_status call(am_worldbridge_client *c, const char *command, json_t *body, am_worldbridge_result *res,
+                      am_error *err)
 {
     if (!body)
         return err && err->code ? err->code : AM_ERR_NOMEM;
@@ -22,8 +23,8 @@ static am_status run(am_worldbridge_client *c, am_world_push_request *rq, am_wor
     bool dry = c->opt.dry_run_dir != NULL;
     snprintf(done->step, sizeof done->step, "spawn_mesh");
     am_status st = call(c, "spawn_mesh",
-                        am_worldbridge_spawn_mesh_body(rq->meshdata, rq->at, rq->texture, rq->texture_size, rq->texture_uuid,
-                                              rq->name, err),
+                        am_worldbridge_spawn_mesh_body(rq->meshdata, rq->at, rq->texture, rq->texture_size,
+                                                       rq->texture_uuid, rq->name, err),
                         &res, err);
     if (st)
         goto out;

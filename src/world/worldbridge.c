@@ -149,8 +149,8 @@ void am_worldbridge_client_free(am_worldbridge_client *c)
     c->dry_set = NULL;
 }
 
-am_status am_worldbridge_judge_reply(const char *command, long status, const uint8_t *body, size_t size, const char *token,
-                            am_worldbridge_result *res, am_error *err)
+am_status am_worldbridge_judge_reply(const char *command, long status, const uint8_t *body, size_t size,
+                                     const char *token, am_worldbridge_result *res, am_error *err)
 {
     char snip[AM_WORLDBRIDGE_SNIPPET + 8];
     am_buf b = {(uint8_t *)body, size, size};
@@ -194,7 +194,8 @@ am_status am_worldbridge_judge_reply(const char *command, long status, const uin
     return AM_OK;
 }
 
-am_status am_worldbridge_call(am_worldbridge_client *c, const char *command, const json_t *body, am_worldbridge_result *res, am_error *err)
+am_status am_worldbridge_call(am_worldbridge_client *c, const char *command, const json_t *body,
+                              am_worldbridge_result *res, am_error *err)
 {
     memset(res, 0, sizeof *res);
     am_error_clear(err);
@@ -305,8 +306,8 @@ static am_status add_file(json_t *obj, const char *b64_key, const uint8_t *data,
     return bad ? am_fail_nomem(err, "request body") : AM_OK;
 }
 
-json_t *am_worldbridge_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c, size_t tex_size,
-                              const char *tex_uuid, const char *name, am_error *err)
+json_t *am_worldbridge_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c,
+                                       size_t tex_size, const char *tex_uuid, const char *name, am_error *err)
 {
     if (am_world_check_text("spawn_mesh: object", name, err))
         return NULL;

@@ -73,22 +73,22 @@ void am_worldbridge_result_free(am_worldbridge_result *r);
  * result->attempts and http_status are still filled. Status AM_ERR_NETWORK for transport and
  * HTTP failures, AM_ERR_INVALID for a well-formed refusal or a malformed reply, AM_ERR_IO
  * when a dry-run file cannot be written. */
-am_status am_worldbridge_call(am_worldbridge_client *c, const char *command, const json_t *body, am_worldbridge_result *result,
-                     am_error *err);
+am_status am_worldbridge_call(am_worldbridge_client *c, const char *command, const json_t *body,
+                              am_worldbridge_result *result, am_error *err);
 
 /* Judge what the bridge replied with a 2xx status: a JSON object with "ok": true, and a
  * "uuid" for spawn_mesh and store_anim. Fills result->reply (json_decref it) and uuid.
  * Errors quote the reply (token masked). am_worldbridge_call uses it; public for the fuzz target. */
-am_status am_worldbridge_judge_reply(const char *command, long status, const uint8_t *body, size_t size, const char *token,
-                            am_worldbridge_result *result, am_error *err);
+am_status am_worldbridge_judge_reply(const char *command, long status, const uint8_t *body, size_t size,
+                                     const char *token, am_worldbridge_result *result, am_error *err);
 
 /* Request bodies (new references; NULL with err set on failure). */
 
 /* spawn_mesh: meshdata is borrowed (copied by reference); texture is either j2c bytes
  * (tex_j2c, tex_size) sent as {"j2c_base64", "bytes", "sha256"}, or tex_uuid sent as
  * {"uuid"}, or neither (null). */
-json_t *am_worldbridge_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c, size_t tex_size,
-                              const char *tex_uuid, const char *name, am_error *err);
+json_t *am_worldbridge_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c,
+                                       size_t tex_size, const char *tex_uuid, const char *name, am_error *err);
 /* store_anim: {"name", "anim_base64", "bytes", "sha256"}. */
 json_t *am_worldbridge_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err);
 /* play_anim: {"uuid": object, "anim": asset uuid or stored name, "name": anim name}. */

@@ -12,7 +12,7 @@
 
 /* Exactly one rig is expected; the bench owns copies, `res` stays the caller's. */
 void am_test_retarget_bench(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,
-                      am_retarget_result *res, am_bench *bench);
+                            am_retarget_result *res, am_bench *bench);
 /* For each bench vertex, the index of the nearest of the n expected rest positions (bind
  * frame, 3 floats each); every one must lie within tol. The caller frees the array. */
 size_t *am_test_retarget_match(const am_bench *bench, const float *rest, size_t n, double tol);
