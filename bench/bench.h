@@ -168,11 +168,23 @@ am_status am_bench_pose_locals(const am_bench *b, const am_bench_local *locals, 
 am_status am_bench_motion_locals(const am_bench *b, int motion, double t, am_bench_local *out,
                                  size_t *n, am_error *err);
 
+/* Forward kinematics (docs/reference/viewer-skeleton.md#rest-transforms) from mRoot (prim
+ * origin, rotation b->root_rot) over every skeleton joint, from local positions and
+ * rotations (e.g. b->rest_local_pos / rest_local_rot): the joints' world frame a preview or
+ * a report draws or measures. world may be NULL; world_pos and world_rot hold
+ * skel->joint_count entries, as do local_pos and local_rot. */
+void am_bench_fk(const am_bench *b, const am_vec3 *local_pos, const am_quat *local_rot, am_mat4 *world,
+                 am_vec3 *world_pos, am_quat *world_rot);
+
 /* Frame conversion (see FRAMES above). */
 am_vec3 am_bench_prim_to_bind(const am_bench *b, am_vec3 prim);
 void am_bench_positions_to_bind(const am_bench *b, const float *prim, float *bind, size_t n);
 
 /* --- measurements --- */
+
+/* The k-th smallest of v[0..n) (0-based; v is reordered: smaller before, larger after), as
+ * the bench takes its medians. O(n) expected; k < n. */
+double am_bench_select_kth(double *v, size_t n, size_t k);
 typedef struct am_bench_stats {
     double max, mean, rms, p99;
     size_t argmax;             /* vertex of the maximum */

@@ -10,11 +10,6 @@
 am_status am_bench_from_decoded(am_mesh_asset *decoded, const char *source, const am_skeleton *skel,
                                 const am_bench_options *opts, am_bench *out, am_error *err);
 
-/* Forward kinematics (docs/reference/viewer-skeleton.md#rest-transforms) from mRoot (prim origin, rotation b->root_rot) over
- * every skeleton joint. world may be NULL; world_pos and world_rot hold joint_count. */
-void am_bench_fk(const am_bench *b, const am_vec3 *local_pos, const am_quat *local_rot, am_mat4 *world,
-                 am_vec3 *world_pos, am_quat *world_rot);
-
 void am_bench_motion_free(am_bench_motion *m);
 
 /* Fill b->sides_follow_y from the weights (after the rest state and bounds exist). */
@@ -22,9 +17,5 @@ void am_bench_compute_sides(am_bench *b);
 
 /* The unique edges and the rest pose (b->edges, edge_rest, rest_prim), after the rest state. */
 am_status am_bench_prepare_measures(am_bench *b, am_error *err);
-
-/* The k-th smallest of v[0..n) (0-based; v is reordered: smaller before, larger after).
- * O(n) expected. */
-double am_bench_select_kth(double *v, size_t n, size_t k);
 
 #endif

@@ -8,6 +8,7 @@
  * exactly the scene the in-process reader gives, field for field; Walking.fbx fails with
  * exactly the same error. The runner itself: a child killed by a signal, by its CPU limit,
  * an exit without an answer, an error passed through unchanged. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,40 @@ static void test_good_files_import_as_in_process(void **state)
     assert_same_as_in_process(am_test_shared_path(p, sizeof p, "data/realdata/Walking.fbx"));
 }
 
+/* --- the load's choice: in the caller's process ----------------------------------------- */
+
+static int g_forks; /* forks this process made (counted by a pthread_atfork handler) */
+
+static void count_fork(void)
+{
+    g_forks++;
+}
+
+/* am_scene_load_opts.reader_process: zeroed, the FBX is read in a child (one fork); with
+ * AM_SCENE_READER_IN_PROCESS it is read here without a fork, into the same scene. */
+static void test_a_load_in_process_forks_nothing_and_gives_the_childs_scene(void **state)
+{
+    (void)state;
+    if (!exists(HUESITOS)) {
+        print_message("skipped: %s not found\n", HUESITOS);
+        return;
+    }
+    assert_int_equal(pthread_atfork(count_fork, NULL, NULL), 0);
+    am_scene child, here;
+    am_error err;
+    am_scene_load_opts zeroed = {0}, in_process = {.reader_process = AM_SCENE_READER_IN_PROCESS};
+    g_forks = 0;
+    assert_int_equal(am_scene_load_ex(HUESITOS, &zeroed, &child, &err), AM_OK);
+    assert_int_equal(g_forks, 1);
+    g_forks = 0;
+    assert_int_equal(am_scene_load_ex(HUESITOS, &in_process, &here, &err), AM_OK);
+    assert_int_equal(g_forks, 0);
+    assert_gt(here.node_count, 0);
+    am_test_assert_scenes_equal(&child, &here);
+    am_scene_free(&child);
+    am_scene_free(&here);
+}
+
 /* --- the runner ------------------------------------------------------------------------ */
 
 static am_status segfault(void *ctx, am_scene *out, am_error *err)
@@ -310,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_node_connected_to_itself),
         cmocka_unit_test(test_md5mesh_weight_index_past_the_end),
         cmocka_unit_test(test_good_files_import_as_in_process),
+        cmocka_unit_test(test_a_load_in_process_forks_nothing_and_gives_the_childs_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

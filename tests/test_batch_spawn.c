@@ -745,13 +745,13 @@ static void test_console_call(void **state)
     SKIP_WITHOUT_DATA(f);
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->s_near));
-    am_ra_options ra;
-    am_ra_options_default(&ra);
+    am_remoteadmin_options ra;
+    am_remoteadmin_options_default(&ra);
     ra.url = url;
     ra.password = PW;
-    am_ra_reply reply;
+    am_remoteadmin_reply reply;
     am_error err;
-    assert_int_equal(am_ra_console_call(&ra, "change region Animesh Test 2", &reply, NULL, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_console_call(&ra, "change region Animesh Test 2", &reply, NULL, &err), AM_OK);
     assert_string_equal(f->near.selected, "Animesh Test 2");
     size_t n = am_test_http_count(f->s_near);
     am_test_http_request rq;
@@ -760,11 +760,11 @@ static void test_console_call(void **state)
     assert_in(rq.body, "<name>command</name><value><string>change region Animesh Test 2</string>");
     free(rq.body);
     ra.password = "not-" PW;
-    assert_int_equal(am_ra_console_call(&ra, "change region root", &reply, NULL, &err), AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_console_call(&ra, "change region root", &reply, NULL, &err), AM_ERR_INVALID);
     assert_in(err.msg, "admin_console_command: the region did not run the command: wrong password");
     assert_null(strstr(err.msg, PW));
     assert_string_equal(f->near.selected, "Animesh Test 2");
-    assert_int_equal(am_ra_console_call(&ra, "two\nlines", &reply, NULL, &err), AM_ERR_USAGE);
+    assert_int_equal(am_remoteadmin_console_call(&ra, "two\nlines", &reply, NULL, &err), AM_ERR_USAGE);
     assert_int_equal(am_test_http_count(f->s_near), n + 1);
 }
 

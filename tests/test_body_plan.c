@@ -65,7 +65,7 @@ static void import_plan(const char *path, am_body_plan *out)
     am_scene s;
     am_error err;
     char msg[AM_ERROR_TEXT_MAX];
-    am_scene_load_opts lo = {&g_skel, true};
+    am_scene_load_opts lo = {.skeleton = &g_skel, .weld = true};
     if (am_scene_load_ex(path, &lo, &s, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     am_import_options opts;

@@ -11,6 +11,7 @@
 
 #include "anim/bvh.h"
 #include "core/io.h"
+#include "map/map_bvh.h"
 #include "readers/bvh/bvh_scene.h"
 #include "support/bvh_matrix.h"
 #include "support/test_support.h"
@@ -175,7 +176,7 @@ static void convert(const am_bvh *b, const am_skeleton *skel, bool align, am_buf
     am_anim a;
     am_joint_map map = {0};
     if (!am_bvh_root_is_viewer(b, skel)) {
-        assert_int_equal(am_bvh_suggest_map(b, "test.bvh", skel, &map, NULL, &err), AM_OK);
+        assert_int_equal(am_map_suggest_bvh(b, "test.bvh", skel, &map, NULL, &err), AM_OK);
         o.map = &map;
     }
     assert_int_equal(am_bvh_to_anim(b, skel, &o, &a, st, &err), AM_OK);

@@ -278,8 +278,8 @@ static void test_other_xml_readers_refuse_a_dtd(void **state)
     const char *reply = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY t \"true\">]><methodResponse><params><param>"
                         "<value><struct><member><name>success</name><value><boolean>&t;</boolean></value></member>"
                         "</struct></value></param></params></methodResponse>";
-    am_ra_reply r;
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)reply, strlen(reply), &r, &err), AM_ERR_INVALID);
+    am_remoteadmin_reply r;
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)reply, strlen(reply), &r, &err), AM_ERR_INVALID);
     if (!strstr(err.msg, "not an XML-RPC methodResponse") || !strstr(err.msg, "<!DOCTYPE>"))
         fail_msg("reply: %s", err.msg);
 }

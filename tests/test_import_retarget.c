@@ -134,12 +134,12 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     float *want_pos = malloc(3 * m.vertex_count * sizeof(float));
     assert_non_null(want_pos);
     expected(&m, o, -1, 0, want_pos);
-    size_t *match = am_rt_test_match(&b, want_pos, m.vertex_count, tol);
+    size_t *match = am_test_retarget_match(&b, want_pos, m.vertex_count, tol);
     static const double times[] = {0, 0.125, 0.37, 0.5, 0.8, 0.93};
     double worst = 0;
     for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
         expected(&m, o, 0, times[i], want_pos);
-        double e = am_rt_test_pose_error(&b, match, 0, times[i], want_pos);
+        double e = am_test_retarget_pose_error(&b, match, 0, times[i], want_pos);
         worst = fmax(worst, e);
         if (e > tol)
             fail_msg("t = %.3f s: the written files pose %.6f m from the file's own pose (allowed %.6f)", times[i], e,

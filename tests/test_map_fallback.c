@@ -135,7 +135,7 @@ static double written_vs_source(const real_case *rc, const char *out, const char
     }
     am_vec3 ext = am_v3_sub(hi, lo);
     double size = fmax(ext.x, fmax(ext.y, ext.z));
-    size_t *match = am_rt_test_match(&b, rest, n, 1e-3 * size);
+    size_t *match = am_test_retarget_match(&b, rest, n, 1e-3 * size);
     double worst = 0, moved = 0;
     for (size_t i = 0; i < 6; i++) {
         double t = rc->times[i];
@@ -149,7 +149,7 @@ static double written_vs_source(const real_case *rc, const char *out, const char
             want[3 * v] = (float)q.x, want[3 * v + 1] = (float)q.y, want[3 * v + 2] = (float)q.z;
         }
         moved = fmax(moved, far);
-        double e = am_rt_test_pose_error(&b, match, 0, t, want);
+        double e = am_test_retarget_pose_error(&b, match, 0, t, want);
         print_message("%s: t = %.2f s: the source moves up to %.4f m; written files %.6f m off = %.2e of %.3f m\n",
                       rc->stem, t, far, e, e / size, size);
         worst = fmax(worst, e / size);

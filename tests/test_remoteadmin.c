@@ -122,7 +122,7 @@ static int member_count(xmlDoc *doc)
 typedef struct fixture {
     region r;
     am_test_http_server *srv;
-    am_ra_options opt;
+    am_remoteadmin_options opt;
     char url[128];
 } fixture;
 
@@ -132,7 +132,7 @@ static int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     f->srv = am_test_http_start(handler, &f->r);
     snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
-    am_ra_options_default(&f->opt);
+    am_remoteadmin_options_default(&f->opt);
     f->opt.url = f->url;
     f->opt.password = PASSWORD;
     f->opt.total_timeout_ms = 2000;
@@ -153,11 +153,11 @@ static void test_request_shape_and_loaded_true(void **state)
 {
     fixture *f = *state;
     f->r.reply = LOADED("1");
-    am_ra_load_oar req = {"/srv/oars/bend & box.oar", "Sandbox <1>", NULL, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {"/srv/oars/bend & box.oar", "Sandbox <1>", NULL, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     int attempts;
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
     assert_true(reply.loaded);
     assert_int_equal(attempts, 1);
     assert_int_equal(am_test_http_count(f->srv), 1);
@@ -184,11 +184,11 @@ static void test_loaded_false_reports_the_region_error(void **state)
                  "<member><name>loaded</name><value><boolean>0</boolean></value></member>"
                  "<member><name>error</name><value><string>region Sandbox not found</string></value></member>"
                  "</struct></value></param></params></methodResponse>";
-    am_ra_load_oar req = {"http://example.invalid/c.oar", "Sandbox", NULL, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {"http://example.invalid/c.oar", "Sandbox", NULL, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     int attempts;
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
     assert_false(reply.loaded);
     assert_int_equal(attempts, 1);
     assert_non_null(strstr(err.msg, "admin_load_oar: the region did not load the archive: region Sandbox not found"));
@@ -198,26 +198,26 @@ static void test_loaded_false_reports_the_region_error(void **state)
 static void test_fault_and_malformed_and_http_errors(void **state)
 {
     fixture *f = *state;
-    am_ra_load_oar req = {"/x.oar", NULL, "11111111-2222-3333-4444-555555555555", true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {"/x.oar", NULL, "11111111-2222-3333-4444-555555555555", true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     int attempts;
     f->r.reply = "<methodResponse><fault><value><struct>"
                  "<member><name>faultCode</name><value><int>-32601</int></value></member>"
                  "<member><name>faultString</name><value><string>access denied for pw-Very-Secret-9</string></value>"
                  "</member></struct></value></fault></methodResponse>";
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
     assert_true(reply.fault);
     assert_non_null(strstr(err.msg, "(XML-RPC fault): access denied for ****************"));
     assert_null(strstr(err.msg, PASSWORD));
 
     f->r.reply = "this is not xml";
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "admin_load_oar: malformed reply (HTTP 200, not XML-RPC): this is not xml"));
 
     f->r.reply = "<html>oops</html>";
     f->r.status = 500;
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
     assert_int_equal(attempts, 1); /* a 5xx may have loaded: never sent twice */
     assert_non_null(strstr(err.msg, "admin_load_oar: HTTP 500: <html>oops</html>"));
     assert_int_equal(am_test_http_count(f->srv), 3);
@@ -238,11 +238,11 @@ static void test_refused_connection_is_retried(void **state)
     char url[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_closed_port());
     f->opt.url = url;
-    am_ra_load_oar req = {"/x.oar", "R", NULL, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {"/x.oar", "R", NULL, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     int attempts;
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
     assert_int_equal(attempts, 4); /* 3 retries by default, as for WorldBridge */
     assert_non_null(strstr(err.msg, "admin_load_oar: connection refused after 4 attempts"));
 }
@@ -250,11 +250,11 @@ static void test_refused_connection_is_retried(void **state)
 static void test_parse_reply_variants(void **state)
 {
     (void)state;
-    am_ra_reply r;
+    am_remoteadmin_reply r;
     am_error err;
     const char *ok_int = "<methodResponse><params><param><value><struct><member><name>success</name><value>"
                          "<i4>1</i4></value></member></struct></value></param></params></methodResponse>";
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)ok_int, strlen(ok_int), &r, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)ok_int, strlen(ok_int), &r, &err), AM_OK);
     assert_true(r.loaded);
     const char *no_struct = "<methodResponse><params><param><value><string>x</string></value></param></params>"
                             "</methodResponse>";
@@ -263,31 +263,32 @@ static void test_parse_reply_variants(void **state)
                         "<member><name>success</name><value><boolean>0</boolean></value></member>"
                         "<member><name>error</name><value>no such file</value></member>"
                         "</struct></value></param></params></methodResponse>";
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)threw, strlen(threw), &r, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)threw, strlen(threw), &r, &err), AM_OK);
     assert_false(r.loaded);
     assert_string_equal(r.error, "no such file"); /* a bare <value> is a string */
     const char *both = "<methodResponse><params><param><value><struct>"
                        "<member><name>success</name><value><boolean>1</boolean></value></member>"
                        "<member><name>loaded</name><value><boolean>0</boolean></value></member>"
                        "</struct></value></param></params></methodResponse>";
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)both, strlen(both), &r, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)both, strlen(both), &r, &err), AM_OK);
     assert_false(r.loaded);
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err), AM_ERR_INVALID);
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)"", 0, &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err),
+                     AM_ERR_INVALID);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)"", 0, &r, &err), AM_ERR_INVALID);
 }
 
 static void test_missing_password_or_region_is_a_usage_error(void **state)
 {
     fixture *f = *state;
-    am_ra_load_oar req = {"/x.oar", "R", NULL, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {"/x.oar", "R", NULL, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     f->opt.password = NULL;
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_USAGE);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_USAGE);
     assert_non_null(strstr(err.msg, "OPENSIM_REMOTEADMIN_PASSWORD"));
     f->opt.password = PASSWORD;
     req.region_name = NULL;
-    assert_int_equal(am_ra_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_USAGE);
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_USAGE);
     assert_int_equal(am_test_http_count(f->srv), 0);
 }
 
@@ -295,11 +296,11 @@ static void test_save_request_and_saved_reply(void **state)
 {
     fixture *f = *state;
     f->r.reply = LOADED("0"); /* a `loaded` member means nothing to a save */
-    am_ra_save_oar req = {"/tmp/x & y.oar", NULL, "7d3e9a3c-1b2f-4c5d-8e6f-0a1b2c3d4e5f"};
-    am_ra_reply reply;
+    am_remoteadmin_save_oar req = {"/tmp/x & y.oar", NULL, "7d3e9a3c-1b2f-4c5d-8e6f-0a1b2c3d4e5f"};
+    am_remoteadmin_reply reply;
     am_error err;
     int attempts;
-    assert_int_equal(am_ra_save_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_save_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
     assert_true(reply.saved);
     am_test_http_request rq;
     am_test_http_get(f->srv, 0, &rq);
@@ -316,7 +317,7 @@ static void test_save_request_and_saved_reply(void **state)
                  "<member><name>saved</name><value><boolean>0</boolean></value></member>"
                  "<member><name>success</name><value><boolean>0</boolean></value></member>"
                  "</struct></value></param></params></methodResponse>";
-    assert_int_equal(am_ra_parse_reply((const uint8_t *)f->r.reply, strlen(f->r.reply), &reply, &err), AM_OK);
+    assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)f->r.reply, strlen(f->r.reply), &reply, &err), AM_OK);
     assert_false(reply.saved);
     assert_false(reply.loaded);
     assert_string_equal(reply.error, "Access to the path is denied.");

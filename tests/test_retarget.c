@@ -40,7 +40,7 @@ typedef struct run {
 static void pipeline(const am_scene *s, const am_retarget_opts *o, run *r)
 {
     memset(r, 0, sizeof *r);
-    am_rt_test_bench(s, &g_skel, o, &r->res, &r->bench);
+    am_test_retarget_bench(s, &g_skel, o, &r->res, &r->bench);
 }
 
 static void free_run(run *r)
@@ -85,12 +85,12 @@ static void expected(const am_scene *s, sf_frame k, am_vec3 o, int clip, double 
 
 static void match_vertices(run *r, const float *rest, size_t n, double height)
 {
-    r->match = am_rt_test_match(&r->bench, rest, n, 1e-3 * height);
+    r->match = am_test_retarget_match(&r->bench, rest, n, 1e-3 * height);
 }
 
 static double pose_error(run *r, const float *want, double t)
 {
-    return am_rt_test_pose_error(&r->bench, r->match, r->bench.motion_count ? 0 : -1, t, want);
+    return am_test_retarget_pose_error(&r->bench, r->match, r->bench.motion_count ? 0 : -1, t, want);
 }
 
 static void check_times(const char *label, const am_scene *s, sf_frame k, am_vec3 o, run *r, double height,

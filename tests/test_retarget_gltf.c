@@ -40,17 +40,17 @@ typedef struct posed {
 
 static void run(const am_scene *s, const am_retarget_opts *o, am_retarget_result *res, posed *p)
 {
-    am_rt_test_bench(s, &g_skel, o, res, &p->bench);
+    am_test_retarget_bench(s, &g_skel, o, res, &p->bench);
 }
 
 static void match(posed *p, const float *rest, size_t n, double tol)
 {
-    p->match = am_rt_test_match(&p->bench, rest, n, tol);
+    p->match = am_test_retarget_match(&p->bench, rest, n, tol);
 }
 
 static double error_at(const posed *p, int motion, double t, const float *want)
 {
-    return am_rt_test_pose_error(&p->bench, p->match, motion, t, want);
+    return am_test_retarget_pose_error(&p->bench, p->match, motion, t, want);
 }
 
 static void free_posed(posed *p)

@@ -16,6 +16,7 @@
 
 #include "anim/anim.h"
 #include "anim/bvh.h"
+#include "map/map_bvh.h"
 #include "readers/bvh/bvh_scene.h"
 #include "import/import.h"
 #include "retarget/motion_file.h"
@@ -302,7 +303,7 @@ static void test_cmu_bvh_onto_the_avatar_keeps_its_legs_apart_by_default(void **
     am_bvh b;
     assert_int_equal(am_bvh_load(CMU_BVH, &b, &err), AM_OK);
     am_joint_map map = {0};
-    assert_int_equal(am_bvh_suggest_map(&b, CMU_BVH, &g_skel, &map, NULL, &err), AM_OK);
+    assert_int_equal(am_map_suggest_bvh(&b, CMU_BVH, &g_skel, &map, NULL, &err), AM_OK);
     am_bvh_opts bo;
     am_bvh_opts_init(&bo);
     bo.map = &map;

@@ -273,25 +273,25 @@ static void test_worldbridge_never_shows_the_token_the_bridge_echoes(void **stat
     am_test_http_server *srv = am_test_http_start(wb_handler, &e);
     char url[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/wb", am_test_http_port(srv));
-    am_wb_options opt;
-    am_wb_options_default(&opt);
+    am_worldbridge_options opt;
+    am_worldbridge_options_default(&opt);
     opt.base_url = url;
     opt.token = TOKEN;
     opt.max_attempts = 1;
-    am_wb_client c;
+    am_worldbridge_client c;
     am_error err;
-    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_OK);
+    assert_int_equal(am_worldbridge_client_init(&c, &opt, &err), AM_OK);
     uint8_t anim[256];
     size_t an = am_test_tiny_anim(anim, sizeof anim, "mPelvis", 1.0f);
-    json_t *body = am_wb_store_anim_body("wave", anim, an, &err);
+    json_t *body = am_worldbridge_store_anim_body("wave", anim, an, &err);
     assert_non_null(body);
     for (int mode = WB_ERROR_FIELD; mode <= WB_BAD_UUID; mode++) {
         for (size_t k = 0; k <= 130; k++) {
             e.mode = (wb_mode)mode;
             e.offset = k;
-            am_wb_result r;
-            assert_int_not_equal(am_wb_call(&c, "store_anim", body, &r, &err), AM_OK);
-            am_wb_result_free(&r);
+            am_worldbridge_result r;
+            assert_int_not_equal(am_worldbridge_call(&c, "store_anim", body, &r, &err), AM_OK);
+            am_worldbridge_result_free(&r);
             char text[AM_ERROR_TEXT_MAX], ctx[48];
             am_error_format(&err, text, sizeof text);
             snprintf(ctx, sizeof ctx, "mode %d offset %zu", mode, k);
@@ -301,7 +301,7 @@ static void test_worldbridge_never_shows_the_token_the_bridge_echoes(void **stat
         }
     }
     json_decref(body);
-    am_wb_client_free(&c);
+    am_worldbridge_client_free(&c);
     am_test_http_stop(srv);
 }
 
@@ -311,22 +311,22 @@ static void test_a_dry_run_writes_no_token(void **state)
     (void)state;
     char dir[512], path[1024];
     am_test_tmpdir(dir, sizeof dir);
-    am_wb_options opt;
-    am_wb_options_default(&opt);
+    am_worldbridge_options opt;
+    am_worldbridge_options_default(&opt);
     opt.base_url = "http://127.0.0.1:9/wb";
     opt.token = TOKEN;
     opt.dry_run_dir = dir;
-    am_wb_client c;
+    am_worldbridge_client c;
     am_error err;
-    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_OK);
+    assert_int_equal(am_worldbridge_client_init(&c, &opt, &err), AM_OK);
     uint8_t anim[256];
     size_t an = am_test_tiny_anim(anim, sizeof anim, "mPelvis", 1.0f);
-    json_t *body = am_wb_store_anim_body("my " TOKEN " wave", anim, an, &err);
+    json_t *body = am_worldbridge_store_anim_body("my " TOKEN " wave", anim, an, &err);
     assert_non_null(body);
-    am_wb_result r;
-    assert_int_equal(am_wb_call(&c, "store_anim", body, &r, &err), AM_OK);
-    assert_int_equal(am_wb_client_finish(&c, &err), AM_OK);
-    am_wb_client_free(&c);
+    am_worldbridge_result r;
+    assert_int_equal(am_worldbridge_call(&c, "store_anim", body, &r, &err), AM_OK);
+    assert_int_equal(am_worldbridge_client_finish(&c, &err), AM_OK);
+    am_worldbridge_client_free(&c);
     const char *files[] = {"01-store_anim.json", "01-store_anim.http"};
     for (int i = 0; i < 2; i++) {
         uint8_t *data;
@@ -392,20 +392,20 @@ static void test_remoteadmin_never_shows_the_password_the_region_echoes(void **s
     am_test_http_server *srv = am_test_http_start(ra_handler, &e);
     char url[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(srv));
-    am_ra_options opt;
-    am_ra_options_default(&opt);
+    am_remoteadmin_options opt;
+    am_remoteadmin_options_default(&opt);
     opt.url = url;
     opt.password = PASSWORD;
     opt.max_attempts = 1;
-    am_ra_load_oar req = {"/srv/creature.oar", "Region", NULL, true, false};
+    am_remoteadmin_load_oar req = {"/srv/creature.oar", "Region", NULL, true, false};
     for (int mode = 0; mode < 3; mode++) {
         /* past the 80-byte snippet and the 255-byte error text */
         for (size_t k = 0; k <= 270; k++) {
             e.ra_mode = mode;
             e.offset = k;
-            am_ra_reply reply;
+            am_remoteadmin_reply reply;
             am_error err;
-            assert_int_not_equal(am_ra_load_oar_call(&opt, &req, &reply, NULL, &err), AM_OK);
+            assert_int_not_equal(am_remoteadmin_load_oar_call(&opt, &req, &reply, NULL, &err), AM_OK);
             char text[AM_ERROR_TEXT_MAX], ctx[48];
             am_error_format(&err, text, sizeof text);
             snprintf(ctx, sizeof ctx, "mode %d offset %zu", mode, k);

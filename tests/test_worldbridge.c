@@ -17,6 +17,7 @@
 #include "core/io.h"
 #include "support/http_server.h"
 #include "support/test_support.h"
+#include "world/world_push.h"
 #include "world/worldbridge.h"
 #include "support/world_fixtures.h"
 
@@ -197,7 +198,7 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
 typedef struct fixture {
     bridge b;
     am_test_http_server *srv;
-    am_wb_client client;
+    am_worldbridge_client client;
     char url[128];
     uint8_t anim[512];
     size_t anim_size;
@@ -211,8 +212,8 @@ static int setup(void **state)
     f->b.expect_token = TOKEN;
     f->srv = am_test_http_start(handler, &f->b);
     snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/wb", am_test_http_port(f->srv));
-    am_wb_options opt;
-    am_wb_options_default(&opt);
+    am_worldbridge_options opt;
+    am_worldbridge_options_default(&opt);
     opt.base_url = f->url;
     opt.token = TOKEN;
     opt.connect_timeout_ms = 1000;
@@ -220,7 +221,7 @@ static int setup(void **state)
     opt.max_attempts = 3;
     opt.backoff_ms = 20;
     am_error err;
-    assert_int_equal(am_wb_client_init(&f->client, &opt, &err), AM_OK);
+    assert_int_equal(am_worldbridge_client_init(&f->client, &opt, &err), AM_OK);
     f->anim_size = am_test_tiny_anim(f->anim, sizeof f->anim, "mPelvis", 1.0f);
     *state = f;
     return 0;
@@ -237,7 +238,7 @@ static int teardown(void **state)
 static json_t *store_body(fixture *f)
 {
     am_error err;
-    json_t *body = am_wb_store_anim_body("wave", f->anim, f->anim_size, &err);
+    json_t *body = am_worldbridge_store_anim_body("wave", f->anim, f->anim_size, &err);
     assert_non_null(body);
     return body;
 }
@@ -252,32 +253,32 @@ static void test_full_sequence_follows_the_contract(void **state)
     assert_non_null(md);
     const uint8_t j2c[] = {0xff, 0x4f, 0xff, 0x51, 0x00, 0x2f, 0x00, 0x00, 0x01};
     double pos[3] = {128, 64.5, 22};
-    json_t *body = am_wb_spawn_mesh_body(md, pos, j2c, sizeof j2c, NULL, "tri", &err);
+    json_t *body = am_worldbridge_spawn_mesh_body(md, pos, j2c, sizeof j2c, NULL, "tri", &err);
     assert_non_null(body);
-    am_wb_result r;
-    assert_int_equal(am_wb_call(&f->client, "spawn_mesh", body, &r, &err), AM_OK);
+    am_worldbridge_result r;
+    assert_int_equal(am_worldbridge_call(&f->client, "spawn_mesh", body, &r, &err), AM_OK);
     assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000001");
     assert_int_equal(r.attempts, 1);
     assert_int_equal(r.http_status, 200);
     char obj[37];
     strcpy(obj, r.uuid);
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 
     body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_OK);
     assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000002");
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 
-    body = am_wb_play_anim_body(obj, "00000000-0000-4000-8000-000000000002", "wave", &err);
-    assert_int_equal(am_wb_call(&f->client, "play_anim", body, &r, &err), AM_OK);
+    body = am_worldbridge_play_anim_body(obj, "00000000-0000-4000-8000-000000000002", "wave", &err);
+    assert_int_equal(am_worldbridge_call(&f->client, "play_anim", body, &r, &err), AM_OK);
     assert_string_equal(r.uuid, "");
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
-    body = am_wb_save_world_body(&err);
-    assert_int_equal(am_wb_call(&f->client, "save_world", body, &r, &err), AM_OK);
-    am_wb_result_free(&r);
+    body = am_worldbridge_save_world_body(&err);
+    assert_int_equal(am_worldbridge_call(&f->client, "save_world", body, &r, &err), AM_OK);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 
     assert_string_equal(f->b.violation, "");
@@ -305,14 +306,73 @@ static void test_full_sequence_follows_the_contract(void **state)
     json_decref(md);
 }
 
+/* am_world_push orders the same four commands itself: the play names the UUID the bridge
+ * gave the stored animation, and `done` says what happened. */
+static void test_world_push_spawns_stores_plays_the_stored_uuid_and_saves(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    json_error_t je;
+    char path[4096];
+    json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
+    assert_non_null(md);
+    am_world_push_anim anims[2] = {{"idle", f->anim, f->anim_size, ""}, {"wave", f->anim, f->anim_size, ""}};
+    am_world_push_request rq = {md, "tri", {128, 64.5, 22}, NULL, 0, NULL, anims, 2, "wave", true};
+    am_world_push_done done;
+    assert_int_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
+    assert_string_equal(done.object, "00000000-0000-4000-8000-000000000001");
+    assert_string_equal(anims[0].uuid, "00000000-0000-4000-8000-000000000002");
+    assert_string_equal(anims[1].uuid, "00000000-0000-4000-8000-000000000003");
+    assert_int_equal(done.stored, 2);
+    assert_true(done.played && done.saved);
+    assert_int_equal(done.requests, 5);
+    assert_string_equal(done.step, "");
+    assert_string_equal(f->b.violation, "");
+    assert_int_equal(f->b.spawns + f->b.stores * 10 + f->b.plays * 100 + f->b.saves * 1000, 1121);
+    am_test_http_request hr;
+    am_test_http_get(f->srv, 3, &hr);
+    assert_string_equal(hr.path, "/wb/play_anim");
+    json_t *sent = json_loadb(hr.body, hr.body_size, 0, &je);
+    assert_string_equal(json_string_value(json_object_get(sent, "anim")), anims[1].uuid);
+    assert_string_equal(json_string_value(json_object_get(sent, "uuid")), done.object);
+    json_decref(sent);
+    free(hr.body);
+    json_decref(md);
+}
+
+/* A refusal at the first command: nothing done, the step named, one request made. */
+static void test_world_push_refused_at_spawn_says_nothing_was_done(void **state)
+{
+    fixture *f = *state;
+    f->b.status_always = 401;
+    am_error err;
+    json_error_t je;
+    char path[4096];
+    json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
+    assert_non_null(md);
+    am_world_push_anim anims[1] = {{"wave", f->anim, f->anim_size, "stale"}};
+    am_world_push_request rq = {md, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, "wave", false};
+    am_world_push_done done;
+    assert_int_not_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
+    assert_non_null(strstr(err.msg, "spawn_mesh"));
+    assert_string_equal(done.step, "spawn_mesh");
+    assert_string_equal(done.object, "");
+    assert_string_equal(anims[0].uuid, "");
+    assert_int_equal(done.stored, 0);
+    assert_false(done.played);
+    assert_int_equal(done.requests, 1);
+    assert_int_equal(f->b.stores, 0);
+    json_decref(md);
+}
+
 static void test_500_once_is_retried_with_the_same_key(void **state)
 {
     fixture *f = *state;
     f->b.fail_500 = 1;
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_OK);
     assert_int_equal(r.attempts, 2);
     assert_int_equal(f->b.stores, 1);
     assert_int_equal(r.backoff_waited_ms, 20); /* waited the first backoff, once */
@@ -326,7 +386,7 @@ static void test_500_once_is_retried_with_the_same_key(void **state)
     free(a.body);
     free(b.body);
     assert_string_equal(f->b.violation, "");
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 }
 
@@ -336,17 +396,17 @@ static void test_timeout_retry_never_stores_twice(void **state)
     f->b.hangs = 1;
     f->b.hang_ms = 2000; /* well past the 300 ms total timeout */
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
     /* Counted, not timed: had the client waited out the 2 s hang, the one attempt would have
      * succeeded; two attempts mean the 300 ms timeout cut the first. */
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_OK);
     assert_int_equal(r.attempts, 2);
     assert_int_equal(r.backoff_waited_ms, 20);
     assert_int_equal(am_test_http_count(f->srv), 2);
     assert_int_equal(f->b.stores, 1); /* the bridge acted once; the retry got the same UUID */
     assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000001");
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 }
 
@@ -362,9 +422,9 @@ static void test_a_reply_dropped_before_or_midway_is_retried_without_a_second_st
         f->b.drops = cut ? 0 : 1;
         f->b.cuts = cut ? 1 : 0;
         am_error err;
-        am_wb_result r;
+        am_worldbridge_result r;
         json_t *body = store_body(f);
-        am_status s = am_wb_call(&f->client, "store_anim", body, &r, &err);
+        am_status s = am_worldbridge_call(&f->client, "store_anim", body, &r, &err);
         if (s) {
             char buf[AM_ERROR_TEXT_MAX];
             fail_msg("%s: %s", cut ? "cut" : "dropped", am_error_format(&err, buf, sizeof buf));
@@ -372,7 +432,7 @@ static void test_a_reply_dropped_before_or_midway_is_retried_without_a_second_st
         assert_int_equal(r.attempts, 2);
         assert_int_equal(f->b.stores, 1);
         assert_string_equal(r.uuid, "00000000-0000-4000-8000-000000000001");
-        am_wb_result_free(&r);
+        am_worldbridge_result_free(&r);
         f->b.next_uuid = 0;
         json_decref(body);
     }
@@ -381,11 +441,11 @@ static void test_a_reply_dropped_before_or_midway_is_retried_without_a_second_st
     f->b.done_count = 0;
     f->b.cuts = 1;
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
     assert_non_null(strstr(err.msg, "in the middle of the reply"));
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
     assert_string_equal(f->b.violation, "");
 }
@@ -396,9 +456,9 @@ static void test_timeouts_exhaust_attempts_and_say_so(void **state)
     f->b.hangs = 10;
     f->b.hang_ms = 2000;
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
     assert_int_equal(r.attempts, 3);
     assert_non_null(strstr(err.msg, "store_anim: timed out"));
     assert_non_null(strstr(err.msg, "3 attempts"));
@@ -413,9 +473,9 @@ static void test_refused_connection_is_retried_then_reported(void **state)
     snprintf(url, sizeof url, "http://127.0.0.1:%u/wb", am_test_closed_port());
     f->client.opt.base_url = url;
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
     assert_int_equal(r.attempts, 3);
     assert_int_equal(r.backoff_waited_ms, 20 + 40); /* the backoff doubles */
     assert_int_equal(r.http_status, 0);
@@ -430,9 +490,9 @@ static void test_401_is_final_and_never_shows_the_token(void **state)
     fixture *f = *state;
     f->b.status_always = 401; /* the reply even echoes the Authorization header */
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_NETWORK);
     assert_int_equal(r.attempts, 1);
     assert_int_equal(r.http_status, 401);
     char full[512];
@@ -448,9 +508,9 @@ static void test_persistent_503_exhausts_attempts(void **state)
     fixture *f = *state;
     f->b.status_always = 503;
     am_error err;
-    am_wb_result r;
-    json_t *body = am_wb_save_world_body(&err);
-    assert_int_equal(am_wb_call(&f->client, "save_world", body, &r, &err), AM_ERR_NETWORK);
+    am_worldbridge_result r;
+    json_t *body = am_worldbridge_save_world_body(&err);
+    assert_int_equal(am_worldbridge_call(&f->client, "save_world", body, &r, &err), AM_ERR_NETWORK);
     assert_int_equal(r.attempts, 3);
     assert_int_equal(am_test_http_count(f->srv), 3);
     assert_non_null(strstr(err.msg, "save_world: HTTP 503 after 3 attempts: {\"ok\":false,\"error\":\"status 503\""));
@@ -462,12 +522,12 @@ static void test_malformed_reply_is_reported_with_its_first_bytes(void **state)
     fixture *f = *state;
     f->b.raw_body = "<html>Bad Gateway but 200</html>";
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
     assert_int_equal(r.attempts, 1);
     assert_non_null(strstr(err.msg, "store_anim: malformed reply (HTTP 200, not a JSON object): <html>Bad Gateway"));
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 }
 
@@ -475,21 +535,21 @@ static void test_reply_without_uuid_or_with_ok_false_is_an_error(void **state)
 {
     fixture *f = *state;
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
     f->b.raw_body = "{\"ok\":true}";
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "no \"uuid\""));
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     f->b.raw_body = "{\"ok\":true,\"uuid\":\"not-a-uuid\"}";
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "not a UUID"));
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     f->b.raw_body = "{\"ok\":false,\"error\":\"anim rejected: joint mFoo\"}";
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "store_anim: the bridge refused (HTTP 200): anim rejected: joint mFoo"));
     assert_int_equal(r.attempts, 1);
-    am_wb_result_free(&r);
+    am_worldbridge_result_free(&r);
     json_decref(body);
 }
 
@@ -497,29 +557,29 @@ static void test_dry_run_writes_the_exact_bodies_and_sends_nothing(void **state)
 {
     fixture *f = *state;
     am_error err;
-    am_wb_result r;
+    am_worldbridge_result r;
     json_t *body = store_body(f);
     /* The real request first, to compare bytes. */
-    assert_int_equal(am_wb_call(&f->client, "store_anim", body, &r, &err), AM_OK);
-    am_wb_result_free(&r);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", body, &r, &err), AM_OK);
+    am_worldbridge_result_free(&r);
     am_test_http_request sent;
     am_test_http_get(f->srv, 0, &sent);
 
     char dir[512], path[1024];
     am_test_tmpdir(dir, sizeof dir);
-    am_wb_options opt = f->client.opt;
+    am_worldbridge_options opt = f->client.opt;
     opt.dry_run_dir = dir;
-    am_wb_client dry;
-    assert_int_equal(am_wb_client_init(&dry, &opt, &err), AM_OK);
-    assert_int_equal(am_wb_call(&dry, "store_anim", body, &r, &err), AM_OK);
+    am_worldbridge_client dry;
+    assert_int_equal(am_worldbridge_client_init(&dry, &opt, &err), AM_OK);
+    assert_int_equal(am_worldbridge_call(&dry, "store_anim", body, &r, &err), AM_OK);
     assert_int_equal(r.attempts, 0);
     assert_null(r.reply);
     assert_int_equal(am_test_http_count(f->srv), 1);
     /* The request files are one output set: nothing is in place before the run finishes. */
     snprintf(path, sizeof path, "%s/01-store_anim.json", dir);
     assert_int_equal(access(path, F_OK), -1);
-    assert_int_equal(am_wb_client_finish(&dry, &err), AM_OK);
-    am_wb_client_free(&dry);
+    assert_int_equal(am_worldbridge_client_finish(&dry, &err), AM_OK);
+    am_worldbridge_client_free(&dry);
 
     uint8_t *data;
     size_t size;
@@ -545,19 +605,19 @@ static void test_idempotency_key_is_sha256_of_the_body(void **state)
 {
     fixture *f = *state;
     am_error err;
-    am_wb_result r1, r2;
+    am_worldbridge_result r1, r2;
     json_t *a = store_body(f), *b = store_body(f);
     /* Equal payloads: equal keys (the bridge's dedup); a different payload: a new key. */
-    assert_int_equal(am_wb_call(&f->client, "store_anim", a, &r1, &err), AM_OK);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", b, &r2, &err), AM_OK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", a, &r1, &err), AM_OK);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", b, &r2, &err), AM_OK);
     assert_string_equal(r1.idempotency_key, r2.idempotency_key);
     assert_string_equal(r1.uuid, r2.uuid);
     assert_int_equal(f->b.stores, 1);
-    am_wb_result_free(&r1);
-    am_wb_result_free(&r2);
+    am_worldbridge_result_free(&r1);
+    am_worldbridge_result_free(&r2);
     json_decref(b);
-    b = am_wb_store_anim_body("wave2", f->anim, f->anim_size, &err);
-    assert_int_equal(am_wb_call(&f->client, "store_anim", b, &r2, &err), AM_OK);
+    b = am_worldbridge_store_anim_body("wave2", f->anim, f->anim_size, &err);
+    assert_int_equal(am_worldbridge_call(&f->client, "store_anim", b, &r2, &err), AM_OK);
     assert_string_not_equal(r2.uuid, "00000000-0000-4000-8000-000000000001");
     assert_int_equal(f->b.stores, 2);
     am_test_http_request rq;
@@ -567,7 +627,7 @@ static void test_idempotency_key_is_sha256_of_the_body(void **state)
     assert_string_equal(rq.idempotency_key, hex);
     assert_int_equal(strlen(hex), 64);
     free(rq.body);
-    am_wb_result_free(&r2);
+    am_worldbridge_result_free(&r2);
     json_decref(a);
     json_decref(b);
 }
@@ -577,34 +637,36 @@ static void test_options_come_from_the_environment(void **state)
     (void)state;
     setenv("WORLDBRIDGE_URL", "http://127.0.0.1:1/wb", 1);
     setenv("WORLDBRIDGE_TOKEN", "envtok", 1);
-    am_wb_options opt;
-    am_wb_options_default(&opt);
+    am_worldbridge_options opt;
+    am_worldbridge_options_default(&opt);
     assert_string_equal(opt.base_url, "http://127.0.0.1:1/wb");
     assert_string_equal(opt.token, "envtok");
     assert_int_equal(opt.max_attempts, 4);
     unsetenv("WORLDBRIDGE_URL");
     unsetenv("WORLDBRIDGE_TOKEN");
-    am_wb_options_default(&opt);
+    am_worldbridge_options_default(&opt);
     assert_null(opt.base_url);
     assert_null(opt.token);
-    am_wb_client c;
+    am_worldbridge_client c;
     am_error err;
-    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
+    assert_int_equal(am_worldbridge_client_init(&c, &opt, &err), AM_ERR_USAGE);
     assert_non_null(strstr(err.msg, "WORLDBRIDGE_URL"));
     opt.base_url = "http://127.0.0.1:1/";
     opt.token = "abc\r\nX-Injected: 1";
-    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
+    assert_int_equal(am_worldbridge_client_init(&c, &opt, &err), AM_ERR_USAGE);
     assert_non_null(strstr(err.msg, "control character"));
     assert_null(strstr(err.msg, "abc"));
     opt.token = NULL;
     opt.base_url = "ftp://x/";
-    assert_int_equal(am_wb_client_init(&c, &opt, &err), AM_ERR_USAGE);
+    assert_int_equal(am_worldbridge_client_init(&c, &opt, &err), AM_ERR_USAGE);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_full_sequence_follows_the_contract, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_push_spawns_stores_plays_the_stored_uuid_and_saves, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_push_refused_at_spawn_says_nothing_was_done, setup, teardown),
         cmocka_unit_test_setup_teardown(test_500_once_is_retried_with_the_same_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_retry_never_stores_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_reply_dropped_before_or_midway_is_retried_without_a_second_store, setup,

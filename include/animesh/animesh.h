@@ -51,6 +51,7 @@
 #include "readers/assimp/assimp_read.h"
 #include "readers/obj/obj_read.h"
 #include "readers/bvh/bvh_scene.h"
+#include "map/map_bvh.h"
 
 /* Joint mapping (names, body plan, axes, suggestion) and retargeting. */
 #include "map/axes.h"
@@ -104,6 +105,7 @@
 #include "world/oar_verify.h"
 #include "world/remoteadmin.h"
 #include "world/worldbridge.h"
+#include "world/world_push.h"
 
 /* A whole library: jobs, engines, the catalogue, spawning into a grid. */
 #include "batch/batch.h"

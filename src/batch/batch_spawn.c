@@ -299,12 +299,12 @@ static void fail_item(am_batch_spawn_item *it, const char *fmt, ...)
  * the region it has selected (all of them at "root"): an operator's `change region X` would make
  * a delete for another region do nothing, so the console is put back at root first (the same
  * line from every lane: no race). */
-static am_status delete_objects(const am_ra_options *ra, const char *uuids, am_error *err)
+static am_status delete_objects(const am_remoteadmin_options *ra, const char *uuids, am_error *err)
 {
     char list[UUIDS_MAX];
     snprintf(list, sizeof list, "%s", uuids);
-    am_ra_reply root;
-    am_status rs = am_ra_console_call(ra, "change region root", &root, NULL, err);
+    am_remoteadmin_reply root;
+    am_status rs = am_remoteadmin_console_call(ra, "change region root", &root, NULL, err);
     if (rs)
         return rs;
     char *save = NULL;
@@ -313,8 +313,8 @@ static am_status delete_objects(const am_ra_options *ra, const char *uuids, am_e
             return am_fail(err, AM_ERR_INVALID, "'%s' in the spawns table is not a UUID", u);
         char cmd[80];
         snprintf(cmd, sizeof cmd, "delete object id %s", u);
-        am_ra_reply reply;
-        am_status s = am_ra_console_call(ra, cmd, &reply, NULL, err);
+        am_remoteadmin_reply reply;
+        am_status s = am_remoteadmin_console_call(ra, cmd, &reply, NULL, err);
         if (s)
             return s;
     }
@@ -428,8 +428,8 @@ static void serve_region(spawn_ctx *c, size_t ri)
     if (!password || !password[0])
         snprintf(rr->error, sizeof rr->error, "the environment variable %s (%s: regions[%zu].password_env) is not set",
                  r->password_env, c->grid->path, ri);
-    am_ra_options ra;
-    am_ra_options_default(&ra);
+    am_remoteadmin_options ra;
+    am_remoteadmin_options_default(&ra);
     ra.url = r->url;
     ra.password = password;
     if (c->opts->connect_timeout_ms)
@@ -503,9 +503,9 @@ static void serve_region(spawn_ctx *c, size_t ri)
         }
         char theirs[AM_BATCH_PATH_MAX + 256];
         region_path(c, r, t->oar, theirs, sizeof theirs);
-        am_ra_load_oar req = {theirs, r->name, r->id, true, false};
-        am_ra_reply reply;
-        am_status s = am_ra_load_oar_call(&ra, &req, &reply, NULL, &err);
+        am_remoteadmin_load_oar req = {theirs, r->name, r->id, true, false};
+        am_remoteadmin_reply reply;
+        am_status s = am_remoteadmin_load_oar_call(&ra, &req, &reply, NULL, &err);
         it->seconds = now_s() - t1;
         if (s) {
             char b[AM_ERROR_TEXT_MAX];

@@ -9,6 +9,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_opts.h"
 #include "core/io.h"
+#include "map/map_bvh.h"
 #include "readers/bvh/bvh_scene.h"
 #include "retarget/motion_file.h"
 #include "core/text.h"
@@ -456,7 +457,7 @@ static int cmd_from_bvh(int argc, char **argv)
             snprintf(map_used, sizeof map_used, "%s", map_path);
         } else if (am_bvh_root_is_viewer(&b, &skel)) {
             snprintf(map_used, sizeof map_used, "the viewer's own names");
-        } else if ((st = am_bvh_suggest_map(&b, in, &skel, &map, NULL, &err)) == AM_OK) {
+        } else if ((st = am_map_suggest_bvh(&b, in, &skel, &map, NULL, &err)) == AM_OK) {
             /* not the viewer's names: the suggested map (animesh map suggest) */
             have_map = true;
             o.map = &map;

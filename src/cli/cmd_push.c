@@ -22,12 +22,13 @@
 #include "world/oar_check.h"
 #include "world/oar_verify.h"
 #include "world/remoteadmin.h"
+#include "world/world_push.h"
 #include "world/worldbridge.h"
 
 #define PUSH_MAX_ANIMS 64
 
 /* The help text. Every default it states is read from the options the clients start from
- * (am_wb_options_default, am_ra_options_default), so the text cannot drift from the behaviour. */
+ * (am_worldbridge_options_default, am_remoteadmin_options_default), so the text cannot drift from the behaviour. */
 static const char *both_defaults(char *out, size_t size, long wb, long ra)
 {
     if (wb == ra)
@@ -39,10 +40,10 @@ static const char *both_defaults(char *out, size_t size, long wb, long ra)
 
 static void print_help(void)
 {
-    am_wb_options wb;
-    am_ra_options ra;
-    am_wb_options_default(&wb);
-    am_ra_options_default(&ra);
+    am_worldbridge_options wb;
+    am_remoteadmin_options ra;
+    am_worldbridge_options_default(&wb);
+    am_remoteadmin_options_default(&ra);
     char connect[64], timeout[64], retries[64], backoff[64];
     both_defaults(connect, sizeof connect, wb.connect_timeout_ms, ra.connect_timeout_ms);
     both_defaults(timeout, sizeof timeout, wb.total_timeout_ms, ra.total_timeout_ms);
@@ -119,11 +120,8 @@ static void print_help(void)
 }
 
 typedef struct push_anim {
-    const char *name;
     const char *path;
     uint8_t *data;
-    size_t size;
-    char uuid[37];
 } push_anim;
 
 typedef struct push_args {
@@ -137,11 +135,12 @@ typedef struct push_args {
     long connect_ms, total_ms, backoff_ms;
     int retries;
     push_anim anims[PUSH_MAX_ANIMS];
+    am_world_push_anim sends[PUSH_MAX_ANIMS]; /* name, then the bytes of anims[i] */
     size_t anim_count;
 } push_args;
 
 /* --connect-timeout, --timeout, --retries and --backoff over the defaults of either client's
- * options (am_wb_options and am_ra_options name these fields alike). */
+ * options (am_worldbridge_options and am_remoteadmin_options name these fields alike). */
 #define APPLY_TIMING(opt, a)                                                                   \
     do {                                                                                       \
         if ((a)->connect_ms)                                                                   \
@@ -165,11 +164,13 @@ static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err
 {
     for (size_t i = 0; i < a->anim_count; i++) {
         push_anim *pa = &a->anims[i];
-        am_status s = am_read_file_as(pa->path, &am_anim_file_format, &pa->data, &pa->size, err);
+        am_world_push_anim *send = &a->sends[i];
+        am_status s = am_read_file_as(pa->path, &am_anim_file_format, &pa->data, &send->size, err);
         if (s)
             return s;
+        send->data = pa->data;
         size_t unknown = 0;
-        s = am_world_check_anim(pa->data, pa->size, skel, a->allow_unknown_joints, &unknown, err);
+        s = am_world_check_anim(send->data, send->size, skel, a->allow_unknown_joints, &unknown, err);
         if (s) {
             am_error_where(err, "%s", pa->path);
             return s;
@@ -181,18 +182,32 @@ static am_status load_anims(push_args *a, const am_skeleton *skel, am_error *err
     return AM_OK;
 }
 
-/* What a failure part-way leaves behind, so the user can finish without duplicates. */
-static void report_progress(const char *object, const push_args *a, size_t stored, bool played,
-                            const char *failed_step)
+/* What the push did, as it did it: UUIDs on stdout. */
+static void print_done(const push_args *a, const am_world_push_done *d)
 {
-    fprintf(stderr, "animesh push: stopped at %s. Already done:\n", failed_step);
-    if (!object[0])
+    if (a->dry_run)
+        return;
+    if (d->object[0])
+        printf("object %s\n", d->object);
+    for (size_t i = 0; i < d->stored; i++)
+        printf("anim %s %s\n", a->sends[i].name, a->sends[i].uuid);
+    if (d->played)
+        printf("playing %s\n", a->play);
+    if (d->saved)
+        printf("saved\n");
+}
+
+/* What a failure part-way leaves behind, so the user can finish without duplicates. */
+static void report_progress(const push_args *a, const am_world_push_done *d)
+{
+    fprintf(stderr, "animesh push: stopped at %s. Already done:\n", d->step);
+    if (!d->object[0])
         fprintf(stderr, "  nothing (no object was spawned)\n");
     else
-        fprintf(stderr, "  object %s spawned\n", object);
-    for (size_t i = 0; i < stored; i++)
-        fprintf(stderr, "  animation %s stored as %s\n", a->anims[i].name, a->anims[i].uuid);
-    if (played)
+        fprintf(stderr, "  object %s spawned\n", d->object);
+    for (size_t i = 0; i < d->stored; i++)
+        fprintf(stderr, "  animation %s stored as %s\n", a->sends[i].name, a->sends[i].uuid);
+    if (d->played)
         fprintf(stderr, "  animation %s playing\n", a->play);
     fprintf(stderr, "Re-running the same push sends the same requests with the same Idempotency-Keys,\n"
                     "so a bridge that honours them returns these UUIDs instead of creating copies.\n");
@@ -215,14 +230,7 @@ static int push_bridge(push_args *a)
                         "joint names are not checked against it\n");
     }
     int rc = AM_EXIT_OK;
-    json_t *meshdata = NULL, *body = NULL;
-    am_wb_result res;
-    memset(&res, 0, sizeof res);
-    am_wb_client client;
-    memset(&client, 0, sizeof client);
-    char object[37] = "", step[128] = "";
-    size_t stored = 0;
-    bool played = false;
+    json_t *meshdata = NULL;
     uint8_t *tex = NULL;
     size_t tex_size = 0;
     const char *tex_uuid = NULL;
@@ -250,88 +258,29 @@ static int push_bridge(push_args *a)
     if (!sum.skinned)
         fprintf(stderr, "animesh push: note: %s has no skin: the object will not be an animesh\n", a->mesh);
 
-    am_wb_options opt;
-    am_wb_options_default(&opt);
+    am_worldbridge_options opt;
+    am_worldbridge_options_default(&opt);
     if (a->bridge)
         opt.base_url = a->bridge;
     opt.dry_run_dir = a->dry_run;
     APPLY_TIMING(&opt, a);
-    if (am_wb_client_init(&client, &opt, &err)) {
-        rc = err.code == AM_ERR_USAGE ? am_cli_usage("push", "%s", err.msg) : am_cli_report(&err);
-        goto done;
-    }
-    const char *name = a->name ? a->name : sum.name;
-
-    body = am_wb_spawn_mesh_body(meshdata, a->at, tex, tex_size, tex_uuid, name, &err);
-    snprintf(step, sizeof step, "spawn_mesh");
-    if (!body || am_wb_call(&client, "spawn_mesh", body, &res, &err))
-        goto failed;
-    json_decref(body);
-    body = NULL;
-    snprintf(object, sizeof object, "%s", a->dry_run ? AM_WB_DRY_RUN_OBJECT : res.uuid);
-    if (!a->dry_run)
-        printf("object %s\n", res.uuid);
-    am_wb_result_free(&res);
-
-    for (size_t i = 0; i < a->anim_count; i++) {
-        push_anim *pa = &a->anims[i];
-        snprintf(step, sizeof step, "store_anim %s", pa->name);
-        body = am_wb_store_anim_body(pa->name, pa->data, pa->size, &err);
-        if (!body || am_wb_call(&client, "store_anim", body, &res, &err))
-            goto failed;
-        json_decref(body);
-        body = NULL;
-        snprintf(pa->uuid, sizeof pa->uuid, "%s", res.uuid);
-        if (!a->dry_run)
-            printf("anim %s %s\n", pa->name, pa->uuid);
-        stored++;
-        am_wb_result_free(&res);
-    }
-    if (a->play) {
-        const char *anim = a->play;
-        for (size_t i = 0; i < a->anim_count; i++)
-            if (strcmp(a->anims[i].name, a->play) == 0 && a->anims[i].uuid[0])
-                anim = a->anims[i].uuid; /* dry-run keeps the stored name */
-        snprintf(step, sizeof step, "play_anim %s", a->play);
-        body = am_wb_play_anim_body(object, anim, a->play, &err);
-        if (!body || am_wb_call(&client, "play_anim", body, &res, &err))
-            goto failed;
-        json_decref(body);
-        body = NULL;
-        am_wb_result_free(&res);
-        played = true;
-        if (!a->dry_run)
-            printf("playing %s\n", a->play);
-    }
-    if (a->save) {
-        snprintf(step, sizeof step, "save_world");
-        body = am_wb_save_world_body(&err);
-        if (!body || am_wb_call(&client, "save_world", body, &res, &err))
-            goto failed;
-        json_decref(body);
-        body = NULL;
-        am_wb_result_free(&res);
-        if (!a->dry_run)
-            printf("saved\n");
-    }
-    if (a->dry_run) {
-        if (am_wb_client_finish(&client, &err)) {
-            rc = am_cli_report(&err);
-            goto done;
-        }
-        printf("dry-run: wrote %d request%s to %s (nothing sent)\n", client.sequence, client.sequence == 1 ? "" : "s",
+    am_world_push_request rq = {meshdata, a->name ? a->name : sum.name, {a->at[0], a->at[1], a->at[2]}, tex, tex_size,
+                                tex_uuid, a->sends, a->anim_count, a->play, a->save};
+    am_world_push_done pushed;
+    am_status st = am_world_push(&opt, &rq, &pushed, &err);
+    print_done(a, &pushed);
+    bool connected = strcmp(pushed.step, "connecting") != 0; /* am_world_push's step before any request */
+    if (st && err.code == AM_ERR_USAGE && !connected) {
+        rc = am_cli_usage("push", "%s", err.msg);
+    } else if (st) {
+        rc = am_cli_report(&err);
+        if (!a->dry_run && connected)
+            report_progress(a, &pushed);
+    } else if (a->dry_run) {
+        printf("dry-run: wrote %d request%s to %s (nothing sent)\n", pushed.requests, pushed.requests == 1 ? "" : "s",
                a->dry_run);
     }
-    goto done;
-
-failed:
-    json_decref(body);
-    am_wb_result_free(&res);
-    rc = am_cli_report(&err);
-    if (!a->dry_run)
-        report_progress(object, a, stored, played, step);
 done:
-    am_wb_client_free(&client);
     json_decref(meshdata);
     free(tex);
     free_anims(a);
@@ -426,8 +375,8 @@ static int push_remote_admin(push_args *a)
         return am_cli_usage("push", "--remote-admin needs --region NAME or --region-uuid UUID");
     if (a->region_uuid && !am_uuid_parse(a->region_uuid, NULL))
         return am_cli_usage("push", "--region-uuid '%s' is not a UUID", a->region_uuid);
-    am_ra_options opt;
-    am_ra_options_default(&opt);
+    am_remoteadmin_options opt;
+    am_remoteadmin_options_default(&opt);
     opt.url = a->remote_admin;
     APPLY_TIMING(&opt, a);
     if (!opt.password)
@@ -453,13 +402,13 @@ static int push_remote_admin(push_args *a)
     if (!local)
         fprintf(stderr, "animesh push: note: %s is not a file on this machine, so it is not checked before sending%s\n",
                 a->oar, url ? " (the region fetches the URL itself)" : " (taken as a path on the region host)");
-    am_ra_load_oar req = {filename, a->region, a->region_uuid, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {filename, a->region, a->region_uuid, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     am_error_clear(&err);
     int attempts = 0;
     const char *region = a->region ? a->region : a->region_uuid;
-    if (am_ra_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
+    if (am_remoteadmin_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
         am_oar_contents_free(&ours);
         if (err.code == AM_ERR_USAGE)
             return am_cli_usage("push", "%s", err.msg);
@@ -554,9 +503,9 @@ int am_cmd_push(int argc, char **argv)
             if (am_world_check_text("--anim", op.arg, &nerr))
                 return am_cli_usage("push", "%s", nerr.msg);
             for (size_t i = 0; i < a.anim_count; i++)
-                if (strcmp(a.anims[i].name, op.arg) == 0)
+                if (strcmp(a.sends[i].name, op.arg) == 0)
                     return am_cli_usage("push", "two --anim are named '%s'", op.arg);
-            a.anims[a.anim_count].name = op.arg;
+            a.sends[a.anim_count].name = op.arg;
             a.anims[a.anim_count].path = eq + 1;
             a.anim_count++;
             break;
@@ -652,7 +601,7 @@ int am_cmd_push(int argc, char **argv)
     if (a.play) {
         bool known = am_uuid_parse(a.play, NULL);
         for (size_t i = 0; i < a.anim_count; i++)
-            known |= strcmp(a.anims[i].name, a.play) == 0;
+            known |= strcmp(a.sends[i].name, a.play) == 0;
         if (!known)
             return am_cli_usage("push", "--play %s names no --anim (give an --anim %s=FILE or an asset UUID)", a.play,
                                 a.play);

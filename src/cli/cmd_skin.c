@@ -11,6 +11,7 @@
 #include "cli/cli_opts.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
+#include "preview/preview.h"
 
 static const char *help =
     "usage: animesh skin RIG.json --out DIR [--max-tris N|auto|none] [--region-max-tris N]\n"
@@ -160,7 +161,7 @@ int am_cmd_skin(int argc, char **argv)
                 return am_cli_usage("skin", "--max-tris: expected a positive integer, auto or none, got '%s'", op.arg);
             break;
         case 'm': opts.require_meshdata = true; break;
-        case 'p': opts.preview = true; break;
+        case 'p': opts.page = am_preview_skin_page; break;
         }
     }
     if (c == AM_CLI_OPTS_STOP)

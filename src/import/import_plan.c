@@ -10,6 +10,7 @@
 #include "anim/anim.h"
 #include "core/text.h"
 #include "anim/bvh.h"
+#include "map/map_bvh.h"
 #include "readers/bvh/bvh_scene.h"
 #include "import/import.h"
 #include "retarget/motion_file.h"
@@ -498,7 +499,7 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
             return st;
         am_joint_map map = {0};
         if (!am_bvh_root_is_viewer(&b, skel)) {
-            st = am_bvh_suggest_map(&b, path, skel, &map, NULL, err);
+            st = am_map_suggest_bvh(&b, path, skel, &map, NULL, err);
             if (!st) {
                 o.map = &map;
                 am_import_finding_add(plan, "motion_joint_map",
@@ -707,7 +708,7 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
         return AM_ERR_IO;
     }
     am_scene scene;
-    am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs */
+    am_scene_load_opts lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs */
     am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
     if (st)
         return st;

@@ -11,7 +11,6 @@
 
 #include "anim/anim.h"
 #include "bench/bench.h"
-#include "bench/bench_internal.h"
 #include "mesh/zblock.h"
 #include "skin/skin_cost.h"
 #include "texture/texture.h"

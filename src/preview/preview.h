@@ -119,6 +119,14 @@ struct am_outset;
 am_status am_preview_add_to_set(struct am_outset *set, const char *page_name, const am_preview_input *in,
                                 am_error *err);
 
+/* The skin export's am_skin_page_fn (skin_build.h) for `--preview`: NAME.preview.html,
+ * the rest pose of the mesh just encoded, added to the export's set; its final path in
+ * summary->preview_path. ctx is unused (NULL). */
+struct am_skin_summary;
+am_status am_preview_skin_page(void *ctx, struct am_outset *set, const char *name, const uint8_t *mesh,
+                               size_t mesh_size, const am_skeleton *skel, struct am_skin_summary *summary,
+                               am_error *err);
+
 /* The page template (generated at build time from preview_page.html). */
 extern const char *const am_preview_page_template;
 

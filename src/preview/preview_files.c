@@ -9,6 +9,7 @@
 #include "mesh/mesh_asset.h"
 #include "preview/preview.h"
 #include "readers/file_ref.h"
+#include "skin/skin_build.h"
 #include "texture/texture.h"
 
 /* "dir/Bear_idle.anim" -> "Bear_idle" (into buf). */
@@ -145,4 +146,19 @@ am_status am_preview_add_to_set(am_outset *set, const char *page_name, const am_
         am_error_where(err, "%s", page_name);
     am_buf_free(&page);
     return s;
+}
+
+am_status am_preview_skin_page(void *ctx, struct am_outset *set, const char *name, const uint8_t *mesh,
+                               size_t mesh_size, const am_skeleton *skel, struct am_skin_summary *summary,
+                               am_error *err)
+{
+    (void)ctx;
+    char page[180];
+    snprintf(page, sizeof page, "%s.preview.html", name);
+    am_preview_part part = {name, mesh, mesh_size, NULL, 0, NULL};
+    am_preview_input in = {name, &part, 1, NULL, 0, skel, 0};
+    am_status st = am_preview_add_to_set(set, page, &in, err);
+    if (!st && summary)
+        snprintf(summary->preview_path, sizeof summary->preview_path, "%s", am_outset_path(set, page));
+    return st;
 }

@@ -21,16 +21,18 @@
 typedef struct reader_row {
     am_scene_format_info info;
     am_scene_reader_fn read;
+    am_scene_reader_fn read_in_process; /* the same reader without its child (NULL: read runs in process) */
 } reader_row;
 
 static const reader_row readers[] = {
-    {{AM_SCENE_FORMAT_COLLADA, "COLLADA", ".dae", AM_COLLADA_MAX_BYTES}, am_collada_read},
-    {{AM_SCENE_FORMAT_GLTF, "glTF", ".gltf .glb", AM_GLTF_MAX_FILE_BYTES}, am_gltf_read},
-    {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read_isolated},
-    {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read_isolated},
-    {{AM_SCENE_FORMAT_BVH, "BVH", ".bvh", (size_t)64 << 20}, am_scene_read_bvh},
-    {{AM_SCENE_FORMAT_OBJ, "OBJ", ".obj", AM_OBJ_MAX_BYTES}, am_obj_read},
-    {{AM_SCENE_FORMAT_UNKNOWN, NULL, NULL, 0}, NULL}, /* sentinel */
+    {{AM_SCENE_FORMAT_COLLADA, "COLLADA", ".dae", AM_COLLADA_MAX_BYTES}, am_collada_read, NULL},
+    {{AM_SCENE_FORMAT_GLTF, "glTF", ".gltf .glb", AM_GLTF_MAX_FILE_BYTES}, am_gltf_read, NULL},
+    {{AM_SCENE_FORMAT_FBX, "FBX", ".fbx", AM_ASSIMP_MAX_FILE_BYTES}, am_fbx_read_isolated, am_fbx_read},
+    {{AM_SCENE_FORMAT_ASSIMP, "assimp", AM_ASSIMP_EXTENSIONS, AM_ASSIMP_MAX_FILE_BYTES}, am_assimp_read_isolated,
+     am_assimp_read},
+    {{AM_SCENE_FORMAT_BVH, "BVH", ".bvh", (size_t)64 << 20}, am_scene_read_bvh, NULL},
+    {{AM_SCENE_FORMAT_OBJ, "OBJ", ".obj", AM_OBJ_MAX_BYTES}, am_obj_read, NULL},
+    {{AM_SCENE_FORMAT_UNKNOWN, NULL, NULL, 0}, NULL, NULL}, /* sentinel */
 };
 
 const am_scene_format_info *am_scene_format_lookup(am_scene_format format)
@@ -181,7 +183,10 @@ am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_
     }
     out->format = format;
     out->skeleton = opts ? opts->skeleton : NULL;
-    st = row->read(data, size, out->source, out->base_dir, out, err);
+    am_scene_reader_fn read = row->read;
+    if (opts && opts->reader_process == AM_SCENE_READER_IN_PROCESS && row->read_in_process)
+        read = row->read_in_process;
+    st = read(data, size, out->source, out->base_dir, out, err);
     out->skeleton = NULL;
     free(data);
     if (!st)

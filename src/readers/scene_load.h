@@ -45,8 +45,8 @@ typedef struct am_scene_format_info {
 am_scene_format am_scene_sniff(const uint8_t *head, size_t head_size, const char *path);
 /* The table row of a format, NULL when the format has no reader in this build. */
 const am_scene_format_info *am_scene_format_lookup(am_scene_format format);
-/* True when the file's format is read in a child process (FBX and the other assimp formats,
- * readers/assimp/assimp_child.h): a caller running threads of its own beside the load keeps
+/* True when the file's format is read in a child process by default (FBX and the other
+ * assimp formats, readers/assimp/assimp_child.h; see am_scene_load_opts.reader_process): a caller running threads of its own beside the load keeps
  * them from loading libraries meanwhile (a fork while another thread is inside dlopen can
  * leave the child's loader locked). False when the file cannot be looked at. */
 bool am_scene_reads_in_child(const char *path);
@@ -55,6 +55,19 @@ bool am_scene_reads_in_child(const char *path);
  * empty after a failure. Unreadable file -> AM_ERR_IO; unknown or unsupported format, or
  * invalid content -> AM_ERR_INVALID naming the file. */
 am_status am_scene_load(const char *path, am_scene *out, am_error *err);
+
+/* Where the assimp readers (FBX, .x, MD5, SMD, MilkShape, Blitz3D, IQM) run. The other
+ * readers always run in the caller's process (they are ours, bounds-checked and fuzzed). */
+typedef enum am_scene_reader_process {
+    /* The default (zero): in a forked child under memory, CPU and wall-clock limits
+     * (readers/assimp/assimp_child.h), so a file that crashes assimp is an error naming the
+     * file, never the caller's crash. The CLI runs them so. */
+    AM_SCENE_READER_IN_CHILD = 0,
+    /* In the caller's process, no fork, no limits: for a program that must not fork (a
+     * sandbox, threads loading libraries meanwhile) and reads only files it trusts; a hostile
+     * file can crash it. The scene is the same as the child's. */
+    AM_SCENE_READER_IN_PROCESS = 1,
+} am_scene_reader_process;
 
 /* Options of a load (all optional; zero = defaults). */
 typedef struct am_scene_load_opts {
@@ -67,6 +80,8 @@ typedef struct am_scene_load_opts {
      * the scene into faces and LODs; a COLLADA scene is welded by its reader already. Off:
      * the meshes exactly as the reader gives them (FBX: three corners per triangle). */
     bool weld;
+    /* Where an assimp reader runs (above); zero: in a child process. */
+    am_scene_reader_process reader_process;
 } am_scene_load_opts;
 /* am_scene_load with options (opts may be NULL). */
 am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err);

@@ -15,6 +15,7 @@
 
 #include "readers/scene_load.h"
 #include "bench/render.h"
+#include "preview/preview.h"
 #include "report/report.h"
 
 static void progress(const am_bind_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -331,7 +332,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if (beside_read)
         am_task_start(&preload, preload_job, (void *)&job->bind);
     progress(job, "reading %s", job->mesh_path);
-    const am_scene_load_opts weld = {NULL, true}; /* welded: the skin carries vertices, not corners */
+    const am_scene_load_opts weld = {.weld = true}; /* welded: the skin carries vertices, not corners */
     am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
     if (!s) {
         s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
@@ -387,7 +388,8 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         progress(job, "skinning");
         am_skin_options so;
         am_skin_options_default(&so);
-        so.preview = job->preview;
+        if (job->preview)
+            so.page = am_preview_skin_page;
         am_skin_summary *sum = calloc(1, sizeof *sum);
         if (!sum) {
             s = am_fail_nomem(err, "skin summary");

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench_internal.h"
 #include "core/io.h"
 #include "core/parallel.h"
 #include "core/json_text.h"

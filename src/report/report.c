@@ -151,7 +151,7 @@ static am_status plan_model(const char *path, const am_skeleton *skel, const am_
                             am_import_plan *plan, char *what, size_t what_size, am_error *err)
 {
     am_scene sc;
-    const am_scene_load_opts lo = {skel, true}; /* welded before faces and LODs, as import does */
+    const am_scene_load_opts lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs, as import does */
     am_status s = am_scene_load_ex(path, &lo, &sc, err);
     if (s)
         return s;

@@ -56,7 +56,7 @@ am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am
     return AM_OK;
 }
 
-void am_rt_finding(am_retarget_result *r, am_finding_level level, const char *fmt, ...)
+void am_retarget_add_finding(am_retarget_result *r, am_finding_level level, const char *fmt, ...)
 {
     am_retarget_finding *nf = realloc(r->findings, (r->finding_count + 1) * sizeof *nf);
     if (!nf)
@@ -81,7 +81,7 @@ void am_retarget_result_free(am_retarget_result *r)
         am_rig_free(&r->rigs[i].rig);
     free(r->rigs);
     for (size_t i = 0; i < r->anim_count; i++)
-        am_rt_anim_free(&r->anims[i]);
+        am_retarget_anim_free(&r->anims[i]);
     free(r->anims);
     free(r->findings);
     memset(r, 0, sizeof *r);
@@ -162,7 +162,8 @@ static am_status setup_joints(am_rt *c, am_error *err)
         am_vec3 pb = am_axes_point(&r->axes, am_mat4_get_translation(&c->bindf[c->m_node[pm]]));
         o = am_v3_sub(am_skeleton_rest_world(k, pelvis, AM_FRAME_FILE), pb);
     } else if (c->o->place == AM_PLACE_PELVIS) {
-        am_rt_finding(r, AM_FINDING_NOTE, "nothing maps to mPelvis: the file's origin is kept at the bind-frame origin");
+        am_retarget_add_finding(r, AM_FINDING_NOTE,
+                                "nothing maps to mPelvis: the file's origin is kept at the bind-frame origin");
     }
     r->placement = o;
     c->A = am_axes_matrix(&r->axes);
@@ -222,7 +223,7 @@ static am_status setup_joints(am_rt *c, am_error *err)
     }
     r->root_bind = c->root_bind;
     if (c->follow) {
-        am_status st = am_rt_follow_setup(c, err);
+        am_status st = am_retarget_follow_setup(c, err);
         if (st)
             return st;
     }
@@ -253,10 +254,11 @@ static void report_bind_vs_rest(am_rt *c)
         am_vec3 t, sc;
         am_quat q;
         am_scene_decompose(&place, &t, &q, &sc);
-        am_rt_finding(c->r, AM_FINDING_NOTE,
-                      "the skin's inverse binds are relative to the mesh's own frame (scale %.4g, %.1f deg, offset %.4g "
-                      "units): placed where the file's skinning puts the mesh at rest",
-                      sc.x, am_quat_angle_between(q, am_quat_identity()) * AM_RAD2DEG, am_v3_len(t));
+        am_retarget_add_finding(
+            c->r, AM_FINDING_NOTE,
+            "the skin's inverse binds are relative to the mesh's own frame (scale %.4g, %.1f deg, offset %.4g "
+            "units): placed where the file's skinning puts the mesh at rest",
+            sc.x, am_quat_angle_between(q, am_quat_identity()) * AM_RAD2DEG, am_v3_len(t));
     }
     const am_scene_skin *k = &c->s->skins[c->skin];
     double worst_deg = 0, worst_m = 0;
@@ -280,10 +282,11 @@ static void report_bind_vs_rest(am_rt *c)
     }
     char an[128];
     if (at >= 0 && (worst_deg > 0.01 || worst_m > c->pos_tol))
-        am_rt_finding(c->r, AM_FINDING_NOTE,
-                      "the skin's bind pose differs from the nodes' rest pose (up to %.2f deg and %.4f m, e.g. at '%s'): "
-                      "the bind pose is the rest the overrides carry, and clips are measured from it",
-                      worst_deg, worst_m, am_map_rig_name(c->s, at, an, sizeof an));
+        am_retarget_add_finding(
+            c->r, AM_FINDING_NOTE,
+            "the skin's bind pose differs from the nodes' rest pose (up to %.2f deg and %.4f m, e.g. at '%s'): "
+            "the bind pose is the rest the overrides carry, and clips are measured from it",
+            worst_deg, worst_m, am_map_rig_name(c->s, at, an, sizeof an));
 }
 
 /* --- rigs ----------------------------------------------------------------------------- */
@@ -464,15 +467,17 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
     else
         snprintf(mn, sizeof mn, "mesh%zu", mesh);
     if (over4)
-        am_rt_finding(c->r, AM_FINDING_WARNING,
-                      "mesh '%s': %zu vertices are weighted to more than 4 joints: the viewer keeps the 4 largest, "
-                      "so they bend a little differently from the source",
-                      mn, over4);
+        am_retarget_add_finding(
+            c->r, AM_FINDING_WARNING,
+            "mesh '%s': %zu vertices are weighted to more than 4 joints: the viewer keeps the 4 largest, "
+            "so they bend a little differently from the source",
+            mn, over4);
     if (out->unweighted)
-        am_rt_finding(c->r, AM_FINDING_WARNING,
-                      "mesh '%s': %zu vertices carry no weight (the source leaves them in place): given to %s, they "
-                      "follow it",
-                      mn, out->unweighted, c->skel->joints[c->m_joint[c->top]].name);
+        am_retarget_add_finding(
+            c->r, AM_FINDING_WARNING,
+            "mesh '%s': %zu vertices carry no weight (the source leaves them in place): given to %s, they "
+            "follow it",
+            mn, out->unweighted, c->skel->joints[c->m_joint[c->top]].name);
     return AM_OK;
 }
 
@@ -599,20 +604,21 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
     if (!st) {
         c.pos_tol = o.pos_tol_m > 0 ? o.pos_tol_m : fmax(1e-4, 1e-4 * r->axes.stature_m);
         for (size_t i = 0; i < r->axes.conflict_count; i++)
-            am_rt_finding(r, AM_FINDING_WARNING, "%s", r->axes.conflicts[i]);
+            am_retarget_add_finding(r, AM_FINDING_WARNING, "%s", r->axes.conflicts[i]);
         for (size_t i = 0; i < r->suggestion.note_count; i++)
-            am_rt_finding(r, AM_FINDING_NOTE, "%s", r->suggestion.notes[i]);
+            am_retarget_add_finding(r, AM_FINDING_NOTE, "%s", r->suggestion.notes[i]);
         for (size_t i = 0; i < r->suggestion.warning_count; i++)
-            am_rt_finding(r, AM_FINDING_WARNING, "%s", r->suggestion.warnings[i]);
+            am_retarget_add_finding(r, AM_FINDING_WARNING, "%s", r->suggestion.warnings[i]);
         st = setup_joints(&c, err);
     }
     if (!st) {
         report_bind_vs_rest(&c);
         if (r->pelvis_overridden)
-            am_rt_finding(r, AM_FINDING_NOTE,
-                          "mPelvis is overridden to (%.4f, %.4f, %.4f): the viewer draws the bind-frame origin at the "
-                          "prim, and the pelvis position keys include the override",
-                          r->pelvis_bind.x, r->pelvis_bind.y, r->pelvis_bind.z);
+            am_retarget_add_finding(
+                r, AM_FINDING_NOTE,
+                "mPelvis is overridden to (%.4f, %.4f, %.4f): the viewer draws the bind-frame origin at the "
+                "prim, and the pelvis position keys include the override",
+                r->pelvis_bind.x, r->pelvis_bind.y, r->pelvis_bind.z);
         st = build_rigs(&c, err);
     }
     size_t nclips = 0;
@@ -623,7 +629,7 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
     for (size_t i = 0; !st && i < s->clip_count; i++) {
         if (!want[i])
             continue;
-        st = am_rt_clip(&c, i, &r->anims[r->anim_count], err);
+        st = am_retarget_clip(&c, i, &r->anims[r->anim_count], err);
         r->anim_count++;
         if (st)
             am_error_where(err, "clip '%s'", s->clips[i].name);

@@ -71,7 +71,7 @@
  *   world rotation of J = dR_j(t) (x) Al_J,  key_J = (dR_a Al_A)^-1 (x) (dR_j Al_J)
  * so every bone points where the source's points (the --align-rest idea of BVH, keys
  * A_p^-1 q A_j). END EFFECTORS keep the source's orientation instead (retarget_internal.h
- * am_rt_keeps): the head and the feet (mHead, mAnkle*, mFoot*, mToe*) take Al_J = identity,
+ * am_retarget_keeps): the head and the feet (mHead, mAnkle*, mFoot*, mToe*) take Al_J = identity,
  * the source's rotation from its rest, both rests the same neutral pose (face ahead, soles
  * flat: a bone line such as Mixamo's Head -> HeadTop_End leans forward while the face looks
  * ahead), and the wrists their forearm's Al (palms down along the arm); neither is swung

@@ -72,7 +72,7 @@ static am_quat world_rot(const am_rt *c, const sample *s, int m)
         am_vec3 u = am_quat_rotate(q, am_v3_sub(c->vbind[c->m_joint[k]], c->vbind[c->m_joint[m]]));
         am_vec3 d = am_v3_sub(s->p[k], s->p[m]);
         if (am_v3_len(u) > 1e-9 && am_v3_len(d) > 1e-9)
-            q = am_quat_normalize(am_quat_mul(am_rt_shortest_arc(am_v3_normalize(u), am_v3_normalize(d)), q));
+            q = am_quat_normalize(am_quat_mul(am_retarget_shortest_arc(am_v3_normalize(u), am_v3_normalize(d)), q));
     }
     return q;
 }
@@ -279,10 +279,11 @@ static void report_scale(am_rt *c, const am_scene_clip *clip)
                 worst = fmax(worst, fabs(ch->values[k * stride + at + (size_t)i] / (rest[i] != 0 ? rest[i] : 1) - 1));
         char nn[128];
         if (worst > 1e-4)
-            am_rt_finding(c->r, AM_FINDING_WARNING,
-                          "clip '%s': scale keys on '%s' (up to %.1f %% from its rest scale) dropped: the viewer's "
-                          "animations carry no scale",
-                          clip->name, am_map_rig_name(c->s, ch->node, nn, sizeof nn), 100 * worst);
+            am_retarget_add_finding(
+                c->r, AM_FINDING_WARNING,
+                "clip '%s': scale keys on '%s' (up to %.1f %% from its rest scale) dropped: the viewer's "
+                "animations carry no scale",
+                clip->name, am_map_rig_name(c->s, ch->node, nn, sizeof nn), 100 * worst);
     }
 }
 
@@ -340,11 +341,12 @@ static am_status report_unmapped(work *w, am_error *err)
         if (worst > c->pos_tol) {
             int t = c->node_target[mj->weight_to];
             char wn[128]; /* "#N" when unnamed: never an empty '' */
-            am_rt_finding(c->r, AM_FINDING_WARNING,
-                          "clip '%s' animates '%s', which is not mapped: its vertices follow '%s' (%s) and will be up to "
-                          "%.4f m off",
-                          w->clip->name, mj->rig_name, am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
-                          t >= 0 ? c->skel->joints[c->m_joint[t]].name : "?", worst);
+            am_retarget_add_finding(
+                c->r, AM_FINDING_WARNING,
+                "clip '%s' animates '%s', which is not mapped: its vertices follow '%s' (%s) and will be up to "
+                "%.4f m off",
+                w->clip->name, mj->rig_name, am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
+                t >= 0 ? c->skel->joints[c->m_joint[t]].name : "?", worst);
         }
     }
     return AM_OK;
@@ -360,7 +362,7 @@ static void worst_direction(const work *w, am_retarget_anim *a)
     int *from = malloc((c->nm ? c->nm : 1) * sizeof *from), *to = malloc((c->nm ? c->nm : 1) * sizeof *to);
     for (size_t m = 0; from && to && m < c->nm; m++) {
         /* an end effector keeps the source's orientation, not its bone line */
-        size_t n = am_rt_keeps(c, m) == AM_RT_FOLLOW ? am_rt_follow_vectors(c, m, from, to) : 0;
+        size_t n = am_retarget_keeps(c, m) == AM_RETARGET_FOLLOW ? am_retarget_follow_vectors(c, m, from, to) : 0;
         for (size_t i = 0; i < w->ns; i++) {
             const sample *s = &w->smp[i];
             for (size_t k = 0; k < n; k++) {
@@ -383,7 +385,7 @@ static void worst_direction(const work *w, am_retarget_anim *a)
     free(to);
 }
 
-void am_rt_anim_free(am_retarget_anim *a)
+void am_retarget_anim_free(am_retarget_anim *a)
 {
     if (!a)
         return;
@@ -439,7 +441,7 @@ static am_status corrections(am_rt *c, am_retarget_anim *a, size_t *nt, const am
     return AM_OK;
 }
 
-am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
+am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
 {
     const am_scene *s = c->s;
     const am_scene_clip *clip = &s->clips[ci];
@@ -494,8 +496,9 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
     if (!st)
         decide_positions(&w);
     if (pose)
-        am_rt_finding(c->r, AM_FINDING_NOTE, "clip '%s' is a single pose: written as a %.0f s animation holding it",
-                      clip->name, dur);
+        am_retarget_add_finding(c->r, AM_FINDING_NOTE,
+                                "clip '%s' is a single pose: written as a %.0f s animation holding it", clip->name,
+                                dur);
     size_t ns = w.ns, ncorr = c->o->correction_count, ntr = 0;
     if (!st) {
         a->samples = ns;
@@ -537,11 +540,12 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
         }
     }
     if (!st && !pose)
-        st = am_rt_loop_close(c, a, &ns, &dur, key_dt, err);
+        st = am_retarget_loop_close(c, a, &ns, &dur, key_dt, err);
     if (!st && reach > AM_ANIM_POS_RANGE)
-        am_rt_finding(c->r, AM_FINDING_WARNING,
-                      "clip '%s': %s's position keys reach %.2f m, beyond the viewer's +-%.0f m: they are clamped there",
-                      clip->name, far_joint, reach, (double)AM_ANIM_POS_RANGE);
+        am_retarget_add_finding(
+            c->r, AM_FINDING_WARNING,
+            "clip '%s': %s's position keys reach %.2f m, beyond the viewer's +-%.0f m: they are clamped there",
+            clip->name, far_joint, reach, (double)AM_ANIM_POS_RANGE);
     if (!st) {
         a->rot[c->nm * ns] = am_quat_identity(); /* the rest of a joint only a correction moves */
         st = corrections(c, a, &ntr, &a->rot[c->nm * ns], err);
@@ -564,7 +568,7 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
             am_status ls = am_motion_check_loop(mo, &le);
             if (ls == AM_OK) {
                 a->loops = true;
-                if (!a->loop_why[0]) /* am_rt_loop_close says how it closed */
+                if (!a->loop_why[0]) /* am_retarget_loop_close says how it closed */
                     snprintf(a->loop_why, sizeof a->loop_why, "%s (the last pose is the first)",
                              c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping");
             } else if (c->o->loop == AM_LOOP_ON) {
@@ -591,6 +595,6 @@ am_status am_rt_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *err)
     free(w.world);
     free(w.need_pos);
     if (st)
-        am_rt_anim_free(a);
+        am_retarget_anim_free(a);
     return st;
 }

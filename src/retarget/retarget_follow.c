@@ -12,17 +12,17 @@
  * mTorso is 0 long; a Mixamo end joint may sit on its parent). */
 #define MIN_BONE_M 1e-5
 
-am_rt_keep am_rt_keeps(const am_rt *c, size_t m)
+am_retarget_keep am_retarget_keeps(const am_rt *c, size_t m)
 {
     static const char *const world[] = {"mHead",      "mAnkleLeft", "mAnkleRight", "mFootLeft",
                                         "mFootRight", "mToeLeft",   "mToeRight"};
     const char *name = c->skel->joints[c->m_joint[m]].name;
     for (size_t i = 0; i < sizeof world / sizeof *world; i++)
         if (strcmp(name, world[i]) == 0)
-            return AM_RT_KEEP_WORLD;
+            return AM_RETARGET_KEEP_WORLD;
     if (strcmp(name, "mWristLeft") == 0 || strcmp(name, "mWristRight") == 0)
-        return AM_RT_KEEP_FOREARM;
-    return AM_RT_FOLLOW;
+        return AM_RETARGET_KEEP_FOREARM;
+    return AM_RETARGET_FOLLOW;
 }
 
 void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *k, am_vec3 *out)
@@ -46,7 +46,7 @@ void am_retarget_rest_of_rig(const am_rig *rig, const am_skeleton *k, am_vec3 *o
     }
 }
 
-am_quat am_rt_shortest_arc(am_vec3 u, am_vec3 v)
+am_quat am_retarget_shortest_arc(am_vec3 u, am_vec3 v)
 {
     double d = am_v3_dot(u, v);
     if (d < -1.0 + 1e-12) {
@@ -82,7 +82,7 @@ static am_quat best_rotation(const am_vec3 *u, const am_vec3 *v, const double *w
     for (size_t i = 1; i < n; i++)
         if (w[i] > w[h])
             h = i;
-    am_quat s = am_rt_shortest_arc(u[h], v[h]);
+    am_quat s = am_retarget_shortest_arc(u[h], v[h]);
     double q[4] = {s.w, s.x, s.y, s.z};
     for (int it = 0; it < 500; it++) {
         double nq[4] = {0}, len = 0;
@@ -131,7 +131,7 @@ static bool right_twin(const char *left, char *out, size_t size)
     return true;
 }
 
-size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to)
+size_t am_retarget_follow_vectors(const am_rt *c, size_t m, int *from, int *to)
 {
     size_t n = 0;
     for (size_t k = m + 1; k < c->nm; k++) {
@@ -171,7 +171,7 @@ size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to)
     return n;
 }
 
-am_status am_rt_follow_setup(am_rt *c, am_error *err)
+am_status am_retarget_follow_setup(am_rt *c, am_error *err)
 {
     c->m_align = malloc((c->nm ? c->nm : 1) * sizeof *c->m_align);
     c->m_child = malloc((c->nm ? c->nm : 1) * sizeof *c->m_child);
@@ -188,7 +188,7 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err)
     }
     /* parents first: a joint's mapped children come after it */
     for (size_t m = 0; m < c->nm; m++) {
-        size_t n = am_rt_follow_vectors(c, m, from, to);
+        size_t n = am_retarget_follow_vectors(c, m, from, to);
         for (size_t i = 0; i < n; i++) {
             am_vec3 dv = am_v3_sub(c->vbind[c->m_joint[to[i]]], c->vbind[c->m_joint[from[i]]]);
             u[i] = am_v3_normalize(dv);
@@ -197,17 +197,17 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err)
         }
         c->m_child[m] = n == 1 && from[0] == (int)m ? to[0] : -1;
         int a = c->m_anc[m];
-        am_rt_keep keep = am_rt_keeps(c, m);
-        if (keep != AM_RT_FOLLOW) {
+        am_retarget_keep keep = am_retarget_keeps(c, m);
+        if (keep != AM_RETARGET_FOLLOW) {
             /* an end effector: the source's rotation from its rest, both rests the same
              * neutral pose; a hand's neutral is its forearm's, carried onto the source's
              * forearm line (a palm down at the end of an arm held out, wherever the arm is) */
             c->m_child[m] = -1;
-            c->m_align[m] = keep == AM_RT_KEEP_FOREARM && a >= 0 ? c->m_align[a] : am_quat_identity();
+            c->m_align[m] = keep == AM_RETARGET_KEEP_FOREARM && a >= 0 ? c->m_align[a] : am_quat_identity();
         } else if (n == 0)
             c->m_align[m] = a >= 0 ? c->m_align[a] : am_quat_identity();
         else
-            c->m_align[m] = n == 1 ? am_rt_shortest_arc(u[0], v[0]) : best_rotation(u, v, w, n);
+            c->m_align[m] = n == 1 ? am_retarget_shortest_arc(u[0], v[0]) : best_rotation(u, v, w, n);
     }
     free(u);
     free(v);
@@ -217,7 +217,8 @@ am_status am_rt_follow_setup(am_rt *c, am_error *err)
     double lt = leg_length(c, true), ls = leg_length(c, false);
     c->leg_ratio = lt > 0 && ls > 0 ? lt / ls : 1.0;
     if (!(lt > 0 && ls > 0))
-        am_rt_finding(c->r, AM_FINDING_NOTE,
-                      "no leg is mapped hip to ankle on both skeletons: the hips' motion is not scaled by leg length");
+        am_retarget_add_finding(
+            c->r, AM_FINDING_NOTE,
+            "no leg is mapped hip to ankle on both skeletons: the hips' motion is not scaled by leg length");
     return AM_OK;
 }

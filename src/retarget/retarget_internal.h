@@ -35,34 +35,38 @@ typedef struct am_rt {
     double leg_ratio;       /* target leg / source leg */
 } am_rt;
 
-void am_rt_finding(am_retarget_result *r, am_finding_level level, const char *fmt, ...)
+void am_retarget_add_finding(am_retarget_result *r, am_finding_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* follow_directions: Al_J per mapped joint and the leg ratio (retarget_follow.c); vbind is
  * the target's rest by then. */
-am_status am_rt_follow_setup(am_rt *c, am_error *err);
+am_status am_retarget_follow_setup(am_rt *c, am_error *err);
 /* The directions joint m is aligned by: pairs of mapped joints (from[i] -> to[i]), each a
  * bone to a mapped child, or the line between a Left/Right pair of children (hips,
  * collars); bones too short to have a direction left out. from/to hold nm entries. */
-size_t am_rt_follow_vectors(const am_rt *c, size_t m, int *from, int *to);
+size_t am_retarget_follow_vectors(const am_rt *c, size_t m, int *from, int *to);
 /* End effectors keep the source's orientation (issue 28): the head and the feet (ankle,
  * foot, toe) turn by the source's rotation from its rest, both rests the same neutral pose
  * (face ahead, soles flat), not by aligning a bone line (Mixamo's Head -> HeadTop_End leans
  * forward while the face looks ahead); the wrists likewise, their neutral the forearm's
  * alignment (palms down along the arm). Every other mapped joint follows directions. */
-typedef enum am_rt_keep { AM_RT_FOLLOW = 0, AM_RT_KEEP_WORLD, AM_RT_KEEP_FOREARM } am_rt_keep;
-am_rt_keep am_rt_keeps(const am_rt *c, size_t m);
+typedef enum am_retarget_keep {
+    AM_RETARGET_FOLLOW = 0,
+    AM_RETARGET_KEEP_WORLD,
+    AM_RETARGET_KEEP_FOREARM
+} am_retarget_keep;
+am_retarget_keep am_retarget_keeps(const am_rt *c, size_t m);
 /* The shortest rotation taking unit u onto unit v. */
-am_quat am_rt_shortest_arc(am_vec3 u, am_vec3 v);
+am_quat am_retarget_shortest_arc(am_vec3 u, am_vec3 v);
 
 /* One clip -> one motion (retarget_clip.c). */
-am_status am_rt_clip(am_rt *c, size_t clip, am_retarget_anim *out, am_error *err);
-void am_rt_anim_free(am_retarget_anim *a);
+am_status am_retarget_clip(am_rt *c, size_t clip, am_retarget_anim *out, am_error *err);
+void am_retarget_anim_free(am_retarget_anim *a);
 /* The loop decision on a clip's samples (retarget_loop.c, anim.h "Loops that close"): may
  * make the last sample the first, append the first pose one key interval key_dt after the
  * last (*ns and *dur grow), or with --loop blend the last samples into the first; sets
  * loop_why and loop_closed_*. --loop beyond the tolerance: AM_ERR_INVALID saying by how much. */
-am_status am_rt_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns, double *dur, double key_dt,
-                           am_error *err);
+am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns, double *dur, double key_dt,
+                                 am_error *err);
 
 #endif

@@ -69,8 +69,8 @@ static am_status append_first(am_retarget_anim *a, size_t nm, size_t ncorr, size
     return AM_OK;
 }
 
-am_status am_rt_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns, double *dur, double key_dt,
-                           am_error *err)
+am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns, double *dur, double key_dt,
+                                 am_error *err)
 {
     size_t n = *ns, nm = c->nm;
     if (c->o->loop == AM_LOOP_OFF || n < 3 || !(*dur > 0))

@@ -89,6 +89,18 @@ extern "C" {
 #define AM_SKIN_MAX_TRIS_AUTO 0
 #define AM_SKIN_MAX_TRIS_NONE (-1)
 
+struct am_skin_summary;
+
+/* A caller's own file beside the skin's, made from the encoded asset (the CLI's and bind's
+ * preview page: preview.h am_preview_skin_page; the skin module itself knows nothing of the
+ * preview). Called by the export once the skin's files are in the output set and before it
+ * is committed, with NAME (the files' stem) and the .llmesh bytes; it adds its file to `set`
+ * and may note its path in `summary->preview_path`. Its error fails the export and nothing
+ * is put in place. */
+typedef am_status (*am_skin_page_fn)(void *ctx, am_outset *set, const char *name, const uint8_t *mesh,
+                                       size_t mesh_size, const am_skeleton *skel, struct am_skin_summary *summary,
+                                       am_error *err);
+
 typedef struct am_skin_options {
     long region_max_tris;        /* triangle limit checked (estimate, 8.2); <= 0: not checked */
     long max_tris;               /* triangle budget of the high LOD (step 4):
@@ -124,7 +136,8 @@ typedef struct am_skin_options {
                                     the LODs), and the automatic budget fits one face */
     double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
     bool lock_scale_if_joint_position;
-    bool preview;                /* also NAME.preview.html (preview.h): the rest pose in a browser */
+    am_skin_page_fn page;        /* optional: a file more in the same set (see above); NULL: none */
+    void *page_ctx;              /* passed to page */
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
                                     material samples when the rig is textured, e.g. the bend
                                     box atlas PNG; NULL: diffuse colour only */
@@ -208,7 +221,7 @@ typedef struct am_skin_summary {
     char llmesh_path[1024];
     char dae_path[1024];
     char meshdata_path[1024];
-    char preview_path[1024];         /* with opts.preview: NAME.preview.html, else "" */
+    char preview_path[1024];         /* the page opts.page added (NAME.preview.html), else "" */
     bool meshdata_written;
     bool meshdata_removed; /* an old NAME.meshdata.json this run could not rewrite was removed */
     size_t temps_swept;    /* temp files of a killed earlier run removed from DIR */

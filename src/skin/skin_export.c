@@ -12,7 +12,6 @@
 
 #define DECODE_BACK_BYTES ((size_t)8 << 20)
 
-#include "preview/preview.h"
 #include "skin/skin_build.h"
 #include "skin/skin_cost.h"
 #include "skin/skin_internal.h"
@@ -189,15 +188,8 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     } else if ((st = am_outset_remove_stale(set, file[2], err)))
         goto done;
     sum->seconds[AM_SKIN_T_MESHDATA] = am_clock_wall_s() - t0;
-    if (opts->preview) {
-        char page[180];
-        snprintf(page, sizeof page, "%s.preview.html", name);
-        am_preview_part part = {name, mesh.data, mesh.size, NULL, 0, NULL};
-        am_preview_input in = {name, &part, 1, NULL, 0, skel, 0};
-        if ((st = am_preview_add_to_set(set, page, &in, err)))
-            goto done;
-        snprintf(sum->preview_path, sizeof sum->preview_path, "%s", am_outset_path(set, page));
-    }
+    if (opts->page && (st = opts->page(opts->page_ctx, set, name, mesh.data, mesh.size, skel, sum, err)))
+        goto done;
     snprintf(sum->llmesh_path, sizeof sum->llmesh_path, "%s", am_outset_path(set, file[0]));
     snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]));
     snprintf(sum->meshdata_path, sizeof sum->meshdata_path, "%s", am_outset_path(set, file[2]));

@@ -242,7 +242,7 @@ static void remove_folder(const char *dir)
     }
 }
 
-am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, const char *region_id,
+am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *region_name, const char *region_id,
                              am_oar_keep_fn keep, void *user, const am_oar_verify_options *vo,
                              am_oar_contents *saved, am_error *err)
 {
@@ -272,9 +272,9 @@ am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, c
     save_rules rules = {.owner = vo->region_uid >= 0 ? (uid_t)vo->region_uid : geteuid()};
     clock_gettime(CLOCK_REALTIME, &rules.requested);
     if (!s) {
-        am_ra_save_oar req = {theirs, region_name, region_id};
-        am_ra_reply reply;
-        s = am_ra_save_oar_call(ra, &req, &reply, NULL, err);
+        am_remoteadmin_save_oar req = {theirs, region_name, region_id};
+        am_remoteadmin_reply reply;
+        s = am_remoteadmin_save_oar_call(ra, &req, &reply, NULL, err);
     }
     if (!s)
         s = read_when_whole(path, &rules, keep, user, vo,
@@ -284,7 +284,7 @@ am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, c
 }
 
 /* One save of the region, read back and compared with ours. */
-static am_status save_and_compare(const am_ra_options *ra, const char *region_name, const char *region_id,
+static am_status save_and_compare(const am_remoteadmin_options *ra, const char *region_name, const char *region_id,
                                   const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
                                   am_error *err)
 {
@@ -297,7 +297,7 @@ static am_status save_and_compare(const am_ra_options *ra, const char *region_na
     return s;
 }
 
-am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
+am_status am_oar_verify(const am_remoteadmin_options *ra, const char *region_name, const char *region_id,
                         const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
                         am_error *err)
 {

@@ -56,7 +56,7 @@ bool am_oar_starter_animation(const am_oar_contents *ours, char *name, size_t si
  * verified); otherwise the error names what failed: admin_save_oar's reply, a save that never
  * appeared here (AM_ERR_IO: the region host's file system is not this one), or one that never
  * became whole. */
-am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const char *region_id,
+am_status am_oar_verify(const am_remoteadmin_options *ra, const char *region_name, const char *region_id,
                         const am_oar_contents *ours, const am_oar_verify_options *vo, am_oar_diff *diff,
                         am_error *err);
 
@@ -64,7 +64,7 @@ am_status am_oar_verify(const am_ra_options *ra, const char *region_name, const 
  * creature of a region from one save, and the UUIDs OpenSim gave the objects it loaded, which
  * are in the objects' entries): the region saves itself as above and *saved holds the entries
  * keep() accepts (am_oar_read_filtered; keep NULL: all). Same rules, same clean-up. */
-am_status am_oar_region_save(const am_ra_options *ra, const char *region_name, const char *region_id,
+am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *region_name, const char *region_id,
                              am_oar_keep_fn keep, void *user, const am_oar_verify_options *vo,
                              am_oar_contents *saved, am_error *err);
 

@@ -12,15 +12,15 @@
 #include "core/xml_doc.h"
 #include "world/http.h"
 
-void am_ra_options_default(am_ra_options *opt)
+void am_remoteadmin_options_default(am_remoteadmin_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     const char *pw = getenv("OPENSIM_REMOTEADMIN_PASSWORD");
     opt->password = pw && pw[0] ? pw : NULL;
-    opt->connect_timeout_ms = AM_RA_DEFAULT_CONNECT_TIMEOUT_MS;
-    opt->total_timeout_ms = AM_RA_DEFAULT_TOTAL_TIMEOUT_MS;
-    opt->max_attempts = AM_RA_DEFAULT_RETRIES + 1;
-    opt->backoff_ms = AM_RA_DEFAULT_BACKOFF_MS;
+    opt->connect_timeout_ms = AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS;
+    opt->total_timeout_ms = AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS;
+    opt->max_attempts = AM_REMOTEADMIN_DEFAULT_RETRIES + 1;
+    opt->backoff_ms = AM_REMOTEADMIN_DEFAULT_BACKOFF_MS;
 }
 
 static am_status esc(am_buf *b, const char *s, am_error *err)
@@ -49,7 +49,7 @@ static am_status member(am_buf *b, const char *name, const char *value, am_error
 
 /* The methodCall for `method`: password, filename, the region and, for a load, merge and skip-assets. */
 static am_status request(const char *method, const char *password, const char *filename, const char *region_name,
-                         const char *region_id, const am_ra_load_oar *load, am_buf *out, am_error *err)
+                         const char *region_id, const am_remoteadmin_load_oar *load, am_buf *out, am_error *err)
 {
     if (!filename || !filename[0])
         return am_fail(err, AM_ERR_USAGE, "%s needs a file name or URL", method);
@@ -76,12 +76,14 @@ static am_status request(const char *method, const char *password, const char *f
     return s;
 }
 
-am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err)
+am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out,
+                                          am_error *err)
 {
     return request("admin_load_oar", password, req->filename, req->region_name, req->region_id, req, out, err);
 }
 
-am_status am_ra_save_oar_request(const am_ra_save_oar *req, const char *password, am_buf *out, am_error *err)
+am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out,
+                                          am_error *err)
 {
     return request("admin_save_oar", password, req->filename, req->region_name, req->region_id, NULL, out, err);
 }
@@ -118,7 +120,7 @@ static bool truthy(const char *type, const char *v)
     return strncmp(v, "true", 4) == 0 || strncmp(v, "True", 4) == 0;
 }
 
-am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, am_error *err)
+am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remoteadmin_reply *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     if (size > 0x7fffffff)
@@ -185,8 +187,8 @@ static void sleep_ms(long ms)
 typedef enum ra_judge { RA_LOADED, RA_SAVED, RA_SUCCESS } ra_judge;
 
 /* Post body to the region and judge the reply. */
-static am_status call(const am_ra_options *opt, const char *method, ra_judge judge, const am_buf *body,
-                      am_ra_reply *reply, int *attempts, am_error *err)
+static am_status call(const am_remoteadmin_options *opt, const char *method, ra_judge judge, const am_buf *body,
+                      am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     am_status s = AM_OK;
     /* The password never leaves the process: every text quoting the region is masked
@@ -208,7 +210,7 @@ static am_status call(const am_ra_options *opt, const char *method, ra_judge jud
         if (rep.failure == AM_HTTP_REFUSED && attempt < max) {
             am_http_reply_free(&rep);
             sleep_ms(delay);
-            delay = delay * 2 > AM_RA_MAX_BACKOFF_MS ? AM_RA_MAX_BACKOFF_MS : delay * 2;
+            delay = delay * 2 > AM_REMOTEADMIN_MAX_BACKOFF_MS ? AM_REMOTEADMIN_MAX_BACKOFF_MS : delay * 2;
             continue;
         }
         char snip[100];
@@ -219,7 +221,7 @@ static am_status call(const am_ra_options *opt, const char *method, ra_judge jud
                         am_http_failure_text(rep.failure), attempt, attempt == 1 ? "" : "s", rep.detail);
         } else if (rep.status < 200 || rep.status > 299) {
             s = am_fail(err, AM_ERR_NETWORK, "%s: HTTP %ld: %s", method, rep.status, snip[0] ? snip : "(empty body)");
-        } else if (am_ra_parse_reply(rep.body.data, rep.body.size, reply, NULL)) {
+        } else if (am_remoteadmin_parse_reply(rep.body.data, rep.body.size, reply, NULL)) {
             s = am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not XML-RPC): %s", method, rep.status,
                         snip[0] ? snip : "(empty body)");
         } else if (!(judge == RA_SAVED ? reply->saved : judge == RA_LOADED ? reply->loaded : reply->success)) {
@@ -239,7 +241,7 @@ static am_status call(const am_ra_options *opt, const char *method, ra_judge jud
 }
 
 /* What both calls check before sending anything. */
-static am_status preflight(const am_ra_options *opt, am_error *err)
+static am_status preflight(const am_remoteadmin_options *opt, am_error *err)
 {
     if (!opt->url || (strncmp(opt->url, "http://", 7) != 0 && strncmp(opt->url, "https://", 8) != 0))
         return am_fail(err, AM_ERR_USAGE, "RemoteAdmin URL must start with http:// or https://");
@@ -249,9 +251,9 @@ static am_status preflight(const am_ra_options *opt, am_error *err)
 }
 
 /* Check, build, send, judge: one admin_* call (a save when load is NULL). */
-static am_status call_method(const am_ra_options *opt, const char *method, const char *filename,
-                             const char *region_name, const char *region_id, const am_ra_load_oar *load,
-                             am_ra_reply *reply, int *attempts, am_error *err)
+static am_status call_method(const am_remoteadmin_options *opt, const char *method, const char *filename,
+                             const char *region_name, const char *region_id, const am_remoteadmin_load_oar *load,
+                             am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     memset(reply, 0, sizeof *reply);
     am_error_clear(err);
@@ -267,22 +269,22 @@ static am_status call_method(const am_ra_options *opt, const char *method, const
     return s;
 }
 
-am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
-                              int *attempts, am_error *err)
+am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     return call_method(opt, "admin_load_oar", req->filename, req->region_name, req->region_id, req, reply, attempts,
                        err);
 }
 
-am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
-                              int *attempts, am_error *err)
+am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     return call_method(opt, "admin_save_oar", req->filename, req->region_name, req->region_id, NULL, reply, attempts,
                        err);
 }
 
-am_status am_ra_console_call(const am_ra_options *opt, const char *command, am_ra_reply *reply, int *attempts,
-                             am_error *err)
+am_status am_remoteadmin_console_call(const am_remoteadmin_options *opt, const char *command,
+                                      am_remoteadmin_reply *reply, int *attempts, am_error *err)
 {
     memset(reply, 0, sizeof *reply);
     am_error_clear(err);

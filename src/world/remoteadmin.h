@@ -27,74 +27,76 @@ extern "C" {
 #include "core/error.h"
 #include "core/io.h"
 
-/* The defaults (`push --help` prints them from am_ra_options_default). Retries: the same
+/* The defaults (`push --help` prints them from am_remoteadmin_options_default). Retries: the same
  * schedule as WorldBridge's, 3 retries 500 ms apart doubling (3.5 s in all), so one --retries
  * and --backoff mean the same for both; a refused connection never reached the region, so
  * retrying it is always safe, and the wait covers a listener restarting, not a region booting
  * (that takes longer: the error then says the connection was refused). */
-#define AM_RA_DEFAULT_CONNECT_TIMEOUT_MS 5000L
-#define AM_RA_DEFAULT_TOTAL_TIMEOUT_MS 600000L /* a large archive takes a while to load */
-#define AM_RA_DEFAULT_RETRIES 3
-#define AM_RA_DEFAULT_BACKOFF_MS 500L
-#define AM_RA_MAX_BACKOFF_MS 8000L /* the doubling stops here */
+#define AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS 5000L
+#define AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS 600000L /* a large archive takes a while to load */
+#define AM_REMOTEADMIN_DEFAULT_RETRIES 3
+#define AM_REMOTEADMIN_DEFAULT_BACKOFF_MS 500L
+#define AM_REMOTEADMIN_MAX_BACKOFF_MS 8000L /* the doubling stops here */
 
-typedef struct am_ra_options {
+typedef struct am_remoteadmin_options {
     const char *url;         /* the region's HTTP address, e.g. http://127.0.0.1:9000/ */
     const char *password;    /* [RemoteAdmin] access_password */
-    long connect_timeout_ms; /* AM_RA_DEFAULT_CONNECT_TIMEOUT_MS */
-    long total_timeout_ms;   /* AM_RA_DEFAULT_TOTAL_TIMEOUT_MS */
-    int max_attempts;        /* AM_RA_DEFAULT_RETRIES + 1 (retries only for refused connections) */
-    long backoff_ms;         /* AM_RA_DEFAULT_BACKOFF_MS before the first retry, doubled each time */
-} am_ra_options;
+    long connect_timeout_ms; /* AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS */
+    long total_timeout_ms;   /* AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS */
+    int max_attempts;        /* AM_REMOTEADMIN_DEFAULT_RETRIES + 1 (retries only for refused connections) */
+    long backoff_ms;         /* AM_REMOTEADMIN_DEFAULT_BACKOFF_MS before the first retry, doubled each time */
+} am_remoteadmin_options;
 
 /* Defaults; the password from OPENSIM_REMOTEADMIN_PASSWORD. */
-void am_ra_options_default(am_ra_options *opt);
+void am_remoteadmin_options_default(am_remoteadmin_options *opt);
 
-typedef struct am_ra_load_oar {
+typedef struct am_remoteadmin_load_oar {
     const char *filename;    /* a path on the region host or an http(s) URL */
     const char *region_name; /* one of region_name / region_id (the region's UUID) */
     const char *region_id;
     bool merge;              /* normally true: keep what is in the region */
     bool skip_assets;
-} am_ra_load_oar;
+} am_remoteadmin_load_oar;
 
 /* The XML-RPC request body (methodCall) for admin_load_oar. Text is XML-escaped. */
-am_status am_ra_load_oar_request(const am_ra_load_oar *req, const char *password, am_buf *out, am_error *err);
+am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out,
+                                          am_error *err);
 
-typedef struct am_ra_save_oar {
+typedef struct am_remoteadmin_save_oar {
     const char *filename;    /* a path on the region host the region can write */
     const char *region_name; /* one of region_name / region_id */
     const char *region_id;
-} am_ra_save_oar;
+} am_remoteadmin_save_oar;
 
 /* The methodCall body for admin_save_oar. */
-am_status am_ra_save_oar_request(const am_ra_save_oar *req, const char *password, am_buf *out, am_error *err);
+am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out,
+                                          am_error *err);
 
-typedef struct am_ra_reply {
+typedef struct am_remoteadmin_reply {
     bool loaded;      /* `loaded` true (or, without it, `success` true), and `success` not false */
     bool saved;       /* the same for `saved` (admin_save_oar) */
     bool success;     /* no fault and `success` not false (a console command's empty reply) */
     bool fault;       /* an XML-RPC <fault> */
     char error[256];  /* `error` or the fault string, "" when none */
-} am_ra_reply;
+} am_remoteadmin_reply;
 
 /* Parse a methodResponse. AM_ERR_INVALID when it is not one (malformed reply). */
-am_status am_ra_parse_reply(const uint8_t *xml, size_t size, am_ra_reply *out, am_error *err);
+am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remoteadmin_reply *out, am_error *err);
 
 /* Send admin_load_oar and judge the reply: AM_OK only when loaded is true. Errors name
  * the method, the HTTP status or connection failure, and the region's error text. */
-am_status am_ra_load_oar_call(const am_ra_options *opt, const am_ra_load_oar *req, am_ra_reply *reply,
-                              int *attempts, am_error *err);
+am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err);
 /* Send admin_save_oar: AM_OK only when saved is true (the file may still be being written). */
-am_status am_ra_save_oar_call(const am_ra_options *opt, const am_ra_save_oar *req, am_ra_reply *reply,
-                              int *attempts, am_error *err);
+am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req,
+                                       am_remoteadmin_reply *reply, int *attempts, am_error *err);
 
 /* admin_console_command {password, command}: type one line on the region's console. OpenSim
  * 0.9.2.2 answers an empty struct once the command returned, and {success: false, error} for a
  * wrong password (measured); the console's own output is not in the reply, so what the command
  * did must be seen otherwise, e.g. in a save. AM_OK unless a fault or `success` false. Used by batch spawn for `delete object id UUID` (docs/batch.md "Spawning"). */
-am_status am_ra_console_call(const am_ra_options *opt, const char *command, am_ra_reply *reply, int *attempts,
-                             am_error *err);
+am_status am_remoteadmin_console_call(const am_remoteadmin_options *opt, const char *command,
+                                      am_remoteadmin_reply *reply, int *attempts, am_error *err);
 
 #ifdef __cplusplus
 }

@@ -17,10 +17,10 @@
 #include "world/digest.h"
 #include "world/http.h"
 
-#define AM_WB_SNIPPET 80
-#define AM_WB_MAX_BACKOFF_MS 8000L
+#define AM_WORLDBRIDGE_SNIPPET 80
+#define AM_WORLDBRIDGE_MAX_BACKOFF_MS 8000L
 
-void am_wb_options_default(am_wb_options *opt)
+void am_worldbridge_options_default(am_worldbridge_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     const char *url = getenv("WORLDBRIDGE_URL");
@@ -33,7 +33,7 @@ void am_wb_options_default(am_wb_options *opt)
     opt->backoff_ms = 500;
 }
 
-am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error *err)
+am_status am_worldbridge_client_init(am_worldbridge_client *c, const am_worldbridge_options *opt, am_error *err)
 {
     memset(c, 0, sizeof *c);
     c->opt = *opt;
@@ -60,7 +60,7 @@ am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error 
     return AM_OK;
 }
 
-void am_wb_result_free(am_wb_result *r)
+void am_worldbridge_result_free(am_worldbridge_result *r)
 {
     if (r->reply)
         json_decref(r->reply);
@@ -85,7 +85,7 @@ static am_secrets secrets_of(const char *token)
 static void snippet(const am_buf *body, const char *token, char *out, size_t size)
 {
     am_secrets sec = secrets_of(token);
-    am_http_snippet(body, AM_WB_SNIPPET, &sec, out, size);
+    am_http_snippet(body, AM_WORLDBRIDGE_SNIPPET, &sec, out, size);
 }
 
 /* A URL for messages: no user:password@, no token. */
@@ -97,9 +97,9 @@ static void shown_url(const char *url, const char *token, char *out, size_t size
 }
 
 /* Dry run: each request becomes NN-command.json (the body) and NN-command.http (URL and
- * headers, no token) in one output set, committed by am_wb_client_finish. */
-static am_status dry_run(am_wb_client *c, const char *command, const char *url, const char *json, size_t n,
-                         am_wb_result *res, am_error *err)
+ * headers, no token) in one output set, committed by am_worldbridge_client_finish. */
+static am_status dry_run(am_worldbridge_client *c, const char *command, const char *url, const char *json, size_t n,
+                         am_worldbridge_result *res, am_error *err)
 {
     am_status s = AM_OK;
     if (!c->dry_set && ((s = am_mkdir_p(c->opt.dry_run_dir, err)) ||
@@ -133,7 +133,7 @@ static am_status dry_run(am_wb_client *c, const char *command, const char *url, 
     return s;
 }
 
-am_status am_wb_client_finish(am_wb_client *c, am_error *err)
+am_status am_worldbridge_client_finish(am_worldbridge_client *c, am_error *err)
 {
     if (!c->dry_set)
         return AM_OK;
@@ -143,16 +143,16 @@ am_status am_wb_client_finish(am_wb_client *c, am_error *err)
     return s;
 }
 
-void am_wb_client_free(am_wb_client *c)
+void am_worldbridge_client_free(am_worldbridge_client *c)
 {
     am_outset_free(c->dry_set); /* uncommitted: nothing written */
     c->dry_set = NULL;
 }
 
-am_status am_wb_judge_reply(const char *command, long status, const uint8_t *body, size_t size, const char *token,
-                            am_wb_result *res, am_error *err)
+am_status am_worldbridge_judge_reply(const char *command, long status, const uint8_t *body, size_t size,
+                                     const char *token, am_worldbridge_result *res, am_error *err)
 {
-    char snip[AM_WB_SNIPPET + 8];
+    char snip[AM_WORLDBRIDGE_SNIPPET + 8];
     am_buf b = {(uint8_t *)body, size, size};
     snippet(&b, token, snip, sizeof snip);
     am_error be; /* a reply is a small object: 16 MiB of tree is far beyond one (core/json_text.h) */
@@ -194,7 +194,8 @@ am_status am_wb_judge_reply(const char *command, long status, const uint8_t *bod
     return AM_OK;
 }
 
-am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, am_wb_result *res, am_error *err)
+am_status am_worldbridge_call(am_worldbridge_client *c, const char *command, const json_t *body,
+                              am_worldbridge_result *res, am_error *err)
 {
     memset(res, 0, sizeof *res);
     am_error_clear(err);
@@ -253,10 +254,10 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
             am_http_reply_free(&rep);
             sleep_ms(delay);
             res->backoff_waited_ms += delay;
-            delay = delay * 2 > AM_WB_MAX_BACKOFF_MS ? AM_WB_MAX_BACKOFF_MS : delay * 2;
+            delay = delay * 2 > AM_WORLDBRIDGE_MAX_BACKOFF_MS ? AM_WORLDBRIDGE_MAX_BACKOFF_MS : delay * 2;
             continue;
         }
-        char snip[AM_WB_SNIPPET + 8];
+        char snip[AM_WORLDBRIDGE_SNIPPET + 8];
         snippet(&rep.body, c->opt.token, snip, sizeof snip);
         am_secret_mask(rep.detail, &sec, strlen(rep.detail) + 1 >= sizeof rep.detail);
         const char *tries = attempt == 1 ? "1 attempt" : NULL;
@@ -276,7 +277,7 @@ am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, a
             s = am_fail(err, AM_ERR_NETWORK, "%s: HTTP %ld%s after %s: %s", command, rep.status, hint, tries,
                         snip[0] ? snip : "(empty body)");
         } else {
-            s = am_wb_judge_reply(command, rep.status, rep.body.data, rep.body.size, c->opt.token, res, err);
+            s = am_worldbridge_judge_reply(command, rep.status, rep.body.data, rep.body.size, c->opt.token, res, err);
         }
         am_http_reply_free(&rep);
         if (s)
@@ -305,8 +306,8 @@ static am_status add_file(json_t *obj, const char *b64_key, const uint8_t *data,
     return bad ? am_fail_nomem(err, "request body") : AM_OK;
 }
 
-json_t *am_wb_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c, size_t tex_size,
-                              const char *tex_uuid, const char *name, am_error *err)
+json_t *am_worldbridge_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c,
+                                       size_t tex_size, const char *tex_uuid, const char *name, am_error *err)
 {
     if (am_world_check_text("spawn_mesh: object", name, err))
         return NULL;
@@ -334,7 +335,7 @@ json_t *am_wb_spawn_mesh_body(json_t *meshdata, const double position[3], const 
     return b;
 }
 
-json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err)
+json_t *am_worldbridge_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err)
 {
     if (am_world_check_text("store_anim: animation", name, err))
         return NULL;
@@ -351,7 +352,7 @@ json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size
     return b;
 }
 
-json_t *am_wb_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err)
+json_t *am_worldbridge_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err)
 {
     if (am_world_check_text("play_anim: animation", anim, err) ||
         am_world_check_text("play_anim: animation", name, err))
@@ -362,7 +363,7 @@ json_t *am_wb_play_anim_body(const char *object_uuid, const char *anim, const ch
     return b;
 }
 
-json_t *am_wb_save_world_body(am_error *err)
+json_t *am_worldbridge_save_world_body(am_error *err)
 {
     json_t *b = json_object();
     if (!b)

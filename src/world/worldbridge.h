@@ -26,7 +26,7 @@ typedef struct json_t json_t;
 
 #include "core/error.h"
 
-typedef struct am_wb_options {
+typedef struct am_worldbridge_options {
     const char *base_url;    /* e.g. http://127.0.0.1:9000/wb (a trailing '/' is fine) */
     const char *token;       /* bearer token or NULL */
     long connect_timeout_ms; /* default 5000 */
@@ -34,37 +34,37 @@ typedef struct am_wb_options {
     int max_attempts;        /* default 4 (1 = no retry) */
     long backoff_ms;         /* first retry delay, doubled each time, capped at 8 s; default 500 */
     const char *dry_run_dir; /* when set: write each request to files there, send nothing */
-} am_wb_options;
+} am_worldbridge_options;
 
 /* Defaults for everything; base_url and token from WORLDBRIDGE_URL / WORLDBRIDGE_TOKEN. */
-void am_wb_options_default(am_wb_options *opt);
+void am_worldbridge_options_default(am_worldbridge_options *opt);
 
 struct am_outset;
 
-typedef struct am_wb_client {
-    am_wb_options opt;
+typedef struct am_worldbridge_client {
+    am_worldbridge_options opt;
     int sequence;  /* requests made so far (numbers the dry-run files) */
-    struct am_outset *dry_set; /* the dry run's files until am_wb_client_finish */
-} am_wb_client;
+    struct am_outset *dry_set; /* the dry run's files until am_worldbridge_client_finish */
+} am_worldbridge_client;
 
-am_status am_wb_client_init(am_wb_client *c, const am_wb_options *opt, am_error *err);
+am_status am_worldbridge_client_init(am_worldbridge_client *c, const am_worldbridge_options *opt, am_error *err);
 /* Dry run: put every request file written so far in place, together (core/outset.h).
  * No-op otherwise. */
-am_status am_wb_client_finish(am_wb_client *c, am_error *err);
+am_status am_worldbridge_client_finish(am_worldbridge_client *c, am_error *err);
 /* Release the client; a dry run not finished writes nothing. */
-void am_wb_client_free(am_wb_client *c);
+void am_worldbridge_client_free(am_worldbridge_client *c);
 
 /* What one command returned. */
-typedef struct am_wb_result {
+typedef struct am_worldbridge_result {
     json_t *reply;          /* the parsed reply object (NULL in dry-run); json_decref it */
     long http_status;       /* of the last attempt; 0 when nothing replied */
     int attempts;           /* requests sent (0 in dry-run) */
     long backoff_waited_ms; /* the backoff slept between them (the planned delays, summed) */
     char idempotency_key[65];
     char uuid[37];          /* the reply's "uuid" when it carries one, else "" */
-} am_wb_result;
+} am_worldbridge_result;
 
-void am_wb_result_free(am_wb_result *r);
+void am_worldbridge_result_free(am_worldbridge_result *r);
 
 /* Send one command. body is borrowed and serialised once (compact, keys in insertion
  * order); those exact bytes are sent on every attempt and hashed into the key. Errors name
@@ -73,32 +73,32 @@ void am_wb_result_free(am_wb_result *r);
  * result->attempts and http_status are still filled. Status AM_ERR_NETWORK for transport and
  * HTTP failures, AM_ERR_INVALID for a well-formed refusal or a malformed reply, AM_ERR_IO
  * when a dry-run file cannot be written. */
-am_status am_wb_call(am_wb_client *c, const char *command, const json_t *body, am_wb_result *result,
-                     am_error *err);
+am_status am_worldbridge_call(am_worldbridge_client *c, const char *command, const json_t *body,
+                              am_worldbridge_result *result, am_error *err);
 
 /* Judge what the bridge replied with a 2xx status: a JSON object with "ok": true, and a
  * "uuid" for spawn_mesh and store_anim. Fills result->reply (json_decref it) and uuid.
- * Errors quote the reply (token masked). am_wb_call uses it; public for the fuzz target. */
-am_status am_wb_judge_reply(const char *command, long status, const uint8_t *body, size_t size, const char *token,
-                            am_wb_result *result, am_error *err);
+ * Errors quote the reply (token masked). am_worldbridge_call uses it; public for the fuzz target. */
+am_status am_worldbridge_judge_reply(const char *command, long status, const uint8_t *body, size_t size,
+                                     const char *token, am_worldbridge_result *result, am_error *err);
 
 /* Request bodies (new references; NULL with err set on failure). */
 
 /* spawn_mesh: meshdata is borrowed (copied by reference); texture is either j2c bytes
  * (tex_j2c, tex_size) sent as {"j2c_base64", "bytes", "sha256"}, or tex_uuid sent as
  * {"uuid"}, or neither (null). */
-json_t *am_wb_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c, size_t tex_size,
-                              const char *tex_uuid, const char *name, am_error *err);
+json_t *am_worldbridge_spawn_mesh_body(json_t *meshdata, const double position[3], const uint8_t *tex_j2c,
+                                       size_t tex_size, const char *tex_uuid, const char *name, am_error *err);
 /* store_anim: {"name", "anim_base64", "bytes", "sha256"}. */
-json_t *am_wb_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err);
+json_t *am_worldbridge_store_anim_body(const char *name, const uint8_t *anim, size_t size, am_error *err);
 /* play_anim: {"uuid": object, "anim": asset uuid or stored name, "name": anim name}. */
-json_t *am_wb_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err);
+json_t *am_worldbridge_play_anim_body(const char *object_uuid, const char *anim, const char *name, am_error *err);
 /* save_world: {}. */
-json_t *am_wb_save_world_body(am_error *err);
+json_t *am_worldbridge_save_world_body(am_error *err);
 
 /* Placeholder written into dry-run bodies where a real run would use a UUID returned by an
  * earlier command. */
-#define AM_WB_DRY_RUN_OBJECT "{{spawn_mesh.uuid}}"
+#define AM_WORLDBRIDGE_DRY_RUN_OBJECT "{{spawn_mesh.uuid}}"
 
 #ifdef __cplusplus
 }

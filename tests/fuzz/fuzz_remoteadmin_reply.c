@@ -7,10 +7,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    am_ra_reply reply;
+    am_remoteadmin_reply reply;
     am_error err;
     am_fuzz_dirty_error(&err);
-    if (am_ra_parse_reply(data, size, &reply, &err) != AM_OK)
+    if (am_remoteadmin_parse_reply(data, size, &reply, &err) != AM_OK)
         am_fuzz_format(&err);
     return 0;
 }

@@ -19,16 +19,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < 4; i++) {
         am_error err;
         am_fuzz_dirty_error(&err);
-        am_wb_result r;
+        am_worldbridge_result r;
         memset(&r, 0, sizeof r);
-        if (am_wb_judge_reply(commands[i], 200, data, size, TOKEN, &r, &err) != AM_OK) {
+        if (am_worldbridge_judge_reply(commands[i], 200, data, size, TOKEN, &r, &err) != AM_OK) {
             char text[AM_ERROR_TEXT_MAX];
             am_error_format(&err, text, sizeof text);
             /* the whole token, as is or as JSON spells it (a part of it is not the secret) */
             if (strstr(text, TOKEN) || strstr(text, "Zq9-Tok/en\\\"Zq9") || strstr(text, "Zq9-Tok\\/en\\\"Zq9"))
                 abort(); /* the token leaked */
         }
-        am_wb_result_free(&r);
+        am_worldbridge_result_free(&r);
     }
     return 0;
 }

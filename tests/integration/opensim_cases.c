@@ -643,14 +643,14 @@ static void test_poisoned_grid_recovers_with_a_new_salt(void **state)
     fclose(f);
     am_buf_free(&b);
     /* Sent without animesh's check (the library call alone): OpenSim answers loaded: true. */
-    am_ra_options opt;
-    am_ra_options_default(&opt);
+    am_remoteadmin_options opt;
+    am_remoteadmin_options_default(&opt);
     opt.url = URL;
-    am_ra_load_oar req = {cut, w->region, NULL, true, false};
-    am_ra_reply reply;
+    am_remoteadmin_load_oar req = {cut, w->region, NULL, true, false};
+    am_remoteadmin_reply reply;
     am_error err;
     size_t from = log_size(w);
-    am_status s = am_ra_load_oar_call(&opt, &req, &reply, NULL, &err);
+    am_status s = am_remoteadmin_load_oar_call(&opt, &req, &reply, NULL, &err);
     observed(w, "truncated archive sent unchecked (library call)", (int)s,
              reply.loaded ? "loaded: true" : "loaded: false", from);
     assert_int_equal(s, AM_OK);

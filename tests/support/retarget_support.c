@@ -7,8 +7,8 @@
 #include "skin/skin_build.h"
 #include "test_support.h"
 
-void am_rt_test_bench(const am_scene *s, const am_skeleton *skel, const am_retarget_opts *o, am_retarget_result *res,
-                      am_bench *bench)
+void am_test_retarget_bench(const am_scene *s, const am_skeleton *skel, const am_retarget_opts *o,
+                            am_retarget_result *res, am_bench *bench)
 {
     am_error err;
     am_error_clear(&err);
@@ -41,7 +41,7 @@ void am_rt_test_bench(const am_scene *s, const am_skeleton *skel, const am_retar
     }
 }
 
-size_t *am_rt_test_match(const am_bench *b, const float *rest, size_t n, double tol)
+size_t *am_test_retarget_match(const am_bench *b, const float *rest, size_t n, double tol)
 {
     size_t *match = malloc((b->vertex_count ? b->vertex_count : 1) * sizeof *match);
     assert_non_null(match);
@@ -62,9 +62,10 @@ size_t *am_rt_test_match(const am_bench *b, const float *rest, size_t n, double 
     return match;
 }
 
-double am_rt_test_pose_error(const am_bench *b, const size_t *match, int motion, double t, const float *want)
+double am_test_retarget_pose_error(const am_bench *b, const size_t *match, int motion, double t, const float *want)
 {
-    float *prim = malloc((3 * b->vertex_count + 1) * sizeof(float)), *bind = malloc((3 * b->vertex_count + 1) * sizeof(float));
+    float *prim = malloc((3 * b->vertex_count + 1) * sizeof(float)),
+          *bind = malloc((3 * b->vertex_count + 1) * sizeof(float));
     assert_non_null(prim);
     assert_non_null(bind);
     am_error err;

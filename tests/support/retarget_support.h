@@ -11,13 +11,13 @@
 #include "retarget/retarget.h"
 
 /* Exactly one rig is expected; the bench owns copies, `res` stays the caller's. */
-void am_rt_test_bench(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,
-                      am_retarget_result *res, am_bench *bench);
+void am_test_retarget_bench(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,
+                            am_retarget_result *res, am_bench *bench);
 /* For each bench vertex, the index of the nearest of the n expected rest positions (bind
  * frame, 3 floats each); every one must lie within tol. The caller frees the array. */
-size_t *am_rt_test_match(const am_bench *bench, const float *rest, size_t n, double tol);
+size_t *am_test_retarget_match(const am_bench *bench, const float *rest, size_t n, double tol);
 /* The largest distance between the bench posed at motion-local time t (bind frame) and
  * want[match[i]] over its vertices. */
-double am_rt_test_pose_error(const am_bench *bench, const size_t *match, int motion, double t, const float *want);
+double am_test_retarget_pose_error(const am_bench *bench, const size_t *match, int motion, double t, const float *want);
 
 #endif

@@ -24,7 +24,6 @@ extern "C" {
 
 #include "anim/bvh.h"
 #include "core/error.h"
-#include "map/map_suggest.h"
 #include "scene/scene.h"
 
 /* Fill `out` (whose source may already be set) from a parsed BVH. The caller runs
@@ -33,13 +32,6 @@ am_status am_scene_from_bvh(const am_bvh *bvh, am_scene *out, am_error *err);
 /* The scene_load.c reader: parse the text, then am_scene_from_bvh. */
 am_status am_scene_read_bvh(const uint8_t *data, size_t size, const char *source, const char *base_dir,
                             am_scene *out, am_error *err);
-
-/* A joint map for a BVH whose names are not the viewer's (CMU, MotionBuilder, ...): the
- * scene above, then the suggestion (map_suggest.h) with the axes detected (BVH's
- * convention as the declared evidence). `sug` (may be NULL) receives the suggestion with
- * its confidences and reasons; free it with am_map_suggestion_free. */
-am_status am_bvh_suggest_map(const am_bvh *bvh, const char *source, const am_skeleton *skel, am_joint_map *out,
-                             am_map_suggestion *sug, am_error *err);
 
 #ifdef __cplusplus
 }
