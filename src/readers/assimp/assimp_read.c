@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "readers/assimp/assimp_internal.h"
+#include "core/bytes.h"
 #include "readers/assimp/assimp_lib.h"
 #include "readers/assimp/fbx_graph.h"
 #include "readers/file_ref.h"
@@ -21,7 +22,7 @@ am_status am_fbx_version(const uint8_t *d, size_t n, unsigned *version, am_error
     *version = 0;
     static const char magic[] = "Kaydara FBX Binary  ";
     if (n >= 27 && memcmp(d, magic, 20) == 0) {
-        *version = (unsigned)d[23] | (unsigned)d[24] << 8 | (unsigned)d[25] << 16 | (unsigned)d[26] << 24;
+        *version = am_le_u32(d + 23);
         return AM_OK;
     }
     /* ASCII: "FBXVersion: 6100" inside FBXHeaderExtension, near the top. */

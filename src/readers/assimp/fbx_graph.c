@@ -2,6 +2,8 @@
  * ASCII FBX, in two passes (the Models, sorted; then the links from them). */
 #include "readers/assimp/fbx_graph.h"
 
+#include "core/bytes.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,12 +171,10 @@ static am_status check_cycles(fbx_graph *g)
 
 static const char binary_magic[] = "Kaydara FBX Binary  "; /* then 0x00 0x1a 0x00, u32 version */
 
+/* A little-endian field of 4 or 8 bytes (binary FBX 7.5 widened its record header). */
 static uint64_t le(const uint8_t *p, int bytes)
 {
-    uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
+    return bytes == 8 ? am_le_u64(p) : am_le_u32(p);
 }
 
 typedef struct fbx_record {
