@@ -201,16 +201,25 @@ static void library_case(const char *tmp, int size, int repeats, unsigned cores)
     snprintf(cmd, sizeof cmd,
              "'%s' import %s --out '%s/alone' --oar '%s/alone/a.oar' --json --skeleton '%s' %s >/dev/null 2>&1",
              cli, peak_args, dir, dir, skel, no_bench ? "" : "--bench --preview");
+    /* The peak moves by a tenth from run to run (the pictures' threads interleave their
+     * buffers): the largest of as many runs of import alone as the library has copies of a
+     * creature (at least 5) is what the largest job's peak is held against. */
     long alone_kb = 0;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
+    int alone_runs = prims ? size : size / 5;
+    if (alone_runs < 5)
+        alone_runs = 5;
+    for (int k = 0; k < alone_runs; k++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        struct rusage ru;
+        int status;
+        wait4(pid, &status, 0, &ru);
+        if (ru.ru_maxrss > alone_kb)
+            alone_kb = ru.ru_maxrss;
     }
-    struct rusage ru;
-    int status;
-    wait4(pid, &status, 0, &ru);
-    alone_kb = ru.ru_maxrss;
     double m_loop = median(loop, repeats), m_one = median(one, repeats), m_two = median(two, repeats);
     double m_rerun = median(rerun, repeats), m_plan = median(plan_s, repeats);
     printf("library of %d creatures (%d runs, median wall seconds):\n", size, repeats);
@@ -222,9 +231,9 @@ static void library_case(const char *tmp, int size, int repeats, unsigned cores)
            "workers at %.3fx the limit (target 1.15x)\n",
            limit, sum_wall, cores, sum_import, m_two / limit);
     printf("  rerun, nothing changed  %8.3f s   (target under 2 s for 200)\n", m_rerun);
-    printf("  peak memory of the hungriest job: its import child %ld kB, animesh import alone on it %ld kB; a "
-           "worker process itself at most %ld kB\n",
-           import_peak, alone_kb, worker_peak);
+    printf("  peak memory of the hungriest job: its import child %ld kB, animesh import alone on it %ld kB (the "
+           "largest of %d runs); a worker process itself at most %ld kB\n",
+           import_peak, alone_kb, alone_runs, worker_peak);
     rmtree(dir);
 }
 

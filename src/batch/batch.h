@@ -132,6 +132,8 @@ am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, char *e
 typedef struct am_batch_work_options {
     const char *self;     /* the animesh program run as the import child (absolute) */
     bool force;           /* convert even when the record says done for this key */
+    double started_s;     /* CLOCK_MONOTONIC seconds the worker began (its start-up and the plan's
+                             load count in the job's time); 0: when am_batch_work is called */
     am_progress_fn progress;
     void *progress_user;
 } am_batch_work_options;

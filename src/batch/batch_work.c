@@ -21,6 +21,7 @@
 
 #include "batch/batch_internal.h"
 #include "core/io.h"
+#include "core/jsonlex.h"
 
 #define STAGE_TAG ".work-"
 
@@ -302,7 +303,7 @@ static am_status write_record(const am_batch_plan *plan, const am_batch_job *j, 
                             r->ok ? "" : r->error, "model", j->model, "motions", motions ? motions : json_array(),
                             "started", when, "wall_s", r->wall_s, "cpu_s", r->cpu_s, "job_wall_s", r->job_wall_s, "peak_rss_kb",
                             (json_int_t)r->peak_rss_kb, "worker_rss_kb", (json_int_t)self.ru_maxrss, "host", host, "report", report ? report : json_null());
-    char *text = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
+    char *text = rec ? json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL; /* the head first */
     json_decref(rec);
     if (!text)
         return am_fail_nomem(err, "a batch record");
@@ -332,20 +333,42 @@ am_status am_batch_record_peek(const char *catalog, const char *name, am_batch_r
     am_status s = am_read_file(path, &data, &size, err);
     if (s)
         return AM_ERR_IO;
-    /* Only the head is needed: "key", "status" and "error" come before the report. */
-    json_error_t jerr;
-    json_t *root = json_loadb((const char *)data, size, 0, &jerr);
-    free(data);
-    json_t *key = json_object_get(root, "key"), *status = json_object_get(root, "status");
-    if (!json_is_string(key) || json_string_length(key) != 64 || !json_is_string(status)) {
-        json_decref(root);
-        return am_fail_where(err, AM_ERR_INVALID, path, "a damaged record");
+    /* Only the head is needed: "key", "status" and "error" come before the report (the record
+     * is written in order), so the one-pass reader stops there instead of parsing the report. */
+    am_jlex l;
+    am_error lex_err;
+    am_jlex_from_mem(&l, (const char *)data, size, path, &lex_err);
+    bool have_key = false, have_status = false, have_error = false;
+    s = am_jlex_expect(&l, '{');
+    for (size_t i = 0; !s && !(have_key && have_status && have_error) && am_jlex_more(&l, '}', i, &s); i++) {
+        if ((s = am_jlex_key(&l)))
+            break;
+        if (strcmp(l.str, "report") == 0)
+            break;
+        char field[16];
+        snprintf(field, sizeof field, "%s", l.str);
+        bool want = strcmp(field, "key") == 0 || strcmp(field, "status") == 0 || strcmp(field, "error") == 0;
+        if (!want) {
+            s = am_jlex_skip(&l);
+            continue;
+        }
+        if ((s = am_jlex_string(&l)))
+            break;
+        if (field[0] == 'k' && l.str_len == 64) {
+            memcpy(rec->key, l.str, 65);
+            have_key = true;
+        } else if (field[0] == 's') {
+            rec->ok = strcmp(l.str, "done") == 0;
+            have_status = true;
+        } else if (field[0] == 'e') {
+            snprintf(rec->error, sizeof rec->error, "%s", l.str);
+            have_error = true;
+        }
     }
-    memcpy(rec->key, json_string_value(key), 65);
-    rec->ok = strcmp(json_string_value(status), "done") == 0;
-    const char *e = json_string_value(json_object_get(root, "error"));
-    snprintf(rec->error, sizeof rec->error, "%s", e ? e : "");
-    json_decref(root);
+    am_jlex_free(&l);
+    free(data);
+    if (s || !have_key || !have_status)
+        return am_fail_where(err, AM_ERR_INVALID, path, "a damaged record");
     return AM_OK;
 }
 
@@ -374,6 +397,10 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
     memset(result, 0, sizeof *result);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (opts->started_s > 0) {
+        t0.tv_sec = (time_t)opts->started_s;
+        t0.tv_nsec = (long)((opts->started_s - (double)t0.tv_sec) * 1e9);
+    }
     if (job >= plan->job_count)
         return am_fail(err, AM_ERR_USAGE, "no job %zu: the plan has %zu (0..%zu)", job, plan->job_count,
                        plan->job_count ? plan->job_count - 1 : 0);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -153,6 +154,8 @@ static int cmd_plan(int argc, char **argv)
 
 static int cmd_work(int argc, char **argv)
 {
+    struct timespec began; /* the job's time counts the worker's own start-up and plan load */
+    clock_gettime(CLOCK_MONOTONIC, &began);
     enum { O_JOB = 256, O_FORCE };
     static const am_cli_opt lopts[] = {{"job", required_argument, O_JOB, 0}, {"force", no_argument, O_FORCE, 0},
                                        AM_CLI_OPT_HELP};
@@ -181,7 +184,8 @@ static int cmd_work(int argc, char **argv)
     am_batch_plan plan;
     if ((rc = load_plan(argv[op.first], &plan)))
         return rc;
-    am_batch_work_options wo = {.self = self, .force = force};
+    am_batch_work_options wo = {.self = self, .force = force,
+                                .started_s = (double)began.tv_sec + 1e-9 * (double)began.tv_nsec};
     am_batch_work_result r;
     am_error err;
     am_error_clear(&err);
