@@ -63,8 +63,9 @@ typedef struct am_bvh_options {
     int32_t priority;        /* base and joint priority 1..6; 0: the viewer's default 2;
                               * AM_OPTION_ZERO: priority 0 */
     bool loop;               /* default false */
-    double loop_in_s, loop_out_s; /* used when loop; loop_in default 0; loop_out 0 (or < 0):
-                                   * the duration, AM_OPTION_ZERO: 0; must satisfy
+    double loop_in_s, loop_out_s; /* used when loop; loop_in default 0; loop_out 0: the
+                                   * duration (so is a negative other than AM_OPTION_ZERO),
+                                   * AM_OPTION_ZERO: 0; must satisfy
                                    * 0 <= in <= out <= duration (AM_ERR_USAGE) */
     double ease_in_s, ease_out_s; /* 0: the viewer's defaults 0.3 / 0.3; AM_OPTION_ZERO: none */
     int32_t hand_pose;            /* 1..13; 0: the viewer's default 1; AM_OPTION_ZERO: 0 */
