@@ -23,7 +23,9 @@
 #include "support/bind_fixtures.h"
 #include "support/gltf_fixtures.h"
 #include "support/test_support.h"
+#include "support/world_fixtures.h"
 #include "world/oar_verify.h"
+#include "world/remoteadmin.h"
 #include "world/worldbridge.h"
 
 static am_skeleton g_skel;
@@ -325,6 +327,20 @@ static void test_world_options_zeroed_are_the_defaults(void **state)
     am_test_rmtree(dir);
 }
 
+/* RemoteAdmin from {0} (and no wait between tries): a refused connection is tried the
+ * default number of times. */
+static void test_remoteadmin_zeroed_retries_as_the_default(void **state)
+{
+    (void)state;
+    am_test_no_proxy();
+    am_remoteadmin_options ra = {.url = "http://127.0.0.1:1/", .password = "x", .backoff_ms = AM_OPTION_ZERO};
+    am_remoteadmin_reply reply;
+    int attempts = 0;
+    am_error err;
+    assert_int_equal(am_remoteadmin_console_call(&ra, "show version", &reply, &attempts, &err), AM_ERR_NETWORK);
+    assert_int_equal(attempts, AM_REMOTEADMIN_DEFAULT_RETRIES + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_bvh_with_zeroed_options_is_the_viewers_conversion),
         cmocka_unit_test(test_bind_with_zeroed_options_gives_the_default_weights),
         cmocka_unit_test(test_world_options_zeroed_are_the_defaults),
+        cmocka_unit_test(test_remoteadmin_zeroed_retries_as_the_default),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
