@@ -385,13 +385,14 @@ void am_motion_init(am_motion *m);
 /* The pose of a track at normalised t, rest correction applied. */
 void am_motion_pose(const am_motion *m, size_t track, double t, am_quat *rot, am_vec3 *pos);
 
-typedef struct am_motion_sample_opts {
+/* Zeroed, the defaults. */
+typedef struct am_motion_sample_options {
     unsigned intervals;     /* keys at t = i / intervals, i = 0..intervals (default 24 when 0);
                              * AM_MOTION_CLIP_TIMES: at the clip's own sample times */
-    bool reduce;            /* drop keys the viewer's interpolation reproduces */
+    bool reduce;            /* drop keys the viewer's interpolation reproduces; default false */
     double rot_tol_deg;     /* reduction tolerance (default 0.05 deg when 0) */
     double pos_tol_m;       /* reduction tolerance (default 0.0005 m when 0) */
-} am_motion_sample_opts;
+} am_motion_sample_options;
 
 #define AM_MOTION_CLIP_TIMES 0xFFFFFFFFu
 
@@ -406,7 +407,7 @@ typedef struct am_motion_stats {
 
 /* Sample a motion into an anim (opts may be NULL: 24 intervals, no reduction). Joint names
  * are checked against skel when it is not NULL. stats may be NULL. */
-am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts,
+am_status am_motion_sample(const am_motion *m, const am_motion_sample_options *opts,
                            const am_skeleton *skel, am_anim *out, am_motion_stats *stats,
                            am_error *err);
 /* Loop guard: for a looping motion, refuse (AM_ERR_INVALID naming the worst joint, its
@@ -416,7 +417,7 @@ am_status am_motion_check_loop(const am_motion *m, am_error *err);
 /* Sample, guard the loop, encode, decode the bytes again, compare with the meant poses at
  * every key (within quantisation: a mismatch is an error) and write `path` atomically.
  * `out_bytes` (may be NULL) receives the encoded file. */
-am_status am_motion_write_anim(const am_motion *m, const am_motion_sample_opts *opts,
+am_status am_motion_write_anim(const am_motion *m, const am_motion_sample_options *opts,
                                const am_skeleton *skel, const char *path, am_buf *out_bytes,
                                am_motion_stats *stats, am_error *err);
 /* Drop keys the viewer's interpolation reproduces: for each joint, keep the first and

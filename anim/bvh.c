@@ -306,11 +306,11 @@ am_status am_bvh_load(const char *path, am_bvh *out, am_error *err)
     return st;
 }
 
-void am_bvh_opts_init(am_bvh_opts *o)
+void am_bvh_options_init(am_bvh_options *o)
 {
     memset(o, 0, sizeof *o);
     o->priority = 2;
-    o->loop_out_s = -1;
+    o->loop_out_s = 0; /* the duration */
     o->ease_in_s = 0.3;
     o->ease_out_s = 0.3;
     o->hand_pose = 1;
@@ -357,25 +357,39 @@ static void add_skipped(am_bvh_stats *s, const char *name)
     snprintf(s->skipped + n, sizeof s->skipped - n, "%s%s", n ? ", " : "", name);
 }
 
-am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_opts *opts, am_anim *a,
+/* Defaults and AM_OPTION_ZERO turned into values, once, as the conversion begins; the code
+ * below reads plain numbers (loop_out_s < 0: the duration). */
+static void resolve_options(am_bvh_options *o)
+{
+    o->priority = (int32_t)am_option_int(o->priority, 2);
+    o->loop_out_s = o->loop_out_s == AM_OPTION_ZERO ? 0.0 : o->loop_out_s > 0 ? o->loop_out_s : -1.0;
+    o->ease_in_s = am_option_real(o->ease_in_s, 0.3);
+    o->ease_out_s = am_option_real(o->ease_out_s, 0.3);
+    o->hand_pose = (int32_t)am_option_int(o->hand_pose, 1);
+    o->loop_tolerance_deg = am_option_real(o->loop_tolerance_deg, AM_LOOP_TOLERANCE_DEG);
+    o->loop_tolerance_m = am_option_real(o->loop_tolerance_m, o->loop_tolerance_deg * 0.01);
+}
+
+am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_options *opts, am_anim *a,
                          am_bvh_stats *stats, am_error *err)
 {
     memset(a, 0, sizeof *a);
-    am_bvh_opts o;
+    am_bvh_options o;
     if (opts)
         o = *opts;
     else
-        am_bvh_opts_init(&o);
+        am_bvh_options_init(&o);
     am_bvh_stats local;
     if (!stats)
         stats = &local;
     memset(stats, 0, sizeof *stats);
     if (b->joint_count == 0 || b->frame_count == 0)
         return am_fail(err, AM_ERR_INVALID, "bvh: no joints or no frames");
-    if (o.priority < 0 || o.priority > AM_ANIM_MAX_PRIORITY)
+    if ((o.priority < 0 && o.priority != AM_OPTION_ZERO) || o.priority > AM_ANIM_MAX_PRIORITY)
         return am_fail(err, AM_ERR_USAGE, "bvh: priority %d (must be 0..6)", o.priority);
-    if (o.hand_pose >= AM_ANIM_MAX_HAND_POSE)
-        return am_fail(err, AM_ERR_USAGE, "bvh: hand pose %u (must be 0..13)", o.hand_pose);
+    if ((o.hand_pose < 0 && o.hand_pose != AM_OPTION_ZERO) || o.hand_pose >= AM_ANIM_MAX_HAND_POSE)
+        return am_fail(err, AM_ERR_USAGE, "bvh: hand pose %d (must be 0..13)", (int)o.hand_pose);
+    resolve_options(&o);
     size_t nf = b->frame_count, nj = b->joint_count;
     /* single precision, as the loader's F32 frame time and duration */
     float ftf = (float)b->frame_time_s;
@@ -490,7 +504,7 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
         }
         a->ease_in = (float)ei;
         a->ease_out = (float)eo;
-        a->hand_pose = o.hand_pose;
+        a->hand_pose = (uint32_t)o.hand_pose;
         a->emote_name = calloc(1, 1);
         a->joints = calloc(out_count, sizeof *a->joints);
         if (!a->emote_name || !a->joints)

@@ -20,6 +20,7 @@ extern "C" {
 
 #include "anim/anim.h"
 #include "core/error.h"
+#include "core/option.h"
 #include "skeleton/jointmap.h"
 #include "math/am_math.h"
 #include "skeleton/skeleton.h"
@@ -54,24 +55,30 @@ am_status am_bvh_parse(const char *text, size_t size, am_bvh *out, am_error *err
 am_status am_bvh_load(const char *path, am_bvh *out, am_error *err);
 void am_bvh_free(am_bvh *bvh);
 
-typedef struct am_bvh_opts {
+/* Zeroed, the viewer's own upload defaults (core/option.h); a field where zero is a choice
+ * takes AM_OPTION_ZERO for it. */
+typedef struct am_bvh_options {
     const am_joint_map *map; /* BVH name -> stock name; NULL: the viewer's table (canonical
                               * names, aliases such as hip/abdomen/lThigh, avatar_ names) */
-    int32_t priority;        /* base and joint priority (viewer default 2) */
-    bool loop;
-    double loop_in_s, loop_out_s; /* used when loop; loop_out < 0 means duration; must
-                                   * satisfy 0 <= in <= out <= duration (AM_ERR_USAGE) */
-    double ease_in_s, ease_out_s; /* viewer defaults 0.3 / 0.3 */
-    uint32_t hand_pose;           /* viewer default 1 */
-    bool keep_static_joints;      /* false: omit joints that never move (8.6) */
+    int32_t priority;        /* base and joint priority 1..6; 0: the viewer's default 2;
+                              * AM_OPTION_ZERO: priority 0 */
+    bool loop;               /* default false */
+    double loop_in_s, loop_out_s; /* used when loop; loop_in default 0; loop_out 0: the
+                                   * duration (so is a negative other than AM_OPTION_ZERO),
+                                   * AM_OPTION_ZERO: 0; must satisfy
+                                   * 0 <= in <= out <= duration (AM_ERR_USAGE) */
+    double ease_in_s, ease_out_s; /* 0: the viewer's defaults 0.3 / 0.3; AM_OPTION_ZERO: none */
+    int32_t hand_pose;            /* 1..13; 0: the viewer's default 1; AM_OPTION_ZERO: 0 */
+    bool keep_static_joints;      /* false (default): omit joints that never move (8.6) */
     double reduce_deg;            /* > 0: drop keys reproduced within this angle (and
                                    * reduce_m metres) by interpolation (our reduction, not
                                    * the viewer's optimize); 0: every frame is a key */
-    double reduce_m;
+    double reduce_m;              /* 0: the default 0.0005 m */
     /* Loop guard (docs/reference/lessons.md#rule-7): with `loop`, a pose at loop_out that is not loop_in's
      * (within one quantisation step) is closed by blending the keys before loop_out into it
      * when the seam is within these (am_anim_close_loop; default AM_LOOP_TOLERANCE_DEG and
-     * 1 cm per degree), and refused beyond, saying by how much. */
+     * 1 cm per degree), and refused beyond, saying by how much. 0: those defaults (the
+     * metres: 1 cm per degree of loop_tolerance_deg); AM_OPTION_ZERO: 0. */
     double loop_tolerance_deg, loop_tolerance_m;
     /* Rest alignment (off by default: the output is then the viewer's own conversion).
      * The viewer applies each BVH rotation as if the BVH's zero pose were the viewer's rest
@@ -84,10 +91,10 @@ typedef struct am_bvh_opts {
      * rotation and every position key are unchanged; a joint whose correction is not the
      * identity is kept even when it never moves. */
     bool align_rest;
-} am_bvh_opts;
+} am_bvh_options;
 
 /* The viewer loader's defaults (8.1): priority 2, no loop, ease 0.3/0.3, hand pose 1. */
-void am_bvh_opts_init(am_bvh_opts *opts);
+void am_bvh_options_init(am_bvh_options *opts);
 
 /* A bone whose zero-pose direction is this far from the viewer's rest direction is listed
  * in the warning: mocap's own offsets scatter by a few degrees; 10 is a visible turn. */
@@ -126,7 +133,7 @@ bool am_bvh_root_is_viewer(const am_bvh *bvh, const am_skeleton *skel);
 
 /* Convert. Every frame after the reference becomes a key unless opts->reduce_deg > 0.
  * The root must map to mPelvis. Unmapped joints are skipped and listed in stats. */
-am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_opts *opts,
+am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_options *opts,
                          am_anim *out, am_bvh_stats *stats, am_error *err);
 
 #ifdef __cplusplus

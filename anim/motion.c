@@ -226,11 +226,11 @@ void am_anim_reduce_keys(am_anim *a, double rot_tol_deg, double pos_tol_m, size_
 }
 
 
-am_status am_motion_sample(const am_motion *m, const am_motion_sample_opts *opts, const am_skeleton *skel,
+am_status am_motion_sample(const am_motion *m, const am_motion_sample_options *opts, const am_skeleton *skel,
                            am_anim *a, am_motion_stats *stats, am_error *err)
 {
     memset(a, 0, sizeof *a);
-    am_motion_sample_opts o = {0};
+    am_motion_sample_options o = {0};
     if (opts)
         o = *opts;
     double rot_tol = (o.rot_tol_deg > 0 ? o.rot_tol_deg : 0.05) * AM_DEG2RAD;
@@ -352,7 +352,7 @@ am_status am_motion_check_loop(const am_motion *m, am_error *err)
 
 /* Decode the written bytes, play them back at every sample time the viewer's way and
  * compare with the motion itself. */
-static am_status verify_motion(const am_motion *m, const am_motion_sample_opts *o, const am_anim *meant,
+static am_status verify_motion(const am_motion *m, const am_motion_sample_options *o, const am_anim *meant,
                                const uint8_t *data, size_t size, am_motion_stats *stats, am_error *err)
 {
     am_anim got;
@@ -432,10 +432,10 @@ static am_status verify_motion(const am_motion *m, const am_motion_sample_opts *
     return st;
 }
 
-am_status am_motion_write_anim(const am_motion *m, const am_motion_sample_opts *opts, const am_skeleton *skel,
+am_status am_motion_write_anim(const am_motion *m, const am_motion_sample_options *opts, const am_skeleton *skel,
                                const char *path, am_buf *out_bytes, am_motion_stats *stats, am_error *err)
 {
-    am_motion_sample_opts o = {0};
+    am_motion_sample_options o = {0};
     if (opts)
         o = *opts;
     am_motion_stats local;

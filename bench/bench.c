@@ -238,7 +238,7 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
     if (!mat_plausible(&skin->bind_shape))
         return am_fail_where(err, AM_ERR_INVALID, b->source,
                              "skin: bind_shape_matrix has a non-finite or huge element");
-    int want = opts ? opts->lod : -1;
+    int want = opts && opts->lod > AM_BENCH_LOD_HIGHEST_PRESENT ? opts->lod - 1 : -1; /* -1: the highest */
     const am_mesh_lod *lod = pick_lod(&b->asset, want, &b->lod);
     if (!lod)
         return want >= 0 ? am_fail_where(err, AM_ERR_INVALID, b->source, "LOD %d is absent", want)

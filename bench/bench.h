@@ -61,8 +61,14 @@ extern "C" {
 /* One decoded motion held by the bench (defined in bench_anim.c). */
 typedef struct am_bench_motion am_bench_motion;
 
+/* am_bench_options.lod: the LOD a bench reads, as AM_BENCH_LOD(AM_LOD_LOW) etc.; zero (the
+ * default) is the highest LOD the asset holds. */
+#define AM_BENCH_LOD_HIGHEST_PRESENT 0
+#define AM_BENCH_LOD(lod) ((lod) + 1)
+
+/* Zeroed, the defaults. */
 typedef struct am_bench_options {
-    int lod; /* AM_LOD_LOWEST..AM_LOD_HIGH, or -1: the highest LOD present (default) */
+    int lod; /* AM_BENCH_LOD(AM_LOD_LOWEST..AM_LOD_HIGH); 0: AM_BENCH_LOD_HIGHEST_PRESENT */
 } am_bench_options;
 
 typedef struct am_bench {

@@ -2,6 +2,7 @@
  * the same report the command prints. */
 #include "bench/bench_report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,8 +119,8 @@ static am_status describe(const am_bench *b, const am_bench_report_options *o, j
                                   b->root_rot.x, b->root_rot.y, b->root_rot.z, b->root_rot.w));
     json_t *re = stats_json(rest);
     json_object_set_new(re, "frame", json_string("bind"));
-    if (o->max_rest_error >= 0)
-        json_object_set_new(re, "pass", json_boolean(!(rest->max > o->max_rest_error)));
+    if (o->max_rest_error > 0 || o->max_rest_error == AM_OPTION_ZERO) /* 0: no judgement */
+        json_object_set_new(re, "pass", json_boolean(!(rest->max > fmax(0.0, o->max_rest_error))));
     json_object_set_new(root, "rest_error", re);
     json_t *hist = json_array();
     for (int k = 0; k <= 4; k++)

@@ -14,16 +14,19 @@ extern "C" {
 
 #include "bench/bench.h"
 #include "core/error.h"
+#include "core/option.h"
 
 /* At most this many poses per motion. */
 #define AM_BENCH_REPORT_MAX_TIMES 64
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_bench_report_options {
     const double *times;       /* pose every motion at these times (seconds), or NULL: */
     size_t time_count;
     bool keys;                 /* ... at its key times when keys or at most 16 of them, else 9
                                   even times over [0, duration] */
-    double max_rest_error;     /* metres; >= 0 adds "pass" to the rest error */
+    double max_rest_error;     /* metres; > 0 adds "pass" to the rest error; 0 (default): no
+                                  "pass"; AM_OPTION_ZERO: "pass" only when it is 0 */
     const am_bench_set *sets;  /* vertex sets reported in every pose (am_bench_select) */
     size_t set_count;
     const char *strip_path;    /* the PNG strip written beside the report, or NULL */

@@ -53,15 +53,12 @@ static const char *view_axes(am_view v)
     }
 }
 
-am_render_options am_render_defaults(void)
+void am_render_options_init(am_render_options *o)
 {
-    am_render_options o;
-    memset(&o, 0, sizeof o);
-    o.view = AM_VIEW_SIDE;
-    o.frame_width = 360;
-    o.frame_height = 400;
-    o.draw_joints = true;
-    return o;
+    memset(o, 0, sizeof *o);
+    o->view = AM_VIEW_SIDE;
+    o->frame_width = 360;
+    o->frame_height = 400;
 }
 
 bool am_render_joints_parse(const char *s, am_render_joints *out)
@@ -681,7 +678,7 @@ static am_status draw_overlay(am_image *img, const frame_in *in, const proj *pr,
     line_rows(img, ox - 6, oy, ox + 6, oy, PRIM, x0, x0 + w, rows);
     line_rows(img, ox, oy - 6, ox, oy + 6, PRIM, x0, x0 + w, rows);
     /* Joints of the skin with bones to their nearest drawn viewer ancestor, over the mesh. */
-    if (opt->draw_joints && in->joints) {
+    if (!opt->hide_joints && in->joints) {
         const am_skeleton *sk = b->skel;
         bool *drawn = calloc(sk->joint_count ? sk->joint_count : 1, sizeof *drawn);
         if (!drawn)
@@ -947,7 +944,10 @@ static void header(am_image *img, const char *source, const char *what, const am
 
 static void options_or_default(const am_render_options *in, am_render_options *o)
 {
-    *o = in ? *in : am_render_defaults();
+    if (in)
+        *o = *in;
+    else
+        am_render_options_init(o);
     if (o->frame_width <= 0)
         o->frame_width = 360;
     if (o->frame_height <= 0)
@@ -993,7 +993,7 @@ void am_render_set_joints(am_render_options *o, am_render_joints mode, const am_
     if (mode == AM_RENDER_JOINTS_AUTO)
         mode = b && am_render_weighted_joint_count(b) > AM_RENDER_JOINTS_AUTO_MAX ? AM_RENDER_JOINTS_NONE
                                                                                   : AM_RENDER_JOINTS_DOTS;
-    o->draw_joints = mode != AM_RENDER_JOINTS_NONE;
+    o->hide_joints = mode == AM_RENDER_JOINTS_NONE;
     o->label_joints = mode == AM_RENDER_JOINTS_NAMES;
 }
 

@@ -45,21 +45,24 @@ void am_image_free(am_image *img);
  * one as RGBA, am_tex_png_encode_picture / am_tex_png_write_picture for rendered pictures,
  * am_tex_image_to_rgba for a decoded texture). */
 
-typedef enum am_view { AM_VIEW_FRONT = 0, AM_VIEW_SIDE, AM_VIEW_TOP } am_view;
+typedef enum am_view { AM_VIEW_SIDE = 0, AM_VIEW_FRONT, AM_VIEW_TOP } am_view; /* side: the default */
 /* "front" | "side" | "top" -> view; false when unknown. */
 bool am_view_parse(const char *s, am_view *out);
 const char *am_view_name(am_view v);
 
+/* Zeroed, the defaults. */
 typedef struct am_render_options {
-    am_view view;
+    am_view view;                  /* default AM_VIEW_SIDE (0) */
     int frame_width, frame_height; /* pixels per frame; 0 = 360 x 400 */
     bool flat;                     /* flat shading (per triangle); default Lambert, smooth */
-    bool draw_joints;              /* the skin's joints and bones over the mesh */
+    bool hide_joints;              /* no joints and bones over the mesh (default false: the
+                                      skin's joints and bones drawn) */
     const am_image *texture;       /* RGBA atlas sampled at the vertex UVs, or NULL */
     const float *vertex_rgb;       /* 3 * vertex_count colours 0..1, or NULL */
     float base_rgb[3];             /* colour when neither is given (0,0,0 = default grey) */
-    bool label_joints;             /* each drawn joint's name beside its dot */
-    bool focus;                    /* frame this prim-frame box instead of the posed mesh */
+    bool label_joints;             /* each drawn joint's name beside its dot; default false */
+    bool focus;                    /* frame this prim-frame box instead of the posed mesh;
+                                      default false */
     am_vec3 focus_min, focus_max;  /* (strips and single frames; one box for several strips
                                       gives them one scale, e.g. am_render_posed_box) */
     bool centre_each;              /* a strip: each frame centred on its own posed meshes, at
@@ -70,8 +73,8 @@ typedef struct am_render_options {
                                       0 = every core, 1 = one after another; the picture is
                                       the same either way */
 } am_render_options;
-/* Defaults: side view, 360 x 400, Lambert, joints drawn. */
-am_render_options am_render_defaults(void);
+/* Defaults: side view, 360 x 400, Lambert, joints drawn (the same meaning as a zeroed struct). */
+void am_render_options_init(am_render_options *o);
 
 /* Which joints a sheet draws (`--joints none|dots|names` on the commands that draw sheets):
  * AUTO (the default) draws dots while the skin weights at most AM_RENDER_JOINTS_AUTO_MAX
@@ -87,7 +90,7 @@ typedef enum am_render_joints {
 bool am_render_joints_parse(const char *s, am_render_joints *out);
 /* The joints the skin weights (those a frame draws). */
 size_t am_render_weighted_joint_count(const am_bench *b);
-/* draw_joints and label_joints of `o` for a mode on this bench (AUTO counts its joints). */
+/* hide_joints and label_joints of `o` for a mode on this bench (AUTO counts its joints). */
 void am_render_set_joints(am_render_options *o, am_render_joints mode, const am_bench *b);
 
 /* The frame size (its label and scale bar included) that frames a prim-frame box seen from

@@ -252,7 +252,7 @@ static void count_fork(void)
     g_forks++;
 }
 
-/* am_scene_load_opts.reader_process: zeroed, the FBX is read in a child (one fork); with
+/* am_scene_load_options.reader_process: zeroed, the FBX is read in a child (one fork); with
  * AM_SCENE_READER_IN_PROCESS it is read here without a fork, into the same scene. */
 static void test_a_load_in_process_forks_nothing_and_gives_the_childs_scene(void **state)
 {
@@ -264,7 +264,7 @@ static void test_a_load_in_process_forks_nothing_and_gives_the_childs_scene(void
     assert_int_equal(pthread_atfork(count_fork, NULL, NULL), 0);
     am_scene child, here;
     am_error err;
-    am_scene_load_opts zeroed = {0}, in_process = {.reader_process = AM_SCENE_READER_IN_PROCESS};
+    am_scene_load_options zeroed = {0}, in_process = {.reader_process = AM_SCENE_READER_IN_PROCESS};
     g_forks = 0;
     assert_int_equal(am_scene_load_ex(HUESITOS, &zeroed, &child, &err), AM_OK);
     assert_int_equal(g_forks, 1);

@@ -128,7 +128,7 @@ static void test_zup_centimetres_conflict_is_reported_and_the_data_wins(void **s
     assert_non_null(strstr(ax.conflicts[2], "glTF declares the unit 1 m, but the stature is"));
     check_conversion(&s, &ax, SF_ZUP_CM);
     /* given options win, and a disagreement with the legs is still said */
-    am_axes_opts o = {.up = 1, .forward = 2, .scale = 0.02};
+    am_axes_options o = {.up = 1, .forward = 2, .scale = 0.02};
     assert_int_equal(am_axes_resolve(&s, &b, &o, &ax, &err), AM_OK);
     assert_int_equal(ax.up, 1);
     assert_near(ax.scale, 0.02, 0);

@@ -746,7 +746,7 @@ static void test_console_call(void **state)
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(f->s_near));
     am_remoteadmin_options ra;
-    am_remoteadmin_options_default(&ra);
+    am_remoteadmin_options_init(&ra);
     ra.url = url;
     ra.password = PW;
     am_remoteadmin_reply reply;

@@ -344,7 +344,7 @@ static void test_the_json_report_holds_the_benchs_figures(void **state)
     am_error_clear(&err);
     assert_int_equal(am_bench_select(&b, "end", "x=2", &end, &err), AM_OK);
 
-    am_bench_report_options o = {.max_rest_error = -1, .sets = &end, .set_count = 1};
+    am_bench_report_options o = {.sets = &end, .set_count = 1}; /* no rest judgement */
     char *text;
     am_bench_stats rest;
     assert_int_equal(am_bench_report_json(&b, &o, &text, &rest, &err), AM_OK);
@@ -714,7 +714,7 @@ static void test_bad_bytes_fail_cleanly(void **state)
     }
     am_buf_free(&bytes);
     assert_int_equal(am_bench_load("/nonexistent/x.llmesh", NULL, 0, &skel, NULL, &b, &err), AM_ERR_IO);
-    am_bench_options lod = {.lod = AM_LOD_LOW};
+    am_bench_options lod = {.lod = AM_BENCH_LOD(AM_LOD_LOW)};
     fx_encode(&m, &sk, &bytes);
     assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "x", &skel, &lod, &b, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "LOD 1 is absent"));

@@ -27,7 +27,7 @@ static void bench_rig_with_pelvis_at(const am_skeleton *skel, double pelvis_z, a
         }
     assert_true(moved);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, skel, &opts, &res, &err), AM_OK);
     am_buf bytes = {0};

@@ -24,7 +24,7 @@ static void bind_creature(const expect *e)
     am_bind_skeleton sk;
     am_test_creature(e->size, &viewer, &src, &sk);
     am_bind_options o;
-    am_bind_options_default(&o);
+    am_bind_options_init(&o);
     o.method = e->method;
     am_bind_mesh m = am_bind_source_mesh(&src);
     am_bind_result r;
@@ -100,7 +100,7 @@ static void test_forced_proxy_binds_close_to_blender(void **state)
     am_bind_skeleton sk;
     am_test_creature("10k", &viewer, &src, &sk);
     am_bind_options o;
-    am_bind_options_default(&o);
+    am_bind_options_init(&o);
     o.force_proxy = true;
     am_bind_mesh m = am_bind_source_mesh(&src);
     am_bind_result r;

@@ -65,11 +65,11 @@ static void import_plan(const char *path, am_body_plan *out)
     am_scene s;
     am_error err;
     char msg[AM_ERROR_TEXT_MAX];
-    am_scene_load_opts lo = {.skeleton = &g_skel, .weld = true};
+    am_scene_load_options lo = {.skeleton = &g_skel, .weld = true};
     if (am_scene_load_ex(path, &lo, &s, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     am_import_plan plan;
     if (am_import_plan_make(&s, &g_skel, &opts, &plan, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
@@ -89,7 +89,7 @@ static void suggest_plan(const char *path, am_body_plan *out)
     am_body body;
     am_axes axes;
     am_map_suggestion sug;
-    am_axes_opts ao = {0};
+    am_axes_options ao = {0};
     if (am_map_suggest_scene(&s, &g_skel, &ao, NULL, &body, &axes, &sug, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     am_body_plan_classify(&s, &body, &axes, &sug, &g_skel, out);

@@ -40,8 +40,8 @@ static void test_tiny_bvh_converts_as_the_viewer_does(void **state)
     assert_int_equal(b.joint_count, 3);
     assert_int_equal(b.frame_count, 4);
     assert_string_equal(b.joints[1].order, "ZXY");
-    am_bvh_opts o;
-    am_bvh_opts_init(&o);
+    am_bvh_options o;
+    am_bvh_options_init(&o);
     am_anim a;
     am_bvh_stats st;
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_OK);
@@ -132,8 +132,8 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     assert_int_equal(b.frame_count, 2752);
     am_joint_map map;
     assert_int_equal(am_joint_map_parse(cmu_map_json, strlen(cmu_map_json), "cmu", &map, &err), AM_OK);
-    am_bvh_opts o;
-    am_bvh_opts_init(&o);
+    am_bvh_options o;
+    am_bvh_options_init(&o);
     o.map = &map;
     o.priority = 4;
     am_anim a;
@@ -230,8 +230,8 @@ static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
     assert_int_equal(am_bvh_parse((const char *)text, size, &b, &err), AM_OK);
     am_joint_map map;
     assert_int_equal(am_joint_map_parse(cmu_map_json, strlen(cmu_map_json), "cmu", &map, &err), AM_OK);
-    am_bvh_opts o;
-    am_bvh_opts_init(&o);
+    am_bvh_options o;
+    am_bvh_options_init(&o);
     o.map = &map;
     o.loop = true;
     am_anim a;
@@ -308,8 +308,8 @@ static void test_a_long_joint_name_is_read_whole(void **state)
     assert_int_equal(am_joint_map_parse(map_json, strlen(map_json), "map", &map, &err), AM_OK);
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
-    am_bvh_opts o;
-    am_bvh_opts_init(&o);
+    am_bvh_options o;
+    am_bvh_options_init(&o);
     o.map = &map;
     am_anim a;
     am_bvh_stats st;

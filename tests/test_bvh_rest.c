@@ -169,8 +169,8 @@ static void bone_angles(const char *text, const am_bvh *b, const am_skeleton *sk
 
 static void convert(const am_bvh *b, const am_skeleton *skel, bool align, am_buf *out, am_bvh_stats *st)
 {
-    am_bvh_opts o;
-    am_bvh_opts_init(&o);
+    am_bvh_options o;
+    am_bvh_options_init(&o);
     o.align_rest = align;
     am_error err = {0};
     am_anim a;

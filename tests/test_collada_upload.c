@@ -654,7 +654,7 @@ static void test_textured_rig_material_references_the_image(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     opts.texture_image = "tex_atlas.png";
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
@@ -708,7 +708,7 @@ static void check_file(const char *path, size_t want_skins)
     assert_int_equal(n, want_skins);
     am_test_tmpdir(dir, sizeof dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     am_import_report rep;
     if (am_import_file(path, &skel, &opts, dir, &rep, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
@@ -808,7 +808,7 @@ static void round_trip(const am_rig *rig)
     char dir[256], dae_path[400], back[400], buf[600];
     am_test_tmpdir(dir, sizeof dir);
     am_skin_options so;
-    am_skin_options_default(&so);
+    am_skin_options_init(&so);
     am_skin_summary *sum = calloc(1, sizeof *sum);
     am_status st = am_skin_export(rig, &skel, &so, dir, sum, &err);
     assert_true(st == AM_OK || sum->face_count > 1);
@@ -816,7 +816,7 @@ static void round_trip(const am_rig *rig)
     char out[300];
     snprintf(out, sizeof out, "%s/back", dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.name = "back";
     am_import_report rep;
     if (am_import_file(dae_path, &skel, &opts, out, &rep, &err))

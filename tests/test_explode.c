@@ -152,7 +152,7 @@ static void import_quadruped(bool broken, am_import_report *rep, char *dir, size
     am_gf_model_free(&m);
     snprintf(out, sizeof out, "%s/out", dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.bench = true;
     am_error err;
     am_error_clear(&err);
@@ -239,7 +239,7 @@ static double import_without_explosion(const char *model, const char *const *mot
     am_test_tmpdir(dir, sizeof dir);
     snprintf(out, sizeof out, "%s/out", dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.anim_paths = anims;
     opts.anim_count = nm;
     opts.bench = true;

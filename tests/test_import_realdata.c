@@ -41,7 +41,7 @@ static am_status import(const char *rel_or_path, bool shared, const am_import_op
     if (opts_in)
         opts = *opts_in;
     else
-        am_import_options_default(&opts);
+        am_import_options_init(&opts);
     am_error_clear(err);
     return am_import_file(path, &g_skel, &opts, r->out, &r->rep, err);
 }
@@ -106,7 +106,7 @@ static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
     am_test_shared_path(bvh, sizeof bvh, "data/realdata/TeddyIdle.bvh");
     const char *anims[1] = {bvh};
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.anim_paths = anims;
     opts.anim_count = 1;
     opts.bench = true;
@@ -193,7 +193,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
      * (one rest row: side and front strips of the rest drawn once, in a frame twice as wide so
      * the title stays whole), every part in its colour */
     am_import_options bench;
-    am_import_options_default(&bench);
+    am_import_options_init(&bench);
     bench.bench = true;
     must_import("data/realdata/female_2016_08_05.dae", &bench, &r);
     char want[700];
@@ -222,7 +222,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
     done(&r);
     /* --merge: one asset of 5 faces and the 94 joints the meshes use together */
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.merge = true;
     must_import("data/realdata/female_2016_08_05.dae", &opts, &r);
     assert_int_equal(r.rep.part_count, 1);
@@ -254,7 +254,7 @@ static void test_ruth2_hands_flattened_hierarchy(void **state)
     done(&r);
     /* --normalize-binds: the rest pose becomes exact, the before figure kept */
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.normalize_binds = true;
     must_import("data/realdata/Ruth2v4Hands.dae", &opts, &r);
     assert_near(r.rep.parts[0].rest_error_before_m, 0.0555, 0.001);
@@ -431,7 +431,7 @@ static void test_unknown_joints_and_too_many_are_refused(void **state)
     done(&r);
     /* --faithful: refused as the uploader refuses it, without retargeting */
     am_import_options faithful;
-    am_import_options_default(&faithful);
+    am_import_options_init(&faithful);
     faithful.faithful_only = true;
     assert_int_equal(import(path, false, &faithful, &r, &err), AM_ERR_INVALID);
     am_error_format(&err, buf, sizeof buf);

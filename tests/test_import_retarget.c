@@ -76,7 +76,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     snprintf(out, sizeof out, "%s/out", dir);
 
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     opts.bench = true;
     am_import_report rep;
     am_error err;
@@ -160,7 +160,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     am_rig rig;
     assert_int_equal(am_rig_load(file, &rig, &err), AM_OK);
     am_skin_options so;
-    am_skin_options_default(&so);
+    am_skin_options_init(&so);
     am_skin_result sk;
     if (am_skin_build(&rig, &g_skel, &so, &sk, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));

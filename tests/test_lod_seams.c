@@ -54,7 +54,7 @@ static void test_a_flat_shaded_mesh_halves_and_keeps_the_hinge(void **state)
     assert_int_equal(am_test_flat_box_rig(&rig, 0.25, &err), AM_OK);
     assert_int_equal(rig.triangle_count, 896);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
     const size_t *tris = res.summary.lod_triangles;
@@ -70,7 +70,7 @@ static void test_a_flat_shaded_mesh_halves_and_keeps_the_hinge(void **state)
     am_bench_strain high = {0};
     for (int lod = AM_LOD_HIGH; lod >= AM_LOD_LOWEST; lod--) {
         assert_flat_shaded(&res.asset.lods[lod], lod);
-        am_bench_options bo = {lod};
+        am_bench_options bo = {AM_BENCH_LOD(lod)};
         am_bench b;
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "flatbox.llmesh", &skel, &bo, &b, &err), AM_OK);
         /* the hinge (where one joint's region meets the other's) on all four long edges in
@@ -115,7 +115,7 @@ static void test_a_faceted_tube_reduces_across_its_facets(void **state)
     am_error_clear(&err);
     assert_int_equal(am_test_faceted_tube_rig(&rig, 12, 16, &err), AM_OK);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
     const size_t *tris = res.summary.lod_triangles;
@@ -153,7 +153,7 @@ static void test_a_faceted_tube_reduces_across_its_facets(void **state)
          * lowest LOD cuts across the facets (12 sides to a few), so a corner takes the nearest
          * normal it has, never one facing away from its triangle */
         assert_lt(worst, (lod >= AM_LOD_LOW ? 1.0 : 90.0));
-        am_bench_options bo = {lod};
+        am_bench_options bo = {AM_BENCH_LOD(lod)};
         am_bench b;
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "tube.llmesh", &skel, &bo, &b, &err), AM_OK);
         int ring = 0; /* vertices on the hinge ring, by quadrant */

@@ -330,8 +330,8 @@ static am_status retarget_cut(const char *rel, double end_frac, int drop_keys, a
     double frame = 1.0 / 30.0;
     c->end_s = drop_keys ? c->end_s - drop_keys * frame + 1e-4 : c->start_s + end_frac * (c->end_s - c->start_s);
     *end_s = c->end_s;
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     o.follow_directions = true;
     o.loop = loop;
     am_status st = am_retarget(&s, &g_skel, &o, r, err);

@@ -181,8 +181,8 @@ static void test_real_files_import_without_a_map(void **state)
         /* the library's suggestion, as the import makes it (default options, no map) */
         am_scene s;
         am_gf_load(rc->file, &s);
-        am_retarget_opts o;
-        am_retarget_opts_init(&o);
+        am_retarget_options o;
+        am_retarget_options_init(&o);
         am_retarget_result res;
         am_error err;
         am_error_clear(&err);
@@ -227,7 +227,7 @@ static void test_real_files_import_without_a_map(void **state)
         am_test_tmpdir(dir, sizeof dir);
         snprintf(out, sizeof out, "%s/out", dir);
         am_import_options opts;
-        am_import_options_default(&opts);
+        am_import_options_init(&opts);
         am_import_report rep;
         if (am_import_file(rc->file, &g_skel, &opts, out, &rep, &err))
             fail_msg("%s", am_error_format(&err, msg, sizeof msg));
@@ -285,7 +285,7 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
     static const char user_json[] = "{\"joints\": {\"root\": \"mPelvis\", \"arm\": \"mGroin\"}}";
     am_joint_map user;
     assert_int_equal(am_joint_map_parse(user_json, strlen(user_json), "map", &user, &err), AM_OK);
-    am_axes_opts ao = {.up = 3, .forward = 1, .scale = 1};
+    am_axes_options ao = {.up = 3, .forward = 1, .scale = 1};
     am_body body;
     am_axes axes;
     am_map_suggestion sug;

@@ -225,7 +225,7 @@ static void suggest(const am_scene *s, const am_joint_map *user, am_body *b, am_
 {
     am_error err;
     am_error_clear(&err);
-    am_axes_opts ao = {0};
+    am_axes_options ao = {0};
     am_status st = am_map_suggest_scene(s, &g_skel, &ao, user, b, ax, sug, &err);
     if (st)
         print_error("suggest: %s (%s)\n", err.msg, err.where);
@@ -604,7 +604,7 @@ static void test_user_map_overrides_any_part(void **state)
     const char *bad = "{\"joints\": {\"mixamorig:LeftForeArm\": \"mHipLeft\"}}";
     am_joint_map ub;
     assert_int_equal(am_joint_map_parse(bad, strlen(bad), "map", &ub, &err), AM_OK);
-    am_axes_opts ao = {0};
+    am_axes_options ao = {0};
     am_status st = am_map_suggest_scene(&s, &g_skel, &ao, &ub, &b, &ax, &sug, &err);
     assert_int_equal(st, AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "mixamorig:LeftForeArm"));

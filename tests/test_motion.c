@@ -119,7 +119,7 @@ static void test_key_reduction_drops_only_reproducible_keys(void **state)
     m.track_count = 1;
     m.pose_fn = nlerp_pose;
     m.duration_s = 1.0;
-    am_motion_sample_opts o = {.reduce = true};
+    am_motion_sample_options o = {.reduce = true};
     am_anim a;
     am_motion_stats st;
     am_error err = {0};
@@ -161,7 +161,7 @@ static void test_rest_correction_applies_in_every_pose(void **state)
     m.duration_s = 1.0;
     am_anim a;
     am_error err = {0};
-    am_motion_sample_opts o = {.intervals = AM_MOTION_CLIP_TIMES};
+    am_motion_sample_options o = {.intervals = AM_MOTION_CLIP_TIMES};
     assert_int_equal(am_motion_sample(&m, &o, NULL, &a, NULL, &err), AM_OK);
     assert_int_equal(a.joints[0].rot_count, 2);
     /* t = 0: the correction alone; the head's forward axis +X turns to -50 deg. */
@@ -192,7 +192,7 @@ static void test_write_anim_round_trips_and_reports(void **state)
     snprintf(path, sizeof path, "%s/nod.anim", dir);
     am_motion_stats st;
     am_error err = {0};
-    am_motion_sample_opts o = {.reduce = true, .rot_tol_deg = 0.1};
+    am_motion_sample_options o = {.reduce = true, .rot_tol_deg = 0.1};
     assert_int_equal(am_motion_write_anim(&m, &o, &skel, path, NULL, &st, &err), AM_OK);
     assert_lt(st.keys_after, st.keys_before);
     assert_lt(st.max_rot_err_deg, 0.1 + 0.02);

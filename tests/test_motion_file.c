@@ -49,8 +49,8 @@ static void mixamo_onto_stock(const char *rel, double duration_s)
 {
     char path[1024];
     am_test_shared_path(path, sizeof path, rel);
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     mo.one_clip = true;
     am_motion_file_result r;
     am_error err;
@@ -74,8 +74,8 @@ static void mixamo_onto_stock(const char *rel, double duration_s)
      * target: the measure can fail */
     am_scene s;
     assert_int_equal(am_scene_load(path, &s, &err), AM_OK);
-    am_retarget_opts ro;
-    am_retarget_opts_init(&ro);
+    am_retarget_options ro;
+    am_retarget_options_init(&ro);
     am_retarget_result rr;
     assert_int_equal(am_retarget(&s, &g_skel, &ro, &rr, &err), AM_OK);
     am_buf naive = {0};
@@ -111,7 +111,7 @@ static void test_walking_through_import_onto_rpm(void **state)
     am_test_tmpdir(dir, sizeof dir);
     snprintf(out, sizeof out, "%s/out", dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     const char *anims[1] = {motion};
     opts.anim_paths = anims;
     opts.anim_count = 1;
@@ -253,8 +253,8 @@ static void test_in_place(void **state)
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
     write_travelling_pack(dir, path, sizeof path);
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     am_motion_file_result r;
     am_error err;
     assert_int_equal(am_motion_file_convert(path, &g_skel, &mo, &r, &err), AM_OK);
@@ -277,8 +277,8 @@ static void test_gltf_animation_pack_converts(void **state)
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
     write_pack(dir, "pack", NULL, path, sizeof path);
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     am_motion_file_result r;
     am_error err;
     char buf[1200];
@@ -360,8 +360,8 @@ static void test_bad_motion_files(void **state)
     (void)state;
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     am_motion_file_result r;
     am_error err;
     /* shorter than one frame */
@@ -387,7 +387,7 @@ static void test_bad_motion_files(void **state)
     assert_non_null(strstr(err.msg, "'mixamo.com'"));
     /* a motion-only file as import's model: says to use --anim or anim from-model */
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     am_import_report rep;
     char out[300];
     snprintf(out, sizeof out, "%s/out", dir);

@@ -132,7 +132,7 @@ static int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     f->srv = am_test_http_start(handler, &f->r);
     snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/", am_test_http_port(f->srv));
-    am_remoteadmin_options_default(&f->opt);
+    am_remoteadmin_options_init(&f->opt);
     f->opt.url = f->url;
     f->opt.password = PASSWORD;
     f->opt.total_timeout_ms = 2000;
@@ -349,7 +349,7 @@ static void test_verify_reads_the_save_back_and_cleans_up(void **state)
     char dir[512];
     am_test_tmpdir(dir, sizeof dir);
     am_oar_verify_options vo;
-    am_oar_verify_options_default(&vo);
+    am_oar_verify_options_init(&vo);
     vo.dir = dir;
     vo.appear_ms = 300;
     vo.poll_ms = 20;

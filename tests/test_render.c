@@ -118,10 +118,11 @@ static void test_strip_lays_frames_side_by_side_with_one_framing(void **state)
     fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
     am_bench b;
     fx_bench(&m, &sk, &skel, &b);
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 200;
     opt.frame_height = 240;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     double times[3] = {0, 0, 0};
     am_image img;
     am_error err;
@@ -164,7 +165,8 @@ static void test_strip_frames_the_mesh_and_draws_weighted_joints_only(void **sta
     fx_skin sk = {.n = 2, .names = {"mPelvis", "mHead"}, .bind_world = {P_SF, {0, 0, 1.75}}};
     am_bench b;
     fx_bench(&m, &sk, &skel, &b);
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 200;
     opt.frame_height = 240;
     double t = 0;
@@ -212,9 +214,10 @@ static void test_views_orient_the_avatar_axes(void **state)
     fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
     am_bench b;
     fx_bench(&m, &sk, &skel, &b);
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.vertex_rgb = rgb;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     am_error err;
     am_error_clear(&err);
     am_view views[3] = {AM_VIEW_SIDE, AM_VIEW_FRONT, AM_VIEW_TOP};
@@ -271,10 +274,11 @@ static void test_depth_buffer_shows_the_nearest_face(void **state)
     fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
     am_bench b;
     fx_bench(&m, &sk, &skel, &b);
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.view = AM_VIEW_TOP;
     opt.vertex_rgb = rgb;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     opt.flat = true;
     am_image img;
     am_error err;
@@ -348,10 +352,11 @@ static void test_fine_mesh_in_a_small_cell_draws_as_the_whole_mesh(void **state)
     }
     am_render_cell cells[2] = {{prim, NULL, "a", AM_VIEW_SIDE, NULL, false, lo, hi},
                                {prim, NULL, "a", AM_VIEW_SIDE, NULL, true, lo, hi}};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 120;
     opt.frame_height = 160;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     am_image img;
     assert_int_equal(am_render_sheet(&r.b, cells, 2, 2, &opt, "t", &img, &err), AM_OK);
     assert_int_equal(img.width, 240);
@@ -383,7 +388,8 @@ static void test_single_frame_png_has_the_frame_size(void **state)
     char dir[512], path[600];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/one.png", dir);
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     assert_int_equal(am_render_png(&r.b, prim, joints, &opt, "rest", path, &err), AM_OK);
     am_image img;
     assert_int_equal(am_tex_png_read_rgba(path, &img, &err), AM_OK);
@@ -408,8 +414,9 @@ static void test_broken_pose_draws_the_triangles_it_can(void **state)
     (void)state;
     rest_bar r;
     rest_bar_make(&r, 20, -0.3, 0.3, -0.1, 0.1, 1.0, 1.2);
-    am_render_options opt = am_render_defaults(); /* side: +X right, +Z up */
-    opt.draw_joints = false; /* one framing for both: the broken corners' ring keeps two */
+    am_render_options opt;
+    am_render_options_init(&opt); /* side: +X right, +Z up */
+    opt.hide_joints = true; /* one framing for both: the broken corners' ring keeps two */
     am_error err;
     am_error_clear(&err);
     am_image whole, broken;
@@ -483,7 +490,8 @@ static void test_cells_drawn_at_once_make_the_same_picture(void **state)
     for (int i = 0; i < 5; i++)
         cells[i] = (am_render_cell){prim, joints, "cell", i % 2 ? AM_VIEW_SIDE : AM_VIEW_FRONT, NULL, i == 4,
                                     am_v3(-0.1, -0.1, 0.9), am_v3(0.1, 0.1, 1.1)};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 150;
     opt.frame_height = 180;
     double times[4] = {0, 0, 0, 0};
@@ -586,10 +594,11 @@ static void test_whole_body_cell_draws_as_many_triangles_as_the_mesh_covers_pixe
                                {prim, NULL, "side", AM_VIEW_SIDE, NULL, false, lo, hi},
                                {prim, NULL, "elbow", AM_VIEW_FRONT, NULL, true, am_v3(-0.15, 0.25, 1.2),
                                 am_v3(0.15, 0.55, 1.5)}};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 230;
     opt.frame_height = 300;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     size_t tris[3];
     am_image img;
     am_error err;
@@ -630,10 +639,11 @@ static void test_decimated_creature_keeps_its_silhouette(void **state)
                                {prim, NULL, "side", AM_VIEW_SIDE, NULL, false, lo, hi},
                                {prim, NULL, "front", AM_VIEW_FRONT, NULL, true, lo, hi},
                                {prim, NULL, "side", AM_VIEW_SIDE, NULL, true, lo, hi}};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 230;
     opt.frame_height = 300;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     opt.threads = 1;
     size_t tris[4];
     assert_int_equal(am_render_sheet_triangles(&b, cells, 4, &opt, tris, &err), AM_OK);
@@ -651,7 +661,7 @@ static void test_decimated_creature_keeps_its_silhouette(void **state)
     /* with the joints over the mesh, as in the report */
     for (int f = 0; f < 4; f++)
         cells[f].joints = joints;
-    opt.draw_joints = true;
+    opt.hide_joints = false;
     am_image one, many;
     assert_int_equal(am_render_sheet(&b, cells, 4, 2, &opt, "t", &one, &err), AM_OK);
     opt.threads = 4;
@@ -705,10 +715,11 @@ static void test_flat_tiny_and_degenerate_meshes_draw_from_their_budget(void **s
 {
     (void)state;
     fx_skin sk = {.n = 1, .names = {"mPelvis"}, .bind_world = {P_SF}};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 230;
     opt.frame_height = 300;
-    opt.draw_joints = false;
+    opt.hide_joints = true;
     am_error err;
     am_error_clear(&err);
     for (int kind = 0; kind < 3; kind++) {

@@ -37,7 +37,7 @@ typedef struct run {
     size_t *match;   /* bench vertex -> source vertex */
 } run;
 
-static void pipeline(const am_scene *s, const am_retarget_opts *o, run *r)
+static void pipeline(const am_scene *s, const am_retarget_options *o, run *r)
 {
     memset(r, 0, sizeof *r);
     am_test_retarget_bench(s, &g_skel, o, &r->res, &r->bench);
@@ -133,9 +133,9 @@ static void test_bend_box_end_to_end(void **state)
     am_scene s;
     sf_bend_box(&s, false);
     am_joint_map map = bend_map();
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
-    o.axes = (am_axes_opts){.up = 3, .forward = 1, .scale = 1};
+    am_retarget_options o;
+    am_retarget_options_init(&o);
+    o.axes = (am_axes_options){.up = 3, .forward = 1, .scale = 1};
     o.map = &map;
     run r;
     pipeline(&s, &o, &r);
@@ -170,9 +170,9 @@ static void check_corrected(const char *joint)
     char text[64];
     snprintf(text, sizeof text, "%s=Z,30", joint);
     assert_int_equal(am_rest_correction_parse(text, &rc, &err), AM_OK);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
-    o.axes = (am_axes_opts){.up = 3, .forward = 1, .scale = 1};
+    am_retarget_options o;
+    am_retarget_options_init(&o);
+    o.axes = (am_axes_options){.up = 3, .forward = 1, .scale = 1};
     o.map = &map;
     o.corrections = &rc;
     o.correction_count = 1;
@@ -234,9 +234,9 @@ static void test_stretchy_bone_gets_position_keys(void **state)
     am_error err;
     assert_int_equal(am_scene_finish(&s, &err), AM_OK);
     am_joint_map map = bend_map();
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
-    o.axes = (am_axes_opts){.up = 3, .forward = 1, .scale = 1};
+    am_retarget_options o;
+    am_retarget_options_init(&o);
+    o.axes = (am_axes_options){.up = 3, .forward = 1, .scale = 1};
     o.map = &map;
     run r;
     pipeline(&s, &o, &r);
@@ -271,8 +271,8 @@ static void test_quadruped_yup_metres_end_to_end(void **state)
     (void)state;
     am_scene s;
     sf_quadruped(&s, SF_YUP_M, true, true);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     run r;
     pipeline(&s, &o, &r);
     /* detected: glTF's frame, the data agrees; a horizontal body facing its head */
@@ -304,8 +304,8 @@ static void test_quadruped_zup_centimetres_end_to_end(void **state)
     (void)state;
     am_scene s;
     sf_quadruped(&s, SF_ZUP_CM, true, true);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     o.place = AM_PLACE_ORIGIN;
     run r;
     pipeline(&s, &o, &r);

@@ -40,10 +40,10 @@ static void turn_clip(am_scene *s, const char *name, size_t keys, const float *t
     assert_int_equal(am_scene_finish(s, &err), AM_OK);
 }
 
-static void bend_opts(am_retarget_opts *o, const am_joint_map *map)
+static void bend_opts(am_retarget_options *o, const am_joint_map *map)
 {
-    am_retarget_opts_init(o);
-    o->axes = (am_axes_opts){.up = 3, .forward = 1, .scale = 1};
+    am_retarget_options_init(o);
+    o->axes = (am_axes_options){.up = 3, .forward = 1, .scale = 1};
     o->map = map;
 }
 
@@ -63,7 +63,7 @@ static const char *finding(const am_retarget_result *r, const char *words)
     return NULL;
 }
 
-static void expect_refusal(const am_scene *s, const am_retarget_opts *o, am_status code, const char *words)
+static void expect_refusal(const am_scene *s, const am_retarget_options *o, am_status code, const char *words)
 {
     am_retarget_result r;
     am_error err;
@@ -82,7 +82,7 @@ static void test_model_without_a_skin_is_refused(void **state)
     sf_bend_box(&s, false);
     s.meshes[0].skin = -1; /* the same box, unskinned */
     am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\"}}");
-    am_retarget_opts o;
+    am_retarget_options o;
     bend_opts(&o, &map);
     expect_refusal(&s, &o, AM_ERR_INVALID, "the model has no skin");
     am_joint_map_free(&map);
@@ -109,8 +109,8 @@ static void test_more_than_110_mapped_joints_is_refused(void **state)
     sf_bone_boxes(&s, 0, ends, NULL, 0.002, 2);
     am_error err;
     assert_int_equal(am_scene_finish(&s, &err), AM_OK);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     o.axes.scale = 1;
     expect_refusal(&s, &o, AM_ERR_INVALID, "too many joints: the map needs 133 viewer joints");
     free(ends);
@@ -128,7 +128,7 @@ static void test_clip_over_60_s_is_refused_with_its_name(void **state)
     turn_clip(&s, "endless stroll", 2, t, deg);
     am_error err;
     am_joint_map map = parse_map(BEND_MAP);
-    am_retarget_opts o;
+    am_retarget_options o;
     bend_opts(&o, &map);
     expect_refusal(&s, &o, AM_ERR_INVALID, "clip 'endless stroll' lasts 61.50 s, over the viewer's 60 s limit");
     /* choosing the other clip converts */
@@ -155,8 +155,8 @@ static void test_ambiguous_axes_are_refused_by_name(void **state)
     am_scene s;
     sf_bend_box(&s, false);
     am_joint_map map = parse_map(BEND_MAP);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     o.map = &map;
     expect_refusal(&s, &o, AM_ERR_INVALID, "cannot tell which way is up");
     expect_refusal(&s, &o, AM_ERR_INVALID, "give --up");
@@ -208,8 +208,8 @@ static void test_tilted_legs_and_unclear_unit_are_refused(void **state)
     sf_quadruped(&s, SF_VIEWER, true, false);
     s.declared = (am_scene_declared){0, 0, 0};
     transform_scene(&s, am_quat_axis_angle(am_v3(1, 0, 0), 40 * AM_DEG2RAD), 1);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     expect_refusal(&s, &o, AM_ERR_INVALID, "ambiguous up axis: the legs hang between -Z and +Y (40 deg from the nearest axis)");
     expect_refusal(&s, &o, AM_ERR_INVALID, "give --up");
     /* --up settles it (forward and unit still detected) */
@@ -224,7 +224,7 @@ static void test_tilted_legs_and_unclear_unit_are_refused(void **state)
     sf_quadruped(&s, SF_VIEWER, true, false);
     s.declared = (am_scene_declared){0, 0, 0};
     transform_scene(&s, am_quat_identity(), 8.6);
-    am_retarget_opts_init(&o);
+    am_retarget_options_init(&o);
     expect_refusal(&s, &o, AM_ERR_INVALID, "ambiguous unit: the model is 1");
     expect_refusal(&s, &o, AM_ERR_INVALID, "and the file declares no unit; give --scale");
     o.axes.scale = 0.01;
@@ -271,7 +271,7 @@ static void test_rest_correction_text(void **state)
     am_scene s;
     sf_bend_box(&s, false);
     am_joint_map map = parse_map(BEND_MAP);
-    am_retarget_opts o;
+    am_retarget_options o;
     bend_opts(&o, &map);
     assert_int_equal(am_rest_correction_parse("mNoSuch=X,5", &rc, &err), AM_OK);
     o.corrections = &rc;
@@ -287,7 +287,7 @@ static void test_unmapped_animated_joint_is_named_with_its_error(void **state)
     am_scene s;
     sf_bend_box(&s, true); /* "tip" at x = 1.5 turns 30 deg about Y at 3 s; the map leaves it */
     am_joint_map map = parse_map("{\"joints\": {\"root\": \"mPelvis\", \"flap\": \"mTorso\", \"tip\": \"-\"}}");
-    am_retarget_opts o;
+    am_retarget_options o;
     bend_opts(&o, &map);
     am_retarget_result r;
     am_error err;
@@ -322,7 +322,7 @@ static void test_scale_keys_are_reported_dropped(void **state)
     am_error err;
     assert_int_equal(am_scene_finish(&s, &err), AM_OK);
     am_joint_map map = parse_map(BEND_MAP);
-    am_retarget_opts o;
+    am_retarget_options o;
     bend_opts(&o, &map);
     am_retarget_result r;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
@@ -344,7 +344,7 @@ static void test_loop_modes_names_and_single_poses(void **state)
     turn_clip(&s, "pose", 1, t1, d1);
     am_error err;
     am_joint_map map = parse_map(BEND_MAP);
-    am_retarget_opts o;
+    am_retarget_options o;
     bend_opts(&o, &map);
     am_retarget_result r;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
@@ -395,8 +395,8 @@ static void test_cmu_bvh_retargets_to_motions(void **state)
     assert_int_equal(s.clip_count, 1);
     assert_string_equal(s.clips[0].name, "01_01");
     assert_near(s.clips[0].end_s, (double)(float)((double)(b.frame_count - 2) * (float)b.frame_time_s), 1e-3);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     am_retarget_result r;
     am_status st = am_retarget(&s, &g_skel, &o, &r, &err);
     if (st)

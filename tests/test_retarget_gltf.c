@@ -38,7 +38,7 @@ typedef struct posed {
     size_t *match;
 } posed;
 
-static void run(const am_scene *s, const am_retarget_opts *o, am_retarget_result *res, posed *p)
+static void run(const am_scene *s, const am_retarget_options *o, am_retarget_result *res, posed *p)
 {
     am_test_retarget_bench(s, &g_skel, o, res, &p->bench);
 }
@@ -75,7 +75,7 @@ static void gf_expected(const am_gf_model *m, am_gf_frame f, double unit, am_vec
 }
 
 static void check_fixture(const char *label, const am_gf_model *m, am_gf_frame f, am_gf_container container,
-                          const am_retarget_opts *o, const char *pelvis_node, const double *times, size_t nt)
+                          const am_retarget_options *o, const char *pelvis_node, const double *times, size_t nt)
 {
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
@@ -142,12 +142,12 @@ static void test_bend_box_files(void **state)
                 am_gf_bendbox(&base, interps[ii]);
                 am_gf_frame f = fi ? AM_GF_Z_UP_CM : AM_GF_Y_UP_M;
                 am_gf_convert(&base, f, &m);
-                am_retarget_opts o;
-                am_retarget_opts_init(&o);
+                am_retarget_options o;
+                am_retarget_options_init(&o);
                 o.map = &map;
                 /* a box has no legs: its frame is given */
-                o.axes = f == AM_GF_Y_UP_M ? (am_axes_opts){.up = 2, .forward = 3, .scale = 1}
-                                           : (am_axes_opts){.up = 3, .forward = -2, .scale = 0.01};
+                o.axes = f == AM_GF_Y_UP_M ? (am_axes_options){.up = 2, .forward = 3, .scale = 1}
+                                           : (am_axes_options){.up = 3, .forward = -2, .scale = 0.01};
                 char label[96];
                 snprintf(label, sizeof label, "bend box %s %s %s", ii ? "CUBICSPLINE" : "LINEAR", frame_name(f),
                          container_name(ci ? AM_GF_GLB : AM_GF_GLTF));
@@ -169,8 +169,8 @@ static void test_quadruped_files(void **state)
             am_gf_quadruped(&base);
             am_gf_frame f = fi ? AM_GF_Z_UP_CM : AM_GF_Y_UP_M;
             am_gf_convert(&base, f, &m);
-            am_retarget_opts o;
-            am_retarget_opts_init(&o); /* axes, unit and map all detected */
+            am_retarget_options o;
+            am_retarget_options_init(&o); /* axes, unit and map all detected */
             char label[96];
             snprintf(label, sizeof label, "quadruped %s %s", frame_name(f), container_name(ci ? AM_GF_GLB : AM_GF_GLTF));
             check_fixture(label, &m, f, ci ? AM_GF_GLB : AM_GF_GLTF, &o, "Hips", times, sizeof times / sizeof *times);
@@ -191,8 +191,8 @@ static void test_quadruped_file_map(void **state)
     am_gf_write(&m, NULL, dir, "quad", path, sizeof path);
     am_scene s;
     am_gf_load(path, &s);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     am_retarget_result r;
     am_error err;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
@@ -269,10 +269,10 @@ static void test_unnamed_nodes_are_named_by_index(void **state)
     am_joint_map map;
     am_error err;
     assert_int_equal(am_joint_map_parse(json, strlen(json), "map", &map, &err), AM_OK);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     o.map = &map;
-    o.axes = (am_axes_opts){.up = 2, .forward = 3, .scale = 1};
+    o.axes = (am_axes_options){.up = 2, .forward = 3, .scale = 1};
     am_retarget_result r;
     if (am_retarget(&s, &g_skel, &o, &r, &err)) {
         char buf[600];
@@ -304,7 +304,7 @@ typedef struct real_case {
     const char *path;
     const char *pelvis; /* the rig joint the map puts on mPelvis, NULL: none */
     const char *map;    /* JSON */
-    am_axes_opts axes;
+    am_axes_options axes;
     int clip;
     double times[6];
 } real_case;
@@ -361,8 +361,8 @@ static void test_real_files(void **state)
         am_joint_map map;
         am_error err;
         assert_int_equal(am_joint_map_parse(rc->map, strlen(rc->map), "map", &map, &err), AM_OK);
-        am_retarget_opts o;
-        am_retarget_opts_init(&o);
+        am_retarget_options o;
+        am_retarget_options_init(&o);
         o.map = &map;
         o.axes = rc->axes;
         am_retarget_result res;

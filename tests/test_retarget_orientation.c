@@ -51,8 +51,8 @@ static am_vec3 *creature_rest(const char *rel)
     am_scene s;
     am_error err;
     assert_int_equal(am_scene_load(path, &s, &err), AM_OK);
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     am_retarget_result r;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
     assert_true(r.rig_count > 0);
@@ -77,8 +77,8 @@ static void orientations(const char *rel, const am_vec3 *rest, am_md_result *d)
 {
     char path[1024];
     am_test_shared_path(path, sizeof path, rel);
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     mo.retarget.target_rest = rest;
     am_motion_file_result r;
     am_error err;
@@ -147,8 +147,8 @@ static void test_a_nodding_head_reads_as_its_angle(void **state)
     char path[1024];
     am_test_shared_path(path, sizeof path, "data/realdata/Walking.fbx");
     am_vec3 *rest = stock_rest();
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     mo.retarget.target_rest = rest;
     am_motion_file_result r;
     am_error err;
@@ -275,7 +275,7 @@ static void test_cmu_bvh_onto_the_avatar_keeps_its_legs_apart_by_default(void **
     am_test_tmpdir(dir, sizeof dir);
     snprintf(out, sizeof out, "%s/out", dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     const char *anims[1] = {CMU_BVH};
     opts.anim_paths = anims;
     opts.anim_count = 1;
@@ -304,8 +304,8 @@ static void test_cmu_bvh_onto_the_avatar_keeps_its_legs_apart_by_default(void **
     assert_int_equal(am_bvh_load(CMU_BVH, &b, &err), AM_OK);
     am_joint_map map = {0};
     assert_int_equal(am_map_suggest_bvh(&b, CMU_BVH, &g_skel, &map, NULL, &err), AM_OK);
-    am_bvh_opts bo;
-    am_bvh_opts_init(&bo);
+    am_bvh_options bo;
+    am_bvh_options_init(&bo);
     bo.map = &map;
     am_anim va;
     assert_int_equal(am_bvh_to_anim(&b, &g_skel, &bo, &va, NULL, &err), AM_OK);
@@ -340,7 +340,7 @@ static void test_sl_skeleton_bvh_takes_the_viewers_conversion(void **state)
     am_test_tmpdir(dir, sizeof dir);
     snprintf(out, sizeof out, "%s/out", dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     const char *anims[2] = {bvh[0], bvh[1]};
     opts.anim_paths = anims;
     opts.anim_count = 2;

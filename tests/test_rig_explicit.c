@@ -297,7 +297,7 @@ static void test_explicit_skin_is_never_reduced(void **state)
     am_mat4 B = mesh_space();
     make_explicit(&quad, &computed, &B, &ex);
     am_skin_options o;
-    am_skin_options_default(&o);
+    am_skin_options_init(&o);
     o.region_max_tris = 40; /* far below the quadruped's estimate */
     char buf[512];
     if (am_skin_build(&quad, &skel, &o, &small, &err))

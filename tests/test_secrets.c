@@ -274,7 +274,7 @@ static void test_worldbridge_never_shows_the_token_the_bridge_echoes(void **stat
     char url[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/wb", am_test_http_port(srv));
     am_worldbridge_options opt;
-    am_worldbridge_options_default(&opt);
+    am_worldbridge_options_init(&opt);
     opt.base_url = url;
     opt.token = TOKEN;
     opt.max_attempts = 1;
@@ -312,7 +312,7 @@ static void test_a_dry_run_writes_no_token(void **state)
     char dir[512], path[1024];
     am_test_tmpdir(dir, sizeof dir);
     am_worldbridge_options opt;
-    am_worldbridge_options_default(&opt);
+    am_worldbridge_options_init(&opt);
     opt.base_url = "http://127.0.0.1:9/wb";
     opt.token = TOKEN;
     opt.dry_run_dir = dir;
@@ -393,7 +393,7 @@ static void test_remoteadmin_never_shows_the_password_the_region_echoes(void **s
     char url[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", am_test_http_port(srv));
     am_remoteadmin_options opt;
-    am_remoteadmin_options_default(&opt);
+    am_remoteadmin_options_init(&opt);
     opt.url = url;
     opt.password = PASSWORD;
     opt.max_attempts = 1;

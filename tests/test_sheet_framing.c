@@ -41,7 +41,7 @@ static void import(const char *path, const char *anim, am_render_joints joints, 
     am_test_tmpdir(r->dir, sizeof r->dir);
     snprintf(r->out, sizeof r->out, "%s/out", r->dir);
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     const char *anims[1] = {anim};
     opts.anim_paths = anims;
     opts.anim_count = anim ? 1 : 0;

@@ -93,8 +93,8 @@ static void test_any_triangle_order_splits_into_compact_faces_whose_lods_reduce(
 {
     fixture *f = *state;
     am_skin_options o;
-    am_skin_options_default(&o);
-    o.region_max_tris = 0; /* no region limit: the whole 200k, split into faces */
+    am_skin_options_init(&o);
+    o.region_max_tris = AM_OPTION_ZERO; /* no region limit: the whole 200k, split into faces */
     am_skin_result a, b;
     build(&f->rig, &f->skel, &o, &a);
     check_faces(&a, "subdivision order");
@@ -117,8 +117,8 @@ static void test_over_the_region_limit_reduced_to_it_weights_kept(void **state)
 {
     fixture *f = *state;
     am_skin_options o;
-    am_skin_options_default(&o); /* region limit 150000, budget auto */
-    o.generate_lods = false;     /* the budget is what is measured here */
+    am_skin_options_init(&o); /* region limit 150000, budget auto */
+    o.unreduced_lods = true;      /* the budget is what is measured here */
     am_skin_result res;
     build(&f->shuffled, &f->skel, &o, &res);
     const am_skin_summary *s = &res.summary;
@@ -129,7 +129,7 @@ static void test_over_the_region_limit_reduced_to_it_weights_kept(void **state)
     /* every vertex kept carries exactly the weights the builder gives its rig vertex */
     am_skin_result full;
     am_skin_options all = o;
-    all.region_max_tris = 0;
+    all.region_max_tris = AM_OPTION_ZERO;
     build(&f->shuffled, &f->skel, &all, &full);
     assert_non_null(res.rig_vertex);
     for (size_t v = 0; v < res.vertex_count; v++) {

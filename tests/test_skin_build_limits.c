@@ -355,7 +355,7 @@ static void test_region_triangle_limit_reduces_or_refuses_before_writing(void **
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     am_test_tmpdir(dir, sizeof dir);
     am_skin_summary *sum = calloc(1, sizeof *sum);
     /* never reduced (--max-tris none): refused before the build, naming the budget that fits */

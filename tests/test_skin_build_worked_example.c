@@ -69,7 +69,7 @@ static int setup(void **state)
     am_error err;
     am_error_clear(&err);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     am_status st = am_skin_build(f->rig, &f->skel, &opts, &f->res, &err);
     if (st) {
         char buf[512];

@@ -25,7 +25,7 @@ static size_t check_bendbox_lods(long max_tris)
     am_error_clear(&err);
     assert_int_equal(am_bendbox_build_rig(&rig, &err), AM_OK);
     am_skin_options opts;
-    am_skin_options_default(&opts); /* LOD generation on, as `animesh skin` does */
+    am_skin_options_init(&opts); /* LOD generation on, as `animesh skin` does */
     if (max_tris)
         opts.max_tris = max_tris;
     am_skin_result res;
@@ -35,7 +35,7 @@ static size_t check_bendbox_lods(long max_tris)
     int hip_left = am_skeleton_find(&skel, "mHipLeft");
     am_bench_local fold = {hip_left, true, false, am_quat_axis_angle(am_v3(0, 1, 0), -AM_PI / 2), am_v3(0, 0, 0)};
     for (int lod = AM_LOD_LOWEST; lod <= AM_LOD_HIGH; lod++) {
-        am_bench_options bo = {lod};
+        am_bench_options bo = {AM_BENCH_LOD(lod)};
         am_bench b;
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "bendbox.llmesh", &skel, &bo, &b, &err), AM_OK);
         /* the lines where the weights change: hinge and both ends of the blend */
@@ -83,7 +83,7 @@ static void test_a_budget_below_the_bendbox_keeps_the_hinge(void **state)
     am_error_clear(&err);
     assert_int_equal(am_bendbox_build_rig(&rig, &err), AM_OK);
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     opts.max_tris = 40;
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_ERR_INVALID);
@@ -108,7 +108,7 @@ static void test_a_budget_below_the_quadruped_bends_each_vertex_as_before(void *
     am_bench b[2];
     for (int k = 0; k < 2; k++) {
         am_skin_options opts;
-        am_skin_options_default(&opts);
+        am_skin_options_init(&opts);
         opts.max_tris = k ? 120 : AM_SKIN_MAX_TRIS_NONE;
         am_skin_result res;
         am_buf bytes = {0};
@@ -118,7 +118,7 @@ static void test_a_budget_below_the_quadruped_bends_each_vertex_as_before(void *
             assert_ge(res.summary.tris_removed, 60);
         }
         assert_int_equal(am_skin_encode(&res, &bytes, &err), AM_OK);
-        am_bench_options bo = {AM_LOD_HIGH};
+        am_bench_options bo = {AM_BENCH_LOD(AM_LOD_HIGH)};
         assert_int_equal(am_bench_load_mem(bytes.data, bytes.size, "quadruped.llmesh", &skel, &bo, &b[k], &err), AM_OK);
         am_buf_free(&bytes);
         am_skin_result_free(&res);

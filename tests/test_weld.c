@@ -170,7 +170,7 @@ static void test_rpm_fbx_welds_to_the_glb_vertex_counts(void **state)
     am_scene a, b, raw;
     am_error err;
     am_error_clear(&err);
-    const am_scene_load_opts weld = {.weld = true};
+    const am_scene_load_options weld = {.weld = true};
     assert_int_equal(am_scene_load_ex(fbx, &weld, &a, &err), AM_OK);
     assert_int_equal(am_scene_load_ex(glb, &weld, &b, &err), AM_OK);
     assert_int_equal(am_scene_load(fbx, &raw, &err), AM_OK);

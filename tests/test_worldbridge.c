@@ -213,7 +213,7 @@ static int setup(void **state)
     f->srv = am_test_http_start(handler, &f->b);
     snprintf(f->url, sizeof f->url, "http://127.0.0.1:%u/wb", am_test_http_port(f->srv));
     am_worldbridge_options opt;
-    am_worldbridge_options_default(&opt);
+    am_worldbridge_options_init(&opt);
     opt.base_url = f->url;
     opt.token = TOKEN;
     opt.connect_timeout_ms = 1000;
@@ -638,13 +638,16 @@ static void test_options_come_from_the_environment(void **state)
     setenv("WORLDBRIDGE_URL", "http://127.0.0.1:1/wb", 1);
     setenv("WORLDBRIDGE_TOKEN", "envtok", 1);
     am_worldbridge_options opt;
-    am_worldbridge_options_default(&opt);
+    am_worldbridge_options_init(&opt);
+    assert_null(opt.base_url); /* the library reads no environment on its own */
+    am_worldbridge_options_from_env(&opt);
     assert_string_equal(opt.base_url, "http://127.0.0.1:1/wb");
     assert_string_equal(opt.token, "envtok");
     assert_int_equal(opt.max_attempts, 4);
     unsetenv("WORLDBRIDGE_URL");
     unsetenv("WORLDBRIDGE_TOKEN");
-    am_worldbridge_options_default(&opt);
+    am_worldbridge_options_init(&opt);
+    am_worldbridge_options_from_env(&opt);
     assert_null(opt.base_url);
     assert_null(opt.token);
     am_worldbridge_client c;

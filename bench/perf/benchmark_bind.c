@@ -450,7 +450,7 @@ int main(int argc, char **argv)
     int repeats = 3;
     const char *only = NULL, *shared = AM_SHARED_DIR;
     am_bind_options o;
-    am_bind_options_default(&o);
+    am_bind_options_init(&o);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc)
             repeats = atoi(argv[++i]);

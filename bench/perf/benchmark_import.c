@@ -129,15 +129,15 @@ static int import_once(const char *dae, const char *out_dir, const am_skeleton *
     am_error err;
     char buf[600];
     am_import_options opts;
-    am_import_options_default(&opts);
-    opts.skin.region_max_tris = 0;
+    am_import_options_init(&opts);
+    opts.skin.region_max_tris = AM_OPTION_ZERO;
     double t0 = am_clock_wall_s();
     if (verbose) {
         opts.progress = on_progress;
         opts.progress_user = &t0;
     }
     am_scene scene;
-    am_scene_load_opts lo = {.skeleton = skel};
+    am_scene_load_options lo = {.skeleton = skel};
     if (am_scene_load_ex(dae, &lo, &scene, &err)) {
         fprintf(stderr, "benchmark_import: %s\n", am_error_format(&err, buf, sizeof buf));
         return 1;
@@ -169,8 +169,8 @@ static int write_dae(size_t vertices, const am_skeleton *skel, const char *path)
     am_rig rig;
     am_skin_result res;
     am_skin_options so;
-    am_skin_options_default(&so);
-    so.region_max_tris = 0;
+    am_skin_options_init(&so);
+    so.region_max_tris = AM_OPTION_ZERO;
     am_error err;
     char buf[600];
     if (make_rig(vertices, &rig) || am_skin_build(&rig, skel, &so, &res, &err)) {

@@ -134,7 +134,7 @@ static int measure(method *m, const am_skeleton *skel, const am_buf *anim)
     am_error err;
     am_error_clear(&err);
     am_bench hi;
-    am_bench_options ho = {AM_LOD_HIGH};
+    am_bench_options ho = {AM_BENCH_LOD(AM_LOD_HIGH)};
     if (am_bench_load_mem(m->bytes.data, m->bytes.size, m->label, skel, &ho, &hi, &err) ||
         am_bench_add_anim_mem(&hi, anim->data, anim->size, "walk.anim", &err))
         return fail(m->label, &err);
@@ -147,7 +147,7 @@ static int measure(method *m, const am_skeleton *skel, const am_buf *anim)
     size_t step = hi.vertex_count / SAMPLES ? hi.vertex_count / SAMPLES : 1, ns = 0;
     for (int lod = AM_LOD_LOWEST; lod <= AM_LOD_HIGH; lod++) {
         am_bench b;
-        am_bench_options bo = {lod};
+        am_bench_options bo = {AM_BENCH_LOD(lod)};
         if (am_bench_load_mem(m->bytes.data, m->bytes.size, m->label, skel, &bo, &b, &err) ||
             am_bench_add_anim_mem(&b, anim->data, anim->size, "walk.anim", &err))
             return fail(m->label, &err);
@@ -288,12 +288,12 @@ int main(int argc, char **argv)
                                          "creature_10k", &rig, &err))
         return fail(rig_path ? rig_path : "creature_10k", &err);
     am_skin_options o;
-    am_skin_options_default(&o);
+    am_skin_options_init(&o);
     snprintf(methods[0].label, sizeof methods[0].label, "weight-aware");
     snprintf(methods[1].label, sizeof methods[1].label, "borders kept");
     snprintf(methods[2].label, sizeof methods[2].label, "plain");
     am_skin_options kept = o, plain = o;
-    kept.lod_weight_tol[0] = kept.lod_weight_tol[1] = kept.lod_weight_tol[2] = 0;
+    kept.lod_weight_tol[0] = kept.lod_weight_tol[1] = kept.lod_weight_tol[2] = AM_OPTION_ZERO;
     plain.lod_weight_blind = true;
     const am_skin_options *opts[3] = {&o, &kept, &plain};
     int rc = 0;

@@ -32,8 +32,8 @@ static int creature_rest(const char *model, const am_skeleton *skel, am_vec3 *re
         fprintf(stderr, "%s\n", am_error_format(&err, buf, sizeof buf));
         return 1;
     }
-    am_retarget_opts o;
-    am_retarget_opts_init(&o);
+    am_retarget_options o;
+    am_retarget_options_init(&o);
     am_retarget_result r;
     am_status st = am_retarget(&s, skel, &o, &r, &err);
     if (!st && r.rig_count)
@@ -51,8 +51,8 @@ static int measure(const char *motion, const char *target_name, const am_vec3 *r
     am_error err;
     am_error_clear(&err);
     char buf[1200];
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     mo.retarget.target_rest = rest;
     am_motion_file_result r;
     am_scene s;

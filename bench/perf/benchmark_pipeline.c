@@ -142,7 +142,7 @@ static int run_one(const char *rig_path, const char *anim_path, const char *out_
     mark(&t0, &r->sec[ST_READ], "rig read");
     r->vertices = rig.vertex_count;
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     am_skin_result res;
     am_status st = am_skin_build(&rig, skel, &opts, &res, &err);
     am_rig_free(&rig);
@@ -199,7 +199,8 @@ static int run_one(const char *rig_path, const char *anim_path, const char *out_
     mark(&t0, &r->sec[ST_BENCH_CLIP], "bench clip");
     double st_times[STRIP_FRAMES];
     am_render_even_times(1.0, STRIP_FRAMES, st_times);
-    am_render_options ro = am_render_defaults();
+    am_render_options ro;
+    am_render_options_init(&ro);
     snprintf(path, sizeof path, "%s/strip.png", out_dir);
     if (am_render_strip_png(&b, 0, st_times, STRIP_FRAMES, &ro, path, &err))
         return fail("png strip", &err);

@@ -38,7 +38,7 @@ static int run_size(size_t n, const am_skeleton *skel, const am_buf *walk, const
     if (am_test_creature_sized(dir, n, &big, &err))
         return fail("creature", &err);
     am_skin_options so;
-    am_skin_options_default(&so);
+    am_skin_options_init(&so);
     am_skin_result res;
     am_buf mesh = {0};
     if (am_skin_build_encoded(&big, skel, &so, &res, &mesh, &err))

@@ -31,8 +31,8 @@ static int write_asset(const am_rig *rig, const am_skeleton *skel, const char *d
     am_error err;
     am_error_clear(&err);
     am_skin_options so;
-    am_skin_options_default(&so);
-    so.region_max_tris = 0;
+    am_skin_options_init(&so);
+    so.region_max_tris = AM_OPTION_ZERO;
     am_skin_result res;
     am_buf mesh = {0};
     char path[4200];

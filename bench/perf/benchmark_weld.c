@@ -68,9 +68,9 @@ static int import_figures(const char *model, bool weld, const am_skeleton *skel,
     am_error_clear(&err);
     char buf[600];
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     am_scene scene;
-    am_scene_load_opts lo = {.skeleton = skel, .weld = weld};
+    am_scene_load_options lo = {.skeleton = skel, .weld = weld};
     am_import_plan plan;
     am_import_report rep;
     memset(&rep, 0, sizeof rep);
@@ -153,7 +153,7 @@ static int lod_chain(const am_rig *rig, bool shadow, size_t lods[AM_LOD_COUNT])
     memcpy(idx, rig->triangles, n * sizeof *idx);
     am_lod_mesh m = {rig->positions, nv, count, joint, weight, rig->normals};
     am_skin_options o;
-    am_skin_options_default(&o);
+    am_skin_options_init(&o);
     am_error err;
     am_error_clear(&err);
     int rc = am_skin_weight_classes(&m, true, cls, &err) || am_skin_weight_classes(&m, false, cls_far, &err);

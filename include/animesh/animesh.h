@@ -22,6 +22,7 @@
 #include "core/io.h"
 #include "core/jsonlex.h"
 #include "core/numfmt.h"
+#include "core/option.h"
 #include "core/outset.h"
 #include "core/parallel.h"
 #include "core/progress.h"

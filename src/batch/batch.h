@@ -82,6 +82,7 @@ typedef struct am_batch_plan {
     size_t skip_count;
 } am_batch_plan;
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_batch_plan_options {
     const char *const *libraries; /* folders searched (recursively, links not followed) */
     size_t library_count;
@@ -129,6 +130,7 @@ const char *am_batch_state_name(am_batch_state s);
  * (may be NULL) gets a failed job's one-line error. */
 am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, char *error, size_t error_size);
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_batch_work_options {
     const char *self;     /* the animesh program run as the import child (absolute) */
     bool force;           /* convert even when the record says done for this key */
@@ -168,6 +170,7 @@ typedef enum am_batch_engine {
     AM_BATCH_ENGINE_SLURM      /* an sbatch --array script, submitted when asked */
 } am_batch_engine;
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_batch_run_options {
     am_batch_engine engine;
     unsigned jobs;                 /* workers at once (0: the number of cores) */
@@ -282,6 +285,7 @@ typedef struct am_batch_spawn_region {
     char error[512];         /* a region-wide failure (unreachable, no password) */
 } am_batch_spawn_region;
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_batch_spawn_options {
     bool verify;              /* compare each creature with the region's save, as push --verify */
     bool remove;              /* take the catalogue's creatures out of the grid instead */

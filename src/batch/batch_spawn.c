@@ -429,7 +429,7 @@ static void serve_region(spawn_ctx *c, size_t ri)
         snprintf(rr->error, sizeof rr->error, "the environment variable %s (%s: regions[%zu].password_env) is not set",
                  r->password_env, c->grid->path, ri);
     am_remoteadmin_options ra;
-    am_remoteadmin_options_default(&ra);
+    am_remoteadmin_options_init(&ra);
     ra.url = r->url;
     ra.password = password;
     if (c->opts->connect_timeout_ms)
@@ -545,14 +545,14 @@ static void serve_region(spawn_ctx *c, size_t ri)
             }
         }
         am_oar_verify_options vo;
-        am_oar_verify_options_default(&vo);
+        am_oar_verify_options_init(&vo);
         vo.dir = c->spawn_dir;
         char theirs[AM_BATCH_PATH_MAX + 16];
         if (r->catalog) {
             snprintf(theirs, sizeof theirs, "%s/%s", r->catalog, SPAWN_DIR);
             vo.region_dir = theirs;
         }
-        vo.region_uid = r->uid;
+        vo.region_uid = am_oar_verify_uid(r->uid);
         if (c->opts->save_appear_ms)
             vo.appear_ms = c->opts->save_appear_ms;
         keep_ctx k = {w, c->opts->verify};

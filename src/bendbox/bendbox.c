@@ -136,8 +136,8 @@ static am_status write_skin(const am_bendbox_options *opt, am_outset *set, const
                             am_skin_summary *sum, am_error *err)
 {
     am_skin_options so;
-    am_skin_options_default(&so);
-    so.generate_lods = false; /* every LOD keeps the 1 m squares the fold needs */
+    am_skin_options_init(&so);
+    so.unreduced_lods = true; /* every LOD keeps the 1 m squares the fold needs */
     am_status s = am_skin_export_to_set(rig, opt->skel, &so, set, sum, err);
     if (s)
         return s;
@@ -168,7 +168,7 @@ static am_status write_anim(const am_bendbox_options *opt, am_outset *set, am_be
     am_bendbox_motion keep;
     am_motion m;
     am_bendbox_motion_init(&keep, &m);
-    am_motion_sample_opts so = am_bendbox_sample_opts();
+    am_motion_sample_options so = am_bendbox_sample_options();
     am_motion_stats st;
     memset(&st, 0, sizeof st);
     am_buf bytes = {0};
@@ -315,10 +315,11 @@ static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const 
     /* Pictures: the fold strip seen from the side, the rest pose from the front. */
     if ((s = am_tex_image_to_rgba(atlas, &tex, err))) /* the render's RGBA atlas, for the textured PNGs */
         goto done;
-    am_render_options ro = am_render_defaults();
+    am_render_options ro;
+    am_render_options_init(&ro);
     ro.view = AM_VIEW_SIDE;
     ro.texture = &tex;
-    ro.draw_joints = true;
+    ro.hide_joints = false;
     double times[7];
     am_render_even_times(AM_BENDBOX_DURATION_S, 7, times);
     if ((s = am_render_strip(&b, 0, times, 7, &ro, &pic, err)) ||

@@ -85,19 +85,20 @@ typedef struct am_bendbox_motion {
 } am_bendbox_motion;
 void am_bendbox_motion_init(am_bendbox_motion *keep, am_motion *out);
 /* Sampling options of the written .anim (48 intervals, no reduction). */
-am_motion_sample_opts am_bendbox_sample_opts(void);
+am_motion_sample_options am_bendbox_sample_options(void);
 
 /* ---- the whole pipeline (`animesh bendbox`) ---- */
 
 /* progress: called once per step as it finishes, with "[step] detail" (core/progress.h). */
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_bendbox_options {
     const char *out_dir;
     const am_skeleton *skel;
-    bool bench;             /* run the bench on the written files and render the PNGs */
+    bool bench;             /* run the bench on the written files and render the PNGs; default false */
     am_progress_fn progress;
     void *user;
-    bool preview;           /* also bendbox.preview.html (preview.h) */
+    bool preview;           /* also bendbox.preview.html (preview.h); default false */
 } am_bendbox_options;
 
 #define AM_BENDBOX_MAX_FILES 12

@@ -51,9 +51,9 @@ void am_bendbox_motion_init(am_bendbox_motion *keep, am_motion *m)
     m->emote = NULL;
 }
 
-am_motion_sample_opts am_bendbox_sample_opts(void)
+am_motion_sample_options am_bendbox_sample_options(void)
 {
-    am_motion_sample_opts o = {0};
+    am_motion_sample_options o = {0};
     o.intervals = AM_BENDBOX_KEY_INTERVALS;
     o.reduce = false;
     return o;

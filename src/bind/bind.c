@@ -16,14 +16,12 @@
 #define BONE_SAMPLES 9           /* points along a bone tested for "held by an island" */
 #define OPEN_ISLAND_MARGIN 0.05  /* an open island's box grows by this share of its diagonal */
 
-void am_bind_options_default(am_bind_options *o)
+void am_bind_options_init(am_bind_options *o)
 {
     memset(o, 0, sizeof *o);
     o->method = AM_BIND_HEAT;
     o->min_weight = 0.01;
     o->max_influences = 4;
-    o->side_hygiene = true;
-    o->allow_proxy = true;
     o->proxy_resolution = 112;
 }
 
@@ -500,7 +498,7 @@ static am_status fallback(work *w, size_t k, const char *reason, am_error *err)
     clear_island(w, k);
     char why[160] = "";
     bool ok = false;
-    if (w->opt.allow_proxy) {
+    if (!w->opt.no_proxy) {
         double t0 = am_clock_wall_s();
         am_status s = am_bind_proxy(&w->prob, (uint32_t)k, verts, n, w->opt.proxy_resolution, w->cand, &ok, why,
                                     sizeof why, err);
@@ -599,7 +597,7 @@ static am_status finish(work *w, am_error *err)
     }
     for (size_t j = 0; j < nj; j++)
         side[j] = am_bind_joint_side(w->skel->joints[j].name);
-    bind_influence_options io = {w->opt.min_weight, w->opt.max_influences, w->opt.side_hygiene, 0.01 * r->height_m};
+    bind_influence_options io = {w->opt.min_weight, w->opt.max_influences, !w->opt.no_side_hygiene, 0.01 * r->height_m};
     size_t refilled = 0;
     for (size_t v = 0; v < nw; v++) {
         double y = w->mesh->positions[3 * t->welded_first[v] + 1];
@@ -706,7 +704,7 @@ am_status am_bind_holds_compute(const am_bind_mesh *mesh, const am_bind_skeleton
     memset(&scratch, 0, sizeof scratch);
     w.mesh = mesh;
     w.skel = skel;
-    am_bind_options_default(&w.opt);
+    am_bind_options_init(&w.opt);
     w.res = &scratch;
     scratch.joint_held = calloc(skel->joint_count, sizeof *scratch.joint_held);
     if (!scratch.joint_held) {
@@ -745,6 +743,16 @@ done:
     return s;
 }
 
+/* Defaults and AM_OPTION_ZERO turned into values, once, as am_bind begins. */
+static void resolve_options(am_bind_options *o)
+{
+    o->min_weight = am_option_real(o->min_weight, 0.01);
+    if (o->max_influences == 0)
+        o->max_influences = 4;
+    if (o->proxy_resolution == 0)
+        o->proxy_resolution = 112;
+}
+
 am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const am_bind_options *opts,
                   am_bind_result *out, am_error *err)
 {
@@ -760,7 +768,8 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
     if (opts)
         w.opt = *opts;
     else
-        am_bind_options_default(&w.opt);
+        am_bind_options_init(&w.opt);
+    resolve_options(&w.opt);
     w.res = out;
     out->vertex_count = mesh->vertex_count;
     out->joint_count = skel->joint_count;
@@ -836,7 +845,7 @@ void am_bind_preload(const am_bind_options *opts)
     if (opts)
         o = *opts;
     else
-        am_bind_options_default(&o);
+        am_bind_options_init(&o);
     am_error ignored;
     am_error_clear(&ignored);
     am_embree_api rtc; /* every method casts rays (the holds) */

@@ -53,6 +53,7 @@ extern "C" {
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/option.h"
 #include "math/am_math.h"
 
 /* --- the skeleton to bind to ------------------------------------------------------- */
@@ -87,19 +88,23 @@ typedef struct am_bind_mesh {
 
 typedef enum am_bind_method { AM_BIND_HEAT = 0, AM_BIND_SEGMENT = 1 } am_bind_method;
 
+/* Zeroed, the defaults (core/option.h); a field where zero is a choice takes AM_OPTION_ZERO
+ * for it. */
 typedef struct am_bind_options {
-    am_bind_method method;       /* default heat */
-    double min_weight;           /* influences below are dropped (default 0.01) */
-    int max_influences;          /* 1..4 (default 4: the skin record's four lanes) */
-    bool side_hygiene;           /* default true */
-    bool allow_proxy;            /* the voxel proxy fallback (default true) */
-    int proxy_resolution;        /* voxels along the island's longest side (default 112) */
-    int threads;                 /* worker threads for the ray tests; 0 = every core */
+    am_bind_method method;       /* default AM_BIND_HEAT (0) */
+    double min_weight;           /* influences below are dropped; 0: the default 0.01;
+                                    AM_OPTION_ZERO: none dropped */
+    int max_influences;          /* 1..4; 0: the default 4 (the skin record's four lanes) */
+    bool no_side_hygiene;        /* keep weights across the midline (default false: a joint of
+                                    one side loses its weight on the other) */
+    bool no_proxy;               /* no voxel proxy fallback (default false: the fallback on) */
+    int proxy_resolution;        /* voxels along the island's longest side; 0: the default 112 */
+    int threads;                 /* worker threads for the ray tests; 0 (default): every core */
     /* Tests only: route every solved island through the proxy (proves the fallback). */
     bool force_proxy;
 } am_bind_options;
 
-void am_bind_options_default(am_bind_options *opts);
+void am_bind_options_init(am_bind_options *opts);
 
 /* --- the result -------------------------------------------------------------------- */
 

@@ -335,8 +335,8 @@ static int cmd_from_bvh(int argc, char **argv)
 {
     const char *skel_path = NULL, *map_path = NULL, *out_path = NULL;
     bool allow_body = false;
-    am_bvh_opts o;
-    am_bvh_opts_init(&o);
+    am_bvh_options o;
+    am_bvh_options_init(&o);
     static const am_cli_opt opts[] = {
         {"allow-body-mismatch", no_argument, 'B', 0},
         {"skeleton", required_argument, 's', 0},
@@ -380,19 +380,19 @@ static int cmd_from_bvh(int argc, char **argv)
                 return am_cli_usage("anim from-bvh", "--loop-tolerance needs an angle in degrees (0..180)");
             /* the same tolerance in degrees for rotations and, scaled, 1 cm per degree for
              * the pelvis position: how large a seam the closing blend may take */
-            o.loop_tolerance_deg = v;
-            o.loop_tolerance_m = v * 0.01;
+            o.loop_tolerance_deg = v > 0 ? v : AM_OPTION_ZERO; /* 0 is a choice here */
+            o.loop_tolerance_m = v > 0 ? v * 0.01 : AM_OPTION_ZERO;
             break;
         }
         case 'p':
             if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_PRIORITY, &n))
                 return am_cli_usage("anim from-bvh", "--priority must be 0..6");
-            o.priority = (int32_t)n;
+            o.priority = n > 0 ? (int32_t)n : AM_OPTION_ZERO;
             break;
         case 'H':
             if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
                 return am_cli_usage("anim from-bvh", "--hand-pose must be 0..13");
-            o.hand_pose = (uint32_t)n;
+            o.hand_pose = n > 0 ? (int32_t)n : AM_OPTION_ZERO;
             break;
         case 'I':
         case 'O':
@@ -403,14 +403,15 @@ static int cmd_from_bvh(int argc, char **argv)
                 return am_cli_usage("anim from-bvh", "--%s needs a number of seconds >= 0, got '%s'",
                                     c == 'I' ? "loop-in" : c == 'O' ? "loop-out" : c == 'i' ? "ease-in" : "ease-out",
                                     op.arg);
+            double given = v > 0 ? v : AM_OPTION_ZERO; /* 0 is a choice here, not the default */
             if (c == 'I')
                 o.loop_in_s = v;
             else if (c == 'O')
-                o.loop_out_s = v;
+                o.loop_out_s = given;
             else if (c == 'i')
-                o.ease_in_s = v;
+                o.ease_in_s = given;
             else
-                o.ease_out_s = v;
+                o.ease_out_s = given;
             break;
         }
         }
@@ -421,7 +422,7 @@ static int cmd_from_bvh(int argc, char **argv)
         return am_cli_usage("anim from-bvh", "expected exactly one IN.bvh");
     if (!out_path)
         return am_cli_usage("anim from-bvh", "-o OUT.anim is required");
-    if (!o.loop && (o.loop_in_s != 0 || o.loop_out_s >= 0))
+    if (!o.loop && (o.loop_in_s != 0 || o.loop_out_s != 0))
         return am_cli_usage("anim from-bvh", "--loop-in / --loop-out need --loop");
     const char *in = argv[op.first];
     am_error err;
@@ -503,7 +504,7 @@ static int cmd_from_bvh(int argc, char **argv)
                    "%.3f deg at %s, %.4f m at %s (--loop-tolerance %g deg)\n",
                    bs.loop.window_s, bs.loop.rot_deg, bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-",
                    bs.loop.pos_m, bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-",
-                   o.loop_tolerance_deg);
+                   am_option_real(o.loop_tolerance_deg, AM_LOOP_TOLERANCE_DEG));
         if (bs.static_joints)
             printf("  %zu mapped joints never move and were omitted (--keep-static keeps them)\n", bs.static_joints);
         if (bs.unmapped)
@@ -525,10 +526,10 @@ static int cmd_from_bvh(int argc, char **argv)
 static int cmd_from_model(int argc, char **argv)
 {
     const char *skel_path = NULL, *map_path = NULL, *out_path = NULL, *clip = NULL;
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     mo.one_clip = true;
-    am_retarget_opts *o = &mo.retarget;
+    am_retarget_options *o = &mo.retarget;
     /* an ordinary avatar animation: the viewer's uploader defaults, as anim from-bvh
      * (LLBVHLoader::reset, docs/reference/anim-format.md#bvh-defaults: priority 2, ease 0.3 s / 0.3 s, hand pose 1) */
     o->priority = 2;
@@ -568,7 +569,7 @@ static int cmd_from_model(int argc, char **argv)
             double v;
             if (!am_cli_parse_double(op.arg, &v) || !(v >= 0) || v > 180)
                 return am_cli_usage("anim from-model", "--loop-tolerance needs an angle in degrees (0..180)");
-            o->loop_tolerance_deg = v;
+            o->loop_tolerance_deg = v > 0 ? v : AM_OPTION_ZERO; /* 0 is a choice here */
             break;
         }
         case 'R': {
@@ -581,7 +582,7 @@ static int cmd_from_model(int argc, char **argv)
         case 'p':
             if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_PRIORITY, &n))
                 return am_cli_usage("anim from-model", "--priority must be 0..6");
-            o->priority = (int32_t)n;
+            o->priority = n > 0 ? (int32_t)n : AM_OPTION_ZERO;
             break;
         case 'H':
             if (!am_cli_parse_long(op.arg, 0, AM_ANIM_MAX_HAND_POSE - 1, &n))
@@ -595,9 +596,9 @@ static int cmd_from_model(int argc, char **argv)
                 return am_cli_usage("anim from-model", "--%s needs a number of seconds 0..60, got '%s'",
                                     c == 'i' ? "ease-in" : "ease-out", op.arg);
             if (c == 'i')
-                o->ease_in_s = v;
+                o->ease_in_s = v > 0 ? v : AM_OPTION_ZERO; /* 0 is a choice here */
             else
-                o->ease_out_s = v;
+                o->ease_out_s = v > 0 ? v : AM_OPTION_ZERO;
             break;
         }
         }

@@ -201,7 +201,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
 /* The library's report options from the arguments (the strip as it will be written). */
 static am_bench_report_options report_options(const bench_args *a, const am_bench *b, const am_bench_set *sets)
 {
-    am_bench_report_options o = {a->times, a->time_count, a->keys, a->max_rest, sets, a->set_count, NULL, 0, NULL};
+    /* --max-rest-error 0 is a judgement against 0; no flag, none (core/option.h) */
+    double max_rest = a->max_rest > 0 ? a->max_rest : a->max_rest == 0 ? AM_OPTION_ZERO : 0;
+    am_bench_report_options o = {a->times, a->time_count, a->keys, max_rest, sets, a->set_count, NULL, 0, NULL};
     if (a->strip) {
         o.strip_path = a->strip;
         o.strip_frames = b->motion_count && a->strip_anim >= 0 ? (size_t)a->frames : 1;
@@ -340,7 +342,8 @@ static am_status report_text(const bench_args *a, const am_bench *b, const am_be
 /* The PNG strip of --png-strip (ro->strip_frames frames of motion --strip-anim, or the rest). */
 static am_status write_strip(const bench_args *a, const am_bench *b, const am_bench_report_options *ro, am_error *err)
 {
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.view = a->view;
     opt.flat = a->flat;
     am_render_set_joints(&opt, a->joints, b);
@@ -438,8 +441,8 @@ static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton
             if (!st)
                 st = am_quality_body_plan(b, &plan, err);
         }
-        am_motion_file_opts mo;
-        am_motion_file_opts_init(&mo);
+        am_motion_file_options mo;
+        am_motion_file_options_init(&mo);
         mo.retarget.target_rest = rest;
         mo.target_plan = &plan;
         mo.allow_body_mismatch = a->allow_body;
@@ -468,7 +471,7 @@ int am_cmd_bench(int argc, char **argv)
     am_skeleton skel;
     if (am_cli_load_skeleton(a.skel, &skel, &err))
         return am_cli_report(&err);
-    am_bench_options opts = {.lod = a.lod};
+    am_bench_options opts = {.lod = a.lod >= 0 ? AM_BENCH_LOD(a.lod) : AM_BENCH_LOD_HIGHEST_PRESENT};
     am_bench b;
     memset(&b, 0, sizeof b);
     /* a mesh asset as written; any model import takes through import's own route (report.h) */

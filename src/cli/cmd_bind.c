@@ -67,7 +67,7 @@ int am_cmd_bind(int argc, char **argv)
     }
     am_bind_job job;
     memset(&job, 0, sizeof job);
-    am_bind_options_default(&job.bind);
+    am_bind_options_init(&job.bind);
     job.progress = on_progress;
     const char *skel_path = NULL, *poses = NULL;
     int sources = 0;
@@ -125,10 +125,10 @@ int am_cmd_bind(int argc, char **argv)
         case 'g':
             if (!am_cli_parse_double(op.arg, &d) || d < 0 || d >= 0.5)
                 return am_cli_usage("bind", "--min-weight: expected a number in 0..0.5, got '%s'", op.arg);
-            job.bind.min_weight = d;
+            job.bind.min_weight = d > 0 ? d : AM_OPTION_ZERO; /* 0 is a choice here */
             break;
-        case 'y': job.bind.side_hygiene = false; break;
-        case 'x': job.bind.allow_proxy = false; break;
+        case 'y': job.bind.no_side_hygiene = true; break;
+        case 'x': job.bind.no_proxy = true; break;
         case 't':
             if (!am_cli_parse_long(op.arg, 1, 64, &v))
                 return am_cli_usage("bind", "--threads: expected an integer in 1..64, got '%s'", op.arg);

@@ -166,7 +166,7 @@ int am_cmd_import(int argc, char **argv)
         {"verbose", no_argument, O_VERBOSE, 0},
         AM_CLI_OPT_HELP};
     am_import_options opts;
-    am_import_options_default(&opts);
+    am_import_options_init(&opts);
     const char *anims[IMPORT_MAX_ANIMS];
     const char *clips[IMPORT_MAX_CLIPS];
     am_rest_correction corrections[IMPORT_MAX_CORRECTIONS];
@@ -216,12 +216,15 @@ int am_cmd_import(int argc, char **argv)
         case O_AT:
             if (!am_cli_parse_xyz(op.arg, opts.oar_position))
                 return am_cli_usage("import", "--at expects X,Y,Z in metres, got '%s'", op.arg);
+            for (int k = 0; k < 3; k++) /* a 0 here is a place, not the default */
+                if (opts.oar_position[k] == 0)
+                    opts.oar_position[k] = AM_OPTION_ZERO;
             break;
         case O_MESHDATA: opts.meshdata_required = true; break;
         case O_TRIS:
             if (!am_cli_parse_long(op.arg, 0, LONG_MAX, &v))
                 return am_cli_usage("import", "--region-max-tris: expected a non-negative integer, got '%s'", op.arg);
-            opts.skin.region_max_tris = v;
+            opts.skin.region_max_tris = v > 0 ? v : AM_OPTION_ZERO; /* 0: not checked */
             break;
         case O_MAXTRIS:
             if (strcmp(op.arg, "auto") == 0)
@@ -263,13 +266,13 @@ int am_cmd_import(int argc, char **argv)
             double d;
             if (!am_cli_parse_double(op.arg, &d) || !(d >= 0) || d > 180)
                 return am_cli_usage("import", "--loop-tolerance needs an angle in degrees (0..180), got '%s'", op.arg);
-            opts.retarget.loop_tolerance_deg = d;
+            opts.retarget.loop_tolerance_deg = d > 0 ? d : AM_OPTION_ZERO; /* 0 is a choice here */
             break;
         }
         case O_PRIORITY:
             if (!am_cli_parse_long(op.arg, 0, 6, &v))
                 return am_cli_usage("import", "--priority must be 0..6, got '%s'", op.arg);
-            opts.retarget.priority = (int32_t)v;
+            opts.retarget.priority = v > 0 ? (int32_t)v : AM_OPTION_ZERO;
             break;
         case O_CORR:
             if (opts.retarget.correction_count == IMPORT_MAX_CORRECTIONS)

@@ -98,7 +98,7 @@ int am_cmd_map_suggest(int argc, char **argv)
 {
     const char *skel_path = NULL, *out_path = NULL, *map_path = NULL;
     bool json = false;
-    am_axes_opts ao = {0};
+    am_axes_options ao = {0};
     am_error err;
     am_error_clear(&err);
     static const am_cli_opt opts[] = {

@@ -28,7 +28,7 @@
 #define PUSH_MAX_ANIMS 64
 
 /* The help text. Every default it states is read from the options the clients start from
- * (am_worldbridge_options_default, am_remoteadmin_options_default), so the text cannot drift from the behaviour. */
+ * (am_worldbridge_options_init, am_remoteadmin_options_init), so the text cannot drift from the behaviour. */
 static const char *both_defaults(char *out, size_t size, long wb, long ra)
 {
     if (wb == ra)
@@ -42,8 +42,8 @@ static void print_help(void)
 {
     am_worldbridge_options wb;
     am_remoteadmin_options ra;
-    am_worldbridge_options_default(&wb);
-    am_remoteadmin_options_default(&ra);
+    am_worldbridge_options_init(&wb);
+    am_remoteadmin_options_init(&ra);
     char connect[64], timeout[64], retries[64], backoff[64];
     both_defaults(connect, sizeof connect, wb.connect_timeout_ms, ra.connect_timeout_ms);
     both_defaults(timeout, sizeof timeout, wb.total_timeout_ms, ra.total_timeout_ms);
@@ -129,7 +129,7 @@ typedef struct push_args {
     const char *remote_admin, *oar, *region, *region_uuid, *verify_dir;
     int verify; /* -1: by default (on for a local archive and a loopback URL), 0 no, 1 yes */
     long verify_uid; /* -1: ours */
-    long verify_wait_ms; /* -1: the default (am_oar_verify_options_default) */
+    long verify_wait_ms; /* -1: the default (am_oar_verify_options_init) */
     double at[3];
     bool save, at_given, allow_unknown_joints;
     long connect_ms, total_ms, backoff_ms;
@@ -150,7 +150,7 @@ typedef struct push_args {
         if ((a)->retries >= 0)                                                                 \
             (opt)->max_attempts = (a)->retries + 1;                                            \
         if ((a)->backoff_ms >= 0)                                                              \
-            (opt)->backoff_ms = (a)->backoff_ms;                                               \
+            (opt)->backoff_ms = (a)->backoff_ms > 0 ? (a)->backoff_ms : AM_OPTION_ZERO;        \
     } while (0)
 
 static void free_anims(push_args *a)
@@ -259,7 +259,8 @@ static int push_bridge(push_args *a)
         fprintf(stderr, "animesh push: note: %s has no skin: the object will not be an animesh\n", a->mesh);
 
     am_worldbridge_options opt;
-    am_worldbridge_options_default(&opt);
+    am_worldbridge_options_init(&opt);
+    am_worldbridge_options_from_env(&opt);
     if (a->bridge)
         opt.base_url = a->bridge;
     opt.dry_run_dir = a->dry_run;
@@ -376,7 +377,8 @@ static int push_remote_admin(push_args *a)
     if (a->region_uuid && !am_uuid_parse(a->region_uuid, NULL))
         return am_cli_usage("push", "--region-uuid '%s' is not a UUID", a->region_uuid);
     am_remoteadmin_options opt;
-    am_remoteadmin_options_default(&opt);
+    am_remoteadmin_options_init(&opt);
+    am_remoteadmin_options_from_env(&opt);
     opt.url = a->remote_admin;
     APPLY_TIMING(&opt, a);
     if (!opt.password)
@@ -420,11 +422,11 @@ static int push_remote_admin(push_args *a)
     if (verify) {
         fprintf(stderr, "animesh push: verifying: the region saves itself (admin_save_oar), animesh reads it back\n");
         am_oar_verify_options vo;
-        am_oar_verify_options_default(&vo);
+        am_oar_verify_options_init(&vo);
         vo.dir = a->verify_dir;
-        vo.region_uid = a->verify_uid;
-        if (a->verify_wait_ms >= 0)
-            vo.play_wait_ms = a->verify_wait_ms;
+        vo.region_uid = am_oar_verify_uid(a->verify_uid);
+        if (a->verify_wait_ms >= 0) /* 0 is a choice here: no wait */
+            vo.play_wait_ms = a->verify_wait_ms > 0 ? a->verify_wait_ms : AM_OPTION_ZERO;
         am_oar_diff diff;
         if (am_oar_verify(&opt, a->region, a->region_uuid, &ours, &vo, &diff, &err))
             rc = am_cli_report(&err);

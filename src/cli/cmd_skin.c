@@ -121,7 +121,7 @@ int am_cmd_skin(int argc, char **argv)
     }
     const char *skel_path = NULL, *out_dir = NULL;
     am_skin_options opts;
-    am_skin_options_default(&opts);
+    am_skin_options_init(&opts);
     static const am_cli_opt lopts[] = {
         {"out", required_argument, 'o', 'o'},
         {"region-max-tris", required_argument, 'r', 0},
@@ -142,7 +142,7 @@ int am_cmd_skin(int argc, char **argv)
         case 'r':
             if (!am_cli_parse_long(op.arg, 0, LONG_MAX, &v))
                 return am_cli_usage("skin", "--region-max-tris: expected a non-negative integer, got '%s'", op.arg);
-            opts.region_max_tris = v;
+            opts.region_max_tris = v > 0 ? v : AM_OPTION_ZERO; /* 0: not checked */
             break;
         case 'f':
             if (!am_cli_parse_long(op.arg, 3, AM_MESH_MAX_FACE_VERTICES, &v))

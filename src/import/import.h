@@ -59,37 +59,43 @@ typedef enum am_import_route {
 } am_import_route;
 const char *am_import_route_name(am_import_route route);
 
+/* Zeroed, the defaults (core/option.h): every flag off, the skin and retarget options
+ * zeroed (their own defaults), the object at 128, 128, 25. */
 typedef struct am_import_options {
     const char *name;            /* output stem; NULL: the model file's name, sanitised */
     bool merge;                  /* one asset from every skinned mesh (<= 8 faces, <= 110 joints) */
     bool normalize_binds;        /* pure-translation inverse binds, mesh kept where it is */
     bool bench;                  /* bench every part with every motion, pose sheets */
-    am_render_joints joints;     /* --joints: what a part's pose sheet draws (default auto) */
+    am_render_joints joints;     /* --joints: what a part's pose sheet draws (default
+                                    AM_RENDER_JOINTS_AUTO, 0) */
     bool preview;                /* --preview: NAME.preview.html (import_preview.h) */
     bool meshdata_required;      /* --meshdata: a multi-face part is an error, not a warning */
     bool faithful_only;          /* --faithful: a file the faithful route cannot take is refused
                                     (as the uploader refuses it) instead of retargeted */
-    am_retarget_opts retarget;   /* the retarget route: axes, --map, clips, placement, loop,
-                                    priority, rest corrections (name: the plan's) */
+    am_retarget_options retarget; /* the retarget route: axes, --map, clips, placement, loop,
+                                     priority, rest corrections (name: the plan's); zeroed: its
+                                     defaults */
     const char *const *anim_paths; /* --anim: .anim, .bvh, or FILE[:CLIP] of a model or
                                       motion-only file (motion_file.h) */
     size_t anim_count;
     bool allow_body_mismatch;    /* --allow-body-mismatch: retarget a motion whose body plan is
                                     not the creature's (else refused: body_plan.h) */
     bool bvh_align_rest;         /* --align-rest: a .bvh's bones turned onto its own zero-pose
-                                    directions (am_bvh_opts.align_rest) */
+                                    directions (am_bvh_options.align_rest) */
     const char *oar_path;        /* --oar: also write the creature's archive */
     const char *play;            /* --play CLIP: the motion the archive's starter script plays
                                     on rez (a motion's name or its clip's); NULL: the first */
     am_skin_options skin;        /* region limit, LOD settings (face vertex limit is set by
                                     the faithful route to the uploader's own cut) */
-    double oar_position[3];      /* region position of the object (default 128, 128, 25) */
-    int64_t creation_time;       /* OAR times (SOURCE_DATE_EPOCH in the CLI) */
+    double oar_position[3];      /* region position of the object; each 0: its default of
+                                    128, 128, 25; AM_OPTION_ZERO: 0 */
+    int64_t creation_time;       /* OAR times (SOURCE_DATE_EPOCH in the CLI); default 0, 1970 */
     /* Optional progress: called with one line per step (the library never prints). */
     am_progress_fn progress;
     void *progress_user;
 } am_import_options;
-void am_import_options_default(am_import_options *opts);
+/* The defaults, written out (the same meaning as a zeroed struct). */
+void am_import_options_init(am_import_options *opts);
 
 /* --- the plan ------------------------------------------------------------------------- */
 

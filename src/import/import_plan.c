@@ -21,11 +21,11 @@ const char *am_import_route_name(am_import_route route)
     return route == AM_IMPORT_RETARGET ? "retarget" : "faithful";
 }
 
-void am_import_options_default(am_import_options *opts)
+void am_import_options_init(am_import_options *opts)
 {
     memset(opts, 0, sizeof *opts);
-    am_skin_options_default(&opts->skin);
-    am_retarget_opts_init(&opts->retarget);
+    am_skin_options_init(&opts->skin);
+    am_retarget_options_init(&opts->retarget);
     opts->oar_position[0] = 128;
     opts->oar_position[1] = 128;
     opts->oar_position[2] = 25;
@@ -279,7 +279,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
         am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
-    am_retarget_opts ro = opts->retarget;
+    am_retarget_options ro = opts->retarget;
     ro.name = plan->name;
     am_retarget_result res;
     am_status st = am_retarget(scene, skel, &ro, &res, err);
@@ -466,7 +466,7 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
                              const am_import_options *opts, am_import_motion *m, am_error *err)
 {
     bool align_rest = opts->bvh_align_rest;
-    const am_retarget_opts *ro = &opts->retarget;
+    const am_retarget_options *ro = &opts->retarget;
     am_anim a;
     memset(&a, 0, sizeof a);
     am_buf bytes = {0};
@@ -486,13 +486,13 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
          * abdomen, lThigh included); other names (CMU's Hips, ...) through the map
          * `animesh map suggest` proposes, as anim from-bvh converts them. */
         am_bvh b;
-        am_bvh_opts o;
-        am_bvh_opts_init(&o);
+        am_bvh_options o;
+        am_bvh_options_init(&o);
         o.align_rest = align_rest;
         if (ro->loop == AM_LOOP_ON) { /* --loop: as anim from-bvh --loop, the seam blended closed */
             o.loop = true;
-            o.loop_tolerance_deg = ro->loop_tolerance_deg;
-            o.loop_tolerance_m = ro->loop_tolerance_deg * 0.01;
+            o.loop_tolerance_deg = ro->loop_tolerance_deg; /* the same encoding (core/option.h) */
+            o.loop_tolerance_m = 0;                        /* 1 cm per degree of it */
         }
         am_bvh_stats bs;
         if ((st = am_bvh_load(path, &b, err)))
@@ -562,8 +562,8 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
 static am_status add_model_motions(am_import_plan *plan, const char *ref, const am_skeleton *skel,
                                    const am_import_options *opts, am_error *err)
 {
-    am_motion_file_opts mo;
-    am_motion_file_opts_init(&mo);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
     mo.retarget.priority = opts->retarget.priority;
     mo.retarget.loop = opts->retarget.loop;
     mo.retarget.loop_tolerance_deg = opts->retarget.loop_tolerance_deg;
@@ -708,7 +708,7 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
         return AM_ERR_IO;
     }
     am_scene scene;
-    am_scene_load_opts lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs */
+    am_scene_load_options lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs */
     am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
     if (st)
         return st;

@@ -271,7 +271,8 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
     const int label_h = 22;
     for (size_t m = 0; m < rows && !st; m++)
         for (int v = 0; v < 2 && !st; v++) {
-            am_render_options o = am_render_defaults();
+            am_render_options o;
+            am_render_options_init(&o);
             o.view = v == 0 ? AM_VIEW_SIDE : AM_VIEW_FRONT;
             for (size_t p = 0; p < nb; p++) {
                 parts[p] = (am_render_part){benches[p], plan->motion_count ? (int)m : -1, {0, 0, 0}};
@@ -522,6 +523,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if (!pr->skin)
         return am_fail_nomem(err, "report");
     am_skin_options so = opts->skin;
+    am_skin_options_resolve(&so); /* zero fields read as the build reads them */
     /* The uploader's faces are already cut (at most 65,534 vertices each): no further cut. */
     if (part->rig.explicit_skin)
         so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
@@ -806,7 +808,9 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     in.anim_count = plan->motion_count;
     long pi = play_index(plan, opts->play);
     in.play = pi >= 0 ? plan->motions[pi].name : NULL;
-    memcpy(in.position, opts->oar_position, sizeof in.position);
+    static const double default_position[3] = {128, 128, 25};
+    for (int k = 0; k < 3; k++)
+        in.position[k] = am_option_real(opts->oar_position[k], default_position[k]);
     in.object_name = plan->name;
     in.creation_time = opts->creation_time;
     for (size_t i = 1; i < plan->part_count; i++) {

@@ -339,10 +339,10 @@ static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am
                    S, S, S * 0.01, d > 0 ? " and the unit the file declares gives an implausible size" : " and the file declares no unit");
 }
 
-am_status am_axes_resolve(const am_scene *s, const am_body *b, const am_axes_opts *opts, am_axes *a, am_error *err)
+am_status am_axes_resolve(const am_scene *s, const am_body *b, const am_axes_options *opts, am_axes *a, am_error *err)
 {
     memset(a, 0, sizeof *a);
-    am_axes_opts o = {0};
+    am_axes_options o = {0};
     if (opts)
         o = *opts;
     if (o.up && (abs(o.up) > 3))

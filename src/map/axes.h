@@ -36,12 +36,13 @@ extern "C" {
 #include "scene/scene.h"
 #include "math/am_math.h"
 
-/* Axis codes as in scene.h's am_scene_declared: +-1 X, +-2 Y, +-3 Z; 0 = not given. */
-typedef struct am_axes_opts {
+/* Axis codes as in scene.h's am_scene_declared: +-1 X, +-2 Y, +-3 Z; 0 = not given.
+ * Zeroed, the defaults: everything detected. */
+typedef struct am_axes_options {
     int up;        /* the file axis that points up; 0: detect */
     int forward;   /* the file axis the model faces; 0: detect */
     double scale;  /* metres per file unit; 0: detect */
-} am_axes_opts;
+} am_axes_options;
 
 #define AM_AXES_MAX_CONFLICTS 4
 
@@ -74,7 +75,7 @@ double am_axes_unit_from_stature(double s);
 /* Resolve every option (given or detected). AM_ERR_USAGE for inconsistent options (up and
  * forward on one axis, scale <= 0); AM_ERR_INVALID when detection is ambiguous, with a
  * message naming what is ambiguous and the option that settles it. */
-am_status am_axes_resolve(const am_scene *scene, const am_body *body, const am_axes_opts *opts, am_axes *out,
+am_status am_axes_resolve(const am_scene *scene, const am_body *body, const am_axes_options *opts, am_axes *out,
                           am_error *err);
 
 /* A file-frame point or direction into the viewer frame (rotation and scale, no

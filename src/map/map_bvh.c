@@ -23,7 +23,7 @@ am_status am_map_suggest_bvh(const am_bvh *b, const char *source, const am_skele
     am_body body;
     am_axes axes;
     am_map_suggestion sug;
-    am_axes_opts ao = {0};
+    am_axes_options ao = {0};
     if (!st && !(st = am_map_suggest_scene(&s, skel, &ao, NULL, &body, &axes, &sug, err))) {
         st = am_map_suggestion_to_map(&sug, &body, skel, out, err);
         if (!st && sug_out)

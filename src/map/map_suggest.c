@@ -844,7 +844,7 @@ void am_map_suggestion_free(am_map_suggestion *s)
     memset(s, 0, sizeof *s);
 }
 
-am_status am_map_suggest_scene(const am_scene *s, const am_skeleton *skel, const am_axes_opts *ao,
+am_status am_map_suggest_scene(const am_scene *s, const am_skeleton *skel, const am_axes_options *ao,
                                const am_joint_map *user, am_body *body, am_axes *axes, am_map_suggestion *out,
                                am_error *err)
 {

@@ -118,7 +118,7 @@ void am_map_suggestion_note(am_map_suggestion *sug, const char *fmt, ...) __attr
 
 /* The three steps in one: body plan, axes (given or detected), sides, suggestion with
  * `user` over it. On failure nothing needs freeing. */
-am_status am_map_suggest_scene(const am_scene *scene, const am_skeleton *skel, const am_axes_opts *axes_opts,
+am_status am_map_suggest_scene(const am_scene *scene, const am_skeleton *skel, const am_axes_options *axes_opts,
                                const am_joint_map *user, am_body *body, am_axes *axes, am_map_suggestion *out,
                                am_error *err);
 /* The report of `animesh map suggest --json`: source, format, axes (report, up, forward,

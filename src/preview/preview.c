@@ -579,7 +579,7 @@ am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_s
         for (int l = AM_LOD_HIGH; l >= 0 && !s; l--) {
             if (!head.blocks[l].present || head.blocks[l].size <= 0)
                 continue; /* a LOD the asset does not hold */
-            am_bench_options bo = {l};
+            am_bench_options bo = {AM_BENCH_LOD(l)};
             s = am_bench_load_mem(pp->mesh, pp->mesh_size, src, in->skel, &bo, &benches[p * AM_LOD_COUNT + l], err);
             if (top < 0)
                 top = l;

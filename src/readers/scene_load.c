@@ -126,7 +126,7 @@ am_status am_scene_load(const char *path, am_scene *out, am_error *err)
     return am_scene_load_ex(path, NULL, out, err);
 }
 
-am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err)
+am_status am_scene_load_ex(const char *path, const am_scene_load_options *opts, am_scene *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t head[512];

@@ -46,7 +46,7 @@ am_scene_format am_scene_sniff(const uint8_t *head, size_t head_size, const char
 /* The table row of a format, NULL when the format has no reader in this build. */
 const am_scene_format_info *am_scene_format_lookup(am_scene_format format);
 /* True when the file's format is read in a child process by default (FBX and the other
- * assimp formats, readers/assimp/assimp_child.h; see am_scene_load_opts.reader_process): a caller running threads of its own beside the load keeps
+ * assimp formats, readers/assimp/assimp_child.h; see am_scene_load_options.reader_process): a caller running threads of its own beside the load keeps
  * them from loading libraries meanwhile (a fork while another thread is inside dlopen can
  * leave the child's loader locked). False when the file cannot be looked at. */
 bool am_scene_reads_in_child(const char *path);
@@ -70,7 +70,8 @@ typedef enum am_scene_reader_process {
 } am_scene_reader_process;
 
 /* Options of a load (all optional; zero = defaults). */
-typedef struct am_scene_load_opts {
+/* Zeroed, the defaults (core/option.h). */
+typedef struct am_scene_load_options {
     /* The viewer skeleton, handed to the reader while it runs (am_scene.skeleton): COLLADA
      * uses it to find joint positions exactly as the viewer's uploader does (its
      * legal-joint map); without it names are matched as written. Borrowed. */
@@ -82,9 +83,9 @@ typedef struct am_scene_load_opts {
     bool weld;
     /* Where an assimp reader runs (above); zero: in a child process. */
     am_scene_reader_process reader_process;
-} am_scene_load_opts;
+} am_scene_load_options;
 /* am_scene_load with options (opts may be NULL). */
-am_status am_scene_load_ex(const char *path, const am_scene_load_opts *opts, am_scene *out, am_error *err);
+am_status am_scene_load_ex(const char *path, const am_scene_load_options *opts, am_scene *out, am_error *err);
 
 #ifdef __cplusplus
 }

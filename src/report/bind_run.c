@@ -239,7 +239,8 @@ static am_status placement_sheet(const am_bench *b, const char *note, int thread
     am_status s = am_bench_pose_locals(b, NULL, 0, prim, joints, err);
     am_render_cell fr[2] = {{prim, joints, "front", AM_VIEW_FRONT, NULL, false, {0, 0, 0}, {0, 0, 0}},
                              {prim, joints, "side", AM_VIEW_SIDE, NULL, false, {0, 0, 0}, {0, 0, 0}}};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.threads = threads;
     opt.frame_width = 520;
     opt.frame_height = 620;
@@ -332,7 +333,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if (beside_read)
         am_task_start(&preload, preload_job, (void *)&job->bind);
     progress(job, "reading %s", job->mesh_path);
-    const am_scene_load_opts weld = {.weld = true}; /* welded: the skin carries vertices, not corners */
+    const am_scene_load_options weld = {.weld = true}; /* welded: the skin carries vertices, not corners */
     am_status s = am_scene_load_ex(job->mesh_path, &weld, &sc, err);
     if (!s) {
         s = am_bind_source_from_scene(&sc, &job->frame, &src, err);
@@ -387,7 +388,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     if (job->skin) {
         progress(job, "skinning");
         am_skin_options so;
-        am_skin_options_default(&so);
+        am_skin_options_init(&so);
         if (job->preview)
             so.page = am_preview_skin_page;
         am_skin_summary *sum = calloc(1, sizeof *sum);

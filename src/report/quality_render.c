@@ -158,7 +158,8 @@ am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_re
     }
     am_image rows[2] = {{0}, {0}};
     for (int row = 0; row < 2 && !s; row++) {
-        am_render_options opt = am_render_defaults();
+        am_render_options opt;
+        am_render_options_init(&opt);
         opt.threads = threads;
         am_render_set_joints(&opt, r->joints, b);
         am_render_fit_frame(row == 0 ? AM_VIEW_FRONT : AM_VIEW_SIDE, lo, hi, SHEET_CELL_PX, 160, &opt.frame_width,
@@ -286,7 +287,8 @@ am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_
     am_render_cell fr[2];
     for (int k = 0; k < 2; k++)
         fr[k] = (am_render_cell){ps.prim[1], ps.joints[1], label[k], k ? AM_VIEW_SIDE : AM_VIEW_FRONT, rgb, true, lo, hi};
-    am_render_options opt = am_render_defaults();
+    am_render_options opt;
+    am_render_options_init(&opt);
     opt.frame_width = 360;
     opt.frame_height = 400;
     opt.threads = threads;

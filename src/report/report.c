@@ -23,8 +23,8 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
                               am_error *err)
 {
     am_skin_options so;
-    am_skin_options_default(&so);
-    so.region_max_tris = 0; /* the report measures; the region limit is `animesh skin`'s check */
+    am_skin_options_init(&so);
+    so.region_max_tris = AM_OPTION_ZERO; /* the report measures; the region limit is `animesh skin`'s check */
     so.high_lod_only = true; /* the bench measures the high LOD; nothing reads the others or the cost */
     if (rig->explicit_skin) /* the uploader's faces are already cut, as import builds them */
         so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
@@ -151,12 +151,12 @@ static am_status plan_model(const char *path, const am_skeleton *skel, const am_
                             am_import_plan *plan, char *what, size_t what_size, am_error *err)
 {
     am_scene sc;
-    const am_scene_load_opts lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs, as import does */
+    const am_scene_load_options lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs, as import does */
     am_status s = am_scene_load_ex(path, &lo, &sc, err);
     if (s)
         return s;
     am_import_options io;
-    am_import_options_default(&io);
+    am_import_options_init(&io);
     io.retarget.axes.up = frame ? frame->up : 0;
     io.retarget.axes.forward = frame ? frame->forward : 0;
     io.retarget.axes.scale = frame ? frame->unit_m : 0;
@@ -197,8 +197,8 @@ am_status am_report_model_parts(const char *path, const am_skeleton *skel, const
     for (size_t i = 0; i < plan.part_count && !s; i++) {
         const am_rig *rig = &plan.parts[i].rig;
         am_skin_options so;
-        am_skin_options_default(&so);
-        so.region_max_tris = 0; /* a look at it, not an upload: import checks the region limit */
+        am_skin_options_init(&so);
+        so.region_max_tris = AM_OPTION_ZERO; /* a look at it, not an upload: import checks the region limit */
         if (rig->explicit_skin)
             so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
         am_skin_result res;

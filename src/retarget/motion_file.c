@@ -35,10 +35,10 @@ am_status am_motion_ref_split(const char *ref, char *path, size_t path_size, cha
     return AM_OK;
 }
 
-void am_motion_file_opts_init(am_motion_file_opts *o)
+void am_motion_file_options_init(am_motion_file_options *o)
 {
     memset(o, 0, sizeof *o);
-    am_retarget_opts_init(&o->retarget);
+    am_retarget_options_init(&o->retarget);
     o->retarget.follow_directions = true;
 }
 
@@ -79,10 +79,10 @@ static void describe(const am_scene *s, char *out, size_t size)
             n += snprintf(out + n, size - (size_t)n, "%s'%.30s'", shown++ ? ", " : "; joints ", s->nodes[i].name);
 }
 
-static am_status convert(const am_scene *s, const char *path, const am_skeleton *skel, const am_motion_file_opts *opts,
+static am_status convert(const am_scene *s, const char *path, const am_skeleton *skel, const am_motion_file_options *opts,
                          const char *clip, am_motion_file_result *out, am_error *err)
 {
-    am_retarget_opts ro = opts->retarget;
+    am_retarget_options ro = opts->retarget;
     ro.follow_directions = true;
     const char *one[1] = {clip};
     if (clip && clip[0]) {
@@ -181,7 +181,7 @@ am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, c
     am_body body;
     am_axes axes;
     am_map_suggestion sug;
-    am_axes_opts ao = {0};
+    am_axes_options ao = {0};
     if (!am_map_suggest_scene(&s, skel, &ao, NULL, &body, &axes, &sug, &e)) {
         am_body_plan_classify(&s, &body, &axes, &sug, skel, out);
         am_map_suggestion_free(&sug);
@@ -203,7 +203,7 @@ am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, c
     return AM_OK;
 }
 
-am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,
+am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_options *opts,
                                  am_motion_file_result *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -213,7 +213,7 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
         return st;
     snprintf(out->source, sizeof out->source, "%s", path);
     am_scene s;
-    am_scene_load_opts lo = {.skeleton = skel};
+    am_scene_load_options lo = {.skeleton = skel};
     if ((st = am_scene_load_ex(path, &lo, &s, err)))
         return st;
     describe(&s, out->holds, sizeof out->holds);

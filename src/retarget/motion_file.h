@@ -55,23 +55,26 @@ typedef struct am_motion_file_result {
     am_body_plan plan;         /* the motion's skeleton's body plan (body_plan.h) */
 } am_motion_file_result;
 
-typedef struct am_motion_file_opts {
-    am_retarget_opts retarget; /* follow_directions is forced on; clips from the reference or
-                                  from clips/clip_count; target_rest: the creature's (NULL: stock) */
-    uint32_t hand_pose;        /* 0..13 */
-    bool one_clip;             /* anim from-model -o OUT: several clips without a choice is refused */
+/* Zeroed, the defaults (the retarget options' own zeroed defaults). */
+typedef struct am_motion_file_options {
+    am_retarget_options retarget; /* follow_directions is forced on; clips from the reference or
+                                     from clips/clip_count; target_rest: the creature's (NULL:
+                                     stock) */
+    uint32_t hand_pose;        /* 0..13; default 0 */
+    bool one_clip;             /* several clips without a choice is refused (anim from-model -o
+                                  OUT); default false */
     /* The creature the motion goes onto (NULL: no check). A motion whose body plan differs
      * (am_body_plan_mismatch) is refused naming both plans and the limbs that disagree,
      * unless allow_body_mismatch (then a warning finding says it). */
     const am_body_plan *target_plan;
-    bool allow_body_mismatch;
-} am_motion_file_opts;
-void am_motion_file_opts_init(am_motion_file_opts *o);
+    bool allow_body_mismatch;  /* default false */
+} am_motion_file_options;
+void am_motion_file_options_init(am_motion_file_options *o);
 
 /* Load FILE[:CLIP] and convert its clips. Refused (AM_ERR_INVALID, naming the file and what
  * it holds): a motion across body plans (opts.target_plan), a file without clips, a skeleton nothing of which maps to a viewer joint, a clip
  * shorter than one frame (1/30 s); AM_ERR_USAGE: an unknown clip (listing the clips). */
-am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_opts *opts,
+am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_options *opts,
                                  am_motion_file_result *out, am_error *err);
 void am_motion_file_result_free(am_motion_file_result *r);
 

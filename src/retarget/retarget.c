@@ -10,7 +10,7 @@
 #include "retarget/retarget_internal.h"
 #include "core/text.h"
 
-void am_retarget_opts_init(am_retarget_opts *o)
+void am_retarget_options_init(am_retarget_options *o)
 {
     memset(o, 0, sizeof *o);
     o->priority = 4;
@@ -534,7 +534,7 @@ static am_status check_scene(const am_scene *s, am_error *err)
 /* --clip NAME names a clip as the file does ('Armature|Action') or as the report and the
  * written .anim name it ('Armature_Action'): the file's name wins; a written name that
  * several clips share is refused, naming them. */
-static am_status select_clips(const am_scene *s, const am_retarget_opts *o, bool *want, am_error *err)
+static am_status select_clips(const am_scene *s, const am_retarget_options *o, bool *want, am_error *err)
 {
     for (size_t i = 0; i < s->clip_count; i++)
         want[i] = o->clip_count == 0;
@@ -573,17 +573,31 @@ static am_status select_clips(const am_scene *s, const am_retarget_opts *o, bool
     return AM_OK;
 }
 
-am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retarget_opts *opts,
+/* Defaults and AM_OPTION_ZERO turned into values, once, as am_retarget begins: the code
+ * below reads plain numbers. */
+static void resolve_options(am_retarget_options *o)
+{
+    o->priority = (int32_t)am_option_int(o->priority, 4);
+    o->loop_tolerance_deg = am_option_real(o->loop_tolerance_deg, AM_LOOP_TOLERANCE_DEG);
+    o->ease_in_s = am_option_real(o->ease_in_s, 0.3);
+    o->ease_out_s = am_option_real(o->ease_out_s, 0.3);
+    o->rot_tol_deg = am_option_real(o->rot_tol_deg, 0.02);
+    if (o->max_samples == 0)
+        o->max_samples = 8192;
+}
+
+am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retarget_options *opts,
                       am_retarget_result *r, am_error *err)
 {
     memset(r, 0, sizeof *r);
-    am_retarget_opts o;
+    am_retarget_options o;
     if (opts)
         o = *opts;
     else
-        am_retarget_opts_init(&o);
-    if (o.priority < 0 || o.priority > AM_ANIM_MAX_PRIORITY)
+        am_retarget_options_init(&o);
+    if ((o.priority < 0 && o.priority != AM_OPTION_ZERO) || o.priority > AM_ANIM_MAX_PRIORITY)
         return am_fail(err, AM_ERR_USAGE, "--priority %d: must be 0..6", o.priority);
+    resolve_options(&o);
     am_status st = check_scene(s, err);
     bool *want = calloc(s->clip_count + 1, sizeof *want);
     if (!want)
@@ -666,9 +680,9 @@ am_status am_retarget_write_anim(const am_retarget_result *r, size_t i, const am
 {
     if (i >= r->anim_count)
         return am_fail(err, AM_ERR_USAGE, "motion %zu out of range (%zu)", i, r->anim_count);
-    am_motion_sample_opts so = {.intervals = AM_MOTION_CLIP_TIMES,
-                                .reduce = r->anims[i].reduce_deg > 0,
-                                .rot_tol_deg = r->anims[i].reduce_deg};
+    am_motion_sample_options so = {.intervals = AM_MOTION_CLIP_TIMES,
+                                   .reduce = r->anims[i].reduce_deg > 0,
+                                   .rot_tol_deg = r->anims[i].reduce_deg};
     am_status st = am_motion_write_anim(&r->anims[i].motion, &so, skel, path, out_bytes, stats, err);
     if (st)
         am_error_where(err, "clip '%s'", r->anims[i].clip);

@@ -100,6 +100,7 @@ extern "C" {
 #include "skeleton/jointmap.h"
 #include "skeleton/skeleton.h"
 #include "skin/rig.h"
+#include "core/option.h"
 
 typedef enum am_loop_mode {
     AM_LOOP_AUTO = 0, /* loop when the clip's last pose is its first, or it is a cycle
@@ -123,38 +124,44 @@ typedef struct am_rest_correction {
 
 am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am_error *err);
 
-typedef struct am_retarget_opts {
-    am_axes_opts axes;
-    const am_joint_map *map;           /* --map over the suggestion; NULL: the suggestion */
+/* Zeroed, the defaults (core/option.h); a field where zero is a choice takes AM_OPTION_ZERO
+ * for it. */
+typedef struct am_retarget_options {
+    am_axes_options axes;              /* zeroed: up, forward and scale detected */
+    const am_joint_map *map;           /* a joint map over the suggestion; NULL: the suggestion */
     const char *const *clips;          /* clip names to convert; NULL: every clip */
     size_t clip_count;
-    int32_t priority;                  /* default 4 (docs/reference/lessons.md#rule-7) */
-    am_loop_mode loop;
-    double loop_tolerance_deg;         /* --loop closes a seam up to this by blending (anim.h
+    int32_t priority;                  /* 1..6; 0: the default 4 (docs/reference/lessons.md#rule-7);
+                                          AM_OPTION_ZERO: priority 0 */
+    am_loop_mode loop;                 /* default AM_LOOP_AUTO (0) */
+    double loop_tolerance_deg;         /* AM_LOOP_ON closes a seam up to this by blending (anim.h
                                           "Loops that close"; 1 cm per degree for positions);
-                                          default AM_LOOP_TOLERANCE_DEG */
-    double ease_in_s, ease_out_s;      /* default 0.3 / 0.3 */
-    const am_rest_correction *corrections;
+                                          0: the default AM_LOOP_TOLERANCE_DEG; AM_OPTION_ZERO: 0 */
+    double ease_in_s, ease_out_s;      /* 0: the default 0.3 s each; AM_OPTION_ZERO: no ease */
+    const am_rest_correction *corrections; /* NULL / 0: none */
     size_t correction_count;
-    am_place_mode place;
+    am_place_mode place;               /* default AM_PLACE_PELVIS (0) */
     const char *name;                  /* rig name; NULL: the source file's base name */
-    double rot_tol_deg;                /* between-key sampling tolerance (default 0.02) */
-    double pos_tol_m;                  /* default max(1e-4 m, 1e-4 of the stature) */
-    size_t max_samples;                /* per clip (default 20000) */
+    double rot_tol_deg;                /* between-key sampling tolerance; 0: the default 0.02;
+                                          AM_OPTION_ZERO: 0 */
+    double pos_tol_m;                  /* <= 0: the default max(1e-4 m, 1e-4 of the stature) */
+    size_t max_samples;                /* per clip; 0: the default 8192 */
     /* A MOTION onto a skeleton other than its own (anim from-model, import --anim): each
      * viewer bone is turned onto the source's world direction instead of copying the
      * source's skinning deltas (see "FOLLOWING DIRECTIONS" above); only the top joint
-     * (the hips) gets position keys, its motion scaled by leg length. */
+     * (the hips) gets position keys, its motion scaled by leg length. Default false. */
     bool follow_directions;
     const am_vec3 *target_rest;        /* with follow_directions: per viewer joint, where the
                                           target draws it at rest (bind frame, metres:
                                           am_retarget_rest_of_rig); NULL: the stock avatar */
-    bool in_place;                     /* remove the hips' horizontal travel (first to last key) */
+    bool in_place;                     /* remove the hips' horizontal travel (first to last key);
+                                          default false */
     double reduce_deg;                 /* > 0: drop keys the viewer's interpolation reproduces
-                                          within this (am_anim_reduce_keys) */
-} am_retarget_opts;
+                                          within this (am_anim_reduce_keys); 0: every key kept */
+} am_retarget_options;
 
-void am_retarget_opts_init(am_retarget_opts *o);
+/* The defaults, written out (the same meaning as a zeroed struct). */
+void am_retarget_options_init(am_retarget_options *o);
 
 typedef struct am_retarget_rig {
     char name[128];
@@ -215,7 +222,7 @@ typedef struct am_retarget_result {
 /* The whole route. A scene without a skinned mesh gives motions only (a BVH). Refused:
  * a scene without joints, a skinned mesh whose skin has no mapped joint, a clip over 60 s
  * (named), an unknown --clip name, ambiguous axes (axes.h), a map that fails the check. */
-am_status am_retarget(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,
+am_status am_retarget(const am_scene *scene, const am_skeleton *skel, const am_retarget_options *opts,
                       am_retarget_result *out, am_error *err);
 void am_retarget_result_free(am_retarget_result *r);
 

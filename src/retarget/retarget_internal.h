@@ -7,7 +7,7 @@
 typedef struct am_rt {
     const am_scene *s;
     const am_skeleton *skel;
-    const am_retarget_opts *o;
+    const am_retarget_options *o;
     am_retarget_result *r;
     am_mat4 A;              /* file -> viewer bind frame */
     am_mat4 *bindf;         /* per node: bind world, file frame */

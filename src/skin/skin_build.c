@@ -13,12 +13,11 @@
 #include "skin/skin_internal.h"
 #include "skin/skin_weights.h"
 
-void am_skin_options_default(am_skin_options *opts)
+void am_skin_options_init(am_skin_options *opts)
 {
     memset(opts, 0, sizeof *opts);
     opts->region_max_tris = AM_SKIN_DEFAULT_REGION_MAX_TRIS;
     opts->face_vertex_limit = AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT;
-    opts->generate_lods = true;
     opts->lod_ratio[0] = opts->lod_ratio[1] = opts->lod_ratio[2] = 0.25;
     opts->lod_error[0] = 0.01;
     opts->lod_error[1] = 0.03;
@@ -463,8 +462,8 @@ static am_status face_lods(const lod_jobs *j, size_t f, am_error *err)
     for (int lod = AM_LOD_MEDIUM; lod >= AM_LOD_LOWEST && !opts->high_lod_only; lod--) {
         int step = AM_LOD_HIGH - lod - 1; /* 0 medium, 1 low, 2 lowest */
         am_lod_step ls = {lod == AM_LOD_MEDIUM ? at->cls : at->cls_far,
-                          opts->generate_lods ? opts->lod_ratio[step] : 1.0, opts->lod_error[step],
-                          opts->lod_weight_blind ? 0.0 : opts->lod_weight_tol[step], 0, j->groups_parallel};
+                          opts->unreduced_lods ? 1.0 : opts->lod_ratio[step], opts->lod_error[step],
+                          opts->lod_weight_blind ? 0.0 : fmax(0.0, opts->lod_weight_tol[step]), 0, j->groups_parallel};
         if ((st = am_skin_simplify(&m, j->lod_idx[lod + 1][f], j->lod_n[lod + 1][f], &ls, &j->lod_idx[lod][f],
                                    &j->lod_n[lod][f], err)))
             return st;
@@ -548,6 +547,23 @@ done:
     return st;
 }
 
+void am_skin_options_resolve(am_skin_options *o)
+{
+    static const double ratio[3] = {0.25, 0.25, 0.25}, error[3] = {0.01, 0.03, 0.1}, weight_tol[3] = {0.05, 0.1, 0.15};
+    if (o->region_max_tris == 0)
+        o->region_max_tris = AM_SKIN_DEFAULT_REGION_MAX_TRIS;
+    if (o->face_vertex_limit == 0)
+        o->face_vertex_limit = AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT;
+    for (int i = 0; i < 3; i++) {
+        if (o->lod_ratio[i] == 0)
+            o->lod_ratio[i] = ratio[i];
+        if (o->lod_error[i] == 0)
+            o->lod_error[i] = error[i];
+        if (o->lod_weight_tol[i] == 0)
+            o->lod_weight_tol[i] = weight_tol[i];
+    }
+}
+
 am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts_in,
                         am_skin_result *out, am_error *err)
 {
@@ -556,12 +572,11 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if (opts_in)
         opts = *opts_in;
     else
-        am_skin_options_default(&opts);
-    if (opts.face_vertex_limit == 0)
-        opts.face_vertex_limit = AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT;
+        am_skin_options_init(&opts);
+    am_skin_options_resolve(&opts);
     am_skin_summary *sum = &out->summary;
     snprintf(sum->name, sizeof sum->name, "%s", rig->name ? rig->name : "rig");
-    sum->region_max_tris = opts.region_max_tris;
+    sum->region_max_tris = opts.region_max_tris > 0 ? opts.region_max_tris : 0; /* 0: not checked */
     sum->face_vertex_limit = opts.face_vertex_limit;
 
     am_status st;

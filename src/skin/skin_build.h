@@ -66,6 +66,7 @@ extern "C" {
 
 #include "core/error.h"
 #include "core/io.h"
+#include "core/option.h"
 #include "core/outset.h"
 #include "math/am_math.h"
 #include "mesh/mesh_asset.h"
@@ -101,41 +102,51 @@ typedef am_status (*am_skin_page_fn)(void *ctx, am_outset *set, const char *name
                                        size_t mesh_size, const am_skeleton *skel, struct am_skin_summary *summary,
                                        am_error *err);
 
+/* Zeroed, the defaults (core/option.h); a field where zero is a choice takes AM_OPTION_ZERO
+ * for it. */
 typedef struct am_skin_options {
-    long region_max_tris;        /* triangle limit checked (estimate, 8.2); <= 0: not checked */
+    long region_max_tris;        /* triangle limit checked (estimate, 8.2); 0: the default
+                                    AM_SKIN_DEFAULT_REGION_MAX_TRIS; AM_OPTION_ZERO (any
+                                    negative): not checked */
     long max_tris;               /* triangle budget of the high LOD (step 4):
                                     > 0: at most this many triangles (refused before the build
                                          when the prediction says it cannot fit the region
                                          limit or 8 faces, with the number that does);
-                                    AM_SKIN_MAX_TRIS_AUTO: what fits region_max_tris (the
+                                    AM_SKIN_MAX_TRIS_AUTO (0, the default): what fits region_max_tris (the
                                          viewer's estimate from the high LOD's compressed size,
                                          predicted from this mesh's bytes per triangle) and
                                          8 faces of face_vertex_limit vertices;
                                     AM_SKIN_MAX_TRIS_NONE: never reduced (a mesh that cannot
                                          fit is refused before the build) */
-    size_t face_vertex_limit;    /* 3 .. 65536; default AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT */
+    size_t face_vertex_limit;    /* 3 .. 65536; 0: the default AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT */
     bool budget_given_skin;      /* the budget applies to an explicit skin too (import: the
                                     uploader's asset reduced when it cannot fit); the rig's
-                                    faces must then be merged (face_count 0) by the caller */
-    bool generate_lods;          /* false: every LOD block carries the high LOD */
+                                    faces must then be merged (face_count 0) by the caller;
+                                    default false */
+    bool unreduced_lods;         /* every LOD block carries the high LOD (default false: the
+                                    medium, low and lowest LODs simplified) */
     bool high_lod_only;          /* only the high LOD is built and carried (the lower LOD
                                     blocks absent, no simplification): a skin measured in
                                     memory and never written (the report: the bench reads
-                                    the highest LOD); its cost would count the high LOD alone */
+                                    the highest LOD); its cost would count the high LOD alone;
+                                    default false */
     double lod_ratio[3];         /* target triangles of medium/low/lowest as a fraction of
-                                    the LOD above (default 0.25 each) */
+                                    the LOD above (0: the default 0.25 each) */
     double lod_error[3];         /* meshoptimizer relative error bound per LOD
-                                    (default 0.01, 0.03, 0.1) */
+                                    (0: the defaults 0.01, 0.03, 0.1) */
     double lod_weight_tol[3];    /* class borders thinned per LOD where no weight changes by
-                                    more than this (default 0.05, 0.1, 0.15; 0: borders kept
-                                    whole) */
+                                    more than this (0: the defaults 0.05, 0.1, 0.15;
+                                    AM_OPTION_ZERO: borders kept whole) */
     bool lod_weight_blind;       /* plain simplification, weights ignored (one class): for
-                                    comparisons only (a distant LOD then folds as a wedge) */
+                                    comparisons only (a distant LOD then folds as a wedge);
+                                    default false */
     bool require_meshdata;       /* the WorldBridge meshdata must be written: a skin that needs
                                     several faces is refused right after the face split (before
-                                    the LODs), and the automatic budget fits one face */
-    double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5) */
-    bool lock_scale_if_joint_position;
+                                    the LODs), and the automatic budget fits one face;
+                                    default false */
+    double pelvis_offset;        /* written as pelvis_offset (no effect on animesh, 7.5);
+                                    default 0 */
+    bool lock_scale_if_joint_position; /* written as the skin's flag; default false */
     am_skin_page_fn page;        /* optional: a file more in the same set (see above); NULL: none */
     void *page_ctx;              /* passed to page */
     const char *texture_image;   /* optional: image file (relative to the .dae) the COLLADA
@@ -151,7 +162,12 @@ typedef struct am_skin_options {
                                     1 = the caller's thread only */
 } am_skin_options;
 
-void am_skin_options_default(am_skin_options *opts);
+/* The defaults, written out (the same meaning as a zeroed struct). */
+void am_skin_options_init(am_skin_options *opts);
+/* Zero fields turned into their defaults, as a build does first (for a caller that reads
+ * the options it passes, e.g. to decide a budget beforehand). Idempotent: a negative region
+ * limit or border tolerance (AM_OPTION_ZERO) stays and reads as "none". */
+void am_skin_options_resolve(am_skin_options *opts);
 
 /* One skin joint, in skin order (= joint_names order). */
 typedef struct am_skin_joint_info {

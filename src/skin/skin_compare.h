@@ -32,6 +32,7 @@ int am_skin_alt_override(const am_skin_info *skin, size_t j, const am_skeleton *
                          am_vec3 *default_pos);
 
 /* --- comparison --- */
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_skin_compare_options {
     double tol;                 /* per element, metres / unitless; <= 0 -> default 1e-4 */
     const am_skeleton *skel;    /* optional: resolve aliases to canonical names */

@@ -78,7 +78,8 @@ am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *ske
     if (opts)
         o = *opts;
     else
-        am_skin_options_default(&o);
+        am_skin_options_init(&o);
+    am_skin_options_resolve(&o);
     double first_est = 0;
     size_t first_tris = 0;
     for (int attempt = 0;; attempt++) {

@@ -159,9 +159,10 @@ typedef struct am_tex_diff {
 am_status am_tex_compare(const am_tex_image *a, const am_tex_image *b, am_tex_diff *out, am_error *err);
 
 /* --- the `animesh texture` job --- */
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_texture_options {
-    bool lossless;
-    bool resize; /* opt-in: non-power-of-two or > 1024 is refused unless set */
+    bool lossless; /* default false: lossy */
+    bool resize;   /* opt-in (default false): non-power-of-two or > 1024 is refused unless set */
 } am_texture_options;
 
 typedef struct am_texture_result {

@@ -15,15 +15,32 @@
 #include "core/io.h"
 #include "world/digest.h"
 
-void am_oar_verify_options_default(am_oar_verify_options *vo)
+void am_oar_verify_options_init(am_oar_verify_options *vo)
 {
     memset(vo, 0, sizeof *vo);
     vo->appear_ms = 3000;
     vo->complete_ms = 0; /* the RemoteAdmin total timeout */
     vo->poll_ms = 200;
-    vo->region_uid = -1; /* our own */
+    vo->region_uid = 0; /* our own */
     vo->play_wait_ms = 20000;
     vo->play_poll_ms = 1000;
+}
+
+long am_oar_verify_uid(long uid)
+{
+    return uid < 0 ? 0 : uid == 0 ? AM_OPTION_ZERO : uid;
+}
+
+/* The save's options with their defaults in place, as the save begins (region_uid stays as
+ * given; am_oar_verify reads the play fields itself). */
+static am_oar_verify_options resolved(const am_oar_verify_options *in, const am_remoteadmin_options *ra)
+{
+    am_oar_verify_options vo = *in;
+    vo.appear_ms = vo.appear_ms > 0 ? vo.appear_ms : 3000;
+    vo.complete_ms = vo.complete_ms > 0 ? vo.complete_ms
+                                        : am_option_int(ra->total_timeout_ms, AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS);
+    vo.poll_ms = vo.poll_ms > 0 ? vo.poll_ms : 200;
+    return vo;
 }
 
 bool am_oar_starter_animation(const am_oar_contents *ours, char *name, size_t size)
@@ -247,6 +264,8 @@ am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *regio
                              am_oar_contents *saved, am_error *err)
 {
     memset(saved, 0, sizeof *saved);
+    am_oar_verify_options given = resolved(vo, ra);
+    vo = &given;
     const char *base = vo->dir;
     if (!base || !base[0])
         base = getenv("TMPDIR");
@@ -269,7 +288,9 @@ am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *regio
         snprintf(theirs, sizeof theirs, "%s/%s/%s", vo->region_dir, strrchr(dir, '/') + 1, name);
     else
         snprintf(theirs, sizeof theirs, "%s", path);
-    save_rules rules = {.owner = vo->region_uid >= 0 ? (uid_t)vo->region_uid : geteuid()};
+    save_rules rules = {.owner = vo->region_uid > 0                  ? (uid_t)vo->region_uid
+                                : vo->region_uid == AM_OPTION_ZERO ? (uid_t)0
+                                                                   : geteuid()};
     clock_gettime(CLOCK_REALTIME, &rules.requested);
     if (!s) {
         am_remoteadmin_save_oar req = {theirs, region_name, region_id};
@@ -278,7 +299,7 @@ am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *regio
     }
     if (!s)
         s = read_when_whole(path, &rules, keep, user, vo,
-                            vo->complete_ms > 0 ? vo->complete_ms : ra->total_timeout_ms, saved, err);
+                            vo->complete_ms, saved, err);
     remove_folder(dir);
     return s;
 }
@@ -304,6 +325,7 @@ am_status am_oar_verify(const am_remoteadmin_options *ra, const char *region_nam
     char anim[256];
     bool starter = am_oar_starter_animation(ours, anim, sizeof anim);
     long t0 = now_ms(), poll = vo->play_poll_ms > 0 ? vo->play_poll_ms : 1000;
+    long wait = am_option_int(vo->play_wait_ms, 20000);
     unsigned saves = 0;
     for (;;) {
         am_status s = save_and_compare(ra, region_name, region_id, ours, vo, diff, err);
@@ -312,7 +334,7 @@ am_status am_oar_verify(const am_remoteadmin_options *ra, const char *region_nam
         saves++;
         /* a save that differs is the finding already; one that plays is what we wait for */
         long waited = now_ms() - t0;
-        if (!starter || diff->count || diff->playing[0] || waited + poll > vo->play_wait_ms)
+        if (!starter || diff->count || diff->playing[0] || waited + poll > wait)
             break;
         am_oar_diff_free(diff);
         sleep_ms(poll);

@@ -29,22 +29,31 @@ extern "C" {
 #endif
 
 #include "core/error.h"
+#include "core/option.h"
 #include "world/oar_check.h"
 #include "world/remoteadmin.h"
 
+/* Zeroed, the defaults (core/option.h); a field where zero is a choice takes AM_OPTION_ZERO
+ * for it. */
 typedef struct am_oar_verify_options {
     const char *dir;  /* where the temporary directory goes; NULL: $TMPDIR, else /tmp */
-    long appear_ms;   /* how long the save may take to show up here after `saved` [3000] */
-    long complete_ms; /* then how long it may take to be whole [the RemoteAdmin total timeout] */
-    long poll_ms;     /* how often to look [200] */
-    long region_uid;  /* the user the region runs as, who must own the save; -1: ours [-1] */
-    long play_wait_ms; /* how long to wait for the starter script's animation to play [20000] */
-    long play_poll_ms; /* how often to save again while waiting [1000] */
+    long appear_ms;   /* how long the save may take to show up here after `saved`; 0: 3000 */
+    long complete_ms; /* then how long it may take to be whole; 0: the RemoteAdmin total timeout */
+    long poll_ms;     /* how often to look; 0: 200 */
+    long region_uid;  /* the user the region runs as, who must own the save; 0: ours (the
+                         default); AM_OPTION_ZERO: root (uid 0); am_oar_verify_uid converts */
+    long play_wait_ms; /* how long to wait for the starter script's animation to play; 0: 20000;
+                          AM_OPTION_ZERO: no wait */
+    long play_poll_ms; /* how often to save again while waiting; 0: 1000 */
     const char *region_dir; /* `dir` as the region host names it (a share mounted elsewhere there);
-                               NULL: the same path [NULL] */
+                               NULL (default): the same path */
 } am_oar_verify_options;
 
-void am_oar_verify_options_default(am_oar_verify_options *vo);
+/* The defaults, written out (the same meaning as a zeroed struct). */
+void am_oar_verify_options_init(am_oar_verify_options *vo);
+/* region_uid for a user id, where -1 (or any negative) means ours: 0 for ours, AM_OPTION_ZERO
+ * for root. */
+long am_oar_verify_uid(long uid);
 
 /* Whether our first object's root holds a starter script (an LSL item), and the animation it
  * starts (`string ANIMATION = "...";`, as oar_shape.c writes it) into name ("" when the script

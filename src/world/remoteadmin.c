@@ -12,15 +12,20 @@
 #include "core/xml_doc.h"
 #include "world/http.h"
 
-void am_remoteadmin_options_default(am_remoteadmin_options *opt)
+void am_remoteadmin_options_init(am_remoteadmin_options *opt)
 {
     memset(opt, 0, sizeof *opt);
-    const char *pw = getenv("OPENSIM_REMOTEADMIN_PASSWORD");
-    opt->password = pw && pw[0] ? pw : NULL;
     opt->connect_timeout_ms = AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS;
     opt->total_timeout_ms = AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS;
     opt->max_attempts = AM_REMOTEADMIN_DEFAULT_RETRIES + 1;
     opt->backoff_ms = AM_REMOTEADMIN_DEFAULT_BACKOFF_MS;
+}
+
+void am_remoteadmin_options_from_env(am_remoteadmin_options *opt)
+{
+    const char *pw = getenv("OPENSIM_REMOTEADMIN_PASSWORD");
+    if (pw && pw[0])
+        opt->password = pw;
 }
 
 static am_status esc(am_buf *b, const char *s, am_error *err)
@@ -197,10 +202,14 @@ static am_status call(const am_remoteadmin_options *opt, const char *method, ra_
     char shown[512];
     am_http_redact_url(opt->url, shown, sizeof shown);
     am_secret_mask(shown, &sec, strlen(shown) + 1 >= sizeof shown);
-    am_http_request hr = {opt->url, "text/xml", NULL, body->data, body->size, opt->connect_timeout_ms,
-                          opt->total_timeout_ms};
-    int max = opt->max_attempts < 1 ? 1 : opt->max_attempts;
-    long delay = opt->backoff_ms < 0 ? 0 : opt->backoff_ms;
+    /* zero fields are the defaults (remoteadmin.h) */
+    am_http_request hr = {opt->url, "text/xml", NULL, body->data, body->size,
+                          am_option_int(opt->connect_timeout_ms, AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS),
+                          am_option_int(opt->total_timeout_ms, AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS)};
+    int max = (int)am_option_int(opt->max_attempts, AM_REMOTEADMIN_DEFAULT_RETRIES + 1);
+    long delay = am_option_int(opt->backoff_ms, AM_REMOTEADMIN_DEFAULT_BACKOFF_MS);
+    max = max < 1 ? 1 : max;
+    delay = delay < 0 ? 0 : delay;
     for (int attempt = 1;; attempt++) {
         am_http_reply rep;
         if ((s = am_http_post(&hr, &rep, err)))

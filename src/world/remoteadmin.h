@@ -26,8 +26,9 @@ extern "C" {
 
 #include "core/error.h"
 #include "core/io.h"
+#include "core/option.h"
 
-/* The defaults (`push --help` prints them from am_remoteadmin_options_default). Retries: the same
+/* The defaults (`push --help` prints them from am_remoteadmin_options_init). Retries: the same
  * schedule as WorldBridge's, 3 retries 500 ms apart doubling (3.5 s in all), so one --retries
  * and --backoff mean the same for both; a refused connection never reached the region, so
  * retrying it is always safe, and the wait covers a listener restarting, not a region booting
@@ -38,17 +39,23 @@ extern "C" {
 #define AM_REMOTEADMIN_DEFAULT_BACKOFF_MS 500L
 #define AM_REMOTEADMIN_MAX_BACKOFF_MS 8000L /* the doubling stops here */
 
+/* Zeroed, the defaults (core/option.h): each 0 below reads as its default. */
 typedef struct am_remoteadmin_options {
     const char *url;         /* the region's HTTP address, e.g. http://127.0.0.1:9000/ */
     const char *password;    /* [RemoteAdmin] access_password */
-    long connect_timeout_ms; /* AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS */
-    long total_timeout_ms;   /* AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS */
-    int max_attempts;        /* AM_REMOTEADMIN_DEFAULT_RETRIES + 1 (retries only for refused connections) */
-    long backoff_ms;         /* AM_REMOTEADMIN_DEFAULT_BACKOFF_MS before the first retry, doubled each time */
+    long connect_timeout_ms; /* 0: AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS */
+    long total_timeout_ms;   /* 0: AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS */
+    int max_attempts;        /* 0: AM_REMOTEADMIN_DEFAULT_RETRIES + 1 (retries only for refused
+                                connections); 1: no retry */
+    long backoff_ms;         /* before the first retry, doubled each time; 0: the default
+                                AM_REMOTEADMIN_DEFAULT_BACKOFF_MS; AM_OPTION_ZERO: no wait */
 } am_remoteadmin_options;
 
-/* Defaults; the password from OPENSIM_REMOTEADMIN_PASSWORD. */
-void am_remoteadmin_options_default(am_remoteadmin_options *opt);
+/* The defaults, written out (the same meaning as a zeroed struct). */
+void am_remoteadmin_options_init(am_remoteadmin_options *opt);
+/* The password from OPENSIM_REMOTEADMIN_PASSWORD when that is set and not empty (what the
+ * CLI does; the library reads no environment on its own). */
+void am_remoteadmin_options_from_env(am_remoteadmin_options *opt);
 
 typedef struct am_remoteadmin_load_oar {
     const char *filename;    /* a path on the region host or an http(s) URL */

@@ -20,17 +20,23 @@
 #define AM_WORLDBRIDGE_SNIPPET 80
 #define AM_WORLDBRIDGE_MAX_BACKOFF_MS 8000L
 
-void am_worldbridge_options_default(am_worldbridge_options *opt)
+void am_worldbridge_options_init(am_worldbridge_options *opt)
 {
     memset(opt, 0, sizeof *opt);
-    const char *url = getenv("WORLDBRIDGE_URL");
-    const char *tok = getenv("WORLDBRIDGE_TOKEN");
-    opt->base_url = url && url[0] ? url : NULL;
-    opt->token = tok && tok[0] ? tok : NULL;
     opt->connect_timeout_ms = 5000;
     opt->total_timeout_ms = 60000;
     opt->max_attempts = 4;
     opt->backoff_ms = 500;
+}
+
+void am_worldbridge_options_from_env(am_worldbridge_options *opt)
+{
+    const char *url = getenv("WORLDBRIDGE_URL");
+    const char *tok = getenv("WORLDBRIDGE_TOKEN");
+    if (url && url[0])
+        opt->base_url = url;
+    if (tok && tok[0])
+        opt->token = tok;
 }
 
 am_status am_worldbridge_client_init(am_worldbridge_client *c, const am_worldbridge_options *opt, am_error *err)
@@ -53,6 +59,11 @@ am_status am_worldbridge_client_init(am_worldbridge_client *c, const am_worldbri
     for (const char *t = opt->token; t && *t; t++)
         if ((unsigned char)*t < 0x20 || *t == 0x7f)
             return am_fail(err, AM_ERR_USAGE, "WORLDBRIDGE_TOKEN holds a control character");
+    /* zero fields are the defaults (worldbridge.h) */
+    c->opt.connect_timeout_ms = am_option_int(c->opt.connect_timeout_ms, 5000);
+    c->opt.total_timeout_ms = am_option_int(c->opt.total_timeout_ms, 60000);
+    c->opt.max_attempts = (int)am_option_int(c->opt.max_attempts, 4);
+    c->opt.backoff_ms = am_option_int(c->opt.backoff_ms, 500);
     if (c->opt.max_attempts < 1)
         c->opt.max_attempts = 1;
     if (c->opt.backoff_ms < 0)

@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (am_fuzz_skel && b.frame_count * b.joint_count < 200000) {
-        am_bvh_opts o;
-        am_bvh_opts_init(&o);
+        am_bvh_options o;
+        am_bvh_options_init(&o);
         am_anim a;
         am_bvh_stats st;
         am_fuzz_dirty_error(&err);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     am_body b;
     if (am_body_analyse(&s, &b, &err) == AM_OK) {
         am_axes ax;
-        const am_axes_opts tries[] = {{0, 0, 0}, {3, 1, 0.01}, {2, 0, 0}};
+        const am_axes_options tries[] = {{0, 0, 0}, {3, 1, 0.01}, {2, 0, 0}};
         for (size_t i = 0; i < sizeof tries / sizeof *tries; i++)
             if (am_axes_resolve(&s, &b, &tries[i], &ax, &err) == AM_OK) {
                 am_vec3 x = am_quat_rotate(ax.rot, am_v3(1, 0, 0)), y = am_quat_rotate(ax.rot, am_v3(0, 1, 0)),

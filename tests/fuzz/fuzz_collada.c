@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 am_fuzz_format(&err);
             } else if (pass) {
                 am_import_options opts;
-                am_import_options_default(&opts);
+                am_import_options_init(&opts);
                 am_import_plan plan;
                 am_fuzz_dirty_error(&err);
                 if (am_import_plan_make(&s, g_skel, &opts, &plan, &err) == AM_OK)

@@ -22,7 +22,7 @@ static void suggest_map(const am_scene *s)
 {
     if (!am_fuzz_skel)
         return;
-    am_axes_opts ao = {0, 0, 0};
+    am_axes_options ao = {0, 0, 0};
     am_body body;
     am_axes axes;
     am_map_suggestion sug;

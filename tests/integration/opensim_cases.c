@@ -644,7 +644,8 @@ static void test_poisoned_grid_recovers_with_a_new_salt(void **state)
     am_buf_free(&b);
     /* Sent without animesh's check (the library call alone): OpenSim answers loaded: true. */
     am_remoteadmin_options opt;
-    am_remoteadmin_options_default(&opt);
+    am_remoteadmin_options_init(&opt);
+    am_remoteadmin_options_from_env(&opt);
     opt.url = URL;
     am_remoteadmin_load_oar req = {cut, w->region, NULL, true, false};
     am_remoteadmin_reply reply;

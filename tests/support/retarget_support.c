@@ -7,7 +7,7 @@
 #include "skin/skin_build.h"
 #include "test_support.h"
 
-void am_test_retarget_bench(const am_scene *s, const am_skeleton *skel, const am_retarget_opts *o,
+void am_test_retarget_bench(const am_scene *s, const am_skeleton *skel, const am_retarget_options *o,
                             am_retarget_result *res, am_bench *bench)
 {
     am_error err;
@@ -18,8 +18,8 @@ void am_test_retarget_bench(const am_scene *s, const am_skeleton *skel, const am
     assert_int_equal(st, AM_OK);
     assert_int_equal(res->rig_count, 1);
     am_skin_options so;
-    am_skin_options_default(&so);
-    so.generate_lods = false;
+    am_skin_options_init(&so);
+    so.unreduced_lods = true;
     am_skin_result sk;
     st = am_skin_build(&res->rigs[0].rig, skel, &so, &sk, &err);
     if (st)

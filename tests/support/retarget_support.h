@@ -11,7 +11,7 @@
 #include "retarget/retarget.h"
 
 /* Exactly one rig is expected; the bench owns copies, `res` stays the caller's. */
-void am_test_retarget_bench(const am_scene *scene, const am_skeleton *skel, const am_retarget_opts *opts,
+void am_test_retarget_bench(const am_scene *scene, const am_skeleton *skel, const am_retarget_options *opts,
                             am_retarget_result *res, am_bench *bench);
 /* For each bench vertex, the index of the nearest of the n expected rest positions (bind
  * frame, 3 floats each); every one must lie within tol. The caller frees the array. */

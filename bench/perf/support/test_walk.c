@@ -33,7 +33,7 @@ am_status am_test_walk_anim(const am_skeleton *skel, am_buf *out, am_error *err)
     m.pose_fn = walk_pose;
     m.duration_s = 1.0;
     m.loop = true;
-    am_motion_sample_opts o = {.intervals = AM_TEST_WALK_KEYS};
+    am_motion_sample_options o = {.intervals = AM_TEST_WALK_KEYS};
     am_anim anim;
     am_status st = am_motion_sample(&m, &o, skel, &anim, NULL, err);
     if (st)

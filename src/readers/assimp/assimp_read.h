@@ -84,6 +84,7 @@ am_status am_fbx_version(const uint8_t *data, size_t size, unsigned *version, am
 /* True when the first bytes or the extension say a format of AM_ASSIMP_EXTENSIONS. */
 bool am_assimp_recognise(const uint8_t *head, size_t size, const char *path);
 
+/* Zeroed, the defaults (core/option.h). */
 typedef struct am_assimp_options {
     /* Let assimp keep FBX pivot helper nodes (and their channels) and fold them here:
      * for tests of the folding against assimp's own composition. Default false. */
