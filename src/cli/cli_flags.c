@@ -46,6 +46,7 @@ static const struct {
     {"the anim_paths option", "--anim"},
     {"the oar_path option", "--oar"},
     {"the play option", "--play"},
+    {"a new salt (the uuid_salt option)", "animesh oar --salt NEW"},
     {"the uuid_salt option", "--salt"},
     {"the allow_unknown_joints option", "--allow-unknown-joints"},
     {"the dir option", "--verify-dir"},
