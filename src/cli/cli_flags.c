@@ -28,6 +28,8 @@ static const struct {
     {"the unit_m option", "--unit"},
     {"because of the allow_body_mismatch option", "because --allow-body-mismatch"},
     {"the allow_body_mismatch option", "--allow-body-mismatch"},
+    {"set the normalize_binds option", "pass --normalize-binds"},
+    {"set the bvh_align_rest option", "pass --align-rest"},
     {"the normalize_binds option", "--normalize-binds"},
     {"the bench option", "--bench"},
     {"the preview option", "--preview"},
