@@ -93,6 +93,21 @@ static const finding_kind kinds[] = {
      "taken only because of the allow_body_mismatch option)"},
 };
 
+/* Where to cut a long text near `at`: before an option it names ("the normalize_binds option")
+ * rather than inside it, so the command line can still show the whole phrase as its flag. */
+static size_t option_cut(const char *text, size_t at)
+{
+    for (size_t p = at; p + 40 > at && p > 0; p--) {
+        if (strncmp(text + p, "the ", 4) != 0)
+            continue;
+        const char *end = strstr(text + p, " option");
+        if (end && (size_t)(end - text) + 7 > at && (size_t)(end - text) < p + 40)
+            return p > 0 && text[p - 1] == ' ' ? p - 1 : p;
+        break;
+    }
+    return at;
+}
+
 static const finding_kind *kind_of(const char *code)
 {
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -372,7 +387,7 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
         char shown_text[2048];
         am_text_shown(q->text, shown_text, sizeof shown_text);
         if (strlen(shown_text) > 150)
-            memcpy(shown_text + 147, "...", 4);
+            memcpy(shown_text + option_cut(shown_text, 147), "...", 4);
         if (q->count > 1)
             P(o, &s, e, "  [%s] x%zu: %s\n", q->code, q->count, shown_text);
         else
