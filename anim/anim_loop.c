@@ -147,14 +147,14 @@ am_status am_anim_close_loop(am_anim *a, double tol_deg, double tol_m, am_loop_c
     if (seam.rot_deg > tol_deg && seam.rot_deg > ROT_STEP_DEG)
         return am_fail(err, AM_ERR_INVALID,
                        "loop guard: joint '%s' is %.3f deg away at the loop seam (the pose at %.3f s vs %.3f s), %.3f deg "
-                       "over the --loop-tolerance of %g deg: choose loop points where the pose matches, or a larger "
+                       "over the tolerance of %g deg: choose loop points where the pose matches, or a larger "
                        "tolerance",
                        a->joints[seam.rot_joint].name, seam.rot_deg, a->loop_out, a->loop_in, seam.rot_deg - tol_deg,
                        tol_deg);
     if (seam.pos_m > tol_m && seam.pos_m > POS_STEP_M)
         return am_fail(err, AM_ERR_INVALID,
                        "loop guard: joint '%s' is %.4f m away at the loop seam (the pose at %.3f s vs %.3f s), %.4f m over "
-                       "the --loop-tolerance's %.4f m: choose loop points where the pose matches, or a larger tolerance",
+                       "the tolerance of %.4f m: choose loop points where the pose matches, or a larger tolerance",
                        a->joints[seam.pos_joint].name, seam.pos_m, a->loop_out, a->loop_in, seam.pos_m - tol_m, tol_m);
     double in = a->loop_in, lout = a->loop_out, start = lout - am_loop_window(lout - in);
     float dur = a->duration;

@@ -124,9 +124,9 @@ size_t am_bvh_rest_warning(const am_bvh_stats *s, char *buf, size_t size)
     if (s->rest_off == 0)
         return 0;
     const char *tail = s->rest_aligned
-                           ? ": corrected (--align-rest): each bone turned onto the BVH's own direction"
+                           ? ": corrected (the align_rest option): each bone turned onto the BVH's own direction"
                            : ": the viewer applies its rotations as if it were, so those bones turn by that much; "
-                             "--align-rest corrects it";
+                             "the align_rest option corrects it";
     size_t n = (size_t)snprintf(buf, size, "the BVH's zero pose is not the viewer's rest:");
     size_t listed = s->rest_off < AM_BVH_REST_LIST ? s->rest_off : AM_BVH_REST_LIST;
     size_t i = 0;

@@ -570,12 +570,12 @@ static am_status cannot_use(am_error *err, int e, const char *path, const char *
 am_status am_skeleton_locate(const char *explicit_path, char *out, size_t out_size, am_error *err)
 {
     const char *how =
-        "point animesh at your viewer's skeleton with --skeleton FILE, or set ANIMESH_SKELETON=FILE, "
+        "give the skeleton path (the viewer's avatar_skeleton.xml), or set ANIMESH_SKELETON=FILE, "
         "or ANIMESH_VIEWER_DIR=DIR (the viewer's install folder holding character/avatar_skeleton.xml)";
     int e;
     if (explicit_path && explicit_path[0]) {
         if ((e = openable(explicit_path)))
-            return cannot_use(err, e, explicit_path, "(--skeleton)", how);
+            return cannot_use(err, e, explicit_path, "(the skeleton path given)", how);
         snprintf(out, out_size, "%s", explicit_path);
         return AM_OK;
     }

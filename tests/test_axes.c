@@ -133,7 +133,7 @@ static void test_zup_centimetres_conflict_is_reported_and_the_data_wins(void **s
     assert_int_equal(ax.up, 1);
     assert_near(ax.scale, 0.02, 0);
     assert_non_null(strstr(ax.report, "up +X (given), forward +Y (given), unit 0.02 m (given;"));
-    assert_non_null(strstr(ax.conflicts[0], "--up +X given, but the legs hang along -Z"));
+    assert_non_null(strstr(ax.conflicts[0], "the up option +X given, but the legs hang along -Z"));
     am_body_free(&b);
     am_scene_free(&s);
 }

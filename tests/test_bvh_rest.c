@@ -256,7 +256,7 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
     char w[1024];
     assert_gt(am_bvh_rest_warning(&st, w, sizeof w), 0);
     assert_non_null(strstr(w, "the BVH's zero pose is not the viewer's rest: lThigh (mHipLeft) 20.0 deg:"));
-    assert_non_null(strstr(w, "--align-rest corrects it"));
+    assert_non_null(strstr(w, "the align_rest option corrects it"));
 
     /* The viewer's formula, independently: each non-pelvis key turns a vector v as
      * P R P^-1 does (P: BVH -> SL axes), R from frame k's numbers. */
@@ -293,7 +293,7 @@ static void test_a_splayed_thigh_is_warned_about_and_aligned(void **state)
         assert_lt(mx[i], 0.2);
     convert(&b, &skel, true, &aligned, &st);
     assert_true(st.rest_aligned);
-    assert_non_null((am_bvh_rest_warning(&st, w, sizeof w), strstr(w, "corrected (--align-rest)")));
+    assert_non_null((am_bvh_rest_warning(&st, w, sizeof w), strstr(w, "corrected (the align_rest option)")));
     bone_angles(text, &b, &skel, aligned.data, aligned.size, leg_bones, 4, 1, mx, mn);
     for (int i = 0; i < 4; i++)
         assert_lt(mx[i], 1.0);

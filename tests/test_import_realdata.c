@@ -437,7 +437,7 @@ static void test_unknown_joints_and_too_many_are_refused(void **state)
     am_error_format(&err, buf, sizeof buf);
     assert_non_null(strstr(buf, "bones.dae"));
     assert_non_null(strstr(buf, "Model has an unknown joint(s): 1 skin joint is not on the viewer skeleton: 'Bone.001'"));
-    assert_non_null(strstr(buf, "--faithful"));
+    assert_non_null(strstr(buf, "the faithful_only option"));
     assert_null(strstr(buf, "retargeting it failed"));
     assert_false(exists(r.out));
     done(&r);

@@ -594,7 +594,7 @@ static void test_user_map_overrides_any_part(void **state)
     const am_map_joint *a = by_name(&s, &b, &sug, "mixamorig:Spine");
     assert_string_equal(g_skel.joints[a->target].name, "mTorso");
     assert_int_equal(a->source, AM_MAP_USER);
-    assert_string_equal(a->reason, "given by --map");
+    assert_string_equal(a->reason, "given by the map option");
     assert_string_equal(g_skel.joints[by_name(&s, &b, &sug, "mixamorig:Spine1")->target].name, "mSpine3");
     assert_int_equal(by_name(&s, &b, &sug, "mixamorig:HeadTop_End")->target, -1);
     assert_check_passes(&sug, &b);

@@ -84,7 +84,7 @@ static void test_json_report_and_user_map(void **state)
     bool seen = false;
     json_array_foreach(json_object_get(root, "joints"), i, j) {
         if (strcmp(json_string_value(json_object_get(j, "rig")), "Neck1") == 0) {
-            assert_string_equal(json_string_value(json_object_get(j, "reason")), "given by --map");
+            assert_string_equal(json_string_value(json_object_get(j, "reason")), "given by the map option");
             assert_true(json_real_value(json_object_get(j, "confidence")) == 1.0);
             seen = true;
         }

@@ -392,7 +392,7 @@ static void test_bad_motion_files(void **state)
     char out[300];
     snprintf(out, sizeof out, "%s/out", dir);
     assert_int_equal(am_import_file(real, &g_skel, &opts, out, &rep, &err), AM_ERR_INVALID);
-    assert_non_null(strstr(err.msg, "--anim"));
+    assert_non_null(strstr(err.msg, "the anim_paths option"));
     assert_non_null(strstr(err.msg, "anim from-model"));
     am_test_rmtree(dir);
 }

@@ -430,7 +430,7 @@ static void test_bad_inputs_are_refused_with_a_reason(void **state)
     make_inputs(&t);
     t.in.play = "run";
     assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);
-    assert_non_null(strstr(err.msg, "--play run"));
+    assert_non_null(strstr(err.msg, "the play option run"));
     make_inputs(&t);
     t.anims[1].name = "walk";
     assert_int_equal(am_oar_write(&t.in, &oar, &err), AM_ERR_INVALID);

@@ -420,7 +420,7 @@ static void test_verify_reads_the_save_back_and_cleans_up(void **state)
     f->r.attack = HONEST;
     vo.region_uid = (long)getuid() + 1;
     assert_int_equal(am_oar_verify(&f->opt, "Sandbox", NULL, &ours, &vo, &d, &err), AM_ERR_INVALID);
-    assert_non_null(strstr(err.msg, "--verify-uid"));
+    assert_non_null(strstr(err.msg, "the region_uid option"));
     expect_no_leftovers(dir);
     rmdir(dir);
     am_test_tar_free(e, n);

@@ -143,7 +143,7 @@ static void test_clip_over_60_s_is_refused_with_its_name(void **state)
     const char *none[1] = {"run"};
     o.clips = none;
     expect_refusal(&s, &o, AM_ERR_USAGE,
-                   "--clip 'run': the model has no such clip (it has 'fold', 'endless stroll' (written endless_stroll))");
+                   "the clips option 'run': the model has no such clip (it has 'fold', 'endless stroll' (written endless_stroll))");
     am_joint_map_free(&map);
     am_scene_free(&s);
 }
@@ -159,10 +159,10 @@ static void test_ambiguous_axes_are_refused_by_name(void **state)
     am_retarget_options_init(&o);
     o.map = &map;
     expect_refusal(&s, &o, AM_ERR_INVALID, "cannot tell which way is up");
-    expect_refusal(&s, &o, AM_ERR_INVALID, "give --up");
+    expect_refusal(&s, &o, AM_ERR_INVALID, "give the up option");
     /* up given, forward still unknown */
     o.axes.up = 3;
-    expect_refusal(&s, &o, AM_ERR_INVALID, "give --forward");
+    expect_refusal(&s, &o, AM_ERR_INVALID, "give the forward option");
     /* up and forward given, the 4 m box could be metres or centimetres? 4 units: metres */
     o.axes.forward = 1;
     am_retarget_result r;
@@ -175,7 +175,7 @@ static void test_ambiguous_axes_are_refused_by_name(void **state)
     expect_refusal(&s, &o, AM_ERR_USAGE, "same axis");
     o.axes.forward = 1;
     o.axes.scale = NAN;
-    expect_refusal(&s, &o, AM_ERR_USAGE, "--scale");
+    expect_refusal(&s, &o, AM_ERR_USAGE, "the scale option");
     am_joint_map_free(&map);
     am_scene_free(&s);
 }
@@ -211,7 +211,7 @@ static void test_tilted_legs_and_unclear_unit_are_refused(void **state)
     am_retarget_options o;
     am_retarget_options_init(&o);
     expect_refusal(&s, &o, AM_ERR_INVALID, "ambiguous up axis: the legs hang between -Z and +Y (40 deg from the nearest axis)");
-    expect_refusal(&s, &o, AM_ERR_INVALID, "give --up");
+    expect_refusal(&s, &o, AM_ERR_INVALID, "give the up option");
     /* --up settles it (forward and unit still detected) */
     o.axes.up = 3;
     am_retarget_result r;
@@ -226,7 +226,7 @@ static void test_tilted_legs_and_unclear_unit_are_refused(void **state)
     transform_scene(&s, am_quat_identity(), 8.6);
     am_retarget_options_init(&o);
     expect_refusal(&s, &o, AM_ERR_INVALID, "ambiguous unit: the model is 1");
-    expect_refusal(&s, &o, AM_ERR_INVALID, "and the file declares no unit; give --scale");
+    expect_refusal(&s, &o, AM_ERR_INVALID, "and the file declares no unit; give the scale option");
     o.axes.scale = 0.01;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
     assert_non_null(strstr(r.axes.report, "unit 0.01 m (given"));
@@ -265,7 +265,7 @@ static void test_rest_correction_text(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         am_error_clear(&err);
         assert_int_equal(am_rest_correction_parse(bad[i], &rc, &err), AM_ERR_USAGE);
-        assert_non_null(strstr(err.msg, "--rest-correction"));
+        assert_non_null(strstr(err.msg, "rest correction '"));
     }
     /* a joint that is neither a viewer joint nor a mapped rig joint */
     am_scene s;
@@ -276,7 +276,7 @@ static void test_rest_correction_text(void **state)
     assert_int_equal(am_rest_correction_parse("mNoSuch=X,5", &rc, &err), AM_OK);
     o.corrections = &rc;
     o.correction_count = 1;
-    expect_refusal(&s, &o, AM_ERR_USAGE, "--rest-correction 'mNoSuch': neither a viewer joint nor a mapped rig joint");
+    expect_refusal(&s, &o, AM_ERR_USAGE, "the corrections option 'mNoSuch': neither a viewer joint nor a mapped rig joint");
     am_joint_map_free(&map);
     am_scene_free(&s);
 }
@@ -368,14 +368,14 @@ static void test_loop_modes_names_and_single_poses(void **state)
     o.clips = wave;
     o.clip_count = 1;
     o.loop = AM_LOOP_ON;
-    expect_refusal(&s, &o, AM_ERR_INVALID, "--loop: joint 'mTorso' ends 40.000 deg away from where it starts (the "
-                                           "key at 2.000 s vs 0 s), 30.000 deg over the --loop-tolerance of 10 deg");
+    expect_refusal(&s, &o, AM_ERR_INVALID, "the loop option: joint 'mTorso' ends 40.000 deg away from where it starts (the "
+                                           "key at 2.000 s vs 0 s), 30.000 deg over the loop_tolerance_deg option of 10 deg");
     o.loop = AM_LOOP_OFF;
     const char *fold[1] = {"fold"};
     o.clips = fold;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
     assert_false(r.anims[0].loops);
-    assert_string_equal(r.anims[0].loop_why, "not looping (--no-loop)");
+    assert_string_equal(r.anims[0].loop_why, "not looping (the loop option off)");
     assert_int_equal(r.anims[0].motion.base_priority, 4);
     am_retarget_result_free(&r);
     am_joint_map_free(&map);

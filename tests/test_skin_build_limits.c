@@ -363,7 +363,7 @@ static void test_region_triangle_limit_reduces_or_refuses_before_writing(void **
     opts.max_tris = AM_SKIN_MAX_TRIS_NONE;
     assert_int_equal(am_skin_export(&rig, &skel, &opts, dir, sum, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "region limit 50"));
-    assert_non_null(strstr(err.msg, "--max-tris "));
+    assert_non_null(strstr(err.msg, "the max_tris option "));
     assert_int_equal(sum->joint_count, 0); /* nothing was built */
     assert_int_equal(count_files(dir), 0);
     /* the default budget reduces it to what fits, weights kept */
@@ -383,7 +383,7 @@ static void test_region_triangle_limit_reduces_or_refuses_before_writing(void **
     opts.region_max_tris = 10;
     assert_int_equal(am_skin_export(&rig, &skel, &opts, dir2, sum, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "region limit 10"));
-    assert_non_null(strstr(err.msg, "--region-max-tris "));
+    assert_non_null(strstr(err.msg, "the region_max_tris option "));
     assert_int_equal(count_files(dir2), 0);
     /* with the default limit nothing is removed and all three files are written */
     opts.region_max_tris = AM_SKIN_DEFAULT_REGION_MAX_TRIS;

@@ -87,7 +87,7 @@ static void test_a_budget_below_the_bendbox_keeps_the_hinge(void **state)
     opts.max_tris = 40;
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_ERR_INVALID);
-    assert_non_null(strstr(err.msg, "--max-tris 44 or more"));
+    assert_non_null(strstr(err.msg, "the max_tris option to 44 or more"));
     am_rig_free(&rig);
     am_skeleton_free(&skel);
 }

@@ -436,7 +436,8 @@ am_status am_batch_wait(am_batch_plan *plan, double timeout_s, am_progress_fn pr
     size_t size = 0;
     am_status s = am_read_file(path, &data, &size, err);
     if (s)
-        return am_fail_where(err, AM_ERR_USAGE, path, "no submitted Slurm job (animesh batch run --engine slurm --submit)");
+        return am_fail_where(err, AM_ERR_USAGE, path,
+                             "no submitted Slurm job (the slurm engine with the submit option)");
     char job[64];
     snprintf(job, sizeof job, "%.*s", (int)(size < 63 ? size : 63), (const char *)data);
     free(data);

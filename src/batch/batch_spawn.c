@@ -597,8 +597,9 @@ static void serve_region(spawn_ctx *c, size_t ri)
                 fail_item(it, "NOT verified: the region holds %zu copies of it (%s)", copies,
                           copies ? found : "none");
             } else if (!t->load && t->known[0] && strcmp(found, t->known) != 0) {
-                fail_item(it, "NOT verified: its recorded object %s is not in the region (found %s): batch spawn "
-                              "--remove, then spawn again",
+                fail_item(it,
+                          "NOT verified: its recorded object %s is not in the region (found %s): remove it (the remove "
+                          "option), then spawn again",
                           t->known, found);
             } else {
                 it->verified = true;

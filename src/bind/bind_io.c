@@ -68,9 +68,10 @@ static double guess_unit(am_bind_source *out, char *desc, size_t size)
         return unit > 0 ? unit : 1;
     size_t room = size - (size_t)(at - desc);
     if (unit > 0)
-        snprintf(at, room, "1 unit = %g m (%s: stature %.4g units; --unit overrides)", unit, name, stature);
+        snprintf(at, room, "1 unit = %g m (%s: stature %.4g units; the unit_m option overrides)", unit, name, stature);
     else
-        snprintf(at, room, "1 unit = 1 m (default: a stature of %.4g units reads as no one unit; --unit overrides)",
+        snprintf(at, room,
+                 "1 unit = 1 m (default: a stature of %.4g units reads as no one unit; the unit_m option overrides)",
                  stature);
     return unit > 0 ? unit : 1;
 }
@@ -202,7 +203,7 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
                     first += sc->meshes[i].vertex_count;
                 am_fail(err, AM_ERR_INVALID,
                         "mesh '%s' vertex %zu (0-based): %c = %g m in the bind frame (%s) is beyond +-%g m: wrong "
-                        "units (--unit), or a stray vertex",
+                        "units (the unit_m option), or a stray vertex",
                         m->name ? m->name : "", v - first, "xyz"[c], (double)p[c], out->conversion, AM_RIG_MAX_COORD_M);
                 am_error_where(err, "%s", sc->source ? sc->source : "scene");
                 am_bind_source_free(out);
@@ -535,7 +536,8 @@ am_status am_bind_skeleton_from_scene(const am_scene *sc, const am_bind_frame *f
     for (size_t k = 0; k < sc->skin_count; k++)
         total += sc->skins[k].joint_count;
     if (total == 0) {
-        am_fail(err, AM_ERR_INVALID, "no skin: the model has no joints to bind to (--like needs a rigged model)");
+        am_fail(err, AM_ERR_INVALID,
+                "no skin: the model has no joints to bind to (the joints come from a rigged model)");
         am_error_where(err, "%s", sc->source ? sc->source : "scene");
         return AM_ERR_INVALID;
     }

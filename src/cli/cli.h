@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/error.h"
 #include "skeleton/skeleton.h"
@@ -16,6 +17,11 @@ enum { AM_EXIT_OK = 0, AM_EXIT_INVALID = 1, AM_EXIT_USAGE = 2, AM_EXIT_IO = 3 };
 int am_cli_report(const am_error *err);
 /* Print "animesh <cmd>: <message>" plus a hint to run --help; return 2. */
 int am_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write the library's text to f with each option it names ("the normalize_binds option") as
+ * the command line's flag ("--normalize-binds"): cli_flags.c's table. */
+void am_cli_write_flags(FILE *f, const char *text, size_t len);
+/* The same for printf-formatted text (cut at 4 KiB). */
+void am_cli_print_flags(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Locate (--skeleton, ANIMESH_SKELETON, ANIMESH_VIEWER_DIR) and load the viewer skeleton. */
 am_status am_cli_load_skeleton(const char *path_opt, am_skeleton *out, am_error *err);
 /* SOURCE_DATE_EPOCH into *out (unchanged when unset or empty); false when it is not a

@@ -9,17 +9,20 @@
 int am_cli_report(const am_error *err)
 {
     char buf[AM_ERROR_TEXT_MAX];
-    fprintf(stderr, "animesh: %s\n", am_error_format(err, buf, sizeof buf));
+    am_cli_print_flags(stderr, "animesh: %s\n", am_error_format(err, buf, sizeof buf));
     return am_status_exit_code(err->code);
 }
 
 int am_cli_usage(const char *cmd, const char *fmt, ...)
 {
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "animesh %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "animesh %s: ", cmd);
+    if (n > 0)
+        am_cli_write_flags(stderr, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
     fprintf(stderr, "\nTry 'animesh %s --help'.\n", cmd);
     return AM_EXIT_USAGE;
 }

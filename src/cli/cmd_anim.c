@@ -451,7 +451,7 @@ static int cmd_from_bvh(int argc, char **argv)
     if (st == AM_OK)
         st = am_motion_file_body_check(in, &skel, &avatar, allow_body, &bp, plan_warning, sizeof plan_warning, &err);
     if (st == AM_OK && plan_warning[0])
-        fprintf(stderr, "%s: warning: %s\n", in, plan_warning);
+        am_cli_print_flags(stderr, "%s: warning: %s\n", in, plan_warning);
     char map_used[1024] = "";
     if (st == AM_OK && (st = am_bvh_load(in, &b, &err)) == AM_OK) {
         if (map_path) {
@@ -512,7 +512,7 @@ static int cmd_from_bvh(int argc, char **argv)
         note_loop_seam(out_path, &a);
         char rest[2048];
         if (am_bvh_rest_warning(&bs, rest, sizeof rest))
-            fprintf(stderr, "%s: %s: %s\n", in, bs.rest_aligned ? "note" : "warning", rest);
+            am_cli_print_flags(stderr, "%s: %s: %s\n", in, bs.rest_aligned ? "note" : "warning", rest);
     }
     am_anim_report_free(&rep);
     am_buf_free(&buf);
@@ -644,15 +644,16 @@ static int cmd_from_model(int argc, char **argv)
     } else {
         const am_motion_file_anim *a = &r.anims[0];
         printf("%s: clip '%s' of %s (%s)\n", out_path, a->clip, r.source, r.holds);
-        printf("  %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu after reduction; %zu bytes "
-               "(verified by decoding)\n",
-               a->joints_mapped, a->joints_unmapped, a->duration_s, a->loop_why, a->keys_before, a->keys_after,
-               a->anim.size);
+        am_cli_print_flags(stdout,
+                           "  %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu after reduction; %zu bytes "
+                           "(verified by decoding)\n",
+                           a->joints_mapped, a->joints_unmapped, a->duration_s, a->loop_why, a->keys_before,
+                           a->keys_after, a->anim.size);
         printf("  bone directions: at most %.2f deg from the source's (at %s)\n", a->worst_direction_deg,
                a->worst_direction_joint[0] ? a->worst_direction_joint : "-");
         for (size_t i = 0; i < r.finding_count; i++)
-            fprintf(stderr, "%s: %s: %s\n", in, r.findings[i].level == AM_FINDING_WARNING ? "warning" : "note",
-                    r.findings[i].text);
+            am_cli_print_flags(stderr, "%s: %s: %s\n", in,
+                               r.findings[i].level == AM_FINDING_WARNING ? "warning" : "note", r.findings[i].text);
     }
     am_motion_file_result_free(&r);
     if (have_map)

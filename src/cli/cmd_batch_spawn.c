@@ -107,7 +107,7 @@ static int print_text(const am_batch_grid *grid, const am_batch_spawn_result *r,
         if (it->seconds > 0)
             printf(" %.2f s", it->seconds);
         if (it->error[0])
-            printf("%s%s", it->outcome == AM_SPAWN_FAILED ? ": " : "; note: ", it->error);
+            am_cli_print_flags(stdout, "%s%s", it->outcome == AM_SPAWN_FAILED ? ": " : "; note: ", it->error);
         printf("\n");
     }
     for (size_t i = 0; i < grid->region_count; i++) {

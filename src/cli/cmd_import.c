@@ -342,7 +342,7 @@ int am_cmd_import(int argc, char **argv)
         if (ts)
             rc = am_cli_report(&err);
         else
-            fwrite(t.data, 1, t.size, stdout);
+            am_cli_write_flags(stdout, (const char *)t.data, t.size);
         am_buf_free(&t);
     }
     /* Files a planted NAME.outset or journal named that animesh never wrote: left, said. */

@@ -136,7 +136,7 @@ static void summary(const char *path, size_t file_size, const am_mesh_asset *a, 
     }
     for (size_t i = 0; i < a->warning_count; i++) {
         char w[512];
-        printf("warning: %s\n", am_text_shown(a->warnings[i], w, sizeof w));
+        am_cli_print_flags(stdout, "warning: %s\n", am_text_shown(a->warnings[i], w, sizeof w));
     }
 }
 

@@ -339,7 +339,7 @@ static int print_verification(const am_oar_contents *ours, const am_oar_diff *d)
     if (d->count) {
         printf("NOT verified: what the region saved differs from the archive:\n");
         for (size_t i = 0; i < d->count; i++)
-            printf("  %s\n", d->lines[i]);
+            am_cli_print_flags(stdout, "  %s\n", d->lines[i]);
         return AM_EXIT_INVALID;
     }
     printf("loaded and verified: %zu object%s (%zu part%s, animesh flag %s), %zu asset%s byte-identical",

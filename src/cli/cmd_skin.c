@@ -108,7 +108,7 @@ static void print_summary(const am_skin_summary *s)
         printf("removed %zu temporary file%s left in the output folder by an interrupted run\n", s->temps_swept,
                s->temps_swept == 1 ? "" : "s");
     for (size_t i = 0; i < s->warning_count; i++)
-        fprintf(stderr, "animesh skin: warning: %s\n", s->warnings[i]);
+        am_cli_print_flags(stderr, "animesh skin: warning: %s\n", s->warnings[i]);
 }
 
 int am_cmd_skin(int argc, char **argv)

@@ -615,7 +615,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     if (!group || !vstart) {
         free(group);
         free(vstart);
-        return am_fail_nomem(err, "--merge");
+        return am_fail_nomem(err, "merge");
     }
     by_material = by_material && material_groups(plan, group, &groups);
     for (size_t i = 0; i < plan->part_count; i++) {
@@ -628,7 +628,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     if (by_material)
         faces = groups; /* the parts' materials as faces */
     if (faces > AM_MESH_MAX_FACES) {
-        am_fail(err, AM_ERR_INVALID, "--merge: the %zu meshes hold %zu %s, one asset holds at most %d faces",
+        am_fail(err, AM_ERR_INVALID, "the merge option: the %zu meshes hold %zu %s, one asset holds at most %d faces",
                 plan->part_count, faces, by_material ? "materials" : "faces", AM_MESH_MAX_FACES);
         am_error_where(err, "%s", plan->source);
         free(group);
@@ -653,7 +653,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     am_status st = AM_OK;
     if (!r->name || !r->joints || !merged.joint_found || !r->positions || !r->normals || !r->uvs || !r->triangles ||
         !r->face_start || !r->weight_start || !r->influences) {
-        st = am_fail_nomem(err, "--merge");
+        st = am_fail_nomem(err, "merge");
         goto fail;
     }
     /* a faithful part's skin is explicit (the file's inverse binds); a retargeted part's is
@@ -680,15 +680,16 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
                     (explicit_skin ? am_mat4_max_abs_diff(&a->inverse_bind, &b->inverse_bind) > 1e-4 ||
                                          am_v3_dist(a->position, b->position) > AM_JOINT_POS_THRESHOLD
                                    : am_v3_dist(a->world, b->world) > 1e-4)) {
-                    st = am_fail(err, AM_ERR_INVALID,
-                                 "--merge: joint '%s' has another inverse bind or position in mesh '%s' than in an "
-                                 "earlier mesh: they cannot share one skin",
-                                 b->name, p->meshes);
+                    st = am_fail(
+                        err, AM_ERR_INVALID,
+                        "the merge option: joint '%s' has another inverse bind or position in mesh '%s' than in an "
+                        "earlier mesh: they cannot share one skin",
+                        b->name, p->meshes);
                     break;
                 }
             } else {
                 if (r->joint_count == AM_MAX_JOINTS_PER_MESH) {
-                    st = am_fail(err, AM_ERR_INVALID, "--merge: the meshes use more than %d joints together",
+                    st = am_fail(err, AM_ERR_INVALID, "the merge option: the meshes use more than %d joints together",
                                  AM_MAX_JOINTS_PER_MESH);
                     break;
                 }
@@ -697,7 +698,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
                 r->joints[hit].name = am_strdup(s->joints[j].name);
                 merged.joint_found[hit] = p->joint_found ? p->joint_found[j] : true;
                 if (!r->joints[hit].name) {
-                    st = am_fail_nomem(err, "--merge");
+                    st = am_fail_nomem(err, "merge");
                     break;
                 }
             }
@@ -781,14 +782,15 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     }
     plan->parts[0] = merged;
     plan->part_count = 1;
-    am_import_finding_add(plan, "merged", "--merge: %s joined into one asset: %zu faces, %zu joints", merged.meshes,
-                          r->face_count, r->joint_count);
+    am_import_finding_add(plan, "merged", "the merge option: %s joined into one asset: %zu faces, %zu joints",
+                          merged.meshes, r->face_count, r->joint_count);
     if (by_material && groups > 1)
-        am_import_finding_add(plan, "merged_faces",
-                              "--merge: the parts' materials are the asset's faces: %s. The .dae gives each face "
-                              "its material and image (the uploader's \"Include textures\" takes them) and the "
-                              "archive's prim each face its texture (docs/second-life.md)",
-                              faces_text);
+        am_import_finding_add(
+            plan, "merged_faces",
+            "the merge option: the parts' materials are the asset's faces: %s. The .dae gives each face "
+            "its material and image (the uploader's \"Include textures\" takes them) and the "
+            "archive's prim each face its texture (docs/second-life.md)",
+            faces_text);
     free(group);
     free(vstart);
     return AM_OK;

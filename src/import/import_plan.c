@@ -267,12 +267,12 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     am_error_clear(err);
     if (opts->faithful_only) {
         if (collada && unknown)
-            unknown_joint_error(names, unknown, " (--faithful: without it the file is retargeted by a joint map)",
-                                err);
+            unknown_joint_error(names, unknown,
+                                " (the faithful_only option: without it the file is retargeted by a joint map)", err);
         else
             am_fail(err, AM_ERR_INVALID,
-                    "--faithful takes COLLADA files rigged to the viewer skeleton; this %s file needs joint mapping "
-                    "and retargeting (run without --faithful)",
+                    "the faithful_only option takes COLLADA files rigged to the viewer skeleton; this %s file needs "
+                    "joint mapping and retargeting (run without the faithful_only option)",
                     scene->format_detail[0] ? scene->format_detail : "model");
         am_error_where(err, "%s", plan->source);
         return AM_ERR_INVALID;
@@ -302,7 +302,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     if (collada && unknown)
         am_import_finding_add(plan, "unknown_joints",
                               "the viewer's uploader refuses this file (Model has an unknown joint(s): %s): it is "
-                              "retargeted onto the viewer skeleton instead (--faithful refuses it)",
+                              "retargeted onto the viewer skeleton instead (the faithful_only option refuses it)",
                               names);
     snprintf(plan->axes, sizeof plan->axes, "%s", res.axes.report);
     am_body_plan_classify(scene, &res.body, &res.axes, &res.suggestion, skel, &plan->body_plan);
@@ -314,15 +314,16 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     const am_map_suggestion *sug = &res.suggestion;
     am_import_finding_add(plan, "joint_map", "%zu of %zu joints mapped to viewer joints (naming: %s)%s", sug->mapped,
                           sug->count, sug->convention[0] ? sug->convention : "none recognised, topology only",
-                          opts->retarget.map ? "; --map applied over the suggestion" : "");
+                          opts->retarget.map ? "; the map option applied over the suggestion" : "");
     for (size_t i = 0; i < sug->note_count; i++)
         am_import_finding_add(plan, "joint_map_note", "%s", sug->notes[i]);
     for (size_t i = 0; i < res.finding_count; i++)
         am_import_finding_add(plan, res.findings[i].level == AM_FINDING_WARNING ? "retarget_warning" : "retarget_note",
                               "%s", res.findings[i].text);
     if (opts->normalize_binds)
-        am_import_finding_add(plan, "normalize_binds_not_needed",
-                              "--normalize-binds: a retargeted rig's inverse binds are already pure translations");
+        am_import_finding_add(
+            plan, "normalize_binds_not_needed",
+            "the normalize_binds option: a retargeted rig's inverse binds are already pure translations");
     if (sug->count && !(plan->map = calloc(sug->count, sizeof *plan->map)))
         st = am_fail_nomem(err, "joint map");
     for (size_t j = 0; !st && j < sug->count; j++) {
@@ -407,9 +408,9 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
         skinned += scene->meshes[m].skin >= 0;
     if (skinned == 0 && scene->mesh_count == 0 && scene->clip_count) {
         am_fail(err, AM_ERR_INVALID,
-                "no mesh, only motion (%zu clip%s): nothing to import as a creature; give it to import with --anim "
-                "FILE beside a model, or convert it for the stock avatar with animesh anim from-model (a BVH: anim "
-                "from-bvh)",
+                "no mesh, only motion (%zu clip%s): nothing to import as a creature; give it to import as a motion "
+                "(the anim_paths option) beside a model, or convert it for the stock avatar with animesh anim "
+                "from-model (a BVH: anim from-bvh)",
                 scene->clip_count, scene->clip_count == 1 ? "" : "s");
         am_error_where(err, "%s", plan->source);
         return AM_ERR_INVALID;
@@ -516,12 +517,13 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         if (!st && am_bvh_rest_warning(&bs, rest, room))
             am_import_finding_add(plan, "motion_rest_pose", "motion '%s': %s", path, rest);
         if (!st && (bs.loop.rot_track >= 0 || bs.loop.pos_track >= 0))
-            am_import_finding_add(plan, "motion_loop_closed",
-                                  "motion '%s': --loop: the seam closed by blending the last %.3f s into the first "
-                                  "pose; largest change %.3f deg at %s, %.4f m at %s",
-                                  path, bs.loop.window_s, bs.loop.rot_deg,
-                                  bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-", bs.loop.pos_m,
-                                  bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-");
+            am_import_finding_add(
+                plan, "motion_loop_closed",
+                "motion '%s': the loop option: the seam closed by blending the last %.3f s into the first "
+                "pose; largest change %.3f deg at %s, %.4f m at %s",
+                path, bs.loop.window_s, bs.loop.rot_deg,
+                bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-", bs.loop.pos_m,
+                bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-");
         am_joint_map_free(&map);
         am_bvh_free(&b);
         if (!st)
@@ -653,12 +655,13 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
             if (st)
                 return st;
             if (other_bvh)
-                am_import_finding_add(plan, "motion_joint_map",
-                                      "motion '%s': its joint names are not the viewer's (root '%.40s'): a BVH made on "
-                                      "another skeleton, retargeted onto this creature with each bone following the "
-                                      "BVH's direction, as a Mixamo FBX (--align-rest: the viewer's conversion with "
-                                      "its bones turned instead)",
-                                      opts->anim_paths[i], root);
+                am_import_finding_add(
+                    plan, "motion_joint_map",
+                    "motion '%s': its joint names are not the viewer's (root '%.40s'): a BVH made on "
+                    "another skeleton, retargeted onto this creature with each bone following the "
+                    "BVH's direction, as a Mixamo FBX (the bvh_align_rest option: the viewer's conversion with "
+                    "its bones turned instead)",
+                    opts->anim_paths[i], root);
         } else {
             am_import_motion *nm = realloc(plan->motions, (plan->motion_count + 1) * sizeof *nm);
             if (!nm)

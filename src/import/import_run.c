@@ -149,7 +149,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
         run_finding(rep, "scaled_inverse_binds",
                     "part '%s': %zu joints' inverse binds carry scale or rotation the viewer's skeleton does not have "
                     "(largest: %s, scale off by %.3f, turned %.1f deg): the viewer draws its joints without it, so "
-                    "the rest pose deforms; --normalize-binds writes pure-translation inverse binds",
+                    "the rest pose deforms; the normalize_binds option writes pure-translation inverse binds",
                     pr->name, pr->scaled_binds, w->name, w->bind_scale_dev, w->bind_rot_deg);
     }
     for (size_t j = 0; j < sum->joint_count; j++) {
@@ -425,7 +425,7 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
     *out = *in;
     out->joints = malloc(in->joint_count * sizeof *out->joints);
     if (!out->joints)
-        return am_fail_nomem(err, "--normalize-binds");
+        return am_fail_nomem(err, "normalize binds");
     memcpy(out->joints, in->joints, in->joint_count * sizeof *out->joints);
     for (size_t j = 0; j < in->joint_count; j++) {
         const am_skin_joint_info *ji = &res->summary.joints[j];
@@ -601,7 +601,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     if (res.summary.over_region_limit) {
         st = am_fail(err, AM_ERR_INVALID,
                      "part '%s': estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris): "
-                     "pass --max-tris N to fit it, simplify the mesh, or pass --region-max-tris",
+                     "set the max_tris option to fit it, simplify the mesh, or raise the region_max_tris option",
                      part->name, res.summary.est_tris_max, res.summary.region_max_tris);
         goto done;
     }
@@ -616,7 +616,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
             !(st = rig_json_done(&rw, &rig_task, rig_beside, have_normalized ? &normalized : &part->rig, err)))
             st = am_fail(err, AM_ERR_INVALID,
                          "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), "
-                         "and --meshdata asks for it",
+                         "and the meshdata_required option asks for it",
                          part->name, res.face_count);
         goto done;
     }
@@ -652,7 +652,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         run_finding(rep, "rest_error",
                     "part '%s': the viewer will draw the rest pose up to %.4f m from the bind pose (the bench on the "
                     "written asset)%s",
-                    part->name, pr->rest_error_m, opts->normalize_binds ? "" : "; --normalize-binds makes it exact");
+                    part->name, pr->rest_error_m,
+                    opts->normalize_binds ? "" : "; the normalize_binds option makes it exact");
     for (size_t m = 0; m < pr->anim_count; m++) {
         const am_import_anim_result *a = &pr->anims[m];
         bool spike = a->spike_m > AM_BENCH_SPIKE_SHARE * a->creature_m; /* else an edge torn open */
@@ -773,12 +774,14 @@ static am_status check_play(const am_import_plan *plan, const char *play, am_err
     if (!play || play_index(plan, play) >= 0)
         return AM_OK;
     if (!plan->motion_count)
-        return am_fail(err, AM_ERR_USAGE, "--play '%s': the import has no motion to play (give one with --anim)", play);
+        return am_fail(err, AM_ERR_USAGE,
+                       "the play option '%s': the import has no motion to play (give one with the anim_paths option)",
+                       play);
     char list[400] = "";
     size_t n = 0;
     for (size_t m = 0; m < plan->motion_count && n + 70 < sizeof list; m++)
         n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", m ? ", " : "", plan->motions[m].name);
-    return am_fail(err, AM_ERR_USAGE, "--play '%s': no motion of that name; the motions are %s", play, list);
+    return am_fail(err, AM_ERR_USAGE, "the play option '%s': no motion of that name; the motions are %s", play, list);
 }
 
 static am_status run_oar(const am_import_plan *plan, const am_import_options *opts, const part_out *parts,

@@ -33,38 +33,46 @@ typedef struct finding_kind {
 } finding_kind;
 
 static const finding_kind kinds[] = {
-    {"exploded", true, "open the pose sheet (--bench): a broken weight or a motion made for another body; "
-                       "fix the weights, or leave that motion out"},
-    {"strain", true, "look at the pose sheet (--bench): smooth the weights where the skin stretches, or choose a "
-                     "motion that fits the body"},
-    {"rest_error", true, "pass --normalize-binds: the rest pose is then exact in the viewer"},
+    {"exploded", true,
+     "open the pose sheet (the bench option): a broken weight or a motion made for another body; "
+     "fix the weights, or leave that motion out"},
+    {"strain", true,
+     "look at the pose sheet (the bench option): smooth the weights where the skin stretches, or choose a "
+     "motion that fits the body"},
+    {"rest_error", true, "set the normalize_binds option: the rest pose is then exact in the viewer"},
     {"unknown_joints", true, "rename the joints to the viewer's (animesh map suggest), or keep the retarget"},
-    {"retarget_warning", true, "check the named joints in the pose sheet; give them a place with --map MAP.json "
-                               "(animesh map suggest writes one)"},
-    {"axes_conflict", true, "give the axes: --up AXIS --forward AXIS (and --scale)"},
+    {"retarget_warning", true,
+     "check the named joints in the pose sheet; give them a place with a joint map (the map option) "
+     "(animesh map suggest writes one)"},
+    {"axes_conflict", true, "give the axes: the up and forward options (and the scale option)"},
     {"unweighted_vertices", true, "weight those vertices in the file (the viewer binds them to the first joint)"},
-    {"coincident_weights", true, "the uploader gives coincident vertices one set of weights: separate them or "
-                                 "give them the same weights"},
+    {"coincident_weights", true,
+     "the uploader gives coincident vertices one set of weights: separate them or "
+     "give them the same weights"},
     {"more_than_8_faces", true, "join materials so a part has at most 8 (the uploader splits the rest off)"},
     {"texture_not_read", true, "export the texture as PNG or JPEG beside the model"},
     {"meshdata_skipped", true, "one material per part for WorldBridge meshdata (or ignore: the .llmesh has all faces)"},
     {"bind_shape_rotation", true, "apply the rotation to the mesh in the modelling tool and export again"},
     {"joint_not_in_scene", true, "export the armature with the mesh (the uploader needs every skin joint's node)"},
     {"flattened_hierarchy", true, "export the armature's hierarchy (joints as children of their parents)"},
-    {"motion_rest_pose", true, "pass --align-rest to turn the BVH's bones onto its own zero pose"},
-    {"motion_retarget", true, "check the motion in the pose sheet (--bench) or the preview (--preview)"},
-    {"pelvis_override", false, "nothing, unless the object floats or sinks in-world: then lower or raise it by that "
-                               "much, or import with --place pelvis"},
-    {"moved_joints", false, "nothing: the viewer applies the joint positions the rig carries (upload with "
-                            "\"include joint positions\")"},
-    {"scaled_inverse_binds", false, "nothing; --normalize-binds writes pure translations if the viewer's rest pose "
-                                    "drifts"},
+    {"motion_rest_pose", true, "set the bvh_align_rest option to turn the BVH's bones onto its own zero pose"},
+    {"motion_retarget", true,
+     "check the motion in the pose sheet (the bench option) or the preview (the preview option)"},
+    {"pelvis_override", false,
+     "nothing, unless the object floats or sinks in-world: then lower or raise it by that "
+     "much, or import with the place option pelvis"},
+    {"moved_joints", false,
+     "nothing: the viewer applies the joint positions the rig carries (upload with "
+     "\"include joint positions\")"},
+    {"scaled_inverse_binds", false,
+     "nothing; the normalize_binds option writes pure translations if the viewer's rest pose "
+     "drifts"},
     {"reader", false, "nothing: what the file reader skipped or converted"},
-    {"axes", false, "nothing; --up / --forward / --scale if the creature lies down or has the wrong size"},
+    {"axes", false, "nothing; the up, forward and scale options if the creature lies down or has the wrong size"},
     {"up_axis", false, "nothing; export with Z_UP if the object appears rolled in-world"},
     {"unit", false, "nothing; scale the object in-world if its size is wrong"},
-    {"joint_map", false, "check the map (--verbose); --map MAP.json overrides any part of it"},
-    {"joint_map_note", false, "nothing; --map MAP.json if a joint went to the wrong viewer joint"},
+    {"joint_map", false, "check the map (the full report text); a joint map (the map option) overrides any part of it"},
+    {"joint_map_note", false, "nothing; a joint map (the map option) if a joint went to the wrong viewer joint"},
     {"retarget_note", false, "nothing: how the retarget read the file"},
     {"merged", false, "nothing"},
     {"texture_resized", false, "nothing; a power-of-two texture of at most 1024 px keeps its detail"},
@@ -72,15 +80,33 @@ static const finding_kind kinds[] = {
     {"one_texture_per_part", false, "nothing; one material per mesh keeps every texture"},
     {"empty_mesh", false, "nothing: a mesh without triangles is skipped"},
     {"static_mesh_skipped", false, "bind it to a joint in the modelling tool if it should move with the creature"},
-    {"motion_joint_map", false, "nothing; --map MAP.json if a joint of the motion went to the wrong place"},
-    {"skin_warning", true, "see the warning; 'animesh skin --help' explains each"},
-    {"motion_loop_closed", false, "nothing: the seam was blended closed (--loop-tolerance bounds how far); "
-                                  "look at the wrap in the preview if the change is large"},
+    {"motion_joint_map", false,
+     "nothing; a joint map (the map option) if a joint of the motion went to the wrong place"},
+    {"skin_warning", true, "see the warning (docs/skin.md explains each)"},
+    {"motion_loop_closed", false,
+     "nothing: the seam was blended closed (the loop_tolerance_deg option bounds how far); "
+     "look at the wrap in the preview if the change is large"},
     {"merged_faces", false, "nothing: each part's material is a face of the one asset (at most 8)"},
     {"body_plan", false, "nothing: how the creature's limbs were read (docs/map.md \"Body plans\")"},
-    {"motion_body_plan", true, "leave that motion out, or use one made for this creature's body plan (it was "
-                               "taken only because of --allow-body-mismatch)"},
+    {"motion_body_plan", true,
+     "leave that motion out, or use one made for this creature's body plan (it was "
+     "taken only because of the allow_body_mismatch option)"},
 };
+
+/* Where to cut a long text near `at`: before an option it names ("the normalize_binds option")
+ * rather than inside it, so the command line can still show the whole phrase as its flag. */
+static size_t option_cut(const char *text, size_t at)
+{
+    for (size_t p = at; p + 40 > at && p > 0; p--) {
+        if (strncmp(text + p, "the ", 4) != 0)
+            continue;
+        const char *end = strstr(text + p, " option");
+        if (end && (size_t)(end - text) + 7 > at && (size_t)(end - text) < p + 40)
+            return p > 0 && text[p - 1] == ' ' ? p - 1 : p;
+        break;
+    }
+    return at;
+}
 
 static const finding_kind *kind_of(const char *code)
 {
@@ -93,7 +119,7 @@ static const finding_kind *kind_of(const char *code)
 const char *am_import_finding_remedy(const char *code)
 {
     const finding_kind *k = kind_of(code);
-    return k ? k->remedy : "read it in the full report (NAME.import.txt) and check the pose sheet (--bench)";
+    return k ? k->remedy : "read it in the full report (NAME.import.txt) and check the pose sheet (the bench option)";
 }
 
 bool am_import_finding_is_warning(const char *code)
@@ -169,7 +195,9 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
               best);
         P(o, &s, e, "; %zu inverse binds carry scale or rotation\n", p->scaled_binds);
         if (p->rest_error_before_m >= 0)
-            P(o, &s, e, "  rest error (bench): %.6f m with the file's inverse binds, %.6f m written (--normalize-binds)\n",
+            P(o, &s, e,
+              "  rest error (bench): %.6f m with the file's inverse binds, %.6f m written (the normalize_binds "
+              "option)\n",
               p->rest_error_before_m, p->rest_error_m);
         else
             P(o, &s, e, "  rest error (bench, written asset): %.6f m\n", p->rest_error_m);
@@ -212,7 +240,7 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
               m->loop ? "looping" : "not looping", m->keys_before, m->keys_after, m->worst_direction_deg);
     }
     if (r->plays[0])
-        P(o, &s, e, "archive: plays %s on rez (--play CLIP chooses another)\n", r->plays);
+        P(o, &s, e, "archive: plays %s on rez (the play option chooses another)\n", r->plays);
     if (r->finding_count)
         P(o, &s, e, "what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)
@@ -359,7 +387,7 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
         char shown_text[2048];
         am_text_shown(q->text, shown_text, sizeof shown_text);
         if (strlen(shown_text) > 150)
-            memcpy(shown_text + 147, "...", 4);
+            memcpy(shown_text + option_cut(shown_text, 147), "...", 4);
         if (q->count > 1)
             P(o, &s, e, "  [%s] x%zu: %s\n", q->code, q->count, shown_text);
         else
@@ -376,20 +404,21 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
     P(o, &s, e, "wrote %zu files in %s (%s)%s\n", r->written_count, out_dir, kinds_buf[0] ? kinds_buf : "none",
       r->removed_count ? "; the previous run's other files removed" : "");
     if (report_file && report_file[0])
-        P(o, &s, e, "full report: %s (or --verbose)\n", report_file);
+        P(o, &s, e, "full report: %s (or the full report text)\n", report_file);
     else
-        P(o, &s, e, "full report: --verbose\n");
+        P(o, &s, e, "full report: the full report text\n");
     bool preview = false, sheet = r->pose_sheet[0] != '\0';
     for (size_t i = 0; i < r->written_count; i++)
         preview |= strstr(r->written[i], ".preview.html") != NULL;
     for (size_t i = 0; i < r->part_count; i++)
         sheet |= r->parts[i].pose_sheet[0] != '\0';
-    const char *then = "then upload the .dae files, or import again with --oar FILE.oar and animesh push it";
+    const char *then =
+        "then upload the .dae files, or import again with an archive (the oar_path option) and animesh push it";
     if (preview)
         P(o, &s, e, "next: open the .preview.html in a browser; %s\n", then);
     else if (sheet)
         P(o, &s, e, "next: look at the pose sheets; %s\n", then);
     else
-        P(o, &s, e, "next: animesh preview %s (or import again with --bench); %s\n", out_dir, then);
+        P(o, &s, e, "next: animesh preview %s (or import again with the bench option); %s\n", out_dir, then);
     return s;
 }

@@ -112,7 +112,7 @@ static void found_axis(am_axes *a, const char *role, int ax, int declared, const
     if (declared == ax) {
         snprintf(why, n, "declared by %s; %s", fmt, evidence);
     } else if (declared) {
-        conflict(a, "%s declares %s %s, but %s: %s %s taken from the data (override with --%s)", fmt, role,
+        conflict(a, "%s declares %s %s, but %s: %s %s taken from the data (override with the %s option)", fmt, role,
                  am_axis_name(declared), evidence, role, am_axis_name(ax), role);
         snprintf(why, n, "%s; %s declares %s", evidence, fmt, am_axis_name(declared));
     } else {
@@ -138,7 +138,7 @@ static am_status ambiguous(const char *role, am_vec3 d, double c, int declared, 
     }
     return am_fail(err, AM_ERR_INVALID,
                    "ambiguous %s axis: %s between %s and %s (%.0f deg from the nearest axis) and %s declares none; give "
-                   "--%s", role, evidence, pn, qn, off, fmt, role);
+                   "the %s option", role, evidence, pn, qn, off, fmt, role);
 }
 
 /* Mean direction from the leg hub to the leg ends (file frame); false without legs. */
@@ -174,7 +174,7 @@ static am_status detect_up(const am_scene *s, const am_body *b, am_axes *a, am_e
         }
         return am_fail(err, AM_ERR_INVALID,
                        "cannot tell which way is up: no pair of legs hangs from a pelvis and %s declares no up axis; "
-                       "give --up (e.g. --up +Y)", fmt);
+                       "give the up option (e.g. +Y)", fmt);
     }
     am_vec3 up = am_v3_scale(legs, -1);
     double c;
@@ -266,7 +266,7 @@ static am_status detect_forward(const am_scene *s, const am_body *b, am_axes *a,
         }
         return am_fail(err, AM_ERR_INVALID,
                        "cannot tell which way the model faces: no feet with toes, no eyes and no horizontal body, and %s "
-                       "declares no forward axis; give --forward (e.g. --forward +Z)", fmt);
+                       "declares no forward axis; give the forward option (e.g. +Z)", fmt);
     }
     double c;
     int ax = snap(dir, &c);
@@ -325,8 +325,9 @@ static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am
         if (d > 0) {
             char st[48];
             snprintf(st, sizeof st, "%.4g units (%.3g m)", S, S * d);
-            conflict(a, "%s declares the unit %s, but the %s is %s: %s taken from the %s (override with --scale)", fmt,
-                     dt, size, st, gt, size);
+            conflict(a,
+                     "%s declares the unit %s, but the %s is %s: %s taken from the %s (override with the scale option)",
+                     fmt, dt, size, st, gt, size);
             snprintf(a->unit_why, sizeof a->unit_why, "%s %.4g units; %s declares %s", size, S, fmt, dt);
         } else {
             snprintf(a->unit_why, sizeof a->unit_why, "%s %.4g units", size, S);
@@ -334,9 +335,11 @@ static am_status detect_unit(const am_scene *s, const am_body *b, am_axes *a, am
         return AM_OK;
     }
     return am_fail(err, AM_ERR_INVALID,
-                   "ambiguous unit: the model is %.4g units tall (%.4g m if metres, %.4g m if centimetres)%s; give --scale "
-                   "(metres per unit, e.g. --scale 0.01)",
-                   S, S, S * 0.01, d > 0 ? " and the unit the file declares gives an implausible size" : " and the file declares no unit");
+                   "ambiguous unit: the model is %.4g units tall (%.4g m if metres, %.4g m if centimetres)%s; give the "
+                   "scale option (metres per unit, e.g. 0.01)",
+                   S, S, S * 0.01,
+                   d > 0 ? " and the unit the file declares gives an implausible size"
+                         : " and the file declares no unit");
 }
 
 am_status am_axes_resolve(const am_scene *s, const am_body *b, const am_axes_options *opts, am_axes *a, am_error *err)
@@ -346,12 +349,12 @@ am_status am_axes_resolve(const am_scene *s, const am_body *b, const am_axes_opt
     if (opts)
         o = *opts;
     if (o.up && (abs(o.up) > 3))
-        return am_fail(err, AM_ERR_USAGE, "--up: axis code %d", o.up);
+        return am_fail(err, AM_ERR_USAGE, "the up option: axis code %d", o.up);
     if (o.up && o.forward && abs(o.up) == abs(o.forward))
-        return am_fail(err, AM_ERR_USAGE, "--up %s and --forward %s are on the same axis", am_axis_name(o.up),
-                       am_axis_name(o.forward));
+        return am_fail(err, AM_ERR_USAGE, "the up option %s and the forward option %s are on the same axis",
+                       am_axis_name(o.up), am_axis_name(o.forward));
     if (o.scale < 0 || !isfinite(o.scale))
-        return am_fail(err, AM_ERR_USAGE, "--scale must be a positive number of metres per unit");
+        return am_fail(err, AM_ERR_USAGE, "the scale option must be a positive number of metres per unit");
     a->stature_units = b->stature;
     am_status st;
     if (o.up) {
@@ -362,14 +365,15 @@ am_status am_axes_resolve(const am_scene *s, const am_body *b, const am_axes_opt
         if (leg_direction(b, &legs)) {
             int hang = snap(legs, &c);
             if (hang != -o.up && c >= 0.8)
-                conflict(a, "--up %s given, but the legs hang along %s", am_axis_name(o.up), am_axis_name(hang));
+                conflict(a, "the up option %s given, but the legs hang along %s", am_axis_name(o.up),
+                         am_axis_name(hang));
         }
     } else if ((st = detect_up(s, b, a, err))) {
         return st;
     }
     if (o.forward) {
         if (abs(o.forward) == abs(a->up))
-            return am_fail(err, AM_ERR_USAGE, "--forward %s is along the up axis %s", am_axis_name(o.forward),
+            return am_fail(err, AM_ERR_USAGE, "the forward option %s is along the up axis %s", am_axis_name(o.forward),
                            am_axis_name(a->up));
         a->forward = o.forward;
         snprintf(a->forward_why, sizeof a->forward_why, "given");

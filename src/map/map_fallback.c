@@ -249,8 +249,9 @@ static void place(fb *f, int j, int v, const char *how)
     if (deg >= 0)
         snprintf(dir, sizeof dir, ", its bone %.0f deg from that bone's default", deg);
     /* the marker first: a long name truncating the reason must not lose it */
-    snprintf(mj->reason, sizeof mj->reason, "fallback (a guess; --map overrides it): %s; on the free viewer joint %s %s%s",
-             how, f->skel->joints[v].name, below, dir);
+    snprintf(mj->reason, sizeof mj->reason,
+             "fallback (a guess; the map option overrides it): %s; on the free viewer joint %s %s%s", how,
+             f->skel->joints[v].name, below, dir);
 }
 
 static void save(fb *f)
@@ -446,11 +447,12 @@ static am_status warn_unembedded(fb *f, am_error *err)
     char more[40] = "";
     if (listed < o->unembedded_count)
         snprintf(more, sizeof more, " and %zu more", o->unembedded_count - listed);
-    snprintf(o->warnings[o->warning_count++], sizeof o->warnings[0],
-             "no free viewer chain for %zu weighted joint%s: %s%s (%zu vertices, weight %.4g): their vertices follow "
-             "their nearest mapped ancestor, %s, not their own motion; give a --map that places them",
-             o->unembedded_count, o->unembedded_count == 1 ? "" : "s", names, more, o->unembedded_vertices,
-             o->unembedded_weight, anc);
+    snprintf(
+        o->warnings[o->warning_count++], sizeof o->warnings[0],
+        "no free viewer chain for %zu weighted joint%s: %s%s (%zu vertices, weight %.4g): their vertices follow "
+        "their nearest mapped ancestor, %s, not their own motion; give a joint map (the map option) that places them",
+        o->unembedded_count, o->unembedded_count == 1 ? "" : "s", names, more, o->unembedded_vertices,
+        o->unembedded_weight, anc);
     return AM_OK;
 }
 

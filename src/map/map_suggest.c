@@ -451,7 +451,7 @@ static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
             mj->target = -1;
             mj->source = AM_MAP_USER;
             mj->confidence = 0;
-            snprintf(mj->reason, sizeof mj->reason, "left unmapped by --map");
+            snprintf(mj->reason, sizeof mj->reason, "left unmapped by the map option");
             continue;
         }
         int t = am_skeleton_find(c->skel, e->stock_name);
@@ -465,14 +465,14 @@ static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
                 o->target = -1;
                 o->source = AM_MAP_NONE;
                 o->confidence = 0;
-                snprintf(o->reason, sizeof o->reason, "its suggested target %s was given to '%s' by --map",
+                snprintf(o->reason, sizeof o->reason, "its suggested target %s was given to '%s' by the map option",
                          c->skel->joints[t].name, e->rig_name);
             }
         }
         mj->target = t;
         mj->source = AM_MAP_USER;
         mj->confidence = 1.0;
-        snprintf(mj->reason, sizeof mj->reason, "given by --map");
+        snprintf(mj->reason, sizeof mj->reason, "given by the map option");
         c->taken[t] = true;
     }
     return AM_OK;
@@ -559,10 +559,12 @@ static am_status enforce_limit(ctx *c, am_error *err)
         am_map_suggestion_note(c->out, "%zu unweighted joints left unmapped to stay within %d joints per mesh",
                                dropped, AM_MAX_JOINTS_PER_MESH);
     if (n > AM_MAX_JOINTS_PER_MESH)
-        return am_fail(err, AM_ERR_INVALID,
-                       "too many joints: the map needs %zu viewer joints (with the ancestors the skin adds), the viewer "
-                       "allows %d per mesh; give a --map that leaves some rig joints unmapped (\"joint\": \"-\")",
-                       n, AM_MAX_JOINTS_PER_MESH);
+        return am_fail(
+            err, AM_ERR_INVALID,
+            "too many joints: the map needs %zu viewer joints (with the ancestors the skin adds), the viewer "
+            "allows %d per mesh; give a joint map (the map option) that leaves some rig joints unmapped (\"joint\": "
+            "\"-\")",
+            n, AM_MAX_JOINTS_PER_MESH);
     return AM_OK;
 }
 
@@ -733,7 +735,7 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
         for (size_t j = 0; j < out->count; j++)
             out->mapped += out->joints[j].target >= 0;
         if (out->mapped == 0)
-            st = am_fail(err, AM_ERR_INVALID, "no rig joint could be mapped: give a joint map (--map)");
+            st = am_fail(err, AM_ERR_INVALID, "no rig joint could be mapped: give a joint map (the map option)");
     }
     am_joint_map map;
     if (!st && !(st = am_map_suggestion_to_map(out, b, skel, &map, err))) {

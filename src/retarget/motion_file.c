@@ -96,8 +96,8 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
         size_t n = 0;
         for (size_t i = 0; i < s->clip_count && n + 40 < sizeof list; i++)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", i ? ", " : "", s->clips[i].name);
-        return am_fail(err, AM_ERR_USAGE, "%zu clips (%s): choose one with --clip NAME or FILE:CLIP", s->clip_count,
-                       list);
+        return am_fail(err, AM_ERR_USAGE, "%zu clips (%s): choose one with the clips option (NAME, or FILE:CLIP)",
+                       s->clip_count, list);
     }
     size_t joints = 0;
     for (size_t i = 0; i < s->node_count; i++)
@@ -110,7 +110,10 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
     am_status st = am_retarget(s, skel, &ro, &r, err);
     if (st) {
         if (err && strstr(err->msg, "no rig joint is mapped"))
-            am_fail(err, AM_ERR_INVALID, "its skeleton maps to nothing: no joint maps to a viewer joint (give --map MAP.json), it holds %s", out->holds);
+            am_fail(err, AM_ERR_INVALID,
+                    "its skeleton maps to nothing: no joint maps to a viewer joint (give a joint map: the map option), "
+                    "it holds %s",
+                    out->holds);
         return st;
     }
     am_body_plan_classify(s, &r.body, &r.axes, &r.suggestion, skel, &out->plan);
@@ -118,7 +121,8 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
     bool mismatch = opts->target_plan && am_body_plan_mismatch(&out->plan, opts->target_plan, why, sizeof why);
     if (mismatch && !opts->allow_body_mismatch) {
         am_retarget_result_free(&r);
-        return am_fail(err, AM_ERR_INVALID, "body plans differ (--allow-body-mismatch retargets it anyway): %s", why);
+        return am_fail(err, AM_ERR_INVALID,
+                       "body plans differ (the allow_body_mismatch option retargets it anyway): %s", why);
     }
     out->findings = malloc((r.finding_count + 1) * sizeof *out->findings);
     out->anims = calloc(r.anim_count ? r.anim_count : 1, sizeof *out->anims);
@@ -133,7 +137,8 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
         am_retarget_finding *f = &out->findings[out->finding_count++];
         memset(f, 0, sizeof *f);
         f->level = AM_FINDING_WARNING;
-        snprintf(f->text, sizeof f->text, "body plans differ (retargeted because --allow-body-mismatch): %.340s", why);
+        snprintf(f->text, sizeof f->text,
+                 "body plans differ (retargeted because of the allow_body_mismatch option): %.340s", why);
     }
     char stem[64];
     stem_of(path, stem, sizeof stem);
@@ -195,11 +200,11 @@ am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, c
     if (!target || !am_body_plan_mismatch(out, target, why, sizeof why))
         return AM_OK;
     if (!allow) {
-        am_fail(err, AM_ERR_INVALID, "body plans differ (--allow-body-mismatch retargets it anyway): %s", why);
+        am_fail(err, AM_ERR_INVALID, "body plans differ (the allow_body_mismatch option retargets it anyway): %s", why);
         am_error_where(err, "%s", path);
         return AM_ERR_INVALID;
     }
-    snprintf(warning, warning_size, "body plans differ (converted because --allow-body-mismatch): %s", why);
+    snprintf(warning, warning_size, "body plans differ (converted because of the allow_body_mismatch option): %s", why);
     return AM_OK;
 }
 

@@ -38,21 +38,21 @@ am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am
     memset(out, 0, sizeof *out);
     const char *eq = strchr(text, '='), *comma = eq ? strchr(eq, ',') : NULL;
     if (!eq || !comma || eq == text || (size_t)(eq - text) >= sizeof out->joint)
-        return am_fail(err, AM_ERR_USAGE, "--rest-correction '%s': expected JOINT=AXIS,DEG (e.g. mHead=Z,-50)", text);
+        return am_fail(err, AM_ERR_USAGE, "rest correction '%s': expected JOINT=AXIS,DEG (e.g. mHead=Z,-50)", text);
     memcpy(out->joint, text, (size_t)(eq - text));
     char axis[8] = "";
     size_t an = (size_t)(comma - eq - 1);
     if (an == 0 || an >= sizeof axis)
-        return am_fail(err, AM_ERR_USAGE, "--rest-correction '%s': AXIS must be X, Y or Z", text);
+        return am_fail(err, AM_ERR_USAGE, "rest correction '%s': AXIS must be X, Y or Z", text);
     memcpy(axis, eq + 1, an);
     int c = tolower((unsigned char)axis[0]);
     if (axis[1] != '\0' || (c != 'x' && c != 'y' && c != 'z'))
-        return am_fail(err, AM_ERR_USAGE, "--rest-correction '%s': AXIS must be X, Y or Z", text);
+        return am_fail(err, AM_ERR_USAGE, "rest correction '%s': AXIS must be X, Y or Z", text);
     out->axis = c - 'x' + 1;
     char *end;
     out->degrees = strtod(comma + 1, &end);
     if (end == comma + 1 || *end != '\0' || !isfinite(out->degrees) || fabs(out->degrees) > 360)
-        return am_fail(err, AM_ERR_USAGE, "--rest-correction '%s': DEG must be a number of degrees (-360..360)", text);
+        return am_fail(err, AM_ERR_USAGE, "rest correction '%s': DEG must be a number of degrees (-360..360)", text);
     return AM_OK;
 }
 
@@ -563,12 +563,13 @@ static am_status select_clips(const am_scene *s, const am_retarget_options *o, b
         if (written == 1)
             want[first] = true;
         else if (written > 1)
-            return am_fail(err, AM_ERR_USAGE,
-                           "--clip '%s': %zu clips are written under that name; give the file's name (it has %s)",
-                           o->clips[k], written, list);
+            return am_fail(
+                err, AM_ERR_USAGE,
+                "the clips option '%s': %zu clips are written under that name; give the file's name (it has %s)",
+                o->clips[k], written, list);
         else if (!exact)
-            return am_fail(err, AM_ERR_USAGE, "--clip '%s': the model has no such clip (it has %s)", o->clips[k],
-                           s->clip_count ? list : "none");
+            return am_fail(err, AM_ERR_USAGE, "the clips option '%s': the model has no such clip (it has %s)",
+                           o->clips[k], s->clip_count ? list : "none");
     }
     return AM_OK;
 }
@@ -596,7 +597,7 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
     else
         am_retarget_options_init(&o);
     if ((o.priority < 0 && o.priority != AM_OPTION_ZERO) || o.priority > AM_ANIM_MAX_PRIORITY)
-        return am_fail(err, AM_ERR_USAGE, "--priority %d: must be 0..6", o.priority);
+        return am_fail(err, AM_ERR_USAGE, "the priority option %d: must be 0..6", o.priority);
     resolve_options(&o);
     am_status st = check_scene(s, err);
     bool *want = calloc(s->clip_count + 1, sizeof *want);
@@ -608,7 +609,7 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
         if (want[i] && s->clips[i].end_s - s->clips[i].start_s > AM_ANIM_MAX_DURATION)
             st = am_fail(err, AM_ERR_INVALID,
                          "clip '%s' lasts %.2f s, over the viewer's %.0f s limit for an animation (choose other clips with "
-                         "--clip, or shorten it)",
+                         "the clips option, or shorten it)",
                          s->clips[i].name, s->clips[i].end_s - s->clips[i].start_s, (double)AM_ANIM_MAX_DURATION);
     if (!st)
         st = am_map_suggest_scene(s, skel, &o.axes, o.map, &r->body, &r->axes, &r->suggestion, err);

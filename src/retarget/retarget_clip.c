@@ -409,7 +409,7 @@ static am_status corrections(am_rt *c, am_retarget_anim *a, size_t *nt, const am
             joint = am_skeleton_find(c->skel, rc->joint);
         if (joint < 0)
             return am_fail(err, AM_ERR_USAGE,
-                           "--rest-correction '%s': neither a viewer joint nor a mapped rig joint", rc->joint);
+                           "the corrections option '%s': neither a viewer joint nor a mapped rig joint", rc->joint);
         const char *name = c->skel->joints[joint].name;
         am_vec3 axis = am_v3(rc->axis == 1, rc->axis == 2, rc->axis == 3);
         am_quat q = am_quat_axis_angle(axis, rc->degrees * AM_DEG2RAD);
@@ -562,7 +562,7 @@ am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *e
         am_error le;
         am_error_clear(&le);
         if (c->o->loop == AM_LOOP_OFF) {
-            snprintf(a->loop_why, sizeof a->loop_why, "not looping (--no-loop)");
+            snprintf(a->loop_why, sizeof a->loop_why, "not looping (the loop option off)");
         } else {
             mo->loop = true;
             am_status ls = am_motion_check_loop(mo, &le);
@@ -570,13 +570,14 @@ am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *e
                 a->loops = true;
                 if (!a->loop_why[0]) /* am_retarget_loop_close says how it closed */
                     snprintf(a->loop_why, sizeof a->loop_why, "%s (the last pose is the first)",
-                             c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping");
+                             c->o->loop == AM_LOOP_ON ? "looping (the loop option)" : "looping");
             } else if (c->o->loop == AM_LOOP_ON) {
-                st = am_fail(err, AM_ERR_INVALID, "--loop: %s", le.msg);
+                st = am_fail(err, AM_ERR_INVALID, "the loop option: %s", le.msg);
             } else {
                 mo->loop = false;
-                snprintf(a->loop_why, sizeof a->loop_why, "not looping: %s (--loop closes a seam up to %g deg)",
-                         le.msg, c->o->loop_tolerance_deg);
+                snprintf(a->loop_why, sizeof a->loop_why,
+                         "not looping: %s (the loop option closes a seam up to %g deg)", le.msg,
+                         c->o->loop_tolerance_deg);
             }
         }
     }

@@ -91,7 +91,7 @@ am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns
     size_t nt = loop_tracks(a, nm, n, secs, lt, of);
     am_loop_seam s;
     am_loop_measure(lt, nt, key_dt, &s);
-    const char *how = c->o->loop == AM_LOOP_ON ? "looping (--loop)" : "looping";
+    const char *how = c->o->loop == AM_LOOP_ON ? "looping (the loop option)" : "looping";
     const char *rj = s.rot_track >= 0 ? a->tracks[of[s.rot_track]].joint : "-";
     const char *pj = s.pos_track >= 0 ? a->tracks[of[s.pos_track]].joint : "-";
     double tol = c->o->loop_tolerance_deg, tol_m = tol * 0.01;
@@ -128,22 +128,25 @@ am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns
         am_loop_blend(lt, nt, window, &ch);
         a->loop_closed_deg = ch.rot_deg;
         a->loop_closed_m = ch.pos_m;
-        snprintf(a->loop_why, sizeof a->loop_why,
-                 "looping (--loop: the seam closed by blending the last %.3f s into the first pose; largest change "
-                 "%.3f deg at %s, %.4f m at %s; tolerance %g deg)",
-                 window, ch.rot_deg, ch.rot_track >= 0 ? a->tracks[of[ch.rot_track]].joint : "-", ch.pos_m,
-                 ch.pos_track >= 0 ? a->tracks[of[ch.pos_track]].joint : "-", tol);
+        snprintf(
+            a->loop_why, sizeof a->loop_why,
+            "looping (the loop option: the seam closed by blending the last %.3f s into the first pose; largest change "
+            "%.3f deg at %s, %.4f m at %s; tolerance %g deg)",
+            window, ch.rot_deg, ch.rot_track >= 0 ? a->tracks[of[ch.rot_track]].joint : "-", ch.pos_m,
+            ch.pos_track >= 0 ? a->tracks[of[ch.pos_track]].joint : "-", tol);
     } else if (c->o->loop == AM_LOOP_ON) {
         if (s.rot_deg > tol)
-            st = am_fail(err, AM_ERR_INVALID,
-                         "--loop: joint '%s' ends %.3f deg away from where it starts (the key at %.3f s vs 0 s), "
-                         "%.3f deg over the --loop-tolerance of %g deg",
-                         rj, s.rot_deg, s.rot_at_s, s.rot_deg - tol, tol);
+            st = am_fail(
+                err, AM_ERR_INVALID,
+                "the loop option: joint '%s' ends %.3f deg away from where it starts (the key at %.3f s vs 0 s), "
+                "%.3f deg over the loop_tolerance_deg option of %g deg",
+                rj, s.rot_deg, s.rot_at_s, s.rot_deg - tol, tol);
         else
-            st = am_fail(err, AM_ERR_INVALID,
-                         "--loop: joint '%s' ends %.4f m away from where it starts (the key at %.3f s vs 0 s), "
-                         "%.4f m over the --loop-tolerance's %.4f m (1 cm per degree)",
-                         pj, s.pos_m, s.pos_at_s, s.pos_m - tol_m, tol_m);
+            st =
+                am_fail(err, AM_ERR_INVALID,
+                        "the loop option: joint '%s' ends %.4f m away from where it starts (the key at %.3f s vs 0 s), "
+                        "%.4f m over the loop_tolerance_deg option's %.4f m (1 cm per degree)",
+                        pj, s.pos_m, s.pos_at_s, s.pos_m - tol_m, tol_m);
     }
     free(secs);
     free(lt);

@@ -326,11 +326,12 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
     if (opts->max_tris > 0 || opts->max_tris == AM_SKIN_MAX_TRIS_NONE) {
         /* a budget given (or none): refuse now what cannot fit, naming the number that does */
         size_t want = opts->max_tris > 0 && (size_t)opts->max_tris < b.tris ? (size_t)opts->max_tris : b.tris;
-        const char *what = opts->max_tris > 0 ? "the triangle budget (--max-tris)" : "the mesh (--max-tris none)";
+        const char *what =
+            opts->max_tris > 0 ? "the triangle budget (the max_tris option)" : "the mesh (the max_tris option none)";
         if ((double)want > b.tris_structure)
             return am_fail(err, AM_ERR_INVALID,
-                           "%s of %zu triangles needs about %.0f vertices: more than %s of %zu hold; pass "
-                           "--max-tris %.0f or less (or leave --max-tris out: animesh reduces to what fits)",
+                           "%s of %zu triangles needs about %.0f vertices: more than %s of %zu hold; set the "
+                           "max_tris option to %.0f or less (or leave it out: animesh reduces to what fits)",
                            what, want, (double)want * (double)b.used / (double)b.tris,
                            opts->require_meshdata ? "one face (the meshdata's)" : "8 faces", opts->face_vertex_limit,
                            floor(b.tris_structure));
@@ -338,8 +339,8 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
         if (R > 0 && est > (double)R)
             return am_fail(err, AM_ERR_INVALID,
                            "%s of %zu triangles is estimated at %.0f animesh triangles (the viewer's estimate from the "
-                           "compressed size), over the region limit %ld: pass --max-tris %.0f or "
-                           "less, or --region-max-tris %.0f if the region allows it",
+                           "compressed size), over the region limit %ld: set the max_tris option to %.0f "
+                           "or less, or the region_max_tris option to %.0f if the region allows it",
                            what, want, est, R, floor(b.tris_region), ceil(est));
         target = want;
         sum->budget_tris = opts->max_tris > 0 ? opts->max_tris : 0;
@@ -396,33 +397,37 @@ am_status am_skin_apply_budget(am_skin_result *res, const am_skin_options *opts,
         /* the weights' borders would not give way: say what was reached and what it needs */
         double est = est_reached;
         if (opts->max_tris > 0)
-            return am_fail(err, AM_ERR_INVALID,
-                           "the triangle budget %zu (--max-tris) could not be met keeping the weights: %zu of %zu "
-                           "triangles remain with every weight border kept; pass --max-tris %zu or more, or reduce "
-                           "the mesh in its modeller",
-                           target, res->triangle_count, sum->tris_in, res->triangle_count);
+            return am_fail(
+                err, AM_ERR_INVALID,
+                "the triangle budget %zu could not be met keeping the weights: %zu of %zu "
+                "triangles remain with every weight border kept; set the max_tris option to %zu or more, or reduce "
+                "the mesh in its modeller",
+                target, res->triangle_count, sum->tris_in, res->triangle_count);
         if (b.tris_region <= b.tris_structure)
-            return am_fail(err, AM_ERR_INVALID,
-                           "the region limit %ld (--region-max-tris) allows about %zu triangles, but keeping the "
-                           "weights leaves %zu of %zu (every weight border kept), estimated at %.0f animesh "
-                           "triangles: pass --region-max-tris %.0f or more if the region allows it, or reduce the "
-                           "mesh in its modeller",
-                           R, target, res->triangle_count, sum->tris_in, est, ceil(est * AM_BUDGET_MODEL_SLACK));
+            return am_fail(
+                err, AM_ERR_INVALID,
+                "the region limit %ld allows about %zu triangles, but keeping the "
+                "weights leaves %zu of %zu (every weight border kept), estimated at %.0f animesh "
+                "triangles: set the region_max_tris option to %.0f or more if the region allows it, or reduce the "
+                "mesh in its modeller",
+                R, target, res->triangle_count, sum->tris_in, est, ceil(est * AM_BUDGET_MODEL_SLACK));
         return am_fail(err, AM_ERR_INVALID,
                        "%s of %zu vertices allow about %zu triangles, but keeping the weights leaves %zu of %zu: "
-                       "raise --face-vertex-limit%s or reduce the mesh in its modeller",
+                       "raise the face_vertex_limit option%s or reduce the mesh in its modeller",
                        opts->require_meshdata ? "one face" : "8 faces", opts->face_vertex_limit, target,
-                       res->triangle_count, sum->tris_in, opts->require_meshdata ? ", leave out --meshdata" : "");
+                       res->triangle_count, sum->tris_in,
+                       opts->require_meshdata ? ", leave the require_meshdata option off" : "");
     }
     if ((st = compact_vertices(res, err)))
         return st;
-    am_skin_warn(sum,
-                 "the high LOD was reduced from %zu to %zu triangles (%zu vertices dropped) to fit %s; every vertex "
-                 "kept has its own weights, weight borders thinned only within 0.15; --max-tris N sets the budget",
-                 sum->tris_in, res->triangle_count, sum->vertices_removed,
-                 opts->max_tris > 0                   ? "--max-tris"
-                 : b.tris_region <= b.tris_structure ? "the region's animesh limit"
-                 : opts->require_meshdata            ? "one face (--meshdata)"
-                                                      : "8 faces");
+    am_skin_warn(
+        sum,
+        "the high LOD was reduced from %zu to %zu triangles (%zu vertices dropped) to fit %s; every vertex "
+        "kept has its own weights, weight borders thinned only within 0.15; the max_tris option sets the budget",
+        sum->tris_in, res->triangle_count, sum->vertices_removed,
+        opts->max_tris > 0                  ? "the max_tris option"
+        : b.tris_region <= b.tris_structure ? "the region's animesh limit"
+        : opts->require_meshdata            ? "one face (the require_meshdata option)"
+                                            : "8 faces");
     return AM_OK;
 }

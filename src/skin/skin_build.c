@@ -614,9 +614,10 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         if ((st = am_skin_apply_budget(out, &opts, err)))
             goto done;
     } else if (opts.max_tris > 0) {
-        st = am_fail(err, AM_ERR_INVALID,
-                     "a triangle budget (--max-tris) applies to computed rigs; this one is written as given (%s)",
-                     rig->explicit_skin ? "an explicit skin, as the viewer's uploader makes it" : "its own faces");
+        st = am_fail(
+            err, AM_ERR_INVALID,
+            "a triangle budget (the max_tris option) applies to computed rigs; this one is written as given (%s)",
+            rig->explicit_skin ? "an explicit skin, as the viewer's uploader makes it" : "its own faces");
         goto done;
     } else {
         sum->tris_in = out->triangle_count;
@@ -659,7 +660,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if (face_count > 1 && opts.require_meshdata && rig->face_count > 1) {
         st = am_fail(err, AM_ERR_INVALID,
                      "the meshdata was required but the mesh has %zu faces (%zu materials), and WorldBridge writes "
-                     "weights into submesh 0 only: leave out --meshdata (the .llmesh and .dae carry "
+                     "weights into submesh 0 only: leave the require_meshdata option off (the .llmesh and .dae carry "
                      "every face)",
                      face_count, rig->face_count);
         goto done;
@@ -667,8 +668,8 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
     if (face_count > 1 && opts.require_meshdata) {
         st = am_fail(err, AM_ERR_INVALID,
                      "the meshdata was required but %zu vertices need %zu faces of at most %zu, and WorldBridge writes "
-                     "weights into submesh 0 only: pass --max-tris %zu or less for one face, or leave "
-                     "out --meshdata (the .llmesh and .dae carry every face)",
+                     "weights into submesh 0 only: set the max_tris option to %zu or less for one face, or leave the "
+                     "require_meshdata option off (the .llmesh and .dae carry every face)",
                      sum->unique_vertex_count, face_count, opts.face_vertex_limit, sum->tris_fit_one_face);
         goto done;
     }
@@ -681,7 +682,7 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         am_skin_warn(sum,
                      "%zu vertices need %zu faces of at most %zu (%.2f%% on two): WorldBridge takes weights from "
                      "submesh 0 only, so no meshdata was written; the .llmesh and .dae carry every face; "
-                     "--max-tris %zu gives one face",
+                     "the max_tris option %zu gives one face",
                      sum->unique_vertex_count, face_count, opts.face_vertex_limit, 100.0 * sum->duplicated_share,
                      sum->tris_fit_one_face);
     t1 = am_clock_wall_s();

@@ -85,12 +85,13 @@ am_status am_skin_build_encoded_beside(const am_rig *rig, const am_skeleton *ske
     for (int attempt = 0;; attempt++) {
         am_status st = am_skin_build(rig, skel, &o, res, err);
         if (st && attempt > 0 && st == AM_ERR_INVALID)
-            return am_fail(err, AM_ERR_INVALID,
-                           "estimated animesh triangles %.0f (measured after a reduction to %zu triangles) exceed the "
-                           "region limit %ld, and the %ld triangles that would fit cannot be reached keeping the "
-                           "weights: pass --region-max-tris %.0f or more if the region allows it, or reduce the mesh "
-                           "in its modeller",
-                           first_est, first_tris, o.region_max_tris, o.max_tris, ceil(first_est));
+            return am_fail(
+                err, AM_ERR_INVALID,
+                "estimated animesh triangles %.0f (measured after a reduction to %zu triangles) exceed the "
+                "region limit %ld, and the %ld triangles that would fit cannot be reached keeping the "
+                "weights: set the region_max_tris option to %.0f or more if the region allows it, or reduce the mesh "
+                "in its modeller",
+                first_est, first_tris, o.region_max_tris, o.max_tris, ceil(first_est));
         if (st)
             return st;
         if (attempt > 0)
@@ -162,13 +163,14 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     am_skin_summary *sum = &res.summary;
     drop_lod_faces(&res);
     if (sum->over_region_limit) {
-        st = am_fail(err, AM_ERR_INVALID,
-                     "estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris; the viewer "
-                     "would not let the object become animesh): pass --max-tris %.0f or less (or leave it out: animesh "
-                     "reduces to what fits), or --region-max-tris %.0f if the region allows it",
-                     sum->est_tris_max, sum->region_max_tris,
-                     floor((double)res.triangle_count * (double)sum->region_max_tris / sum->est_tris_max * 0.98),
-                     ceil(sum->est_tris_max));
+        st = am_fail(
+            err, AM_ERR_INVALID,
+            "estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris; the viewer "
+            "would not let the object become animesh): set the max_tris option to %.0f or less (or leave it out: "
+            "animesh reduces to what fits), or the region_max_tris option to %.0f if the region allows it",
+            sum->est_tris_max, sum->region_max_tris,
+            floor((double)res.triangle_count * (double)sum->region_max_tris / sum->est_tris_max * 0.98),
+            ceil(sum->est_tris_max));
         goto done;
     }
     double t0 = am_clock_wall_s();

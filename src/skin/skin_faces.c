@@ -209,11 +209,12 @@ am_status am_skin_split_faces(am_skin_result *res, size_t limit, const size_t *r
             run++;
         size_t run_end = run < run_count ? run_start[run + 1] : nt;
         if (*face_count == AM_MESH_MAX_FACES) {
-            st = am_fail(err, AM_ERR_INVALID,
-                         "the mesh needs more than %d faces of at most %zu vertices (%zu vertices, triangle %zu of "
-                         "%zu onward does not fit): reduce it with a triangle budget (--max-tris) or split it into "
-                         "several objects",
-                         AM_MESH_MAX_FACES, limit, used, pos, nt);
+            st = am_fail(
+                err, AM_ERR_INVALID,
+                "the mesh needs more than %d faces of at most %zu vertices (%zu vertices, triangle %zu of "
+                "%zu onward does not fit): reduce it with a triangle budget (the max_tris option) or split it into "
+                "several objects",
+                AM_MESH_MAX_FACES, limit, used, pos, nt);
             break;
         }
         /* how far this face reaches */

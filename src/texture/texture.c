@@ -23,12 +23,12 @@ am_status am_texture_check_size(uint32_t width, uint32_t height, am_error *err)
     if (width > AM_TEXTURE_MAX_SIDE || height > AM_TEXTURE_MAX_SIDE)
         return am_fail(err, AM_ERR_INVALID,
                        "image is %ux%u: Second Life textures are at most %u pixels on a side "
-                       "(animesh texture --resize scales it to %ux%u)",
+                       "(the resize option scales it to %ux%u)",
                        width, height, AM_TEXTURE_MAX_SIDE, am_texture_fit_side(width), am_texture_fit_side(height));
     if (!is_pow2(width) || !is_pow2(height))
         return am_fail(err, AM_ERR_INVALID,
                        "image is %ux%u: each side must be a power of two (1, 2, 4, ... 1024) "
-                       "(animesh texture --resize scales it down to %ux%u)",
+                       "(the resize option scales it down to %ux%u)",
                        width, height, am_texture_fit_side(width), am_texture_fit_side(height));
     return AM_OK;
 }

@@ -56,9 +56,10 @@ am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleto
         s = am_anim_validate(&anim, skel, &rep, err);
         for (size_t i = 0; !s && i < rep.count; i++) {
             const am_anim_issue *is = &rep.issues[i];
-            const char *hint = is->severity == AM_ANIM_REJECT_UPLOAD
-                                   ? " (--allow-unknown-joints sends it anyway: the viewer drops that joint in-world)"
-                                   : "";
+            const char *hint =
+                is->severity == AM_ANIM_REJECT_UPLOAD
+                    ? " (the allow_unknown_joints option sends it anyway: the viewer drops that joint in-world)"
+                    : "";
             if (is->severity == AM_ANIM_REJECT_UPLOAD && allow_unknown_joints) {
                 if (unknown_joints)
                     (*unknown_joints)++;

@@ -89,7 +89,7 @@ am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *
             play_found = 1;
     }
     if (!play_found)
-        return am_fail(err, AM_ERR_INVALID, "--play %s names no animation given with --anim", in->play);
+        return am_fail(err, AM_ERR_INVALID, "the play option %s names none of the animations given", in->play);
     const char *salt = in->uuid_salt && in->uuid_salt[0] ? in->uuid_salt : NULL;
     if (salt && am_oar_check_salt(salt, err))
         return AM_ERR_INVALID;

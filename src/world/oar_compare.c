@@ -175,7 +175,7 @@ static void compare_assets(lines *l, const am_oar_contents *ours, const am_oar_c
         while (at < f->size && at < e->size && f->data[at] == e->data[at])
             at++;
         const char *fix = "the grid stores an asset UUID once and skips it on every later load: build the archive "
-                          "again with animesh oar --salt NEW to send new UUIDs";
+                          "again with a new salt (the uuid_salt option) to send new UUIDs";
         if (at == f->size && f->size < e->size)
             add(l, "%s: the region holds only the first %zu of the archive's %zu bytes: a cut-short copy stored by an "
                    "earlier load (%s)",

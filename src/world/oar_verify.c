@@ -145,7 +145,7 @@ static am_status open_save(const char *path, const save_rules *r, int *fd, struc
     else if (st->st_uid != r->owner)
         s = am_fail(err, AM_ERR_INVALID,
                     "the file where the region's save should be belongs to uid %u, not the region's %u: refused "
-                    "(--verify-uid names the user the region runs as)",
+                    "(the region_uid option names the user the region runs as)",
                     (unsigned)st->st_uid, (unsigned)r->owner);
     else if (st->st_nlink != 1)
         s = am_fail(err, AM_ERR_INVALID, "the file where the region's save should be has %lu links: refused",
@@ -182,8 +182,8 @@ static am_status read_when_whole(const char *path, const save_rules *rules, am_o
         if (now_ms() - t0 > vo->appear_ms)
             return am_fail(err, AM_ERR_IO,
                            "the region answered `saved` but its save %s is not on this machine after %.1f s: the "
-                           "region host's file system is not this one (give --verify-dir DIR, a directory both see "
-                           "at the same path, or --no-verify)",
+                           "region host's file system is not this one (give the dir option a directory both see "
+                           "at the same path, or do not verify)",
                            path, vo->appear_ms / 1000.0);
         sleep_ms(vo->poll_ms);
     }
@@ -273,7 +273,7 @@ am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *regio
         base = "/tmp";
     char dir[PATH_MAX], path[PATH_MAX + 64], theirs[PATH_MAX + 128], name[64];
     if (snprintf(dir, sizeof dir, "%s/animesh-verify-XXXXXX", base) >= (int)sizeof dir)
-        return am_fail(err, AM_ERR_USAGE, "--verify-dir path too long");
+        return am_fail(err, AM_ERR_USAGE, "the dir option's path is too long");
     am_status s = save_name(name, sizeof name, err);
     if (s)
         return s;

@@ -45,7 +45,7 @@ am_status am_worldbridge_client_init(am_worldbridge_client *c, const am_worldbri
     c->opt = *opt;
     if (!opt->dry_run_dir) {
         if (!opt->base_url || !opt->base_url[0])
-            return am_fail(err, AM_ERR_USAGE, "no WorldBridge URL: pass --bridge URL or set WORLDBRIDGE_URL");
+            return am_fail(err, AM_ERR_USAGE, "no WorldBridge URL: give the base_url option or set WORLDBRIDGE_URL");
         if (strncmp(opt->base_url, "http://", 7) != 0 && strncmp(opt->base_url, "https://", 8) != 0)
             return am_fail(err, AM_ERR_USAGE, "WorldBridge URL must start with http:// or https://");
         /* commands are appended to the path: a query or fragment would swallow them (and a
