@@ -35,9 +35,7 @@ static am_status known_keys(json_t *o, const char *const *keys, size_t n, const 
     json_t *v;
     json_object_foreach(o, k, v)
     {
-        bool ok = false;
-        for (size_t i = 0; i < n && !ok; i++)
-            ok = strcmp(k, keys[i]) == 0;
+        bool ok = am_batch_field_known(k, keys, n);
         char field[300];
         snprintf(field, sizeof field, "%s%s%s", at, at[0] ? "." : "", k);
         if (strcmp(k, "password") == 0)

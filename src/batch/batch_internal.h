@@ -65,6 +65,10 @@ am_status am_batch_thumbnail(const char *sheet_png, const char *thumb_png, am_er
 /* CATALOG/index.html from the catalogue database and the states (batch_page.c). */
 am_status am_batch_page_write(const am_batch_plan *plan, const am_batch_status *status, am_error *err);
 
+/* True when `key` is one of the `n` names in `allowed` (a JSON object's fields checked against
+ * those a manifest or a grid file may hold). */
+bool am_batch_field_known(const char *key, const char *const *allowed, size_t n);
+
 /* Valid creature name: 1-100 of A-Z a-z 0-9 _ - . not starting with '.' or '-'. */
 bool am_batch_name_ok(const char *name);
 

@@ -416,16 +416,21 @@ static am_status manifest_strings(json_t *arr, const char *where, const char ***
     return AM_OK;
 }
 
+bool am_batch_field_known(const char *key, const char *const *allowed, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(key, allowed[i]) == 0)
+            return true;
+    return false;
+}
+
 static am_status manifest_keys(json_t *obj, const char *const *allowed, size_t n, const char *where, am_error *err)
 {
     const char *k;
     json_t *v;
     json_object_foreach(obj, k, v)
     {
-        bool ok = false;
-        for (size_t i = 0; i < n && !ok; i++)
-            ok = strcmp(k, allowed[i]) == 0;
-        if (!ok)
+        if (!am_batch_field_known(k, allowed, n))
             return am_fail_where(err, AM_ERR_INVALID, where, "unknown field '%s' (docs/batch.md lists the manifest's)",
                                  k);
     }

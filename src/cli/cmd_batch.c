@@ -86,6 +86,14 @@ static int load_plan(const char *catalog, am_batch_plan *plan)
     return AM_EXIT_OK;
 }
 
+/* The one CATALOG operand after the options, its plan loaded; an exit code (0 ok). */
+static int catalog_operand(const am_cli_opts *op, int argc, char **argv, const char *cmd, am_batch_plan *plan)
+{
+    if (op->first != argc - 1)
+        return am_cli_usage(cmd, "expected exactly one CATALOG folder");
+    return load_plan(argv[op->first], plan);
+}
+
 static int cmd_plan(int argc, char **argv)
 {
     enum { O_OUT = 256, O_MANIFEST, O_SKEL };
@@ -257,10 +265,8 @@ static int cmd_status(int argc, char **argv, bool index_only)
             json = true;
     if (c == AM_CLI_OPTS_STOP)
         return op.rc;
-    if (op.first != argc - 1)
-        return am_cli_usage(cmd, "expected exactly one CATALOG folder");
     am_batch_plan plan;
-    int rc = load_plan(argv[op.first], &plan);
+    int rc = catalog_operand(&op, argc, argv, cmd, &plan);
     if (rc)
         return rc;
     am_error err;
@@ -397,10 +403,8 @@ static int cmd_wait(int argc, char **argv)
             return am_cli_usage("batch wait", "--timeout: expected seconds, got '%s'", op.arg);
     if (c == AM_CLI_OPTS_STOP)
         return op.rc;
-    if (op.first != argc - 1)
-        return am_cli_usage("batch wait", "expected exactly one CATALOG folder");
     am_batch_plan plan;
-    int rc = load_plan(argv[op.first], &plan);
+    int rc = catalog_operand(&op, argc, argv, "batch wait", &plan);
     if (rc)
         return rc;
     am_error err;
