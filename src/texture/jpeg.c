@@ -98,20 +98,35 @@ static void cmyk_to_rgb(const uint8_t *cmyk, uint8_t *rgb, uint32_t width, bool 
     }
 }
 
-am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err)
+/* The start-of-image marker and a size libjpeg's source can take. */
+static am_status check_head(const uint8_t *data, size_t size, am_error *err)
 {
-    memset(out, 0, sizeof *out);
     if (size < 3 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF)
         return am_fail(err, AM_ERR_INVALID, "not a JPEG file (no start-of-image marker)");
     if (size > (size_t)0xFFFFFFFFu)
         return am_fail(err, AM_ERR_INVALID, "JPEG of %zu bytes is too large", size);
+    return AM_OK;
+}
+
+/* A decompressor whose errors and warnings come to the guard (the caller sets its jump). */
+static void guard_init(struct jpeg_decompress_struct *cinfo, jpeg_guard *guard)
+{
+    memset(cinfo, 0, sizeof *cinfo);
+    memset(guard, 0, sizeof *guard);
+    cinfo->err = jpeg_std_error(&guard->mgr);
+    guard->mgr.error_exit = on_error;
+    guard->mgr.emit_message = on_message;
+}
+
+am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out, am_error *err)
+{
+    memset(out, 0, sizeof *out);
+    am_status head = check_head(data, size, err);
+    if (head)
+        return head;
     struct jpeg_decompress_struct cinfo;
     jpeg_guard guard;
-    memset(&cinfo, 0, sizeof cinfo);
-    memset(&guard, 0, sizeof guard);
-    cinfo.err = jpeg_std_error(&guard.mgr);
-    guard.mgr.error_exit = on_error;
-    guard.mgr.emit_message = on_message;
+    guard_init(&cinfo, &guard);
     guard.progress.progress_monitor = on_progress;
     /* Row buffer for the CMYK path; freed after the jump too. */
     uint8_t *volatile row = NULL;
@@ -169,17 +184,12 @@ am_status am_tex_jpeg_decode(const uint8_t *data, size_t size, am_tex_image *out
 am_status am_tex_jpeg_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, am_error *err)
 {
     *width = *height = 0;
-    if (size < 3 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF)
-        return am_fail(err, AM_ERR_INVALID, "not a JPEG file (no start-of-image marker)");
-    if (size > (size_t)0xFFFFFFFFu)
-        return am_fail(err, AM_ERR_INVALID, "JPEG of %zu bytes is too large", size);
+    am_status head = check_head(data, size, err);
+    if (head)
+        return head;
     struct jpeg_decompress_struct cinfo;
     jpeg_guard guard;
-    memset(&cinfo, 0, sizeof cinfo);
-    memset(&guard, 0, sizeof guard);
-    cinfo.err = jpeg_std_error(&guard.mgr);
-    guard.mgr.error_exit = on_error;
-    guard.mgr.emit_message = on_message;
+    guard_init(&cinfo, &guard);
     if (setjmp(guard.jump)) {
         jpeg_destroy_decompress(&cinfo);
         return am_fail(err, AM_ERR_INVALID, "%s", guard.message);
