@@ -1,8 +1,9 @@
 #!/bin/sh
 # ctest `example_retarget_gltf`: runs examples/retarget_gltf on the real Ready Player Me avatar
 # (glTF) and Mixamo's Walking.fbx (motion only) into a temporary folder, checks that it printed
-# and wrote NAME_PART.llmesh (one per skinned mesh) and Walking.anim and that they decode (`animesh mesh decode`,
-# `animesh anim check`), then removes the folder. Exit 77 (skipped) without the shared files.
+# and wrote NAME_PART.llmesh (one per skinned mesh) and Walking.anim and that they decode
+# (`animesh mesh decode`, `animesh anim check`), then removes the folder. Exit 77 (skipped)
+# without the shared files.
 #   usage: retarget_gltf.sh EXAMPLE ANIMESH SHARED_DIR
 set -eu
 example=$1 animesh=$2 shared=$3
