@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -361,6 +363,30 @@ static void test_killed_worker_leaves_the_previous_set(void **state)
     free(rec);
 }
 
+/* Two runs into one catalogue: the second is refused at once (it would convert every job
+ * again beside the first), saying so; the first's lock goes with it. */
+static void test_a_second_run_of_one_catalogue_is_refused(void **state)
+{
+    fixture *f = *state;
+    char out[65536], catalog[700], lock[800];
+    snprintf(catalog, sizeof catalog, "%s/two", f->dir);
+    plan(f, catalog, out, sizeof out);
+    snprintf(lock, sizeof lock, "%s/run", catalog);
+    mkdir(lock, 0777);
+    snprintf(lock, sizeof lock, "%s/run/.lock", catalog);
+    int fd = open(lock, O_RDWR | O_CREAT, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0); /* a run in progress */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "batch run '%s' --jobs 2", catalog), 2);
+    assert_in(out, "another batch run is running on this catalogue");
+    char results[800];
+    snprintf(results, sizeof results, "%s/results", catalog);
+    assert_false(exists(results)); /* nothing converted */
+    close(fd); /* the first run ends */
+    assert_int_equal(am_test_run_cli(out, sizeof out, "batch run '%s' --jobs 2", catalog), 1);
+    assert_in(out, "ran 40 of 40 jobs: 36 done, 4 failed");
+}
+
 static void test_job_from_the_slurm_array_index(void **state)
 {
     fixture *f = *state;
@@ -445,6 +471,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_local_engine_rerun_and_one_change, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gnu_parallel_engine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_killed_worker_leaves_the_previous_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_second_run_of_one_catalogue_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_from_the_slurm_array_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_manifest_errors_name_entry_and_field, setup, teardown),
     };

@@ -468,10 +468,29 @@ am_status am_batch_wait(am_batch_plan *plan, double timeout_s, am_progress_fn pr
     return AM_OK;
 }
 
+static am_status run_locked(am_batch_plan *plan, const am_batch_run_options *o, am_batch_run_result *result,
+                            am_error *err);
+
 am_status am_batch_run(am_batch_plan *plan, const am_batch_run_options *o, am_batch_run_result *result, am_error *err)
 {
     memset(result, 0, sizeof *result);
     result->total = plan->job_count;
+    /* One run per catalogue at a time: a second would convert every job again beside it. */
+    char dir[AM_BATCH_PATH_MAX];
+    int lock = -1;
+    am_status s = run_dir(plan, dir, sizeof dir, err);
+    if (!s)
+        s = am_batch_lock(plan->catalog, dir, "run", &lock, err);
+    if (s)
+        return s;
+    s = run_locked(plan, o, result, err);
+    close(lock);
+    return s;
+}
+
+static am_status run_locked(am_batch_plan *plan, const am_batch_run_options *o, am_batch_run_result *result,
+                            am_error *err)
+{
     size_t changed = 0;
     am_status s = am_batch_plan_refresh(plan, &changed, err);
     if (s)

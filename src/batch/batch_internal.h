@@ -19,6 +19,11 @@
 #define AM_BATCH_RUN_DIR "run"
 #define AM_BATCH_PATH_MAX 4096
 
+/* One writer of a kind at a time per catalogue: an exclusive flock on DIR/.lock (created),
+ * held while *fd stays open (close it to release; a killed holder releases it). Another
+ * holder: AM_ERR_USAGE "another batch WHAT is running on this catalogue". */
+am_status am_batch_lock(const char *catalog, const char *dir, const char *what, int *fd, am_error *err);
+
 /* "CATALOG/part/part..." into buf; false when it does not fit. */
 bool am_batch_path(char *buf, size_t size, const char *catalog, const char *a, const char *b);
 

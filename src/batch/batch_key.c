@@ -1,10 +1,13 @@
 /* Job keys (batch.h): SHA-256 of the files a job reads, remembered in the catalogue's hash
- * cache so that a run with nothing changed stats its inputs instead of reading them. */
+ * cache so that a run with nothing changed stats its inputs instead of reading them; and the
+ * catalogue's paths and its one-writer locks. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,6 +59,21 @@ static bool is_hex64(const char *s)
         if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
             return false;
     return s[64] == '\0';
+}
+
+am_status am_batch_lock(const char *catalog, const char *dir, const char *what, int *fd, am_error *err)
+{
+    char path[AM_BATCH_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/.lock", dir);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return am_fail_where(err, AM_ERR_IO, path, "cannot create: %s", strerror(errno));
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        close(*fd);
+        *fd = -1;
+        return am_fail_where(err, AM_ERR_USAGE, catalog, "another batch %s is running on this catalogue", what);
+    }
+    return AM_OK;
 }
 
 am_status am_batch_hash_cache_load(am_batch_hash_cache *c, const char *catalog, am_error *err)

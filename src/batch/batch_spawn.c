@@ -825,22 +825,6 @@ static am_status make_lanes(spawn_ctx *c, am_error *err)
     return s;
 }
 
-/* One writer at a time per catalogue: CATALOG/spawn/.lock. */
-static am_status lock_catalog(const spawn_ctx *c, int *fd, am_error *err)
-{
-    char path[AM_BATCH_PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/.lock", c->spawn_dir);
-    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (*fd < 0)
-        return am_fail_where(err, AM_ERR_IO, path, "cannot create: %s", strerror(errno));
-    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-        close(*fd);
-        *fd = -1;
-        return am_fail_where(err, AM_ERR_USAGE, c->plan->catalog, "another batch spawn is running on this catalogue");
-    }
-    return AM_OK;
-}
-
 am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, const am_batch_spawn_options *opts,
                          am_batch_spawn_result *result, am_error *err)
 {
@@ -853,7 +837,7 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
     int lock = -1;
     am_status s = am_mkdir_p(c.spawn_dir, err);
     if (!s)
-        s = lock_catalog(&c, &lock, err);
+        s = am_batch_lock(plan->catalog, c.spawn_dir, "spawn", &lock, err);
     if (!s)
         s = rows_load(&c, err);
     size_t nitems = opts->remove ? c.nrows : plan->job_count;
