@@ -349,6 +349,24 @@ static void test_killed_worker_leaves_the_previous_set(void **state)
     assert_memory_equal(now, rec, n);
     free(now);
 
+    /* A link planted where the creature's folder goes: the next set takes its place, the
+     * link's target is left as it was. */
+    char victim[1200], planted[1300];
+    snprintf(victim, sizeof victim, "%s/victim", f->dir);
+    mkdir(victim, 0777);
+    snprintf(planted, sizeof planted, "%s/notes.txt", victim);
+    am_test_write_text(planted, "mine\n");
+    char aside[1300];
+    snprintf(aside, sizeof aside, "%s.aside", folder);
+    assert_int_equal(rename(folder, aside), 0);
+    assert_int_equal(symlink(victim, folder), 0);
+    assert_int_equal(am_test_run_cli(out, sizeof out, "batch work '%s' --job 0 --force", catalog), 0);
+    struct stat ls;
+    assert_int_equal(lstat(folder, &ls), 0);
+    assert_true(S_ISDIR(ls.st_mode)); /* a real folder now, not the link */
+    assert_int_equal(am_test_count_entries(victim), 1);
+    am_test_rmtree(aside);
+
     /* Run again (forced): the stage of the killed worker is swept, the set replaced whole. */
     assert_int_equal(am_test_run_cli(out, sizeof out, "batch run '%s' --force --jobs 1", catalog), 0);
     char creatures[1300];

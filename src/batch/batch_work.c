@@ -63,6 +63,9 @@ static void remove_tree_at(int parent, const char *name, unsigned depth)
         } else {
             close(fd);
         }
+    } else if (errno == ELOOP || errno == ENOTDIR) {
+        unlinkat(parent, name, 0); /* a link (or a file) where a folder was: it goes, its target stays */
+        return;
     }
     unlinkat(parent, name, AT_REMOVEDIR);
 }
