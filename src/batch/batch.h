@@ -105,6 +105,10 @@ am_status am_batch_plan_make(const char *catalog, const am_batch_plan_options *o
                              am_error *err);
 /* Read CATALOG/plan.json. */
 am_status am_batch_plan_load(const char *catalog, am_batch_plan *plan, am_error *err);
+/* The same from plan.json's bytes in memory (`source` names them in errors); plan->catalog is
+ * `catalog` as given. Every job has a valid name, a model and a 64-digit key, or it fails. */
+am_status am_batch_plan_parse(const char *catalog, const uint8_t *data, size_t size, const char *source,
+                              am_batch_plan *plan, am_error *err);
 void am_batch_plan_free(am_batch_plan *plan);
 
 /* The key of a job from its files' current bytes (hashing through CATALOG/.hashes, a cache
@@ -193,6 +197,8 @@ typedef struct am_batch_run_result {
     size_t total;          /* jobs in the plan */
     size_t todo;           /* jobs this run started (or wrote into the Slurm script) */
     size_t done, failed;   /* of those, as recorded when the run ended */
+    size_t killed;         /* workers killed by a signal mid-job (local, parallel): their previous
+                              set and record stand, the job runs again next time it is asked */
     char script[1024];     /* slurm: the script written */
     char slurm_job[64];    /* slurm: the job id sbatch gave, "" when not submitted */
 } am_batch_run_result;

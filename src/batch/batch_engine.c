@@ -137,7 +137,7 @@ static pid_t start(char *const *argv, const char *log)
 /* --- local -------------------------------------------------------------------------------------- */
 
 static am_status run_local(const am_batch_plan *plan, const am_batch_run_options *o, const size_t *todo, size_t n,
-                           am_error *err)
+                           size_t *killed, am_error *err)
 {
     unsigned workers = o->jobs ? o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     if (workers < 1)
@@ -193,15 +193,19 @@ static am_status run_local(const am_batch_plan *plan, const am_batch_run_options
             const am_batch_job *j = &plan->jobs[slot_job[w]];
             char error[512];
             am_batch_state st = am_batch_job_state(plan, slot_job[w], error, sizeof error);
-            if (st == AM_BATCH_DONE) {
+            if (WIFSIGNALED(status)) { /* killed: whatever its record says is the previous run's */
+                failed++;
+                (*killed)++;
+                am_progress(o->progress, o->progress_user, "%s: KILLED by signal %d mid-job: its previous set and "
+                            "record stand; run again to convert it", j->name, WTERMSIG(status));
+            } else if (st == AM_BATCH_DONE) {
                 done++;
                 am_progress(o->progress, o->progress_user, "%s: done", j->name);
             } else {
                 failed++;
                 if (st != AM_BATCH_FAILED)
-                    snprintf(error, sizeof error, "the worker ended without a record (%s %d; see %s)",
-                             WIFSIGNALED(status) ? "signal" : "exit code",
-                             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), log);
+                    snprintf(error, sizeof error, "the worker ended without a record (exit code %d; see %s)",
+                             WEXITSTATUS(status), log);
                 am_progress(o->progress, o->progress_user, "%s: FAILED: %s", j->name, error);
             }
             progress_line(o, done, failed, n, t0);
@@ -242,8 +246,31 @@ static int wait_following(pid_t pid, const am_batch_plan *plan, const am_batch_r
     return status;
 }
 
+/* Jobs GNU parallel's joblog says a signal ended (its 8th column): reported and counted. */
+static size_t joblog_killed(const char *joblog, const am_batch_plan *plan, const am_batch_run_options *o)
+{
+    FILE *f = fopen(joblog, "r");
+    if (!f)
+        return 0;
+    char line[AM_BATCH_PATH_MAX * 3];
+    size_t killed = 0;
+    while (fgets(line, sizeof line, f)) {
+        int sig = 0;
+        const char *job = strstr(line, "--job ");
+        /* Seq Host Starttime JobRuntime Send Receive Exitval Signal Command */
+        if (sscanf(line, "%*s %*s %*s %*s %*s %*s %*s %d", &sig) != 1 || sig == 0 || !job)
+            continue;
+        size_t index = (size_t)strtoull(job + 6, NULL, 10);
+        killed++;
+        am_progress(o->progress, o->progress_user, "%s: KILLED by signal %d mid-job: its previous set and record "
+                    "stand; run again to convert it", index < plan->job_count ? plan->jobs[index].name : "?", sig);
+    }
+    fclose(f);
+    return killed;
+}
+
 static am_status run_parallel(const am_batch_plan *plan, const am_batch_run_options *o, const size_t *todo, size_t n,
-                              am_error *err)
+                              size_t *killed, am_error *err)
 {
     char dir[AM_BATCH_PATH_MAX];
     am_status s = run_dir(plan, dir, sizeof dir, err);
@@ -300,6 +327,7 @@ static am_status run_parallel(const am_batch_plan *plan, const am_batch_run_opti
     if (WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 255))
         return am_fail(err, AM_ERR_IO, "GNU parallel did not run (exit code %d; see %s): is the parallel package installed?",
                        WEXITSTATUS(status), log);
+    *killed = joblog_killed(joblog, plan, o);
     return AM_OK;
 }
 
@@ -507,9 +535,9 @@ static am_status run_locked(am_batch_plan *plan, const am_batch_run_options *o, 
                 o->engine == AM_BATCH_ENGINE_LOCAL ? "local" : o->engine == AM_BATCH_ENGINE_PARALLEL ? "GNU parallel"
                                                                                                       : "Slurm");
     if (n && o->engine == AM_BATCH_ENGINE_LOCAL)
-        s = run_local(plan, o, todo, n, err);
+        s = run_local(plan, o, todo, n, &result->killed, err);
     else if (n && o->engine == AM_BATCH_ENGINE_PARALLEL)
-        s = run_parallel(plan, o, todo, n, err);
+        s = run_parallel(plan, o, todo, n, &result->killed, err);
     else if (n && o->engine == AM_BATCH_ENGINE_SLURM)
         s = run_slurm(plan, o, todo, n, result, err);
     if (!s && o->engine != AM_BATCH_ENGINE_SLURM)

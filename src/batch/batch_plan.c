@@ -797,11 +797,24 @@ am_status am_batch_plan_load(const char *catalog, am_batch_plan *plan, am_error 
             am_error_where(err, "not a catalogue (animesh batch plan makes one)");
         return s;
     }
-    am_jlex l;
-    am_jlex_from_mem(&l, (const char *)data, size, path, err);
-    s = lex_plan(&l, plan, path, err);
-    am_jlex_free(&l);
+    char *catalog_path = plan->catalog;
+    plan->catalog = NULL;
+    s = am_batch_plan_parse(catalog_path, data, size, path, plan, err);
+    free(catalog_path);
     free(data);
+    return s;
+}
+
+am_status am_batch_plan_parse(const char *catalog, const uint8_t *data, size_t size, const char *source,
+                              am_batch_plan *plan, am_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    if (!(plan->catalog = am_strdup(catalog)))
+        return am_fail_nomem(err, "the batch plan");
+    am_jlex l;
+    am_jlex_from_mem(&l, (const char *)data, size, source, err);
+    am_status s = lex_plan(&l, plan, source, err);
+    am_jlex_free(&l);
     if (s)
         am_batch_plan_free(plan);
     return s;

@@ -384,7 +384,13 @@ static int cmd_run(int argc, char **argv)
     rc = am_batch_index(&plan, &st, &err) ? am_cli_report(&err) : AM_EXIT_OK;
     if (!rc) {
         printf("%s: ran %zu of %zu jobs: %zu done, %zu failed\n", plan.catalog, r.todo, r.total, r.done, r.failed);
+        if (r.killed)
+            printf("%zu worker%s killed mid-job: the previous sets and records stand; run again to convert what "
+                   "is pending (a job rerun with --force needs --force again)\n",
+                   r.killed, r.killed == 1 ? " was" : "s were");
         rc = print_status(&plan, &st, false);
+        if (r.killed && !rc)
+            rc = AM_EXIT_INVALID;
         am_batch_status_free(&st);
     }
     am_batch_plan_free(&plan);
