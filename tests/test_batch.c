@@ -21,6 +21,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "batch/batch.h"
 #include "support/batch_library.h"
 #include "support/test_support.h"
 
@@ -405,6 +406,35 @@ static void test_a_second_run_of_one_catalogue_is_refused(void **state)
     assert_in(out, "ran 40 of 40 jobs: 36 done, 4 failed");
 }
 
+/* plan.json read from memory: a field given twice keeps the last (the first freed: the fuzz
+ * target's leak), a job without a key is refused naming it, and a failed read leaves nothing. */
+static void test_plan_reader_duplicates_and_damage(void **state)
+{
+    (void)state;
+    static const char twice[] =
+        "{\"version\":\"a\",\"version\":\"b\",\"skeleton\":\"/s\",\"jobs\":[{\"name\":\"x\",\"name\":\"fox\","
+        "\"model\":\"/m\",\"motions\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\",\"l\",\"m\","
+        "\"n\",\"o\",\"p\",\"q\",\"r\",\"s\",\"t\"],\"motions\":[\"run\"],"
+        "\"key\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}]}";
+    am_batch_plan plan;
+    am_error err;
+    assert_int_equal(am_batch_plan_parse("/cat", (const uint8_t *)twice, sizeof twice - 1, "plan.json", &plan, &err),
+                     AM_OK);
+    assert_string_equal(plan.version, "b");
+    assert_int_equal(plan.job_count, 1);
+    assert_string_equal(plan.jobs[0].name, "fox");
+    assert_int_equal(plan.jobs[0].motion_count, 1); /* the second list, not appended to the first's 20 */
+    assert_string_equal(plan.jobs[0].motions[0], "run");
+    am_batch_plan_free(&plan);
+    static const char no_key[] = "{\"version\":\"a\",\"skeleton\":\"/s\",\"jobs\":[{\"name\":\"fox\","
+                                 "\"model\":\"/m\"}]}";
+    assert_int_equal(am_batch_plan_parse("/cat", (const uint8_t *)no_key, sizeof no_key - 1, "plan.json", &plan, &err),
+                     AM_ERR_INVALID);
+    assert_non_null(strstr(err.msg, "jobs[0]: name, model or key missing or invalid"));
+    assert_null(plan.jobs);
+    assert_null(plan.catalog);
+}
+
 static void test_job_from_the_slurm_array_index(void **state)
 {
     fixture *f = *state;
@@ -490,6 +520,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gnu_parallel_engine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_killed_worker_leaves_the_previous_set, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_second_run_of_one_catalogue_is_refused, setup, teardown),
+        cmocka_unit_test(test_plan_reader_duplicates_and_damage),
         cmocka_unit_test_setup_teardown(test_job_from_the_slurm_array_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_manifest_errors_name_entry_and_field, setup, teardown),
     };

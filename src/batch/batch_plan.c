@@ -662,8 +662,14 @@ am_status am_batch_plan_save(const am_batch_plan *plan, am_error *err)
 
 /* plan.json is read with the one-pass reader (core/jsonlex.h): no tree, so a plan of 100,000
  * jobs loads in a fraction of what jansson's objects take. */
+/* An array of strings into *out (a field given twice keeps the last: the first is freed). */
 static am_status lex_strv(am_jlex *l, char ***out, size_t *count, am_error *err)
 {
+    for (size_t i = 0; i < *count; i++)
+        free((*out)[i]);
+    free(*out);
+    *out = NULL;
+    *count = 0;
     size_t cap = 0;
     am_status s = am_jlex_expect(l, '[');
     for (size_t i = 0; !s && am_jlex_more(l, ']', i, &s); i++)
@@ -672,9 +678,11 @@ static am_status lex_strv(am_jlex *l, char ***out, size_t *count, am_error *err)
     return s;
 }
 
-/* A string or null into *out (NULL for null). */
+/* A string or null into *out (NULL for null); a field given twice keeps the last. */
 static am_status lex_optional(am_jlex *l, char **out, am_error *err)
 {
+    free(*out);
+    *out = NULL;
     if (am_jlex_peek(l) == 'n') {
         bool b, is_null = false;
         am_status s = am_jlex_literal(l, &b, &is_null);
