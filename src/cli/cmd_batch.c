@@ -422,6 +422,12 @@ static int cmd_wait(int argc, char **argv)
         return am_cli_report(&err);
     }
     rc = print_status(&plan, &st, false);
+    /* The array ended and a job has no record for its key: its task was killed or never ran. */
+    if (!rc && (st.pending || st.stale)) {
+        printf("%zu job%s ended without a record (a task killed or cancelled): run again to convert %s\n",
+               st.pending + st.stale, st.pending + st.stale == 1 ? "" : "s", st.pending + st.stale == 1 ? "it" : "them");
+        rc = AM_EXIT_INVALID;
+    }
     am_batch_status_free(&st);
     am_batch_plan_free(&plan);
     return rc;
