@@ -256,11 +256,11 @@ static size_t joblog_killed(const char *joblog, const am_batch_plan *plan, const
     size_t killed = 0;
     while (fgets(line, sizeof line, f)) {
         int sig = 0;
-        const char *job = strstr(line, "--job ");
+        const char *job = strstr(line, "--job"); /* our own worker command line */
         /* Seq Host Starttime JobRuntime Send Receive Exitval Signal Command */
         if (sscanf(line, "%*s %*s %*s %*s %*s %*s %*s %d", &sig) != 1 || sig == 0 || !job)
             continue;
-        size_t index = (size_t)strtoull(job + 6, NULL, 10);
+        size_t index = (size_t)strtoull(job + 5, NULL, 10); /* strtoull skips the space */
         killed++;
         am_progress(o->progress, o->progress_user, "%s: KILLED by signal %d mid-job: its previous set and record "
                     "stand; run again to convert it", index < plan->job_count ? plan->jobs[index].name : "?", sig);
