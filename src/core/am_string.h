@@ -1,0 +1,63 @@
+/* Owned strings: text a library struct holds for its caller (a name, a path, a sentence),
+ * as a pointer and a length, never cut to a fixed array.
+ *
+ * Rules, for every public struct with an am_string field:
+ * - `data` is malloc'd, NUL-terminated, and owned by the struct: the struct's own `_free`
+ *   releases it. `length` is strlen(data).
+ * - An unset string is {NULL, 0} and reads as "" through am_str(); a zeroed struct holds
+ *   only unset strings.
+ * - A caller only reads them; setting is the library's (am_string_set, am_string_setf). */
+#ifndef AM_CORE_AM_STRING_H
+#define AM_CORE_AM_STRING_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct am_string {
+    char *data;    /* NUL-terminated; NULL when unset */
+    size_t length; /* bytes before the NUL */
+} am_string;
+
+/* The text as a C string: "" when unset. */
+static inline const char *am_str(const am_string *s)
+{
+    return s && s->data ? s->data : "";
+}
+
+/* True when the string holds no text (unset or ""). */
+static inline bool am_string_empty(const am_string *s)
+{
+    return !s || s->length == 0;
+}
+
+/* Release the text; the string is unset afterwards. Safe on NULL and on unset strings. */
+void am_string_free(am_string *s);
+/* Free every string of a list, then the list (NULL is fine). */
+void am_string_list_free(am_string *list, size_t count);
+
+/* Replace the text with a copy of `text` (NULL: unset). False when out of memory: the old
+ * text is kept. */
+bool am_string_set(am_string *s, const char *text);
+/* The same with the first n bytes of text (no NUL needed). */
+bool am_string_setn(am_string *s, const char *text, size_t n);
+/* Replace the text with a printf-style one. False when out of memory: the old text is kept. */
+bool am_string_setf(am_string *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool am_string_vsetf(am_string *s, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* A copy of src into dst (dst's old text freed); false when out of memory (dst kept). */
+bool am_string_copy(am_string *dst, const am_string *src);
+
+/* Append text to a list of strings grown by doubling (*count, *cap); false when out of
+ * memory (the list is unchanged). */
+bool am_string_list_push(am_string **list, size_t *count, size_t *cap, const char *text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
