@@ -38,12 +38,12 @@ size_t am_quality_findings(const am_quality_report *r, am_quality_finding *out, 
     const am_bench_weights *w = &r->weights;
     put(out, cap, &n, r->unweighted_flag, "unweighted", "%zu unweighted vertices", w->unweighted);
     put(out, cap, &n, r->empty_major_flag, "empty_major", "%zu major bones with no weight (%s%s)", r->empty_major_count,
-        r->empty_major_count ? r->empty_major[0] : "", r->empty_major_count > 1 ? ", ..." : "");
+        r->empty_major_count ? am_str(&r->empty_major[0]) : "", r->empty_major_count > 1 ? ", ..." : "");
     put(out, cap, &n, r->sum_dev_flag, "sum_dev", "%zu vertices whose weights do not sum to 1", w->sum_dev);
     put(out, cap, &n, r->influences_flag, "max_influences", "up to %d influences on a vertex", w->max_influences);
     put(out, cap, &n, r->cross_side_flag, "cross_side_weight", "cross-side weight %.4f", w->cross_side_weight);
     put(out, cap, &n, r->mirror_flag, "mirror_err", "mirror error %.3f (worst on %s)", r->mirror_err,
-        r->mirror_joint[0] ? r->mirror_joint : "?");
+        !am_string_empty(&r->mirror_joint) ? am_str(&r->mirror_joint) : "?");
     put(out, cap, &n, r->rigid_flag, "rigid_parts", "rigid parts: %zu islands hold no bone, not all on one bone at 1.0",
         r->rigid_parts);
     for (size_t i = 0; i < r->pose_count; i++) {
@@ -51,11 +51,11 @@ size_t am_quality_findings(const am_quality_report *r, am_quality_finding *out, 
         if (!p->measured)
             continue;
         put(out, cap, &n, p->band.flag, "band", "%s: %s band %.2f (collapse line %.2f, linear blend skinning %.2f)",
-            p->name, p->band.joint, p->band.worst, p->band.collapse_line, p->band.lbs_reference);
-        put(out, cap, &n, p->strain_flag, "strain_share", "%s: strain, %.3f %% of edges outside 0.5..1.6", p->name,
+            am_str(&p->name), am_str(&p->band.joint), p->band.worst, p->band.collapse_line, p->band.lbs_reference);
+        put(out, cap, &n, p->strain_flag, "strain_share", "%s: strain, %.3f %% of edges outside 0.5..1.6", am_str(&p->name),
             100 * p->strain.share_outside);
-        put(out, cap, &n, p->leak_flag, "leak", "%s: cross-side leak %.5f x height", p->name, p->leak.max_h);
-        put(out, cap, &n, p->rigidity_flag, "rigidity", "%s: a rigid part bends %.3g m", p->name, p->rigidity_m);
+        put(out, cap, &n, p->leak_flag, "leak", "%s: cross-side leak %.5f x height", am_str(&p->name), p->leak.max_h);
+        put(out, cap, &n, p->rigidity_flag, "rigidity", "%s: a rigid part bends %.3g m", am_str(&p->name), p->rigidity_m);
     }
     if (out && n)
         qsort(out, n < cap ? n : cap, sizeof *out, cmp_flag); /* most severe first */
