@@ -463,6 +463,108 @@ static void test_rigid_part_must_be_one_bone(void **state)
     am_test_mesh_free(&m);
 }
 
+/* Texts longer than the fixed arrays the report held before (a pose name of 48, a source of
+ * 1024 and 256, 16 bones outside of 64 characters each, file names of 256) come out whole:
+ * a 300-character pose name from a poses file, a 2000-character source, 40 bones outside
+ * with 100-character names, and every report file's name, each through the report's JSON. */
+static void test_long_texts_are_kept_whole(void **state)
+{
+    creature *c = *state;
+    char dir[512], path[600];
+    am_test_tmpdir(dir, sizeof dir);
+    char pose_name[301];
+    for (size_t i = 0; i < 300; i++)
+        pose_name[i] = (char)('a' + i % 26);
+    pose_name[300] = '\0';
+    char json[800];
+    snprintf(json, sizeof json,
+             "{\"poses\": [{\"name\": \"%s\", \"band\": \"mElbowLeft\", \"kind\": \"elbow\", \"joints\": "
+             "[{\"name\": \"mElbowLeft\", \"axis\": [0, 0, 1], \"deg\": -120}]}]}",
+             pose_name);
+    snprintf(path, sizeof path, "%s/poses.json", dir);
+    am_test_write_text(path, json);
+    am_quality_pose *poses = NULL;
+    size_t pose_count = 0;
+    am_error err;
+    assert_int_equal(am_quality_poses_load(path, &poses, &pose_count, &err), AM_OK);
+    assert_int_equal(pose_count, 1);
+    assert_int_equal(poses[0].name.length, 300);
+    assert_string_equal(am_str(&poses[0].joints[0].name), "mElbowLeft");
+
+    char *source = malloc(2001);
+    assert_non_null(source);
+    for (size_t i = 0; i < 2000; i++)
+        source[i] = i % 100 == 99 ? '/' : (char)('A' + i % 26);
+    source[2000] = '\0';
+    am_rig rig;
+    assert_int_equal(am_bind_to_rig(&c->src, &c->sk, &c->res, &rig, &err), AM_OK);
+    am_bench bench;
+    assert_int_equal(am_report_bench_rig(&rig, &c->viewer, source, &bench, &err), AM_OK);
+    assert_int_equal(bench.source.length, 2000);
+    am_quality_report r;
+    assert_int_equal(am_quality_run(&bench, poses, pose_count, &r, &err), AM_OK);
+    assert_string_equal(am_str(&r.source), source);
+    assert_int_equal(r.pose_count, 1);
+    assert_string_equal(am_str(&r.poses[0].name), pose_name);
+    assert_true(r.poses[0].band.measured);
+    assert_string_equal(am_str(&r.poses[0].band.joint), "mElbowLeft");
+
+    /* 40 bones outside, 100 characters each: all 40 kept (a cap of 16 of 63 before) */
+    enum { OUTSIDE = 40 };
+    char names[OUTSIDE][101];
+    const char *name_of[OUTSIDE];
+    bool held[OUTSIDE];
+    for (size_t j = 0; j < OUTSIDE; j++) {
+        snprintf(names[j], sizeof names[j], "bone%02zu_", j);
+        memset(names[j] + 7, 'x', 93);
+        names[j][100] = '\0';
+        name_of[j] = names[j];
+        held[j] = false;
+    }
+    size_t blockers = r.blockers;
+    assert_int_equal(am_quality_bones_outside(&r, name_of, held, OUTSIDE, &err), AM_OK);
+    assert_int_equal(r.outside_count, OUTSIDE);
+    assert_int_equal(r.outside_flag, AM_FLAG_BLOCKER);
+    assert_int_equal(r.blockers, blockers + 1);
+    for (size_t j = 0; j < OUTSIDE; j++)
+        assert_string_equal(am_str(&r.outside[j]), names[j]);
+    am_buf out = {0};
+    assert_int_equal(am_quality_json(&r, &out, &err), AM_OK);
+    assert_int_equal(am_buf_append(&out, "", 1, &err), AM_OK);
+    assert_non_null(strstr((const char *)out.data, source));
+    assert_non_null(strstr((const char *)out.data, pose_name));
+    assert_non_null(strstr((const char *)out.data, names[OUTSIDE - 1]));
+    am_buf_free(&out);
+
+    /* the report's files, named whole in the caller's list */
+    am_outset *set = NULL;
+    am_string *written = NULL;
+    size_t written_count = 0;
+    const char *stem = "a_creature_with_a_long_name_that_once_had_to_fit_a_fixed_array_of_file_names_padded_to_be_long";
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_report_write(&bench, &r, poses, pose_count, set, stem, "", &written, &written_count, &err),
+                     AM_OK);
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    am_outset_free(set);
+    assert_int_equal(written_count, 4); /* JSON, text, pose sheet, the elbow's close-up */
+    char want[400];
+    snprintf(want, sizeof want, "%s_closeup_1_mElbowLeft.png", stem);
+    assert_string_equal(am_str(&written[3]), want);
+    for (size_t i = 0; i < written_count; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, am_str(&written[i]));
+        size_t size = 0;
+        free(am_test_slurp(path, &size));
+        assert_true(size > 0);
+    }
+    am_string_list_free(written, written_count);
+    am_quality_free(&r);
+    am_bench_free(&bench);
+    am_rig_free(&rig);
+    free(source);
+    am_quality_poses_free(poses, pose_count);
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_empty_major_bone_is_a_blocker),
         cmocka_unit_test(test_mirror_err_on_a_symmetric_box),
         cmocka_unit_test(test_rigid_part_must_be_one_bone),
+        cmocka_unit_test(test_long_texts_are_kept_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
