@@ -141,7 +141,7 @@ void am_bench_free(am_bench *b);
 
 /* --- motions --- */
 typedef struct am_bench_motion_info {
-    const char *source;
+    const char *source;        /* the motion's name, whole (borrowed: valid while the bench is) */
     double duration, loop_in, loop_out;
     bool loop;
     int priority;
@@ -151,8 +151,9 @@ typedef struct am_bench_motion_info {
     const double *key_times;
 } am_bench_motion_info;
 /* Name motion `motion` as the user will find it (its final path, not the temporary one it
- * was read from before an output set renamed it: core/outset.h). */
-void am_bench_motion_set_source(am_bench *b, size_t motion, const char *source);
+ * was read from before an output set renamed it: core/outset.h), kept whole. False when out
+ * of memory (the old name kept). */
+bool am_bench_motion_set_source(am_bench *b, size_t motion, const char *source);
 am_status am_bench_motion_get_info(const am_bench *b, size_t motion, am_bench_motion_info *out,
                                    am_error *err);
 
