@@ -132,8 +132,9 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
         }
         for (size_t i = 0; i < fc->index_count; i++) {
             if (fc->indices[i] >= fc->vertex_count)
-                return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "face %zu: index %zu is %u, beyond %zu vertices",
-                                     f, i, fc->indices[i], fc->vertex_count);
+                return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
+                                     "face %zu: index %zu is %u, beyond %zu vertices", f, i, fc->indices[i],
+                                     fc->vertex_count);
             b->triangles[t++] = (uint32_t)(v0 + fc->indices[i]);
         }
         v0 += fc->vertex_count;

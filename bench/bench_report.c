@@ -64,7 +64,8 @@ static json_t *pose_json(const am_bench_pose_report *r, const am_bench_set *sets
     json_t *sa = json_array();
     for (size_t k = 0; k < r->set_count; k++)
         json_array_append_new(sa, json_pack("{s:s,s:s,s:I,s:f,s:b,s:o,s:o}", "name", am_str(&sets[k].name), "expr",
-                                            am_str(&sets[k].expr), "count", (json_int_t)sets[k].count, "rigidity_m", r->sets[k].rigidity_m,
+                                            am_str(&sets[k].expr), "count", (json_int_t)sets[k].count, "rigidity_m",
+                                            r->sets[k].rigidity_m,
                                             "sampled", r->sets[k].sampled, "centre_prim", v3(r->sets[k].centre_prim),
                                             "centre_bind", v3(r->sets[k].centre_bind)));
     json_object_set_new(o, "sets", sa);

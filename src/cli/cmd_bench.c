@@ -239,7 +239,8 @@ static void pose_text(const am_bench_pose_report *r, const am_bench_set *sets, c
         const am_bench_set_result *s = &r->sets[k];
         printf("           set %s (%s, %zu vertices): rigidity %.3g m%s, centre bind (%.4f, %.4f, %.4f) prim "
                "(%.4f, %.4f, %.4f)\n",
-               am_str(&sets[k].name), am_str(&sets[k].expr), sets[k].count, s->rigidity_m, s->sampled ? " (sampled)" : "",
+               am_str(&sets[k].name), am_str(&sets[k].expr), sets[k].count, s->rigidity_m,
+               s->sampled ? " (sampled)" : "",
                s->centre_bind.x, s->centre_bind.y, s->centre_bind.z, s->centre_prim.x, s->centre_prim.y,
                s->centre_prim.z);
     }

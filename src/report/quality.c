@@ -1124,14 +1124,15 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
     json_object_set_new(w, "over4", json_integer(0));
     json_object_set_new(w, "cross_side_weight", flagged(r->weights.cross_side_weight, r->cross_side_flag));
     json_t *mirror = json_pack("{s:b, s:I, s:f, s:s, s:s}", "applies", r->mirror_applies, "pairs",
-                               (json_int_t)r->mirror_pairs, "value", r->mirror_err, "joint", am_str(&r->mirror_joint), "flag",
-                               am_flag_name(r->mirror_flag));
+                               (json_int_t)r->mirror_pairs, "value", r->mirror_err, "joint", am_str(&r->mirror_joint),
+                               "flag", am_flag_name(r->mirror_flag));
     json_object_set_new(w, "mirror_err", mirror);
     for (size_t k = 0; k < r->island_count; k++) {
         const am_quality_island *I = &r->islands[k];
         json_array_append_new(isl, json_pack("{s:I, s:b, s:I, s:b, s:b, s:s, s:s}", "vertices", (json_int_t)I->vertices,
                                              "has_faces", I->has_faces, "bones_held", (json_int_t)I->bones_held,
-                                             "rigid_part", I->rigid_part, "one_bone", I->one_bone, "bone", am_str(&I->bone),
+                                             "rigid_part", I->rigid_part, "one_bone", I->one_bone, "bone",
+                                             am_str(&I->bone),
                                              "flag", am_flag_name(I->flag)));
     }
     json_object_set_new(w, "rigid_parts", json_pack("{s:I, s:s}", "count", (json_int_t)r->rigid_parts, "flag",
@@ -1230,8 +1231,8 @@ am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err
         if (p->leak.applies)
             LINE("; leak %.5f H (%s)", p->leak.max_h, am_flag_name(p->leak_flag));
         if (p->band.measured)
-            LINE("; %s band %.2f..%.2f (%s; collapse < %.2f, LBS %.2f)", am_str(&p->band.joint), p->band.worst, p->band.best,
-                 am_flag_name(p->band.flag), p->band.collapse_line, p->band.lbs_reference);
+            LINE("; %s band %.2f..%.2f (%s; collapse < %.2f, LBS %.2f)", am_str(&p->band.joint), p->band.worst,
+                 p->band.best, am_flag_name(p->band.flag), p->band.collapse_line, p->band.lbs_reference);
         if (p->rigidity_flag != AM_FLAG_NA)
             LINE("; rigid parts %.2g m (%s)", p->rigidity_m, am_flag_name(p->rigidity_flag));
         LINE("\n");

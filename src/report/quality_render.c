@@ -293,8 +293,8 @@ am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_
     opt.frame_height = 400;
     opt.threads = threads;
     char title[200];
-    snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits", am_str(&r->poses[pi].name),
-             band->worst, band->best, am_flag_name(band->flag));
+    snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits",
+             am_str(&r->poses[pi].name), band->worst, band->best, am_flag_name(band->flag));
     s = am_render_sheet(b, fr, 2, 2, &opt, title, img, err);
     if (!s && joint && !am_string_copy(joint, &band->joint))
         s = am_fail_nomem(err, "close-up");

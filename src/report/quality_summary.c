@@ -52,10 +52,11 @@ size_t am_quality_findings(const am_quality_report *r, am_quality_finding *out, 
             continue;
         put(out, cap, &n, p->band.flag, "band", "%s: %s band %.2f (collapse line %.2f, linear blend skinning %.2f)",
             am_str(&p->name), am_str(&p->band.joint), p->band.worst, p->band.collapse_line, p->band.lbs_reference);
-        put(out, cap, &n, p->strain_flag, "strain_share", "%s: strain, %.3f %% of edges outside 0.5..1.6", am_str(&p->name),
-            100 * p->strain.share_outside);
+        put(out, cap, &n, p->strain_flag, "strain_share", "%s: strain, %.3f %% of edges outside 0.5..1.6",
+            am_str(&p->name), 100 * p->strain.share_outside);
         put(out, cap, &n, p->leak_flag, "leak", "%s: cross-side leak %.5f x height", am_str(&p->name), p->leak.max_h);
-        put(out, cap, &n, p->rigidity_flag, "rigidity", "%s: a rigid part bends %.3g m", am_str(&p->name), p->rigidity_m);
+        put(out, cap, &n, p->rigidity_flag, "rigidity", "%s: a rigid part bends %.3g m", am_str(&p->name),
+            p->rigidity_m);
     }
     if (out && n)
         qsort(out, n < cap ? n : cap, sizeof *out, cmp_flag); /* most severe first */
