@@ -12,6 +12,7 @@
 
 #include "support/bind_fixtures.h"
 #include "report/quality.h"
+#include "report/quality_summary.h"
 #include "report/report.h"
 #include "support/test_support.h"
 
@@ -565,6 +566,51 @@ static void test_long_texts_are_kept_whole(void **state)
     am_test_rmtree(dir);
 }
 
+/* A finding names its pose whole in the summary (a finding's text held 200 characters):
+ * a report put together by hand, one measured pose with a 400-character name and a
+ * collapsed band. */
+static void test_summary_names_a_long_pose_whole(void **state)
+{
+    (void)state;
+    char name[401];
+    for (size_t i = 0; i < 400; i++)
+        name[i] = (char)('a' + i % 26);
+    name[400] = '\0';
+    am_quality_pose_result pose;
+    memset(&pose, 0, sizeof pose);
+    pose.measured = true;
+    pose.worst = pose.band.flag = AM_FLAG_MAJOR;
+    pose.strain_flag = pose.leak_flag = pose.rigidity_flag = AM_FLAG_PASS;
+    pose.band.measured = true;
+    pose.band.worst = 0.41;
+    assert_true(am_string_set(&pose.name, name));
+    assert_true(am_string_set(&pose.band.joint, "mElbowLeft"));
+    am_quality_report r;
+    memset(&r, 0, sizeof r); /* zeroed: every figure passes, every text unset */
+    r.poses = malloc(sizeof *r.poses);
+    assert_non_null(r.poses);
+    r.poses[0] = pose;
+    r.pose_count = 1;
+    r.majors = 1;
+    r.worst = AM_FLAG_MAJOR;
+    am_quality_finding f[4];
+    size_t n = 0;
+    am_error err;
+    assert_int_equal(am_quality_findings(&r, f, 4, &n, &err), AM_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(f[0].key, "band");
+    assert_non_null(strstr(am_str(&f[0].text), name));
+    assert_non_null(strstr(am_str(&f[0].text), "mElbowLeft band 0.41"));
+    am_quality_findings_free(f, n);
+    am_buf text = {0};
+    assert_int_equal(am_quality_summary_text(&r, 4, &text, &err), AM_OK);
+    assert_int_equal(am_buf_append(&text, "", 1, &err), AM_OK);
+    assert_non_null(strstr((const char *)text.data, name));
+    am_buf_free(&text);
+    am_quality_free(&r);
+    assert_null(r.poses);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_mirror_err_on_a_symmetric_box),
         cmocka_unit_test(test_rigid_part_must_be_one_bone),
         cmocka_unit_test(test_long_texts_are_kept_whole),
+        cmocka_unit_test(test_summary_names_a_long_pose_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
