@@ -68,14 +68,14 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
         if (fc->no_geometry)
             continue;
         if (fc->vertex_count > AM_MESH_MAX_FACE_VERTICES || fc->index_count % 3)
-            return am_fail_where(err, AM_ERR_INVALID, b->source, "face %zu: %zu vertices, %zu indices", f,
+            return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "face %zu: %zu vertices, %zu indices", f,
                                  fc->vertex_count, fc->index_count);
         nv += fc->vertex_count;
         ni += fc->index_count;
         any_uv |= fc->uvs != NULL;
     }
     if (nv == 0)
-        return am_fail_where(err, AM_ERR_INVALID, b->source, "the measured LOD has no vertices");
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "the measured LOD has no vertices");
     b->bind_pos = malloc(3 * nv * sizeof *b->bind_pos);
     b->vertex_face = malloc(nv * sizeof *b->vertex_face);
     b->joints = calloc(4 * nv, 1);
@@ -99,7 +99,7 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
             am_vec3 q = am_mat4_transform_point(bsm, p);
             if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || fabs(q.x) > 1e6 || fabs(q.y) > 1e6 ||
                 fabs(q.z) > 1e6)
-                return am_fail_where(err, AM_ERR_INVALID, b->source,
+                return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
                                      "face %zu vertex %zu: position after the bind shape is not finite or beyond 1e6 m",
                                      f, v);
             b->bind_pos[3 * o] = (float)q.x;
@@ -132,8 +132,9 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
         }
         for (size_t i = 0; i < fc->index_count; i++) {
             if (fc->indices[i] >= fc->vertex_count)
-                return am_fail_where(err, AM_ERR_INVALID, b->source, "face %zu: index %zu is %u, beyond %zu vertices",
-                                     f, i, fc->indices[i], fc->vertex_count);
+                return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
+                                     "face %zu: index %zu is %u, beyond %zu vertices", f, i, fc->indices[i],
+                                     fc->vertex_count);
             b->triangles[t++] = (uint32_t)(v0 + fc->indices[i]);
         }
         v0 += fc->vertex_count;
@@ -216,33 +217,33 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
 {
     b->skel = skel;
     if (!b->asset.has_skin)
-        return am_fail_where(err, AM_ERR_INVALID, b->source, "no skin block: not a rigged mesh");
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "no skin block: not a rigged mesh");
     const am_skin_info *skin = &b->asset.skin;
     if (skin->joint_count == 0)
-        return am_fail_where(err, AM_ERR_INVALID, b->source, "skin: joint_names is empty");
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "skin: joint_names is empty");
     if (!skin->inverse_bind)
-        return am_fail_where(err, AM_ERR_INVALID, b->source,
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
                              "skin: no inverse_bind_matrix (the viewer skips the palette)");
     /* Matrices the viewer would turn into garbage are refused here, so every pose below
      * stays finite (the decoder checks syntax, not plausibility). */
     for (size_t i = 0; i < skin->joint_count; i++) {
         if (!mat_plausible(&skin->inverse_bind[i]))
-            return am_fail_where(err, AM_ERR_INVALID, b->source,
+            return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
                                  "skin: inverse_bind_matrix[%zu] (%s) has a non-finite or huge element", i,
                                  skin->joint_names[i]);
         if (skin->alt_inverse_bind && i < skin->alt_count && !mat_plausible(&skin->alt_inverse_bind[i]))
-            return am_fail_where(err, AM_ERR_INVALID, b->source,
+            return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
                                  "skin: alt_inverse_bind_matrix[%zu] (%s) has a non-finite or huge element", i,
                                  skin->joint_names[i]);
     }
     if (!mat_plausible(&skin->bind_shape))
-        return am_fail_where(err, AM_ERR_INVALID, b->source,
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
                              "skin: bind_shape_matrix has a non-finite or huge element");
     int want = opts && opts->lod > AM_BENCH_LOD_HIGHEST_PRESENT ? opts->lod - 1 : -1; /* -1: the highest */
     const am_mesh_lod *lod = pick_lod(&b->asset, want, &b->lod);
     if (!lod)
-        return want >= 0 ? am_fail_where(err, AM_ERR_INVALID, b->source, "LOD %d is absent", want)
-                         : am_fail_where(err, AM_ERR_INVALID, b->source, "no LOD with faces");
+        return want >= 0 ? am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "LOD %d is absent", want)
+                         : am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "no LOD with faces");
     am_status s = flatten(b, lod, err);
     if (s)
         return s;
@@ -268,8 +269,8 @@ am_status am_bench_from_decoded(am_mesh_asset *decoded, const char *source, cons
     memset(out, 0, sizeof *out);
     out->asset = *decoded;
     memset(decoded, 0, sizeof *decoded);
-    snprintf(out->source, sizeof out->source, "%s", source ? source : "mesh");
-    am_status s = init_from_asset(out, skel, opts, err);
+    am_status s = am_string_set(&out->source, source ? source : "mesh") ? init_from_asset(out, skel, opts, err)
+                                                                       : am_fail_nomem(err, "bench source");
     if (s)
         am_bench_free(out);
     return s;
@@ -336,6 +337,7 @@ void am_bench_free(am_bench *b)
     for (size_t i = 0; i < b->motion_count; i++)
         am_bench_motion_free(b->motions[i]);
     free(b->motions);
+    am_string_free(&b->source);
     memset(b, 0, sizeof *b);
 }
 

@@ -53,6 +53,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "math/am_math.h"
 #include "mesh/mesh_asset.h"
@@ -74,7 +75,8 @@ typedef struct am_bench_options {
 typedef struct am_bench {
     const am_skeleton *skel;   /* borrowed; must outlive the bench */
     am_mesh_asset asset;       /* as decoded from the file */
-    char source[1024];         /* the mesh file as named (its path), for reports */
+    am_string source;          /* the mesh file as named (its path, kept whole), for reports;
+                                  owned: am_bench_free releases it */
     int lod;                   /* the LOD measured */
 
     /* The measured LOD's faces flattened (faces in order; NoGeometry faces skipped). */
@@ -139,7 +141,7 @@ void am_bench_free(am_bench *b);
 
 /* --- motions --- */
 typedef struct am_bench_motion_info {
-    const char *source;
+    const char *source;        /* the motion's name, whole (borrowed: valid while the bench is) */
     double duration, loop_in, loop_out;
     bool loop;
     int priority;
@@ -149,8 +151,9 @@ typedef struct am_bench_motion_info {
     const double *key_times;
 } am_bench_motion_info;
 /* Name motion `motion` as the user will find it (its final path, not the temporary one it
- * was read from before an output set renamed it: core/outset.h). */
-void am_bench_motion_set_source(am_bench *b, size_t motion, const char *source);
+ * was read from before an output set renamed it: core/outset.h), kept whole. False when out
+ * of memory (the old name kept). */
+bool am_bench_motion_set_source(am_bench *b, size_t motion, const char *source);
 am_status am_bench_motion_get_info(const am_bench *b, size_t motion, am_bench_motion_info *out,
                                    am_error *err);
 
@@ -209,8 +212,8 @@ am_status am_bench_displacement(const am_bench *b, const float *a, const float *
  * (a vertex written at x = 1 may decode at 0.99998); < and > are strict.
  * "all" selects every vertex. An empty selection is an error naming the expression. */
 typedef struct am_bench_set {
-    char name[64];
-    char expr[128];
+    am_string name;            /* owned strings, as given (am_bench_set_free releases them) */
+    am_string expr;
     size_t count;
     uint32_t *index;
 } am_bench_set;

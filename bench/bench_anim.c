@@ -10,7 +10,7 @@
 #include "bench/bench_internal.h"
 
 struct am_bench_motion {
-    char source[1024]; /* the .anim as named (its path) */
+    am_string source;  /* the .anim as named (its path, kept whole) */
     am_anim anim;
     int *resolved;        /* joint_count: skeleton index or -1 */
     size_t unknown;
@@ -23,6 +23,7 @@ void am_bench_motion_free(am_bench_motion *m)
     if (!m)
         return;
     am_anim_free(&m->anim);
+    am_string_free(&m->source);
     free(m->resolved);
     free(m->key_times);
     free(m);
@@ -66,10 +67,11 @@ static am_status motion_init(am_bench *b, am_bench_motion *m, am_error *err)
     return AM_OK;
 }
 
-void am_bench_motion_set_source(am_bench *b, size_t motion, const char *source)
+bool am_bench_motion_set_source(am_bench *b, size_t motion, const char *source)
 {
-    if (motion < b->motion_count && source)
-        snprintf(b->motions[motion]->source, sizeof b->motions[motion]->source, "%s", source);
+    if (motion >= b->motion_count || !source)
+        return true;
+    return am_string_set(&b->motions[motion]->source, source);
 }
 
 am_status am_bench_add_anim_mem(am_bench *b, const uint8_t *data, size_t size, const char *source, am_error *err)
@@ -77,10 +79,14 @@ am_status am_bench_add_anim_mem(am_bench *b, const uint8_t *data, size_t size, c
     am_bench_motion *m = calloc(1, sizeof *m);
     if (!m)
         return am_fail_nomem(err, "motion");
-    snprintf(m->source, sizeof m->source, "%s", source ? source : "anim");
+    if (!am_string_set(&m->source, source ? source : "anim")) {
+        free(m);
+        return am_fail_nomem(err, "motion");
+    }
     am_status s = am_anim_decode(data, size, &m->anim, err);
     if (s) {
-        am_error_where(err, "%s", m->source);
+        am_error_where(err, "%s", am_str(&m->source));
+        am_string_free(&m->source);
         free(m);
         return s;
     }
@@ -124,7 +130,7 @@ am_status am_bench_motion_get_info(const am_bench *b, size_t motion, am_bench_mo
     if (s)
         return s;
     const am_bench_motion *m = b->motions[motion];
-    out->source = m->source;
+    out->source = am_str(&m->source);
     out->duration = m->anim.duration;
     out->loop_in = m->anim.loop_in;
     out->loop_out = m->anim.loop_out;

@@ -254,8 +254,6 @@ static bool holds(const cond *c, const float *p, double eps)
 am_status am_bench_select(const am_bench *b, const char *name, const char *expr, am_bench_set *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "%s", name ? name : expr);
-    snprintf(out->expr, sizeof out->expr, "%s", expr);
     cond c[16];
     size_t nc = 0;
     bool all = strcmp(expr, "all") == 0;
@@ -265,8 +263,10 @@ am_status am_bench_select(const am_bench *b, const char *name, const char *expr,
             return s;
     }
     out->index = malloc((b->vertex_count ? b->vertex_count : 1) * sizeof *out->index);
-    if (!out->index)
+    if (!out->index || !am_string_set(&out->name, name ? name : expr) || !am_string_set(&out->expr, expr)) {
+        am_bench_set_free(out);
         return am_fail_nomem(err, "vertex set");
+    }
     am_vec3 ext = am_v3_sub(b->bind_max, b->bind_min);
     double eps = fmax(1e-4, 2.0 * fmax(ext.x, fmax(ext.y, ext.z)) / 65535.0);
     for (size_t i = 0; i < b->vertex_count; i++) {
@@ -279,7 +279,7 @@ am_status am_bench_select(const am_bench *b, const char *name, const char *expr,
     if (out->count == 0) {
         am_bench_set_free(out);
         return am_fail(err, AM_ERR_INVALID, "vertex set '%s' (%s) selects no vertex (bind frame, %s)", name ? name : "",
-                       expr, b->source);
+                       expr, am_str(&b->source));
     }
     return AM_OK;
 }
@@ -291,6 +291,8 @@ void am_bench_set_free(am_bench_set *s)
     free(s->index);
     s->index = NULL;
     s->count = 0;
+    am_string_free(&s->name);
+    am_string_free(&s->expr);
 }
 
 double am_bench_rigidity(const am_bench *b, const float *prim, const am_bench_set *set, bool *sampled)

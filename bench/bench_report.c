@@ -63,8 +63,9 @@ static json_t *pose_json(const am_bench_pose_report *r, const am_bench_set *sets
     json_object_set_new(o, "bbox_bind", json_pack("[oo]", v3(r->min_bind), v3(r->max_bind)));
     json_t *sa = json_array();
     for (size_t k = 0; k < r->set_count; k++)
-        json_array_append_new(sa, json_pack("{s:s,s:s,s:I,s:f,s:b,s:o,s:o}", "name", sets[k].name, "expr", sets[k].expr,
-                                            "count", (json_int_t)sets[k].count, "rigidity_m", r->sets[k].rigidity_m,
+        json_array_append_new(sa, json_pack("{s:s,s:s,s:I,s:f,s:b,s:o,s:o}", "name", am_str(&sets[k].name), "expr",
+                                            am_str(&sets[k].expr), "count", (json_int_t)sets[k].count, "rigidity_m",
+                                            r->sets[k].rigidity_m,
                                             "sampled", r->sets[k].sampled, "centre_prim", v3(r->sets[k].centre_prim),
                                             "centre_bind", v3(r->sets[k].centre_bind)));
     json_object_set_new(o, "sets", sa);
@@ -90,7 +91,7 @@ static am_status describe(const am_bench *b, const am_bench_report_options *o, j
     size_t applied = 0;
     for (size_t j = 0; j < sk->joint_count; j++)
         applied += b->override_applied[j];
-    json_object_set_new(root, "mesh", json_string(b->source));
+    json_object_set_new(root, "mesh", json_string(am_str(&b->source)));
     json_object_set_new(root, "lod", json_string(lod_name(b->lod)));
     json_object_set_new(root, "vertices", json_integer((json_int_t)b->vertex_count));
     json_object_set_new(root, "triangles", json_integer((json_int_t)b->triangle_count));

@@ -1280,7 +1280,7 @@ am_status am_render_strip_parts(const am_render_part *parts, size_t np, const do
             what = mname;
         }
     }
-    header(out, title ? title : b0->source, what, &opt);
+    header(out, title ? title : am_str(&b0->source), what, &opt);
     if (!(lite = calloc(np, sizeof *lite)) || !(result = calloc(n, sizeof *result))) {
         s = am_fail_nomem(err, "render frames");
         goto done;
@@ -1355,7 +1355,7 @@ am_status am_render_frame(const am_bench *b, const float *prim, const am_vec3 *j
         return s;
     int inner_h = fh - LABEL_H - FOOTER_H;
     proj pr = fit(opt.view, bd, fw, inner_h, fw / 2.0, HEADER_H + LABEL_H + inner_h / 2.0);
-    header(img, b->source, label ? label : "", &opt);
+    header(img, am_str(&b->source), label ? label : "", &opt);
     background(img, 0, HEADER_H, fw, fh);
     frame_in in = {b, prim, joints, &opt, label ? label : "", NULL};
     render_scratch rs = {0};
@@ -1545,7 +1545,7 @@ am_status am_render_sheet(const am_bench *b, const am_render_cell *frames, size_
     if (!s)
         s = sheet_plan_make(b, frames, n, &opt, &sp, err);
     if (!s) {
-        header(out, b->source, title ? title : "", NULL);
+        header(out, am_str(&b->source), title ? title : "", NULL);
         bool *weighted = calloc(b->skel->joint_count + 1, sizeof *weighted); /* once, not per cell */
         if (weighted)
             weighted_joints(b, weighted);

@@ -29,11 +29,12 @@ am_status am_render_silhouette(const am_bench *b, const float *bind, int width, 
         lo[1] = fmin(lo[1], z), hi[1] = fmax(hi[1], z);
     }
     if (!n || !(hi[0] >= lo[0]) || !(hi[1] >= lo[1]))
-        return am_fail_where(err, AM_ERR_INVALID, b->source, "silhouette: no finite vertex to draw");
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "silhouette: no finite vertex to draw");
     double wx = hi[0] - lo[0], wz = hi[1] - lo[1], m = 0.05 * fmax(wx, wz);
     double s = fmin(width / (wx + 2 * m), height / (wz + 2 * m));
     if (!(s > 0) || !isfinite(s))
-        return am_fail_where(err, AM_ERR_INVALID, b->source, "silhouette: the posed mesh has no extent in x and z");
+        return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source),
+                             "silhouette: the posed mesh has no extent in x and z");
     double cx = (lo[0] + hi[0]) / 2, cz = (lo[1] + hi[1]) / 2;
     for (size_t t = 0; t < b->triangle_count; t++) {
         double v[3][2];

@@ -684,6 +684,19 @@ static void test_vertex_set_expressions_and_their_errors(void **state)
     assert_int_equal(am_bench_select(&b, "b", "x>-2, y<0 ,z<=0", &s, &err), AM_OK);
     assert_int_equal(s.count, 4);
     am_bench_set_free(&s);
+    /* a name and an expression longer than the 64 and 128 characters a set once held */
+    char name[201], expr[400];
+    memset(name, 'n', 200);
+    name[200] = '\0';
+    snprintf(expr, sizeof expr, "x>-2.%0100d, y<0.%0100d ,z<=0.%0100d", 0, 0, 0);
+    assert_true(strlen(expr) > 300);
+    assert_int_equal(am_bench_select(&b, name, expr, &s, &err), AM_OK);
+    assert_int_equal(s.count, 4);
+    assert_int_equal(s.name.length, 200);
+    assert_string_equal(am_str(&s.name), name);
+    assert_string_equal(am_str(&s.expr), expr);
+    am_bench_set_free(&s);
+    assert_null(s.name.data);
     assert_int_equal(am_bench_select(&b, "c", "w>1", &s, &err), AM_ERR_USAGE);
     assert_non_null(strstr(err.msg, "w>1"));
     assert_int_equal(am_bench_select(&b, "d", "x>>1", &s, &err), AM_ERR_USAGE);

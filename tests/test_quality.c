@@ -12,6 +12,7 @@
 
 #include "support/bind_fixtures.h"
 #include "report/quality.h"
+#include "report/quality_summary.h"
 #include "report/report.h"
 #include "support/test_support.h"
 
@@ -29,7 +30,7 @@ static am_quality_report run_report(const am_rig *rig, const am_skeleton *viewer
 static const am_quality_pose_result *pose_named(const am_quality_report *r, const char *name)
 {
     for (size_t i = 0; i < r->pose_count; i++)
-        if (strcmp(r->poses[i].name, name) == 0)
+        if (strcmp(am_str(&r->poses[i].name), name) == 0)
             return &r->poses[i];
     fail_msg("no pose %s", name);
     return NULL;
@@ -103,8 +104,8 @@ static void test_wrist_twist_band_matches_blend_skinning(void **state)
     const am_quality_pose_result *p = pose_named(&r, "wrist twist 80");
     assert_true(p->measured);
     assert_true(p->band.measured);
-    assert_string_equal(p->band.joint, "mWristLeft");
-    assert_string_equal(p->band.parent, "mElbowLeft");
+    assert_string_equal(am_str(&p->band.joint), "mWristLeft");
+    assert_string_equal(am_str(&p->band.parent), "mElbowLeft");
     /* independent: LBS of a ring at weight w turned by 80 degrees keeps r^2 (1 - 2 w (1 - w)
      * (1 - cos 80)) as its squared distance to the axis; bands of s as quality.h defines */
     double cut = 1 - cos(80 * AM_DEG2RAD), sum[8] = {0};
@@ -133,7 +134,7 @@ static void test_wrist_twist_band_matches_blend_skinning(void **state)
     assert_int_equal(p->band.flag, AM_FLAG_MINOR);
     /* the arm poses this skin cannot do say why */
     assert_false(pose_named(&r, "knee 120")->measured);
-    assert_non_null(strstr(pose_named(&r, "knee 120")->skipped, "mKneeLeft"));
+    assert_non_null(strstr(am_str(&pose_named(&r, "knee 120")->skipped), "mKneeLeft"));
     am_quality_free(&r);
     am_bench_free(&bench);
     am_rig_free(&rig);
@@ -264,15 +265,17 @@ static void test_poses_in_threads_give_the_same_report(void **state)
     am_image_free(&all);
     am_image_free(&single);
     bool found_all = false, found_single = false;
-    char joint_all[64], joint_single[64];
-    assert_int_equal(am_quality_render_closeup_threads(&bench, &one, NULL, 0, 0, 0, &all, &found_all, joint_all,
-                                                       sizeof joint_all, &err),
+    am_string joint_all = {0}, joint_single = {0};
+    assert_int_equal(am_quality_render_closeup_threads(&bench, &one, NULL, 0, 0, 0, &all, &found_all, &joint_all, &err),
                      AM_OK);
-    assert_int_equal(am_quality_render_closeup_threads(&bench, &one, NULL, 0, 0, 1, &single, &found_single,
-                                                       joint_single, sizeof joint_single, &err),
-                     AM_OK);
+    assert_int_equal(
+        am_quality_render_closeup_threads(&bench, &one, NULL, 0, 0, 1, &single, &found_single, &joint_single, &err),
+        AM_OK);
     assert_true(found_all && found_single);
-    assert_string_equal(joint_all, joint_single);
+    assert_false(am_string_empty(&joint_all));
+    assert_string_equal(am_str(&joint_all), am_str(&joint_single));
+    am_string_free(&joint_all);
+    am_string_free(&joint_single);
     assert_memory_equal(all.pixels, single.pixels, 4 * (size_t)all.width * all.height);
     am_image_free(&all);
     am_image_free(&single);
@@ -333,7 +336,7 @@ static void test_empty_major_bone_is_a_blocker(void **state)
     am_bench bench;
     am_quality_report r = run_report(&rig, &c->viewer, &bench);
     assert_int_equal(r.empty_major_count, 1);
-    assert_string_equal(r.empty_major[0], "mKneeLeft");
+    assert_string_equal(am_str(&r.empty_major[0]), "mKneeLeft");
     assert_int_equal(r.empty_major_flag, AM_FLAG_BLOCKER);
     assert_ge(r.blockers, 1);
     assert_int_equal(r.worst, AM_FLAG_BLOCKER);
@@ -436,7 +439,7 @@ static void test_rigid_part_must_be_one_bone(void **state)
     for (size_t k = 0; k < r.island_count; k++)
         if (r.islands[k].rigid_part) {
             assert_true(r.islands[k].one_bone);
-            assert_string_equal(r.islands[k].bone, "mHead");
+            assert_string_equal(am_str(&r.islands[k].bone), "mHead");
         }
     const am_quality_pose_result *turn = pose_named(&r, "head turn");
     assert_int_equal(turn->rigidity_flag, AM_FLAG_PASS);
@@ -461,6 +464,153 @@ static void test_rigid_part_must_be_one_bone(void **state)
     am_test_mesh_free(&m);
 }
 
+/* Texts longer than the fixed arrays the report held before (a pose name of 48, a source of
+ * 1024 and 256, 16 bones outside of 64 characters each, file names of 256) come out whole:
+ * a 300-character pose name from a poses file, a 2000-character source, 40 bones outside
+ * with 100-character names, and every report file's name, each through the report's JSON. */
+static void test_long_texts_are_kept_whole(void **state)
+{
+    creature *c = *state;
+    char dir[512], path[600];
+    am_test_tmpdir(dir, sizeof dir);
+    char pose_name[301];
+    for (size_t i = 0; i < 300; i++)
+        pose_name[i] = (char)('a' + i % 26);
+    pose_name[300] = '\0';
+    char json[800];
+    snprintf(json, sizeof json,
+             "{\"poses\": [{\"name\": \"%s\", \"band\": \"mElbowLeft\", \"kind\": \"elbow\", \"joints\": "
+             "[{\"name\": \"mElbowLeft\", \"axis\": [0, 0, 1], \"deg\": -120}]}]}",
+             pose_name);
+    snprintf(path, sizeof path, "%s/poses.json", dir);
+    am_test_write_text(path, json);
+    am_quality_pose *poses = NULL;
+    size_t pose_count = 0;
+    am_error err;
+    assert_int_equal(am_quality_poses_load(path, &poses, &pose_count, &err), AM_OK);
+    assert_int_equal(pose_count, 1);
+    assert_int_equal(poses[0].name.length, 300);
+    assert_string_equal(am_str(&poses[0].joints[0].name), "mElbowLeft");
+
+    char *source = malloc(2001);
+    assert_non_null(source);
+    for (size_t i = 0; i < 2000; i++)
+        source[i] = i % 100 == 99 ? '/' : (char)('A' + i % 26);
+    source[2000] = '\0';
+    am_rig rig;
+    assert_int_equal(am_bind_to_rig(&c->src, &c->sk, &c->res, &rig, &err), AM_OK);
+    am_bench bench;
+    assert_int_equal(am_report_bench_rig(&rig, &c->viewer, source, &bench, &err), AM_OK);
+    assert_int_equal(bench.source.length, 2000);
+    am_quality_report r;
+    assert_int_equal(am_quality_run(&bench, poses, pose_count, &r, &err), AM_OK);
+    assert_string_equal(am_str(&r.source), source);
+    assert_int_equal(r.pose_count, 1);
+    assert_string_equal(am_str(&r.poses[0].name), pose_name);
+    assert_true(r.poses[0].band.measured);
+    assert_string_equal(am_str(&r.poses[0].band.joint), "mElbowLeft");
+
+    /* 40 bones outside, 100 characters each: all 40 kept (a cap of 16 of 63 before) */
+    enum { OUTSIDE = 40 };
+    char names[OUTSIDE][101];
+    const char *name_of[OUTSIDE];
+    bool held[OUTSIDE];
+    for (size_t j = 0; j < OUTSIDE; j++) {
+        snprintf(names[j], sizeof names[j], "bone%02zu_", j);
+        memset(names[j] + 7, 'x', 93);
+        names[j][100] = '\0';
+        name_of[j] = names[j];
+        held[j] = false;
+    }
+    size_t blockers = r.blockers;
+    assert_int_equal(am_quality_bones_outside(&r, name_of, held, OUTSIDE, &err), AM_OK);
+    assert_int_equal(r.outside_count, OUTSIDE);
+    assert_int_equal(r.outside_flag, AM_FLAG_BLOCKER);
+    assert_int_equal(r.blockers, blockers + 1);
+    for (size_t j = 0; j < OUTSIDE; j++)
+        assert_string_equal(am_str(&r.outside[j]), names[j]);
+    am_buf out = {0};
+    assert_int_equal(am_quality_json(&r, &out, &err), AM_OK);
+    assert_int_equal(am_buf_append(&out, "", 1, &err), AM_OK);
+    assert_non_null(strstr((const char *)out.data, source));
+    assert_non_null(strstr((const char *)out.data, pose_name));
+    assert_non_null(strstr((const char *)out.data, names[OUTSIDE - 1]));
+    am_buf_free(&out);
+
+    /* the report's files, named whole in the caller's list */
+    am_outset *set = NULL;
+    am_string *written = NULL;
+    size_t written_count = 0;
+    const char *stem = "a_creature_with_a_long_name_that_once_had_to_fit_a_fixed_array_of_file_names_padded_to_be_long";
+    assert_int_equal(am_outset_begin(&set, dir, NULL, 0, &err), AM_OK);
+    assert_int_equal(am_report_write(&bench, &r, poses, pose_count, set, stem, "", &written, &written_count, &err),
+                     AM_OK);
+    assert_int_equal(am_outset_commit(set, &err), AM_OK);
+    am_outset_free(set);
+    assert_int_equal(written_count, 4); /* JSON, text, pose sheet, the elbow's close-up */
+    char want[400];
+    snprintf(want, sizeof want, "%s_closeup_1_mElbowLeft.png", stem);
+    assert_string_equal(am_str(&written[3]), want);
+    for (size_t i = 0; i < written_count; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, am_str(&written[i]));
+        size_t size = 0;
+        free(am_test_slurp(path, &size));
+        assert_true(size > 0);
+    }
+    am_string_list_free(written, written_count);
+    am_quality_free(&r);
+    am_bench_free(&bench);
+    am_rig_free(&rig);
+    free(source);
+    am_quality_poses_free(poses, pose_count);
+    am_test_rmtree(dir);
+}
+
+/* A finding names its pose whole in the summary (a finding's text held 200 characters):
+ * a report put together by hand, one measured pose with a 400-character name and a
+ * collapsed band. */
+static void test_summary_names_a_long_pose_whole(void **state)
+{
+    (void)state;
+    char name[401];
+    for (size_t i = 0; i < 400; i++)
+        name[i] = (char)('a' + i % 26);
+    name[400] = '\0';
+    am_quality_pose_result pose;
+    memset(&pose, 0, sizeof pose);
+    pose.measured = true;
+    pose.worst = pose.band.flag = AM_FLAG_MAJOR;
+    pose.strain_flag = pose.leak_flag = pose.rigidity_flag = AM_FLAG_PASS;
+    pose.band.measured = true;
+    pose.band.worst = 0.41;
+    assert_true(am_string_set(&pose.name, name));
+    assert_true(am_string_set(&pose.band.joint, "mElbowLeft"));
+    am_quality_report r;
+    memset(&r, 0, sizeof r); /* zeroed: every figure passes, every text unset */
+    r.poses = malloc(sizeof *r.poses);
+    assert_non_null(r.poses);
+    r.poses[0] = pose;
+    r.pose_count = 1;
+    r.majors = 1;
+    r.worst = AM_FLAG_MAJOR;
+    am_quality_finding f[4];
+    size_t n = 0;
+    am_error err;
+    assert_int_equal(am_quality_findings(&r, f, 4, &n, &err), AM_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(f[0].key, "band");
+    assert_non_null(strstr(am_str(&f[0].text), name));
+    assert_non_null(strstr(am_str(&f[0].text), "mElbowLeft band 0.41"));
+    am_quality_findings_free(f, n);
+    am_buf text = {0};
+    assert_int_equal(am_quality_summary_text(&r, 4, &text, &err), AM_OK);
+    assert_int_equal(am_buf_append(&text, "", 1, &err), AM_OK);
+    assert_non_null(strstr((const char *)text.data, name));
+    am_buf_free(&text);
+    am_quality_free(&r);
+    assert_null(r.poses);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -471,6 +621,8 @@ int main(void)
         cmocka_unit_test(test_empty_major_bone_is_a_blocker),
         cmocka_unit_test(test_mirror_err_on_a_symmetric_box),
         cmocka_unit_test(test_rigid_part_must_be_one_bone),
+        cmocka_unit_test(test_long_texts_are_kept_whole),
+        cmocka_unit_test(test_summary_names_a_long_pose_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

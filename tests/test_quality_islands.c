@@ -32,7 +32,7 @@ static void run(am_rig *rig, am_quality_report *q)
 static const am_quality_pose_result *pose(const am_quality_report *q, const char *name)
 {
     for (size_t i = 0; i < q->pose_count; i++)
-        if (strcmp(q->poses[i].name, name) == 0)
+        if (strcmp(am_str(&q->poses[i].name), name) == 0)
             return &q->poses[i];
     fail_msg("no pose %s", name);
     return NULL;

@@ -400,9 +400,18 @@ static void test_no_temporary_name_in_a_title(void **state)
     am_bench_motion_info info;
     assert_int_equal(am_bench_motion_get_info(&b, 0, &info, &err), AM_OK);
     assert_non_null(strstr(info.source, ".tmpAbC123"));
-    am_bench_motion_set_source(&b, 0, anim);
+    assert_true(am_bench_motion_set_source(&b, 0, anim));
     assert_int_equal(am_bench_motion_get_info(&b, 0, &info, &err), AM_OK);
     assert_string_equal(info.source, anim);
+    /* a name longer than the 1024 bytes a motion once held, kept whole */
+    char *long_name = malloc(3001);
+    assert_non_null(long_name);
+    memset(long_name, 'm', 3000);
+    long_name[3000] = '\0';
+    assert_true(am_bench_motion_set_source(&b, 0, long_name));
+    assert_int_equal(am_bench_motion_get_info(&b, 0, &info, &err), AM_OK);
+    assert_string_equal(info.source, long_name);
+    free(long_name);
     am_bench_free(&b);
     am_skeleton_free(&skel);
     remove(tmp);

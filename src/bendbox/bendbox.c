@@ -230,8 +230,11 @@ static am_status run_bench(const am_bendbox_options *opt, am_outset *set, const 
     am_status s = am_bench_load(am_outset_temp_path(set, "bendbox.llmesh"), anims, 1, opt->skel, NULL, &b, err);
     if (s)
         return s;
-    snprintf(b.source, sizeof b.source, "%s", mesh_path); /* what the user will find */
-    am_bench_motion_set_source(&b, 0, anim_path); /* never the temporary name (titles, reports) */
+    if (!am_string_set(&b.source, mesh_path) || /* what the user will find */
+        !am_bench_motion_set_source(&b, 0, anim_path)) { /* never the temporary name (titles, reports) */
+        am_bench_free(&b);
+        return am_fail_nomem(err, "bend box bench");
+    }
     am_bench_set sets[3];
     memset(sets, 0, sizeof sets);
     float *rest = NULL, *posed = NULL;

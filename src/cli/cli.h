@@ -58,6 +58,8 @@ struct am_bind_frame;
 /* --up (opt 'u'), --forward ('w'), --unit ('n') into *frame: 0 ok, a usage exit code, or -1
  * when opt is none of them. */
 int am_cli_frame_option(const char *cmd, int opt, const char *arg, struct am_bind_frame *frame);
+/* A --poses argument: NULL or "standard" leaves *out NULL; a file: *out freed with
+ * am_quality_poses_free. */
 int am_cli_load_poses(const char *arg, struct am_quality_pose **out, size_t *count, am_error *err);
 void am_cli_print_quality_summary(const struct am_quality_report *r);
 

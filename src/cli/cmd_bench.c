@@ -239,7 +239,8 @@ static void pose_text(const am_bench_pose_report *r, const am_bench_set *sets, c
         const am_bench_set_result *s = &r->sets[k];
         printf("           set %s (%s, %zu vertices): rigidity %.3g m%s, centre bind (%.4f, %.4f, %.4f) prim "
                "(%.4f, %.4f, %.4f)\n",
-               sets[k].name, sets[k].expr, sets[k].count, s->rigidity_m, s->sampled ? " (sampled)" : "",
+               am_str(&sets[k].name), am_str(&sets[k].expr), sets[k].count, s->rigidity_m,
+               s->sampled ? " (sampled)" : "",
                s->centre_bind.x, s->centre_bind.y, s->centre_bind.z, s->centre_prim.x, s->centre_prim.y,
                s->centre_prim.z);
     }
@@ -273,7 +274,7 @@ static am_status report_text(const bench_args *a, const am_bench *b, const am_be
     for (size_t i = 0; i < b->skin_joint_count; i++)
         known += b->skin_joint_known[i];
     bool fail = a->max_rest >= 0 && rest->max > a->max_rest;
-    printf("bench %s: LOD %s, %zu vertices, %zu triangles\n", b->source, lod_name(b->lod), b->vertex_count,
+    printf("bench %s: LOD %s, %zu vertices, %zu triangles\n", am_str(&b->source), lod_name(b->lod), b->vertex_count,
            b->triangle_count);
     printf("skin: %zu joint names (%zu known), palette %zu, overrides %s: %zu applied, mPelvis override %s\n",
            b->skin_joint_count, known, b->palette_count,
@@ -483,7 +484,8 @@ int am_cmd_bench(int argc, char **argv)
         am_bind_frame frame = {0, 0, 0};
         ls = am_report_load(a.mesh, &skel, &frame, &b, &info, &err);
         if (!ls)
-            fprintf(stderr, "animesh bench: %s: %s\n", a.mesh, info.what);
+            fprintf(stderr, "animesh bench: %s: %s\n", a.mesh, am_str(&info.what));
+        am_report_input_free(&info);
     }
     if (ls || add_motions(&a, &b, &skel, &err)) {
         if (b.skel) /* loaded: the motions failed */
@@ -494,17 +496,22 @@ int am_cmd_bench(int argc, char **argv)
     am_bench_set sets[MAX_ITEMS];
     memset(sets, 0, sizeof sets);
     size_t made = 0;
+    am_string name = {0};
     for (; made < a.set_count; made++) {
-        char name[64];
         const char *spec = a.set_specs[made], *colon = strchr(spec, ':');
         const char *expr = colon ? colon + 1 : spec;
-        snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
-        if (am_bench_select(&b, name, expr, &sets[made], &err)) {
+        if (!am_string_setn(&name, spec, colon ? (size_t)(colon - spec) : strlen(spec))) {
+            am_fail_nomem(&err, "--set");
+            rc = am_cli_report(&err);
+            break;
+        }
+        if (am_bench_select(&b, am_str(&name), expr, &sets[made], &err)) {
             am_error_where(&err, "--set %s", spec);
             rc = am_cli_report(&err);
             break;
         }
     }
+    am_string_free(&name);
     if (made == a.set_count)
         rc = run(&a, &b, sets, &err);
     for (size_t i = 0; i < made; i++)

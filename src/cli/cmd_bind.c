@@ -162,7 +162,7 @@ int am_cmd_bind(int argc, char **argv)
     job.poses = pose_list;
     char viewer_path[4096]; /* found now (its errors first); loaded while the mesh is read */
     if (am_skeleton_locate(skel_path, viewer_path, sizeof viewer_path, &err)) {
-        free(pose_list);
+        am_quality_poses_free(pose_list, job.pose_count);
         return am_cli_report(&err);
     }
     job.viewer_path = viewer_path;
@@ -193,6 +193,6 @@ int am_cmd_bind(int argc, char **argv)
         am_bind_run_free(res);
     }
     free(res);
-    free(pose_list);
+    am_quality_poses_free(pose_list, job.pose_count);
     return rc;
 }

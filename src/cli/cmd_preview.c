@@ -99,12 +99,14 @@ static am_status preview_model(const char *path, const char *title, const char *
 {
     am_report_part *rp = NULL;
     size_t np = 0;
-    char what[200];
+    am_string what = {0};
     am_bind_frame frame = {0, 0, 0};
-    am_status s = am_report_model_parts(path, skel, &frame, &rp, &np, what, sizeof what, err);
+    am_status s = am_report_model_parts(path, skel, &frame, &rp, &np, &what, err);
+    if (!s)
+        fprintf(stderr, "animesh preview: %s: %s\n", path, am_str(&what));
+    am_string_free(&what);
     if (s)
         return s;
-    fprintf(stderr, "animesh preview: %s: %s\n", path, what);
     am_preview_part *parts = calloc(np ? np : 1, sizeof *parts);
     am_preview_clip *clips = calloc(na ? na : 1, sizeof *clips);
     uint8_t **bytes = calloc(na ? na : 1, sizeof *bytes);
@@ -112,7 +114,7 @@ static am_status preview_model(const char *path, const char *title, const char *
     if (!parts || !clips || !bytes || !names)
         s = am_fail_nomem(err, "preview");
     for (size_t i = 0; !s && i < np; i++)
-        parts[i] = (am_preview_part){rp[i].name, rp[i].asset.data, rp[i].asset.size, NULL, 0, path};
+        parts[i] = (am_preview_part){am_str(&rp[i].name), rp[i].asset.data, rp[i].asset.size, NULL, 0, path};
     for (size_t i = 0; !s && i < na; i++) {
         size_t n = 0;
         s = am_read_file(anim_paths[i], &bytes[i], &n, err);

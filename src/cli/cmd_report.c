@@ -180,11 +180,11 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
         return am_cli_report(&err);
     am_skeleton skel;
     if (am_cli_load_skeleton(skel_path, &skel, &err)) {
-        free(pose_list);
+        am_quality_poses_free(pose_list, pose_count);
         return am_cli_report(&err);
     }
     am_bench bench;
-    am_report_input info;
+    am_report_input info = {0};
     am_quality_report rep;
     char shown[1024];
     fprintf(stderr, "animesh report: reading %s\n", am_text_shown(path, shown, sizeof shown));
@@ -192,7 +192,7 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
         rc = am_cli_report(&err);
         goto out;
     }
-    fprintf(stderr, "animesh report: %s, %zu vertices; measuring\n", info.what, bench.vertex_count);
+    fprintf(stderr, "animesh report: %s, %zu vertices; measuring\n", am_str(&info.what), bench.vertex_count);
     if (info.dropped_weights)
         fprintf(stderr, "animesh report: warning: %zu influences on joints the viewer does not know were dropped\n",
                 info.dropped_weights);
@@ -215,26 +215,32 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
         goto out;
     }
     rep.joints = joints;
-    char files[AM_REPORT_MAX_FILES][256];
+    am_string *files = NULL;
     size_t nf = 0;
     if (out_dir) {
         am_outset *set = NULL;
         char stem[256];
-        char preface[1400];
-        snprintf(preface, sizeof preface, "input %.300s: %.200s\n%s", path, info.what, plan_line);
-        am_status s = am_mkdir_p(out_dir, &err);
+        am_string preface = {0};
+        am_status s = am_string_setf(&preface, "input %s: %s\n%s", path, am_str(&info.what), plan_line)
+                          ? AM_OK
+                          : am_fail_nomem(&err, "report");
+        if (!s)
+            s = am_mkdir_p(out_dir, &err);
         if (!s)
             s = am_outset_begin(&set, out_dir, NULL, 0, &err);
         if (!s)
-            s = am_report_write(&bench, &rep, pose_list, pose_count, set, stem_of(path, stem, sizeof stem), preface, files,
-                                &nf, &err);
+            s = am_report_write(&bench, &rep, pose_list, pose_count, set, stem_of(path, stem, sizeof stem),
+                                am_str(&preface), &files, &nf, &err);
         if (!s)
             s = am_outset_commit(set, &err);
         for (size_t i = 0; am_outset_warning(set, i); i++)
             fprintf(stderr, "animesh: warning: %s\n", am_outset_warning(set, i));
         am_outset_free(set);
+        am_string_free(&preface);
         if (s) {
             rc = am_cli_report(&err);
+            am_string_list_free(files, nf);
+            files = NULL;
             nf = 0;
         }
     }
@@ -244,7 +250,7 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
             fwrite(b.data, 1, b.size, stdout);
         am_buf_free(&b);
     } else if (verbose) {
-        printf("%s: %s\n%s", path, info.what, plan_line);
+        printf("%s: %s\n%s", path, am_str(&info.what), plan_line);
         am_cli_print_quality_summary(&rep);
         am_buf t = {0};
         if (!am_buf_append(&t, "thresholds:\n", 12, &err) && !am_quality_limits_text("  ", &t, &err))
@@ -253,7 +259,7 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
     } else {
         /* the summary: at most 15 lines (the full text: --verbose, or the report file) */
         am_buf t = {0};
-        printf("%s: %s\n%s", am_text_shown(path, shown, sizeof shown), info.what, plan_line);
+        printf("%s: %s\n%s", am_text_shown(path, shown, sizeof shown), am_str(&info.what), plan_line);
         if (!am_quality_summary_text(&rep, 4, &t, &err))
             fwrite(t.data, 1, t.size, stdout);
         am_buf_free(&t);
@@ -262,7 +268,7 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
     if (nf) {
         fprintf(said, "wrote %zu file%s in %s:", nf, nf == 1 ? "" : "s", out_dir);
         for (size_t i = 0; i < nf; i++)
-            fprintf(said, " %s", files[i]);
+            fprintf(said, " %s", am_str(&files[i]));
         fprintf(said, "\n");
     }
     if (!json && !verbose)
@@ -270,10 +276,12 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
                                       : "--out DIR for the pose sheet and the full report (or --verbose)");
     if (!rc)
         rc = rep.blockers ? AM_EXIT_INVALID : AM_EXIT_OK;
+    am_string_list_free(files, nf);
     am_quality_free(&rep);
     am_bench_free(&bench);
 out:
-    free(pose_list);
+    am_report_input_free(&info);
+    am_quality_poses_free(pose_list, pose_count);
     am_skeleton_free(&skel);
     return rc;
 }

@@ -263,9 +263,9 @@ static am_status bones_outside(am_bind_run_result *out, const am_bind_skeleton *
         return am_fail_nomem(err, "bind report");
     for (size_t j = 0; j < skel->joint_count; j++)
         names[j] = skel->joints[j].name;
-    am_quality_bones_outside(&out->quality, names, out->bind.joint_held, skel->joint_count);
+    am_status s = am_quality_bones_outside(&out->quality, names, out->bind.joint_held, skel->joint_count, err);
     free(names);
-    return AM_OK;
+    return s;
 }
 
 /* Work that runs beside the command's own: the solver's libraries load while the mesh is
@@ -421,8 +421,10 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         progress(job, "measuring the written %s", llmesh);
         s = written ? am_bench_load(written, NULL, 0, viewer, NULL, &bench, err)
                     : am_fail(err, AM_ERR_IO, "the written %s cannot be found in the output set", llmesh);
-        if (!s) /* the report names the file by the name it is about to have */
-            snprintf(bench.source, sizeof bench.source, "%s", llmesh);
+        if (!s && !am_string_set(&bench.source, llmesh)) { /* the name it is about to have */
+            am_bench_free(&bench);
+            s = am_fail_nomem(err, "bind report");
+        }
     } else {
         progress(job, "measuring (skin built in memory)");
         s = am_report_bench_rig(&rig, viewer, out->name, &bench, err);
@@ -473,12 +475,14 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         goto done;
     progress(job, "writing the report");
     size_t nw = 0;
-    char report_files[AM_REPORT_MAX_FILES][256];
-    if ((s = am_report_write_threads(&bench, &out->quality, poses, pose_count, job->bind.threads, set,
-                                     out->name, (const char *)text.data, report_files, &nw, err)))
+    am_string *report_files = NULL;
+    s = am_report_write_threads(&bench, &out->quality, poses, pose_count, job->bind.threads, set, out->name,
+                                (const char *)text.data, &report_files, &nw, err);
+    for (size_t i = 0; !s && i < nw && out->file_count < sizeof out->files / sizeof out->files[0]; i++)
+        snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", am_str(&report_files[i]));
+    am_string_list_free(report_files, nw);
+    if (s)
         goto done;
-    for (size_t i = 0; i < nw && out->file_count < sizeof out->files / sizeof out->files[0]; i++)
-        snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", report_files[i]);
     if (job->skeleton_from == AM_SKELETON_FIT) {
         am_image img;
         am_buf png = {0};
@@ -511,7 +515,7 @@ done:
     am_task_join(&preload); /* no-ops unless a step failed while they ran */
     am_task_join(&rig_task);
     am_buf_free(&rig_json);
-    free(plan_poses);
+    am_quality_poses_free(plan_poses, plan_pose_count);
     am_outset_free(set); /* without a commit: every temp file removed, the folder as it was */
     if (have_bench)
         am_bench_free(&bench);

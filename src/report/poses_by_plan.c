@@ -36,6 +36,7 @@ am_status am_quality_body_plan(const am_bench *b, am_body_plan *out, am_error *e
 typedef struct pose_list {
     am_quality_pose *p;
     size_t n;
+    bool out_of_memory; /* a name could not be kept: the list is freed, the call fails */
 } pose_list;
 
 static am_quality_pose *pose(pose_list *l, const char *name, const char *band, am_band_kind kind)
@@ -44,17 +45,18 @@ static am_quality_pose *pose(pose_list *l, const char *name, const char *band, a
         return NULL;
     am_quality_pose *q = &l->p[l->n++];
     memset(q, 0, sizeof *q);
-    snprintf(q->name, sizeof q->name, "%s", name);
-    snprintf(q->band_joint, sizeof q->band_joint, "%s", band ? band : "");
+    if (!am_string_set(&q->name, name) || !am_string_set(&q->band_joint, band ? band : ""))
+        l->out_of_memory = true;
     q->kind = band ? kind : AM_BAND_NONE;
     return q;
 }
 
-static void turn(am_quality_pose *q, const char *joint, am_vec3 axis, double deg)
+static void turn(pose_list *l, am_quality_pose *q, const char *joint, am_vec3 axis, double deg)
 {
     if (!q || q->joint_count >= AM_POSE_MAX_JOINTS)
         return;
-    snprintf(q->joints[q->joint_count].name, sizeof q->joints[0].name, "%s", joint);
+    if (!am_string_set(&q->joints[q->joint_count].name, joint))
+        l->out_of_memory = true;
     q->joints[q->joint_count].axis = axis;
     q->joints[q->joint_count].deg = deg;
     q->joint_count++;
@@ -106,66 +108,67 @@ static void quadruped_poses(const am_body_plan *plan, pose_list *l)
     am_quality_pose *q;
     if (fore && leg_of(fore->viewer, &f)) {
         q = pose(l, "foreleg forward", f.upper[0], f.upper_kind);
-        turn(q, f.upper[0], AY, -40);
+        turn(l, q, f.upper[0], AY, -40);
         q = pose(l, "foreleg lift", f.second[0], f.second_kind);
-        turn(q, f.upper[0], AY, -30);
-        turn(q, f.second[0], AY, 90);
+        turn(l, q, f.upper[0], AY, -30);
+        turn(l, q, f.second[0], AY, 90);
     }
     if (hind && leg_of(hind->viewer, &h)) {
         q = pose(l, "hind leg back", h.upper[0], h.upper_kind);
-        turn(q, h.upper[0], AY, 35);
+        turn(l, q, h.upper[0], AY, 35);
         q = pose(l, "hind knee", h.second[0], h.second_kind);
-        turn(q, h.second[0], AY, 90);
+        turn(l, q, h.second[0], AY, 90);
         q = pose(l, "sit", h.second[0], h.second_kind);
         for (int k = 0; k < 2; k++) {
-            turn(q, h.upper[k], AY, -70);
-            turn(q, h.second[k], AY, 120);
+            turn(l, q, h.upper[k], AY, -70);
+            turn(l, q, h.second[k], AY, 120);
         }
     }
     q = pose(l, "head turn", NULL, AM_BAND_NONE);
-    turn(q, "mNeck", AZ, 20);
-    turn(q, "mHead", AZ, 40);
+    turn(l, q, "mNeck", AZ, 20);
+    turn(l, q, "mHead", AZ, 40);
     q = pose(l, "head down", NULL, AM_BAND_NONE);
-    turn(q, "mNeck", AY, 30);
+    turn(l, q, "mNeck", AY, 30);
     q = pose(l, "tail swing", NULL, AM_BAND_NONE);
-    turn(q, "mTail1", AZ, 40);
+    turn(l, q, "mTail1", AZ, 40);
     q = pose(l, "tail lift", NULL, AM_BAND_NONE);
-    turn(q, "mTail1", AY, 30);
+    turn(l, q, "mTail1", AY, 30);
 }
 
 static void wing_poses(pose_list *l)
 {
     /* a wing along +Y (left) rises about +X, the right one (-Y) about -X */
     am_quality_pose *q = pose(l, "wings up", "mWing1Left", AM_BAND_SHOULDER);
-    turn(q, "mWing1Left", AX, 40);
-    turn(q, "mWing1Right", AX, -40);
+    turn(l, q, "mWing1Left", AX, 40);
+    turn(l, q, "mWing1Right", AX, -40);
     q = pose(l, "wings down", "mWing1Left", AM_BAND_SHOULDER);
-    turn(q, "mWing1Left", AX, -30);
-    turn(q, "mWing1Right", AX, 30);
+    turn(l, q, "mWing1Left", AX, -30);
+    turn(l, q, "mWing1Right", AX, 30);
     q = pose(l, "wing fold", "mWing2Left", AM_BAND_ELBOW);
-    turn(q, "mWing2Left", AZ, 60);
+    turn(l, q, "mWing2Left", AZ, 60);
 }
 
 static void humanoid_poses(pose_list *l)
 {
     size_t n;
     const am_quality_pose *std = am_quality_standard_poses(&n);
-    for (size_t i = 0; i < n && l->n < MAX_POSES; i++)
-        l->p[l->n++] = std[i];
+    for (size_t i = 0; i < n && l->n < MAX_POSES; i++) /* copies the table's names: the list owns its own */
+        if (am_quality_pose_copy(&l->p[l->n++], &std[i], NULL))
+            l->out_of_memory = true;
 }
 
 static void serpent_poses(pose_list *l)
 {
     am_quality_pose *q = pose(l, "spine bend", NULL, AM_BAND_NONE);
-    turn(q, "mTorso", AY, 30);
+    turn(l, q, "mTorso", AY, 30);
     q = pose(l, "spine twist", NULL, AM_BAND_NONE);
-    turn(q, "mTorso", AZ, 40);
+    turn(l, q, "mTorso", AZ, 40);
     q = pose(l, "head turn", NULL, AM_BAND_NONE);
-    turn(q, "mHead", AZ, 60);
+    turn(l, q, "mHead", AZ, 60);
     q = pose(l, "tail swing", NULL, AM_BAND_NONE);
-    turn(q, "mTail1", AZ, 40);
+    turn(l, q, "mTail1", AZ, 40);
     q = pose(l, "tail lift", NULL, AM_BAND_NONE);
-    turn(q, "mTail1", AY, 30);
+    turn(l, q, "mTail1", AY, 30);
 }
 
 am_status am_quality_plan_poses(const am_body_plan *plan, am_quality_pose **out, size_t *count,
@@ -173,7 +176,7 @@ am_status am_quality_plan_poses(const am_body_plan *plan, am_quality_pose **out,
 {
     *out = NULL;
     *count = 0;
-    pose_list l = {calloc(MAX_POSES, sizeof(am_quality_pose)), 0};
+    pose_list l = {calloc(MAX_POSES, sizeof(am_quality_pose)), 0, false};
     if (!l.p)
         return am_fail_nomem(err, "poses");
     switch (plan->kind) {
@@ -187,6 +190,10 @@ am_status am_quality_plan_poses(const am_body_plan *plan, am_quality_pose **out,
         break;
     case AM_PLAN_SERPENT: serpent_poses(&l); break;
     default: humanoid_poses(&l); break;
+    }
+    if (l.out_of_memory) {
+        am_quality_poses_free(l.p, l.n);
+        return am_fail_nomem(err, "poses");
     }
     *out = l.p;
     *count = l.n;

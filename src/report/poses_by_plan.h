@@ -30,7 +30,8 @@ extern "C" {
 
 /* The creature's plan on a bench (rest pose, weighted joints). */
 am_status am_quality_body_plan(const am_bench *b, am_body_plan *out, am_error *err);
-/* The standard poses for that plan: *out malloc'd (free it), *count set. */
+/* The standard poses for that plan: *out malloc'd (free it with am_quality_poses_free),
+ * *count set. */
 am_status am_quality_plan_poses(const am_body_plan *plan, am_quality_pose **out, size_t *count,
                                 am_error *err);
 

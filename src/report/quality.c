@@ -65,28 +65,65 @@ static bool kind_parse(const char *s, am_band_kind *out)
 #define Y_AXIS {0, 1, 0}
 #define Z_AXIS {0, 0, 1}
 
+/* A string literal as an unowned am_string: the table is static and never freed. */
+#define S(text) {(char *)(text), sizeof(text) - 1}
 static const am_quality_pose STANDARD[] = {
-    {"arm down", "mShoulderLeft", AM_BAND_SHOULDER, 1, {{"mShoulderLeft", X_AXIS, -80}}},
-    {"arm up", "mShoulderLeft", AM_BAND_SHOULDER, 2, {{"mCollarLeft", X_AXIS, 25}, {"mShoulderLeft", X_AXIS, 65}}},
-    {"elbow 120", "mElbowLeft", AM_BAND_ELBOW, 1, {{"mElbowLeft", Z_AXIS, -120}}},
-    {"knee 120", "mKneeLeft", AM_BAND_KNEE, 1, {{"mKneeLeft", Y_AXIS, 120}}},
-    {"wrist twist 80", "mWristLeft", AM_BAND_TWIST, 1, {{"mWristLeft", Y_AXIS, 80}}},
-    {"leg forward", "mHipLeft", AM_BAND_HIP, 1, {{"mHipLeft", Y_AXIS, -60}}},
-    {"leg side", "mHipLeft", AM_BAND_HIP, 1, {{"mHipLeft", X_AXIS, 45}}},
-    {"squat", "mKneeLeft", AM_BAND_KNEE, 4,
-     {{"mHipLeft", Y_AXIS, -100}, {"mHipRight", Y_AXIS, -100}, {"mKneeLeft", Y_AXIS, 110}, {"mKneeRight", Y_AXIS, 110}}},
-    {"spine bend", "", AM_BAND_NONE, 1, {{"mTorso", Y_AXIS, 30}}},
-    {"spine twist", "", AM_BAND_NONE, 1, {{"mTorso", Z_AXIS, 40}}},
-    {"head turn", "", AM_BAND_NONE, 1, {{"mHead", Z_AXIS, 60}}},
-    {"head nod", "", AM_BAND_NONE, 1, {{"mHead", Y_AXIS, 25}}},
-    {"tail swing", "", AM_BAND_NONE, 1, {{"mTail1", Z_AXIS, 40}}},
-    {"hind knee", "mHindLimb2Left", AM_BAND_KNEE, 1, {{"mHindLimb2Left", Y_AXIS, 90}}},
+    {S("arm down"), S("mShoulderLeft"), AM_BAND_SHOULDER, 1, {{S("mShoulderLeft"), X_AXIS, -80}}},
+    {S("arm up"), S("mShoulderLeft"), AM_BAND_SHOULDER, 2,
+     {{S("mCollarLeft"), X_AXIS, 25}, {S("mShoulderLeft"), X_AXIS, 65}}},
+    {S("elbow 120"), S("mElbowLeft"), AM_BAND_ELBOW, 1, {{S("mElbowLeft"), Z_AXIS, -120}}},
+    {S("knee 120"), S("mKneeLeft"), AM_BAND_KNEE, 1, {{S("mKneeLeft"), Y_AXIS, 120}}},
+    {S("wrist twist 80"), S("mWristLeft"), AM_BAND_TWIST, 1, {{S("mWristLeft"), Y_AXIS, 80}}},
+    {S("leg forward"), S("mHipLeft"), AM_BAND_HIP, 1, {{S("mHipLeft"), Y_AXIS, -60}}},
+    {S("leg side"), S("mHipLeft"), AM_BAND_HIP, 1, {{S("mHipLeft"), X_AXIS, 45}}},
+    {S("squat"), S("mKneeLeft"), AM_BAND_KNEE, 4,
+     {{S("mHipLeft"), Y_AXIS, -100},
+      {S("mHipRight"), Y_AXIS, -100},
+      {S("mKneeLeft"), Y_AXIS, 110},
+      {S("mKneeRight"), Y_AXIS, 110}}},
+    {S("spine bend"), S(""), AM_BAND_NONE, 1, {{S("mTorso"), Y_AXIS, 30}}},
+    {S("spine twist"), S(""), AM_BAND_NONE, 1, {{S("mTorso"), Z_AXIS, 40}}},
+    {S("head turn"), S(""), AM_BAND_NONE, 1, {{S("mHead"), Z_AXIS, 60}}},
+    {S("head nod"), S(""), AM_BAND_NONE, 1, {{S("mHead"), Y_AXIS, 25}}},
+    {S("tail swing"), S(""), AM_BAND_NONE, 1, {{S("mTail1"), Z_AXIS, 40}}},
+    {S("hind knee"), S("mHindLimb2Left"), AM_BAND_KNEE, 1, {{S("mHindLimb2Left"), Y_AXIS, 90}}},
 };
+#undef S
 
 const am_quality_pose *am_quality_standard_poses(size_t *count)
 {
     *count = sizeof STANDARD / sizeof STANDARD[0];
     return STANDARD;
+}
+
+void am_quality_poses_free(am_quality_pose *poses, size_t count)
+{
+    for (size_t i = 0; poses && i < count; i++) {
+        am_string_free(&poses[i].name);
+        am_string_free(&poses[i].band_joint);
+        for (size_t k = 0; k < AM_POSE_MAX_JOINTS; k++)
+            am_string_free(&poses[i].joints[k].name);
+    }
+    free(poses);
+}
+
+am_status am_quality_pose_copy(am_quality_pose *dst, const am_quality_pose *src, am_error *err)
+{
+    *dst = *src;
+    memset(&dst->name, 0, sizeof dst->name);
+    memset(&dst->band_joint, 0, sizeof dst->band_joint);
+    bool ok = am_string_copy(&dst->name, &src->name) && am_string_copy(&dst->band_joint, &src->band_joint);
+    for (size_t k = 0; k < AM_POSE_MAX_JOINTS; k++)
+        memset(&dst->joints[k].name, 0, sizeof dst->joints[k].name);
+    for (size_t k = 0; ok && k < src->joint_count && k < AM_POSE_MAX_JOINTS; k++)
+        ok = am_string_copy(&dst->joints[k].name, &src->joints[k].name);
+    if (ok)
+        return AM_OK;
+    am_string_free(&dst->name);
+    am_string_free(&dst->band_joint);
+    for (size_t k = 0; k < AM_POSE_MAX_JOINTS; k++)
+        am_string_free(&dst->joints[k].name);
+    return am_fail_nomem(err, "pose");
 }
 
 static am_status pose_fail(am_error *err, const char *path, const char *field, const char *msg)
@@ -138,12 +175,18 @@ am_status am_quality_poses_load(const char *path, am_quality_pose **out, size_t 
             s = pose_fail(err, path, field, "expected {\"name\", \"joints\": [1 to 8 {\"name\", \"axis\", \"deg\"}]}");
             break;
         }
-        snprintf(p[i].name, sizeof p[i].name, "%s", json_string_value(name));
+        if (!am_string_set(&p[i].name, json_string_value(name))) {
+            s = am_fail_nomem(err, "poses");
+            break;
+        }
         if (band && !json_is_string(band)) {
             s = pose_fail(err, path, field, "\"band\" must be a joint name");
             break;
         }
-        snprintf(p[i].band_joint, sizeof p[i].band_joint, "%s", band ? json_string_value(band) : "");
+        if (!am_string_set(&p[i].band_joint, band ? json_string_value(band) : "")) {
+            s = am_fail_nomem(err, "poses");
+            break;
+        }
         if (kind && (!json_is_string(kind) || !kind_parse(json_string_value(kind), &p[i].kind))) {
             s = pose_fail(err, path, field, "\"kind\" must be shoulder, elbow, knee, hip, twist or none");
             break;
@@ -157,7 +200,10 @@ am_status am_quality_poses_load(const char *path, am_quality_pose **out, size_t 
                 s = pose_fail(err, path, field, "expected {\"name\", \"axis\": [x, y, z], \"deg\": number}");
                 break;
             }
-            snprintf(p[i].joints[k].name, sizeof p[i].joints[k].name, "%s", json_string_value(jn));
+            if (!am_string_set(&p[i].joints[k].name, json_string_value(jn))) {
+                s = am_fail_nomem(err, "poses");
+                break;
+            }
             double a[3];
             for (size_t c = 0; c < 3; c++)
                 a[c] = json_number_value(json_array_get(ax, c));
@@ -172,7 +218,7 @@ am_status am_quality_poses_load(const char *path, am_quality_pose **out, size_t 
     }
     json_decref(root);
     if (s) {
-        free(p);
+        am_quality_poses_free(p, n);
         return s;
     }
     *out = p;
@@ -205,10 +251,10 @@ am_status am_quality_pose_locals(const am_bench *b, const am_quality_pose *pose,
     *n = 0;
     am_status s = AM_OK;
     for (size_t k = 0; k < pose->joint_count; k++) {
-        int j = am_skeleton_find(sk, pose->joints[k].name);
+        int j = am_skeleton_find(sk, am_str(&pose->joints[k].name));
         if (j < 0) {
-            s = am_fail(err, AM_ERR_INVALID, "pose '%s': unknown joint '%s': not in avatar_skeleton.xml", pose->name,
-                        pose->joints[k].name);
+            s = am_fail(err, AM_ERR_INVALID, "pose '%s': unknown joint '%s': not in avatar_skeleton.xml",
+                        am_str(&pose->name), am_str(&pose->joints[k].name));
             break;
         }
         int p = sk->joints[j].parent;
@@ -281,7 +327,7 @@ static am_status skin_skeleton(const am_bench *b, const am_vec3 *rest_prim_joint
         heads[m] = am_bench_prim_to_bind(b, rest_prim_joints[b->skin_joint[i]]);
         map[m++] = (int)i;
     }
-    am_status s = am_bind_skeleton_from_heads(names, heads, m, b->skel, b->height, b->source, out, err);
+    am_status s = am_bind_skeleton_from_heads(names, heads, m, b->skel, b->height, am_str(&b->source), out, err);
     free(names);
     free(heads);
     if (s) {
@@ -410,17 +456,19 @@ static am_status mirror_report(const am_bench *b, am_quality_report *r, am_error
     }
 #undef CELL_HASH
     r->mirror_pairs = paired;
+    bool ok = true;
     r->mirror_applies = off > 0 && (double)paired >= MIRROR_SHARE * (double)off;
     if (r->mirror_applies) {
         r->mirror_err = worst;
-        if (worst_joint >= 0 && worst_joint < (int)b->skin_joint_count && b->skin_joint_known[worst_joint])
-            snprintf(r->mirror_joint, sizeof r->mirror_joint, "%s", b->skel->joints[b->skin_joint[worst_joint]].name);
+        if (worst_joint >= 0 && worst_joint < (int)b->skin_joint_count && b->skin_joint_known[worst_joint] &&
+            !am_string_set(&r->mirror_joint, b->skel->joints[b->skin_joint[worst_joint]].name))
+            ok = false;
         r->mirror_flag = am_quality_limit_flag("mirror_err", worst);
     }
     free(mj);
     free(head);
     free(next);
-    return AM_OK;
+    return ok ? AM_OK : am_fail_nomem(err, "mirror");
 }
 
 /* Islands, rigid parts and empty major bones: the holds decided as am_bind decides them. */
@@ -468,7 +516,8 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
         int mj = main_joint(b, v);
         main_of[v] = mj >= 0 && (size_t)mj < b->skin_joint_count ? bind_of_skin[mj] : -1;
     }
-    for (size_t j = 0; weighted && main_of && bind_of_skin && j < sk.joint_count; j++) {
+    bool ok = weighted && main_of && bind_of_skin;
+    for (size_t j = 0; ok && j < sk.joint_count; j++) {
         double len = am_v3_dist(sk.joints[j].head, sk.joints[j].tail);
         if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height || am_bind_joint_is_minor_kind(sk.joints[j].name))
             continue;
@@ -476,9 +525,8 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
             continue;
         if (am_quality_joint_left_empty(b, (size_t)skin_of[j], total))
             continue; /* an extended joint between weighted ones: left so on purpose */
-        if (r->empty_major_count < 16)
-            snprintf(r->empty_major[r->empty_major_count], sizeof r->empty_major[0], "%s", sk.joints[j].name);
-        r->empty_major_count++;
+        if (!am_string_list_push(&r->empty_major, &r->empty_major_count, &r->empty_major_cap, sk.joints[j].name))
+            ok = false;
     }
     free(weighted);
     free(main_of);
@@ -518,8 +566,9 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
     for (size_t k = 0; k < holds->island_count; k++) {
         am_quality_island *I = &r->islands[k];
         int j = island_joint[k];
-        if (j >= 0 && j < (int)b->skin_joint_count && b->skin_joint_known[j])
-            snprintf(I->bone, sizeof I->bone, "%s", b->skel->joints[b->skin_joint[j]].name);
+        if (j >= 0 && j < (int)b->skin_joint_count && b->skin_joint_known[j] &&
+            !am_string_set(&I->bone, b->skel->joints[b->skin_joint[j]].name))
+            ok = false;
         I->flag = AM_FLAG_NA;
         if (I->rigid_part) {
             r->rigid_parts++;
@@ -534,7 +583,7 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
     free(island_joint);
     am_bind_skeleton_free(&sk);
     free(skin_of);
-    return AM_OK;
+    return ok ? AM_OK : am_fail_nomem(err, "islands");
 }
 
 /* --- the joint band volume ---------------------------------------------------------- */
@@ -560,7 +609,7 @@ static am_status measure_band(const am_bench *b, const am_quality_pose *pose, co
     band_thresholds(pose->kind, &out->collapse_line, &out->lbs_reference);
     out->flag = AM_FLAG_NA;
     const am_skeleton *sk = b->skel;
-    int J = am_skeleton_find(sk, pose->band_joint);
+    int J = am_skeleton_find(sk, am_str(&pose->band_joint));
     if (J < 0 || skin_index(b, J) < 0)
         return AM_OK;
     int P = sk->joints[J].parent;
@@ -578,9 +627,9 @@ static am_status measure_band(const am_bench *b, const am_quality_pose *pose, co
         if (a == J && (C < 0 || c < C) && am_v3_dist(rest_j[c], rest_j[J]) > 0)
             C = c;
     }
-    snprintf(out->joint, sizeof out->joint, "%s", sk->joints[J].name);
-    snprintf(out->parent, sizeof out->parent, "%s", sk->joints[P].name);
-    snprintf(out->child, sizeof out->child, "%s", C >= 0 ? sk->joints[C].name : "(leaf)");
+    if (!am_string_set(&out->joint, sk->joints[J].name) || !am_string_set(&out->parent, sk->joints[P].name) ||
+        !am_string_set(&out->child, C >= 0 ? sk->joints[C].name : "(leaf)"))
+        return am_fail_nomem(err, "band");
     am_vec3 p0 = rest_j[P], j0 = rest_j[J], p1 = posed_j[P], j1 = posed_j[J], c0, c1;
     if (C >= 0) {
         c0 = rest_j[C];
@@ -683,23 +732,20 @@ static void count_flag(am_quality_report *r, am_flag f)
     r->worst = worse(r->worst, f);
 }
 
-/* Why a pose cannot be measured on this skin ("" when it can). */
-static void pose_support(const am_bench *b, const am_quality_pose *pose, const double *joint_weight, char *why,
-                         size_t size)
+/* Why a pose cannot be measured on this skin (`why` left unset when it can); false when
+ * out of memory. */
+static bool pose_support(const am_bench *b, const am_quality_pose *pose, const double *joint_weight, am_string *why)
 {
-    why[0] = '\0';
     for (size_t k = 0; k < pose->joint_count; k++) {
-        int j = am_skeleton_find(b->skel, pose->joints[k].name);
+        const char *name = am_str(&pose->joints[k].name);
+        int j = am_skeleton_find(b->skel, name);
         int si = j >= 0 ? skin_index(b, j) : -1;
-        if (j < 0 || si < 0) {
-            snprintf(why, size, "needs %s, which the skin does not have", pose->joints[k].name);
-            return;
-        }
-        if (joint_weight[si] <= 0) {
-            snprintf(why, size, "%s carries no weight", pose->joints[k].name);
-            return;
-        }
+        if (j < 0 || si < 0)
+            return am_string_setf(why, "needs %s, which the skin does not have", name);
+        if (joint_weight[si] <= 0)
+            return am_string_setf(why, "%s carries no weight", name);
     }
+    return true;
 }
 
 /* The poses, measured by `workers` threads that each take the next pose (they only read
@@ -736,12 +782,14 @@ static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, 
                               am_quality_pose_result *pr, am_error *err)
 {
     const am_bench *b = pj->b;
-    snprintf(pr->name, sizeof pr->name, "%s", pose->name);
+    if (!am_string_copy(&pr->name, &pose->name))
+        return am_fail_nomem(err, "pose");
     pr->worst = AM_FLAG_NA;
     pr->strain_flag = pr->leak_flag = pr->rigidity_flag = AM_FLAG_NA;
     pr->band.flag = AM_FLAG_NA;
-    pose_support(b, pose, pj->joint_weight, pr->skipped, sizeof pr->skipped);
-    if (pr->skipped[0])
+    if (!pose_support(b, pose, pj->joint_weight, &pr->skipped))
+        return am_fail_nomem(err, "pose");
+    if (!am_string_empty(&pr->skipped))
         return AM_OK;
     size_t nl = 0;
     am_status s;
@@ -754,7 +802,7 @@ static am_status measure_pose(const pose_jobs *pj, const am_quality_pose *pose, 
     pr->side = am_bench_locals_side(b, w->loc, nl);
     am_bench_cross_side_leak(b, pr->side, pj->rest, w->posed, &pr->leak);
     pr->leak_flag = !pr->leak.applies ? AM_FLAG_NA : am_quality_limit_flag("leak", pr->leak.max_h);
-    if (pose->band_joint[0] &&
+    if (!am_string_empty(&pose->band_joint) &&
         (s = measure_band(b, pose, pj->rest, w->posed, pj->rest_j, w->posed_j, &pr->band, err)))
         return s;
     pr->worst = worse(worse(pr->strain_flag, pr->leak_flag), worse(pr->band.flag, pr->rigidity_flag));
@@ -897,13 +945,16 @@ am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses
     memset(r, 0, sizeof *r);
     if (!poses)
         poses = am_quality_standard_poses(&pose_count);
-    snprintf(r->source, sizeof r->source, "%s", b->source);
     r->height_m = b->height;
     r->worst = AM_FLAG_PASS;
     r->outside_flag = AM_FLAG_NA;
+    if (!am_string_copy(&r->source, &b->source))
+        return am_fail_nomem(err, "quality report");
     am_status s = am_bench_weight_report(b, &r->weights, err);
-    if (s)
+    if (s) {
+        am_quality_free(r);
         return s;
+    }
     r->unweighted_flag = am_quality_limit_flag("unweighted", (double)r->weights.unweighted);
     r->sum_dev_flag = am_quality_limit_flag("sum_dev", (double)r->weights.sum_dev);
     r->influences_flag = am_quality_limit_flag("max_influences", r->weights.max_influences);
@@ -992,28 +1043,41 @@ done:
     return s;
 }
 
-void am_quality_bones_outside(am_quality_report *r, const char *const *names, const bool *held, size_t count)
+am_status am_quality_bones_outside(am_quality_report *r, const char *const *names, const bool *held, size_t count,
+                                   am_error *err)
 {
-    r->outside_count = 0;
+    am_string_list_free(r->outside, r->outside_count);
+    r->outside = NULL;
+    r->outside_count = r->outside_cap = 0;
     for (size_t j = 0; j < count; j++)
-        if (!held[j]) {
-            if (r->outside_count < 16)
-                snprintf(r->outside[r->outside_count], sizeof r->outside[0], "%s", names[j]);
-            r->outside_count++;
-        }
+        if (!held[j] && !am_string_list_push(&r->outside, &r->outside_count, &r->outside_cap, names[j]))
+            return am_fail_nomem(err, "bones outside");
     r->outside_flag = r->outside_count ? AM_FLAG_BLOCKER : AM_FLAG_PASS;
     count_flag(r, r->outside_flag);
+    return AM_OK;
 }
 
 void am_quality_free(am_quality_report *r)
 {
     if (!r)
         return;
+    am_string_free(&r->source);
+    am_string_list_free(r->empty_major, r->empty_major_count);
+    am_string_list_free(r->outside, r->outside_count);
+    am_string_free(&r->mirror_joint);
+    for (size_t k = 0; r->islands && k < r->island_count; k++)
+        am_string_free(&r->islands[k].bone);
+    for (size_t i = 0; r->poses && i < r->pose_count; i++) {
+        am_quality_pose_result *p = &r->poses[i];
+        am_string_free(&p->name);
+        am_string_free(&p->skipped);
+        am_string_free(&p->band.joint);
+        am_string_free(&p->band.parent);
+        am_string_free(&p->band.child);
+    }
     free(r->islands);
     free(r->poses);
-    r->islands = NULL;
-    r->poses = NULL;
-    r->island_count = r->pose_count = 0;
+    memset(r, 0, sizeof *r);
 }
 
 /* --- writing ------------------------------------------------------------------------ */
@@ -1036,7 +1100,7 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
         json_decref(poses);
         return am_fail_nomem(err, "report JSON");
     }
-    json_object_set_new(root, "source", json_string(r->source));
+    json_object_set_new(root, "source", json_string(am_str(&r->source)));
     json_object_set_new(root, "height_m", json_real(r->height_m));
     json_object_set_new(root, "worst", json_string(am_flag_name(r->worst)));
     json_object_set_new(root, "thresholds", am_quality_limits_json());
@@ -1045,13 +1109,13 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
     json_object_set_new(root, "minors", json_integer((json_int_t)r->minors));
     json_object_set_new(w, "vertices", json_integer((json_int_t)r->weights.vertices));
     json_object_set_new(w, "unweighted", flagged((double)r->weights.unweighted, r->unweighted_flag));
-    for (size_t i = 0; i < r->empty_major_count && i < 16; i++)
-        json_array_append_new(em, json_string(r->empty_major[i]));
+    for (size_t i = 0; i < r->empty_major_count; i++)
+        json_array_append_new(em, json_string(am_str(&r->empty_major[i])));
     json_object_set_new(w, "empty_major", json_pack("{s:o, s:s}", "joints", em, "flag", am_flag_name(r->empty_major_flag)));
     if (r->outside_flag != AM_FLAG_NA) {
         json_t *names = json_array();
-        for (size_t i = 0; names && i < r->outside_count && i < 16; i++)
-            json_array_append_new(names, json_string(r->outside[i]));
+        for (size_t i = 0; names && i < r->outside_count; i++)
+            json_array_append_new(names, json_string(am_str(&r->outside[i])));
         json_object_set_new(w, "bones_outside", json_pack("{s:I, s:o, s:s}", "count", (json_int_t)r->outside_count,
                                                           "joints", names, "flag", am_flag_name(r->outside_flag)));
     }
@@ -1060,14 +1124,15 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
     json_object_set_new(w, "over4", json_integer(0));
     json_object_set_new(w, "cross_side_weight", flagged(r->weights.cross_side_weight, r->cross_side_flag));
     json_t *mirror = json_pack("{s:b, s:I, s:f, s:s, s:s}", "applies", r->mirror_applies, "pairs",
-                               (json_int_t)r->mirror_pairs, "value", r->mirror_err, "joint", r->mirror_joint, "flag",
-                               am_flag_name(r->mirror_flag));
+                               (json_int_t)r->mirror_pairs, "value", r->mirror_err, "joint", am_str(&r->mirror_joint),
+                               "flag", am_flag_name(r->mirror_flag));
     json_object_set_new(w, "mirror_err", mirror);
     for (size_t k = 0; k < r->island_count; k++) {
         const am_quality_island *I = &r->islands[k];
         json_array_append_new(isl, json_pack("{s:I, s:b, s:I, s:b, s:b, s:s, s:s}", "vertices", (json_int_t)I->vertices,
                                              "has_faces", I->has_faces, "bones_held", (json_int_t)I->bones_held,
-                                             "rigid_part", I->rigid_part, "one_bone", I->one_bone, "bone", I->bone,
+                                             "rigid_part", I->rigid_part, "one_bone", I->one_bone, "bone",
+                                             am_str(&I->bone),
                                              "flag", am_flag_name(I->flag)));
     }
     json_object_set_new(w, "rigid_parts", json_pack("{s:I, s:s}", "count", (json_int_t)r->rigid_parts, "flag",
@@ -1076,10 +1141,10 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
     json_object_set_new(root, "weights", w);
     for (size_t i = 0; i < r->pose_count; i++) {
         const am_quality_pose_result *p = &r->poses[i];
-        json_t *e = json_pack("{s:s, s:b, s:s}", "name", p->name, "measured", p->measured, "worst",
+        json_t *e = json_pack("{s:s, s:b, s:s}", "name", am_str(&p->name), "measured", p->measured, "worst",
                               am_flag_name(p->worst));
         if (!p->measured) {
-            json_object_set_new(e, "skipped", json_string(p->skipped));
+            json_object_set_new(e, "skipped", json_string(am_str(&p->skipped)));
             json_array_append_new(poses, e);
             continue;
         }
@@ -1092,7 +1157,8 @@ am_status am_quality_json(const am_quality_report *r, am_buf *out, am_error *err
         if (p->band.measured)
             json_object_set_new(e, "band_volume",
                                 json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}", "joint",
-                                          p->band.joint, "parent", p->band.parent, "child", p->band.child, "kind",
+                                          am_str(&p->band.joint), "parent", am_str(&p->band.parent), "child",
+                                          am_str(&p->band.child), "kind",
                                           kind_name(p->band.kind), "vertices", (json_int_t)p->band.vertices, "radius_m",
                                           p->band.radius_m, "worst", p->band.worst, "worst_s", p->band.worst_s, "best",
                                           p->band.best, "best_s", p->band.best_s, "collapse_line",
@@ -1123,18 +1189,18 @@ am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err
         if (!s)                                      \
             s = am_buf_printf(out, err, __VA_ARGS__); \
     } while (0)
-    LINE("quality report: %s (height %.3f m) - %zu blocker, %zu major, %zu minor; worst: %s\n", r->source,
+    LINE("quality report: %s (height %.3f m) - %zu blocker, %zu major, %zu minor; worst: %s\n", am_str(&r->source),
          r->height_m, r->blockers, r->majors, r->minors, am_flag_name(r->worst));
     LINE("weights (%zu vertices)\n", r->weights.vertices);
     LINE("  %-8s unweighted        %zu\n", am_flag_name(r->unweighted_flag), r->weights.unweighted);
     LINE("  %-8s empty_major       %zu", am_flag_name(r->empty_major_flag), r->empty_major_count);
-    for (size_t i = 0; i < r->empty_major_count && i < 16; i++)
-        LINE("%s%s", i ? ", " : " (", r->empty_major[i]);
-    LINE("%s\n", r->empty_major_count ? ")" : "");
+    for (size_t i = 0; i < r->empty_major_count && i < 16; i++) /* all of them: the JSON */
+        LINE("%s%s", i ? ", " : " (", am_str(&r->empty_major[i]));
+    LINE("%s\n", r->empty_major_count > 16 ? ", ...)" : r->empty_major_count ? ")" : "");
     if (r->outside_flag != AM_FLAG_NA) {
         LINE("  %-8s bones outside     %zu", am_flag_name(r->outside_flag), r->outside_count);
         for (size_t i = 0; i < r->outside_count && i < 16; i++)
-            LINE("%s%s", i ? ", " : " (outside the mesh: ", r->outside[i]);
+            LINE("%s%s", i ? ", " : " (outside the mesh: ", am_str(&r->outside[i]));
         LINE("%s\n", r->outside_count > 16 ? ", ...)" : r->outside_count ? ")" : "");
     }
     LINE("  %-8s sum_dev           %zu\n", am_flag_name(r->sum_dev_flag), r->weights.sum_dev);
@@ -1142,7 +1208,7 @@ am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err
     LINE("  %-8s cross-side weight %.4f\n", am_flag_name(r->cross_side_flag), r->weights.cross_side_weight);
     if (r->mirror_applies)
         LINE("  %-8s mirror_err        %.4f (%zu mirrored pairs%s%s)\n", am_flag_name(r->mirror_flag), r->mirror_err,
-             r->mirror_pairs, r->mirror_joint[0] ? ", worst on " : "", r->mirror_joint);
+             r->mirror_pairs, !am_string_empty(&r->mirror_joint) ? ", worst on " : "", am_str(&r->mirror_joint));
     else
         LINE("  %-8s mirror_err        not symmetric (%zu mirrored pairs)\n", am_flag_name(r->mirror_flag),
              r->mirror_pairs);
@@ -1151,22 +1217,22 @@ am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err
         const am_quality_island *I = &r->islands[k];
         if (I->rigid_part)
             LINE("           island %zu: %zu vertices, holds no bone: %s\n", k, I->vertices,
-                 I->one_bone ? I->bone : "NOT one bone at 1.0");
+                 I->one_bone ? am_str(&I->bone) : "NOT one bone at 1.0");
     }
     LINE("poses\n");
     for (size_t i = 0; i < r->pose_count; i++) {
         const am_quality_pose_result *p = &r->poses[i];
         if (!p->measured) {
-            LINE("  %-8s %-15s skipped: %s\n", "n/a", p->name, p->skipped);
+            LINE("  %-8s %-15s skipped: %s\n", "n/a", am_str(&p->name), am_str(&p->skipped));
             continue;
         }
-        LINE("  %-8s %-15s strain p1 %.3f p99 %.3f outside %.3f%% (%s)", am_flag_name(p->worst), p->name,
+        LINE("  %-8s %-15s strain p1 %.3f p99 %.3f outside %.3f%% (%s)", am_flag_name(p->worst), am_str(&p->name),
              p->strain.p1, p->strain.p99, 100 * p->strain.share_outside, am_flag_name(p->strain_flag));
         if (p->leak.applies)
             LINE("; leak %.5f H (%s)", p->leak.max_h, am_flag_name(p->leak_flag));
         if (p->band.measured)
-            LINE("; %s band %.2f..%.2f (%s; collapse < %.2f, LBS %.2f)", p->band.joint, p->band.worst, p->band.best,
-                 am_flag_name(p->band.flag), p->band.collapse_line, p->band.lbs_reference);
+            LINE("; %s band %.2f..%.2f (%s; collapse < %.2f, LBS %.2f)", am_str(&p->band.joint), p->band.worst,
+                 p->band.best, am_flag_name(p->band.flag), p->band.collapse_line, p->band.lbs_reference);
         if (p->rigidity_flag != AM_FLAG_NA)
             LINE("; rigid parts %.2g m (%s)", p->rigidity_m, am_flag_name(p->rigidity_flag));
         LINE("\n");

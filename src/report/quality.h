@@ -60,6 +60,7 @@ extern "C" {
 #include <stddef.h>
 
 #include "bench/bench.h"
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/io.h"
 #include "bench/render.h"
@@ -71,29 +72,37 @@ const char *am_flag_name(am_flag f);
 
 typedef enum am_band_kind { AM_BAND_NONE = 0, AM_BAND_SHOULDER, AM_BAND_ELBOW, AM_BAND_KNEE, AM_BAND_HIP, AM_BAND_TWIST } am_band_kind;
 
+/* A pose: its texts are owned strings (core/am_string.h), kept whole however long. */
 typedef struct am_quality_pose {
-    char name[48];
-    char band_joint[64];     /* "" = no band measured */
+    am_string name;
+    am_string band_joint;    /* unset or "" = no band measured */
     am_band_kind kind;
     size_t joint_count;
     struct {
-        char name[64];
+        am_string name;
         am_vec3 axis;        /* bind frame */
         double deg;
     } joints[AM_POSE_MAX_JOINTS];
 } am_quality_pose;
 
-/* The standard library (static, owned by the module). */
+/* The standard library (static, owned by the module: never pass it to
+ * am_quality_poses_free). */
 const am_quality_pose *am_quality_standard_poses(size_t *count);
-/* A poses file (see above); *out malloc'd. At most 1 MiB (64 poses of AM_POSE_MAX_JOINTS
- * joints are tens of KB), its JSON tree within a 16 MiB memory budget (core/json_text.h). */
+/* A poses file (see above); *out malloc'd, freed with am_quality_poses_free. At most 1 MiB
+ * (64 poses of AM_POSE_MAX_JOINTS joints are tens of KB), its JSON tree within a 16 MiB
+ * memory budget (core/json_text.h). */
 #define AM_QUALITY_POSES_MAX_FILE_BYTES ((size_t)1 << 20)
 #define AM_QUALITY_POSES_TREE_BUDGET ((size_t)16 << 20)
 am_status am_quality_poses_load(const char *path, am_quality_pose **out, size_t *count, am_error *err);
+/* A copy of `src` whose strings `dst` owns (dst's old strings are not freed); on failure
+ * (out of memory) dst holds no strings. */
+am_status am_quality_pose_copy(am_quality_pose *dst, const am_quality_pose *src, am_error *err);
+/* Free the strings of each pose, then the array (NULL is fine). */
+void am_quality_poses_free(am_quality_pose *poses, size_t count);
 
 typedef struct am_quality_band {
     bool measured;
-    char joint[64], parent[64], child[64];
+    am_string joint, parent, child;
     am_band_kind kind;
     size_t vertices;
     double radius_m;
@@ -104,9 +113,9 @@ typedef struct am_quality_band {
 } am_quality_band;
 
 typedef struct am_quality_pose_result {
-    char name[48];
+    am_string name;
     bool measured;
-    char skipped[120];       /* why not, when not measured */
+    am_string skipped;       /* why not, when not measured */
     am_bench_side side;
     am_bench_strain strain;
     am_flag strain_flag;
@@ -124,27 +133,29 @@ typedef struct am_quality_island {
     size_t bones_held;
     bool rigid_part;         /* holds no bone */
     bool one_bone;           /* every vertex: one joint at >= 0.999, the same for all */
-    char bone[64];           /* that joint (or the main one) */
+    am_string bone;          /* that joint (or the main one) */
     am_flag flag;
 } am_quality_island;
 
+/* Every text is an owned string (core/am_string.h) and every list grows as needed (no
+ * cap): am_quality_free releases them. A zeroed report is empty and valid. */
 typedef struct am_quality_report {
-    char source[256];
+    am_string source;
     double height_m;
     am_bench_weights weights;
     am_flag unweighted_flag, sum_dev_flag, influences_flag, cross_side_flag;
-    char empty_major[16][64];
-    size_t empty_major_count;
+    am_string *empty_major;  /* empty_major_count joint names */
+    size_t empty_major_count, empty_major_cap;
     am_flag empty_major_flag;
     /* Bones of the rig that lie outside the mesh (no island holds them), when the caller
      * knows the rig it bound (am_quality_bones_outside): each outside bone is a blocker. */
-    char outside[16][64];
-    size_t outside_count;
+    am_string *outside;      /* outside_count joint names */
+    size_t outside_count, outside_cap;
     am_flag outside_flag;    /* AM_FLAG_NA when the caller did not say */
     bool mirror_applies;
     size_t mirror_pairs;
     double mirror_err;
-    char mirror_joint[64];
+    am_string mirror_joint;
     am_flag mirror_flag;
     am_quality_island *islands;
     size_t island_count;
@@ -160,8 +171,10 @@ typedef struct am_quality_report {
 
 /* Record the rig bones no island of the mesh holds (`held[j]` false), as `animesh bind`
  * knows them: a bone outside the mesh gets no weight and means the rig is not where the
- * mesh is (wrong units, another model's skeleton), so every one is a blocker. */
-void am_quality_bones_outside(am_quality_report *report, const char *const *names, const bool *held, size_t count);
+ * mesh is (wrong units, another model's skeleton), so every one is a blocker. Fails only
+ * when out of memory. */
+am_status am_quality_bones_outside(am_quality_report *report, const char *const *names, const bool *held,
+                                   size_t count, am_error *err);
 
 /* Run every measurement. poses NULL = the standard library. */
 am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t pose_count, am_quality_report *out,
@@ -170,6 +183,7 @@ am_status am_quality_run(const am_bench *b, const am_quality_pose *poses, size_t
  * each pose is measured whole by one thread, so the report does not depend on the count). */
 am_status am_quality_run_threads(const am_bench *b, const am_quality_pose *poses, size_t pose_count, int threads,
                                  am_quality_report *out, am_error *err);
+/* Free every string, list and array of the report; it is zeroed afterwards. */
 void am_quality_free(am_quality_report *r);
 
 /* The local channels of a pose on this bench (n written; out holds skel->joint_count). */
@@ -183,19 +197,20 @@ am_status am_quality_text(const am_quality_report *r, am_buf *out, am_error *err
 /* Pictures: the pose sheet (every measured pose, front and side, each labelled with its
  * worst flag) and the close-up of the rank-th worst joint (0 = worst; band joints ordered
  * by flag, then by their worst band), front and side, coloured by strain (*found false
- * when there are not that many band joints; joint gets its name). The caller frees the
+ * when there are not that many band joints; `joint`, optional, gets its name: the caller
+ * frees it with am_string_free). The caller frees the
  * image (am_image_free) and writes it where it wants. */
 am_status am_quality_render_sheet(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                   size_t pose_count, am_image *out, am_error *err);
 am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                                    size_t pose_count, size_t rank, am_image *out, bool *found, char *joint,
-                                    size_t joint_size, am_error *err);
+                                    size_t pose_count, size_t rank, am_image *out, bool *found, am_string *joint,
+                                    am_error *err);
 /* Both on `threads` threads (0: every core, as above). */
 am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                           size_t pose_count, int threads, am_image *out, am_error *err);
 am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_report *r,
                                             const am_quality_pose *poses, size_t pose_count, size_t rank,
-                                            int threads, am_image *out, bool *found, char *joint, size_t joint_size,
+                                            int threads, am_image *out, bool *found, am_string *joint,
                                             am_error *err);
 
 #ifdef __cplusplus

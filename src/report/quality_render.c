@@ -135,7 +135,7 @@ am_status am_quality_render_sheet_threads(const am_bench *b, const am_quality_re
         if (i == 0)
             snprintf(labels[i], sizeof labels[i], "rest");
         else
-            snprintf(labels[i], sizeof labels[i], "%s: %s", r->poses[ps.pose[i]].name,
+            snprintf(labels[i], sizeof labels[i], "%s: %s", am_str(&r->poses[ps.pose[i]].name),
                      am_flag_name(r->poses[ps.pose[i]].worst));
         for (int row = 0; row < 2; row++) {
             am_render_cell *f = &fr[(size_t)row * n + i];
@@ -231,15 +231,15 @@ static void strain_colours(const am_bench *b, const float *rest, const float *po
 static int flag_rank(am_flag f) { return f == AM_FLAG_NA ? -1 : (int)f; }
 
 am_status am_quality_render_closeup(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                                    size_t pose_count, size_t rank, am_image *img, bool *found, char *joint,
-                                    size_t joint_size, am_error *err)
+                                    size_t pose_count, size_t rank, am_image *img, bool *found, am_string *joint,
+                                    am_error *err)
 {
-    return am_quality_render_closeup_threads(b, r, poses, pose_count, rank, 0, img, found, joint, joint_size, err);
+    return am_quality_render_closeup_threads(b, r, poses, pose_count, rank, 0, img, found, joint, err);
 }
 
 am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_report *r,
                                             const am_quality_pose *poses, size_t pose_count, size_t rank,
-                                            int threads, am_image *img, bool *found, char *joint, size_t joint_size,
+                                            int threads, am_image *img, bool *found, am_string *joint,
                                             am_error *err)
 {
     *found = false;
@@ -275,15 +275,15 @@ am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_
         return s;
     }
     const am_quality_band *band = &r->poses[pi].band;
-    int J = am_skeleton_find(b->skel, band->joint), P = am_skeleton_find(b->skel, band->parent);
+    int J = am_skeleton_find(b->skel, am_str(&band->joint)), P = am_skeleton_find(b->skel, am_str(&band->parent));
     am_vec3 jp = ps.joints[1][J];
     double reach = J >= 0 && P >= 0 ? am_v3_dist(ps.joints[0][J], ps.joints[0][P]) : 0.2;
     reach = fmax(reach, 4 * band->radius_m);
     am_vec3 lo = am_v3_sub(jp, am_v3(reach, reach, reach)), hi = am_v3_add(jp, am_v3(reach, reach, reach));
     strain_colours(b, ps.prim[0], ps.prim[1], rgb);
     char label[2][96];
-    snprintf(label[0], sizeof label[0], "%s front", band->joint);
-    snprintf(label[1], sizeof label[1], "%s side", band->joint);
+    snprintf(label[0], sizeof label[0], "%s front", am_str(&band->joint));
+    snprintf(label[1], sizeof label[1], "%s side", am_str(&band->joint));
     am_render_cell fr[2];
     for (int k = 0; k < 2; k++)
         fr[k] = (am_render_cell){ps.prim[1], ps.joints[1], label[k], k ? AM_VIEW_SIDE : AM_VIEW_FRONT, rgb, true, lo, hi};
@@ -293,13 +293,15 @@ am_status am_quality_render_closeup_threads(const am_bench *b, const am_quality_
     opt.frame_height = 400;
     opt.threads = threads;
     char title[200];
-    snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits", r->poses[pi].name,
-             band->worst, band->best, am_flag_name(band->flag));
+    snprintf(title, sizeof title, "%s: band %.2f..%.2f (%s), red = strain at the 0.5/1.6 limits",
+             am_str(&r->poses[pi].name), band->worst, band->best, am_flag_name(band->flag));
     s = am_render_sheet(b, fr, 2, 2, &opt, title, img, err);
-    if (!s) {
+    if (!s && joint && !am_string_copy(joint, &band->joint))
+        s = am_fail_nomem(err, "close-up");
+    if (!s)
         *found = true;
-        snprintf(joint, joint_size, "%s", band->joint);
-    }
+    else
+        am_image_free(img);
     free_posed(&ps);
     free(rgb);
     return s;

@@ -10,19 +10,24 @@ extern "C" {
 
 #include <stddef.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/io.h"
 #include "report/quality.h"
 
 typedef struct am_quality_finding {
     am_flag flag;
-    char key[32];            /* the thresholds row: "strain_share", "band", ... */
-    char text[200];          /* "knee 120: mKneeLeft band 0.55 (collapse line 0.85)" */
+    char key[32];            /* the thresholds row: "strain_share", "band", ... (a fixed name) */
+    am_string text;          /* "knee 120: mKneeLeft band 0.55 (collapse line 0.85)", whole */
 } am_quality_finding;
 
-/* Every flagged figure (minor and worse), most severe first, at most `cap`; returns how
- * many there are in all. */
-size_t am_quality_findings(const am_quality_report *r, am_quality_finding *out, size_t cap);
+/* Every flagged figure (minor and worse), most severe first, at most `cap` in `out`; *count
+ * gets how many there are in all. Each text is an owned string: free them with
+ * am_quality_findings_free(out, min(*count, cap)). Fails only when out of memory (out then
+ * holds nothing to free). */
+am_status am_quality_findings(const am_quality_report *r, am_quality_finding *out, size_t cap, size_t *count,
+                              am_error *err);
+void am_quality_findings_free(am_quality_finding *findings, size_t count);
 /* "verdict: major - 0 blockers, 6 major, 4 minor (height 1.865 m)" then up to `max_findings`
  * lines "  major  TEXT\n         do: REMEDY" (one remedy per kind of finding: a kind
  * already explained is not explained again) and "  ... N more" when there are more. */

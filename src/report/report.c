@@ -148,7 +148,7 @@ bool am_report_is_mesh_asset(const char *path)
 
 /* The import plan of a model file (import's route, --up/--forward/--unit as given). */
 static am_status plan_model(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
-                            am_import_plan *plan, char *what, size_t what_size, am_error *err)
+                            am_import_plan *plan, am_string *what, am_error *err)
 {
     am_scene sc;
     const am_scene_load_options lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs, as import does */
@@ -161,11 +161,14 @@ static am_status plan_model(const char *path, const am_skeleton *skel, const am_
     io.retarget.axes.forward = frame ? frame->forward : 0;
     io.retarget.axes.scale = frame ? frame->unit_m : 0;
     s = am_import_plan_make(&sc, skel, &io, plan, err);
-    if (!s) {
+    if (!s && what) {
         const am_scene_format_info *fm = am_scene_format_lookup(sc.format);
-        snprintf(what, what_size, "%s model, %s route as import takes it (%zu part%s, skin built in memory)",
-                 fm ? fm->name : "model", am_import_route_name(plan->route), plan->part_count,
-                 plan->part_count == 1 ? "" : "s");
+        if (!am_string_setf(what, "%s model, %s route as import takes it (%zu part%s, skin built in memory)",
+                            fm ? fm->name : "model", am_import_route_name(plan->route), plan->part_count,
+                            plan->part_count == 1 ? "" : "s")) {
+            am_import_plan_free(plan);
+            s = am_fail_nomem(err, "report input");
+        }
     }
     am_scene_free(&sc);
     if (s && err && !err->where[0])
@@ -175,18 +178,20 @@ static am_status plan_model(const char *path, const am_skeleton *skel, const am_
 
 void am_report_parts_free(am_report_part *parts, size_t count)
 {
-    for (size_t i = 0; parts && i < count; i++)
+    for (size_t i = 0; parts && i < count; i++) {
+        am_string_free(&parts[i].name);
         am_buf_free(&parts[i].asset);
+    }
     free(parts);
 }
 
 am_status am_report_model_parts(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
-                                am_report_part **parts, size_t *count, char *what, size_t what_size, am_error *err)
+                                am_report_part **parts, size_t *count, am_string *what, am_error *err)
 {
     *parts = NULL;
     *count = 0;
     am_import_plan plan;
-    am_status s = plan_model(path, skel, frame, &plan, what, what_size, err);
+    am_status s = plan_model(path, skel, frame, &plan, what, err);
     if (s)
         return s;
     am_report_part *out = calloc(plan.part_count ? plan.part_count : 1, sizeof *out);
@@ -206,7 +211,8 @@ am_status am_report_model_parts(const char *path, const am_skeleton *skel, const
             s = am_mesh_asset_encode(&res.asset, &out[i].asset, err);
             am_skin_result_free(&res);
         }
-        snprintf(out[i].name, sizeof out[i].name, "%s", plan.parts[i].name);
+        if (!s && !am_string_set(&out[i].name, plan.parts[i].name))
+            s = am_fail_nomem(err, "model parts");
     }
     size_t n = plan.part_count;
     am_import_plan_free(&plan);
@@ -221,8 +227,26 @@ am_status am_report_model_parts(const char *path, const am_skeleton *skel, const
     return AM_OK;
 }
 
+void am_report_input_free(am_report_input *info)
+{
+    if (info)
+        am_string_free(&info->what);
+}
+
+static am_status load_input(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
+                            am_report_input *info, am_error *err);
+
 am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
                          am_report_input *info, am_error *err)
+{
+    am_status s = load_input(path, skel, frame, out, info, err);
+    if (s)
+        am_report_input_free(info);
+    return s;
+}
+
+static am_status load_input(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
+                            am_report_input *info, am_error *err)
 {
     memset(info, 0, sizeof *info);
     uint8_t head[16] = {0};
@@ -239,7 +263,8 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
     bool asset = has_ext(path, ".llmesh") || has_ext(path, ".slm") || (got > 0 && head[0] == '{' && !has_ext(path, ".json") &&
                                                                        !has_ext(path, ".gltf"));
     if (asset) {
-        snprintf(info->what, sizeof info->what, "mesh asset (read as written)");
+        if (!am_string_set(&info->what, "mesh asset (read as written)"))
+            return am_fail_nomem(err, "report input");
         return am_bench_load(path, NULL, 0, skel, NULL, out, err);
     }
     if (has_ext(path, ".json")) {
@@ -247,15 +272,17 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
         am_status s = am_rig_load(path, &rig, err);
         if (s)
             return s;
-        snprintf(info->what, sizeof info->what, "rig JSON (skin built in memory, read back by the bench)");
-        s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
+        if (!am_string_set(&info->what, "rig JSON (skin built in memory, read back by the bench)"))
+            s = am_fail_nomem(err, "report input");
+        else
+            s = am_report_bench_rig(&rig, skel, base_name(path), out, err);
         am_rig_free(&rig);
         return s;
     }
     /* Any other file: import's own route (import.h), so that report judges what import
      * would write: the faithful skin, or the retargeted rig (the parts as one creature). */
     am_import_plan plan;
-    am_status s = plan_model(path, skel, frame, &plan, info->what, sizeof info->what, err);
+    am_status s = plan_model(path, skel, frame, &plan, &info->what, err);
     if (s)
         return s;
     info->route = plan.route;
@@ -277,13 +304,23 @@ am_status am_report_load(const char *path, const am_skeleton *skel, const am_bin
 
 /* --- the files ---------------------------------------------------------------------------- */
 
-static am_status add(am_outset *set, const char *name, const void *data, size_t size, char (*written)[256],
-                     size_t *wc, am_error *err)
+/* The list of names written (report.h): grown by one each time (a report writes at most
+ * AM_REPORT_MAX_FILES). */
+typedef struct written_list {
+    am_string **names; /* NULL: the caller does not collect them */
+    size_t *count;
+} written_list;
+
+static am_status add(am_outset *set, const char *name, const void *data, size_t size, written_list *w,
+                     am_error *err)
 {
     am_status s = am_outset_add(set, name, data, size, err);
-    if (!s && written && *wc < AM_REPORT_MAX_FILES)
-        snprintf(written[(*wc)++], 256, "%s", name);
-    return s;
+    if (s || !w->names)
+        return s;
+    size_t cap = *w->count; /* full: list_push grows it */
+    if (!am_string_list_push(w->names, w->count, &cap, name))
+        return am_fail_nomem(err, "report file names");
+    return AM_OK;
 }
 
 /* The pictures: the pose sheet and up to three close-ups. The sheet is drawn first, its
@@ -301,7 +338,7 @@ typedef struct picture_job {
     struct picture {
         am_buf png;
         bool found;       /* a close-up of that rank exists */
-        char joint[64];
+        am_string joint;
         am_status status;
         am_error err;
     } pic[4];
@@ -321,15 +358,15 @@ static void picture_draw(void *ctx, size_t i, int worker)
     am_image img;
     memset(&img, 0, sizeof img);
     p->status = am_quality_render_closeup_threads(J->b, J->r, J->poses, J->pose_count, i - 1, J->threads, &img,
-                                                  &p->found, p->joint, sizeof p->joint, &p->err);
+                                                  &p->found, &p->joint, &p->err);
     if (!p->status && p->found)
         p->status = am_tex_png_encode_picture(&img, &p->png, &p->err);
     am_image_free(&img);
 }
 
 static am_status add_pictures(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
-                              size_t pose_count, int threads, am_outset *set, const char *stem, char (*written)[256],
-                              size_t *wc, am_error *err)
+                              size_t pose_count, int threads, am_outset *set, const char *stem, written_list *w,
+                              am_error *err)
 {
     picture_job *J = calloc(1, sizeof *J);
     if (!J)
@@ -340,7 +377,7 @@ static am_status add_pictures(const am_bench *b, const am_quality_report *r, con
     am_parallel_for(4, threads, picture_draw, J);
     am_image_free(&J->sheet);
     am_status s = AM_OK;
-    char name[300];
+    am_string name = {0};
     for (size_t i = 0; i < 4 && !s; i++) {
         const struct picture *p = &J->pic[i];
         if (p->status) {
@@ -350,33 +387,33 @@ static am_status add_pictures(const am_bench *b, const am_quality_report *r, con
         }
         if (!p->found)
             break; /* no close-up of this rank, nor of any after it */
-        if (i == 0)
-            snprintf(name, sizeof name, "%s_poses.png", stem);
-        else
-            snprintf(name, sizeof name, "%s_closeup_%zu_%s.png", stem, i, p->joint);
-        s = add(set, name, p->png.data, p->png.size, written, wc, err);
+        bool named = i == 0 ? am_string_setf(&name, "%s_poses.png", stem)
+                            : am_string_setf(&name, "%s_closeup_%zu_%s.png", stem, i, am_str(&p->joint));
+        s = named ? add(set, am_str(&name), p->png.data, p->png.size, w, err) : am_fail_nomem(err, "report pictures");
     }
-    for (size_t i = 0; i < 4; i++)
+    am_string_free(&name);
+    for (size_t i = 0; i < 4; i++) {
         am_buf_free(&J->pic[i].png);
+        am_string_free(&J->pic[i].joint);
+    }
     free(J);
     return s;
 }
 
 am_status am_report_write(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                           size_t pose_count, am_outset *set, const char *stem, const char *preface,
-                          char (*written)[256], size_t *written_count, am_error *err)
+                          am_string **written, size_t *written_count, am_error *err)
 {
     return am_report_write_threads(b, r, poses, pose_count, 0, set, stem, preface, written, written_count, err);
 }
 
 am_status am_report_write_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                   size_t pose_count, int threads, am_outset *set, const char *stem,
-                                  const char *preface, char (*written)[256], size_t *written_count, am_error *err)
+                                  const char *preface, am_string **written, size_t *written_count, am_error *err)
 {
-    size_t dummy = 0;
-    size_t *wc = written_count ? written_count : &dummy;
+    written_list w = {written && written_count ? written : NULL, written_count};
     am_buf json = {0}, text = {0};
-    char name[300];
+    am_string name = {0};
     am_status s = am_quality_json(r, &json, err);
     if (!s && preface)
         s = am_buf_append(&text, preface, strlen(preface), err);
@@ -386,17 +423,16 @@ am_status am_report_write_threads(const am_bench *b, const am_quality_report *r,
         s = am_buf_append(&text, "thresholds:\n", 12, err);
     if (!s)
         s = am_quality_limits_text("  ", &text, err);
-    if (!s) {
-        snprintf(name, sizeof name, "%s.report.json", stem);
-        s = add(set, name, json.data, json.size, written, wc, err);
-    }
-    if (!s) {
-        snprintf(name, sizeof name, "%s.report.txt", stem);
-        s = add(set, name, text.data, text.size, written, wc, err);
-    }
+    if (!s)
+        s = am_string_setf(&name, "%s.report.json", stem) ? add(set, am_str(&name), json.data, json.size, &w, err)
+                                                          : am_fail_nomem(err, "report file names");
+    if (!s)
+        s = am_string_setf(&name, "%s.report.txt", stem) ? add(set, am_str(&name), text.data, text.size, &w, err)
+                                                         : am_fail_nomem(err, "report file names");
+    am_string_free(&name);
     am_buf_free(&json);
     am_buf_free(&text);
     if (!s)
-        s = add_pictures(b, r, poses, pose_count, threads, set, stem, written, wc, err);
+        s = add_pictures(b, r, poses, pose_count, threads, set, stem, &w, err);
     return s;
 }

@@ -32,20 +32,25 @@ extern "C" {
 
 #include "bench/bench.h"
 #include "bind/bind_io.h"
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/outset.h"
 #include "report/quality.h"
 #include "skin/rig.h"
 
+/* What am_report_load read; `what` is an owned string (core/am_string.h), released by
+ * am_report_input_free. */
 typedef struct am_report_input {
-    char what[200];          /* "mesh asset", "rig JSON (skin built in memory)", ... */
+    am_string what;          /* "mesh asset", "rig JSON (skin built in memory)", ... */
     size_t dropped_weights;  /* rig JSON: influences on joints the viewer does not know (0) */
     int route;               /* model files: the import route taken (am_import_route) */
     size_t parts;            /* model files: the parts import would write (judged as one) */
 } am_report_input;
 
+/* On failure *info holds nothing to free (am_report_input_free is still safe). */
 am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
                          am_report_input *info, am_error *err);
+void am_report_input_free(am_report_input *info);
 /* A rig skinned in memory and read back by the bench. */
 am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const char *source, am_bench *out,
                               am_error *err);
@@ -56,27 +61,32 @@ am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const 
 bool am_report_is_mesh_asset(const char *path);
 
 /* A model file as the mesh assets import would write for it (import's route: faithful or
- * retargeted; every LOD, encoded as written, in memory), one per part. */
+ * retargeted; every LOD, encoded as written, in memory), one per part. `what` (optional)
+ * gets the sentence am_report_input.what holds (the caller frees it with am_string_free). */
 typedef struct am_report_part {
-    char name[128];          /* the part's output stem, as import names it */
+    am_string name;          /* the part's output stem, as import names it */
     am_buf asset;            /* the encoded mesh asset */
 } am_report_part;
 am_status am_report_model_parts(const char *path, const am_skeleton *skel, const am_bind_frame *frame,
-                                am_report_part **parts, size_t *count, char *what, size_t what_size, am_error *err);
+                                am_report_part **parts, size_t *count, am_string *what, am_error *err);
+/* Frees each part's name and asset, then the array. */
 void am_report_parts_free(am_report_part *parts, size_t count);
 
+/* The most files one report writes (the JSON, the text, the pose sheet, 3 close-ups). */
 #define AM_REPORT_MAX_FILES 8
 
-/* Add the report files of `r` to `set`; `written` (optional, AM_REPORT_MAX_FILES entries of
- * 256) collects their names. */
+/* Add the report files of `r` to `set`. `written` (optional, with `written_count`) collects
+ * their names: each is appended to the list *written of *written_count owned strings (start
+ * with NULL and 0; the list is grown here), which the caller frees with
+ * am_string_list_free(*written, *written_count), after a failure too. */
 am_status am_report_write(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                           size_t pose_count, am_outset *set, const char *stem, const char *preface,
-                          char (*written)[256], size_t *written_count, am_error *err);
+                          am_string **written, size_t *written_count, am_error *err);
 /* The same, its pictures drawn and encoded on `threads` threads (0: every core, as
  * am_report_write; `bind --threads N` passes N). */
 am_status am_report_write_threads(const am_bench *b, const am_quality_report *r, const am_quality_pose *poses,
                                   size_t pose_count, int threads, am_outset *set, const char *stem,
-                                  const char *preface, char (*written)[256], size_t *written_count, am_error *err);
+                                  const char *preface, am_string **written, size_t *written_count, am_error *err);
 
 #ifdef __cplusplus
 }
