@@ -752,6 +752,7 @@ static void test_console_call(void **state)
     am_remoteadmin_reply reply;
     am_error err;
     assert_int_equal(am_remoteadmin_console_call(&ra, "change region Animesh Test 2", &reply, NULL, &err), AM_OK);
+    am_remoteadmin_reply_free(&reply);
     assert_string_equal(f->near.selected, "Animesh Test 2");
     size_t n = am_test_http_count(f->s_near);
     am_test_http_request rq;
@@ -761,6 +762,8 @@ static void test_console_call(void **state)
     free(rq.body);
     ra.password = "not-" PW;
     assert_int_equal(am_remoteadmin_console_call(&ra, "change region root", &reply, NULL, &err), AM_ERR_INVALID);
+    assert_string_equal(am_str(&reply.error), "wrong password");
+    am_remoteadmin_reply_free(&reply);
     assert_in(err.msg, "admin_console_command: the region did not run the command: wrong password");
     assert_null(strstr(err.msg, PW));
     assert_string_equal(f->near.selected, "Animesh Test 2");
