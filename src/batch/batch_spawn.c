@@ -549,8 +549,9 @@ static void serve_region(spawn_ctx *c, size_t ri)
             continue;
         }
         need_save = true;
-        note(c, "%s: %s into %s at %.1f,%.1f,%.1f (%.2f s)", am_str(&it->creature), am_batch_spawn_outcome_name(it->outcome),
-             rname, it->position[0], it->position[1], it->position[2], it->seconds);
+        note(c, "%s: %s into %s at %.1f,%.1f,%.1f (%.2f s)", am_str(&it->creature),
+             am_batch_spawn_outcome_name(it->outcome), rname, it->position[0], it->position[1], it->position[2],
+             it->seconds);
     }
 
     /* One save: each creature's object found (its UUID recorded) and, with --verify, compared. */
@@ -652,8 +653,8 @@ static void serve_region(spawn_ctx *c, size_t ri)
             const char *left = !am_string_empty(&t->old) ? still_there(&saved, am_str(&t->old)) : NULL;
             if (left && it->outcome != AM_SPAWN_FAILED) {
                 it->verified = false;
-                fail_item(nomem, it, "NOT verified: its earlier copy %.36s is still in %s after `delete object id`", left,
-                          rname);
+                fail_item(nomem, it, "NOT verified: its earlier copy %.36s is still in %s after `delete object id`",
+                          left, rname);
             }
         }
         am_oar_contents_free(&saved);
@@ -736,7 +737,8 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
     } else {
         it->layout = true;
         if (!layout_place(c->grid, layout_slots[it->region]++, it->position)) {
-            fail_item(nomem, it, "%s: layout: no room on %s for creature %zu at %g m spacing (layout.spacing, layout.size)",
+            fail_item(nomem, it,
+                      "%s: layout: no room on %s for creature %zu at %g m spacing (layout.spacing, layout.size)",
                       c->grid->path, rname, layout_slots[it->region], c->grid->layout_spacing);
             return AM_OK;
         }

@@ -63,12 +63,12 @@ static int print_json(const am_batch_plan *plan, const am_batch_grid *grid, cons
         const am_batch_spawn_item *it = &r->items[i];
         const am_batch_grid_region *g = it->region >= 0 ? &grid->regions[it->region] : NULL;
         json_array_append_new(
-            items, json_pack("{s:s, s:o, s:[fff], s:b, s:s, s:o, s:o, s:b, s:f, s:o}", "creature", am_str(&it->creature),
-                             "region", g ? json_string(g->name ? g->name : g->id) : json_null(), "position",
-                             it->position[0], it->position[1], it->position[2], "layout", it->layout, "outcome",
-                             am_batch_spawn_outcome_name(it->outcome), "object",
-                             text_or_null(&it->object), "replaced", text_or_null(&it->replaced), "verified",
-                             it->verified, "seconds", it->seconds, "error", text_or_null(&it->error)));
+            items, json_pack("{s:s, s:o, s:[fff], s:b, s:s, s:o, s:o, s:b, s:f, s:o}", "creature",
+                             am_str(&it->creature), "region", g ? json_string(g->name ? g->name : g->id) : json_null(),
+                             "position", it->position[0], it->position[1], it->position[2], "layout", it->layout,
+                             "outcome", am_batch_spawn_outcome_name(it->outcome), "object", text_or_null(&it->object),
+                             "replaced", text_or_null(&it->replaced), "verified", it->verified, "seconds", it->seconds,
+                             "error", text_or_null(&it->error)));
     }
     for (size_t i = 0; i < grid->region_count; i++) {
         const am_batch_spawn_region *g = &r->regions[i];
