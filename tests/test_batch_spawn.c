@@ -25,6 +25,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "batch/batch.h"
 #include "core/io.h"
 #include "support/http_server.h"
 #include "support/test_support.h"
@@ -739,6 +740,38 @@ static void test_place_moves_the_archive(void **state)
 
 /* admin_console_command as the library sends it: password and command, the empty struct
  * OpenSim answers is success, a refused password an error that never shows the password. */
+/* A region's host is kept whole (it was cut at 255 bytes): two regions of one name on hosts
+ * whose 300-character names differ only at byte 290 are two regions, each its own host. */
+static void test_grid_keeps_long_hosts_whole(void **state)
+{
+    (void)state;
+    char dir[512], path[700], host_a[301], host_b[301];
+    am_test_tmpdir(dir, sizeof dir);
+    for (size_t i = 0; i < 300; i++)
+        host_a[i] = (char)('a' + i % 26);
+    host_a[300] = '\0';
+    memcpy(host_b, host_a, sizeof host_b);
+    host_b[290] = 'z' == host_a[290] ? 'y' : 'z';
+    char text[1200];
+    snprintf(text, sizeof text,
+             "{\"regions\": [{\"name\": \"A\", \"url\": \"http://%s:9000/\", \"password_env\": \"X\"},"
+             " {\"name\": \"A\", \"url\": \"http://%s:9000/x\", \"password_env\": \"X\"}]}",
+             host_a, host_b);
+    snprintf(path, sizeof path, "%s/grid.json", dir);
+    am_test_write_text(path, text);
+    am_batch_grid grid;
+    am_error err;
+    assert_int_equal(am_batch_grid_load(path, &grid, &err), AM_OK);
+    assert_int_equal(grid.region_count, 2);
+    assert_int_equal(grid.regions[0].host.length, 305);
+    assert_memory_equal(am_str(&grid.regions[0].host), host_a, 300);
+    assert_string_equal(am_str(&grid.regions[0].host) + 300, ":9000");
+    assert_memory_equal(am_str(&grid.regions[1].host), host_b, 300);
+    assert_string_not_equal(am_str(&grid.regions[0].host), am_str(&grid.regions[1].host));
+    am_batch_grid_free(&grid);
+    am_test_rmtree(dir);
+}
+
 static void test_console_call(void **state)
 {
     fixture *f = *state;
@@ -752,6 +785,7 @@ static void test_console_call(void **state)
     am_remoteadmin_reply reply;
     am_error err;
     assert_int_equal(am_remoteadmin_console_call(&ra, "change region Animesh Test 2", &reply, NULL, &err), AM_OK);
+    am_remoteadmin_reply_free(&reply);
     assert_string_equal(f->near.selected, "Animesh Test 2");
     size_t n = am_test_http_count(f->s_near);
     am_test_http_request rq;
@@ -761,6 +795,8 @@ static void test_console_call(void **state)
     free(rq.body);
     ra.password = "not-" PW;
     assert_int_equal(am_remoteadmin_console_call(&ra, "change region root", &reply, NULL, &err), AM_ERR_INVALID);
+    assert_string_equal(am_str(&reply.error), "wrong password");
+    am_remoteadmin_reply_free(&reply);
     assert_in(err.msg, "admin_console_command: the region did not run the command: wrong password");
     assert_null(strstr(err.msg, PW));
     assert_string_equal(f->near.selected, "Animesh Test 2");
@@ -773,6 +809,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_grid_file_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_place_moves_the_archive, setup, teardown),
+        cmocka_unit_test(test_grid_keeps_long_hosts_whole),
         cmocka_unit_test_setup_teardown(test_console_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spawn_verify_and_rerun, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reconverted_replaces_and_moved_leaves, setup, teardown),

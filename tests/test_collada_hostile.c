@@ -280,6 +280,7 @@ static void test_other_xml_readers_refuse_a_dtd(void **state)
                         "</struct></value></param></params></methodResponse>";
     am_remoteadmin_reply r;
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)reply, strlen(reply), &r, &err), AM_ERR_INVALID);
+    am_remoteadmin_reply_free(&r);
     if (!strstr(err.msg, "not an XML-RPC methodResponse") || !strstr(err.msg, "<!DOCTYPE>"))
         fail_msg("reply: %s", err.msg);
 }

@@ -159,6 +159,7 @@ static void test_request_shape_and_loaded_true(void **state)
     int attempts;
     assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
     assert_true(reply.loaded);
+    am_remoteadmin_reply_free(&reply);
     assert_int_equal(attempts, 1);
     assert_int_equal(am_test_http_count(f->srv), 1);
     am_test_http_request rq;
@@ -193,6 +194,44 @@ static void test_loaded_false_reports_the_region_error(void **state)
     assert_int_equal(attempts, 1);
     assert_non_null(strstr(err.msg, "admin_load_oar: the region did not load the archive: region Sandbox not found"));
     assert_string_equal(err.where, f->url);
+    assert_string_equal(am_str(&reply.error), "region Sandbox not found");
+    am_remoteadmin_reply_free(&reply);
+}
+
+/* The region's error text is kept whole (it was cut at 255 bytes when the reply held it in a
+ * fixed array), and the password is masked wherever it stands in it, here at byte 1200. */
+static void test_a_long_region_error_is_kept_whole_and_masked(void **state)
+{
+    fixture *f = *state;
+    char text[1601];
+    for (size_t i = 0; i < 1600; i++)
+        text[i] = (char)('a' + i % 26);
+    memcpy(text + 1200, PASSWORD, strlen(PASSWORD));
+    memcpy(text + 1597, "END", 3);
+    text[1600] = '\0';
+    char xml[2048];
+    snprintf(xml, sizeof xml,
+             "<methodResponse><params><param><value><struct>"
+             "<member><name>loaded</name><value><boolean>0</boolean></value></member>"
+             "<member><name>error</name><value><string>%s</string></value></member>"
+             "</struct></value></param></params></methodResponse>",
+             text);
+    f->r.reply = xml;
+    am_remoteadmin_load_oar req = {"/x.oar", "R", NULL, true, false};
+    am_remoteadmin_reply reply;
+    am_error err;
+    assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, NULL, &err), AM_ERR_INVALID);
+    assert_int_equal(reply.error.length, 1600);
+    assert_int_equal(strlen(am_str(&reply.error)), 1600);
+    assert_null(strstr(am_str(&reply.error), PASSWORD));
+    for (size_t i = 0; i < strlen(PASSWORD); i++)
+        assert_int_equal(reply.error.data[1200 + i], '*');
+    assert_memory_equal(reply.error.data, text, 1200);
+    assert_string_equal(reply.error.data + 1200 + strlen(PASSWORD), text + 1200 + strlen(PASSWORD));
+    assert_null(strstr(err.msg, PASSWORD));
+    am_remoteadmin_reply_free(&reply);
+    assert_null(reply.error.data);
+    am_remoteadmin_reply_free(&reply); /* twice is fine */
 }
 
 static void test_fault_and_malformed_and_http_errors(void **state)
@@ -210,16 +249,20 @@ static void test_fault_and_malformed_and_http_errors(void **state)
     assert_true(reply.fault);
     assert_non_null(strstr(err.msg, "(XML-RPC fault): access denied for ****************"));
     assert_null(strstr(err.msg, PASSWORD));
+    assert_string_equal(am_str(&reply.error), "access denied for ****************");
+    am_remoteadmin_reply_free(&reply);
 
     f->r.reply = "this is not xml";
     assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "admin_load_oar: malformed reply (HTTP 200, not XML-RPC): this is not xml"));
+    am_remoteadmin_reply_free(&reply);
 
     f->r.reply = "<html>oops</html>";
     f->r.status = 500;
     assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
     assert_int_equal(attempts, 1); /* a 5xx may have loaded: never sent twice */
     assert_non_null(strstr(err.msg, "admin_load_oar: HTTP 500: <html>oops</html>"));
+    am_remoteadmin_reply_free(&reply);
     assert_int_equal(am_test_http_count(f->srv), 3);
 
     /* The region went as region_id: OpenSim reads that member (its doc comment's region_uuid
@@ -245,6 +288,7 @@ static void test_refused_connection_is_retried(void **state)
     assert_int_equal(am_remoteadmin_load_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_ERR_NETWORK);
     assert_int_equal(attempts, 4); /* 3 retries by default, as for WorldBridge */
     assert_non_null(strstr(err.msg, "admin_load_oar: connection refused after 4 attempts"));
+    am_remoteadmin_reply_free(&reply);
 }
 
 static void test_parse_reply_variants(void **state)
@@ -256,6 +300,7 @@ static void test_parse_reply_variants(void **state)
                          "<i4>1</i4></value></member></struct></value></param></params></methodResponse>";
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)ok_int, strlen(ok_int), &r, &err), AM_OK);
     assert_true(r.loaded);
+    am_remoteadmin_reply_free(&r);
     const char *no_struct = "<methodResponse><params><param><value><string>x</string></value></param></params>"
                             "</methodResponse>";
     const char *threw = "<methodResponse><params><param><value><struct>"
@@ -265,13 +310,15 @@ static void test_parse_reply_variants(void **state)
                         "</struct></value></param></params></methodResponse>";
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)threw, strlen(threw), &r, &err), AM_OK);
     assert_false(r.loaded);
-    assert_string_equal(r.error, "no such file"); /* a bare <value> is a string */
+    assert_string_equal(am_str(&r.error), "no such file"); /* a bare <value> is a string */
+    am_remoteadmin_reply_free(&r);
     const char *both = "<methodResponse><params><param><value><struct>"
                        "<member><name>success</name><value><boolean>1</boolean></value></member>"
                        "<member><name>loaded</name><value><boolean>0</boolean></value></member>"
                        "</struct></value></param></params></methodResponse>";
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)both, strlen(both), &r, &err), AM_OK);
     assert_false(r.loaded);
+    am_remoteadmin_reply_free(&r);
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)no_struct, strlen(no_struct), &r, &err),
                      AM_ERR_INVALID);
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)"", 0, &r, &err), AM_ERR_INVALID);
@@ -302,6 +349,7 @@ static void test_save_request_and_saved_reply(void **state)
     int attempts;
     assert_int_equal(am_remoteadmin_save_oar_call(&f->opt, &req, &reply, &attempts, &err), AM_OK);
     assert_true(reply.saved);
+    am_remoteadmin_reply_free(&reply);
     am_test_http_request rq;
     am_test_http_get(f->srv, 0, &rq);
     xmlDoc *doc = call_doc(&rq, "admin_save_oar");
@@ -320,7 +368,8 @@ static void test_save_request_and_saved_reply(void **state)
     assert_int_equal(am_remoteadmin_parse_reply((const uint8_t *)f->r.reply, strlen(f->r.reply), &reply, &err), AM_OK);
     assert_false(reply.saved);
     assert_false(reply.loaded);
-    assert_string_equal(reply.error, "Access to the path is denied.");
+    assert_string_equal(am_str(&reply.error), "Access to the path is denied.");
+    am_remoteadmin_reply_free(&reply);
 }
 
 /* No directory of ours is left in dir. */
@@ -435,6 +484,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_request_shape_and_loaded_true, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loaded_false_reports_the_region_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_long_region_error_is_kept_whole_and_masked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fault_and_malformed_and_http_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_connection_is_retried, setup, teardown),
         cmocka_unit_test(test_parse_reply_variants),

@@ -36,6 +36,7 @@ typedef struct bridge {
     int drops;            /* perform, then close without a reply this many times */
     int cuts;             /* perform, then drop the connection mid-reply this many times */
     const char *raw_body; /* answer 200 with this body */
+    const char *refuse;   /* answer this command 400 {"ok": false} */
     const char *expect_token;
     action done[64];
     size_t done_count;
@@ -150,6 +151,11 @@ static void handler(const am_test_http_request *rq, am_test_http_response *resp,
         resp->status = b->status_always;
         snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"status %d\",\"echo\":\"%s\"}",
                  b->status_always, rq->authorization);
+        return;
+    }
+    if (b->refuse && strcmp(cmd, b->refuse) == 0) {
+        resp->status = 400;
+        snprintf(resp->body, sizeof resp->body, "{\"ok\":false,\"error\":\"refused\"}");
         return;
     }
     if (b->raw_body) {
@@ -326,7 +332,8 @@ static void test_world_push_spawns_stores_plays_the_stored_uuid_and_saves(void *
     assert_int_equal(done.stored, 2);
     assert_true(done.played && done.saved);
     assert_int_equal(done.requests, 5);
-    assert_string_equal(done.step, "");
+    assert_string_equal(am_str(&done.step), "");
+    am_world_push_done_free(&done);
     assert_string_equal(f->b.violation, "");
     assert_int_equal(f->b.spawns + f->b.stores * 10 + f->b.plays * 100 + f->b.saves * 1000, 1121);
     am_test_http_request hr;
@@ -355,13 +362,44 @@ static void test_world_push_refused_at_spawn_says_nothing_was_done(void **state)
     am_world_push_done done;
     assert_int_not_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
     assert_non_null(strstr(err.msg, "spawn_mesh"));
-    assert_string_equal(done.step, "spawn_mesh");
+    assert_string_equal(am_str(&done.step), "spawn_mesh");
+    am_world_push_done_free(&done);
     assert_string_equal(done.object, "");
     assert_string_equal(anims[0].uuid, "");
     assert_int_equal(done.stored, 0);
     assert_false(done.played);
     assert_int_equal(done.requests, 1);
     assert_int_equal(f->b.stores, 0);
+    json_decref(md);
+}
+
+/* The failed step names the animation whole, however long its name (the step was cut at
+ * 127 bytes when it was a fixed array): a 300-character name fails at its store. */
+static void test_world_push_step_names_a_long_animation_whole(void **state)
+{
+    fixture *f = *state;
+    f->b.refuse = "store_anim";
+    am_error err;
+    json_error_t je;
+    char path[4096];
+    json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
+    assert_non_null(md);
+    char name[301];
+    for (size_t i = 0; i < 300; i++)
+        name[i] = (char)('a' + i % 26);
+    name[300] = '\0';
+    am_world_push_anim anims[1] = {{name, f->anim, f->anim_size, ""}};
+    am_world_push_request rq = {md, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, NULL, false};
+    am_world_push_done done;
+    assert_int_not_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
+    assert_int_equal(done.step.length, strlen("store_anim ") + 300);
+    assert_memory_equal(am_str(&done.step), "store_anim ", 11);
+    assert_string_equal(am_str(&done.step) + 11, name);
+    assert_string_equal(done.object, "00000000-0000-4000-8000-000000000001"); /* spawned before */
+    assert_int_equal(done.stored, 0);
+    assert_int_equal(done.requests, 2);
+    am_world_push_done_free(&done);
+    assert_null(done.step.data);
     json_decref(md);
 }
 
@@ -670,6 +708,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_sequence_follows_the_contract, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_push_spawns_stores_plays_the_stored_uuid_and_saves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_push_refused_at_spawn_says_nothing_was_done, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_push_step_names_a_long_animation_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(test_500_once_is_retried_with_the_same_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_retry_never_stores_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_reply_dropped_before_or_midway_is_retried_without_a_second_store, setup,

@@ -338,6 +338,7 @@ static void test_remoteadmin_zeroed_retries_as_the_default(void **state)
     int attempts = 0;
     am_error err;
     assert_int_equal(am_remoteadmin_console_call(&ra, "show version", &reply, &attempts, &err), AM_ERR_NETWORK);
+    am_remoteadmin_reply_free(&reply);
     assert_int_equal(attempts, AM_REMOTEADMIN_DEFAULT_RETRIES + 1);
 }
 

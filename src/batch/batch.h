@@ -34,6 +34,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/progress.h"
 
@@ -152,13 +153,17 @@ typedef struct am_batch_work_result {
     double wall_s, cpu_s;     /* the import's own */
     double job_wall_s;        /* the whole job: its key, the import, the thumbnail, the swap */
     long peak_rss_kb;
-    char error[512];      /* a failed job's one-line error */
+    am_string error;      /* a failed job's one-line error, whole (owned) */
 } am_batch_work_result;
+
+/* Release what a result owns (its error); a zeroed result is fine. */
+void am_batch_work_result_free(am_batch_work_result *result);
 
 /* Convert job N: the import child into a staging folder, then the folder swapped into
  * CATALOG/creatures/NAME and the record written (also for a failed import: status
  * "failed" with its error, the previous set left in place). Fails (err) only when the
- * catalogue itself cannot be read or written, never because the creature is broken. */
+ * catalogue itself cannot be read or written, never because the creature is broken.
+ * `result` is overwritten, not freed: free it with am_batch_work_result_free. */
 am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_work_options *opts,
                         am_batch_work_result *result, am_error *err);
 
@@ -199,12 +204,16 @@ typedef struct am_batch_run_result {
     size_t done, failed;   /* of those, as recorded when the run ended */
     size_t killed;         /* workers killed by a signal mid-job (local, parallel): their previous
                               set and record stand, the job runs again next time it is asked */
-    char script[1024];     /* slurm: the script written */
-    char slurm_job[64];    /* slurm: the job id sbatch gave, "" when not submitted */
+    am_string script;      /* slurm: the script written (owned, as the next one) */
+    am_string slurm_job;   /* slurm: the job id sbatch gave, "" when not submitted */
 } am_batch_run_result;
 
+/* Release what a result owns (its texts); a zeroed result is fine. */
+void am_batch_run_result_free(am_batch_run_result *result);
+
 /* Run the jobs that need it (pending, stale; failed ones with retry_failed) on the engine,
- * then index the records. Keys are refreshed first. */
+ * then index the records. Keys are refreshed first. `result` is overwritten, not freed: free it
+ * with am_batch_run_result_free. */
 am_status am_batch_run(am_batch_plan *plan, const am_batch_run_options *opts, am_batch_run_result *result,
                        am_error *err);
 /* Follow a submitted Slurm job (CATALOG/run/slurm.jobid) until squeue no longer lists it,
@@ -240,7 +249,7 @@ typedef struct am_batch_grid_region {
     char *password_env;  /* the environment variable holding [RemoteAdmin] access_password */
     char *catalog;       /* the catalogue's folder as the region host names it (NULL: ours) */
     long uid;            /* the user the region runs as, who owns its saves (-1: ours) */
-    char host[256];      /* the URL's host and port: regions of one host share its limit */
+    am_string host;      /* the URL's host and port: regions of one host share its limit */
 } am_batch_grid_region;
 
 typedef struct am_batch_grid {
@@ -271,24 +280,26 @@ typedef enum am_batch_spawn_outcome {
 } am_batch_spawn_outcome;
 const char *am_batch_spawn_outcome_name(am_batch_spawn_outcome o);
 
+/* Every text below is owned by the result (am_batch_spawn_result_free). */
 typedef struct am_batch_spawn_item {
-    char creature[128];
+    am_string creature;
     long region;             /* index in grid->regions, -1 none */
     double position[3];
     bool layout;             /* the position came from the layout (the archive was moved) */
     am_batch_spawn_outcome outcome;
-    char object[400];        /* the object UUID(s) standing now (comma-separated), "" unknown */
-    char replaced[400];      /* the UUID(s) deleted first */
+    am_string object;        /* the object UUID(s) standing now (comma-separated, every one), "" unknown */
+    am_string replaced;      /* the UUID(s) deleted first (comma-separated, each elsewhere followed
+                                by its region in parentheses) */
     bool verified;           /* --verify: found in the region's save, identical, one copy */
     double seconds;          /* the load (or the deletes) */
-    char error[512];         /* why it failed, or a warning for one that did not */
+    am_string error;         /* why it failed, or a warning for one that did not */
 } am_batch_spawn_item;
 
 typedef struct am_batch_spawn_region {
     size_t loaded, deleted, failed;
     double seconds;          /* the region's whole turn */
     double save_seconds;     /* the save that found the objects and verified them */
-    char error[512];         /* a region-wide failure (unreachable, no password) */
+    am_string error;         /* a region-wide failure (unreachable, no password) */
 } am_batch_spawn_region;
 
 /* Zeroed, the defaults (core/option.h). */
@@ -307,6 +318,7 @@ typedef struct am_batch_spawn_result {
     am_batch_spawn_item *items;     /* per job (spawn) or per recorded spawn (--remove) */
     size_t item_count;
     am_batch_spawn_region *regions; /* per grid region */
+    size_t region_count;            /* the grid's region_count */
     size_t spawned, replaced, already, removed, skipped, failed;
     double seconds;
 } am_batch_spawn_result;
@@ -319,7 +331,7 @@ typedef struct am_batch_spawn_result {
  * --remove deletes every recorded spawn. Regions are served in parallel, per_host at once
  * per host; a region that refuses or times out fails its own creatures only. AM_OK when the
  * run happened (failures are in the items); an error only when the catalogue cannot be
- * read or written. */
+ * read or written, or memory runs out. */
 am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, const am_batch_spawn_options *opts,
                          am_batch_spawn_result *result, am_error *err);
 void am_batch_spawn_result_free(am_batch_spawn_result *result);

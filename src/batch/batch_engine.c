@@ -373,14 +373,15 @@ static am_status run_slurm(const am_batch_plan *plan, const am_batch_run_options
                           "exec '%s' batch work '%s'%s\n",
                           (const char *)spec.data, o->jobs ? o->jobs : 2, dir, o->self, plan->catalog,
                           o->force ? " --force" : "");
-    snprintf(result->script, sizeof result->script, "%s/batch.sbatch", dir);
+    if (!s && !am_string_setf(&result->script, "%s/batch.sbatch", dir))
+        s = am_fail_nomem(err, "the Slurm script's path");
     if (!s)
-        s = am_write_file_atomic(result->script, script.data, script.size, err);
+        s = am_write_file_atomic(am_str(&result->script), script.data, script.size, err);
     am_buf_free(&spec);
     am_buf_free(&script);
     if (s || !o->submit)
         return s;
-    chmod(result->script, 0755);
+    chmod(am_str(&result->script), 0755);
     /* sbatch --parsable prints "JOBID[;CLUSTER]". */
     int fds[2];
     if (pipe(fds) != 0)
@@ -397,7 +398,7 @@ static am_status run_slurm(const am_batch_plan *plan, const am_batch_run_options
         argv[k++] = "--parsable";
         for (size_t i = 0; i < o->sbatch_arg_count; i++)
             argv[k++] = (char *)o->sbatch_args[i];
-        argv[k++] = result->script;
+        argv[k++] = result->script.data;
         argv[k] = NULL;
         execvp("sbatch", argv);
         dprintf(2, "animesh batch: cannot run sbatch: %s\n", strerror(errno));
@@ -419,7 +420,8 @@ static am_status run_slurm(const am_batch_plan *plan, const am_batch_run_options
         return am_fail(err, AM_ERR_IO, "sbatch refused the job array (exit code %d): is Slurm running here?",
                        WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     out[strcspn(out, ";\n")] = '\0';
-    snprintf(result->slurm_job, sizeof result->slurm_job, "%s", out);
+    if (!am_string_set(&result->slurm_job, out))
+        return am_fail_nomem(err, "the Slurm job's id");
     char idfile[AM_BATCH_PATH_MAX + 32];
     snprintf(idfile, sizeof idfile, "%s/slurm.jobid", dir);
     return am_write_file_atomic(idfile, out, strlen(out), err);
@@ -498,6 +500,14 @@ am_status am_batch_wait(am_batch_plan *plan, double timeout_s, am_progress_fn pr
 
 static am_status run_locked(am_batch_plan *plan, const am_batch_run_options *o, am_batch_run_result *result,
                             am_error *err);
+
+void am_batch_run_result_free(am_batch_run_result *result)
+{
+    if (!result)
+        return;
+    am_string_free(&result->script);
+    am_string_free(&result->slurm_job);
+}
 
 am_status am_batch_run(am_batch_plan *plan, const am_batch_run_options *o, am_batch_run_result *result, am_error *err)
 {

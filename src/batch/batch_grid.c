@@ -75,13 +75,13 @@ static am_status opt_string(json_t *o, const char *key, char **out, const char *
     return AM_OK;
 }
 
-/* "http://host:port/..." -> "host:port" (the unit of per-host parallelism). */
-static void url_host(const char *url, char *out, size_t size)
+/* "http://host:port/..." -> "host:port" (the unit of per-host parallelism). False when out of
+ * memory. */
+static bool url_host(const char *url, am_string *out)
 {
     const char *p = strstr(url, "://");
     p = p ? p + 3 : url;
-    size_t n = strcspn(p, "/?#");
-    snprintf(out, size, "%.*s", (int)n, p);
+    return am_string_setn(out, p, strcspn(p, "/?#"));
 }
 
 static am_status read_region(json_t *o, size_t i, am_batch_grid_region *r, const char *file, am_error *err)
@@ -133,7 +133,8 @@ static am_status read_region(json_t *o, size_t i, am_batch_grid_region *r, const
         return field_fail(err, file, field, "expected a user id (a number, `id -u USER`)");
     if (uid)
         r->uid = (long)json_integer_value(uid);
-    url_host(r->url, r->host, sizeof r->host);
+    if (!url_host(r->url, &r->host))
+        return am_fail_nomem(err, "the grid's hosts");
     return AM_OK;
 }
 
@@ -227,7 +228,8 @@ am_status am_batch_grid_load(const char *path, am_batch_grid *g, am_error *err)
         g->region_count = i + 1;
         for (size_t j = 0; !s && j < i; j++) {
             const am_batch_grid_region *a = &g->regions[j], *b = &g->regions[i];
-            bool same = (a->name && b->name && strcmp(a->name, b->name) == 0 && strcmp(a->host, b->host) == 0) ||
+            bool same = (a->name && b->name && strcmp(a->name, b->name) == 0 &&
+                         strcmp(am_str(&a->host), am_str(&b->host)) == 0) ||
                         (a->id && b->id && strcasecmp(a->id, b->id) == 0);
             char at[64];
             snprintf(at, sizeof at, "regions[%zu]", i);
@@ -259,6 +261,7 @@ void am_batch_grid_free(am_batch_grid *g)
         free(g->regions[i].url);
         free(g->regions[i].password_env);
         free(g->regions[i].catalog);
+        am_string_free(&g->regions[i].host);
     }
     free(g->regions);
     free(g->path);

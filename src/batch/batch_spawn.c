@@ -36,7 +36,6 @@
 #include "world/remoteadmin.h"
 
 #define SPAWN_DIR "spawn"
-#define UUIDS_MAX 400
 
 static const char spawns_schema[] =
     "CREATE TABLE IF NOT EXISTS spawns(creature TEXT, region TEXT, key TEXT, object_uuid TEXT,"
@@ -55,12 +54,12 @@ const char *am_batch_spawn_outcome_name(am_batch_spawn_outcome o)
     return "?";
 }
 
-/* A recorded spawn. */
+/* A recorded spawn. Texts are whole (a list of UUIDs has no limit). */
 typedef struct row {
-    char creature[128];
-    char region[256];
+    am_string creature;
+    am_string region;
     char key[65];
-    char uuids[UUIDS_MAX];
+    am_string uuids;
 } row;
 
 /* One creature's turn in its region. */
@@ -69,8 +68,8 @@ typedef struct task {
     char key[65];           /* the spawn key */
     char oar[AM_BATCH_PATH_MAX]; /* the archive sent (local path) */
     bool load;              /* false: recorded already (found again, verified) */
-    char known[UUIDS_MAX];  /* its recorded UUIDs when not loaded */
-    char old[UUIDS_MAX];    /* an earlier copy in this region, deleted first */
+    am_string known;        /* its recorded UUIDs when not loaded */
+    am_string old;          /* an earlier copy in this region, deleted first */
     am_oar_contents ours;
     bool have_ours;
 } task;
@@ -78,10 +77,10 @@ typedef struct task {
 /* An earlier copy in this region of a creature now elsewhere, or a --remove. */
 typedef struct deletion {
     size_t item;
-    char creature[128];
-    char uuids[UUIDS_MAX];
+    am_string creature;
+    am_string uuids;
     bool ok;
-    char error[512];
+    am_string error;
 } deletion;
 
 typedef struct region_work {
@@ -89,6 +88,7 @@ typedef struct region_work {
     size_t ntask;
     deletion *dels;
     size_t ndel;
+    bool nomem;          /* a text of this region's turn could not be kept (its lane's only) */
 } region_work;
 
 typedef struct spawn_ctx {
@@ -103,6 +103,7 @@ typedef struct spawn_ctx {
     size_t nlanes;
     char db_path[AM_BATCH_PATH_MAX];
     char spawn_dir[AM_BATCH_PATH_MAX];
+    bool nomem;          /* a text set while planning could not be kept (the calling thread's) */
 } spawn_ctx;
 
 static double now_s(void)
@@ -211,14 +212,27 @@ static am_status rows_load(spawn_ctx *c, am_error *err)
         const char *v[4];
         for (int i = 0; i < 4; i++)
             v[i] = (const char *)sqlite3_column_text(st, i);
-        snprintf(r->creature, sizeof r->creature, "%s", v[0] ? v[0] : "");
-        snprintf(r->region, sizeof r->region, "%s", v[1] ? v[1] : "");
-        snprintf(r->key, sizeof r->key, "%s", v[2] ? v[2] : "");
-        snprintf(r->uuids, sizeof r->uuids, "%s", v[3] ? v[3] : "");
+        memset(r, 0, sizeof *r);
+        snprintf(r->key, sizeof r->key, "%s", v[2] ? v[2] : ""); /* a SHA-256 hex, or not ours */
+        if (!am_string_set(&r->creature, v[0] ? v[0] : "") || !am_string_set(&r->region, v[1] ? v[1] : "") ||
+            !am_string_set(&r->uuids, v[3] ? v[3] : ""))
+            s = am_fail_nomem(err, "spawns");
     }
     sqlite3_finalize(st);
     sqlite3_close(db);
     return s;
+}
+
+static void rows_free(spawn_ctx *c)
+{
+    for (size_t i = 0; i < c->nrows; i++) {
+        am_string_free(&c->rows[i].creature);
+        am_string_free(&c->rows[i].region);
+        am_string_free(&c->rows[i].uuids);
+    }
+    free(c->rows);
+    c->rows = NULL;
+    c->nrows = 0;
 }
 
 /* --- placing and keys ------------------------------------------------------------------------ */
@@ -285,12 +299,24 @@ static void region_path(const spawn_ctx *c, const am_batch_grid_region *r, const
 
 /* --- a region's turn ----------------------------------------------------------------------- */
 
-static void fail_item(am_batch_spawn_item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_item(am_batch_spawn_item *it, const char *fmt, ...)
+/* Set a text of the result; when memory runs out, *nomem says so (the run then fails). */
+static void set_text(bool *nomem, am_string *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_text(bool *nomem, am_string *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(it->error, sizeof it->error, fmt, ap);
+    if (!am_string_vsetf(s, fmt, ap))
+        *nomem = true;
+    va_end(ap);
+}
+
+static void fail_item(bool *nomem, am_batch_spawn_item *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail_item(bool *nomem, am_batch_spawn_item *it, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!am_string_vsetf(&it->error, fmt, ap))
+        *nomem = true;
     va_end(ap);
     it->outcome = AM_SPAWN_FAILED;
 }
@@ -301,24 +327,26 @@ static void fail_item(am_batch_spawn_item *it, const char *fmt, ...)
  * line from every lane: no race). */
 static am_status delete_objects(const am_remoteadmin_options *ra, const char *uuids, am_error *err)
 {
-    char list[UUIDS_MAX];
-    snprintf(list, sizeof list, "%s", uuids);
+    char *list = strdup(uuids);
+    if (!list)
+        return am_fail_nomem(err, "the UUIDs to delete");
     am_remoteadmin_reply root;
-    am_status rs = am_remoteadmin_console_call(ra, "change region root", &root, NULL, err);
-    if (rs)
-        return rs;
+    am_status s = am_remoteadmin_console_call(ra, "change region root", &root, NULL, err);
+    am_remoteadmin_reply_free(&root);
     char *save = NULL;
-    for (char *u = strtok_r(list, ",", &save); u; u = strtok_r(NULL, ",", &save)) {
-        if (!am_uuid_parse(u, NULL))
-            return am_fail(err, AM_ERR_INVALID, "'%s' in the spawns table is not a UUID", u);
+    for (char *u = s ? NULL : strtok_r(list, ",", &save); u && !s; u = strtok_r(NULL, ",", &save)) {
+        if (!am_uuid_parse(u, NULL)) {
+            s = am_fail(err, AM_ERR_INVALID, "'%s' in the spawns table is not a UUID", u);
+            break;
+        }
         char cmd[80];
         snprintf(cmd, sizeof cmd, "delete object id %s", u);
         am_remoteadmin_reply reply;
-        am_status s = am_remoteadmin_console_call(ra, cmd, &reply, NULL, err);
-        if (s)
-            return s;
+        s = am_remoteadmin_console_call(ra, cmd, &reply, NULL, err);
+        am_remoteadmin_reply_free(&reply);
     }
-    return AM_OK;
+    free(list);
+    return s;
 }
 
 /* The save's entries that matter: objects naming one of the region's creatures' root meshes,
@@ -343,10 +371,10 @@ static bool keep_region(const char *path, const uint8_t *data, size_t size, void
         id[36] = '\0';
     }
     for (size_t i = 0; id[0] && i < k->w->ntask; i++)
-        if (strstr(k->w->tasks[i].old, id))
+        if (strstr(am_str(&k->w->tasks[i].old), id))
             return true;
     for (size_t i = 0; id[0] && i < k->w->ndel; i++)
-        if (strstr(k->w->dels[i].uuids, id))
+        if (strstr(am_str(&k->w->dels[i].uuids), id))
             return true;
     for (size_t i = 0; i < k->w->ntask; i++) {
         const task *t = &k->w->tasks[i];
@@ -370,17 +398,18 @@ static bool keep_region(const char *path, const uint8_t *data, size_t size, void
 static bool claimed_by_other(const spawn_ctx *c, const char *region, const char *creature, const char *uuid)
 {
     for (size_t i = 0; i < c->nrows; i++)
-        if (strcmp(c->rows[i].region, region) == 0 && strcmp(c->rows[i].creature, creature) != 0 &&
-            strstr(c->rows[i].uuids, uuid))
+        if (strcmp(am_str(&c->rows[i].region), region) == 0 && strcmp(am_str(&c->rows[i].creature), creature) != 0 &&
+            strstr(am_str(&c->rows[i].uuids), uuid))
             return true;
     return false;
 }
 
-/* The objects of the save that are this creature's: its root mesh and its name. */
+/* The objects of the save that are this creature's: its root mesh and its name, every one of
+ * them listed in *uuids (comma-separated; *nomem set when the list cannot be kept). */
 static size_t find_objects(const spawn_ctx *c, const char *region, const char *creature, const am_oar_contents *ours,
-                           const am_oar_contents *saved, char *uuids, size_t size)
+                           const am_oar_contents *saved, am_string *uuids, bool *nomem)
 {
-    uuids[0] = '\0';
+    am_string_free(uuids);
     size_t n = 0;
     if (!ours->object_count)
         return 0;
@@ -394,9 +423,8 @@ static size_t find_objects(const spawn_ctx *c, const char *region, const char *c
         am_uuid_format(&r->uuid, u);
         if (claimed_by_other(c, region, creature, u))
             continue;
-        size_t used = strlen(uuids);
-        if (used + 38 < size)
-            snprintf(uuids + used, size - used, "%s%s", used ? "," : "", u);
+        if (!am_string_setf(uuids, "%s%s%s", am_str(uuids), uuids->length ? "," : "", u))
+            *nomem = true;
         n++;
     }
     return n;
@@ -424,9 +452,10 @@ static void serve_region(spawn_ctx *c, size_t ri)
     double t0 = now_s();
     if (!w->ntask && !w->ndel)
         return;
+    bool *nomem = &w->nomem;
     const char *password = getenv(r->password_env);
     if (!password || !password[0])
-        snprintf(rr->error, sizeof rr->error, "the environment variable %s (%s: regions[%zu].password_env) is not set",
+        set_text(nomem, &rr->error, "the environment variable %s (%s: regions[%zu].password_env) is not set",
                  r->password_env, c->grid->path, ri);
     am_remoteadmin_options ra;
     am_remoteadmin_options_init(&ra);
@@ -439,26 +468,27 @@ static void serve_region(spawn_ctx *c, size_t ri)
     sqlite3 *db = NULL;
     am_error err;
     am_error_clear(&err);
-    if (!rr->error[0] && db_open(c->db_path, &db, &err))
-        am_error_format(&err, rr->error, sizeof rr->error);
+    char b[AM_ERROR_TEXT_MAX];
+    if (am_string_empty(&rr->error) && db_open(c->db_path, &db, &err))
+        set_text(nomem, &rr->error, "%s", am_error_format(&err, b, sizeof b));
     char why[600];
 
     /* Earlier copies of creatures now elsewhere (or --remove). */
     for (size_t i = 0; i < w->ndel; i++) {
         deletion *d = &w->dels[i];
-        if (rr->error[0]) {
-            snprintf(d->error, sizeof d->error, "%s", rr->error);
+        if (!am_string_empty(&rr->error)) {
+            *nomem |= !am_string_copy(&d->error, &rr->error);
             continue;
         }
-        if (delete_objects(&ra, d->uuids, &err)) {
-            am_error_format(&err, d->error, sizeof d->error);
+        if (delete_objects(&ra, am_str(&d->uuids), &err)) {
+            set_text(nomem, &d->error, "%s", am_error_format(&err, b, sizeof b));
             if (err.code == AM_ERR_NETWORK || err.code == AM_ERR_USAGE)
-                snprintf(rr->error, sizeof rr->error, "%s", d->error);
+                *nomem |= !am_string_copy(&rr->error, &d->error);
             continue;
         }
         rr->deleted++;
         d->ok = true; /* its row goes below: with --verify, once the save shows it gone */
-        note(c, "%s: deleted %s from %s", d->creature, d->uuids, rname);
+        note(c, "%s: deleted %s from %s", am_str(&d->creature), am_str(&d->uuids), rname);
     }
 
     /* The loads. */
@@ -466,38 +496,36 @@ static void serve_region(spawn_ctx *c, size_t ri)
     for (size_t i = 0; i < w->ntask; i++) {
         task *t = &w->tasks[i];
         am_batch_spawn_item *it = &c->result->items[t->item];
-        if (rr->error[0]) {
-            fail_item(it, "%s", rr->error);
+        if (!am_string_empty(&rr->error)) {
+            fail_item(nomem, it, "%s", am_str(&rr->error));
             continue;
         }
         if (!t->load) {
-            snprintf(it->object, sizeof it->object, "%s", t->known);
-            need_save |= !t->known[0];
+            *nomem |= !am_string_copy(&it->object, &t->known);
+            need_save |= am_string_empty(&t->known);
             continue;
         }
         /* Checked whole before it is sent, as push checks: OpenSim answers `loaded` for a
          * cut-short archive and keeps its broken assets for good. */
         am_oar_check_report rep;
         if (read_oar(t->oar, &t->ours, &err) || (t->have_ours = true, am_oar_check(&t->ours, &rep, &err))) {
-            char b[AM_ERROR_TEXT_MAX];
-            fail_item(it, "not sent: %s", am_error_format(&err, b, sizeof b));
+            fail_item(nomem, it, "not sent: %s", am_error_format(&err, b, sizeof b));
             continue;
         }
         double t1 = now_s();
-        if (t->old[0]) {
-            if (delete_objects(&ra, t->old, &err)) {
-                char b[AM_ERROR_TEXT_MAX];
-                fail_item(it, "its earlier copy (%s) could not be deleted, so it was not loaded beside it: %s", t->old,
-                          am_error_format(&err, b, sizeof b));
+        if (!am_string_empty(&t->old)) {
+            if (delete_objects(&ra, am_str(&t->old), &err)) {
+                fail_item(nomem, it, "its earlier copy (%s) could not be deleted, so it was not loaded beside it: %s",
+                          am_str(&t->old), am_error_format(&err, b, sizeof b));
                 if (err.code == AM_ERR_NETWORK)
-                    snprintf(rr->error, sizeof rr->error, "%s", b);
+                    set_text(nomem, &rr->error, "%s", b);
                 continue;
             }
             rr->deleted++;
-            snprintf(it->replaced, sizeof it->replaced, "%s", t->old);
+            *nomem |= !am_string_copy(&it->replaced, &t->old);
             /* The old object is gone: so is its row, until the load below writes the new one. */
-            if (!db_del(db, it->creature, rname, why, sizeof why)) {
-                fail_item(it, "deleted its earlier copy %s, but not its row: %s", t->old, why);
+            if (!db_del(db, am_str(&it->creature), rname, why, sizeof why)) {
+                fail_item(nomem, it, "deleted its earlier copy %s, but not its row: %s", am_str(&t->old), why);
                 continue;
             }
         }
@@ -506,23 +534,24 @@ static void serve_region(spawn_ctx *c, size_t ri)
         am_remoteadmin_load_oar req = {theirs, r->name, r->id, true, false};
         am_remoteadmin_reply reply;
         am_status s = am_remoteadmin_load_oar_call(&ra, &req, &reply, NULL, &err);
+        am_remoteadmin_reply_free(&reply); /* its error is in err */
         it->seconds = now_s() - t1;
         if (s) {
-            char b[AM_ERROR_TEXT_MAX];
-            fail_item(it, "%s", am_error_format(&err, b, sizeof b));
+            fail_item(nomem, it, "%s", am_error_format(&err, b, sizeof b));
             if (err.code == AM_ERR_NETWORK)
-                snprintf(rr->error, sizeof rr->error, "%s", b);
+                set_text(nomem, &rr->error, "%s", b);
             continue;
         }
         rr->loaded++;
-        it->outcome = t->old[0] ? AM_SPAWN_REPLACED : AM_SPAWN_SPAWNED;
-        if (!db_put(db, it->creature, rname, t->key, NULL, why, sizeof why)) {
-            fail_item(it, "loaded into %s, but not recorded (a rerun would load it again): %s", rname, why);
+        it->outcome = !am_string_empty(&t->old) ? AM_SPAWN_REPLACED : AM_SPAWN_SPAWNED;
+        if (!db_put(db, am_str(&it->creature), rname, t->key, NULL, why, sizeof why)) {
+            fail_item(nomem, it, "loaded into %s, but not recorded (a rerun would load it again): %s", rname, why);
             continue;
         }
         need_save = true;
-        note(c, "%s: %s into %s at %.1f,%.1f,%.1f (%.2f s)", it->creature, am_batch_spawn_outcome_name(it->outcome),
-             rname, it->position[0], it->position[1], it->position[2], it->seconds);
+        note(c, "%s: %s into %s at %.1f,%.1f,%.1f (%.2f s)", am_str(&it->creature),
+             am_batch_spawn_outcome_name(it->outcome), rname, it->position[0], it->position[1], it->position[2],
+             it->seconds);
     }
 
     /* One save: each creature's object found (its UUID recorded) and, with --verify, compared. */
@@ -531,15 +560,15 @@ static void serve_region(spawn_ctx *c, size_t ri)
         live += c->result->items[w->tasks[i].item].outcome != AM_SPAWN_FAILED;
     for (size_t i = 0; c->opts->verify && i < w->ndel; i++)
         live += w->dels[i].ok;
-    if (need_save && live && !rr->error[0]) {
+    if (need_save && live && am_string_empty(&rr->error)) {
         for (size_t i = 0; i < w->ntask; i++) {
             task *t = &w->tasks[i];
             am_batch_spawn_item *it = &c->result->items[t->item];
             if (it->outcome == AM_SPAWN_FAILED || t->have_ours)
                 continue;
             if (read_oar(t->oar, &t->ours, &err)) {
-                char b[AM_ERROR_TEXT_MAX];
-                fail_item(it, "cannot read the archive it was loaded from: %s", am_error_format(&err, b, sizeof b));
+                fail_item(nomem, it, "cannot read the archive it was loaded from: %s",
+                          am_error_format(&err, b, sizeof b));
             } else {
                 t->have_ours = true;
             }
@@ -560,7 +589,6 @@ static void serve_region(spawn_ctx *c, size_t ri)
         double t1 = now_s();
         am_status s = am_oar_region_save(&ra, r->name, r->id, keep_region, &k, &vo, &saved, &err);
         rr->save_seconds = now_s() - t1;
-        char b[AM_ERROR_TEXT_MAX];
         if (s)
             am_error_format(&err, b, sizeof b);
         for (size_t i = 0; i < w->ntask; i++) {
@@ -570,60 +598,63 @@ static void serve_region(spawn_ctx *c, size_t ri)
                 continue;
             if (s) {
                 if (c->opts->verify)
-                    fail_item(it, "not verified: %s", b);
+                    fail_item(nomem, it, "not verified: %s", b);
                 else
-                    snprintf(it->error, sizeof it->error,
+                    set_text(nomem, &it->error,
                              "its object's UUID is not known (the region's save: %s): a later replace cannot delete it",
                              b);
                 continue;
             }
-            char found[UUIDS_MAX];
-            size_t copies = find_objects(c, rname, it->creature, &t->ours, &saved, found, sizeof found);
-            if (!t->load && t->known[0]) {
+            am_string found = {0};
+            size_t copies = find_objects(c, rname, am_str(&it->creature), &t->ours, &saved, &found, nomem);
+            if (!t->load && !am_string_empty(&t->known)) {
                 /* recorded before: it must still be there */
             } else if (copies) {
-                snprintf(it->object, sizeof it->object, "%s", found);
-                if (!db_set_uuids(db, it->creature, rname, found, why, sizeof why))
-                    fail_item(it, "spawned, but its object's UUID was not recorded: %s", why);
+                *nomem |= !am_string_copy(&it->object, &found);
+                if (!db_set_uuids(db, am_str(&it->creature), rname, am_str(&found), why, sizeof why))
+                    fail_item(nomem, it, "spawned, but its object's UUID was not recorded: %s", why);
             }
-            if (!c->opts->verify || it->outcome == AM_SPAWN_FAILED)
+            if (!c->opts->verify || it->outcome == AM_SPAWN_FAILED) {
+                am_string_free(&found);
                 continue;
+            }
             am_oar_diff diff;
             if (am_oar_compare(&t->ours, &saved, &diff, &err)) {
-                fail_item(it, "not verified: %s", am_error_format(&err, b, sizeof b));
+                fail_item(nomem, it, "not verified: %s", am_error_format(&err, b, sizeof b));
             } else if (diff.count) {
-                fail_item(it, "NOT verified: %s%s", diff.lines[0], diff.count > 1 ? " (and more)" : "");
+                fail_item(nomem, it, "NOT verified: %s%s", diff.lines[0], diff.count > 1 ? " (and more)" : "");
             } else if (copies != 1) {
-                fail_item(it, "NOT verified: the region holds %zu copies of it (%s)", copies,
-                          copies ? found : "none");
-            } else if (!t->load && t->known[0] && strcmp(found, t->known) != 0) {
-                fail_item(it,
+                fail_item(nomem, it, "NOT verified: the region holds %zu copies of it (%s)", copies,
+                          copies ? am_str(&found) : "none");
+            } else if (!t->load && !am_string_empty(&t->known) && strcmp(am_str(&found), am_str(&t->known)) != 0) {
+                fail_item(nomem, it,
                           "NOT verified: its recorded object %s is not in the region (found %s): remove it (the remove "
                           "option), then spawn again",
-                          t->known, found);
+                          am_str(&t->known), am_str(&found));
             } else {
                 it->verified = true;
             }
             am_oar_diff_free(&diff);
+            am_string_free(&found);
         }
         /* Deleted objects must be gone. */
         for (size_t i = 0; !s && c->opts->verify && i < w->ndel; i++) {
             deletion *d = &w->dels[i];
-            const char *left = still_there(&saved, d->uuids);
+            const char *left = still_there(&saved, am_str(&d->uuids));
             if (d->ok && left) {
                 d->ok = false;
-                snprintf(d->error, sizeof d->error,
-                         "NOT verified: object %.36s is still in %s after `delete object id`", left, rname);
+                set_text(nomem, &d->error, "NOT verified: object %.36s is still in %s after `delete object id`", left,
+                         rname);
             }
         }
         for (size_t i = 0; !s && c->opts->verify && i < w->ntask; i++) {
             task *t = &w->tasks[i];
             am_batch_spawn_item *it = &c->result->items[t->item];
-            const char *left = t->old[0] ? still_there(&saved, t->old) : NULL;
+            const char *left = !am_string_empty(&t->old) ? still_there(&saved, am_str(&t->old)) : NULL;
             if (left && it->outcome != AM_SPAWN_FAILED) {
                 it->verified = false;
-                fail_item(it, "NOT verified: its earlier copy %.36s is still in %s after `delete object id`", left,
-                          rname);
+                fail_item(nomem, it, "NOT verified: its earlier copy %.36s is still in %s after `delete object id`",
+                          left, rname);
             }
         }
         am_oar_contents_free(&saved);
@@ -632,14 +663,14 @@ static void serve_region(spawn_ctx *c, size_t ri)
         for (size_t i = 0; s && c->opts->verify && i < w->ndel; i++)
             if (w->dels[i].ok) {
                 w->dels[i].ok = false;
-                snprintf(w->dels[i].error, sizeof w->dels[i].error, "deleted, NOT verified: %s", b);
+                set_text(nomem, &w->dels[i].error, "deleted, NOT verified: %s", b);
             }
     }
     for (size_t i = 0; i < w->ndel; i++) {
         deletion *d = &w->dels[i];
-        if (d->ok && !db_del(db, d->creature, rname, why, sizeof why)) {
+        if (d->ok && !db_del(db, am_str(&d->creature), rname, why, sizeof why)) {
             d->ok = false;
-            snprintf(d->error, sizeof d->error, "deleted from %s, but not from the spawns table: %s", rname, why);
+            set_text(nomem, &d->error, "deleted from %s, but not from the spawns table: %s", rname, why);
         }
     }
     for (size_t i = 0; i < w->ntask; i++)
@@ -680,8 +711,8 @@ static am_status add_deletion(region_work *w, size_t item, const char *creature,
     deletion *d = &n[w->ndel++];
     memset(d, 0, sizeof *d);
     d->item = item;
-    snprintf(d->creature, sizeof d->creature, "%s", creature);
-    snprintf(d->uuids, sizeof d->uuids, "%s", uuids);
+    if (!am_string_set(&d->creature, creature) || !am_string_set(&d->uuids, uuids))
+        return am_fail_nomem(err, "spawn");
     return AM_OK;
 }
 
@@ -690,10 +721,11 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
 {
     const am_batch_job *j = &c->plan->jobs[i];
     am_batch_spawn_item *it = &c->result->items[i];
-    snprintf(it->creature, sizeof it->creature, "%s", j->name);
+    bool *nomem = &c->nomem;
+    set_text(nomem, &it->creature, "%s", j->name);
     it->region = j->region ? am_batch_grid_find(c->grid, j->region) : (long)c->grid->layout_region;
     if (it->region < 0) {
-        fail_item(it, "%s/plan.json: jobs[%zu].region: '%s' is not a region of %s (regions[].name or .id)",
+        fail_item(nomem, it, "%s/plan.json: jobs[%zu].region: '%s' is not a region of %s (regions[].name or .id)",
                   c->plan->catalog, i, j->region, c->grid->path);
         return AM_OK;
     }
@@ -705,7 +737,8 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
     } else {
         it->layout = true;
         if (!layout_place(c->grid, layout_slots[it->region]++, it->position)) {
-            fail_item(it, "%s: layout: no room on %s for creature %zu at %g m spacing (layout.spacing, layout.size)",
+            fail_item(nomem, it,
+                      "%s: layout: no room on %s for creature %zu at %g m spacing (layout.spacing, layout.size)",
                       c->grid->path, rname, layout_slots[it->region], c->grid->layout_spacing);
             return AM_OK;
         }
@@ -714,8 +747,8 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
     am_batch_state st = am_batch_job_state(c->plan, i, state_error, sizeof state_error);
     if (st != AM_BATCH_DONE) {
         it->outcome = AM_SPAWN_SKIPPED;
-        snprintf(it->error, sizeof it->error, "not converted (%s%s%s): run `animesh batch run` first",
-                 am_batch_state_name(st), state_error[0] ? ": " : "", state_error);
+        set_text(nomem, &it->error, "not converted (%s%s%s): run `animesh batch run` first", am_batch_state_name(st),
+                 state_error[0] ? ": " : "", state_error);
         return AM_OK;
     }
     char key[65];
@@ -725,26 +758,26 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
     /* What is recorded of it. */
     const row *here = NULL;
     for (size_t k = 0; k < c->nrows; k++)
-        if (strcmp(c->rows[k].creature, j->name) == 0 && strcmp(c->rows[k].region, rname) == 0)
+        if (strcmp(am_str(&c->rows[k].creature), j->name) == 0 && strcmp(am_str(&c->rows[k].region), rname) == 0)
             here = &c->rows[k];
     bool already = here && strcmp(here->key, key) == 0;
     if (already) {
         it->outcome = AM_SPAWN_ALREADY;
-        snprintf(it->object, sizeof it->object, "%s", here->uuids);
-        if (!c->opts->verify && here->uuids[0])
+        *nomem |= !am_string_copy(&it->object, &here->uuids);
+        if (!c->opts->verify && !am_string_empty(&here->uuids))
             return AM_OK;
     }
     for (size_t k = 0; !already && k < c->nrows; k++) {
         const row *o = &c->rows[k];
-        if (strcmp(o->creature, j->name) != 0 || o == here)
+        if (strcmp(am_str(&o->creature), j->name) != 0 || o == here)
             continue;
-        long oi = am_batch_grid_find(c->grid, o->region);
-        if (oi < 0 || !o->uuids[0]) {
-            snprintf(it->error, sizeof it->error, "its earlier copy in %s stays there (%s)", o->region,
+        long oi = am_batch_grid_find(c->grid, am_str(&o->region));
+        if (oi < 0 || am_string_empty(&o->uuids)) {
+            set_text(nomem, &it->error, "its earlier copy in %s stays there (%s)", am_str(&o->region),
                      oi < 0 ? "that region is not in the grid" : "its object's UUID was never learned");
             continue;
         }
-        if ((s = add_deletion(&c->work[oi], i, j->name, o->uuids, err)))
+        if ((s = add_deletion(&c->work[oi], i, j->name, am_str(&o->uuids), err)))
             return s;
     }
     task *t = NULL;
@@ -753,14 +786,16 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
     t->item = i;
     memcpy(t->key, key, sizeof t->key);
     t->load = !already;
-    if (already)
-        snprintf(t->known, sizeof t->known, "%s", here->uuids);
+    if (already && !am_string_copy(&t->known, &here->uuids))
+        return am_fail_nomem(err, "spawn");
     if (here && !already) {
-        if (here->uuids[0])
-            snprintf(t->old, sizeof t->old, "%s", here->uuids);
-        else
-            snprintf(it->error, sizeof it->error, "its earlier copy in %s stays there (its object's UUID was never "
-                                                  "learned)", rname);
+        if (!am_string_empty(&here->uuids)) {
+            if (!am_string_copy(&t->old, &here->uuids))
+                return am_fail_nomem(err, "spawn");
+        } else {
+            set_text(nomem, &it->error, "its earlier copy in %s stays there (its object's UUID was never learned)",
+                     rname);
+        }
     }
     char own[AM_BATCH_PATH_MAX];
     if (snprintf(own, sizeof own, "%s/%s/%s/%s.oar", c->plan->catalog, AM_BATCH_CREATURES_DIR, j->name, j->name) >=
@@ -774,7 +809,7 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
     am_error perr;
     if (place_oar(own, t->oar, it->position, &perr)) {
         char b[AM_ERROR_TEXT_MAX];
-        fail_item(it, "cannot place its archive: %s", am_error_format(&perr, b, sizeof b));
+        fail_item(nomem, it, "cannot place its archive: %s", am_error_format(&perr, b, sizeof b));
         t->load = false;
     }
     return AM_OK;
@@ -799,7 +834,7 @@ static am_status make_lanes(spawn_ctx *c, am_error *err)
             continue;
         size_t n = 0;
         for (size_t i = h; i < g->region_count; i++)
-            n += strcmp(g->regions[i].host, g->regions[h].host) == 0;
+            n += strcmp(am_str(&g->regions[i].host), am_str(&g->regions[h].host)) == 0;
         size_t lanes = n < per ? n : per, first = c->nlanes;
         for (size_t l = 0; l < lanes && !s; l++) {
             if (!(c->lanes[c->nlanes] = malloc((n + 1) * sizeof **c->lanes)))
@@ -809,7 +844,7 @@ static am_status make_lanes(spawn_ctx *c, am_error *err)
         }
         size_t k = 0;
         for (size_t i = h; i < g->region_count && !s; i++) {
-            if (strcmp(g->regions[i].host, g->regions[h].host) != 0)
+            if (strcmp(am_str(&g->regions[i].host), am_str(&g->regions[h].host)) != 0)
                 continue;
             done[i] = true;
             size_t *lane = c->lanes[first + k % lanes];
@@ -830,7 +865,7 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
 {
     memset(result, 0, sizeof *result);
     double t0 = now_s();
-    spawn_ctx c = {plan, grid, opts, result, NULL, NULL, 0, NULL, 0, "", ""};
+    spawn_ctx c = {plan, grid, opts, result, NULL, NULL, 0, NULL, 0, "", "", false};
     if (!am_batch_path(c.db_path, sizeof c.db_path, plan->catalog, AM_BATCH_DB_FILE, NULL) ||
         !am_batch_path(c.spawn_dir, sizeof c.spawn_dir, plan->catalog, SPAWN_DIR, NULL))
         return am_fail_where(err, AM_ERR_INVALID, plan->catalog, "the catalogue's path is too long");
@@ -847,23 +882,26 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
     size_t *slots = calloc(grid->region_count, sizeof *slots);
     if (!s && (!result->regions || !result->items || !c.work || !slots))
         s = am_fail_nomem(err, "spawn");
+    if (result->regions)
+        result->region_count = grid->region_count;
     if (!s)
         result->item_count = nitems;
     for (size_t i = 0; !s && !opts->remove && i < plan->job_count; i++)
         s = plan_job(&c, i, slots, err);
     for (size_t i = 0; !s && opts->remove && i < c.nrows; i++) {
         am_batch_spawn_item *it = &result->items[i];
-        snprintf(it->creature, sizeof it->creature, "%s", c.rows[i].creature);
-        snprintf(it->object, sizeof it->object, "%s", c.rows[i].uuids);
-        it->region = am_batch_grid_find(grid, c.rows[i].region);
+        const row *rw = &c.rows[i];
+        c.nomem |= !am_string_copy(&it->creature, &rw->creature) || !am_string_copy(&it->object, &rw->uuids);
+        it->region = am_batch_grid_find(grid, am_str(&rw->region));
         if (it->region < 0)
-            fail_item(it, "recorded in region '%s', which is not in %s", c.rows[i].region, grid->path);
-        else if (!c.rows[i].uuids[0])
-            fail_item(it, "its object's UUID in %s was never learned (the save after its spawn failed): delete it "
-                          "there by hand, then remove its row",
-                      c.rows[i].region);
+            fail_item(&c.nomem, it, "recorded in region '%s', which is not in %s", am_str(&rw->region), grid->path);
+        else if (am_string_empty(&rw->uuids))
+            fail_item(&c.nomem, it,
+                      "its object's UUID in %s was never learned (the save after its spawn failed): delete it "
+                      "there by hand, then remove its row",
+                      am_str(&rw->region));
         else
-            s = add_deletion(&c.work[it->region], i, c.rows[i].creature, c.rows[i].uuids, err);
+            s = add_deletion(&c.work[it->region], i, am_str(&rw->creature), am_str(&rw->uuids), err);
     }
     if (!s)
         s = make_lanes(&c, err);
@@ -880,17 +918,20 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
                     it->verified = opts->verify; /* the save showed it gone */
                 }
                 else
-                    fail_item(it, "%s", d->error);
+                    fail_item(&c.nomem, it, "%s", am_str(&d->error));
             } else if (d->ok) {
-                size_t used = strlen(it->replaced);
-                snprintf(it->replaced + used, sizeof it->replaced - used, "%s%s (%s)", used ? "," : "", d->uuids,
-                         region_text(&grid->regions[ri]));
+                set_text(&c.nomem, &it->replaced, "%s%s%s (%s)", am_str(&it->replaced),
+                         am_string_empty(&it->replaced) ? "" : ",", am_str(&d->uuids), region_text(&grid->regions[ri]));
             } else if (it->outcome != AM_SPAWN_FAILED) {
-                snprintf(it->error, sizeof it->error, "its earlier copy %s in %s was not deleted: %s", d->uuids,
-                         region_text(&grid->regions[ri]), d->error);
+                set_text(&c.nomem, &it->error, "its earlier copy %s in %s was not deleted: %s", am_str(&d->uuids),
+                         region_text(&grid->regions[ri]), am_str(&d->error));
             }
         }
     }
+    for (size_t ri = 0; !s && c.work && ri < grid->region_count; ri++)
+        c.nomem |= c.work[ri].nomem;
+    if (!s && c.nomem)
+        s = am_fail_nomem(err, "the spawn's results");
     for (size_t i = 0; !s && i < result->item_count; i++) {
         switch (result->items[i].outcome) {
         case AM_SPAWN_SKIPPED: result->skipped++; break;
@@ -902,9 +943,19 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
         }
     }
     for (size_t ri = 0; c.work && ri < grid->region_count; ri++) {
-        for (size_t k = 0; k < c.work[ri].ntask; k++)
-            if (c.work[ri].tasks[k].have_ours)
-                am_oar_contents_free(&c.work[ri].tasks[k].ours);
+        for (size_t k = 0; k < c.work[ri].ntask; k++) {
+            task *t = &c.work[ri].tasks[k];
+            if (t->have_ours)
+                am_oar_contents_free(&t->ours);
+            am_string_free(&t->known);
+            am_string_free(&t->old);
+        }
+        for (size_t k = 0; k < c.work[ri].ndel; k++) {
+            deletion *d = &c.work[ri].dels[k];
+            am_string_free(&d->creature);
+            am_string_free(&d->uuids);
+            am_string_free(&d->error);
+        }
         free(c.work[ri].tasks);
         free(c.work[ri].dels);
     }
@@ -912,7 +963,7 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
         free(c.lanes[l]);
     free(c.lanes);
     free(c.work);
-    free(c.rows);
+    rows_free(&c);
     free(slots);
     if (lock >= 0)
         close(lock);
@@ -924,6 +975,15 @@ am_status am_batch_spawn(const am_batch_plan *plan, const am_batch_grid *grid, c
 
 void am_batch_spawn_result_free(am_batch_spawn_result *result)
 {
+    for (size_t i = 0; result->items && i < result->item_count; i++) {
+        am_batch_spawn_item *it = &result->items[i];
+        am_string_free(&it->creature);
+        am_string_free(&it->object);
+        am_string_free(&it->replaced);
+        am_string_free(&it->error);
+    }
+    for (size_t i = 0; result->regions && i < result->region_count; i++)
+        am_string_free(&result->regions[i].error);
     free(result->items);
     free(result->regions);
     memset(result, 0, sizeof *result);

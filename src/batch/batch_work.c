@@ -249,19 +249,19 @@ static am_status run_import(char **argv, const char *report_path, const char *lo
     return AM_OK;
 }
 
-/* A failed import's one line: its last "animesh..." message, else its last line. */
-static void last_error(const char *log_path, const am_batch_work_result *r, char *out, size_t size)
+/* A failed import's one line: its last "animesh..." message, else its last line. False when
+ * out of memory. */
+static bool last_error(const char *log_path, const am_batch_work_result *r, am_string *out)
 {
-    if (r->signal) {
-        snprintf(out, size, "the import was killed by signal %d (%s)", r->signal, strsignal(r->signal));
-        return;
-    }
+    if (r->signal)
+        return am_string_setf(out, "the import was killed by signal %d (%s)", r->signal, strsignal(r->signal));
     uint8_t *data = NULL;
     size_t n = 0;
     am_error ignored;
-    snprintf(out, size, "the import failed with exit code %d", r->exit_code);
+    if (!am_string_setf(out, "the import failed with exit code %d", r->exit_code))
+        return false;
     if (am_read_file(log_path, &data, &n, &ignored))
-        return;
+        return true;
     char *text = (char *)data, *best = NULL, *last = NULL;
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
@@ -274,9 +274,9 @@ static void last_error(const char *log_path, const am_batch_work_result *r, char
         }
         line = nl ? nl + 1 : NULL;
     }
-    if (best || last)
-        snprintf(out, size, "%s", best ? best : last);
+    bool kept = !(best || last) || am_string_set(out, best ? best : last);
     free(data);
+    return kept;
 }
 
 /* --- the record ------------------------------------------------------------------------------ */
@@ -303,7 +303,7 @@ static am_status write_record(const am_batch_plan *plan, const am_batch_job *j, 
     json_t *rec = json_pack("{s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s,s:o,s:s,s:f,s:f,s:f,s:I,s:I,s:s,s:o}",
                             "animesh_batch_record", 1, "name", j->name, "key", key, "version", plan->version,
                             "status", r->ok ? "done" : "failed", "exit", r->exit_code, "signal", r->signal, "error",
-                            r->ok ? "" : r->error, "model", j->model, "motions", motions ? motions : json_array(),
+                            r->ok ? "" : am_str(&r->error), "model", j->model, "motions", motions ? motions : json_array(),
                             "started", when, "wall_s", r->wall_s, "cpu_s", r->cpu_s, "job_wall_s", r->job_wall_s, "peak_rss_kb",
                             (json_int_t)r->peak_rss_kb, "worker_rss_kb", (json_int_t)self.ru_maxrss, "host", host, "report", report ? report : json_null());
     char *text = rec ? json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL; /* the head first */
@@ -394,6 +394,12 @@ am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, char *e
 
 /* --- the job --------------------------------------------------------------------------------- */
 
+void am_batch_work_result_free(am_batch_work_result *result)
+{
+    if (result)
+        am_string_free(&result->error);
+}
+
 am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_work_options *opts,
                         am_batch_work_result *result, am_error *err)
 {
@@ -449,7 +455,8 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
     if (!inputs_ok) {
         result->exit_code = AM_ERR_IO;
         char shown[AM_ERROR_TEXT_MAX];
-        snprintf(result->error, sizeof result->error, "%s", am_error_format(&key_err, shown, sizeof shown));
+        if (!am_string_set(&result->error, am_error_format(&key_err, shown, sizeof shown)))
+            s = am_fail_nomem(err, "the job's error");
     } else {
         argv_list args = {0};
         if (!import_args(&args, plan, j, opts->self, stage))
@@ -457,8 +464,8 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
         else
             s = run_import(args.v, report_path, log_path, result, err);
         args_free(&args);
-        if (!s && !result->ok)
-            last_error(log_path, result, result->error, sizeof result->error);
+        if (!s && !result->ok && !last_error(log_path, result, &result->error))
+            s = am_fail_nomem(err, "the job's error");
     }
     if (!s && result->ok) {
         /* The catalogue page's thumbnail, from the creature's pose sheet (with --bench). */

@@ -199,6 +199,7 @@ static int cmd_work(int argc, char **argv)
     am_error err;
     am_error_clear(&err);
     if (am_batch_work(&plan, index, &wo, &r, &err)) {
+        am_batch_work_result_free(&r);
         am_batch_plan_free(&plan);
         return am_cli_report(&err);
     }
@@ -209,7 +210,8 @@ static int cmd_work(int argc, char **argv)
     else if (r.ok)
         printf("%s: done in %.1f s (CPU %.1f s, peak %.0f MB)\n", name, r.wall_s, r.cpu_s, r.peak_rss_kb / 1024.0);
     else
-        printf("%s: FAILED: %s\n", name, am_text_shown(r.error, shown, sizeof shown));
+        printf("%s: FAILED: %s\n", name, am_text_shown(am_str(&r.error), shown, sizeof shown));
+    am_batch_work_result_free(&r);
     am_batch_plan_free(&plan);
     return r.ok ? AM_EXIT_OK : AM_EXIT_INVALID;
 }
@@ -365,18 +367,20 @@ static int cmd_run(int argc, char **argv)
     am_error err;
     am_error_clear(&err);
     if (am_batch_run(&plan, &ro, &r, &err)) {
+        am_batch_run_result_free(&r);
         am_batch_plan_free(&plan);
         return am_cli_report(&err);
     }
     if (ro.engine == AM_BATCH_ENGINE_SLURM) {
         if (!r.todo)
             printf("%s: nothing to run (%zu jobs up to date)\n", plan.catalog, r.total);
-        else if (r.slurm_job[0])
+        else if (!am_string_empty(&r.slurm_job))
             printf("%s: %zu jobs submitted as Slurm job %s (%s)\nnext: animesh batch wait %s\n", plan.catalog, r.todo,
-                   r.slurm_job, r.script, plan.catalog);
+                   am_str(&r.slurm_job), am_str(&r.script), plan.catalog);
         else
             printf("%s: %zu jobs in %s (submit it with sbatch, or run again with --submit)\n", plan.catalog, r.todo,
-                   r.script);
+                   am_str(&r.script));
+        am_batch_run_result_free(&r);
         am_batch_plan_free(&plan);
         return AM_EXIT_OK;
     }

@@ -42,6 +42,12 @@ static void on_progress(void *user, const char *line)
     fprintf(stderr, "animesh batch spawn: %s\n", line);
 }
 
+/* A result's text, or null when it holds none. */
+static json_t *text_or_null(const am_string *s)
+{
+    return am_string_empty(s) ? json_null() : json_string(am_str(s));
+}
+
 static int print_json(const am_batch_plan *plan, const am_batch_grid *grid, const am_batch_spawn_result *r)
 {
     (void)plan;
@@ -57,13 +63,12 @@ static int print_json(const am_batch_plan *plan, const am_batch_grid *grid, cons
         const am_batch_spawn_item *it = &r->items[i];
         const am_batch_grid_region *g = it->region >= 0 ? &grid->regions[it->region] : NULL;
         json_array_append_new(
-            items, json_pack("{s:s, s:o, s:[fff], s:b, s:s, s:o, s:o, s:b, s:f, s:o}", "creature", it->creature,
-                             "region", g ? json_string(g->name ? g->name : g->id) : json_null(), "position",
-                             it->position[0], it->position[1], it->position[2], "layout", it->layout, "outcome",
-                             am_batch_spawn_outcome_name(it->outcome), "object",
-                             it->object[0] ? json_string(it->object) : json_null(), "replaced",
-                             it->replaced[0] ? json_string(it->replaced) : json_null(), "verified", it->verified,
-                             "seconds", it->seconds, "error", it->error[0] ? json_string(it->error) : json_null()));
+            items, json_pack("{s:s, s:o, s:[fff], s:b, s:s, s:o, s:o, s:b, s:f, s:o}", "creature",
+                             am_str(&it->creature), "region", g ? json_string(g->name ? g->name : g->id) : json_null(),
+                             "position", it->position[0], it->position[1], it->position[2], "layout", it->layout,
+                             "outcome", am_batch_spawn_outcome_name(it->outcome), "object", text_or_null(&it->object),
+                             "replaced", text_or_null(&it->replaced), "verified", it->verified, "seconds", it->seconds,
+                             "error", text_or_null(&it->error)));
     }
     for (size_t i = 0; i < grid->region_count; i++) {
         const am_batch_spawn_region *g = &r->regions[i];
@@ -72,7 +77,7 @@ static int print_json(const am_batch_plan *plan, const am_batch_grid *grid, cons
                                         grid->regions[i].name ? grid->regions[i].name : grid->regions[i].id, "loaded",
                                         (json_int_t)g->loaded, "deleted", (json_int_t)g->deleted, "failed",
                                         (json_int_t)g->failed, "seconds", g->seconds, "save_seconds", g->save_seconds,
-                                        "error", g->error[0] ? json_string(g->error) : json_null()));
+                                        "error", text_or_null(&g->error)));
     }
     json_object_set_new(root, "creatures", items);
     json_object_set_new(root, "regions", regions);
@@ -94,20 +99,21 @@ static int print_text(const am_batch_grid *grid, const am_batch_spawn_result *r,
     for (size_t i = 0; i < r->item_count; i++) {
         const am_batch_spawn_item *it = &r->items[i];
         const am_batch_grid_region *g = it->region >= 0 ? &grid->regions[it->region] : NULL;
-        printf("%-24s %-20s", it->creature, g ? (g->name ? g->name : g->id) : "-");
+        printf("%-24s %-20s", am_str(&it->creature), g ? (g->name ? g->name : g->id) : "-");
         if (it->outcome != AM_SPAWN_REMOVED)
             printf(" %6.1f,%6.1f,%5.1f%s", it->position[0], it->position[1], it->position[2], it->layout ? "*" : " ");
         printf(" %s", am_batch_spawn_outcome_name(it->outcome));
-        if (it->object[0])
-            printf(" object %s", it->object);
-        if (it->replaced[0])
-            printf(" (replaced %s)", it->replaced);
+        if (!am_string_empty(&it->object))
+            printf(" object %s", am_str(&it->object));
+        if (!am_string_empty(&it->replaced))
+            printf(" (replaced %s)", am_str(&it->replaced));
         if (it->verified)
             printf(" verified");
         if (it->seconds > 0)
             printf(" %.2f s", it->seconds);
-        if (it->error[0])
-            am_cli_print_flags(stdout, "%s%s", it->outcome == AM_SPAWN_FAILED ? ": " : "; note: ", it->error);
+        if (!am_string_empty(&it->error))
+            am_cli_print_flags(stdout, "%s%s", it->outcome == AM_SPAWN_FAILED ? ": " : "; note: ",
+                               am_str(&it->error));
         printf("\n");
     }
     for (size_t i = 0; i < grid->region_count; i++) {
@@ -119,8 +125,8 @@ static int print_text(const am_batch_grid *grid, const am_batch_spawn_result *r,
                g->loaded, g->deleted, g->failed, g->seconds);
         if (g->save_seconds > 0)
             printf(" (save %s %.2f s)", verify ? "and verify" : "to find the objects", g->save_seconds);
-        if (g->error[0])
-            printf(": %s", g->error);
+        if (!am_string_empty(&g->error))
+            printf(": %s", am_str(&g->error));
         printf("\n");
     }
     printf("%zu spawned, %zu replaced, %zu already there, %zu removed, %zu skipped (not converted), %zu failed in "

@@ -200,7 +200,7 @@ static void print_done(const push_args *a, const am_world_push_done *d)
 /* What a failure part-way leaves behind, so the user can finish without duplicates. */
 static void report_progress(const push_args *a, const am_world_push_done *d)
 {
-    fprintf(stderr, "animesh push: stopped at %s. Already done:\n", d->step);
+    fprintf(stderr, "animesh push: stopped at %s. Already done:\n", am_str(&d->step));
     if (!d->object[0])
         fprintf(stderr, "  nothing (no object was spawned)\n");
     else
@@ -270,7 +270,7 @@ static int push_bridge(push_args *a)
     am_world_push_done pushed;
     am_status st = am_world_push(&opt, &rq, &pushed, &err);
     print_done(a, &pushed);
-    bool connected = strcmp(pushed.step, "connecting") != 0; /* am_world_push's step before any request */
+    bool connected = strcmp(am_str(&pushed.step), "connecting") != 0; /* am_world_push's step before any request */
     if (st && err.code == AM_ERR_USAGE && !connected) {
         rc = am_cli_usage("push", "%s", err.msg);
     } else if (st) {
@@ -281,6 +281,7 @@ static int push_bridge(push_args *a)
         printf("dry-run: wrote %d request%s to %s (nothing sent)\n", pushed.requests, pushed.requests == 1 ? "" : "s",
                a->dry_run);
     }
+    am_world_push_done_free(&pushed);
 done:
     json_decref(meshdata);
     free(tex);
@@ -410,7 +411,9 @@ static int push_remote_admin(push_args *a)
     am_error_clear(&err);
     int attempts = 0;
     const char *region = a->region ? a->region : a->region_uuid;
-    if (am_remoteadmin_load_oar_call(&opt, &req, &reply, &attempts, &err)) {
+    am_status loaded = am_remoteadmin_load_oar_call(&opt, &req, &reply, &attempts, &err);
+    am_remoteadmin_reply_free(&reply); /* its error is in err */
+    if (loaded) {
         am_oar_contents_free(&ours);
         if (err.code == AM_ERR_USAGE)
             return am_cli_usage("push", "%s", err.msg);

@@ -296,6 +296,7 @@ am_status am_oar_region_save(const am_remoteadmin_options *ra, const char *regio
         am_remoteadmin_save_oar req = {theirs, region_name, region_id};
         am_remoteadmin_reply reply;
         s = am_remoteadmin_save_oar_call(ra, &req, &reply, NULL, err);
+        am_remoteadmin_reply_free(&reply);
     }
     if (!s)
         s = read_when_whole(path, &rules, keep, user, vo,

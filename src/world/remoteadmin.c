@@ -101,8 +101,9 @@ static xmlNode *child(xmlNode *n, const char *name)
     return NULL;
 }
 
-/* The scalar inside <value>: its text and its type element name ("string" when bare). */
-static void scalar(xmlNode *value, char *out, size_t size, const char **type)
+/* The scalar inside <value>: its whole text (xmlFree it; NULL when there is none or memory
+ * ran out) and its type element name ("string" when bare). */
+static xmlChar *scalar(xmlNode *value, const char **type)
 {
     xmlNode *t = NULL;
     for (xmlNode *c = value ? value->children : NULL; c; c = c->next)
@@ -111,9 +112,7 @@ static void scalar(xmlNode *value, char *out, size_t size, const char **type)
             break;
         }
     *type = t ? (const char *)t->name : "string";
-    xmlChar *txt = xmlNodeGetContent(t ? t : value);
-    snprintf(out, size, "%s", txt ? (const char *)txt : "");
-    xmlFree(txt);
+    return t || value ? xmlNodeGetContent(t ? t : value) : NULL;
 }
 
 static bool truthy(const char *type, const char *v)
@@ -123,6 +122,12 @@ static bool truthy(const char *type, const char *v)
     if (strcmp(type, "boolean") == 0 || strcmp(type, "int") == 0 || strcmp(type, "i4") == 0)
         return atoi(v) != 0;
     return strncmp(v, "true", 4) == 0 || strncmp(v, "True", 4) == 0;
+}
+
+void am_remoteadmin_reply_free(am_remoteadmin_reply *reply)
+{
+    if (reply)
+        am_string_free(&reply->error);
 }
 
 am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remoteadmin_reply *out, am_error *err)
@@ -158,9 +163,10 @@ am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remotea
             continue;
         xmlNode *nm = child(m, "name");
         xmlChar *name = nm ? xmlNodeGetContent(nm) : NULL;
-        char v[256];
         const char *type;
-        scalar(child(m, "value"), v, sizeof v, &type);
+        xmlChar *text = scalar(child(m, "value"), &type);
+        const char *v = text ? (const char *)text : "";
+        bool kept = true;
         if (name) {
             const char *n = (const char *)name;
             if (!fault && strcmp(n, "loaded") == 0)
@@ -170,9 +176,15 @@ am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remotea
             else if (!fault && strcmp(n, "success") == 0)
                 success = truthy(type, v);
             else if (strcmp(n, "error") == 0 || strcmp(n, "faultString") == 0)
-                snprintf(out->error, sizeof out->error, "%s", v);
+                kept = am_string_set(&out->error, v);
         }
+        xmlFree(text);
         xmlFree(name);
+        if (!kept) {
+            xmlFreeDoc(doc);
+            am_remoteadmin_reply_free(out);
+            return am_fail_nomem(err, "the reply's error text");
+        }
     }
     out->loaded = (loaded >= 0 ? loaded == 1 : success == 1) && success != 0;
     out->success = !fault && success != 0; /* 0.9.2.2 answers a console command with an empty struct */
@@ -197,7 +209,7 @@ static am_status call(const am_remoteadmin_options *opt, const char *method, ra_
 {
     am_status s = AM_OK;
     /* The password never leaves the process: every text quoting the region is masked
-     * before it is cut (core/secret.h); the error text arrives cut to 255 bytes. */
+     * before it is cut (core/secret.h); the reply's error text is kept whole. */
     am_secrets sec = {{opt->password}};
     char shown[512];
     am_http_redact_url(opt->url, shown, sizeof shown);
@@ -230,17 +242,20 @@ static am_status call(const am_remoteadmin_options *opt, const char *method, ra_
                         am_http_failure_text(rep.failure), attempt, attempt == 1 ? "" : "s", rep.detail);
         } else if (rep.status < 200 || rep.status > 299) {
             s = am_fail(err, AM_ERR_NETWORK, "%s: HTTP %ld: %s", method, rep.status, snip[0] ? snip : "(empty body)");
-        } else if (am_remoteadmin_parse_reply(rep.body.data, rep.body.size, reply, NULL)) {
-            s = am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not XML-RPC): %s", method, rep.status,
-                        snip[0] ? snip : "(empty body)");
-        } else if (!(judge == RA_SAVED ? reply->saved : judge == RA_LOADED ? reply->loaded : reply->success)) {
-            am_secret_mask(reply->error, &sec, strlen(reply->error) + 1 >= sizeof reply->error);
-            s = am_fail(err, AM_ERR_INVALID, "%s: the region did not %s%s: %s", method,
-                        judge == RA_SAVED ? "save the archive" : judge == RA_LOADED ? "load the archive"
-                                                                                 : "run the command",
-                        reply->fault ? " (XML-RPC fault)" : "", reply->error[0] ? reply->error : "(no error text)");
+        } else if ((s = am_remoteadmin_parse_reply(rep.body.data, rep.body.size, reply, NULL))) {
+            s = s == AM_ERR_NOMEM ? am_fail_nomem(err, "the region's reply")
+                                  : am_fail(err, AM_ERR_INVALID, "%s: malformed reply (HTTP %ld, not XML-RPC): %s",
+                                            method, rep.status, snip[0] ? snip : "(empty body)");
+        } else {
+            if (reply->error.data) /* kept whole, so masked whole */
+                am_secret_mask(reply->error.data, &sec, false);
+            if (!(judge == RA_SAVED ? reply->saved : judge == RA_LOADED ? reply->loaded : reply->success))
+                s = am_fail(err, AM_ERR_INVALID, "%s: the region did not %s%s: %s", method,
+                            judge == RA_SAVED ? "save the archive" : judge == RA_LOADED ? "load the archive"
+                                                                                     : "run the command",
+                            reply->fault ? " (XML-RPC fault)" : "",
+                            !am_string_empty(&reply->error) ? am_str(&reply->error) : "(no error text)");
         }
-        am_secret_mask(reply->error, &sec, strlen(reply->error) + 1 >= sizeof reply->error);
         am_http_reply_free(&rep);
         if (s)
             am_error_where(err, "%s", shown);

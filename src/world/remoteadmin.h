@@ -24,6 +24,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/io.h"
 #include "core/option.h"
@@ -84,10 +85,15 @@ typedef struct am_remoteadmin_reply {
     bool saved;       /* the same for `saved` (admin_save_oar) */
     bool success;     /* no fault and `success` not false (a console command's empty reply) */
     bool fault;       /* an XML-RPC <fault> */
-    char error[256];  /* `error` or the fault string, "" when none */
+    am_string error;  /* `error` or the fault string, whole (password masked), "" when none */
 } am_remoteadmin_reply;
 
-/* Parse a methodResponse. AM_ERR_INVALID when it is not one (malformed reply). */
+/* Release what a reply owns (its error text); a zeroed reply is fine. Every call below
+ * overwrites its reply without freeing it: free a reply before it is filled again. */
+void am_remoteadmin_reply_free(am_remoteadmin_reply *reply);
+
+/* Parse a methodResponse. AM_ERR_INVALID when it is not one (malformed reply), AM_ERR_NOMEM
+ * when its error text cannot be kept. */
 am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remoteadmin_reply *out, am_error *err);
 
 /* Send admin_load_oar and judge the reply: AM_OK only when loaded is true. Errors name

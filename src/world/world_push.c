@@ -16,24 +16,41 @@ static am_status call(am_worldbridge_client *c, const char *command, json_t *bod
     return st;
 }
 
+/* Name the step about to run in done->step: the command and its argument, if any
+ * (AM_ERR_NOMEM when the text cannot be kept). */
+static am_status name_step(am_world_push_done *done, am_error *err, const char *command, const char *arg)
+{
+    if (!am_string_setf(&done->step, "%s%s%s", command, arg ? " " : "", arg ? arg : ""))
+        return am_fail_nomem(err, "the push's step");
+    return AM_OK;
+}
+
+void am_world_push_done_free(am_world_push_done *done)
+{
+    if (done)
+        am_string_free(&done->step);
+}
+
 static am_status run(am_worldbridge_client *c, am_world_push_request *rq, am_world_push_done *done, am_error *err)
 {
     am_worldbridge_result res;
     memset(&res, 0, sizeof res);
     bool dry = c->opt.dry_run_dir != NULL;
-    snprintf(done->step, sizeof done->step, "spawn_mesh");
-    am_status st = call(c, "spawn_mesh",
-                        am_worldbridge_spawn_mesh_body(rq->meshdata, rq->at, rq->texture, rq->texture_size,
-                                                       rq->texture_uuid, rq->name, err),
-                        &res, err);
+    am_status st = name_step(done, err, "spawn_mesh", NULL);
+    if (st)
+        goto out;
+    st = call(c, "spawn_mesh",
+              am_worldbridge_spawn_mesh_body(rq->meshdata, rq->at, rq->texture, rq->texture_size, rq->texture_uuid,
+                                             rq->name, err),
+              &res, err);
     if (st)
         goto out;
     snprintf(done->object, sizeof done->object, "%s", dry ? AM_WORLDBRIDGE_DRY_RUN_OBJECT : res.uuid);
     am_worldbridge_result_free(&res);
     for (size_t i = 0; i < rq->anim_count; i++) {
         am_world_push_anim *pa = &rq->anims[i];
-        snprintf(done->step, sizeof done->step, "store_anim %s", pa->name);
-        if ((st = call(c, "store_anim", am_worldbridge_store_anim_body(pa->name, pa->data, pa->size, err), &res, err)))
+        if ((st = name_step(done, err, "store_anim", pa->name)) ||
+            (st = call(c, "store_anim", am_worldbridge_store_anim_body(pa->name, pa->data, pa->size, err), &res, err)))
             goto out;
         snprintf(pa->uuid, sizeof pa->uuid, "%s", res.uuid);
         done->stored++;
@@ -44,22 +61,24 @@ static am_status run(am_worldbridge_client *c, am_world_push_request *rq, am_wor
         for (size_t i = 0; i < rq->anim_count; i++)
             if (strcmp(rq->anims[i].name, rq->play) == 0 && rq->anims[i].uuid[0])
                 anim = rq->anims[i].uuid;
-        snprintf(done->step, sizeof done->step, "play_anim %s", rq->play);
-        if ((st = call(c, "play_anim", am_worldbridge_play_anim_body(done->object, anim, rq->play, err), &res, err)))
+        if ((st = name_step(done, err, "play_anim", rq->play)) ||
+            (st = call(c, "play_anim", am_worldbridge_play_anim_body(done->object, anim, rq->play, err), &res, err)))
             goto out;
         am_worldbridge_result_free(&res);
         done->played = true;
     }
     if (rq->save) {
-        snprintf(done->step, sizeof done->step, "save_world");
-        if ((st = call(c, "save_world", am_worldbridge_save_world_body(err), &res, err)))
+        if ((st = name_step(done, err, "save_world", NULL)) ||
+            (st = call(c, "save_world", am_worldbridge_save_world_body(err), &res, err)))
             goto out;
         am_worldbridge_result_free(&res);
         done->saved = true;
     }
-    snprintf(done->step, sizeof done->step, "%s", dry ? "writing the dry run's files" : "");
+    am_string_free(&done->step);
+    if (dry && (st = name_step(done, err, "writing the dry run's files", NULL)))
+        goto out;
     if (!(st = am_worldbridge_client_finish(c, err)))
-        done->step[0] = '\0';
+        am_string_free(&done->step);
 out:
     am_worldbridge_result_free(&res);
     return st;
@@ -75,9 +94,9 @@ am_status am_world_push(const am_worldbridge_options *opt, am_world_push_request
     memset(&client, 0, sizeof client);
     am_status st = am_worldbridge_client_init(&client, opt, err);
     if (st) {
-        snprintf(done->step, sizeof done->step, "connecting");
         am_worldbridge_client_free(&client);
-        return st;
+        am_status named = name_step(done, err, "connecting", NULL);
+        return named ? named : st;
     }
     st = run(&client, request, done, err);
     done->requests = client.sequence;

@@ -17,6 +17,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "world/worldbridge.h"
 
@@ -54,16 +55,20 @@ typedef struct am_world_push_done {
     bool played;        /* request->play is playing */
     bool saved;         /* the world was saved */
     int requests;       /* requests made (in a dry run: the files written) */
-    char step[128];     /* what failed: "connecting" (the client could not be made: nothing
+    am_string step;     /* what failed: "connecting" (the client could not be made: nothing
                            was sent), a command such as "store_anim walk", or "writing the
-                           dry run's files"; "" on success */
+                           dry run's files"; "" on success (owned: am_world_push_done_free) */
 } am_world_push_done;
+
+/* Release what `done` owns (its step); a zeroed `done` is fine. */
+void am_world_push_done_free(am_world_push_done *done);
 
 /* Run the sequence with a client made from `opt` (worldbridge.h; a dry run writes each
  * request into opt->dry_run_dir, all together once every request is written, and sends
- * nothing). `done` (required) is filled whether or not the call succeeds. Errors: those of
+ * nothing). `done` (required) is overwritten, not freed, and filled whether or not the call
+ * succeeds: free it with am_world_push_done_free. Errors: those of
  * am_worldbridge_client_init (AM_ERR_USAGE for a missing or bad base URL) and am_worldbridge_call, the failed
- * step named in done->step. */
+ * step named in done->step; AM_ERR_NOMEM when the step's text cannot be kept. */
 am_status am_world_push(const am_worldbridge_options *opt, am_world_push_request *request, am_world_push_done *done,
                         am_error *err);
 

@@ -12,5 +12,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     am_fuzz_dirty_error(&err);
     if (am_remoteadmin_parse_reply(data, size, &reply, &err) != AM_OK)
         am_fuzz_format(&err);
+    am_remoteadmin_reply_free(&reply);
     return 0;
 }
