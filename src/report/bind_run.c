@@ -4,7 +4,6 @@
 #include "core/clock.h"
 #include "core/parallel.h"
 #include "core/notes.h"
-#include "core/text.h"
 
 #include <jansson.h>
 #include <math.h>
