@@ -57,10 +57,33 @@ static void test_bind_writes_every_file_together(void **state)
     am_test_shared_path(obj, sizeof obj, "data/creature/creature_10k.obj");
     am_test_shared_path(skel, sizeof skel, "data/creature/creature_10k.skeleton.json");
     am_test_shared_path(viewer, sizeof viewer, "viewer/avatar_skeleton.xml");
+    /* the skeleton from a path of more than 400 characters (the run's note on where the joints
+     * came from was once cut at 300): the report and the summary name it whole */
+    char deep[1024];
+    size_t skel_size;
+    uint8_t *skel_bytes = am_test_slurp(skel, &skel_size);
+    snprintf(deep, sizeof deep, "%s", dir);
+    for (char c = 'a'; c < 'd'; c++) {
+        size_t n = strlen(deep);
+        deep[n++] = '/';
+        memset(deep + n, c, 130);
+        deep[n + 130] = '\0';
+        assert_int_equal(mkdir(deep, 0700), 0);
+    }
+    strcat(deep, "/creature_10k.skeleton.json");
+    assert_true(strlen(deep) > 400);
+    FILE *copy = fopen(deep, "wb");
+    assert_non_null(copy);
+    assert_int_equal(fwrite(skel_bytes, 1, skel_size, copy), skel_size);
+    assert_int_equal(fclose(copy), 0);
+    free(skel_bytes);
     int rc = am_test_run_cli(out, sizeof out, "bind '%s' --skeleton-rig '%s' --out '%s/b' --skin --skeleton '%s'", obj,
-                             skel, dir, viewer);
+                             deep, dir, viewer);
     if (rc != 0)
         fail_msg("exit %d: %s", rc, out);
+    char said[1100];
+    snprintf(said, sizeof said, "skeleton: joints from %s, ", deep);
+    assert_non_null(strstr(out, said));
     char b[300];
     snprintf(b, sizeof b, "%s/b", dir);
     static const char *files[] = {"creature_10k.rig.json", "creature_10k.bind.json", "creature_10k.report.json",
@@ -82,6 +105,9 @@ static void test_bind_writes_every_file_together(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(bj, "islands"), 0), "route")),
                         "heat");
     assert_int_equal(json_integer_value(json_object_get(bj, "unweighted")), 0);
+    const char *note = json_string_value(json_object_get(bj, "skeleton"));
+    assert_non_null(note);
+    assert_int_equal(strncmp(note, said + strlen("skeleton: "), strlen(said) - strlen("skeleton: ")), 0);
     json_decref(bj);
     /* the rig feeds animesh skin */
     rc = am_test_run_cli(out, sizeof out, "skin '%s/creature_10k.rig.json' --out '%s/s' --skeleton '%s'", b, dir, viewer);

@@ -651,7 +651,8 @@ static void test_an_archive_from_files_is_the_archive_of_their_bytes(void **stat
     assert_int_equal(am_write_file_atomic(mesh, t.mesh, t.mesh_size, &err), AM_OK);
     assert_int_equal(am_write_file_atomic(tex, t.texture.data, t.texture.size, &err), AM_OK);
     assert_int_equal(am_write_file_atomic(anim, t.anim, t.anim_size, &err), AM_OK);
-    am_oar_files f = {.mesh_path = mesh, .texture_path = tex, .anim_names = {"yes_head"}, .anim_paths = {anim},
+    const char *names[] = {"yes_head"}, *paths[] = {anim};
+    am_oar_files f = {.mesh_path = mesh, .texture_path = tex, .anim_names = names, .anim_paths = paths,
                       .anim_count = 1};
     am_oar_input in = t.in; /* its bytes are ignored: the files are read */
     in.mesh = NULL;
@@ -666,7 +667,8 @@ static void test_an_archive_from_files_is_the_archive_of_their_bytes(void **stat
     assert_int_equal(rep.check.animations, 1);
     assert_int_equal(rep.check.textures, 1);
     assert_int_equal(rep.check.scripts, 1);
-    assert_non_null(strstr(rep.object_path, "objects/cube_100-100-030__")); /* OpenSim pads each to 3 */
+    assert_non_null(strstr(am_str(&rep.object_path), "objects/cube_100-100-030__")); /* OpenSim pads each to 3 */
+    assert_int_equal(rep.object_path.length, strlen(am_str(&rep.object_path)));
     free(written);
     am_oar_files_report_free(&rep);
     /* a .anim cut short: refused, naming the file; the archive already there is untouched */
@@ -678,6 +680,62 @@ static void test_an_archive_from_files_is_the_archive_of_their_bytes(void **stat
     assert_int_equal(am_test_count_entries(dir), 4); /* the three inputs and cube.oar */
     am_test_rmtree(dir);
     am_buf_free(&expected);
+    am_test_oar_inputs_free(&t);
+}
+
+/* world/oar_files.h: the animations are the caller's list, with no cap of their own: 70 (the
+ * old fixed array held 64) reach the object's inventory in order, the last one plays, and the
+ * report's object path is the archive's own. */
+static void test_an_archive_from_files_holds_every_animation_given(void **state)
+{
+    (void)state;
+    enum { N = 70 };
+    am_test_oar_inputs t;
+    am_test_oar_inputs_make(&t);
+    am_error err;
+    am_error_clear(&err);
+    char dir[256], mesh[512], anim[512], out[512];
+    am_test_tmpdir(dir, sizeof dir);
+    snprintf(mesh, sizeof mesh, "%s/cube.llmesh", dir);
+    snprintf(anim, sizeof anim, "%s/yes.anim", dir);
+    snprintf(out, sizeof out, "%s/many.oar", dir);
+    assert_int_equal(am_write_file_atomic(mesh, t.mesh, t.mesh_size, &err), AM_OK);
+    assert_int_equal(am_write_file_atomic(anim, t.anim, t.anim_size, &err), AM_OK);
+    char name_text[N][16];
+    const char *names[N], *paths[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(name_text[i], sizeof name_text[i], "yes_%02d", i);
+        names[i] = name_text[i];
+        paths[i] = anim;
+    }
+    am_oar_files f = {.mesh_path = mesh, .anim_names = names, .anim_paths = paths, .anim_count = N};
+    am_oar_input in = t.in;
+    in.mesh = NULL;
+    in.texture = NULL;
+    in.anims = NULL;
+    in.play = names[N - 1];
+    am_oar_files_report rep;
+    assert_int_equal(am_oar_write_files(&f, &in, out, &rep, &err), AM_OK);
+    assert_non_null(rep.unknown_joints);
+    assert_int_equal(rep.unknown_joints[N - 1], 0);
+    size_t size;
+    uint8_t *written = am_test_slurp(out, &size);
+    am_oar_contents c;
+    assert_int_equal(am_oar_read(written, size, &c, &err), AM_OK);
+    assert_int_equal(c.object_count, 1);
+    assert_string_equal(c.objects[0].path, am_str(&rep.object_path));
+    const am_oar_part *root = &c.objects[0].parts[0];
+    size_t animations = 0;
+    for (size_t i = 0; i < root->item_count; i++)
+        if (root->items[i].type == 20)
+            assert_string_equal(root->items[i].name, names[animations++]);
+    assert_int_equal(animations, N);
+    am_oar_contents_free(&c);
+    free(written);
+    am_oar_files_report_free(&rep);
+    am_oar_files_report_free(&rep); /* freed twice: the first zeroed it */
+    assert_null(rep.object_path.data);
+    am_test_rmtree(dir);
     am_test_oar_inputs_free(&t);
 }
 
@@ -734,6 +792,7 @@ int main(void)
         cmocka_unit_test(test_extra_params_and_script_escaping),
         cmocka_unit_test(test_raw_tar_headers_hold_whole_paths),
         cmocka_unit_test(test_an_archive_from_files_is_the_archive_of_their_bytes),
+        cmocka_unit_test(test_an_archive_from_files_holds_every_animation_given),
         cmocka_unit_test(test_libarchive_is_loaded_with_every_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

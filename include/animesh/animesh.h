@@ -15,6 +15,7 @@
 
 /* Foundations: errors as values, files, base64, JSON and text helpers, numbers as text,
  * libraries loaded when needed, jobs over threads. */
+#include "core/am_string.h"
 #include "core/base64.h"
 #include "core/dynlib.h"
 #include "core/error.h"

@@ -174,9 +174,10 @@ int am_cmd_bind(int argc, char **argv)
         rc = am_cli_report(&err);
     } else {
         const am_bind_result *r = &res->bind;
-        printf("%s: %zu vertices bound to %zu joints (%s) in %.3f s\n", res->name, r->vertex_count,
+        printf("%s: %zu vertices bound to %zu joints (%s) in %.3f s\n", am_str(&res->name), r->vertex_count,
                r->joint_count, am_bind_method_name(r->method), r->seconds_total);
-        am_cli_print_flags(stdout, "frame: %s\nskeleton: %s\n", res->conversion, res->skeleton_note);
+        am_cli_print_flags(stdout, "frame: %s\nskeleton: %s\n", am_str(&res->conversion),
+                           am_str(&res->skeleton_note));
         for (size_t k = 0; k < r->island_count && k < 32; k++)
             printf("  island %zu: %zu welded vertices, route %s: %s\n", k, r->islands[k].vertex_count,
                    am_bind_route_name(r->islands[k].route), r->islands[k].why);
@@ -185,10 +186,10 @@ int am_cmd_bind(int argc, char **argv)
         for (size_t i = 0; i < r->warning_count; i++)
             am_cli_print_flags(stderr, "animesh bind: warning: %s\n", r->warnings[i]);
         for (size_t i = 0; i < res->warning_count; i++)
-            am_cli_print_flags(stderr, "animesh bind: warning: %s\n", res->warnings[i]);
+            am_cli_print_flags(stderr, "animesh bind: warning: %s\n", am_str(&res->warnings[i]));
         am_cli_print_quality_summary(&res->quality);
         for (size_t i = 0; i < res->file_count; i++)
-            printf("wrote %s/%s\n", job.out_dir, res->files[i]);
+            printf("wrote %s/%s\n", job.out_dir, am_str(&res->files[i]));
         rc = res->quality.blockers ? AM_EXIT_INVALID : AM_EXIT_OK;
         am_bind_run_free(res);
     }

@@ -10,8 +10,6 @@
 #include "world/oar_check.h"
 #include "world/oar_files.h"
 
-#define OAR_MAX_ANIMS AM_OAR_FILES_MAX_ANIMS
-
 static const char *help =
     "usage: animesh oar --mesh NAME.llmesh [--texture T.j2c] --anim NAME=FILE.anim ...\n"
     "                   [--play NAME] [--at X,Y,Z] [--scale X,Y,Z] [--object-name S] [--color R,G,B]\n"
@@ -26,7 +24,7 @@ static const char *help =
     "matches its UUID) before it is written.\n\n"
     "  --mesh FILE         the mesh asset (.llmesh); it is decoded and must carry a skin\n"
     "  --texture FILE      a JPEG-2000 code stream (.j2c)\n"
-    "  --anim NAME=FILE    an animation, stored under NAME (repeatable, up to 64)\n"
+    "  --anim NAME=FILE    an animation, stored under NAME (repeatable)\n"
     "  --play NAME         start this animation on state_entry and on_rez\n"
     "  --at X,Y,Z          region position in metres (default 128,128,25)\n"
     "  --scale X,Y,Z       prim scale (default 1,1,1; the viewer ignores it for animesh)\n"
@@ -49,7 +47,7 @@ static void print_written(const char *out, const am_oar_files *f, const am_oar_i
     const am_oar_plan *plan = &rep->plan;
     char u[37];
     printf("wrote %s\n", out);
-    printf("  %s\n", rep->object_path);
+    printf("  %s\n", am_str(&rep->object_path));
     am_uuid_format(&plan->mesh, u);
     printf("  mesh %s\n", u);
     if (plan->has_texture) {
@@ -71,12 +69,10 @@ static void print_written(const char *out, const am_oar_files *f, const am_oar_i
     printf("  checked: read back whole, %zu asset%s decode and match their UUIDs\n", assets, assets == 1 ? "" : "s");
 }
 
-int am_cmd_oar(int argc, char **argv)
+/* The command with its --anim lists: names and paths hold room for argc of each (no more
+ * --anim than arguments). */
+static int oar_run(int argc, char **argv, const char **names, const char **paths)
 {
-    if (am_cli_wants_help(argc, argv)) {
-        fputs(help, stdout);
-        return AM_EXIT_OK;
-    }
     const char *mesh = NULL, *texture = NULL, *play = NULL, *object_name = NULL, *out = NULL, *skel_path = NULL;
     am_oar_input in;
     memset(&in, 0, sizeof in);
@@ -85,7 +81,8 @@ int am_cmd_oar(int argc, char **argv)
     in.position[2] = 25;
     am_oar_files f;
     memset(&f, 0, sizeof f);
-    const char **names = f.anim_names;
+    f.anim_names = names;
+    f.anim_paths = paths;
     enum { O_MESH = 256, O_TEXTURE, O_ANIM, O_PLAY, O_AT, O_SCALE, O_NAME, O_SKEL, O_ALLOW_UNKNOWN, O_COLOR, O_SALT };
     bool allow_unknown_joints = false;
     static const am_cli_opt opts[] = {
@@ -112,8 +109,6 @@ int am_cmd_oar(int argc, char **argv)
             char *eq = strchr(op.arg, '=');
             if (!eq || eq == op.arg || !eq[1])
                 return am_cli_usage("oar", "--anim expects NAME=FILE.anim, got '%s'", op.arg);
-            if (f.anim_count == OAR_MAX_ANIMS)
-                return am_cli_usage("oar", "at most %d --anim", OAR_MAX_ANIMS);
             *eq = '\0';
             am_error nerr;
             if (am_oar_check_name("--anim", op.arg, &nerr))
@@ -122,7 +117,7 @@ int am_cmd_oar(int argc, char **argv)
                 if (strcmp(names[i], op.arg) == 0)
                     return am_cli_usage("oar", "two --anim are named '%s'", op.arg);
             names[f.anim_count] = op.arg;
-            f.anim_paths[f.anim_count++] = eq + 1;
+            paths[f.anim_count++] = eq + 1;
             break;
         }
         case O_PLAY: play = op.arg; break;
@@ -197,7 +192,7 @@ int am_cmd_oar(int argc, char **argv)
     am_oar_files_report rep; /* freed at the end: a failed write after a good plan must not leak it */
     am_status st = am_oar_write_files(&f, &in, out, &rep, &err);
     for (size_t i = 0; i < f.anim_count; i++)
-        if (rep.unknown_joints[i])
+        if (rep.unknown_joints && rep.unknown_joints[i])
             fprintf(stderr, "%s: warning: %zu joint(s) not in the viewer's skeleton: the viewer drops them in-world "
                             "(an upload would refuse the file); see animesh anim check\n", f.anim_paths[i],
                     rep.unknown_joints[i]);
@@ -207,5 +202,24 @@ int am_cmd_oar(int argc, char **argv)
     am_oar_files_report_free(&rep);
     if (have_skel)
         am_skeleton_free(&skel);
+    return rc;
+}
+
+int am_cmd_oar(int argc, char **argv)
+{
+    if (am_cli_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return AM_EXIT_OK;
+    }
+    size_t room = argc > 0 ? (size_t)argc : 1;
+    const char **names = calloc(room, sizeof *names), **paths = calloc(room, sizeof *paths);
+    int rc;
+    if (!names || !paths) {
+        fprintf(stderr, "animesh oar: out of memory\n");
+        rc = AM_EXIT_IO;
+    } else
+        rc = oar_run(argc, argv, names, paths);
+    free(names);
+    free(paths);
     return rc;
 }

@@ -4,7 +4,6 @@
 #include "core/clock.h"
 #include "core/parallel.h"
 #include "core/notes.h"
-#include "core/text.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -27,13 +26,19 @@ static void progress(const am_bind_job *job, const char *fmt, ...)
     va_end(ap);
 }
 
-static void run_warn(am_bind_run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void run_warn(am_bind_run_result *r, const char *fmt, ...)
+/* One more warning, kept whole; out of memory is the run's error. */
+static am_status run_warn(am_bind_run_result *r, am_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static am_status run_warn(am_bind_run_result *r, am_error *err, const char *fmt, ...)
 {
+    am_string line = {0};
     va_list ap;
     va_start(ap, fmt);
-    am_rows_vadd((char *)r->warnings, sizeof r->warnings[0], AM_BIND_RUN_MAX_WARNINGS, &r->warning_count, fmt, ap);
+    bool ok = am_string_vsetf(&line, fmt, ap);
     va_end(ap);
+    ok = ok && am_string_list_push(&r->warnings, &r->warning_count, &r->warning_cap, line.data);
+    am_string_free(&line);
+    return ok ? AM_OK : am_fail_nomem(err, "bind warnings");
 }
 
 void am_bind_run_free(am_bind_run_result *r)
@@ -42,6 +47,12 @@ void am_bind_run_free(am_bind_run_result *r)
         return;
     am_bind_result_free(&r->bind);
     am_quality_free(&r->quality);
+    am_string_free(&r->name);
+    am_string_free(&r->conversion);
+    am_string_free(&r->skeleton_note);
+    am_string_list_free(r->files, r->file_count);
+    am_string_list_free(r->warnings, r->warning_count);
+    memset(r, 0, sizeof *r);
 }
 
 /* --- the phases ------------------------------------------------------------------------ */
@@ -176,16 +187,23 @@ static am_status bind_report_text(const am_bind_result *r, const am_bind_skeleto
 /* --- the run -------------------------------------------------------------------------------- */
 
 static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer, const am_bind_source *src,
-                               double height, am_bind_skeleton *out, char *note, size_t note_size, am_error *err)
+                               double height, am_bind_skeleton *out, am_string *note, am_error *err)
 {
     if (job->skeleton_from == AM_SKELETON_FIT) {
         am_bind_mesh m = am_bind_source_mesh(src);
-        return am_bind_fit(&m, job->fit, viewer, out, note, note_size, err);
+        char summary[1024]; /* the fit writes its summary into a buffer of ours */
+        summary[0] = '\0';
+        am_status s = am_bind_fit(&m, job->fit, viewer, out, summary, sizeof summary, err);
+        if (!s && !am_string_set(note, summary))
+            s = am_fail_nomem(err, "skeleton note");
+        return s;
     }
     if (job->skeleton_from == AM_SKELETON_RIG) {
         char unit[240];
+        unit[0] = '\0';
         am_status s = am_bind_skeleton_load_for(job->skeleton_path, viewer, height, src, out, unit, sizeof unit, err);
-        snprintf(note, note_size, "joints from %s, %s", job->skeleton_path, unit);
+        if (!s && !am_string_setf(note, "joints from %s, %s", job->skeleton_path, unit))
+            s = am_fail_nomem(err, "skeleton note");
         return s;
     }
     am_scene like;
@@ -194,36 +212,41 @@ static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer
         return s;
     size_t skipped = 0;
     s = am_bind_skeleton_from_scene(&like, &job->frame, viewer, height, out, &skipped, err);
-    if (!s)
-        snprintf(note, note_size, "joints of %s (%zu viewer joints%s%zu skin joints the viewer does not know left out)",
-                 job->skeleton_path, out->joint_count, skipped ? "; " : "; ", skipped);
+    if (!s && !am_string_setf(note, "joints of %s (%zu viewer joints; %zu skin joints the viewer does not know left out)",
+                              job->skeleton_path, out->joint_count, skipped))
+        s = am_fail_nomem(err, "skeleton note");
     am_scene_free(&like);
     return s;
+}
+
+/* The name of a file written into out_dir, at the end of the list. */
+static am_status list_file(am_bind_run_result *out, const char *name, am_error *err)
+{
+    if (!am_string_list_push(&out->files, &out->file_count, &out->file_cap, name))
+        return am_fail_nomem(err, "list of written files");
+    return AM_OK;
 }
 
 static am_status add_file(am_outset *set, am_bind_run_result *out, const char *name, const void *data, size_t size,
                           am_error *err)
 {
     am_status s = am_outset_add(set, name, data, size, err);
-    if (!s && out->file_count < sizeof out->files / sizeof out->files[0])
-        snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", name);
-    return s;
+    return s ? s : list_file(out, name, err);
 }
 
 /* A place in the list of written files, kept for a file added later (its name given then):
  * the list keeps the order the files are announced in. */
-static size_t reserve_file(am_bind_run_result *out)
+static am_status reserve_file(am_bind_run_result *out, size_t *at, am_error *err)
 {
-    size_t at = out->file_count;
-    if (at < sizeof out->files / sizeof out->files[0])
-        out->file_count++;
-    return at;
+    *at = out->file_count;
+    return list_file(out, "", err);
 }
 
-static void name_file(am_bind_run_result *out, size_t at, const char *name)
+static am_status name_file(am_bind_run_result *out, size_t at, const char *name, am_error *err)
 {
-    if (at < sizeof out->files / sizeof out->files[0])
-        snprintf(out->files[at], sizeof out->files[0], "%s", name);
+    if (!am_string_set(&out->files[at], name))
+        return am_fail_nomem(err, "list of written files");
+    return AM_OK;
 }
 
 static am_status placement_sheet(const am_bench *b, const char *note, int threads, am_image *img, am_error *err)
@@ -298,6 +321,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     am_bench bench;
     am_outset *set = NULL;
     am_buf buf = {0}, text = {0};
+    am_string name = {0}, llmesh = {0}; /* file names in the output set */
     memset(&src, 0, sizeof src);
     memset(&skel, 0, sizeof skel);
     memset(&rig, 0, sizeof rig);
@@ -353,10 +377,12 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         am_bind_source_free(&src);
         return s;
     }
-    snprintf(out->name, sizeof out->name, "%s", src.name);
-    snprintf(out->conversion, sizeof out->conversion, "%s", src.conversion);
-    if (src.had_weights)
-        run_warn(out, "%s carries weights of its own: they are replaced by the bind", job->mesh_path);
+    if (!am_string_set(&out->name, src.name) || !am_string_set(&out->conversion, src.conversion))
+        s = am_fail_nomem(err, "bind result");
+    if (!s && src.had_weights)
+        s = run_warn(out, err, "%s carries weights of its own: they are replaced by the bind", job->mesh_path);
+    if (s)
+        goto done;
     double lo = INFINITY, hi = -INFINITY;
     for (size_t v = 0; v < src.vertex_count; v++) {
         lo = fmin(lo, src.positions[3 * v + 2]);
@@ -364,10 +390,9 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     }
     progress(job, "%zu vertices, %zu triangles (%s)", src.vertex_count, src.triangle_count, src.conversion);
     lap(out, AM_BIND_PHASE_READ, &clk);
-    if ((s = load_skeleton(job, viewer, &src, src.vertex_count ? hi - lo : 0, &skel, out->skeleton_note,
-                           sizeof out->skeleton_note, err)))
+    if ((s = load_skeleton(job, viewer, &src, src.vertex_count ? hi - lo : 0, &skel, &out->skeleton_note, err)))
         goto done;
-    progress(job, "skeleton: %zu joints (%s)", skel.joint_count, out->skeleton_note);
+    progress(job, "skeleton: %zu joints (%s)", skel.joint_count, am_str(&out->skeleton_note));
     lap(out, AM_BIND_PHASE_SKELETON, &clk);
     am_bind_mesh mesh = am_bind_source_mesh(&src);
     am_task_join(&preload);
@@ -382,9 +407,10 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     /* every output into one set, renamed into place together at the end */
     if ((s = am_mkdir_p(job->out_dir, err)) || (s = am_outset_begin(&set, job->out_dir, NULL, 0, err)))
         goto done;
-    char name[300];
     am_task_start(&rig_task, am_rig_json_job_run, &rj); /* added to the set below, first in its list */
-    size_t rig_json_at = reserve_file(out);
+    size_t rig_json_at = 0, bind_json_at = 0;
+    if ((s = reserve_file(out, &rig_json_at, err)))
+        goto done;
     if (job->skin) {
         progress(job, "skinning");
         am_skin_options so;
@@ -398,51 +424,54 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         }
         s = am_skin_export_to_set(&rig, viewer, &so, set, sum, err);
         if (s == AM_ERR_INVALID && sum->llmesh_path[0] && !sum->meshdata_written) {
-            run_warn(out, "no meshdata written: %s", err->msg);
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
             am_error_clear(err);
-            s = AM_OK;
+            s = run_warn(out, err, "no meshdata written: %s", why);
         }
-        for (size_t i = 0; i < sum->warning_count; i++)
-            run_warn(out, "skin: %s", sum->warnings[i]);
+        for (size_t i = 0; i < sum->warning_count && !s; i++)
+            s = run_warn(out, err, "skin: %s", sum->warnings[i]);
         const char *paths[4] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : "",
                                 sum->preview_path};
         for (int k = 0; k < 4 && !s; k++)
-            if (paths[k][0] && out->file_count < sizeof out->files / sizeof out->files[0])
-                snprintf(out->files[out->file_count++], sizeof out->files[0], "%s",
-                         strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k]);
+            if (paths[k][0])
+                s = list_file(out, strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k], err);
         free(sum);
         if (s)
             goto done;
         lap(out, AM_BIND_PHASE_SKIN, &clk);
         /* the bench reads the .llmesh as written (the set's temp file, before the rename) */
-        char llmesh[300];
-        snprintf(llmesh, sizeof llmesh, "%s.llmesh", out->name);
-        const char *written = am_outset_temp_path(set, llmesh);
-        progress(job, "measuring the written %s", llmesh);
+        if (!am_string_setf(&llmesh, "%s.llmesh", am_str(&out->name))) {
+            s = am_fail_nomem(err, "file name");
+            goto done;
+        }
+        const char *written = am_outset_temp_path(set, am_str(&llmesh));
+        progress(job, "measuring the written %s", am_str(&llmesh));
         s = written ? am_bench_load(written, NULL, 0, viewer, NULL, &bench, err)
-                    : am_fail(err, AM_ERR_IO, "the written %s cannot be found in the output set", llmesh);
-        if (!s && !am_string_set(&bench.source, llmesh)) { /* the name it is about to have */
+                    : am_fail(err, AM_ERR_IO, "the written %s cannot be found in the output set", am_str(&llmesh));
+        if (!s && !am_string_copy(&bench.source, &llmesh)) { /* the name it is about to have */
             am_bench_free(&bench);
             s = am_fail_nomem(err, "bind report");
         }
     } else {
         progress(job, "measuring (skin built in memory)");
-        s = am_report_bench_rig(&rig, viewer, out->name, &bench, err);
+        s = am_report_bench_rig(&rig, viewer, am_str(&out->name), &bench, err);
     }
     if (s)
         goto done;
     have_bench = true;
     lap(out, AM_BIND_PHASE_MEASURE, &clk);
     am_task_join(&rig_task);
-    snprintf(name, sizeof name, "%s.rig.json", out->name);
     if (rj.status) {
         *err = rj.err;
         s = rj.status;
         goto done;
     }
-    if ((s = am_outset_add(set, name, rig_json.data, rig_json.size, err)))
+    if (!am_string_setf(&name, "%s.rig.json", am_str(&out->name)))
+        s = am_fail_nomem(err, "file name");
+    if (s || (s = am_outset_add(set, am_str(&name), rig_json.data, rig_json.size, err)) ||
+        (s = name_file(out, rig_json_at, am_str(&name), err)))
         goto done;
-    name_file(out, rig_json_at, name);
     am_buf_free(&rig_json);
     lap(out, AM_BIND_PHASE_RIG_JSON, &clk);
     const am_quality_pose *poses = job->poses;
@@ -460,15 +489,14 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     out->quality.joints = job->joints;
     lap(out, AM_BIND_PHASE_POSES, &clk);
     /* NAME.bind.json is written last, with the phases' times; it keeps its place in the list */
-    size_t bind_json_at = reserve_file(out);
-    if ((s = bones_outside(out, &skel, err)))
+    if ((s = reserve_file(out, &bind_json_at, err)) || (s = bones_outside(out, &skel, err)))
         goto done;
-    if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, out->conversion,
-                           out->skeleton_note)) ||
+    if ((s = am_buf_printf(&text, err, "mesh %s (%s)\nskeleton: %s\n", job->mesh_path, am_str(&out->conversion),
+                           am_str(&out->skeleton_note))) ||
         (s = bind_report_text(&out->bind, &skel, &text, err)))
         goto done;
     for (size_t i = 0; i < out->warning_count && !s; i++)
-        s = am_buf_printf(&text, err, "  warning: %s\n", out->warnings[i]);
+        s = am_buf_printf(&text, err, "  warning: %s\n", am_str(&out->warnings[i]));
     if (!s)
         s = am_buf_append(&text, "\0", 1, err);
     if (s)
@@ -476,38 +504,43 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     progress(job, "writing the report");
     size_t nw = 0;
     am_string *report_files = NULL;
-    s = am_report_write_threads(&bench, &out->quality, poses, pose_count, job->bind.threads, set, out->name,
-                                (const char *)text.data, &report_files, &nw, err);
-    for (size_t i = 0; !s && i < nw && out->file_count < sizeof out->files / sizeof out->files[0]; i++)
-        snprintf(out->files[out->file_count++], sizeof out->files[0], "%s", am_str(&report_files[i]));
+    s = am_report_write_threads(&bench, &out->quality, poses, pose_count, job->bind.threads, set,
+                                am_str(&out->name), (const char *)text.data, &report_files, &nw, err);
+    for (size_t i = 0; i < nw && !s; i++)
+        s = list_file(out, am_str(&report_files[i]), err);
     am_string_list_free(report_files, nw);
     if (s)
         goto done;
     if (job->skeleton_from == AM_SKELETON_FIT) {
         am_image img;
         am_buf png = {0};
-        snprintf(name, sizeof name, "%s_placement.png", out->name);
-        if (!(s = placement_sheet(&bench, out->skeleton_note, job->bind.threads, &img, err))) {
+        if (!am_string_setf(&name, "%s_placement.png", am_str(&out->name)))
+            s = am_fail_nomem(err, "file name");
+        else if (!(s = placement_sheet(&bench, am_str(&out->skeleton_note), job->bind.threads, &img, err))) {
             s = am_tex_png_encode_picture(&img, &png, err);
             am_image_free(&img);
         }
         if (!s)
-            s = add_file(set, out, name, png.data, png.size, err);
+            s = add_file(set, out, am_str(&name), png.data, png.size, err);
         am_buf_free(&png);
         if (s)
             goto done;
     }
     lap(out, AM_BIND_PHASE_PICTURES, &clk);
-    snprintf(name, sizeof name, "%s.bind.json", out->name);
-    if ((s = bind_report_json(&out->bind, &skel, job->mesh_path, out->conversion, out->skeleton_note,
-                              out->phase_wall_s, out->phase_cpu_s, &buf, err)) ||
-        (s = am_outset_add(set, name, buf.data, buf.size, err)))
+    if (!am_string_setf(&name, "%s.bind.json", am_str(&out->name)))
+        s = am_fail_nomem(err, "file name");
+    if (s ||
+        (s = bind_report_json(&out->bind, &skel, job->mesh_path, am_str(&out->conversion),
+                              am_str(&out->skeleton_note), out->phase_wall_s, out->phase_cpu_s, &buf, err)) ||
+        (s = am_outset_add(set, am_str(&name), buf.data, buf.size, err)) ||
+        (s = name_file(out, bind_json_at, am_str(&name), err)))
         goto done;
-    name_file(out, bind_json_at, name);
     s = am_outset_commit(set, err);
     for (size_t i = 0; !s && am_outset_warning(set, i); i++) /* a planted journal's or manifest's files, left */
-        run_warn(out, "%s", am_outset_warning(set, i));
+        s = run_warn(out, err, "%s", am_outset_warning(set, i));
 done:
+    am_string_free(&name);
+    am_string_free(&llmesh);
     if (vl) {
         am_skeleton_free(&vl->skel);
         free(vl);

@@ -26,6 +26,7 @@ extern "C" {
 #include "bind/bind.h"
 #include "bind/bind_io.h"
 #include "bind/fit.h"
+#include "core/am_string.h"
 #include "core/progress.h"
 #include "core/error.h"
 #include "report/quality.h"
@@ -55,8 +56,6 @@ typedef struct am_bind_job {
     const char *viewer_path;
 } am_bind_job;
 
-#define AM_BIND_RUN_MAX_WARNINGS 16
-
 /* The command's phases, each timed in wall and process CPU seconds (0 when not run) and
  * written into NAME.bind.json's "seconds" as "command" and "command_cpu" (the renaming of
  * the output set into place, after that file is written, is not in them). */
@@ -76,21 +75,25 @@ typedef enum am_bind_phase {
  * "poses", "pictures"). */
 const char *am_bind_phase_name(am_bind_phase p);
 
+/* What a run made; every string and list is owned by the result and freed by
+ * am_bind_run_free (a zeroed result holds none). */
 typedef struct am_bind_run_result {
-    char name[101];
-    char conversion[200];
-    char skeleton_note[300];     /* where the joints came from (fit summary, skipped joints) */
+    am_string name;              /* the rig's name, from the mesh file's */
+    am_string conversion;        /* the mesh's axes and unit, as read */
+    am_string skeleton_note;     /* where the joints came from (fit summary, skipped joints) */
     am_bind_result bind;
     am_quality_report quality;
-    char files[64][256];         /* written into out_dir */
-    size_t file_count;
-    char warnings[AM_BIND_RUN_MAX_WARNINGS][256];
-    size_t warning_count;
+    am_string *files;            /* file_count names written into out_dir, in announced order */
+    size_t file_count, file_cap;
+    am_string *warnings;         /* warning_count sentences, every one kept */
+    size_t warning_count, warning_cap;
     double phase_wall_s[AM_BIND_PHASE_COUNT];
     double phase_cpu_s[AM_BIND_PHASE_COUNT];
 } am_bind_run_result;
 
+/* On failure `out` holds nothing (it is freed). */
 am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err);
+/* Frees the bind, the quality report and every string and list; the result is zeroed. */
 void am_bind_run_free(am_bind_run_result *r);
 
 #ifdef __cplusplus

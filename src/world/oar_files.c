@@ -13,8 +13,8 @@
 typedef struct oar_inputs {
     uint8_t *mesh, *texture;
     size_t mesh_size, texture_size;
-    am_oar_anim anims[AM_OAR_FILES_MAX_ANIMS];
-    size_t anim_count; /* read so far */
+    am_oar_anim *anims; /* files->anim_count of them */
+    size_t anim_count;  /* read so far */
 } oar_inputs;
 
 static void inputs_free(oar_inputs *f)
@@ -23,6 +23,7 @@ static void inputs_free(oar_inputs *f)
     free(f->texture);
     for (size_t i = 0; i < f->anim_count; i++)
         free((void *)f->anims[i].data);
+    free(f->anims);
 }
 
 static am_status read_inputs(const am_oar_files *files, oar_inputs *f, am_error *err)
@@ -78,11 +79,16 @@ am_status am_oar_write_files(const am_oar_files *files, const am_oar_input *in, 
                              am_oar_files_report *rep, am_error *err)
 {
     memset(rep, 0, sizeof *rep);
-    if (files->anim_count > AM_OAR_FILES_MAX_ANIMS)
-        return am_fail(err, AM_ERR_USAGE, "at most %d animations", AM_OAR_FILES_MAX_ANIMS);
+    if (files->anim_count && (!files->anim_names || !files->anim_paths))
+        return am_fail(err, AM_ERR_USAGE, "%zu animations but no names or paths for them", files->anim_count);
     oar_inputs f;
     memset(&f, 0, sizeof f);
     am_buf archive = {0};
+    if (files->anim_count && (!(f.anims = calloc(files->anim_count, sizeof *f.anims)) ||
+                              !(rep->unknown_joints = calloc(files->anim_count, sizeof *rep->unknown_joints)))) {
+        free(f.anims);
+        return am_fail_nomem(err, "the archive's animations");
+    }
     am_status s = read_inputs(files, &f, err);
     if (!s)
         s = check_inputs(files, &f, rep, err);
@@ -93,11 +99,17 @@ am_status am_oar_write_files(const am_oar_files *files, const am_oar_input *in, 
     full.texture_size = f.texture_size;
     full.anims = f.anims;
     full.anim_count = f.anim_count;
-    if (!s && !(s = am_oar_plan_make(&full, &rep->plan, err)) && !(s = am_oar_write(&full, &archive, err)) &&
+    if (!s)
+        s = am_oar_plan_make(&full, &rep->plan, err);
+    if (!s) { /* before the write: a run that fails writes nothing */
+        char object_path[AM_OAR_MAX_PATH + 1]; /* a tar entry name: never longer */
+        am_oar_object_path(&full, &rep->plan, object_path, sizeof object_path);
+        if (!am_string_set(&rep->object_path, object_path))
+            s = am_fail_nomem(err, "the object's path");
+    }
+    if (!s && !(s = am_oar_write(&full, &archive, err)) &&
         !(s = am_oar_check_bytes(archive.data, archive.size, &rep->check, err)))
         s = am_write_file_atomic(out_path, archive.data, archive.size, err);
-    if (!s)
-        am_oar_object_path(&full, &rep->plan, rep->object_path, sizeof rep->object_path);
     am_buf_free(&archive);
     inputs_free(&f);
     return s;
@@ -106,4 +118,7 @@ am_status am_oar_write_files(const am_oar_files *files, const am_oar_input *in, 
 void am_oar_files_report_free(am_oar_files_report *rep)
 {
     am_oar_plan_free(&rep->plan);
+    am_string_free(&rep->object_path);
+    free(rep->unknown_joints);
+    memset(rep, 0, sizeof *rep);
 }
