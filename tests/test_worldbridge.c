@@ -323,7 +323,7 @@ static void test_world_push_spawns_stores_plays_the_stored_uuid_and_saves(void *
     json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
     assert_non_null(md);
     am_world_push_anim anims[2] = {{"idle", f->anim, f->anim_size, ""}, {"wave", f->anim, f->anim_size, ""}};
-    am_world_push_request rq = {md, "tri", {128, 64.5, 22}, NULL, 0, NULL, anims, 2, "wave", true};
+    am_world_push_request rq = {path, NULL, "tri", {128, 64.5, 22}, NULL, 0, NULL, anims, 2, "wave", true};
     am_world_push_done done;
     assert_int_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
     assert_string_equal(done.object, "00000000-0000-4000-8000-000000000001");
@@ -358,7 +358,7 @@ static void test_world_push_refused_at_spawn_says_nothing_was_done(void **state)
     json_t *md = json_load_file(am_test_tri_meshdata_path(path, sizeof path), 0, &je);
     assert_non_null(md);
     am_world_push_anim anims[1] = {{"wave", f->anim, f->anim_size, "stale"}};
-    am_world_push_request rq = {md, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, "wave", false};
+    am_world_push_request rq = {path, NULL, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, "wave", false};
     am_world_push_done done;
     assert_int_not_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
     assert_non_null(strstr(err.msg, "spawn_mesh"));
@@ -371,6 +371,31 @@ static void test_world_push_refused_at_spawn_says_nothing_was_done(void **state)
     assert_int_equal(done.requests, 1);
     assert_int_equal(f->b.stores, 0);
     json_decref(md);
+}
+
+/* The meshdata is read and checked before anything is sent: a file that is not meshdata
+ * fails naming it, at the step "reading the meshdata", with no request made. */
+static void test_world_push_reads_the_meshdata_before_sending_anything(void **state)
+{
+    fixture *f = *state;
+    am_error err;
+    char dir[4096], path[4200];
+    assert_non_null(am_test_tmpdir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/broken.meshdata.json", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("{\"name\": \"tri\", \"submeshes\": 7}", fp);
+    fclose(fp);
+    am_world_push_anim anims[1] = {{"wave", f->anim, f->anim_size, ""}};
+    am_world_push_request rq = {path, NULL, NULL, {128, 128, 25}, NULL, 0, NULL, anims, 1, "wave", true};
+    am_world_push_done done;
+    assert_int_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_ERR_INVALID);
+    assert_non_null(strstr(err.where, "broken.meshdata.json"));
+    assert_string_equal(am_str(&done.step), "reading the meshdata");
+    assert_int_equal(done.requests, 0);
+    assert_int_equal(am_test_http_count(f->srv), 0);
+    am_world_push_done_free(&done);
+    am_test_rmtree(dir);
 }
 
 /* The failed step names the animation whole, however long its name (the step was cut at
@@ -389,7 +414,7 @@ static void test_world_push_step_names_a_long_animation_whole(void **state)
         name[i] = (char)('a' + i % 26);
     name[300] = '\0';
     am_world_push_anim anims[1] = {{name, f->anim, f->anim_size, ""}};
-    am_world_push_request rq = {md, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, NULL, false};
+    am_world_push_request rq = {path, NULL, "tri", {128, 128, 25}, NULL, 0, NULL, anims, 1, NULL, false};
     am_world_push_done done;
     assert_int_not_equal(am_world_push(&f->client.opt, &rq, &done, &err), AM_OK);
     assert_int_equal(done.step.length, strlen("store_anim ") + 300);
@@ -709,6 +734,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_world_push_spawns_stores_plays_the_stored_uuid_and_saves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_push_refused_at_spawn_says_nothing_was_done, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_push_step_names_a_long_animation_whole, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_push_reads_the_meshdata_before_sending_anything, setup, teardown),
         cmocka_unit_test_setup_teardown(test_500_once_is_retried_with_the_same_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_retry_never_stores_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_reply_dropped_before_or_midway_is_retried_without_a_second_store, setup,

@@ -265,8 +265,8 @@ static int push_bridge(push_args *a)
         opt.base_url = a->bridge;
     opt.dry_run_dir = a->dry_run;
     APPLY_TIMING(&opt, a);
-    am_world_push_request rq = {meshdata, a->name ? a->name : sum.name, {a->at[0], a->at[1], a->at[2]}, tex, tex_size,
-                                tex_uuid, a->sends, a->anim_count, a->play, a->save};
+    am_world_push_request rq = {a->mesh, have_skel ? &skel : NULL, a->name, {a->at[0], a->at[1], a->at[2]},
+                                tex, tex_size, tex_uuid, a->sends, a->anim_count, a->play, a->save};
     am_world_push_done pushed;
     am_status st = am_world_push(&opt, &rq, &pushed, &err);
     print_done(a, &pushed);

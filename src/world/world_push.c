@@ -1,6 +1,8 @@
 /* The WorldBridge push sequence (world_push.h). */
 #include "world/world_push.h"
 
+#include "world/meshdata.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +33,8 @@ void am_world_push_done_free(am_world_push_done *done)
         am_string_free(&done->step);
 }
 
-static am_status run(am_worldbridge_client *c, am_world_push_request *rq, am_world_push_done *done, am_error *err)
+static am_status run(am_worldbridge_client *c, am_world_push_request *rq, json_t *meshdata, const char *name,
+                     am_world_push_done *done, am_error *err)
 {
     am_worldbridge_result res;
     memset(&res, 0, sizeof res);
@@ -40,8 +43,8 @@ static am_status run(am_worldbridge_client *c, am_world_push_request *rq, am_wor
     if (st)
         goto out;
     st = call(c, "spawn_mesh",
-              am_worldbridge_spawn_mesh_body(rq->meshdata, rq->at, rq->texture, rq->texture_size, rq->texture_uuid,
-                                             rq->name, err),
+              am_worldbridge_spawn_mesh_body(meshdata, rq->at, rq->texture, rq->texture_size, rq->texture_uuid,
+                                             name, err),
               &res, err);
     if (st)
         goto out;
@@ -90,16 +93,25 @@ am_status am_world_push(const am_worldbridge_options *opt, am_world_push_request
     memset(done, 0, sizeof *done);
     for (size_t i = 0; i < request->anim_count; i++)
         request->anims[i].uuid[0] = '\0';
+    json_t *meshdata = NULL;
+    am_meshdata_summary sum;
+    am_status st = am_meshdata_load(request->meshdata_path, request->skeleton, &meshdata, &sum, err);
+    if (st) {
+        am_status named = name_step(done, err, "reading the meshdata", NULL);
+        return named ? named : st;
+    }
     am_worldbridge_client client;
     memset(&client, 0, sizeof client);
-    am_status st = am_worldbridge_client_init(&client, opt, err);
+    st = am_worldbridge_client_init(&client, opt, err);
     if (st) {
         am_worldbridge_client_free(&client);
+        json_decref(meshdata);
         am_status named = name_step(done, err, "connecting", NULL);
         return named ? named : st;
     }
-    st = run(&client, request, done, err);
+    st = run(&client, request, meshdata, request->name ? request->name : sum.name, done, err);
     done->requests = client.sequence;
     am_worldbridge_client_free(&client);
+    json_decref(meshdata);
     return st;
 }

@@ -4,8 +4,9 @@
  * the calls and keeps what each returned, so a program other than the CLI pushes the same
  * way the CLI does.
  *
- * The inputs are checked beforehand by the caller (meshdata.h am_meshdata_load, checks.h
- * am_world_check_anim and am_world_check_texture): nothing here reads a file. */
+ * The meshdata file is read and validated here, before anything is sent (meshdata.h); the
+ * animations and the texture are bytes the caller checked (checks.h am_world_check_anim and
+ * am_world_check_texture). */
 #ifndef AM_WORLD_PUSH_H
 #define AM_WORLD_PUSH_H
 
@@ -19,6 +20,7 @@ extern "C" {
 
 #include "core/am_string.h"
 #include "core/error.h"
+#include "skeleton/skeleton.h"
 #include "world/worldbridge.h"
 
 /* One animation to store. The bytes are borrowed. */
@@ -32,8 +34,11 @@ typedef struct am_world_push_anim {
 
 /* What to push. Everything is borrowed; anims[i].uuid is filled as each is stored. */
 typedef struct am_world_push_request {
-    json_t *meshdata;           /* the meshdata document (meshdata.h am_meshdata_load) */
-    const char *name;           /* the object's name (e.g. am_meshdata_summary.name) */
+    const char *meshdata_path;  /* NAME.meshdata.json as the skin builder writes it: read and
+                                   validated before anything is sent (its errors name the file) */
+    const am_skeleton *skeleton;/* the viewer skeleton its joint names are checked against;
+                                   NULL: checked for form only */
+    const char *name;           /* the object's name; NULL: the meshdata's own name */
     double at[3];               /* region position, metres */
     const uint8_t *texture;     /* a .j2c sent inline (texture_size bytes), or NULL */
     size_t texture_size;
@@ -55,8 +60,8 @@ typedef struct am_world_push_done {
     bool played;        /* request->play is playing */
     bool saved;         /* the world was saved */
     int requests;       /* requests made (in a dry run: the files written) */
-    am_string step;     /* what failed: "connecting" (the client could not be made: nothing
-                           was sent), a command such as "store_anim walk", or "writing the
+    am_string step;     /* what failed: "reading the meshdata" (nothing was sent),
+                           "connecting" (the client could not be made: nothing was sent), a command such as "store_anim walk", or "writing the
                            dry run's files"; "" on success (owned: am_world_push_done_free) */
 } am_world_push_done;
 
