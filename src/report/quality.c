@@ -470,14 +470,14 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
     }
     for (size_t j = 0; weighted && main_of && bind_of_skin && j < sk.joint_count; j++) {
         double len = am_v3_dist(sk.joints[j].head, sk.joints[j].tail);
-        if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height || am_bind_joint_is_minor_kind(sk.joints[j].name))
+        if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height || am_bind_joint_is_minor_kind(am_str(&sk.joints[j].name)))
             continue;
         if (weighted[j] || !am_bind_bone_is_empty(&sk, j, b->bind_pos, b->vertex_count, main_of, weighted, b->height))
             continue;
         if (am_quality_joint_left_empty(b, (size_t)skin_of[j], total))
             continue; /* an extended joint between weighted ones: left so on purpose */
         if (r->empty_major_count < 16)
-            snprintf(r->empty_major[r->empty_major_count], sizeof r->empty_major[0], "%s", sk.joints[j].name);
+            snprintf(r->empty_major[r->empty_major_count], sizeof r->empty_major[0], "%s", am_str(&sk.joints[j].name));
         r->empty_major_count++;
     }
     free(weighted);
