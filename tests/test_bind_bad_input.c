@@ -120,6 +120,7 @@ static void test_joint_outside_every_island_is_named_and_gets_nothing(void **sta
     assert_int_equal(r.unweighted, 0);
     assert_int_equal(r.islands[0].route, AM_ROUTE_HEAT);
     am_bind_result_free(&r);
+    am_string_free(&far->name); /* the others are the fixture's */
     free(sk.joints);
 }
 

@@ -199,7 +199,7 @@ static void test_real_files_import_without_a_map(void **state)
         /* every weighted joint mapped; the fallback's own ones marked as such */
         for (size_t j = 0; j < sug->count; j++)
             if (res.body.joints[j].weighted && sug->joints[j].target < 0)
-                fail_msg("%s: weighted joint '%s' left unmapped", rc->stem, sug->joints[j].rig_name);
+                fail_msg("%s: weighted joint '%s' left unmapped", rc->stem, am_str(&sug->joints[j].rig_name));
         for (size_t i = 0; rc->fallback[i]; i++) {
             const am_map_joint *mj = by_rig(sug, rc->fallback[i]);
             assert_int_equal(mj->source, AM_MAP_FALLBACK);

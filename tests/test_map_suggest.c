@@ -538,6 +538,64 @@ static void test_rigify_segments_stay_unmapped_with_their_weights_named(void **s
     am_scene_free(&s);
 }
 
+/* A rig joint's name is kept whole, however long: a 300-character name (cut at 127 before)
+ * is its rig name, and the reason of the joint that moves with it (cut at 319 before)
+ * quotes it in full. */
+static void test_a_long_joint_name_is_kept_whole(void **state)
+{
+    (void)state;
+    char longname[301];
+    for (size_t i = 0; i < 300; i++)
+        longname[i] = (char)('a' + i % 26);
+    longname[300] = '\0';
+    am_scene s;
+    sf_init(&s, "long", 0, 0, 0);
+    int hips = sf_node(&s, "DEF-spine", -1, am_v3(0, 0, 1), am_quat_identity(), am_v3(1, 1, 1));
+    int chest = sf_node(&s, "DEF-spine.003", hips, am_v3(0, 0, 0.4), am_quat_identity(), am_v3(1, 1, 1));
+    int head = sf_node(&s, "DEF-head", chest, am_v3(0, 0, 0.25), am_quat_identity(), am_v3(1, 1, 1));
+    int odd = sf_node(&s, longname, head, am_v3(0.05, 0, 0.1), am_quat_identity(), am_v3(1, 1, 1));
+    sf_node(&s, "tip", odd, am_v3(0.05, 0, 0.1), am_quat_identity(), am_v3(1, 1, 1));
+    for (int side = 0; side < 2; side++) {
+        double y = side ? -1 : 1;
+        char n[64];
+        snprintf(n, sizeof n, "DEF-thigh.%s", side ? "R" : "L");
+        int t = sf_node(&s, n, hips, am_v3(0, 0.1 * y, -0.05), am_quat_identity(), am_v3(1, 1, 1));
+        snprintf(n, sizeof n, "DEF-shin.%s", side ? "R" : "L");
+        int sh = sf_node(&s, n, t, am_v3(0, 0, -0.45), am_quat_identity(), am_v3(1, 1, 1));
+        snprintf(n, sizeof n, "DEF-foot.%s", side ? "R" : "L");
+        int f = sf_node(&s, n, sh, am_v3(0, 0, -0.42), am_quat_identity(), am_v3(1, 1, 1));
+        snprintf(n, sizeof n, "DEF-toe.%s", side ? "R" : "L");
+        sf_node(&s, n, f, am_v3(0.12, 0, -0.06), am_quat_identity(), am_v3(1, 1, 1));
+    }
+    for (size_t i = 0; i < s.node_count; i++)
+        s.nodes[i].is_joint = true;
+    am_error err;
+    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
+    am_body b;
+    am_axes ax;
+    am_map_suggestion sug;
+    suggest(&s, NULL, &b, &ax, &sug);
+    const am_map_joint *mj = by_name(&s, &b, &sug, longname);
+    assert_int_equal(mj->rig_name.length, 300);
+    assert_string_equal(am_str(&mj->rig_name), longname);
+    assert_int_equal(mj->target, am_skeleton_find_exact(&g_skel, "mSkull")); /* the head's end */
+    const am_map_joint *tip = by_name(&s, &b, &sug, "tip");
+    assert_int_equal(tip->target, -1);
+    char quoted[320];
+    snprintf(quoted, sizeof quoted, "it moves with '%s' (mSkull)", longname);
+    assert_non_null(strstr(am_str(&tip->reason), quoted));
+    assert_true(tip->reason.length > 320);
+    am_buf json = {0};
+    assert_int_equal(am_map_suggestion_write_json(&sug, &b, &g_skel, &json, &err), AM_OK);
+    assert_int_equal(am_buf_append(&json, "", 1, &err), AM_OK); /* a C string to search */
+    assert_non_null(strstr((const char *)json.data, longname));
+    am_buf_free(&json);
+    am_map_suggestion_free(&sug);
+    assert_null(sug.joints);
+    am_body_free(&b);
+    am_scene_free(&s);
+}
+
 static void test_cmu_bvh_maps_without_a_map_file(void **state)
 {
     (void)state;
@@ -631,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_nameless_quadruped_by_topology),
         cmocka_unit_test(test_broad_chest_pair_is_wings),
         cmocka_unit_test(test_rigify_segments_stay_unmapped_with_their_weights_named),
+        cmocka_unit_test(test_a_long_joint_name_is_kept_whole),
         cmocka_unit_test(test_cmu_bvh_maps_without_a_map_file),
         cmocka_unit_test(test_user_map_overrides_any_part),
     };
