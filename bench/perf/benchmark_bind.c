@@ -206,7 +206,8 @@ static double cross_side(const float *pos, size_t n, double height, const am_bin
             for (size_t j = 0; j < nj; j++)
                 sum += dense[v * nj + j];
             for (size_t j = 0; j < nj && sum > 0; j++) {
-                int side = strstr(am_str(&s->joints[j].name), "Left") ? 1 : strstr(am_str(&s->joints[j].name), "Right") ? -1 : 0;
+                const char *jn = am_str(&s->joints[j].name);
+                int side = strstr(jn, "Left") ? 1 : strstr(jn, "Right") ? -1 : 0;
                 if ((side > 0 && y < 0) || (side < 0 && y > 0))
                     worst = fmax(worst, dense[v * nj + j] / sum);
             }

@@ -154,11 +154,13 @@ static am_status check_input(const am_bind_mesh *m, const am_bind_skeleton *s, a
         double v[6] = {J->head.x, J->head.y, J->head.z, J->tail.x, J->tail.y, J->tail.z};
         for (int k = 0; k < 6; k++)
             if (!isfinite(v[k]))
-                return am_fail(err, AM_ERR_INVALID, "joint '%s': its %s is not finite", am_str(&J->name), k < 3 ? "head" : "tail");
+                return am_fail(err, AM_ERR_INVALID, "joint '%s': its %s is not finite", am_str(&J->name),
+                               k < 3 ? "head" : "tail");
         if (am_v3_dist(J->head, J->tail) <= 0)
             return am_fail(err, AM_ERR_INVALID, "joint '%s': its bone has zero length (head = tail)", am_str(&J->name));
         if (J->parent >= (int)s->joint_count || J->parent < -1)
-            return am_fail(err, AM_ERR_INVALID, "joint '%s': parent index %d out of range", am_str(&J->name), J->parent);
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': parent index %d out of range", am_str(&J->name),
+                           J->parent);
     }
     return AM_OK;
 }
@@ -486,7 +488,8 @@ static am_status check_island(work *w, size_t k, size_t *unweighted, int *empty_
         uint32_t j = w->island_bones[b];
         const bind_bone *bb = &w->bones[j];
         double len = sqrt(pow(bb->b[0] - bb->a[0], 2) + pow(bb->b[1] - bb->a[1], 2) + pow(bb->b[2] - bb->a[2], 2));
-        if (len >= AM_BIND_MAJOR_BONE && !am_bind_joint_is_minor_kind(am_str(&w->skel->joints[j].name)) && sum[j] <= 0 &&
+        if (len >= AM_BIND_MAJOR_BONE && !am_bind_joint_is_minor_kind(am_str(&w->skel->joints[j].name)) &&
+            sum[j] <= 0 &&
             am_bind_bone_is_empty(w->skel, j, pos, n, main_joint, weighted, w->res->height_m))
             *empty_major = (int)j;
     }

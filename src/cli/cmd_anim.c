@@ -312,7 +312,8 @@ static int cmd_check(int argc, char **argv)
         for (size_t i = 0; i < rep.count; i++) {
             const am_anim_issue *is = &rep.issues[i];
             if (is->offset != AM_NO_OFFSET)
-                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s (at byte %zu)\n", am_str(&is->msg), is->offset);
+                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s (at byte %zu)\n", am_str(&is->msg),
+                        is->offset);
             else
                 fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s\n", am_str(&is->msg));
         }

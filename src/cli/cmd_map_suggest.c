@@ -57,7 +57,8 @@ static void print_table(const am_scene *s, const am_body *body, const am_axes *a
     printf("body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
     for (size_t i = 0; i < ax->conflict_count; i++)
         am_cli_print_flags(stdout, "  warning: %s\n", ax->conflicts[i]);
-    printf("naming convention: %s\n", !am_string_empty(&sug->convention) ? am_str(&sug->convention) : "none recognised (topology only)");
+    printf("naming convention: %s\n",
+           !am_string_empty(&sug->convention) ? am_str(&sug->convention) : "none recognised (topology only)");
     for (size_t j = 0; j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         if (mj->target >= 0)

@@ -313,7 +313,9 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         am_import_finding_add(plan, "axes_conflict", "%s", res.axes.conflicts[i]);
     const am_map_suggestion *sug = &res.suggestion;
     am_import_finding_add(plan, "joint_map", "%zu of %zu joints mapped to viewer joints (naming: %s)%s", sug->mapped,
-                          sug->count, !am_string_empty(&sug->convention) ? am_str(&sug->convention) : "none recognised, topology only",
+                          sug->count,
+                          !am_string_empty(&sug->convention) ? am_str(&sug->convention)
+                                                             : "none recognised, topology only",
                           opts->retarget.map ? "; the map option applied over the suggestion" : "");
     for (size_t i = 0; i < sug->note_count; i++)
         am_import_finding_add(plan, "joint_map_note", "%s", am_str(&sug->notes[i]));

@@ -434,7 +434,8 @@ static void do_viewer_names(ctx *c)
                 mj->source = AM_MAP_VIEWER_NAME;
                 mj->confidence = 0.6;
                 set_reason(c, mj,
-                           "the viewer's name '%s' is %s, but the joint is on the body's %s (%s) side: mapped by side to %s",
+                           "the viewer's name '%s' is %s, but the joint is on the body's %s (%s) side: mapped by "
+                           "side to %s",
                          name, canon, side_word(side), side > 0 ? "+Y" : "-Y", mirror);
                 c->taken[mt] = true;
             }
@@ -726,8 +727,9 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
         mj->target = -1;
         mj->weight_to = -1;
         const char *name = s->nodes[mj->node].name; /* as am_map_rig_name names it */
-        bool ok = name[0] && !shared[mj->node] ? am_string_set(&mj->rig_name, name)
-                                               : am_string_setf(&mj->rig_name, "#%d", am_scene_node_number(s, mj->node));
+        bool ok = name[0] && !shared[mj->node]
+                      ? am_string_set(&mj->rig_name, name)
+                      : am_string_setf(&mj->rig_name, "#%d", am_scene_node_number(s, mj->node));
         if (!ok) {
             free(taken);
             free(shared);
@@ -963,8 +965,9 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
         json_object_set_new(o, "fallback", json_boolean(mj->source == AM_MAP_FALLBACK));
         if (mj->target < 0)
             json_object_set_new(o, "weights_to",
-                                mj->weight_to >= 0 ? json_string(am_str(&sug->joints[b->node_joint[mj->weight_to]].rig_name))
-                                                   : json_null());
+                                mj->weight_to >= 0
+                                    ? json_string(am_str(&sug->joints[b->node_joint[mj->weight_to]].rig_name))
+                                    : json_null());
         json_array_append_new(joints, o);
         if (mj->target >= 0)
             json_object_set_new(map, am_str(&mj->rig_name), json_string(skel->joints[mj->target].name));

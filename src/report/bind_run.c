@@ -98,7 +98,8 @@ static am_status bind_report_json(const am_bind_result *r, const am_bind_skeleto
     json_object_set_new(root, "method", json_string(am_bind_method_name(r->method)));
     json_object_set_new(root, "height_m", json_real(r->height_m));
     for (size_t j = 0; j < skel->joint_count; j++)
-        json_array_append_new(joints, json_pack("{s:s, s:o, s:o, s:b, s:f}", "name", am_str(&skel->joints[j].name), "head",
+        json_array_append_new(joints, json_pack("{s:s, s:o, s:o, s:b, s:f}", "name",
+                                                am_str(&skel->joints[j].name), "head",
                                                 vec(skel->joints[j].head), "tail", vec(skel->joints[j].tail), "held",
                                                 r->joint_held[j], "weight_sum", r->joint_weight_sum[j]));
     json_object_set_new(root, "joints", joints);
@@ -112,7 +113,8 @@ static am_status bind_report_json(const am_bind_result *r, const am_bind_skeleto
         json_t *e = json_pack("{s:I, s:I, s:I, s:b, s:I, s:s, s:s, s:o, s:o, s:I}", "vertices",
                               (json_int_t)I->vertex_count, "triangles", (json_int_t)I->triangle_count, "first_vertex",
                               (json_int_t)I->first_vertex, "closed", I->closed, "bones_held",
-                              (json_int_t)I->bones_held, "route", am_bind_route_name(I->route), "why", am_str(&I->why), "min",
+                              (json_int_t)I->bones_held, "route", am_bind_route_name(I->route), "why",
+                              am_str(&I->why), "min",
                               vec(I->min), "max", vec(I->max), "unweighted_first_try",
                               (json_int_t)I->unweighted_first_try);
         if (I->rigid_joint >= 0)

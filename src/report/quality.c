@@ -470,7 +470,8 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
     }
     for (size_t j = 0; weighted && main_of && bind_of_skin && j < sk.joint_count; j++) {
         double len = am_v3_dist(sk.joints[j].head, sk.joints[j].tail);
-        if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height || am_bind_joint_is_minor_kind(am_str(&sk.joints[j].name)))
+        if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height ||
+            am_bind_joint_is_minor_kind(am_str(&sk.joints[j].name)))
             continue;
         if (weighted[j] || !am_bind_bone_is_empty(&sk, j, b->bind_pos, b->vertex_count, main_of, weighted, b->height))
             continue;
