@@ -33,6 +33,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/io.h"
 #include "math/am_math.h"
@@ -166,11 +167,11 @@ typedef enum am_anim_severity {
 
 typedef struct am_anim_issue {
     am_anim_severity severity;
-    char check[40];  /* short name, e.g. "duration", "key_time", "chain_length" */
+    am_string check; /* short name, e.g. "duration", "key_time", "chain_length" */
     int viewer_row;  /* the check's # in docs/reference/anim-format.md#validation-checks, 0 for ours */
-    char joint[64];  /* joint name, "" for the header */
+    am_string joint; /* joint name as the file writes it, "" for the header */
     size_t offset;   /* byte offset, AM_NO_OFFSET when unknown (hand-built anim) */
-    char msg[256];   /* full sentence */
+    am_string msg;   /* full sentence */
 } am_anim_issue;
 
 typedef struct am_anim_report {
@@ -185,6 +186,7 @@ typedef struct am_anim_report {
  * checks ran, whatever they found (AM_ERR_NOMEM otherwise). */
 am_status am_anim_validate(const am_anim *anim, const am_skeleton *skel, am_anim_report *report,
                            am_error *err);
+/* Frees the issues and their texts; the report is zeroed after. */
 void am_anim_report_free(am_anim_report *report);
 /* Turn the first error of a report into err (AM_ERR_INVALID); AM_OK if none. */
 am_status am_anim_report_fail(const am_anim_report *report, am_error *err);

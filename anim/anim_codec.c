@@ -302,7 +302,7 @@ am_status am_anim_decode(const uint8_t *data, size_t size, am_anim *out, am_erro
     for (size_t i = 0; st == AM_OK && i < rep.count; i++) {
         const am_anim_issue *is = &rep.issues[i];
         if (is->severity == AM_ANIM_REJECT || is->severity == AM_ANIM_OURS)
-            st = am_fail_at(err, AM_ERR_INVALID, is->offset, "anim: %s", is->msg);
+            st = am_fail_at(err, AM_ERR_INVALID, is->offset, "anim: %s", am_str(&is->msg));
     }
     am_anim_report_free(&rep);
     if (st != AM_OK)

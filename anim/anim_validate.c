@@ -44,26 +44,34 @@ __attribute__((format(printf, 7, 8))) static void add(ctx *c, am_anim_severity s
         r->issues = n;
         c->cap = ncap;
     }
-    am_anim_issue *is = &r->issues[r->count++];
+    am_anim_issue *is = &r->issues[r->count];
     memset(is, 0, sizeof *is);
     is->severity = sev;
-    snprintf(is->check, sizeof is->check, "%s", check);
     is->viewer_row = row;
-    snprintf(is->joint, sizeof is->joint, "%s", joint ? joint : "");
     is->offset = c->a->decoded ? off : AM_NO_OFFSET;
-    char body[200];
+    am_string body = {0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(body, sizeof body, fmt, ap);
+    bool ok = am_string_vsetf(&body, fmt, ap);
     va_end(ap);
     char rowtxt[24] = "";
     if (row > 0)
         snprintf(rowtxt, sizeof rowtxt, ", viewer check #%d", row);
-    if (is->joint[0])
-        snprintf(is->msg, sizeof is->msg, "check '%s' (%s%s): joint '%s': %s", check, severity_tag(sev),
-                 rowtxt, is->joint, body);
-    else
-        snprintf(is->msg, sizeof is->msg, "check '%s' (%s%s): %s", check, severity_tag(sev), rowtxt, body);
+    ok = ok && am_string_set(&is->check, check) && am_string_set(&is->joint, joint ? joint : "");
+    if (ok && !am_string_empty(&is->joint))
+        ok = am_string_setf(&is->msg, "check '%s' (%s%s): joint '%s': %s", check, severity_tag(sev), rowtxt,
+                            am_str(&is->joint), am_str(&body));
+    else if (ok)
+        ok = am_string_setf(&is->msg, "check '%s' (%s%s): %s", check, severity_tag(sev), rowtxt, am_str(&body));
+    am_string_free(&body);
+    if (!ok) {
+        am_string_free(&is->check);
+        am_string_free(&is->joint);
+        am_string_free(&is->msg);
+        c->nomem = true;
+        return;
+    }
+    r->count++;
     if (sev != AM_ANIM_NOTE)
         r->errors++;
 }
@@ -272,6 +280,11 @@ void am_anim_report_free(am_anim_report *rep)
 {
     if (!rep)
         return;
+    for (size_t i = 0; i < rep->count && rep->issues; i++) {
+        am_string_free(&rep->issues[i].check);
+        am_string_free(&rep->issues[i].joint);
+        am_string_free(&rep->issues[i].msg);
+    }
     free(rep->issues);
     memset(rep, 0, sizeof *rep);
 }
@@ -283,8 +296,8 @@ am_status am_anim_report_fail(const am_anim_report *rep, am_error *err)
         if (is->severity == AM_ANIM_NOTE)
             continue;
         if (is->offset != AM_NO_OFFSET)
-            return am_fail_at(err, AM_ERR_INVALID, is->offset, "anim: %s", is->msg);
-        return am_fail(err, AM_ERR_INVALID, "anim: %s", is->msg);
+            return am_fail_at(err, AM_ERR_INVALID, is->offset, "anim: %s", am_str(&is->msg));
+        return am_fail(err, AM_ERR_INVALID, "anim: %s", am_str(&is->msg));
     }
     return AM_OK;
 }

@@ -351,10 +351,22 @@ static am_vec3 clamp5(am_vec3 p)
     return p;
 }
 
-static void add_skipped(am_bvh_stats *s, const char *name)
+/* False when out of memory (the list is kept). */
+static bool add_skipped(am_bvh_stats *s, const char *name)
 {
-    size_t n = strlen(s->skipped);
-    snprintf(s->skipped + n, sizeof s->skipped - n, "%s%s", n ? ", " : "", name);
+    return am_string_setf(&s->skipped, "%s%s%s", am_str(&s->skipped), am_string_empty(&s->skipped) ? "" : ", ", name);
+}
+
+void am_bvh_stats_free(am_bvh_stats *stats)
+{
+    if (!stats)
+        return;
+    am_string_free(&stats->skipped);
+    for (size_t i = 0; i < AM_BVH_REST_LIST; i++) {
+        am_string_free(&stats->rest[i].joint);
+        am_string_free(&stats->rest[i].stock);
+    }
+    memset(stats, 0, sizeof *stats);
 }
 
 /* Defaults and AM_OPTION_ZERO turned into values, once, as the conversion begins; the code
@@ -443,8 +455,9 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
     int *up = malloc(nj * sizeof *up); /* nearest mapped ancestor */
     if ((!align || !up) && st == AM_OK)
         st = am_fail_nomem(err, "bvh rest");
+    if (st == AM_OK && !am_bvh_rest_alignment(b, skel, target, align, stats))
+        st = am_fail_nomem(err, "bvh rest");
     if (st == AM_OK) {
-        am_bvh_rest_alignment(b, skel, target, align, stats);
         stats->rest_aligned = o.align_rest && stats->rest_compared > 0;
         for (size_t j = 0; j < nj; j++) {
             up[j] = am_bvh_mapped_ancestor(b, target, j);
@@ -463,7 +476,8 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
     for (size_t j = 0; j < nj && st == AM_OK; j++) {
         if (target[j] < 0) {
             stats->unmapped++;
-            add_skipped(stats, b->joints[j].name);
+            if (!add_skipped(stats, b->joints[j].name))
+                st = am_fail_nomem(err, "bvh skipped joints");
             continue;
         }
         /* motion detection against frame 0 (8.6) */
@@ -564,7 +578,11 @@ am_status am_bvh_to_anim(const am_bvh *b, const am_skeleton *skel, const am_bvh_
     free(moves);
     free(align);
     free(up);
-    if (st != AM_OK)
+    if (st != AM_OK) {
         am_anim_free(a);
+        am_bvh_stats_free(stats);
+    } else if (stats == &local) {
+        am_bvh_stats_free(&local);
+    }
     return st;
 }

@@ -19,6 +19,7 @@ extern "C" {
 #include <stdint.h>
 
 #include "anim/anim.h"
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/option.h"
 #include "skeleton/jointmap.h"
@@ -102,8 +103,8 @@ void am_bvh_options_init(am_bvh_options *opts);
 #define AM_BVH_REST_LIST 24
 
 typedef struct am_bvh_rest_bone {
-    char joint[64];   /* the BVH joint */
-    char stock[64];   /* the viewer joint it drives */
+    am_string joint;  /* the BVH joint */
+    am_string stock;  /* the viewer joint it drives */
     double angle_deg; /* between its zero-pose bone and the viewer's rest bone */
 } am_bvh_rest_bone;
 
@@ -111,7 +112,7 @@ typedef struct am_bvh_stats {
     size_t mapped;   /* BVH joints mapped to stock joints and written */
     size_t unmapped; /* BVH joints with no stock name (skipped, listed in `skipped`) */
     size_t static_joints; /* mapped joints omitted because they never move */
-    char skipped[512];    /* comma-separated names of unmapped joints (truncated) */
+    am_string skipped;    /* comma-separated names of every unmapped joint */
     size_t keys_before, keys_after; /* rotation + position keys before / after reduction */
     /* The zero pose against the viewer's rest (always measured; see align_rest): */
     size_t rest_compared;   /* mapped joints with one bone to compare */
@@ -121,6 +122,9 @@ typedef struct am_bvh_stats {
     bool rest_aligned;      /* align_rest was applied */
     am_loop_change loop;    /* with loop: the seam closed by blending (all zero: none) */
 } am_bvh_stats;
+
+/* Frees the texts of the stats (skipped, rest[].joint/stock); zeroed after. */
+void am_bvh_stats_free(am_bvh_stats *stats);
 
 /* The warning for stats->rest_off > 0 ("the BVH's zero pose is not the viewer's rest:
  * LeftUpLeg (mHipLeft) 19.8 deg, ...: ... --align-rest corrects it", or that it was
@@ -132,7 +136,9 @@ size_t am_bvh_rest_warning(const am_bvh_stats *stats, char *buf, size_t size);
 bool am_bvh_root_is_viewer(const am_bvh *bvh, const am_skeleton *skel);
 
 /* Convert. Every frame after the reference becomes a key unless opts->reduce_deg > 0.
- * The root must map to mPelvis. Unmapped joints are skipped and listed in stats. */
+ * The root must map to mPelvis. Unmapped joints are skipped and listed in stats.
+ * stats (may be NULL) is zeroed first; after AM_OK free it with am_bvh_stats_free; on
+ * failure it is freed already. */
 am_status am_bvh_to_anim(const am_bvh *bvh, const am_skeleton *skel, const am_bvh_options *opts,
                          am_anim *out, am_bvh_stats *stats, am_error *err);
 

@@ -59,18 +59,25 @@ static int main_child(const am_bvh *b, const int *target, size_t joint)
     return found;
 }
 
+/* A bone off its rest, named only once the largest are known. */
+typedef struct off_bone {
+    size_t joint;     /* BVH joint */
+    int stock;        /* viewer joint */
+    double angle_deg;
+} off_bone;
+
 static int by_angle_desc(const void *pa, const void *pb)
 {
-    const am_bvh_rest_bone *a = pa, *b = pb;
+    const off_bone *a = pa, *b = pb;
     return a->angle_deg < b->angle_deg ? 1 : a->angle_deg > b->angle_deg ? -1 : 0;
 }
 
-void am_bvh_rest_alignment(const am_bvh *b, const am_skeleton *skel, const int *target, am_quat *align,
+bool am_bvh_rest_alignment(const am_bvh *b, const am_skeleton *skel, const int *target, am_quat *align,
                            am_bvh_stats *stats)
 {
     const am_quat F = {0.5, 0.5, 0.5, 0.5}; /* BVH -> SL axes (docs/reference/anim-format.md#bvh-coordinate-conversion) */
     int pelvis = am_skeleton_find_exact(skel, "mPelvis");
-    am_bvh_rest_bone all[AM_BVH_REST_LIST];
+    off_bone all[AM_BVH_REST_LIST];
     size_t kept = 0;
     for (size_t j = 0; j < b->joint_count; j++) {
         align[j] = am_quat_identity();
@@ -99,10 +106,7 @@ void am_bvh_rest_alignment(const am_bvh *b, const am_skeleton *skel, const int *
         if (!(deg > AM_BVH_REST_WARN_DEG))
             continue;
         stats->rest_off++;
-        am_bvh_rest_bone bone;
-        snprintf(bone.joint, sizeof bone.joint, "%s", b->joints[j].name);
-        snprintf(bone.stock, sizeof bone.stock, "%s", vj->name);
-        bone.angle_deg = deg;
+        off_bone bone = {j, target[j], deg};
         /* keep the largest AM_BVH_REST_LIST */
         if (kept < AM_BVH_REST_LIST) {
             all[kept++] = bone;
@@ -113,7 +117,14 @@ void am_bvh_rest_alignment(const am_bvh *b, const am_skeleton *skel, const int *
         }
     }
     qsort(all, kept, sizeof *all, by_angle_desc);
-    memcpy(stats->rest, all, kept * sizeof *all);
+    for (size_t i = 0; i < kept; i++) {
+        am_bvh_rest_bone *r = &stats->rest[i];
+        r->angle_deg = all[i].angle_deg;
+        if (!am_string_set(&r->joint, b->joints[all[i].joint].name) ||
+            !am_string_set(&r->stock, skel->joints[all[i].stock].name))
+            return false;
+    }
+    return true;
 }
 
 size_t am_bvh_rest_warning(const am_bvh_stats *s, char *buf, size_t size)
@@ -132,12 +143,13 @@ size_t am_bvh_rest_warning(const am_bvh_stats *s, char *buf, size_t size)
     size_t i = 0;
     /* the largest first, as many as leave room for "and N more" and the advice */
     for (; i < listed; i++) {
-        char one[160];
-        int len = snprintf(one, sizeof one, "%s %s (%s) %.1f deg", i ? "," : "", s->rest[i].joint, s->rest[i].stock,
-                           s->rest[i].angle_deg);
-        if (n + (size_t)len + 24 + strlen(tail) >= size)
+        /* names have no length limit: written in place, taken back when they leave no room */
+        int len = snprintf(buf + n, size - n, "%s %s (%s) %.1f deg", i ? "," : "", am_str(&s->rest[i].joint),
+                           am_str(&s->rest[i].stock), s->rest[i].angle_deg);
+        if (len < 0 || n + (size_t)len + 24 + strlen(tail) >= size) {
+            buf[n] = '\0';
             break;
-        memcpy(buf + n, one, (size_t)len + 1);
+        }
         n += (size_t)len;
     }
     if (i < s->rest_off && n < size)

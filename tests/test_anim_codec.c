@@ -58,10 +58,10 @@ static void test_all_153_real_files_decode_and_reencode_identically(void **state
         bool refused = false;
         for (size_t i = 0; i < rep.count; i++) {
             if (rep.issues[i].severity == AM_ANIM_REJECT || rep.issues[i].severity == AM_ANIM_OURS)
-                fail_msg("%s: %s", e->d_name, rep.issues[i].msg);
+                fail_msg("%s: %s", e->d_name, am_str(&rep.issues[i].msg));
             if (rep.issues[i].severity == AM_ANIM_REJECT_UPLOAD)
                 refused = true;
-            if (strcmp(rep.issues[i].check, "num_constraints") == 0)
+            if (strcmp(am_str(&rep.issues[i].check), "num_constraints") == 0)
                 ignored_constraints++;
         }
         upload_refused += refused;
@@ -341,8 +341,8 @@ static void test_key_time_beyond_duration_is_rejected(void **state)
     am_anim_report rep;
     assert_int_equal(am_anim_validate(&a, NULL, &rep, &err), AM_OK);
     assert_int_equal(rep.errors, 1);
-    assert_string_equal(rep.issues[0].check, "key_time");
-    assert_string_equal(rep.issues[0].joint, "mHipLeft");
+    assert_string_equal(am_str(&rep.issues[0].check), "key_time");
+    assert_string_equal(am_str(&rep.issues[0].joint), "mHipLeft");
     assert_int_equal(rep.issues[0].viewer_row, 17);
     assert_int_equal(rep.issues[0].offset, 118);
     am_anim_report_free(&rep);
@@ -427,35 +427,35 @@ static void test_constraint_checks_against_the_skeleton(void **state)
      * between mTorso and mChest), both animated: valid */
     assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
     if (rep.errors)
-        fail_msg("%s", rep.issues[0].msg);
+        fail_msg("%s", am_str(&rep.issues[0].msg));
     am_anim_report_free(&rep);
     /* chain 2 reaches mSpine3, which the motion does not animate: row 32 */
     cs.chain_length = 2;
     assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
     assert_int_equal(rep.errors, 1);
-    assert_string_equal(rep.issues[0].check, "chain_joint");
+    assert_string_equal(am_str(&rep.issues[0].check), "chain_joint");
     assert_int_equal(rep.issues[0].viewer_row, 32);
-    assert_non_null(strstr(rep.issues[0].msg, "mSpine3"));
+    assert_non_null(strstr(am_str(&rep.issues[0].msg), "mSpine3"));
     am_anim_report_free(&rep);
     /* chain 3 > 2 joints: row 23 */
     cs.chain_length = 3;
     assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
-    assert_string_equal(rep.issues[0].check, "chain_length");
+    assert_string_equal(am_str(&rep.issues[0].check), "chain_length");
     assert_int_equal(rep.issues[0].viewer_row, 23);
     am_anim_report_free(&rep);
     /* a source that is a bone, not a volume: row 25; an unknown target: row 27 */
     cs.chain_length = 1;
     memcpy(cs.source_volume, "mChest", 7);
     assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
-    assert_string_equal(rep.issues[0].check, "source_volume");
+    assert_string_equal(am_str(&rep.issues[0].check), "source_volume");
     am_anim_report_free(&rep);
     memcpy(cs.source_volume, "CHEST\0\0", 7);
     memcpy(cs.target_volume, "MOON\0\0", 7);
     cs.type = 2; /* and a bad type: row 24 */
     assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
     assert_int_equal(rep.errors, 2);
-    assert_string_equal(rep.issues[0].check, "constraint_type");
-    assert_string_equal(rep.issues[1].check, "target_volume");
+    assert_string_equal(am_str(&rep.issues[0].check), "constraint_type");
+    assert_string_equal(am_str(&rep.issues[1].check), "target_volume");
     am_anim_report_free(&rep);
     /* chain length 4 with enough joints: passes the viewer, fails our check */
     memcpy(cs.target_volume, "GROUND", 7);
@@ -467,7 +467,7 @@ static void test_constraint_checks_against_the_skeleton(void **state)
     assert_int_equal(am_anim_validate(&a, NULL, &rep, &err), AM_OK);
     assert_int_equal(rep.errors, 1);
     assert_int_equal(rep.issues[0].severity, AM_ANIM_OURS);
-    assert_non_null(strstr(rep.issues[0].msg, "our check"));
+    assert_non_null(strstr(am_str(&rep.issues[0].msg), "our check"));
     am_anim_report_free(&rep);
     am_skeleton_free(&skel);
 }
@@ -492,9 +492,9 @@ static void test_hud_attachment_points_are_accepted_on_upload(void **state)
     int hud_notes = 0;
     for (size_t i = 0; i < rep.count; i++) {
         if (rep.issues[i].severity != AM_ANIM_NOTE)
-            fail_msg("%s: %s", rep.issues[i].joint, rep.issues[i].msg);
-        if (strcmp(rep.issues[i].check, "joint_name") == 0) {
-            assert_non_null(strstr(rep.issues[i].msg, "HUD attachment point"));
+            fail_msg("%s: %s", am_str(&rep.issues[i].joint), am_str(&rep.issues[i].msg));
+        if (strcmp(am_str(&rep.issues[i].check), "joint_name") == 0) {
+            assert_non_null(strstr(am_str(&rep.issues[i].msg), "HUD attachment point"));
             hud_notes++;
         }
     }
@@ -503,6 +503,39 @@ static void test_hud_attachment_points_are_accepted_on_upload(void **state)
     am_skeleton_free(&skel);
     am_anim_free(&a);
     free(data);
+}
+
+/* An issue names its joint whole: a 300-character joint name (the issue kept 63 before)
+ * comes back in full in the issue's joint and in its sentence. */
+static void test_an_issue_names_a_long_joint_whole(void **state)
+{
+    (void)state;
+    am_anim a;
+    am_error err = {0};
+    assert_int_equal(am_anim_decode(am_test_anim_worked, sizeof am_test_anim_worked, &a, &err), AM_OK);
+    char name[301];
+    for (size_t i = 0; i < 300; i++)
+        name[i] = (char)('a' + i % 26);
+    name[300] = '\0';
+    free(a.joints[0].name);
+    a.joints[0].name = strdup(name);
+    assert_non_null(a.joints[0].name);
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    am_anim_report rep;
+    assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
+    size_t named = 0;
+    for (size_t i = 0; i < rep.count; i++)
+        if (rep.issues[i].joint.length == 300) {
+            assert_string_equal(am_str(&rep.issues[i].joint), name);
+            assert_non_null(strstr(am_str(&rep.issues[i].msg), name));
+            named++;
+        }
+    assert_true(named >= 1);
+    am_anim_report_free(&rep);
+    assert_null(rep.issues);
+    am_skeleton_free(&skel);
+    am_anim_free(&a);
 }
 
 int main(void)
@@ -516,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_quantisation_edges_match_the_viewer),
         cmocka_unit_test(test_bad_headers_name_the_check_and_offset),
         cmocka_unit_test(test_joint_named_mroot_is_rejected),
+        cmocka_unit_test(test_an_issue_names_a_long_joint_whole),
         cmocka_unit_test(test_key_time_beyond_duration_is_rejected),
         cmocka_unit_test(test_name_without_terminator_is_a_clean_error),
         cmocka_unit_test(test_every_truncation_of_a_real_file_is_a_clean_error),

@@ -107,7 +107,7 @@ static void test_forced_proxy_binds_close_to_blender(void **state)
     am_error err;
     assert_int_equal(am_bind(&m, &sk, &o, &r, &err), AM_OK);
     assert_int_equal(r.islands[0].route, AM_ROUTE_PROXY);
-    assert_non_null(strstr(r.islands[0].why, "voxel proxy"));
+    assert_non_null(strstr(am_str(&r.islands[0].why), "voxel proxy"));
     assert_int_equal(r.unweighted, 0);
     size_t rows;
     double *bw = am_test_blender_weights("10k", &sk, src.vertex_count, &rows);

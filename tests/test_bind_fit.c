@@ -14,7 +14,7 @@
 static int find_joint(const am_bind_skeleton *s, const char *name)
 {
     for (size_t j = 0; j < s->joint_count; j++)
-        if (strcmp(s->joints[j].name, name) == 0)
+        if (strcmp(am_str(&s->joints[j].name), name) == 0)
             return (int)j;
     return -1;
 }
@@ -37,13 +37,13 @@ static void test_humanoid_fit_lands_near_the_default_skeleton(void **state)
         double worst = 0, sum = 0;
         const char *worst_name = "";
         for (size_t j = 0; j < ref.joint_count; j++) {
-            int k = find_joint(&fit, ref.joints[j].name);
+            int k = find_joint(&fit, am_str(&ref.joints[j].name));
             assert_ge(k, 0);
             double d = am_v3_dist(fit.joints[k].head, ref.joints[j].head);
             sum += d;
             if (d > worst) {
                 worst = d;
-                worst_name = ref.joints[j].name;
+                worst_name = am_str(&ref.joints[j].name);
             }
         }
         print_message("%s: %s\n  joints from the defaults: mean %.1f cm, worst %.1f cm (%s)\n", sizes[i], summary,

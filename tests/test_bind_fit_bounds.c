@@ -55,7 +55,7 @@ static void test_copies_of_a_triangle_change_nothing(void **state)
     assert_null(strstr(s2, "limit"));
     assert_int_equal(dup.joint_count, base.joint_count);
     for (size_t j = 0; j < base.joint_count; j++) {
-        assert_string_equal(dup.joints[j].name, base.joints[j].name);
+        assert_string_equal(am_str(&dup.joints[j].name), am_str(&base.joints[j].name));
         assert_memory_equal(&dup.joints[j].head, &base.joints[j].head, sizeof base.joints[j].head);
     }
     free(tris);

@@ -39,7 +39,7 @@ static void test_body_eye_and_ring_each_bound(void **state)
     assert_int_equal(r.unweighted, 0);
     int head = -1, body = -1, eye = -1, ring = -1;
     for (size_t j = 0; j < sk.joint_count; j++)
-        if (strcmp(sk.joints[j].name, "mHead") == 0)
+        if (strcmp(am_str(&sk.joints[j].name), "mHead") == 0)
             head = (int)j;
     for (size_t k = 0; k < r.island_count; k++) {
         size_t v = r.islands[k].first_vertex;
@@ -57,9 +57,9 @@ static void test_body_eye_and_ring_each_bound(void **state)
     assert_int_equal(r.islands[eye].bones_held, 0);
     assert_int_equal(r.islands[ring].bones_held, 0);
     assert_int_equal(r.islands[eye].rigid_joint, head);
-    const char *ring_joint = sk.joints[r.islands[ring].rigid_joint].name;
+    const char *ring_joint = am_str(&sk.joints[r.islands[ring].rigid_joint].name);
     assert_true(strcmp(ring_joint, "mElbowLeft") == 0 || strcmp(ring_joint, "mWristLeft") == 0);
-    assert_non_null(strstr(r.islands[eye].why, "rigid to mHead"));
+    assert_non_null(strstr(am_str(&r.islands[eye].why), "rigid to mHead"));
     /* rigid: one influence at exactly 1.0 on every vertex of the eye and the ring */
     for (size_t v = eye0; v < end; v++) {
         assert_int_equal(r.count[v], 1);
@@ -159,14 +159,14 @@ static void test_shell_that_sees_no_bone_goes_to_the_proxy(void **state)
         bool outer = r.islands[k].first_vertex < inner0;
         assert_int_equal(r.islands[k].bones_held, 3);
         print_message("%s shell: route %s (%s)\n", outer ? "outer" : "inner", am_bind_route_name(r.islands[k].route),
-                      r.islands[k].why);
+                      am_str(&r.islands[k].why));
         assert_int_equal(r.islands[k].route, outer ? AM_ROUTE_PROXY : AM_ROUTE_HEAT);
     }
     /* the outer shell follows the bones like the inner one: torso-high vertices mostly mTorso */
     for (size_t v = 0; v < inner0; v++) {
         double z = m.pos[3 * v + 2];
         if (fabs(z - 1.2) < 0.05 && r.count[v])
-            assert_string_equal(sk.joints[r.joint[4 * v]].name, "mTorso");
+            assert_string_equal(am_str(&sk.joints[r.joint[4 * v]].name), "mTorso");
     }
     am_bind_result_free(&r);
     am_bind_skeleton_free(&sk);
@@ -179,7 +179,7 @@ static void test_shell_that_sees_no_bone_goes_to_the_proxy(void **state)
 static int mirror_of(const am_bind_skeleton *s, int j)
 {
     char name[80];
-    const char *n = s->joints[j].name, *l = strstr(n, "Left"), *r = strstr(n, "Right");
+    const char *n = am_str(&s->joints[j].name), *l = strstr(n, "Left"), *r = strstr(n, "Right");
     if (l)
         snprintf(name, sizeof name, "%.*sRight%s", (int)(l - n), n, l + 4);
     else if (r)
@@ -187,7 +187,7 @@ static int mirror_of(const am_bind_skeleton *s, int j)
     else
         return j;
     for (size_t k = 0; k < s->joint_count; k++)
-        if (strcmp(s->joints[k].name, name) == 0)
+        if (strcmp(am_str(&s->joints[k].name), name) == 0)
             return (int)k;
     return -1;
 }

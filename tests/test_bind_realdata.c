@@ -90,12 +90,12 @@ static void test_elf_ears_bind_to_head_and_ear_joints(void **state)
     assert_int_equal(r.island_count, 2);
     for (size_t k = 0; k < r.island_count; k++)
         print_message("ear island %zu: %zu vertices, %s, route %s: %s\n", k, r.islands[k].vertex_count,
-                      r.islands[k].closed ? "closed" : "open", am_bind_route_name(r.islands[k].route), r.islands[k].why);
+                      r.islands[k].closed ? "closed" : "open", am_bind_route_name(r.islands[k].route), am_str(&r.islands[k].why));
     size_t tips_on_ear2 = 0, verts_far = 0;
     for (size_t v = 0; v < src.vertex_count; v++) {
         bool left = src.positions[3 * v + 1] > 0;
         for (int k = 0; k < r.count[v]; k++) {
-            const char *n = sk.joints[r.joint[4 * v + k]].name;
+            const char *n = am_str(&sk.joints[r.joint[4 * v + k]].name);
             /* only the head and this side's ear joints */
             assert_true(strcmp(n, "mHead") == 0 || strstr(n, left ? "Left" : "Right"));
         }
@@ -103,7 +103,7 @@ static void test_elf_ears_bind_to_head_and_ear_joints(void **state)
         int side = left ? 0 : 1;
         if (am_v3_dist(p, tip[side]) < 0.25 * am_v3_dist(root[side], tip[side])) {
             verts_far++;
-            tips_on_ear2 += strstr(sk.joints[r.joint[4 * v]].name, "Ear2") != NULL;
+            tips_on_ear2 += strstr(am_str(&sk.joints[r.joint[4 * v]].name), "Ear2") != NULL;
         }
     }
     print_message("ear tips: %zu of %zu vertices mainly on mFaceEar2\n", tips_on_ear2, verts_far);

@@ -91,6 +91,7 @@ static void test_tiny_bvh_converts_as_the_viewer_does(void **state)
     assert_int_equal(am_anim_validate(&a, &skel, &rep, &err), AM_OK);
     assert_int_equal(rep.errors, 0);
     am_anim_report_free(&rep);
+    am_bvh_stats_free(&st);
     am_anim_free(&a);
     am_bvh_free(&b);
     am_skeleton_free(&skel);
@@ -176,6 +177,7 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &red, &rs, &err), AM_OK);
     assert_int_equal(rs.keys_before, st.keys_before);
     assert_lt(rs.keys_after, rs.keys_before / 2);
+    am_bvh_stats_free(&rs);
     assert_int_equal(red.joint_count, a.joint_count);
     am_anim_joint_pose *pose = calloc(red.joint_count, sizeof *pose);
     assert_non_null(pose);
@@ -195,6 +197,7 @@ static void test_cmu_01_01_converts_with_a_joint_map(void **state)
     o.reduce_deg = 0;
     /* Without a map the CMU root name is not the viewer's: refused by name. */
     am_anim_free(&a);
+    am_bvh_stats_free(&st);
     o.map = NULL;
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "Hips"));
@@ -251,6 +254,7 @@ static void test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard(void **state)
     assert_gt(st.loop.pos_m, 1);
     assert_true(seam.rot_deg < 0.05);
     assert_true(seam.pos_m < 0.001);
+    am_bvh_stats_free(&st);
     am_anim_free(&a);
     am_joint_map_free(&map);
     am_bvh_free(&b);
@@ -316,10 +320,64 @@ static void test_a_long_joint_name_is_read_whole(void **state)
     assert_int_equal(am_bvh_to_anim(&b, &skel, &o, &a, &st, &err), AM_OK);
     assert_int_equal(st.unmapped, 0);
     assert_int_equal(a.joint_count, 1);
+    am_bvh_stats_free(&st);
     am_anim_free(&a);
     am_joint_map_free(&map);
     am_skeleton_free(&skel);
     am_bvh_free(&b);
+}
+
+/* Every unmapped joint is listed whole in stats.skipped, however long the list: twelve
+ * joints of 56-character names make 694 characters (the list was cut at 511 before). */
+static void test_every_skipped_joint_is_listed_whole(void **state)
+{
+    (void)state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    enum { EXTRA = 12 };
+    char names[EXTRA][64];
+    am_buf text = {0};
+    am_error err = {0};
+    assert_int_equal(am_buf_printf(&text, &err,
+                                   "HIERARCHY\nROOT hip\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition "
+                                   "Zposition Zrotation Xrotation Yrotation\n"),
+                     AM_OK);
+    for (int i = 0; i < EXTRA; i++) {
+        snprintf(names[i], sizeof names[i], "Tail_%s_%02d",
+                 "ornament_joint_with_a_long_descriptive_name_from_a_rig", i);
+        assert_int_equal(am_buf_printf(&text, &err,
+                                       "  JOINT %s\n  {\n    OFFSET 0 1 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                                       "    End Site\n    {\n      OFFSET 0 1 0\n    }\n  }\n",
+                                       names[i]),
+                         AM_OK);
+    }
+    assert_int_equal(am_buf_printf(&text, &err, "}\nMOTION\nFrames: 2\nFrame Time: 0.1\n"), AM_OK);
+    for (int f = 0; f < 2; f++) {
+        assert_int_equal(am_buf_printf(&text, &err, "0 40 %d 0 0 0", f), AM_OK);
+        for (int i = 0; i < EXTRA; i++)
+            assert_int_equal(am_buf_printf(&text, &err, " 0 0 0"), AM_OK);
+        assert_int_equal(am_buf_printf(&text, &err, "\n"), AM_OK);
+    }
+    am_bvh b;
+    assert_int_equal(am_bvh_parse((const char *)text.data, text.size, &b, &err), AM_OK);
+    am_anim a;
+    am_bvh_stats st;
+    assert_int_equal(am_bvh_to_anim(&b, &skel, NULL, &a, &st, &err), AM_OK);
+    assert_int_equal(st.unmapped, EXTRA);
+    size_t want = 0;
+    for (int i = 0; i < EXTRA; i++) {
+        assert_non_null(strstr(am_str(&st.skipped), names[i]));
+        want += strlen(names[i]) + (i ? 2 : 0);
+    }
+    assert_int_equal(st.skipped.length, want);
+    assert_true(st.skipped.length > 512);
+    assert_string_equal(am_str(&st.skipped) + st.skipped.length - strlen(names[EXTRA - 1]), names[EXTRA - 1]);
+    am_bvh_stats_free(&st);
+    assert_null(st.skipped.data);
+    am_anim_free(&a);
+    am_bvh_free(&b);
+    am_buf_free(&text);
+    am_skeleton_free(&skel);
 }
 
 int main(void)
@@ -330,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_cmu_walk_as_a_loop_is_refused_by_the_loop_guard),
         cmocka_unit_test(test_bad_bvh_is_a_clean_error_naming_the_line),
         cmocka_unit_test(test_a_long_joint_name_is_read_whole),
+        cmocka_unit_test(test_every_skipped_joint_is_listed_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,7 +81,7 @@ static const real_case REAL[] = {
 static const am_map_joint *by_rig(const am_map_suggestion *sug, const char *rig)
 {
     for (size_t j = 0; j < sug->count; j++)
-        if (strcmp(sug->joints[j].rig_name, rig) == 0)
+        if (strcmp(am_str(&sug->joints[j].rig_name), rig) == 0)
             return &sug->joints[j];
     fail_msg("no rig joint '%s'", rig);
     return NULL;
@@ -192,26 +192,26 @@ static void test_real_files_import_without_a_map(void **state)
         const am_map_suggestion *sug = &res.suggestion;
         for (size_t j = 0; j < sug->count; j++) {
             const am_map_joint *mj = &sug->joints[j];
-            print_message("  %-10s -> %-16s %.2f %s %s\n", mj->rig_name,
+            print_message("  %-10s -> %-16s %.2f %s %s\n", am_str(&mj->rig_name),
                           mj->target >= 0 ? g_skel.joints[mj->target].name : "(unmapped)", mj->confidence,
-                          mj->source == AM_MAP_FALLBACK ? "[fallback]" : "", mj->reason);
+                          mj->source == AM_MAP_FALLBACK ? "[fallback]" : "", am_str(&mj->reason));
         }
         /* every weighted joint mapped; the fallback's own ones marked as such */
         for (size_t j = 0; j < sug->count; j++)
             if (res.body.joints[j].weighted && sug->joints[j].target < 0)
-                fail_msg("%s: weighted joint '%s' left unmapped", rc->stem, sug->joints[j].rig_name);
+                fail_msg("%s: weighted joint '%s' left unmapped", rc->stem, am_str(&sug->joints[j].rig_name));
         for (size_t i = 0; rc->fallback[i]; i++) {
             const am_map_joint *mj = by_rig(sug, rc->fallback[i]);
             assert_int_equal(mj->source, AM_MAP_FALLBACK);
             assert_ge(mj->target, 0);
-            assert_non_null(strstr(mj->reason, "fallback"));
+            assert_non_null(strstr(am_str(&mj->reason), "fallback"));
         }
         assert_ge(sug->fallback_count, 1);
         if (strcmp(rc->stem, "animation_with_skeleton") == 0) /* the shared-branch path */
-            assert_non_null(strstr(by_rig(sug, "Bone.007")->reason, "shares one with another rig branch"));
+            assert_non_null(strstr(am_str(&by_rig(sug, "Bone.007")->reason), "shares one with another rig branch"));
         if (strcmp(rc->stem, "huesitos") == 0) { /* the tail guess released: the branch fits whole */
             assert_int_equal(by_rig(sug, "Bone.001")->source, AM_MAP_FALLBACK);
-            assert_non_null(strstr(by_rig(sug, "Bone.001")->reason, "re-placed"));
+            assert_non_null(strstr(am_str(&by_rig(sug, "Bone.001")->reason), "re-placed"));
         }
         assert_int_equal(sug->unembedded_count, 0);
         /* the map passes the viewer-chain check */
@@ -293,14 +293,14 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
     if (am_map_suggest_scene(&s, &g_skel, &ao, &user, &body, &axes, &sug, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     for (size_t i = 0; i < sug.warning_count; i++)
-        print_message("warning: %s\n", sug.warnings[i]);
+        print_message("warning: %s\n", am_str(&sug.warnings[i]));
     assert_int_equal(by_rig(&sug, "b")->target, -1);
     assert_int_equal(by_rig(&sug, "c")->target, -1);
     assert_int_equal(sug.unembedded_count, 2);
     assert_int_equal(sug.unembedded_vertices, verts);
     assert_lt(fabs(sug.unembedded_weight - weight), 1e-3);
     assert_int_equal(sug.warning_count, 1);
-    const char *w = sug.warnings[0];
+    const char *w = am_str(&sug.warnings[0]);
     assert_non_null(strstr(w, "'b'"));
     assert_non_null(strstr(w, "'c'"));
     char count[64];

@@ -267,20 +267,20 @@ static void test_every_naming_convention_maps_the_humanoid_alike(void **state)
             if (mj->target >= 0)
                 snprintf(got, sizeof got, "%s", g_skel.joints[mj->target].name);
             if (strcmp(want, got) != 0)
-                print_error("%s: '%s' -> %s, expected %s (%s)\n", nm->label, s.nodes[r].name, got, want, mj->reason);
+                print_error("%s: '%s' -> %s, expected %s (%s)\n", nm->label, s.nodes[r].name, got, want, am_str(&mj->reason));
             assert_string_equal(got, want);
             mapped++;
             /* sided joints: the name is read and agrees (or is the viewer's own alias) */
             if (is_right(r) || (r >= UPLEG_L && r <= TOEEND_L) || (r >= COLLAR_L && r <= MIDDLE3_L)) {
                 assert_ge(mj->confidence, nm->min_conf);
-                bool by_name = strstr(mj->reason, "agrees with the topology") || strstr(mj->reason, "viewer's alias");
+                bool by_name = strstr(am_str(&mj->reason), "agrees with the topology") || strstr(am_str(&mj->reason), "viewer's alias");
                 if (!by_name)
-                    print_error("%s: '%s': %s\n", nm->label, s.nodes[r].name, mj->reason);
+                    print_error("%s: '%s': %s\n", nm->label, s.nodes[r].name, am_str(&mj->reason));
                 assert_true(by_name);
             }
         }
         assert_int_equal(sug.mapped, (size_t)NROLES);
-        print_message("%-8s convention '%s': %zu of %d joints mapped as expected\n", nm->label, sug.convention, mapped,
+        print_message("%-8s convention '%s': %zu of %d joints mapped as expected\n", nm->label, am_str(&sug.convention), mapped,
                       NROLES);
         assert_check_passes(&sug, &b);
         am_map_suggestion_free(&sug);
@@ -322,9 +322,9 @@ static void test_convention_labels_in_reasons(void **state)
         am_map_suggestion sug;
         suggest(&s, NULL, &b, &ax, &sug);
         const am_map_joint *mj = by_name(&s, &b, &sug, want[i].joint);
-        if (!strstr(mj->reason, want[i].words))
-            print_error("'%s': %s\n", want[i].joint, mj->reason);
-        assert_non_null(strstr(mj->reason, want[i].words));
+        if (!strstr(am_str(&mj->reason), want[i].words))
+            print_error("'%s': %s\n", want[i].joint, am_str(&mj->reason));
+        assert_non_null(strstr(am_str(&mj->reason), want[i].words));
         am_map_suggestion_free(&sug);
         am_body_free(&b);
         am_scene_free(&s);
@@ -344,7 +344,7 @@ static void test_side_comes_from_the_body_not_the_name(void **state)
     const am_map_joint *mj = by_name(&s, &b, &sug, "mixamorig:LeftUpLeg");
     assert_string_equal(g_skel.joints[mj->target].name, "mHipRight");
     assert_near(mj->confidence, 0.6, 1e-12);
-    assert_non_null(strstr(mj->reason, "named left but on the body's right (-Y) side: mapped by side"));
+    assert_non_null(strstr(am_str(&mj->reason), "named left but on the body's right (-Y) side: mapped by side"));
     assert_string_equal(g_skel.joints[by_name(&s, &b, &sug, "mixamorig:RightFoot")->target].name, "mAnkleLeft");
     assert_check_passes(&sug, &b);
     am_map_suggestion_free(&sug);
@@ -391,16 +391,16 @@ static void test_nameless_quadruped_by_topology(void **state)
         char key[16];
         snprintf(key, sizeof key, "#%d", want[i].q + 1);
         const am_map_joint *mj = by_name(&s, &b, &sug, key);
-        assert_string_equal(mj->rig_name, key);
+        assert_string_equal(am_str(&mj->rig_name), key);
         assert_ge(mj->target, 0);
-        if (strcmp(g_skel.joints[mj->target].name, want[i].target) || !strstr(mj->reason, want[i].reason))
-            print_error("%s -> %s: %s\n", key, g_skel.joints[mj->target].name, mj->reason);
+        if (strcmp(g_skel.joints[mj->target].name, want[i].target) || !strstr(am_str(&mj->reason), want[i].reason))
+            print_error("%s -> %s: %s\n", key, g_skel.joints[mj->target].name, am_str(&mj->reason));
         assert_string_equal(g_skel.joints[mj->target].name, want[i].target);
         assert_near(mj->confidence, 0.75, 1e-12);
-        assert_non_null(strstr(mj->reason, want[i].reason));
+        assert_non_null(strstr(am_str(&mj->reason), want[i].reason));
     }
     assert_int_equal(sug.mapped, SF_NQ);
-    assert_string_equal(sug.convention, "");
+    assert_string_equal(am_str(&sug.convention), "");
     assert_check_passes(&sug, &b);
     am_map_suggestion_free(&sug);
     am_body_free(&b);
@@ -472,9 +472,9 @@ static void test_broad_chest_pair_is_wings(void **state)
             const am_map_joint *mj = by_name(&s, &b, &sug, key);
             assert_ge(mj->target, 0);
             if (strcmp(g_skel.joints[mj->target].name, want))
-                print_error("%s -> %s (%s)\n", key, g_skel.joints[mj->target].name, mj->reason);
+                print_error("%s -> %s (%s)\n", key, g_skel.joints[mj->target].name, am_str(&mj->reason));
             assert_string_equal(g_skel.joints[mj->target].name, want);
-            assert_non_null(strstr(mj->reason, "a broad pair from the chest"));
+            assert_non_null(strstr(am_str(&mj->reason), "a broad pair from the chest"));
         }
     assert_check_passes(&sug, &b);
     am_map_suggestion_free(&sug);
@@ -526,14 +526,72 @@ static void test_rigify_segments_stay_unmapped_with_their_weights_named(void **s
     suggest(&s, NULL, &b, &ax, &sug);
     const am_map_joint *seg = by_name(&s, &b, &sug, "DEF-upper_arm.L.001");
     assert_int_equal(seg->target, -1);
-    assert_non_null(strstr(seg->reason, "further segment"));
+    assert_non_null(strstr(am_str(&seg->reason), "further segment"));
     /* a skeleton without a mesh: the segment moves with its joint (with a skin: its weights go there) */
-    assert_non_null(strstr(seg->reason, "it moves with 'DEF-upper_arm.L' (mShoulderLeft)"));
+    assert_non_null(strstr(am_str(&seg->reason), "it moves with 'DEF-upper_arm.L' (mShoulderLeft)"));
     assert_string_equal(g_skel.joints[by_name(&s, &b, &sug, "DEF-forearm.L")->target].name, "mElbowLeft");
     assert_string_equal(g_skel.joints[by_name(&s, &b, &sug, "DEF-shin.R")->target].name, "mKneeRight");
     assert_int_equal(by_name(&s, &b, &sug, "DEF-thigh.R.001")->target, -1);
     assert_check_passes(&sug, &b);
     am_map_suggestion_free(&sug);
+    am_body_free(&b);
+    am_scene_free(&s);
+}
+
+/* A rig joint's name is kept whole, however long: a 300-character name (cut at 127 before)
+ * is its rig name, and the reason of the joint that moves with it (cut at 319 before)
+ * quotes it in full. */
+static void test_a_long_joint_name_is_kept_whole(void **state)
+{
+    (void)state;
+    char longname[301];
+    for (size_t i = 0; i < 300; i++)
+        longname[i] = (char)('a' + i % 26);
+    longname[300] = '\0';
+    am_scene s;
+    sf_init(&s, "long", 0, 0, 0);
+    int hips = sf_node(&s, "DEF-spine", -1, am_v3(0, 0, 1), am_quat_identity(), am_v3(1, 1, 1));
+    int chest = sf_node(&s, "DEF-spine.003", hips, am_v3(0, 0, 0.4), am_quat_identity(), am_v3(1, 1, 1));
+    int head = sf_node(&s, "DEF-head", chest, am_v3(0, 0, 0.25), am_quat_identity(), am_v3(1, 1, 1));
+    int odd = sf_node(&s, longname, head, am_v3(0.05, 0, 0.1), am_quat_identity(), am_v3(1, 1, 1));
+    sf_node(&s, "tip", odd, am_v3(0.05, 0, 0.1), am_quat_identity(), am_v3(1, 1, 1));
+    for (int side = 0; side < 2; side++) {
+        double y = side ? -1 : 1;
+        char n[64];
+        snprintf(n, sizeof n, "DEF-thigh.%s", side ? "R" : "L");
+        int t = sf_node(&s, n, hips, am_v3(0, 0.1 * y, -0.05), am_quat_identity(), am_v3(1, 1, 1));
+        snprintf(n, sizeof n, "DEF-shin.%s", side ? "R" : "L");
+        int sh = sf_node(&s, n, t, am_v3(0, 0, -0.45), am_quat_identity(), am_v3(1, 1, 1));
+        snprintf(n, sizeof n, "DEF-foot.%s", side ? "R" : "L");
+        int f = sf_node(&s, n, sh, am_v3(0, 0, -0.42), am_quat_identity(), am_v3(1, 1, 1));
+        snprintf(n, sizeof n, "DEF-toe.%s", side ? "R" : "L");
+        sf_node(&s, n, f, am_v3(0.12, 0, -0.06), am_quat_identity(), am_v3(1, 1, 1));
+    }
+    for (size_t i = 0; i < s.node_count; i++)
+        s.nodes[i].is_joint = true;
+    am_error err;
+    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
+    am_body b;
+    am_axes ax;
+    am_map_suggestion sug;
+    suggest(&s, NULL, &b, &ax, &sug);
+    const am_map_joint *mj = by_name(&s, &b, &sug, longname);
+    assert_int_equal(mj->rig_name.length, 300);
+    assert_string_equal(am_str(&mj->rig_name), longname);
+    assert_int_equal(mj->target, am_skeleton_find_exact(&g_skel, "mSkull")); /* the head's end */
+    const am_map_joint *tip = by_name(&s, &b, &sug, "tip");
+    assert_int_equal(tip->target, -1);
+    char quoted[320];
+    snprintf(quoted, sizeof quoted, "it moves with '%s' (mSkull)", longname);
+    assert_non_null(strstr(am_str(&tip->reason), quoted));
+    assert_true(tip->reason.length > 320);
+    am_buf json = {0};
+    assert_int_equal(am_map_suggestion_write_json(&sug, &b, &g_skel, &json, &err), AM_OK);
+    assert_int_equal(am_buf_append(&json, "", 1, &err), AM_OK); /* a C string to search */
+    assert_non_null(strstr((const char *)json.data, longname));
+    am_buf_free(&json);
+    am_map_suggestion_free(&sug);
+    assert_null(sug.joints);
     am_body_free(&b);
     am_scene_free(&s);
 }
@@ -568,7 +626,7 @@ static void test_cmu_bvh_maps_without_a_map_file(void **state)
     const am_map_joint *lh = by_name(&s, &b, &sug, "LHipJoint");
     assert_int_equal(lh->target, -1);
     /* a motion-only file speaks of its skeleton (no weights) */
-    assert_non_null(strstr(lh->reason, "pelvis bone before the upper leg; it moves with 'Hips' (mPelvis)"));
+    assert_non_null(strstr(am_str(&lh->reason), "pelvis bone before the upper leg; it moves with 'Hips' (mPelvis)"));
     assert_int_equal(by_name(&s, &b, &sug, "Neck1")->target, -1);
     assert_int_equal(sug.mapped, 28);
     assert_check_passes(&sug, &b);
@@ -594,7 +652,7 @@ static void test_user_map_overrides_any_part(void **state)
     const am_map_joint *a = by_name(&s, &b, &sug, "mixamorig:Spine");
     assert_string_equal(g_skel.joints[a->target].name, "mTorso");
     assert_int_equal(a->source, AM_MAP_USER);
-    assert_string_equal(a->reason, "given by the map option");
+    assert_string_equal(am_str(&a->reason), "given by the map option");
     assert_string_equal(g_skel.joints[by_name(&s, &b, &sug, "mixamorig:Spine1")->target].name, "mSpine3");
     assert_int_equal(by_name(&s, &b, &sug, "mixamorig:HeadTop_End")->target, -1);
     assert_check_passes(&sug, &b);
@@ -631,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_nameless_quadruped_by_topology),
         cmocka_unit_test(test_broad_chest_pair_is_wings),
         cmocka_unit_test(test_rigify_segments_stay_unmapped_with_their_weights_named),
+        cmocka_unit_test(test_a_long_joint_name_is_kept_whole),
         cmocka_unit_test(test_cmu_bvh_maps_without_a_map_file),
         cmocka_unit_test(test_user_map_overrides_any_part),
     };

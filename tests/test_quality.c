@@ -200,7 +200,7 @@ static void set_weights(am_rig *rig, const bool *mask, const am_rig_influence *w
 static int joint_index(const am_bind_skeleton *s, const char *name)
 {
     for (size_t j = 0; j < s->joint_count; j++)
-        if (strcmp(s->joints[j].name, name) == 0)
+        if (strcmp(am_str(&s->joints[j].name), name) == 0)
             return (int)j;
     fail_msg("no joint %s", name);
     return -1;

@@ -305,7 +305,7 @@ static void test_unmapped_animated_joint_is_named_with_its_error(void **state)
     /* the suggestion says where its weights went */
     const am_map_joint *mj = &r.suggestion.joints[r.body.node_joint[2]];
     assert_int_equal(mj->target, -1);
-    assert_non_null(strstr(mj->reason, "its weights go to 'flap' (mTorso)"));
+    assert_non_null(strstr(am_str(&mj->reason), "its weights go to 'flap' (mTorso)"));
     am_retarget_result_free(&r);
     am_joint_map_free(&map);
     am_scene_free(&s);

@@ -209,7 +209,7 @@ static void test_quadruped_file_map(void **state)
         const am_map_joint *mj = &r.suggestion.joints[r.body.node_joint[node]];
         assert_ge(mj->target, 0);
         if (strcmp(g_skel.joints[mj->target].name, want[i][1]))
-            print_error("%s -> %s (%s)\n", want[i][0], g_skel.joints[mj->target].name, mj->reason);
+            print_error("%s -> %s (%s)\n", want[i][0], g_skel.joints[mj->target].name, am_str(&mj->reason));
         assert_string_equal(g_skel.joints[mj->target].name, want[i][1]);
     }
     assert_false(r.axes.upright);

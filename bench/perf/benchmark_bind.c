@@ -185,7 +185,7 @@ static double *read_blender(const char *path, const am_bind_skeleton *s, size_t 
         if (v + 1 > *rows)
             *rows = v + 1;
         for (size_t j = 0; j < nj; j++)
-            if (strcmp(s->joints[j].name, c1 + 1) == 0)
+            if (strcmp(am_str(&s->joints[j].name), c1 + 1) == 0)
                 w[v * nj + j] = strtod(c2 + 1, NULL);
     }
     fclose(f);
@@ -206,13 +206,14 @@ static double cross_side(const float *pos, size_t n, double height, const am_bin
             for (size_t j = 0; j < nj; j++)
                 sum += dense[v * nj + j];
             for (size_t j = 0; j < nj && sum > 0; j++) {
-                int side = strstr(s->joints[j].name, "Left") ? 1 : strstr(s->joints[j].name, "Right") ? -1 : 0;
+                const char *jn = am_str(&s->joints[j].name);
+                int side = strstr(jn, "Left") ? 1 : strstr(jn, "Right") ? -1 : 0;
                 if ((side > 0 && y < 0) || (side < 0 && y > 0))
                     worst = fmax(worst, dense[v * nj + j] / sum);
             }
         } else {
             for (int k = 0; k < r->count[v]; k++) {
-                const char *nm = s->joints[r->joint[4 * v + k]].name;
+                const char *nm = am_str(&s->joints[r->joint[4 * v + k]].name);
                 int side = strstr(nm, "Left") ? 1 : strstr(nm, "Right") ? -1 : 0;
                 if ((side > 0 && y < 0) || (side < 0 && y > 0))
                     worst = fmax(worst, r->weight[4 * v + k]);
@@ -241,7 +242,7 @@ static int sixty_joints(const am_bind_skeleton *base, const am_skeleton *viewer,
     if (!names || !heads)
         return -1;
     for (size_t j = 0; j < base->joint_count; j++) {
-        names[j] = base->joints[j].name;
+        names[j] = am_str(&base->joints[j].name);
         heads[j] = base->joints[j].head;
     }
     for (size_t e = 0; e < ne; e++) {

@@ -93,6 +93,8 @@ void am_bind_skeleton_free(am_bind_skeleton *s)
 {
     if (!s)
         return;
+    for (size_t j = 0; j < s->joint_count && s->joints; j++)
+        am_string_free(&s->joints[j].name);
     free(s->joints);
     s->joints = NULL;
     s->joint_count = 0;
@@ -105,7 +107,10 @@ void am_bind_result_free(am_bind_result *r)
     free(r->count);
     free(r->joint);
     free(r->weight);
+    for (size_t i = 0; i < r->island_count && r->islands; i++)
+        am_string_free(&r->islands[i].why);
     free(r->islands);
+    am_string_list_free(r->warnings, r->warning_count);
     free(r->joint_weight_sum);
     free(r->joint_held);
     memset(r, 0, sizeof *r);
@@ -115,10 +120,13 @@ static void warn(am_bind_result *r, const char *fmt, ...) __attribute__((format(
 static void warn(am_bind_result *r, const char *fmt, ...)
 {
     va_list ap;
+    am_string text = {0};
     va_start(ap, fmt);
-    if (!am_rows_vadd((char *)r->warnings, sizeof r->warnings[0], AM_BIND_MAX_WARNINGS, &r->warning_count, fmt, ap))
-        r->warnings_dropped++;
+    bool ok = am_string_vsetf(&text, fmt, ap);
     va_end(ap);
+    if (!ok || !am_string_list_push(&r->warnings, &r->warning_count, &r->warning_cap, text.data))
+        r->warnings_dropped++;
+    am_string_free(&text);
 }
 
 static am_status check_input(const am_bind_mesh *m, const am_bind_skeleton *s, am_error *err)
@@ -146,11 +154,13 @@ static am_status check_input(const am_bind_mesh *m, const am_bind_skeleton *s, a
         double v[6] = {J->head.x, J->head.y, J->head.z, J->tail.x, J->tail.y, J->tail.z};
         for (int k = 0; k < 6; k++)
             if (!isfinite(v[k]))
-                return am_fail(err, AM_ERR_INVALID, "joint '%s': its %s is not finite", J->name, k < 3 ? "head" : "tail");
+                return am_fail(err, AM_ERR_INVALID, "joint '%s': its %s is not finite", am_str(&J->name),
+                               k < 3 ? "head" : "tail");
         if (am_v3_dist(J->head, J->tail) <= 0)
-            return am_fail(err, AM_ERR_INVALID, "joint '%s': its bone has zero length (head = tail)", J->name);
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': its bone has zero length (head = tail)", am_str(&J->name));
         if (J->parent >= (int)s->joint_count || J->parent < -1)
-            return am_fail(err, AM_ERR_INVALID, "joint '%s': parent index %d out of range", J->name, J->parent);
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': parent index %d out of range", am_str(&J->name),
+                           J->parent);
     }
     return AM_OK;
 }
@@ -370,9 +380,10 @@ static void island_bone_names(const work *w, size_t k, char *out, size_t size)
     out[0] = '\0';
     size_t len = 0;
     for (size_t b = b0; b < b1 && len + 40 < size; b++) {
-        int n = snprintf(out + len, size - len, "%s%s", b > b0 ? ", " : "", w->skel->joints[w->island_bones[b]].name);
-        if (n < 0)
-            break;
+        int n = snprintf(out + len, size - len, "%s%s", b > b0 ? ", " : "",
+                         am_str(&w->skel->joints[w->island_bones[b]].name));
+        if (n < 0 || len + (size_t)n >= size)
+            break; /* cut: the route's sentence holds what fits */
         len += (size_t)n;
         if (b - b0 >= 5 && b + 1 < b1) {
             snprintf(out + len, size - len, ", ... (%zu bones)", b1 - b0);
@@ -381,8 +392,8 @@ static void island_bone_names(const work *w, size_t k, char *out, size_t size)
     }
 }
 
-/* Every island's first route. */
-static void plan_routes(work *w)
+/* Every island's first route. False when out of memory. */
+static bool plan_routes(work *w)
 {
     const am_topology *t = &w->topo;
     am_bind_result *r = w->res;
@@ -410,15 +421,17 @@ static void plan_routes(work *w)
             w->island_solve[k] = true;
             char names[160];
             island_bone_names(w, k, names, sizeof names);
-            snprintf(I->why, sizeof I->why, "holds %s", names);
+            if (!am_string_setf(&I->why, "holds %s", names))
+                return false;
         } else {
             I->route = AM_ROUTE_RIGID;
         }
     }
+    return true;
 }
 
-/* Rigid islands and loose vertices: one bone at 1.0. */
-static void bind_rigid(work *w)
+/* Rigid islands and loose vertices: one bone at 1.0. False when out of memory. */
+static bool bind_rigid(work *w)
 {
     const am_topology *t = &w->topo;
     for (size_t k = 0; k < t->island_count; k++) {
@@ -433,10 +446,13 @@ static void bind_rigid(work *w)
         I->rigid_joint = w->bones[b].joint;
         for (size_t i = 0; i < n; i++)
             am_bind_candidates_add(&w->cand[verts[i]], I->rigid_joint, 1.0f);
-        snprintf(I->why, sizeof I->why, "%s no bone: rigid to %s (%s, %.1f cm away)",
-                 I->triangle_count ? "holds" : "loose vertex in no triangle, holds", w->skel->joints[I->rigid_joint].name,
-                 visible ? "nearest visible" : "nearest; none visible", d * w->res->height_m * 100.0);
+        if (!am_string_setf(&I->why, "%s no bone: rigid to %s (%s, %.1f cm away)",
+                            I->triangle_count ? "holds" : "loose vertex in no triangle, holds",
+                            am_str(&w->skel->joints[I->rigid_joint].name),
+                            visible ? "nearest visible" : "nearest; none visible", d * w->res->height_m * 100.0))
+            return false;
     }
+    return true;
 }
 
 /* After a solve: unweighted vertices and empty major bones of an island. */
@@ -472,7 +488,8 @@ static am_status check_island(work *w, size_t k, size_t *unweighted, int *empty_
         uint32_t j = w->island_bones[b];
         const bind_bone *bb = &w->bones[j];
         double len = sqrt(pow(bb->b[0] - bb->a[0], 2) + pow(bb->b[1] - bb->a[1], 2) + pow(bb->b[2] - bb->a[2], 2));
-        if (len >= AM_BIND_MAJOR_BONE && !am_bind_joint_is_minor_kind(w->skel->joints[j].name) && sum[j] <= 0 &&
+        if (len >= AM_BIND_MAJOR_BONE && !am_bind_joint_is_minor_kind(am_str(&w->skel->joints[j].name)) &&
+            sum[j] <= 0 &&
             am_bind_bone_is_empty(w->skel, j, pos, n, main_joint, weighted, w->res->height_m))
             *empty_major = (int)j;
     }
@@ -510,7 +527,8 @@ static am_status fallback(work *w, size_t k, const char *reason, am_error *err)
     }
     if (ok) {
         I->route = AM_ROUTE_PROXY;
-        snprintf(I->why, sizeof I->why, "%s: bound on a voxel proxy (%s)", reason, why);
+        if (!am_string_setf(&I->why, "%s: bound on a voxel proxy (%s)", reason, why))
+            return am_fail_nomem(err, "island route");
         return AM_OK;
     }
     clear_island(w, k);
@@ -524,7 +542,8 @@ static am_status fallback(work *w, size_t k, const char *reason, am_error *err)
     am_bind_segment(&one, w->cand);
     free(only);
     I->route = AM_ROUTE_SEGMENT_FALLBACK;
-    snprintf(I->why, sizeof I->why, "%s; proxy failed (%s): distance to segments", reason, why);
+    if (!am_string_setf(&I->why, "%s; proxy failed (%s): distance to segments", reason, why))
+        return am_fail_nomem(err, "island route");
     return AM_OK;
 }
 
@@ -570,7 +589,7 @@ static am_status solve(work *w, am_error *err)
                          I->unweighted_first_try);
             else
                 snprintf(reason, sizeof reason, "%s gave the major bone %s no weight (empty_major)",
-                         am_bind_method_name(w->opt.method), w->skel->joints[I->empty_major_first_try].name);
+                         am_bind_method_name(w->opt.method), am_str(&w->skel->joints[I->empty_major_first_try].name));
             s = fallback(w, k, reason, err);
         }
     }
@@ -596,7 +615,7 @@ static am_status finish(work *w, am_error *err)
         return am_fail_nomem(err, "influences");
     }
     for (size_t j = 0; j < nj; j++)
-        side[j] = am_bind_joint_side(w->skel->joints[j].name);
+        side[j] = am_bind_joint_side(am_str(&w->skel->joints[j].name));
     bind_influence_options io = {w->opt.min_weight, w->opt.max_influences, !w->opt.no_side_hygiene, 0.01 * r->height_m};
     size_t refilled = 0;
     for (size_t v = 0; v < nw; v++) {
@@ -810,9 +829,9 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
         for (size_t j = 0; j < skel->joint_count; j++) {
             if (out->joint_held[j])
                 continue;
-            if (len + strlen(skel->joints[j].name) + 3 < sizeof names - 16)
+            if (len + skel->joints[j].name.length + 3 < sizeof names - 16)
                 len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", outside ? ", " : "",
-                                        skel->joints[j].name);
+                                        am_str(&skel->joints[j].name));
             else if (!strstr(names, "..."))
                 len += (size_t)snprintf(names + len, sizeof names - len, ", ...");
             outside++;
@@ -822,11 +841,17 @@ am_status am_bind(const am_bind_mesh *mesh, const am_bind_skeleton *skel, const 
         else if (outside > 1)
             warn(out, "%zu joints' bones lie outside every island and get no weight: %s", outside, names);
     }
-    plan_routes(&w);
+    if (!plan_routes(&w)) {
+        s = am_fail_nomem(err, "island routes");
+        goto done;
+    }
     w.prob = (bind_problem){w.pos, w.normal, t->welded_count, w.tris, t->triangle_count, t->island, w.tri_island,
                             w.bones, skel->joint_count, w.island_bone_start, w.island_bones, w.island_solve,
                             t->island_count, w.vis, w.opt.threads, skel->joint_count};
-    bind_rigid(&w);
+    if (!bind_rigid(&w)) {
+        s = am_fail_nomem(err, "island routes");
+        goto done;
+    }
     if ((s = solve(&w, err)))
         goto done;
     s = finish(&w, err);

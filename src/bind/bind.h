@@ -52,6 +52,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/option.h"
 #include "math/am_math.h"
@@ -61,7 +62,7 @@ extern "C" {
 /* One joint: its bone runs from `head` (the joint) to `tail` (its first child's head, or a
  * leaf's end); weight given to the bone is weight on the joint. */
 typedef struct am_bind_joint {
-    char name[64];   /* canonical viewer name */
+    am_string name;  /* canonical viewer name */
     int skel_joint;  /* index into the viewer skeleton, -1 when bound without one */
     int parent;      /* index into am_bind_skeleton.joints, -1 at the top */
     am_vec3 head;    /* bind frame, metres */
@@ -119,7 +120,6 @@ typedef enum am_bind_route {
 const char *am_bind_route_name(am_bind_route r);
 const char *am_bind_method_name(am_bind_method m);
 
-#define AM_BIND_MAX_WARNINGS 32
 #define AM_BIND_MAJOR_BONE 0.05      /* docs/reference/quality-figures.md: a major bone is >= 5% of the height */
 
 typedef struct am_bind_island {
@@ -133,7 +133,7 @@ typedef struct am_bind_island {
     int rigid_joint;             /* AM_ROUTE_RIGID: the joint; -1 otherwise */
     size_t unweighted_first_try; /* vertices the first solve left unweighted */
     int empty_major_first_try;   /* a major held bone the first solve gave no weight, or -1 */
-    char why[200];               /* one sentence: why this route */
+    am_string why;               /* one sentence: why this route */
 } am_bind_island;
 
 typedef struct am_bind_result {
@@ -167,9 +167,9 @@ typedef struct am_bind_result {
 
     double seconds_topology, seconds_visibility, seconds_factor, seconds_solve, seconds_proxy, seconds_total;
 
-    char warnings[AM_BIND_MAX_WARNINGS][200];
-    size_t warning_count;
-    size_t warnings_dropped;
+    am_string *warnings;         /* every warning, one sentence each */
+    size_t warning_count, warning_cap;
+    size_t warnings_dropped;     /* warnings lost because memory ran out (0 otherwise) */
 } am_bind_result;
 
 /* Bind. Refused (AM_ERR_INVALID, naming the vertex, triangle or joint): no triangle, a

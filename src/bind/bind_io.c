@@ -315,7 +315,8 @@ static am_status add_joint(am_bind_skeleton *s, const am_skeleton *viewer, const
         }
     am_bind_joint *J = &s->joints[s->joint_count++];
     memset(J, 0, sizeof *J);
-    snprintf(J->name, sizeof J->name, "%s", viewer->joints[sj].name);
+    if (!am_string_set(&J->name, viewer->joints[sj].name))
+        return am_fail_nomem(err, "skeleton joint name");
     J->skel_joint = sj;
     return AM_OK;
 }
@@ -458,10 +459,13 @@ static am_status parse_skeleton(const char *json, size_t size, const char *src, 
             if (!(fabs(h.x) <= AM_RIG_MAX_COORD_M && fabs(h.y) <= AM_RIG_MAX_COORD_M && fabs(h.z) <= AM_RIG_MAX_COORD_M) ||
                 (tail_given[i] && !(fabs(J->tail.x) <= AM_RIG_MAX_COORD_M && fabs(J->tail.y) <= AM_RIG_MAX_COORD_M &&
                                     fabs(J->tail.z) <= AM_RIG_MAX_COORD_M))) {
-                char field[64], msg[200];
+                char field[64];
                 snprintf(field, sizeof field, "joints[%zu]", i);
-                snprintf(msg, sizeof msg, "%s lies beyond +-%g m (%.150s)", J->name, AM_RIG_MAX_COORD_M, why);
-                s = skel_fail(err, src, field, "%s", msg);
+                am_string msg = {0};
+                s = am_string_setf(&msg, "%s lies beyond +-%g m (%.150s)", am_str(&J->name), AM_RIG_MAX_COORD_M, why)
+                        ? skel_fail(err, src, field, "%s", am_str(&msg))
+                        : am_fail_nomem(err, "skeleton message");
+                am_string_free(&msg);
             }
         }
     }
@@ -607,7 +611,7 @@ am_status am_bind_to_rig(const am_bind_source *src, const am_bind_skeleton *skel
     }
     out->joint_count = skel->joint_count;
     for (size_t j = 0; j < skel->joint_count; j++) {
-        out->joints[j].name = am_strdup(skel->joints[j].name);
+        out->joints[j].name = am_strdup(am_str(&skel->joints[j].name));
         if (!out->joints[j].name) {
             am_rig_free(out);
             return am_fail_nomem(err, "rig");

@@ -312,9 +312,10 @@ static int cmd_check(int argc, char **argv)
         for (size_t i = 0; i < rep.count; i++) {
             const am_anim_issue *is = &rep.issues[i];
             if (is->offset != AM_NO_OFFSET)
-                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s (at byte %zu)\n", is->msg, is->offset);
+                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s (at byte %zu)\n", am_str(&is->msg),
+                        is->offset);
             else
-                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s\n", is->msg);
+                fprintf(is->severity == AM_ANIM_NOTE ? stdout : stderr, "  - %s\n", am_str(&is->msg));
         }
         if (rep.errors) {
             fprintf(stderr, "%s: the viewer would not accept it (%zu reason%s above)\n", path, rep.errors,
@@ -435,7 +436,7 @@ static int cmd_from_bvh(int argc, char **argv)
     am_bvh b;
     am_anim a = {0};
     am_buf buf = {0};
-    am_bvh_stats bs;
+    am_bvh_stats bs = {0};
     am_anim_report rep = {0};
     int rc = AM_EXIT_OK;
     am_status st = AM_OK;
@@ -508,13 +509,14 @@ static int cmd_from_bvh(int argc, char **argv)
         if (bs.static_joints)
             printf("  %zu mapped joints never move and were omitted (--keep-static keeps them)\n", bs.static_joints);
         if (bs.unmapped)
-            printf("  %zu BVH joints have no stock name and were skipped: %s\n", bs.unmapped, bs.skipped);
+            printf("  %zu BVH joints have no stock name and were skipped: %s\n", bs.unmapped, am_str(&bs.skipped));
         note_loop_seam(out_path, &a);
         char rest[2048];
         if (am_bvh_rest_warning(&bs, rest, sizeof rest))
             am_cli_print_flags(stderr, "%s: %s: %s\n", in, bs.rest_aligned ? "note" : "warning", rest);
     }
     am_anim_report_free(&rep);
+    am_bvh_stats_free(&bs);
     am_buf_free(&buf);
     am_anim_free(&a);
     if (have_map)

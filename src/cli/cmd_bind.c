@@ -180,11 +180,11 @@ int am_cmd_bind(int argc, char **argv)
                            am_str(&res->skeleton_note));
         for (size_t k = 0; k < r->island_count && k < 32; k++)
             printf("  island %zu: %zu welded vertices, route %s: %s\n", k, r->islands[k].vertex_count,
-                   am_bind_route_name(r->islands[k].route), r->islands[k].why);
+                   am_bind_route_name(r->islands[k].route), am_str(&r->islands[k].why));
         if (r->island_count > 32)
             printf("  ... %zu more islands (NAME.bind.json)\n", r->island_count - 32);
         for (size_t i = 0; i < r->warning_count; i++)
-            am_cli_print_flags(stderr, "animesh bind: warning: %s\n", r->warnings[i]);
+            am_cli_print_flags(stderr, "animesh bind: warning: %s\n", am_str(&r->warnings[i]));
         for (size_t i = 0; i < res->warning_count; i++)
             am_cli_print_flags(stderr, "animesh bind: warning: %s\n", am_str(&res->warnings[i]));
         am_cli_print_quality_summary(&res->quality);

@@ -57,20 +57,21 @@ static void print_table(const am_scene *s, const am_body *body, const am_axes *a
     printf("body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
     for (size_t i = 0; i < ax->conflict_count; i++)
         am_cli_print_flags(stdout, "  warning: %s\n", ax->conflicts[i]);
-    printf("naming convention: %s\n", sug->convention[0] ? sug->convention : "none recognised (topology only)");
+    printf("naming convention: %s\n",
+           !am_string_empty(&sug->convention) ? am_str(&sug->convention) : "none recognised (topology only)");
     for (size_t j = 0; j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         if (mj->target >= 0)
-            am_cli_print_flags(stdout, "  %-28s -> %-20s %.2f  %s\n", am_text_shown(mj->rig_name, a, sizeof a),
-                   skel->joints[mj->target].name, mj->confidence, am_text_shown(mj->reason, b, sizeof b));
+            am_cli_print_flags(stdout, "  %-28s -> %-20s %.2f  %s\n", am_text_shown(am_str(&mj->rig_name), a, sizeof a),
+                   skel->joints[mj->target].name, mj->confidence, am_text_shown(am_str(&mj->reason), b, sizeof b));
         else
-            am_cli_print_flags(stdout, "  %-28s    %-20s       %s\n", am_text_shown(mj->rig_name, a, sizeof a),
-                               "(unmapped)", am_text_shown(mj->reason, b, sizeof b));
+            am_cli_print_flags(stdout, "  %-28s    %-20s       %s\n", am_text_shown(am_str(&mj->rig_name), a, sizeof a),
+                               "(unmapped)", am_text_shown(am_str(&mj->reason), b, sizeof b));
     }
     for (size_t i = 0; i < sug->note_count; i++)
-        am_cli_print_flags(stdout, "  note: %s\n", am_text_shown(sug->notes[i], b, sizeof b));
+        am_cli_print_flags(stdout, "  note: %s\n", am_text_shown(am_str(&sug->notes[i]), b, sizeof b));
     for (size_t i = 0; i < sug->warning_count; i++)
-        am_cli_print_flags(stdout, "  warning: %s\n", am_text_shown(sug->warnings[i], b, sizeof b));
+        am_cli_print_flags(stdout, "  warning: %s\n", am_text_shown(am_str(&sug->warnings[i]), b, sizeof b));
     if (sug->fallback_count)
         printf("%zu of %zu joints mapped (%zu by the fallback: guessed, marked \"fallback:\")\n", sug->mapped,
                sug->count, sug->fallback_count);

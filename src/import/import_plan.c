@@ -313,10 +313,12 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         am_import_finding_add(plan, "axes_conflict", "%s", res.axes.conflicts[i]);
     const am_map_suggestion *sug = &res.suggestion;
     am_import_finding_add(plan, "joint_map", "%zu of %zu joints mapped to viewer joints (naming: %s)%s", sug->mapped,
-                          sug->count, sug->convention[0] ? sug->convention : "none recognised, topology only",
+                          sug->count,
+                          !am_string_empty(&sug->convention) ? am_str(&sug->convention)
+                                                             : "none recognised, topology only",
                           opts->retarget.map ? "; the map option applied over the suggestion" : "");
     for (size_t i = 0; i < sug->note_count; i++)
-        am_import_finding_add(plan, "joint_map_note", "%s", sug->notes[i]);
+        am_import_finding_add(plan, "joint_map_note", "%s", am_str(&sug->notes[i]));
     for (size_t i = 0; i < res.finding_count; i++)
         am_import_finding_add(plan, res.findings[i].level == AM_FINDING_WARNING ? "retarget_warning" : "retarget_note",
                               "%s", res.findings[i].text);
@@ -329,10 +331,10 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     for (size_t j = 0; !st && j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         am_import_map_entry *e = &plan->map[plan->map_count++];
-        snprintf(e->rig, sizeof e->rig, "%s", mj->rig_name);
+        snprintf(e->rig, sizeof e->rig, "%s", am_str(&mj->rig_name));
         snprintf(e->viewer, sizeof e->viewer, "%s", mj->target >= 0 ? skel->joints[mj->target].name : "");
         e->confidence = mj->confidence;
-        snprintf(e->reason, sizeof e->reason, "%s", mj->reason);
+        snprintf(e->reason, sizeof e->reason, "%s", am_str(&mj->reason));
         e->fallback = mj->source == AM_MAP_FALLBACK;
     }
     for (size_t i = 0; !st && i < res.rig_count; i++) {
@@ -495,7 +497,7 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
             o.loop_tolerance_deg = ro->loop_tolerance_deg; /* the same encoding (core/option.h) */
             o.loop_tolerance_m = 0;                        /* 1 cm per degree of it */
         }
-        am_bvh_stats bs;
+        am_bvh_stats bs = {0};
         if ((st = am_bvh_load(path, &b, err)))
             return st;
         am_joint_map map = {0};
@@ -524,6 +526,7 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
                 path, bs.loop.window_s, bs.loop.rot_deg,
                 bs.loop.rot_track >= 0 ? a.joints[bs.loop.rot_track].name : "-", bs.loop.pos_m,
                 bs.loop.pos_track >= 0 ? a.joints[bs.loop.pos_track].name : "-");
+        am_bvh_stats_free(&bs);
         am_joint_map_free(&map);
         am_bvh_free(&b);
         if (!st)

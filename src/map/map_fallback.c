@@ -33,7 +33,58 @@ typedef struct fb {
     int *memo;            /* body joint x bone: fit, -1 unknown */
     am_map_joint *saved;  /* snapshot for undo */
     bool *saved_taken;
+    /* Every reason text while the fallback runs: joints (and the undo snapshot) point into
+     * it, so a snapshot can be restored any number of times; copied out at the end. */
+    am_string *pool;
+    size_t pool_count, pool_cap;
+    bool pooled; /* the joints' reasons are in the pool */
+    bool nomem;  /* a reason or note could not be stored */
 } fb;
+
+/* Keep s (its text now the pool's). False when out of memory (s is freed). */
+static bool pool_keep(fb *f, am_string *s)
+{
+    if (f->pool_count == f->pool_cap) {
+        size_t cap = f->pool_cap ? 2 * f->pool_cap : 64;
+        am_string *grown = realloc(f->pool, cap * sizeof *grown);
+        if (!grown) {
+            am_string_free(s);
+            f->nomem = true;
+            return false;
+        }
+        f->pool = grown, f->pool_cap = cap;
+    }
+    f->pool[f->pool_count++] = *s;
+    return true;
+}
+
+/* The joints' reasons into the pool (before any snapshot), and back out as their own. */
+static void pool_take(fb *f)
+{
+    size_t cap = f->out->count + 64;
+    f->pool = malloc(cap * sizeof *f->pool);
+    if (!f->pool) {
+        f->nomem = true;
+        return;
+    }
+    f->pool_cap = cap;
+    for (size_t j = 0; j < f->out->count; j++)
+        f->pool[f->pool_count++] = f->out->joints[j].reason; /* room reserved: cannot fail */
+    f->pooled = true;
+}
+
+static void pool_give_back(fb *f)
+{
+    for (size_t j = 0; f->pooled && j < f->out->count; j++) {
+        am_string own = {0};
+        if (!am_string_copy(&own, &f->out->joints[j].reason))
+            f->nomem = true;
+        f->out->joints[j].reason = own;
+    }
+    am_string_list_free(f->pool, f->pool_count);
+    f->pool = NULL;
+    f->pool_count = f->pool_cap = 0;
+}
 
 /* --- relations ----------------------------------------------------------------------------- */
 
@@ -240,18 +291,25 @@ static void place(fb *f, int j, int v, const char *how)
     mj->confidence = FALLBACK_CONFIDENCE;
     f->taken[v] = true;
     int a = mapped_ancestor(f, j);
-    char below[200] = "at the top of the viewer skeleton";
-    if (a >= 0)
-        snprintf(below, sizeof below, "below %s ('%s')", f->skel->joints[f->out->joints[a].target].name,
-                 f->out->joints[a].rig_name);
     double deg = angle_deg(f, j, v);
     char dir[64] = "";
     if (deg >= 0)
         snprintf(dir, sizeof dir, ", its bone %.0f deg from that bone's default", deg);
-    /* the marker first: a long name truncating the reason must not lose it */
-    snprintf(mj->reason, sizeof mj->reason,
-             "fallback (a guess; the map option overrides it): %s; on the free viewer joint %s %s%s", how,
-             f->skel->joints[v].name, below, dir);
+    am_string reason = {0};
+    bool ok = a >= 0 ? am_string_setf(&reason,
+                                      "fallback (a guess; the map option overrides it): %s; on the free viewer joint "
+                                      "%s below %s ('%s')%s",
+                                      how, f->skel->joints[v].name, f->skel->joints[f->out->joints[a].target].name,
+                                      am_str(&f->out->joints[a].rig_name), dir)
+                     : am_string_setf(&reason,
+                                      "fallback (a guess; the map option overrides it): %s; on the free viewer joint "
+                                      "%s at the top of the viewer skeleton%s",
+                                      how, f->skel->joints[v].name, dir);
+    if (!ok)
+        f->nomem = true;
+    mj->reason = (am_string){0};
+    if (ok && pool_keep(f, &reason))
+        mj->reason = reason; /* the pool owns it */
 }
 
 static void save(fb *f)
@@ -302,7 +360,7 @@ static void release(fb *f, int r)
         mj->target = -1;
         mj->source = AM_MAP_NONE;
         mj->confidence = 0;
-        mj->reason[0] = '\0';
+        mj->reason = (am_string){0}; /* its text stays in the pool */
     }
 }
 
@@ -319,10 +377,11 @@ static void embed_hanging(fb *f, int j, int *st, int *sc)
         if (!over_limit(f, st, sc))
             return;
         restore(f);
-        am_map_suggestion_note(f->out,
-                               "fallback: '%s' and its branch left unmapped: embedding them would exceed %d joints "
-                               "per mesh",
-                               f->out->joints[j].rig_name, AM_MAX_JOINTS_PER_MESH);
+        if (!am_map_suggestion_note(f->out,
+                                    "fallback: '%s' and its branch left unmapped: embedding them would exceed %d "
+                                    "joints per mesh",
+                                    am_str(&f->out->joints[j].rig_name), AM_MAX_JOINTS_PER_MESH))
+            f->nomem = true;
         return;
     }
     /* no room below the mapped ancestor: give up the topology's guesses above, widest last */
@@ -332,11 +391,14 @@ static void embed_hanging(fb *f, int j, int *st, int *sc)
         release(f, r);
         int rf, rv = best_root(f, r, false, &rf);
         if (rv >= 0 && rf == f->need_below[r]) {
-            char how[200];
-            snprintf(how, sizeof how, "re-placed with the branch at '%s' (the topology's guess %s left no room for "
-                     "'%s')", f->out->joints[r].rig_name, was, f->out->joints[j].rig_name);
-            place(f, r, rv, how);
-            match_children(f, r, rv, true, how);
+            am_string how = {0};
+            if (!am_string_setf(&how, "re-placed with the branch at '%s' (the topology's guess %s left no room for "
+                                "'%s')", am_str(&f->out->joints[r].rig_name), was,
+                                am_str(&f->out->joints[j].rig_name)))
+                f->nomem = true;
+            place(f, r, rv, am_str(&how));
+            match_children(f, r, rv, true, am_str(&how));
+            am_string_free(&how);
             if (!over_limit(f, st, sc))
                 return;
         }
@@ -393,8 +455,10 @@ static void embed_single(fb *f, int j, int *st, int *sc)
     place(f, j, best, best_tier == 1 ? "no name or topology role" : NESTED);
     if (over_limit(f, st, sc)) {
         restore(f);
-        am_map_suggestion_note(f->out, "fallback: '%s' left unmapped: embedding it would exceed %d joints per mesh",
-                               f->out->joints[j].rig_name, AM_MAX_JOINTS_PER_MESH);
+        if (!am_map_suggestion_note(f->out,
+                                    "fallback: '%s' left unmapped: embedding it would exceed %d joints per mesh",
+                                    am_str(&f->out->joints[j].rig_name), AM_MAX_JOINTS_PER_MESH))
+            f->nomem = true;
     }
 }
 
@@ -413,16 +477,17 @@ static am_status warn_unembedded(fb *f, am_error *err)
         off[j] = true;
         o->unembedded_count++;
         size_t n = strlen(names);
-        if (n + strlen(o->joints[j].rig_name) + 8 < sizeof names)
-            snprintf(names + n, sizeof names - n, "%s'%s'", listed ? ", " : "", o->joints[j].rig_name), listed++;
+        if (n + o->joints[j].rig_name.length + 8 < sizeof names)
+            snprintf(names + n, sizeof names - n, "%s'%s'", listed ? ", " : "", am_str(&o->joints[j].rig_name)),
+                listed++;
         int a = mapped_ancestor(f, (int)j);
         char one[160];
-        if (a >= 0)
-            snprintf(one, sizeof one, "'%s' (%s)", o->joints[a].rig_name, f->skel->joints[o->joints[a].target].name);
-        else
-            snprintf(one, sizeof one, "the top mapped joint");
+        int len = a >= 0 ? snprintf(one, sizeof one, "'%s' (%s)", am_str(&o->joints[a].rig_name),
+                                    f->skel->joints[o->joints[a].target].name)
+                         : snprintf(one, sizeof one, "the top mapped joint");
         n = strlen(anc);
-        if (!strstr(anc, one) && n + strlen(one) + 3 < sizeof anc)
+        /* an ancestor whose name leaves no room is not listed (as the names past the room) */
+        if (len > 0 && (size_t)len < sizeof one && !strstr(anc, one) && n + strlen(one) + 3 < sizeof anc)
             snprintf(anc + n, sizeof anc - n, "%s%s", ancs++ ? ", " : "", one);
     }
     for (size_t mi = 0; mi < f->s->mesh_count && o->unembedded_count; mi++) {
@@ -442,18 +507,21 @@ static am_status warn_unembedded(fb *f, am_error *err)
         }
     }
     free(off);
-    if (!o->unembedded_count || o->warning_count >= AM_MAP_MAX_WARNINGS)
+    if (!o->unembedded_count)
         return AM_OK;
     char more[40] = "";
     if (listed < o->unembedded_count)
         snprintf(more, sizeof more, " and %zu more", o->unembedded_count - listed);
-    snprintf(
-        o->warnings[o->warning_count++], sizeof o->warnings[0],
+    am_string text = {0};
+    bool ok = am_string_setf(
+        &text,
         "no free viewer chain for %zu weighted joint%s: %s%s (%zu vertices, weight %.4g): their vertices follow "
         "their nearest mapped ancestor, %s, not their own motion; give a joint map (the map option) that places them",
         o->unembedded_count, o->unembedded_count == 1 ? "" : "s", names, more, o->unembedded_vertices,
         o->unembedded_weight, anc);
-    return AM_OK;
+    ok = ok && am_string_list_push(&o->warnings, &o->warning_count, &o->warning_cap, text.data);
+    am_string_free(&text);
+    return ok ? AM_OK : am_fail_nomem(err, "joint-map warning");
 }
 
 am_status am_map_fallback(const am_scene *s, const am_body *b, const am_axes *ax, const am_skeleton *skel,
@@ -476,6 +544,11 @@ am_status am_map_fallback(const am_scene *s, const am_body *b, const am_axes *ax
     am_status status = AM_OK;
     if (!f.sub_end || !f.need || !f.need_below || !f.user_off || !f.rig_bone || !f.viewer_bone || !f.blocked ||
         !f.used || !f.memo || !f.saved || !f.saved_taken || !st || !sc) {
+        status = am_fail_nomem(err, "joint-map fallback");
+        goto done;
+    }
+    pool_take(&f);
+    if (f.nomem) {
         status = am_fail_nomem(err, "joint-map fallback");
         goto done;
     }
@@ -538,6 +611,9 @@ am_status am_map_fallback(const am_scene *s, const am_body *b, const am_axes *ax
         sug->fallback_count += sug->joints[j].source == AM_MAP_FALLBACK;
     status = warn_unembedded(&f, err);
 done:
+    pool_give_back(&f);
+    if (!status && f.nomem)
+        status = am_fail_nomem(err, "joint-map fallback");
     free(f.sub_end);
     free(f.need);
     free(f.need_below);

@@ -56,16 +56,46 @@ typedef struct ctx {
     const am_skeleton *skel;
     am_map_suggestion *out;
     bool *taken; /* per skeleton joint */
+    bool nomem;  /* a reason or note could not be stored: the suggestion fails */
 } ctx;
 
 #define PART(p) (1u << (p))
 
-void am_map_suggestion_note(am_map_suggestion *o, const char *fmt, ...)
+bool am_map_suggestion_note(am_map_suggestion *o, const char *fmt, ...)
+{
+    am_string text = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = am_string_vsetf(&text, fmt, ap);
+    va_end(ap);
+    ok = ok && am_string_list_push(&o->notes, &o->note_count, &o->note_cap, text.data);
+    am_string_free(&text);
+    return ok;
+}
+
+/* A joint's reason; out of memory marks the suggestion failed. */
+static void set_reason(ctx *c, am_map_joint *mj, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_reason(ctx *c, am_map_joint *mj, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    am_rows_vadd((char *)o->notes, sizeof o->notes[0], AM_MAP_MAX_NOTES, &o->note_count, fmt, ap);
+    if (!am_string_vsetf(&mj->reason, fmt, ap))
+        c->nomem = true;
     va_end(ap);
+}
+
+/* More of a joint's reason, after what it says. */
+static void add_reason(ctx *c, am_map_joint *mj, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_reason(ctx *c, am_map_joint *mj, const char *fmt, ...)
+{
+    am_string more = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = am_string_vsetf(&more, fmt, ap);
+    va_end(ap);
+    if (!ok || !am_string_setf(&mj->reason, "%s%s", am_str(&mj->reason), am_str(&more)))
+        c->nomem = true;
+    am_string_free(&more);
 }
 
 static int joint_side(const am_body *b, int j)
@@ -105,13 +135,13 @@ static void assign(ctx *c, int j, const char *stock, unsigned want, const char *
     int t = am_skeleton_find_exact(c->skel, stock);
     if (t < 0)
         return;
-    char rtext[200];
+    char rtext[200]; /* a role: a fixed sentence with a chain number or two */
     va_list ap;
     va_start(ap, role);
     vsnprintf(rtext, sizeof rtext, role, ap);
     va_end(ap);
     if (c->taken[t]) {
-        snprintf(mj->reason, sizeof mj->reason, "topology: %s, but %s is already taken", rtext, stock);
+        set_reason(c, mj, "topology: %s, but %s is already taken", rtext, stock);
         return;
     }
     c->taken[t] = true;
@@ -124,21 +154,20 @@ static void assign(ctx *c, int j, const char *stock, unsigned want, const char *
         snprintf(conv, sizeof conv, "%s ", nm->convention);
     if (nm->part == AM_NAME_UNKNOWN) {
         mj->confidence = 0.75;
-        snprintf(mj->reason, sizeof mj->reason, "topology: %s", rtext);
+        set_reason(c, mj, "topology: %s", rtext);
     } else if (want & PART(nm->part)) {
         mj->confidence = 0.95;
-        snprintf(mj->reason, sizeof mj->reason, "%sname '%s' (%s%s%s) agrees with the topology: %s", conv, name,
+        set_reason(c, mj, "%sname '%s' (%s%s%s) agrees with the topology: %s", conv, name,
                  side_word(nm->side), nm->side ? " " : "", am_name_part_label(nm->part), rtext);
     } else {
         mj->confidence = 0.5;
-        snprintf(mj->reason, sizeof mj->reason, "topology: %s; the name '%s' says %s (the topology wins)", rtext, name,
+        set_reason(c, mj, "topology: %s; the name '%s' says %s (the topology wins)", rtext, name,
                  am_name_part_label(nm->part));
     }
     int side = joint_side(c->b, j);
     if (nm->side && side && nm->side != side) {
         mj->confidence = fmin(mj->confidence, 0.6);
-        size_t n = strlen(mj->reason);
-        snprintf(mj->reason + n, sizeof mj->reason - n, "; named %s but on the body's %s (%s) side: mapped by side",
+        add_reason(c, mj, "; named %s but on the body's %s (%s) side: mapped by side",
                  side_word(nm->side), side_word(side), side > 0 ? "+Y" : "-Y");
     }
 }
@@ -404,8 +433,9 @@ static void do_viewer_names(ctx *c)
                 mj->target = mt;
                 mj->source = AM_MAP_VIEWER_NAME;
                 mj->confidence = 0.6;
-                snprintf(mj->reason, sizeof mj->reason,
-                         "the viewer's name '%s' is %s, but the joint is on the body's %s (%s) side: mapped by side to %s",
+                set_reason(c, mj,
+                           "the viewer's name '%s' is %s, but the joint is on the body's %s (%s) side: mapped by "
+                           "side to %s",
                          name, canon, side_word(side), side > 0 ? "+Y" : "-Y", mirror);
                 c->taken[mt] = true;
             }
@@ -418,9 +448,9 @@ static void do_viewer_names(ctx *c)
         mj->source = AM_MAP_VIEWER_NAME;
         mj->confidence = 1.0;
         if (strcmp(name, canon) == 0)
-            snprintf(mj->reason, sizeof mj->reason, "the viewer's own joint name");
+            set_reason(c, mj, "the viewer's own joint name");
         else
-            snprintf(mj->reason, sizeof mj->reason, "'%s' is the viewer's alias of %s", name, canon);
+            set_reason(c, mj, "'%s' is the viewer's alias of %s", name, canon);
     }
 }
 
@@ -451,7 +481,7 @@ static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
             mj->target = -1;
             mj->source = AM_MAP_USER;
             mj->confidence = 0;
-            snprintf(mj->reason, sizeof mj->reason, "left unmapped by the map option");
+            set_reason(c, mj, "left unmapped by the map option");
             continue;
         }
         int t = am_skeleton_find(c->skel, e->stock_name);
@@ -465,14 +495,14 @@ static am_status apply_user(ctx *c, const am_joint_map *user, am_error *err)
                 o->target = -1;
                 o->source = AM_MAP_NONE;
                 o->confidence = 0;
-                snprintf(o->reason, sizeof o->reason, "its suggested target %s was given to '%s' by the map option",
+                set_reason(c, o, "its suggested target %s was given to '%s' by the map option",
                          c->skel->joints[t].name, e->rig_name);
             }
         }
         mj->target = t;
         mj->source = AM_MAP_USER;
         mj->confidence = 1.0;
-        snprintf(mj->reason, sizeof mj->reason, "given by the map option");
+        set_reason(c, mj, "given by the map option");
         c->taken[t] = true;
     }
     return AM_OK;
@@ -501,16 +531,18 @@ static void enforce_chains(ctx *c)
         int at = c->out->joints[a].target;
         if (am_skeleton_is_ancestor(c->skel, at, mj->target) || mj->source == AM_MAP_USER)
             continue;
-        am_map_suggestion_note(c->out,
-                               "'%s' -> %s dropped: its rig parent chain reaches '%s' -> %s, which is not a viewer "
-                               "ancestor of %s",
-                               mj->rig_name, c->skel->joints[mj->target].name, c->out->joints[a].rig_name,
-                               c->skel->joints[at].name, c->skel->joints[mj->target].name);
+        if (!am_map_suggestion_note(c->out,
+                                    "'%s' -> %s dropped: its rig parent chain reaches '%s' -> %s, which is not a "
+                                    "viewer ancestor of %s",
+                                    am_str(&mj->rig_name), c->skel->joints[mj->target].name,
+                                    am_str(&c->out->joints[a].rig_name), c->skel->joints[at].name,
+                                    c->skel->joints[mj->target].name))
+            c->nomem = true;
         c->taken[mj->target] = false;
         mj->target = -1;
         mj->source = AM_MAP_NONE;
         mj->confidence = 0;
-        snprintf(mj->reason, sizeof mj->reason, "dropped: the viewer joint it would take is not below %s",
+        set_reason(c, mj, "dropped: the viewer joint it would take is not below %s",
                  c->skel->joints[at].name);
     }
 }
@@ -550,14 +582,15 @@ static am_status enforce_limit(ctx *c, am_error *err)
         mj->target = -1;
         mj->source = AM_MAP_NONE;
         mj->confidence = 0;
-        snprintf(mj->reason, sizeof mj->reason, "dropped to stay within %d joints (it carries no weight)",
+        set_reason(c, mj, "dropped to stay within %d joints (it carries no weight)",
                  AM_MAX_JOINTS_PER_MESH);
         dropped++;
         n = closed_count(c);
     }
-    if (dropped)
-        am_map_suggestion_note(c->out, "%zu unweighted joints left unmapped to stay within %d joints per mesh",
-                               dropped, AM_MAX_JOINTS_PER_MESH);
+    if (dropped && !am_map_suggestion_note(c->out,
+                                           "%zu unweighted joints left unmapped to stay within %d joints per mesh",
+                                           dropped, AM_MAX_JOINTS_PER_MESH))
+        c->nomem = true;
     if (n > AM_MAX_JOINTS_PER_MESH)
         return am_fail(
             err, AM_ERR_INVALID,
@@ -581,7 +614,7 @@ static void explain_unmapped(ctx *c)
                     a = (int)k;
         }
         mj->weight_to = a >= 0 ? c->b->joints[a].node : -1;
-        if (!mj->reason[0]) {
+        if (am_string_empty(&mj->reason)) {
             const am_body_joint *bj = &c->b->joints[j];
             const char *why = "no role in the topology and no recognised name";
             if (bj->name.segment && bj->name.part != AM_NAME_UNKNOWN)
@@ -596,21 +629,20 @@ static void explain_unmapped(ctx *c)
                 why = "a further neck joint (the viewer has one, mNeck)";
             else if (bj->chain >= 0)
                 why = "beyond the joints the viewer chain offers";
-            snprintf(mj->reason, sizeof mj->reason, "unmapped: %s%s", why,
+            set_reason(c, mj, "unmapped: %s%s", why,
                      c->b->joints[j].weighted && mj->source != AM_MAP_USER
                          ? "; the fallback found no free viewer joint for it that keeps its chain"
                          : "");
         }
         if (a >= 0) {
-            size_t n = strlen(mj->reason);
-            snprintf(mj->reason + n, sizeof mj->reason - n,
-                     c->b->vertex_count ? "; its weights go to '%s' (%s)" : "; it moves with '%s' (%s)",
-                     c->out->joints[a].rig_name, c->skel->joints[c->out->joints[a].target].name);
+            add_reason(c, mj, c->b->vertex_count ? "; its weights go to '%s' (%s)" : "; it moves with '%s' (%s)",
+                       am_str(&c->out->joints[a].rig_name), c->skel->joints[c->out->joints[a].target].name);
         }
     }
 }
 
-static void pick_convention(am_map_suggestion *o, const am_body *b)
+/* False when out of memory. */
+static bool pick_convention(am_map_suggestion *o, const am_body *b)
 {
     /* counted per convention (a handful of names, joint_names.c), in the order first met,
      * so a tie goes to the convention of the earliest joint */
@@ -632,13 +664,15 @@ static void pick_convention(am_map_suggestion *o, const am_body *b)
             count[k]++;
     }
     size_t best = 0;
+    const char *picked = NULL;
     for (size_t k = 0; k < ns; k++)
         if (count[k] > best)
-            best = count[k], snprintf(o->convention, sizeof o->convention, "%s", seen[k]);
+            best = count[k], picked = seen[k];
     /* Unreal's _l/_r: named so when its own words appear (thigh_l, calf_l, upperarm_l) */
-    for (size_t j = 0; j < b->joint_count && strcmp(o->convention, "_l/_r") == 0; j++)
+    for (size_t j = 0; j < b->joint_count && picked && strcmp(picked, "_l/_r") == 0; j++)
         if (strcmp(b->joints[j].name.convention, "Unreal") == 0)
-            snprintf(o->convention, sizeof o->convention, "Unreal");
+            picked = "Unreal";
+    return !picked || am_string_set(&o->convention, picked);
 }
 
 /* Which nodes share their name with another (am_map_rig_name's rule for every node at once:
@@ -693,13 +727,18 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
         mj->target = -1;
         mj->weight_to = -1;
         const char *name = s->nodes[mj->node].name; /* as am_map_rig_name names it */
-        if (name[0] && !shared[mj->node])
-            snprintf(mj->rig_name, sizeof mj->rig_name, "%s", name);
-        else
-            snprintf(mj->rig_name, sizeof mj->rig_name, "#%d", am_scene_node_number(s, mj->node));
+        bool ok = name[0] && !shared[mj->node]
+                      ? am_string_set(&mj->rig_name, name)
+                      : am_string_setf(&mj->rig_name, "#%d", am_scene_node_number(s, mj->node));
+        if (!ok) {
+            free(taken);
+            free(shared);
+            am_map_suggestion_free(out);
+            return am_fail_nomem(err, "map suggestion");
+        }
     }
     free(shared);
-    ctx c = {s, b, ax, skel, out, taken};
+    ctx c = {s, b, ax, skel, out, taken, false};
     do_viewer_names(&c);
     if (b->pelvis >= 0)
         assign(&c, b->pelvis, "mPelvis", PART(AM_NAME_PELVIS) | PART(AM_NAME_ROOT), "%s",
@@ -729,9 +768,14 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
     /* what names and topology left of the weighted rig, into free viewer chains */
     if (!st)
         st = am_map_fallback(s, b, ax, skel, out, taken, err);
+    if (!st && c.nomem)
+        st = am_fail_nomem(err, "map suggestion reasons");
     if (!st) {
         explain_unmapped(&c);
-        pick_convention(out, b);
+        if (!pick_convention(out, b) || c.nomem)
+            st = am_fail_nomem(err, "map suggestion reasons");
+    }
+    if (!st) {
         for (size_t j = 0; j < out->count; j++)
             out->mapped += out->joints[j].target >= 0;
         if (out->mapped == 0)
@@ -772,7 +816,7 @@ am_status am_map_suggestion_to_map(const am_map_suggestion *sug, const am_body *
         const am_map_joint *mj = &sug->joints[j];
         if (mj->target >= 0) {
             am_joint_map_entry *e = &out->entries[out->count++];
-            e->rig_name = am_strdup(mj->rig_name);
+            e->rig_name = am_strdup(am_str(&mj->rig_name));
             e->stock_name = am_strdup(skel->joints[mj->target].name);
             if (!e->rig_name || !e->stock_name) {
                 am_joint_map_free(out);
@@ -782,8 +826,8 @@ am_status am_map_suggestion_to_map(const am_map_suggestion *sug, const am_body *
         int p = b->joints[j].parent;
         if (p >= 0) {
             am_rig_parent *rp = &out->parents[out->parent_count++];
-            rp->child = am_strdup(mj->rig_name);
-            rp->parent = am_strdup(sug->joints[p].rig_name);
+            rp->child = am_strdup(am_str(&mj->rig_name));
+            rp->parent = am_strdup(am_str(&sug->joints[p].rig_name));
             if (!rp->child || !rp->parent) {
                 am_joint_map_free(out);
                 return am_fail_nomem(err, "joint map");
@@ -827,13 +871,13 @@ am_status am_map_suggestion_write_json(const am_map_suggestion *sug, const am_bo
     for (size_t j = 0; j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         if (mj->target >= 0) {
-            json_object_set_new(joints, mj->rig_name, json_string(skel->joints[mj->target].name));
-            json_object_set_new(conf, mj->rig_name, json_real(floor(mj->confidence * 100 + 0.5) / 100));
+            json_object_set_new(joints, am_str(&mj->rig_name), json_string(skel->joints[mj->target].name));
+            json_object_set_new(conf, am_str(&mj->rig_name), json_real(floor(mj->confidence * 100 + 0.5) / 100));
         }
-        json_object_set_new(reasons, mj->rig_name, json_string(mj->reason));
+        json_object_set_new(reasons, am_str(&mj->rig_name), json_string(am_str(&mj->reason)));
         int p = b->joints[j].parent;
         if (p >= 0)
-            json_object_set_new(parents, mj->rig_name, json_string(sug->joints[p].rig_name));
+            json_object_set_new(parents, am_str(&mj->rig_name), json_string(am_str(&sug->joints[p].rig_name)));
     }
     return dump_json(root, out, err);
 }
@@ -842,7 +886,14 @@ void am_map_suggestion_free(am_map_suggestion *s)
 {
     if (!s)
         return;
+    for (size_t j = 0; j < s->count && s->joints; j++) {
+        am_string_free(&s->joints[j].rig_name);
+        am_string_free(&s->joints[j].reason);
+    }
     free(s->joints);
+    am_string_free(&s->convention);
+    am_string_list_free(s->notes, s->note_count);
+    am_string_list_free(s->warnings, s->warning_count);
     memset(s, 0, sizeof *s);
 }
 
@@ -897,7 +948,7 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
         json_array_append_new(conf, json_string(ax->conflicts[i]));
     json_object_set_new(a, "conflicts", conf);
     json_object_set_new(root, "axes", a);
-    json_object_set_new(root, "convention", json_string(sug->convention));
+    json_object_set_new(root, "convention", json_string(am_str(&sug->convention)));
     am_body_plan plan;
     am_body_plan_classify(s, b, ax, sug, skel, &plan);
     json_t *pj = am_body_plan_json(&plan);
@@ -907,27 +958,28 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
     for (size_t j = 0; j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         json_t *o = json_object();
-        json_object_set_new(o, "rig", json_string(mj->rig_name));
+        json_object_set_new(o, "rig", json_string(am_str(&mj->rig_name)));
         json_object_set_new(o, "target", mj->target >= 0 ? json_string(skel->joints[mj->target].name) : json_null());
         json_object_set_new(o, "confidence", json_real(floor(mj->confidence * 100 + 0.5) / 100));
-        json_object_set_new(o, "reason", json_string(mj->reason));
+        json_object_set_new(o, "reason", json_string(am_str(&mj->reason)));
         json_object_set_new(o, "fallback", json_boolean(mj->source == AM_MAP_FALLBACK));
         if (mj->target < 0)
             json_object_set_new(o, "weights_to",
-                                mj->weight_to >= 0 ? json_string(sug->joints[b->node_joint[mj->weight_to]].rig_name)
-                                                   : json_null());
+                                mj->weight_to >= 0
+                                    ? json_string(am_str(&sug->joints[b->node_joint[mj->weight_to]].rig_name))
+                                    : json_null());
         json_array_append_new(joints, o);
         if (mj->target >= 0)
-            json_object_set_new(map, mj->rig_name, json_string(skel->joints[mj->target].name));
+            json_object_set_new(map, am_str(&mj->rig_name), json_string(skel->joints[mj->target].name));
     }
     json_object_set_new(root, "joints", joints);
     json_t *notes = json_array();
     for (size_t i = 0; i < sug->note_count; i++)
-        json_array_append_new(notes, json_string(sug->notes[i]));
+        json_array_append_new(notes, json_string(am_str(&sug->notes[i])));
     json_object_set_new(root, "notes", notes);
     json_t *warnings = json_array();
     for (size_t i = 0; i < sug->warning_count; i++)
-        json_array_append_new(warnings, json_string(sug->warnings[i]));
+        json_array_append_new(warnings, json_string(am_str(&sug->warnings[i])));
     json_object_set_new(root, "warnings", warnings);
     json_object_set_new(root, "mapped", json_integer((json_int_t)sug->mapped));
     json_object_set_new(root, "fallback", json_integer((json_int_t)sug->fallback_count));

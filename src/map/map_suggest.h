@@ -45,6 +45,7 @@ extern "C" {
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/io.h"
 #include "map/axes.h"
@@ -63,32 +64,29 @@ typedef enum am_map_source {
 
 typedef struct am_map_joint {
     int node;              /* scene node */
-    char rig_name[128];    /* the name maps use (node name or "#N") */
+    am_string rig_name;    /* the name maps use (node name or "#N") */
     int target;            /* skeleton joint, -1 when unmapped */
     am_map_source source;
     double confidence;     /* 0..1 (0 when unmapped) */
-    char reason[320];
+    am_string reason;      /* one sentence: why this target (or none) */
     int weight_to;         /* unmapped: the node its weights move to, -1 when none */
 } am_map_joint;
-
-#define AM_MAP_MAX_NOTES 32
-#define AM_MAP_MAX_WARNINGS 4
 
 typedef struct am_map_suggestion {
     am_map_joint *joints;  /* one per body joint, same order */
     size_t count;
     size_t mapped;
-    char convention[32];   /* the naming convention most joints follow, "" when none */
-    char notes[AM_MAP_MAX_NOTES][320]; /* entries dropped or changed to pass the check */
-    size_t note_count;
+    am_string convention;  /* the naming convention most joints follow, "" when none */
+    am_string *notes;      /* entries dropped or changed to pass the check, every one */
+    size_t note_count, note_cap;
     /* The fallback: joints it placed, and weighted joints it found no room for (their
      * vertices follow their nearest mapped ancestor), with what they carry. */
     size_t fallback_count;
     size_t unembedded_count;
     size_t unembedded_vertices;  /* vertices with weight on any of them */
     double unembedded_weight;    /* the sum of those weights, as the file gives them */
-    char warnings[AM_MAP_MAX_WARNINGS][400]; /* fits a retarget finding */
-    size_t warning_count;
+    am_string *warnings;   /* each fits a retarget finding */
+    size_t warning_count, warning_cap;
 } am_map_suggestion;
 
 /* The name a map uses for a node: its name, or "#N" when empty or shared by another joint.
@@ -112,9 +110,10 @@ am_status am_map_suggestion_to_map(const am_map_suggestion *sug, const am_body *
  * (am_joint_map_load reads "joints" and "rig_parents"; the rest is for the reader). */
 am_status am_map_suggestion_write_json(const am_map_suggestion *sug, const am_body *body, const am_skeleton *skel,
                                        am_buf *out, am_error *err);
+/* Frees the joints, their names and reasons, the notes and the warnings; zeroed after. */
 void am_map_suggestion_free(am_map_suggestion *sug);
-/* Add a note to the suggestion (dropped past AM_MAP_MAX_NOTES). */
-void am_map_suggestion_note(am_map_suggestion *sug, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add a note to the suggestion. False when out of memory (the note is not added). */
+bool am_map_suggestion_note(am_map_suggestion *sug, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The three steps in one: body plan, axes (given or detected), sides, suggestion with
  * `user` over it. On failure nothing needs freeing. */

@@ -109,7 +109,8 @@ static am_status bind_report_json(const am_bind_result *r, const am_bind_skeleto
     json_object_set_new(root, "method", json_string(am_bind_method_name(r->method)));
     json_object_set_new(root, "height_m", json_real(r->height_m));
     for (size_t j = 0; j < skel->joint_count; j++)
-        json_array_append_new(joints, json_pack("{s:s, s:o, s:o, s:b, s:f}", "name", skel->joints[j].name, "head",
+        json_array_append_new(joints, json_pack("{s:s, s:o, s:o, s:b, s:f}", "name",
+                                                am_str(&skel->joints[j].name), "head",
                                                 vec(skel->joints[j].head), "tail", vec(skel->joints[j].tail), "held",
                                                 r->joint_held[j], "weight_sum", r->joint_weight_sum[j]));
     json_object_set_new(root, "joints", joints);
@@ -123,17 +124,18 @@ static am_status bind_report_json(const am_bind_result *r, const am_bind_skeleto
         json_t *e = json_pack("{s:I, s:I, s:I, s:b, s:I, s:s, s:s, s:o, s:o, s:I}", "vertices",
                               (json_int_t)I->vertex_count, "triangles", (json_int_t)I->triangle_count, "first_vertex",
                               (json_int_t)I->first_vertex, "closed", I->closed, "bones_held",
-                              (json_int_t)I->bones_held, "route", am_bind_route_name(I->route), "why", I->why, "min",
+                              (json_int_t)I->bones_held, "route", am_bind_route_name(I->route), "why",
+                              am_str(&I->why), "min",
                               vec(I->min), "max", vec(I->max), "unweighted_first_try",
                               (json_int_t)I->unweighted_first_try);
         if (I->rigid_joint >= 0)
-            json_object_set_new(e, "rigid_joint", json_string(skel->joints[I->rigid_joint].name));
+            json_object_set_new(e, "rigid_joint", json_string(am_str(&skel->joints[I->rigid_joint].name)));
         json_array_append_new(islands, e);
     }
     json_object_set_new(root, "islands", islands);
     json_object_set_new(root, "unweighted", json_integer((json_int_t)r->unweighted));
     for (size_t i = 0; i < r->warning_count; i++)
-        json_array_append_new(warnings, json_string(r->warnings[i]));
+        json_array_append_new(warnings, json_string(am_str(&r->warnings[i])));
     json_object_set_new(root, "warnings", warnings);
     json_object_set_new(root, "solve", json_pack("{s:I, s:I, s:i}", "unknowns", (json_int_t)r->solve_vertices,
                                                  "factor_nonzeros", (json_int_t)r->factor_nonzeros, "factorisations",
@@ -172,15 +174,15 @@ static am_status bind_report_text(const am_bind_result *r, const am_bind_skeleto
     for (size_t k = 0; k < r->island_count && !s && k < 64; k++) {
         const am_bind_island *I = &r->islands[k];
         s = am_buf_printf(out, err, "  island %zu: %zu welded vertices, %s, route %s: %s\n", k, I->vertex_count,
-                          I->closed ? "closed" : "open", am_bind_route_name(I->route), I->why);
+                          I->closed ? "closed" : "open", am_bind_route_name(I->route), am_str(&I->why));
     }
     if (!s && r->island_count > 64)
         s = am_buf_printf(out, err, "  ... %zu more islands (see the .bind.json)\n", r->island_count - 64);
     for (size_t j = 0; j < skel->joint_count && !s; j++)
         if (!r->joint_held[j])
-            s = am_buf_printf(out, err, "  joint %s: outside every island, no weight\n", skel->joints[j].name);
+            s = am_buf_printf(out, err, "  joint %s: outside every island, no weight\n", am_str(&skel->joints[j].name));
     for (size_t i = 0; i < r->warning_count && !s; i++)
-        s = am_buf_printf(out, err, "  warning: %s\n", r->warnings[i]);
+        s = am_buf_printf(out, err, "  warning: %s\n", am_str(&r->warnings[i]));
     return s;
 }
 
@@ -285,7 +287,7 @@ static am_status bones_outside(am_bind_run_result *out, const am_bind_skeleton *
     if (!names)
         return am_fail_nomem(err, "bind report");
     for (size_t j = 0; j < skel->joint_count; j++)
-        names[j] = skel->joints[j].name;
+        names[j] = am_str(&skel->joints[j].name);
     am_status s = am_quality_bones_outside(&out->quality, names, out->bind.joint_held, skel->joint_count, err);
     free(names);
     return s;

@@ -519,13 +519,15 @@ static am_status holds_report(const am_bench *b, const am_vec3 *rest_joints, am_
     bool ok = weighted && main_of && bind_of_skin;
     for (size_t j = 0; ok && j < sk.joint_count; j++) {
         double len = am_v3_dist(sk.joints[j].head, sk.joints[j].tail);
-        if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height || am_bind_joint_is_minor_kind(sk.joints[j].name))
+        if (!holds->joint_held[j] || len < AM_BIND_MAJOR_BONE * b->height ||
+            am_bind_joint_is_minor_kind(am_str(&sk.joints[j].name)))
             continue;
         if (weighted[j] || !am_bind_bone_is_empty(&sk, j, b->bind_pos, b->vertex_count, main_of, weighted, b->height))
             continue;
         if (am_quality_joint_left_empty(b, (size_t)skin_of[j], total))
             continue; /* an extended joint between weighted ones: left so on purpose */
-        if (!am_string_list_push(&r->empty_major, &r->empty_major_count, &r->empty_major_cap, sk.joints[j].name))
+        if (!am_string_list_push(&r->empty_major, &r->empty_major_count, &r->empty_major_cap,
+                                 am_str(&sk.joints[j].name)))
             ok = false;
     }
     free(weighted);

@@ -621,9 +621,9 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
         for (size_t i = 0; i < r->axes.conflict_count; i++)
             am_retarget_add_finding(r, AM_FINDING_WARNING, "%s", r->axes.conflicts[i]);
         for (size_t i = 0; i < r->suggestion.note_count; i++)
-            am_retarget_add_finding(r, AM_FINDING_NOTE, "%s", r->suggestion.notes[i]);
+            am_retarget_add_finding(r, AM_FINDING_NOTE, "%s", am_str(&r->suggestion.notes[i]));
         for (size_t i = 0; i < r->suggestion.warning_count; i++)
-            am_retarget_add_finding(r, AM_FINDING_WARNING, "%s", r->suggestion.warnings[i]);
+            am_retarget_add_finding(r, AM_FINDING_WARNING, "%s", am_str(&r->suggestion.warnings[i]));
         st = setup_joints(&c, err);
     }
     if (!st) {

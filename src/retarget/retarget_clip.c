@@ -345,7 +345,7 @@ static am_status report_unmapped(work *w, am_error *err)
                 c->r, AM_FINDING_WARNING,
                 "clip '%s' animates '%s', which is not mapped: its vertices follow '%s' (%s) and will be up to "
                 "%.4f m off",
-                w->clip->name, mj->rig_name, am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
+                w->clip->name, am_str(&mj->rig_name), am_map_rig_name(s, mj->weight_to, wn, sizeof wn),
                 t >= 0 ? c->skel->joints[c->m_joint[t]].name : "?", worst);
         }
     }

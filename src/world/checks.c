@@ -64,8 +64,9 @@ am_status am_world_check_anim(const uint8_t *data, size_t size, const am_skeleto
                 if (unknown_joints)
                     (*unknown_joints)++;
             } else if (is->severity != AM_ANIM_NOTE) {
-                s = is->offset != AM_NO_OFFSET ? am_fail_at(err, AM_ERR_INVALID, is->offset, "%s%s", is->msg, hint)
-                                               : am_fail(err, AM_ERR_INVALID, "%s%s", is->msg, hint);
+                s = is->offset != AM_NO_OFFSET
+                        ? am_fail_at(err, AM_ERR_INVALID, is->offset, "%s%s", am_str(&is->msg), hint)
+                        : am_fail(err, AM_ERR_INVALID, "%s%s", am_str(&is->msg), hint);
             }
         }
         am_anim_report_free(&rep); /* zeroed by validate even when it fails */

@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (am_anim_encode(&a, &out, &err) != AM_OK)
                 abort(); /* a converted anim must encode */
             am_buf_free(&out);
+            am_bvh_stats_free(&st);
             am_anim_free(&a);
         } else {
             am_fuzz_format(&err);

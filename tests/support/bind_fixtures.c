@@ -186,7 +186,7 @@ double *am_test_blender_weights(const char *size, const am_bind_skeleton *skel, 
             *rows = v + 1;
         bool found = false;
         for (size_t j = 0; j < nj; j++)
-            if (strcmp(skel->joints[j].name, c1 + 1) == 0) {
+            if (strcmp(am_str(&skel->joints[j].name), c1 + 1) == 0) {
                 w[v * nj + j] = strtod(c2 + 1, NULL);
                 found = true;
             }
@@ -263,7 +263,7 @@ double am_test_cross_side(const am_bind_result *r, const am_bind_skeleton *s, co
     for (size_t v = 0; v < r->vertex_count; v++) {
         double y = pos[3 * v + 1];
         for (int k = 0; k < r->count[v]; k++) {
-            const char *n = s->joints[r->joint[4 * v + k]].name;
+            const char *n = am_str(&s->joints[r->joint[4 * v + k]].name);
             bool left = strstr(n, "Left") != NULL, right = strstr(n, "Right") != NULL;
             if ((left && y < -band_m) || (right && y > band_m))
                 worst = fmax(worst, r->weight[4 * v + k]);
