@@ -61,7 +61,7 @@ static void write_quad(const char *dir, am_gf_model *m, char *path, size_t size)
 static const am_import_finding *finding(const am_import_report *r, const char *code)
 {
     for (size_t i = 0; i < r->finding_count; i++)
-        if (strcmp(r->findings[i].code, code) == 0)
+        if (strcmp(am_str(&r->findings[i].code), code) == 0)
             return &r->findings[i];
     return NULL;
 }
@@ -88,9 +88,9 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     /* the report: route, axes detected (legs hang along -Z, cm from the stature), the map */
     assert_int_equal(rep.route, AM_IMPORT_RETARGET);
     assert_int_equal(rep.part_count, 1);
-    assert_string_equal(rep.parts[0].name, "quad");
-    assert_non_null(strstr(rep.axes, "up +Z"));
-    assert_non_null(strstr(rep.axes, "forward -Y"));
+    assert_string_equal(am_str(&rep.parts[0].name), "quad");
+    assert_non_null(strstr(am_str(&rep.axes), "up +Z"));
+    assert_non_null(strstr(am_str(&rep.axes), "forward -Y"));
     assert_non_null(finding(&rep, "axes"));
     assert_non_null(finding(&rep, "joint_map"));
     assert_ge(rep.map_count, m.joint_count); /* every skin joint has its line */
@@ -98,20 +98,20 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     for (size_t w = 0; w < 3; w++) {
         bool seen = false;
         for (size_t i = 0; i < rep.map_count; i++)
-            seen |= strcmp(rep.map[i].rig, want[w][0]) == 0 && strcmp(rep.map[i].viewer, want[w][1]) == 0 &&
+            seen |= strcmp(am_str(&rep.map[i].rig), want[w][0]) == 0 && strcmp(am_str(&rep.map[i].viewer), want[w][1]) == 0 &&
                     rep.map[i].confidence > 0;
         if (!seen)
             fail_msg("the map does not send %s to %s", want[w][0], want[w][1]);
     }
     assert_int_equal(rep.motion_count, 1);
-    const char *motion = rep.motions[0];
+    const char *motion = am_str(&rep.motions[0]);
     /* placed on the viewer's pelvis: no pelvis override, rest exact */
     assert_false(rep.parts[0].pelvis_override);
     assert_lt(rep.parts[0].rest_error_m, 1e-4);
     assert_int_equal(rep.parts[0].anim_count, 1);
     assert_false(rep.parts[0].anims[0].exploded);
-    assert_true(rep.parts[0].pose_sheet[0] != '\0');
-    assert_true(exists(rep.parts[0].pose_sheet));
+    assert_true(!am_string_empty(&rep.parts[0].pose_sheet));
+    assert_true(exists(am_str(&rep.parts[0].pose_sheet)));
 
     /* the written files on the bench against the file's own meaning */
     snprintf(file, sizeof file, "%s/quad.llmesh", out);
@@ -147,7 +147,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     }
     size_t mapped = 0;
     for (size_t i = 0; i < rep.map_count; i++)
-        mapped += rep.map[i].viewer[0] != '\0';
+        mapped += !am_string_empty(&rep.map[i].viewer);
     print_message("quadruped (Z-up cm .glb) through animesh import: %zu of %zu joints mapped, worst %.6f m (%.1e of "
                   "%.2f m)\n",
                   mapped, rep.map_count, worst, worst / height, height);

@@ -261,13 +261,24 @@ bool am_body_plan_copy(am_body_plan *dst, const am_body_plan *src)
 static bool chain_names(const plan_ctx *c, int chain, am_string *out)
 {
     const am_body_chain *ch = &c->b->chains[chain];
-    char a[128], b[128];
-    a[0] = b[0] = '\0';
-    if (ch->count)
-        am_map_rig_name(c->s, c->b->joints[ch->joints[0]].node, a, sizeof a);
-    if (ch->mirror >= 0 && c->b->chains[ch->mirror].count)
-        am_map_rig_name(c->s, c->b->joints[c->b->chains[ch->mirror].joints[0]].node, b, sizeof b);
-    return am_string_setf(out, "%s%s%s", a, b[0] ? ", " : "", b);
+    int na = ch->count ? c->b->joints[ch->joints[0]].node : -1;
+    int nb = ch->mirror >= 0 && c->b->chains[ch->mirror].count ? c->b->joints[c->b->chains[ch->mirror].joints[0]].node
+                                                               : -1;
+    /* each name whole: room for the node's own name, or its "#N" */
+    size_t sa = na >= 0 ? strlen(c->s->nodes[na].name) + 32 : 1, sb = nb >= 0 ? strlen(c->s->nodes[nb].name) + 32 : 1;
+    char *a = malloc(sa), *b = malloc(sb);
+    bool ok = a && b;
+    if (ok) {
+        a[0] = b[0] = '\0';
+        if (na >= 0)
+            am_map_rig_name(c->s, na, a, sa);
+        if (nb >= 0)
+            am_map_rig_name(c->s, nb, b, sb);
+        ok = am_string_setf(out, "%s%s%s", a, b[0] ? ", " : "", b);
+    }
+    free(a);
+    free(b);
+    return ok;
 }
 
 /* Lowest point of a chain (and its mirror) along up, from `from`. */
