@@ -380,8 +380,8 @@ static void test_long_joint_names_are_kept_whole_through_a_copy(void **state)
     char left[301], right[301];
     memset(left, 'x', 300);
     memset(right, 'x', 300);
-    memcpy(left + 292, "ShoulderL", 8);
-    memcpy(right + 292, "ShoulderR", 8);
+    memcpy(left, "ShoulderL_", 10);
+    memcpy(right, "ShoulderR_", 10);
     left[300] = right[300] = '\0';
     size_t renamed = 0;
     for (size_t i = 0; i < s.node_count; i++) {
@@ -406,6 +406,7 @@ static void test_long_joint_names_are_kept_whole_through_a_copy(void **state)
     am_map_suggestion_free(&sug);
     am_body_free(&body);
     am_scene_free(&s);
+    print_message("long names: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
     const am_body_plan_limb *fore = limb(&p, AM_LIMB_FORELEG);
     assert_non_null(fore);
     char want[700];
