@@ -278,12 +278,59 @@ static void test_cli_clip_by_written_name(void **state)
     am_test_rmtree(dir);
 }
 
+/* The report keeps its texts whole: a model over 700 characters deep (the report's source
+ * held 512 bytes, a motion's source 256 with the path cut at 200) comes back exactly as
+ * given in the report, its JSON and its motion's source. */
+static void test_report_keeps_a_long_source_path_whole(void **state)
+{
+    (void)state;
+    char dir[256], deep[1024], path[1200], out[400];
+    am_test_tmpdir(dir, sizeof dir);
+    size_t n = (size_t)snprintf(deep, sizeof deep, "%s", dir);
+    char part[101];
+    memset(part, 'd', 100);
+    part[100] = '\0';
+    while (n < 720) {
+        n += (size_t)snprintf(deep + n, sizeof deep - n, "/%s", part);
+        assert_int_equal(mkdir(deep, 0755), 0);
+    }
+    am_gf_model m;
+    write_quad(deep, &m, path, sizeof path);
+    am_gf_model_free(&m);
+    assert_true(strlen(path) > 720);
+    snprintf(out, sizeof out, "%s/out", dir);
+
+    am_import_options opts = {0}; /* zeroed: the defaults */
+    am_import_report rep;
+    am_error err;
+    am_error_clear(&err);
+    char msg[AM_ERROR_TEXT_MAX];
+    if (am_import_file(path, &g_skel, &opts, out, &rep, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    assert_string_equal(am_str(&rep.source), path);
+    assert_int_equal(rep.source.length, strlen(path));
+    assert_int_equal(rep.motion_count, 1);
+    const char *msrc = am_str(&rep.motion_info[0].source);
+    assert_int_equal(strncmp(msrc, path, strlen(path)), 0); /* "PATH clip 'NAME'" */
+    assert_non_null(strstr(msrc + strlen(path), " clip '"));
+    am_buf b = {0};
+    assert_int_equal(am_import_report_json(&rep, &b, &err), AM_OK);
+    assert_int_equal(am_buf_append(&b, "", 1, &err), AM_OK);
+    char want[1300];
+    snprintf(want, sizeof want, "\"source\": \"%s\"", path);
+    assert_non_null(strstr((const char *)b.data, want));
+    am_buf_free(&b);
+    am_import_report_free(&rep);
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadruped_imports_through_the_retarget_route),
         cmocka_unit_test(test_cli_retarget_json_and_refusals),
         cmocka_unit_test(test_cli_clip_by_written_name),
+        cmocka_unit_test(test_report_keeps_a_long_source_path_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

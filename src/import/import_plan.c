@@ -506,6 +506,7 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
                 "from-model (a BVH: anim from-bvh)",
                 scene->clip_count, scene->clip_count == 1 ? "" : "s");
         am_error_where(err, "%s", am_str(&plan->source));
+        am_import_plan_free(plan);
         return AM_ERR_INVALID;
     }
     if (skinned == 0) {
@@ -516,6 +517,7 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
                 scene->format == AM_SCENE_FORMAT_COLLADA ? "<controller> skin" : "skin",
                 scene->mesh_count == 1 ? "it" : "them");
         am_error_where(err, "%s", am_str(&plan->source));
+        am_import_plan_free(plan);
         return AM_ERR_INVALID;
     }
     /* THE route decision. */

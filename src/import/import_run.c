@@ -925,7 +925,8 @@ static bool report_from_plan(const am_import_plan *plan, am_import_report *rep)
         rep->motion_info = calloc(plan->motion_count, sizeof *rep->motion_info);
         if (!rep->motions || !rep->motion_info)
             return true;
-        for (size_t m = 0; m < plan->motion_count; m++, rep->motion_count++)
+        rep->motion_count = plan->motion_count; /* zeroed: freed whole or not */
+        for (size_t m = 0; m < plan->motion_count; m++)
             if (!am_string_copy(&rep->motions[m], &plan->motions[m].name) ||
                 !am_import_motion_copy(&rep->motion_info[m], &plan->motions[m], false))
                 return true;
@@ -935,8 +936,8 @@ static bool report_from_plan(const am_import_plan *plan, am_import_report *rep)
     if (plan->finding_count) {
         if (!(rep->findings = calloc(plan->finding_count, sizeof *rep->findings)))
             return true;
-        rep->finding_cap = plan->finding_count;
-        for (size_t i = 0; i < plan->finding_count; i++, rep->finding_count++)
+        rep->finding_count = rep->finding_cap = plan->finding_count;
+        for (size_t i = 0; i < plan->finding_count; i++)
             if (!am_string_copy(&rep->findings[i].code, &plan->findings[i].code) ||
                 !am_string_copy(&rep->findings[i].text, &plan->findings[i].text))
                 return true;
@@ -944,7 +945,8 @@ static bool report_from_plan(const am_import_plan *plan, am_import_report *rep)
     if (plan->map_count) {
         if (!(rep->map = calloc(plan->map_count, sizeof *rep->map)))
             return true;
-        for (size_t i = 0; i < plan->map_count; i++, rep->map_count++) {
+        rep->map_count = plan->map_count;
+        for (size_t i = 0; i < plan->map_count; i++) {
             am_import_map_entry *e = &rep->map[i];
             const am_import_map_entry *f = &plan->map[i];
             e->confidence = f->confidence;
