@@ -280,7 +280,9 @@ static void test_cli_clip_by_written_name(void **state)
 
 /* The report keeps its texts whole: a model over 700 characters deep (the report's source
  * held 512 bytes, a motion's source 256 with the path cut at 200) comes back exactly as
- * given in the report, its JSON and its motion's source. */
+ * given in the report, its JSON and its motion's source. A motion file of an 80-character
+ * stem is named within an inventory name's 63 bytes, and a finding keeps the whole name
+ * (the struct used to cut it at 63 silently). */
 static void test_report_keeps_a_long_source_path_whole(void **state)
 {
     (void)state;
@@ -301,6 +303,21 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
     snprintf(out, sizeof out, "%s/out", dir);
 
     am_import_options opts = {0}; /* zeroed: the defaults */
+    char real[4096], long_anim[1400], stem[81];
+    memset(stem, 'm', 80);
+    stem[80] = '\0';
+    snprintf(long_anim, sizeof long_anim, "%s/%s.anim", dir, stem);
+    am_test_shared_path(real, sizeof real, "data/realdata/bento_reset_bones_and_attachments.anim");
+    size_t anim_size;
+    uint8_t *bytes = am_test_slurp(real, &anim_size);
+    FILE *fa = fopen(long_anim, "wb");
+    assert_non_null(fa);
+    assert_int_equal(fwrite(bytes, 1, anim_size, fa), anim_size);
+    assert_int_equal(fclose(fa), 0);
+    free(bytes);
+    const char *anims[] = {long_anim};
+    opts.anim_paths = anims;
+    opts.anim_count = 1;
     am_import_report rep;
     am_error err;
     am_error_clear(&err);
@@ -309,10 +326,19 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     assert_string_equal(am_str(&rep.source), path);
     assert_int_equal(rep.source.length, strlen(path));
-    assert_int_equal(rep.motion_count, 1);
+    assert_int_equal(rep.motion_count, 2);
     const char *msrc = am_str(&rep.motion_info[0].source);
     assert_int_equal(strncmp(msrc, path, strlen(path)), 0); /* "PATH clip 'NAME'" */
     assert_non_null(strstr(msrc + strlen(path), " clip '"));
+    /* the motion file's: its source whole, its name the stem's first 63 bytes, said */
+    assert_string_equal(am_str(&rep.motion_info[1].source), long_anim);
+    assert_int_equal(rep.motions[1].length, 63);
+    assert_int_equal(strncmp(am_str(&rep.motions[1]), stem, 63), 0);
+    const am_import_finding *shortened = finding(&rep, "motion_name_shortened");
+    assert_non_null(shortened);
+    char said[200];
+    snprintf(said, sizeof said, "motion '%s': named '%.63s'", stem, stem);
+    assert_non_null(strstr(am_str(&shortened->text), said));
     am_buf b = {0};
     assert_int_equal(am_import_report_json(&rep, &b, &err), AM_OK);
     assert_int_equal(am_buf_append(&b, "", 1, &err), AM_OK);

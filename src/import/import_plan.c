@@ -716,6 +716,20 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
 
 static bool unique_name(am_import_plan *plan, size_t at);
 
+/* An inventory name's longest (world/oar.h). */
+#define INVENTORY_NAME_MAX 63
+
+/* How many bytes of text (length n) fit in `max`, cut before a UTF-8 character, not inside. */
+static size_t inventory_cut(const char *text, size_t n, size_t max)
+{
+    if (n <= max)
+        return n;
+    size_t k = max;
+    while (k > 0 && ((unsigned char)text[k] & 0xC0) == 0x80)
+        k--;
+    return k;
+}
+
 static bool is_model_motion(const char *ref) { return !has_ext(ref, ".anim") && !has_ext(ref, ".bvh"); }
 
 /* A .bvh made on another skeleton (its root is no viewer name: CMU's Hips): retargeted by
@@ -787,6 +801,17 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
 static bool unique_name(am_import_plan *plan, size_t at)
 {
     am_import_motion *m = &plan->motions[at];
+    /* The name is an inventory name (world/oar.h: 1..63 bytes): a longer one is shortened
+     * at a character boundary, and the finding keeps the whole. The suffix of a clash keeps
+     * it within them (the old cut at the struct's 64 bytes said nothing). */
+    size_t keep = inventory_cut(am_str(&m->name), m->name.length, INVENTORY_NAME_MAX);
+    if (keep < m->name.length) {
+        am_import_finding_add(plan, "motion_name_shortened",
+                              "motion '%s': named '%.*s' (an inventory name holds at most %d bytes)", am_str(&m->name),
+                              (int)keep, am_str(&m->name), INVENTORY_NAME_MAX);
+        if (!am_string_setn(&m->name, am_str(&m->name), keep))
+            return false;
+    }
     am_string stem = {0};
     if (!am_string_copy(&stem, &m->name))
         return false;
@@ -799,7 +824,11 @@ static bool unique_name(am_import_plan *plan, size_t at)
             clash = strcmp(am_str(&plan->motions[j].name), am_str(&m->name)) == 0;
         if (!clash)
             break;
-        if (!(ok = am_string_setf(&m->name, "%s_%zu", am_str(&stem), k)))
+        char suffix[24];
+        int sn = snprintf(suffix, sizeof suffix, "_%zu", k);
+        size_t room = INVENTORY_NAME_MAX - (size_t)sn;
+        int n = (int)inventory_cut(am_str(&stem), stem.length, room);
+        if (!(ok = am_string_setf(&m->name, "%.*s%s", n, am_str(&stem), suffix)))
             break;
     }
     am_string_free(&stem);

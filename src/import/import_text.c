@@ -88,6 +88,8 @@ static const finding_kind kinds[] = {
      "look at the wrap in the preview if the change is large"},
     {"merged_faces", false, "nothing: each part's material is a face of the one asset (at most 8)"},
     {"body_plan", false, "nothing: how the creature's limbs were read (docs/map.md \"Body plans\")"},
+    {"motion_name_shortened", false,
+     "nothing; rename the clip or file (63 bytes at most) to choose the motion's name yourself"},
     {"motion_body_plan", true,
      "leave that motion out, or use one made for this creature's body plan (it was "
      "taken only because of the allow_body_mismatch option)"},
