@@ -282,7 +282,8 @@ static void test_cli_clip_by_written_name(void **state)
  * held 512 bytes, a motion's source 256 with the path cut at 200) comes back exactly as
  * given in the report, its JSON and its motion's source. A motion file of an 80-character
  * stem is named within an inventory name's 63 bytes, and a finding keeps the whole name
- * (the struct used to cut it at 63 silently). */
+ * (the struct used to cut it at 63 silently); given 17 times, with the model's clip 18
+ * motions, every one in the report (it listed the first 16). */
 static void test_report_keeps_a_long_source_path_whole(void **state)
 {
     (void)state;
@@ -315,9 +316,11 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
     assert_int_equal(fwrite(bytes, 1, anim_size, fa), anim_size);
     assert_int_equal(fclose(fa), 0);
     free(bytes);
-    const char *anims[] = {long_anim};
+    const char *anims[17];
+    for (size_t i = 0; i < 17; i++)
+        anims[i] = long_anim;
     opts.anim_paths = anims;
-    opts.anim_count = 1;
+    opts.anim_count = 17;
     am_import_report rep;
     am_error err;
     am_error_clear(&err);
@@ -326,7 +329,7 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     assert_string_equal(am_str(&rep.source), path);
     assert_int_equal(rep.source.length, strlen(path));
-    assert_int_equal(rep.motion_count, 2);
+    assert_int_equal(rep.motion_count, 18);
     const char *msrc = am_str(&rep.motion_info[0].source);
     assert_int_equal(strncmp(msrc, path, strlen(path)), 0); /* "PATH clip 'NAME'" */
     assert_non_null(strstr(msrc + strlen(path), " clip '"));
@@ -339,11 +342,22 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
     char said[200];
     snprintf(said, sizeof said, "motion '%s': named '%.63s'", stem, stem);
     assert_non_null(strstr(am_str(&shortened->text), said));
+    /* the same file again: NAME_2 .. NAME_17, each within the 63 bytes, each its .anim */
+    assert_int_equal(rep.motions[17].length, 63);
+    assert_int_equal(strncmp(am_str(&rep.motions[17]), stem, 60), 0);
+    assert_string_equal(am_str(&rep.motions[17]) + 60, "_17");
+    assert_string_equal(am_str(&rep.motion_info[17].name), am_str(&rep.motions[17]));
+    size_t written_anims = 0;
+    for (size_t i = 0; i < rep.written_count; i++)
+        written_anims += strstr(am_str(&rep.written[i]), ".anim") != NULL;
+    assert_int_equal(written_anims, 18);
     am_buf b = {0};
     assert_int_equal(am_import_report_json(&rep, &b, &err), AM_OK);
     assert_int_equal(am_buf_append(&b, "", 1, &err), AM_OK);
     char want[1300];
     snprintf(want, sizeof want, "\"source\": \"%s\"", path);
+    assert_non_null(strstr((const char *)b.data, want));
+    snprintf(want, sizeof want, "\"%s\"", am_str(&rep.motions[17])); /* the 18th, in "motions" */
     assert_non_null(strstr((const char *)b.data, want));
     am_buf_free(&b);
     am_import_report_free(&rep);
