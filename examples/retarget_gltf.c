@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         printf("%s: %s route, %zu part(s), %zu motion(s)\n", model, am_import_route_name(report.route),
                report.part_count, report.motion_count);
         for (size_t i = 0; i < report.written_count; i++)
-            printf("wrote %s\n", report.written[i]);
+            printf("wrote %s\n", am_str(&report.written[i]));
     }
     am_import_report_free(&report);
     am_skeleton_free(&skel);

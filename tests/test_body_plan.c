@@ -7,6 +7,7 @@
  * limbs that disagree, and taken with --allow-body-mismatch; a quadruped's clip onto the
  * stock avatar likewise. The report poses a quadruped as one (foreleg forward, sit, tail
  * swing; no "arm down"), a biped with the humanoid set, a winged creature with its wings. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ static void import_plan(const char *path, am_body_plan *out)
     am_import_plan plan;
     if (am_import_plan_make(&s, &g_skel, &opts, &plan, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
-    *out = plan.body_plan;
+    assert_true(am_body_plan_copy(out, &plan.body_plan)); /* its own texts: the plan's go with it */
     am_import_plan_free(&plan);
     am_scene_free(&s);
 }
@@ -111,7 +112,7 @@ static void assert_limb(const am_body_plan *p, am_limb_role role, const char *a,
     const am_body_plan_limb *l = limb(p, role);
     if (!l)
         fail_msg("no %s in a %s: %s", am_limb_role_label(role), am_body_plan_label(p->kind), p->evidence);
-    if (!strstr(l->joints, a) || (b && !strstr(l->joints, b)))
+    if (!strstr(am_str(&l->joints), a) || (b && !strstr(am_str(&l->joints), b)))
         fail_msg("%s are '%s', expected %s and %s", am_limb_role_label(role), l->joints, a, b ? b : "-");
 }
 
@@ -123,15 +124,15 @@ static void test_quadruped_fixtures_are_quadrupeds_with_their_forelegs_named(voi
 
     /* the glTF quadruped through the retarget route: shoulders reach the ground */
     write_quad(dir, glb, sizeof glb);
-    am_body_plan p;
+    am_body_plan p = {0};
     import_plan(glb, &p);
-    print_message("quad.glb: %s (%s)\n", am_body_plan_label(p.kind), p.evidence);
+    print_message("quad.glb: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
     assert_int_equal(p.kind, AM_PLAN_QUADRUPED);
     assert_int_equal(p.leg_pairs, 2);
     assert_limb(&p, AM_LIMB_FORELEG, "ShoulderL", "ShoulderR");
     assert_limb(&p, AM_LIMB_HINDLEG, "ThighL", "ThighR");
     assert_null(limb(&p, AM_LIMB_ARM));
-    assert_non_null(strstr(p.evidence, "forelegs' lowest joint is 0.00 hip heights above the feet"));
+    assert_non_null(strstr(am_str(&p.evidence), "forelegs' lowest joint is 0.00 hip heights above the feet"));
     /* the forelegs drive the viewer's arm chain, the hind legs its legs (map_suggest.h) */
     assert_int_equal(limb(&p, AM_LIMB_FORELEG)->viewer, AM_VIEWER_ARMS);
     assert_int_equal(limb(&p, AM_LIMB_HINDLEG)->viewer, AM_VIEWER_LEGS);
@@ -140,11 +141,12 @@ static void test_quadruped_fixtures_are_quadrupeds_with_their_forelegs_named(voi
     skin_fixture(dir);
     snprintf(dae, sizeof dae, "%s/q/quadruped.dae", dir);
     import_plan(dae, &p);
-    print_message("quadruped.json as COLLADA: %s (%s)\n", am_body_plan_label(p.kind), p.evidence);
+    print_message("quadruped.json as COLLADA: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
     assert_int_equal(p.kind, AM_PLAN_QUADRUPED);
     assert_limb(&p, AM_LIMB_FORELEG, "mHipLeft", "mHipRight");
     assert_limb(&p, AM_LIMB_HINDLEG, "mHindLimb1Left", "mHindLimb1Right");
     assert_limb(&p, AM_LIMB_TAIL, "mTail1", NULL);
+    am_body_plan_free(&p);
 
     /* map suggest prints it, and its JSON carries it */
     char out[16384];
@@ -175,17 +177,18 @@ static void test_real_avatars_and_mixamo_clips_are_bipeds(void **state)
         char path[4096];
         am_test_shared_path(path, sizeof path, cases[i].file);
         am_test_skip_if_missing(path);
-        am_body_plan p;
+        am_body_plan p = {0};
         if (cases[i].import)
             import_plan(path, &p);
         else
             suggest_plan(path, &p);
-        print_message("%s: %s (%s)\n", cases[i].file, am_body_plan_label(p.kind), p.evidence);
+        print_message("%s: %s (%s)\n", cases[i].file, am_body_plan_label(p.kind), am_str(&p.evidence));
         assert_int_equal(p.kind, AM_PLAN_BIPED);
         assert_int_equal(p.leg_pairs, 1);
         assert_limb(&p, AM_LIMB_LEG, cases[i].leg, NULL);
         assert_limb(&p, AM_LIMB_ARM, cases[i].arm, NULL);
         assert_null(limb(&p, AM_LIMB_WING));
+        am_body_plan_free(&p);
     }
 }
 
@@ -309,7 +312,7 @@ static void test_report_poses_come_from_the_body_plan(void **state)
     }
     am_body_plan p;
     am_body_plan_from_viewer(&g_skel, w, rest, &p);
-    print_message("stock avatar: %s (%s)\n", am_body_plan_label(p.kind), p.evidence);
+    print_message("stock avatar: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
     assert_int_equal(p.kind, AM_PLAN_BIPED);
     assert_limb(&p, AM_LIMB_ARM, "mCollarLeft", "mCollarRight");
     am_quality_pose *poses;
@@ -325,6 +328,7 @@ static void test_report_poses_come_from_the_body_plan(void **state)
 
     w[am_skeleton_find_exact(&g_skel, "mWing1Left")] = true;
     w[am_skeleton_find_exact(&g_skel, "mWing1Right")] = true;
+    am_body_plan_free(&p);
     am_body_plan_from_viewer(&g_skel, w, rest, &p);
     assert_int_equal(p.kind, AM_PLAN_WINGED);
     assert_limb(&p, AM_LIMB_WING, "mWing1Left", "mWing1Right");
@@ -346,13 +350,85 @@ static void test_report_poses_come_from_the_body_plan(void **state)
     static const char *const hind[] = {"mHindLimb1Left", "mHindLimb1Right", "mHindLimb2Left", "mHindLimb2Right"};
     for (size_t i = 0; i < 4; i++)
         w[am_skeleton_find_exact(&g_skel, hind[i])] = true;
+    am_body_plan_free(&p);
     am_body_plan_from_viewer(&g_skel, w, rest, &p);
-    print_message("with hind limbs: %s (%s)\n", am_body_plan_label(p.kind), p.evidence);
+    print_message("with hind limbs: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
     assert_int_equal(p.kind, AM_PLAN_QUADRUPED);
     assert_true(am_body_plan_mismatch(&avatar, &p, why, sizeof why));
     assert_non_null(strstr(why, "a biped motion onto a quadruped:"));
+    am_body_plan_free(&p);
+    am_body_plan_free(&avatar);
     free(w);
     free(rest);
+}
+
+/* A plan's texts are its own and whole: a rig's joint names of 300 characters (the limb's
+ * joints were cut at 160, the evidence at 600) come through classification, a copy and the
+ * JSON unchanged, and the copy outlives the original. */
+static void test_long_joint_names_are_kept_whole_through_a_copy(void **state)
+{
+    (void)state;
+    char dir[256], glb[512];
+    am_test_tmpdir(dir, sizeof dir);
+    write_quad(dir, glb, sizeof glb);
+    am_scene s;
+    am_error err;
+    char msg[AM_ERROR_TEXT_MAX];
+    if (am_scene_load(glb, &s, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    /* the shoulders renamed: 300 characters each, still a left and a right side */
+    char left[301], right[301];
+    memset(left, 'x', 300);
+    memset(right, 'x', 300);
+    memcpy(left, "ShoulderL_", 10);
+    memcpy(right, "ShoulderR_", 10);
+    left[300] = right[300] = '\0';
+    size_t renamed = 0;
+    for (size_t i = 0; i < s.node_count; i++) {
+        const char *nm = s.nodes[i].name;
+        if (nm && (strcmp(nm, "ShoulderL") == 0 || strcmp(nm, "ShoulderR") == 0)) {
+            char *n = strdup(nm[8] == 'L' ? left : right);
+            assert_non_null(n);
+            free(s.nodes[i].name);
+            s.nodes[i].name = n;
+            renamed++;
+        }
+    }
+    assert_int_equal(renamed, 2);
+    am_body body;
+    am_axes axes;
+    am_map_suggestion sug;
+    am_axes_options ao = {0};
+    if (am_map_suggest_scene(&s, &g_skel, &ao, NULL, &body, &axes, &sug, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    am_body_plan p = {0}, copy = {0};
+    assert_true(am_body_plan_classify(&s, &body, &axes, &sug, &g_skel, &p));
+    am_map_suggestion_free(&sug);
+    am_body_free(&body);
+    am_scene_free(&s);
+    print_message("long names: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
+    const am_body_plan_limb *fore = limb(&p, AM_LIMB_FORELEG);
+    assert_non_null(fore);
+    char want[700];
+    snprintf(want, sizeof want, "%s, %s", left, right);
+    assert_string_equal(am_str(&fore->joints), want);
+    assert_int_equal(fore->joints.length, 602);
+    assert_true(p.evidence.length > 600);
+    assert_non_null(strstr(am_str(&p.evidence), want));
+    assert_true(am_body_plan_copy(&copy, &p));
+    char *evidence = strdup(am_str(&p.evidence));
+    assert_non_null(evidence);
+    am_body_plan_free(&p);
+    assert_null(p.evidence.data); /* freed: the plan is empty again */
+    assert_string_equal(am_str(&limb(&copy, AM_LIMB_FORELEG)->joints), want);
+    assert_string_equal(am_str(&copy.evidence), evidence);
+    json_t *j = am_body_plan_json(&copy);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "evidence")), evidence);
+    json_decref(j);
+    free(evidence);
+    am_body_plan_free(&copy);
+    am_test_rmtree(dir);
 }
 
 int main(void)
@@ -360,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadruped_fixtures_are_quadrupeds_with_their_forelegs_named),
         cmocka_unit_test(test_real_avatars_and_mixamo_clips_are_bipeds),
+        cmocka_unit_test(test_long_joint_names_are_kept_whole_through_a_copy),
         cmocka_unit_test(test_a_mixamo_clip_onto_the_quadruped_is_refused_then_allowed),
         cmocka_unit_test(test_report_poses_come_from_the_body_plan),
     };

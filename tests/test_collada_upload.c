@@ -717,10 +717,10 @@ static void check_file(const char *path, size_t want_skins)
     for (size_t i = 0; i < rep.part_count; i++) {
         const upload *up = NULL;
         for (size_t k = 0; k < n && !up; k++)
-            if (strcmp(ups[k].mesh, rep.parts[i].meshes) == 0)
+            if (strcmp(ups[k].mesh, am_str(&rep.parts[i].meshes)) == 0)
                 up = &ups[k];
         assert_non_null(up);
-        snprintf(file, sizeof file, "%s/%s.llmesh", dir, rep.parts[i].name);
+        snprintf(file, sizeof file, "%s/%s.llmesh", dir, am_str(&rep.parts[i].name));
         am_mesh_asset a;
         assert_int_equal(am_mesh_asset_load(file, &a, &err), AM_OK);
         compare_asset(up, &a, 1e-6, &checked);

@@ -63,7 +63,7 @@ static void done(run *r)
 static const am_import_finding *finding(const am_import_report *r, const char *code, const char *needle)
 {
     for (size_t i = 0; i < r->finding_count; i++)
-        if (strcmp(r->findings[i].code, code) == 0 && (!needle || strstr(r->findings[i].text, needle)))
+        if (strcmp(am_str(&r->findings[i].code), code) == 0 && (!needle || strstr(am_str(&r->findings[i].text), needle)))
             return &r->findings[i];
     return NULL;
 }
@@ -71,7 +71,7 @@ static const am_import_finding *finding(const am_import_report *r, const char *c
 static const am_import_joint *joint(const am_import_part_report *p, const char *name)
 {
     for (size_t j = 0; j < p->joint_count; j++)
-        if (strcmp(p->joints[j].name, name) == 0)
+        if (strcmp(am_str(&p->joints[j].name), name) == 0)
             return &p->joints[j];
     fail_msg("no joint %s", name);
     return NULL;
@@ -145,15 +145,15 @@ static void test_little_bear_plays_teddy_idle_without_exploding(void **state)
     assert_near(a->strain_p99, 1.784, 0.02);
     assert_near(a->strain_share, 0.0211, 0.002); /* the head/neck seam stretches: flagged, not exploding */
     assert_true(a->strained);
-    assert_true(exists(p->pose_sheet));
+    assert_true(exists(am_str(&p->pose_sheet)));
     /* framed on the posed mesh, not on its 52 moved joints (up to 1.41 m away): the bear
      * spans at least 70 % of every panel's longer side (sheet_fill.h) */
     size_t panels = 0;
-    double fill = am_test_sheet_min_fill(p->pose_sheet, 6, &panels);
+    double fill = am_test_sheet_min_fill(am_str(&p->pose_sheet), 6, &panels);
     print_message("bear pose sheet: the mesh spans >= %.3f of every panel's longer side\n", fill);
     assert_int_equal(panels, 12);
     assert_true(fill >= 0.7);
-    assert_false(r.rep.pose_sheet[0]); /* one part: no combined sheet */
+    assert_true(am_string_empty(&r.rep.pose_sheet)); /* one part: no combined sheet */
     char anim[400];
     snprintf(anim, sizeof anim, "%s/TeddyIdle.anim", r.out);
     assert_true(exists(anim));
@@ -176,7 +176,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
         positions += p->positions;
         /* the written skin moves no joint: every alternate within 0.1 mm of the default */
         char path[700];
-        snprintf(path, sizeof path, "%s/%s.llmesh", r.out, p->name);
+        snprintf(path, sizeof path, "%s/%s.llmesh", r.out, am_str(&p->name));
         am_mesh_asset a;
         assert_int_equal(am_mesh_asset_load(path, &a, &err), AM_OK);
         assert_int_equal(a.skin.alt_count, a.skin.joint_count);
@@ -198,13 +198,13 @@ static void test_bento_female_five_meshes_no_override(void **state)
     must_import("data/realdata/female_2016_08_05.dae", &bench, &r);
     char want[700];
     snprintf(want, sizeof want, "%s/female_2016_08_05_poses.png", r.out);
-    assert_string_equal(r.rep.pose_sheet, want);
+    assert_string_equal(am_str(&r.rep.pose_sheet), want);
     bool listed = false;
     for (size_t i = 0; i < r.rep.written_count; i++)
-        listed |= strcmp(r.rep.written[i], want) == 0;
+        listed |= strcmp(am_str(&r.rep.written[i]), want) == 0;
     assert_true(listed);
     for (size_t i = 0; i < 5; i++)
-        assert_true(exists(r.rep.parts[i].pose_sheet));
+        assert_true(exists(am_str(&r.rep.parts[i].pose_sheet)));
     am_image img;
     assert_int_equal(am_tex_png_read_rgba(want, &img, &err), AM_OK);
     am_test_panel panel[4];
@@ -215,7 +215,7 @@ static void test_bento_female_five_meshes_no_override(void **state)
         size_t n = 0;
         for (size_t i = 0; i < (size_t)img.width * (size_t)img.height; i++)
             n += palette_pixel(img.pixels + 4 * i, part);
-        print_message("combined sheet: part %zu (%s): %zu pixels\n", part, r.rep.parts[part].name, n);
+        print_message("combined sheet: part %zu (%s): %zu pixels\n", part, am_str(&r.rep.parts[part].name), n);
         assert_ge(n, 2); /* in its colour in the two frames (an eyeball: a few pixels each) */
     }
     am_image_free(&img);
@@ -247,7 +247,7 @@ static void test_ruth2_hands_flattened_hierarchy(void **state)
      * draws them, which the rest error shows */
     double worst = 0;
     for (size_t j = 0; j < p->joint_count; j++)
-        if (strstr(p->joints[j].name, "mHand"))
+        if (strstr(am_str(&p->joints[j].name), "mHand"))
             worst = fmax(worst, p->joints[j].bind_offset_m);
     assert_near(worst, 0.0541, 0.0005);
     assert_near(p->rest_error_m, 0.0555, 0.001);
@@ -280,7 +280,7 @@ static void test_roth2_body_scaled_volume_inverse_binds(void **state)
     assert_near(arm->bind_scale_dev, 0.08, 0.002); /* the viewer's L_UPPER_ARM is 0.17 long */
     size_t volumes = 0;
     for (size_t j = 0; j < p->joint_count; j++) {
-        int sj = am_skeleton_find(&g_skel, p->joints[j].name);
+        int sj = am_skeleton_find(&g_skel, am_str(&p->joints[j].name));
         if (g_skel.joints[sj].kind != AM_JOINT_VOLUME)
             continue;
         am_vec3 s = p->joints[j].bind_scale;

@@ -61,7 +61,7 @@ static void write_quad(const char *dir, am_gf_model *m, char *path, size_t size)
 static const am_import_finding *finding(const am_import_report *r, const char *code)
 {
     for (size_t i = 0; i < r->finding_count; i++)
-        if (strcmp(r->findings[i].code, code) == 0)
+        if (strcmp(am_str(&r->findings[i].code), code) == 0)
             return &r->findings[i];
     return NULL;
 }
@@ -88,9 +88,9 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     /* the report: route, axes detected (legs hang along -Z, cm from the stature), the map */
     assert_int_equal(rep.route, AM_IMPORT_RETARGET);
     assert_int_equal(rep.part_count, 1);
-    assert_string_equal(rep.parts[0].name, "quad");
-    assert_non_null(strstr(rep.axes, "up +Z"));
-    assert_non_null(strstr(rep.axes, "forward -Y"));
+    assert_string_equal(am_str(&rep.parts[0].name), "quad");
+    assert_non_null(strstr(am_str(&rep.axes), "up +Z"));
+    assert_non_null(strstr(am_str(&rep.axes), "forward -Y"));
     assert_non_null(finding(&rep, "axes"));
     assert_non_null(finding(&rep, "joint_map"));
     assert_ge(rep.map_count, m.joint_count); /* every skin joint has its line */
@@ -98,20 +98,20 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     for (size_t w = 0; w < 3; w++) {
         bool seen = false;
         for (size_t i = 0; i < rep.map_count; i++)
-            seen |= strcmp(rep.map[i].rig, want[w][0]) == 0 && strcmp(rep.map[i].viewer, want[w][1]) == 0 &&
+            seen |= strcmp(am_str(&rep.map[i].rig), want[w][0]) == 0 && strcmp(am_str(&rep.map[i].viewer), want[w][1]) == 0 &&
                     rep.map[i].confidence > 0;
         if (!seen)
             fail_msg("the map does not send %s to %s", want[w][0], want[w][1]);
     }
     assert_int_equal(rep.motion_count, 1);
-    const char *motion = rep.motions[0];
+    const char *motion = am_str(&rep.motions[0]);
     /* placed on the viewer's pelvis: no pelvis override, rest exact */
     assert_false(rep.parts[0].pelvis_override);
     assert_lt(rep.parts[0].rest_error_m, 1e-4);
     assert_int_equal(rep.parts[0].anim_count, 1);
     assert_false(rep.parts[0].anims[0].exploded);
-    assert_true(rep.parts[0].pose_sheet[0] != '\0');
-    assert_true(exists(rep.parts[0].pose_sheet));
+    assert_true(!am_string_empty(&rep.parts[0].pose_sheet));
+    assert_true(exists(am_str(&rep.parts[0].pose_sheet)));
 
     /* the written files on the bench against the file's own meaning */
     snprintf(file, sizeof file, "%s/quad.llmesh", out);
@@ -147,7 +147,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     }
     size_t mapped = 0;
     for (size_t i = 0; i < rep.map_count; i++)
-        mapped += rep.map[i].viewer[0] != '\0';
+        mapped += !am_string_empty(&rep.map[i].viewer);
     print_message("quadruped (Z-up cm .glb) through animesh import: %zu of %zu joints mapped, worst %.6f m (%.1e of "
                   "%.2f m)\n",
                   mapped, rep.map_count, worst, worst / height, height);
@@ -278,12 +278,99 @@ static void test_cli_clip_by_written_name(void **state)
     am_test_rmtree(dir);
 }
 
+/* The report keeps its texts whole: a model over 700 characters deep (the report's source
+ * held 512 bytes, a motion's source 256 with the path cut at 200) comes back exactly as
+ * given in the report, its JSON and its motion's source. A motion file of an 80-character
+ * stem is named within an inventory name's 63 bytes, and a finding keeps the whole name
+ * (the struct used to cut it at 63 silently); given 17 times, with the model's clip 18
+ * motions, every one in the report (it listed the first 16). */
+static void test_report_keeps_a_long_source_path_whole(void **state)
+{
+    (void)state;
+    char dir[256], deep[1024], path[1200], out[400];
+    am_test_tmpdir(dir, sizeof dir);
+    size_t n = (size_t)snprintf(deep, sizeof deep, "%s", dir);
+    char part[101];
+    memset(part, 'd', 100);
+    part[100] = '\0';
+    while (n < 720) {
+        n += (size_t)snprintf(deep + n, sizeof deep - n, "/%s", part);
+        assert_int_equal(mkdir(deep, 0755), 0);
+    }
+    am_gf_model m;
+    write_quad(deep, &m, path, sizeof path);
+    am_gf_model_free(&m);
+    assert_true(strlen(path) > 720);
+    snprintf(out, sizeof out, "%s/out", dir);
+
+    am_import_options opts = {0}; /* zeroed: the defaults */
+    char real[4096], long_anim[1400], stem[81];
+    memset(stem, 'm', 80);
+    stem[80] = '\0';
+    snprintf(long_anim, sizeof long_anim, "%s/%s.anim", dir, stem);
+    am_test_shared_path(real, sizeof real, "data/realdata/bento_reset_bones_and_attachments.anim");
+    size_t anim_size;
+    uint8_t *bytes = am_test_slurp(real, &anim_size);
+    FILE *fa = fopen(long_anim, "wb");
+    assert_non_null(fa);
+    assert_int_equal(fwrite(bytes, 1, anim_size, fa), anim_size);
+    assert_int_equal(fclose(fa), 0);
+    free(bytes);
+    const char *anims[17];
+    for (size_t i = 0; i < 17; i++)
+        anims[i] = long_anim;
+    opts.anim_paths = anims;
+    opts.anim_count = 17;
+    am_import_report rep;
+    am_error err;
+    am_error_clear(&err);
+    char msg[AM_ERROR_TEXT_MAX];
+    if (am_import_file(path, &g_skel, &opts, out, &rep, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    assert_string_equal(am_str(&rep.source), path);
+    assert_int_equal(rep.source.length, strlen(path));
+    assert_int_equal(rep.motion_count, 18);
+    const char *msrc = am_str(&rep.motion_info[0].source);
+    assert_int_equal(strncmp(msrc, path, strlen(path)), 0); /* "PATH clip 'NAME'" */
+    assert_non_null(strstr(msrc + strlen(path), " clip '"));
+    /* the motion file's: its source whole, its name the stem's first 63 bytes, said */
+    assert_string_equal(am_str(&rep.motion_info[1].source), long_anim);
+    assert_int_equal(rep.motions[1].length, 63);
+    assert_int_equal(strncmp(am_str(&rep.motions[1]), stem, 63), 0);
+    const am_import_finding *shortened = finding(&rep, "motion_name_shortened");
+    assert_non_null(shortened);
+    char said[200];
+    snprintf(said, sizeof said, "motion '%s': named '%.63s'", stem, stem);
+    assert_non_null(strstr(am_str(&shortened->text), said));
+    /* the same file again: NAME_2 .. NAME_17, each within the 63 bytes, each its .anim */
+    assert_int_equal(rep.motions[17].length, 63);
+    assert_int_equal(strncmp(am_str(&rep.motions[17]), stem, 60), 0);
+    assert_string_equal(am_str(&rep.motions[17]) + 60, "_17");
+    assert_string_equal(am_str(&rep.motion_info[17].name), am_str(&rep.motions[17]));
+    size_t written_anims = 0;
+    for (size_t i = 0; i < rep.written_count; i++)
+        written_anims += strstr(am_str(&rep.written[i]), ".anim") != NULL;
+    assert_int_equal(written_anims, 18);
+    am_buf b = {0};
+    assert_int_equal(am_import_report_json(&rep, &b, &err), AM_OK);
+    assert_int_equal(am_buf_append(&b, "", 1, &err), AM_OK);
+    char want[1300];
+    snprintf(want, sizeof want, "\"source\": \"%s\"", path);
+    assert_non_null(strstr((const char *)b.data, want));
+    snprintf(want, sizeof want, "\"%s\"", am_str(&rep.motions[17])); /* the 18th, in "motions" */
+    assert_non_null(strstr((const char *)b.data, want));
+    am_buf_free(&b);
+    am_import_report_free(&rep);
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadruped_imports_through_the_retarget_route),
         cmocka_unit_test(test_cli_retarget_json_and_refusals),
         cmocka_unit_test(test_cli_clip_by_written_name),
+        cmocka_unit_test(test_report_keeps_a_long_source_path_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

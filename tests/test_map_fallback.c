@@ -237,7 +237,7 @@ static void test_real_files_import_without_a_map(void **state)
         for (size_t i = 0; i < rep.map_count; i++)
             marked += rep.map[i].fallback;
         assert_int_equal(marked, sug->fallback_count);
-        double worst = written_vs_source(rc, out, rep.motions[0], &res);
+        double worst = written_vs_source(rc, out, am_str(&rep.motions[0]), &res);
         print_message("%s imported without a map: %zu joints placed by the fallback, worst %.2e of the size\n", rc->stem,
                       sug->fallback_count, worst);
         assert_le(worst, 1e-3);

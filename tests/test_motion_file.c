@@ -121,7 +121,7 @@ static void test_walking_through_import_onto_rpm(void **state)
     if (am_import_file(model, &g_skel, &opts, out, &rep, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     assert_int_equal(rep.motion_count, 1);
-    assert_string_equal(rep.motions[0], "Walking"); /* the file's stem: it holds one clip */
+    assert_string_equal(am_str(&rep.motions[0]), "Walking"); /* the file's stem: it holds one clip */
     assert_true(rep.motion_info[0].retargeted);
     assert_true(rep.motion_info[0].loop);
     assert_le(rep.motion_info[0].worst_direction_deg, 15.0);

@@ -318,7 +318,8 @@ static void test_every_finding_code_has_a_remedy(void **state)
                                   "moved_joints", "scaled_inverse_binds", "reader", "axes", "up_axis", "unit",
                                   "joint_map", "joint_map_note", "retarget_note", "merged", "texture_resized",
                                   "normalize_binds_not_needed", "one_texture_per_part", "empty_mesh",
-                                  "static_mesh_skipped", "motion_joint_map", "body_plan", "motion_body_plan", "motion_loop_closed", "merged_faces"};
+                                  "static_mesh_skipped", "motion_joint_map", "body_plan", "motion_body_plan", "motion_loop_closed", "merged_faces",
+                                  "motion_name_shortened"};
     const char *generic = am_import_finding_remedy("no such code");
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         if (am_import_finding_remedy(codes[i]) == generic)

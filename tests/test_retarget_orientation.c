@@ -261,7 +261,7 @@ static feet_sides feet_of_source(const char *path)
 static const am_import_finding *finding(const am_import_report *r, const char *code)
 {
     for (size_t i = 0; i < r->finding_count; i++)
-        if (strcmp(r->findings[i].code, code) == 0)
+        if (strcmp(am_str(&r->findings[i].code), code) == 0)
             return &r->findings[i];
     return NULL;
 }
@@ -285,12 +285,12 @@ static void test_cmu_bvh_onto_the_avatar_keeps_its_legs_apart_by_default(void **
     if (am_import_file(model, &g_skel, &opts, out, &rep, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     assert_int_equal(rep.motion_count, 1);
-    assert_string_equal(rep.motions[0], "01_01");
+    assert_string_equal(am_str(&rep.motions[0]), "01_01");
     assert_true(rep.motion_info[0].retargeted);
     assert_le(rep.motion_info[0].worst_direction_deg, 1.0);
     const am_import_finding *fm = finding(&rep, "motion_joint_map");
     assert_non_null(fm);
-    assert_non_null(strstr(fm->text, "its joint names are not the viewer's (root 'Hips'): a BVH made on another skeleton, "
+    assert_non_null(strstr(am_str(&fm->text), "its joint names are not the viewer's (root 'Hips'): a BVH made on another skeleton, "
                                      "retargeted onto this creature with each bone following the BVH's direction"));
     am_import_report_free(&rep);
     am_vec3 *rest = creature_rest("data/realdata/rpm_avatar.glb");
@@ -360,7 +360,7 @@ static void test_sl_skeleton_bvh_takes_the_viewers_conversion(void **state)
         assert_int_equal(am_bvh_to_anim(&b, &g_skel, NULL, &a, NULL, &err), AM_OK);
         am_buf want = {0};
         assert_int_equal(am_anim_encode(&a, &want, &err), AM_OK);
-        snprintf(anim, sizeof anim, "%s/%s.anim", out, rep.motions[i]);
+        snprintf(anim, sizeof anim, "%s/%s.anim", out, am_str(&rep.motions[i]));
         size_t size;
         uint8_t *got = am_test_slurp(anim, &size);
         assert_int_equal(size, want.size);

@@ -104,21 +104,21 @@ static void test_the_small_bear_fills_its_panels_with_its_18_joints_as_dots(void
         return;
     run r;
     import(model, bvh, AM_RENDER_JOINTS_AUTO, &r);
-    well_framed(r.rep.parts[0].pose_sheet, "bear (0.52 m), TeddyIdle");
-    size_t dots = dot_pixels(r.rep.parts[0].pose_sheet);
+    well_framed(am_str(&r.rep.parts[0].pose_sheet), "bear (0.52 m), TeddyIdle");
+    size_t dots = dot_pixels(am_str(&r.rep.parts[0].pose_sheet));
     print_message("bear: %zu joint-dot pixels (18 weighted joints: drawn)\n", dots);
     assert_true(dots >= 12 * 18); /* every panel, every weighted joint */
     done(&r);
     import(model, bvh, AM_RENDER_JOINTS_NONE, &r);
-    assert_int_equal(dot_pixels(r.rep.parts[0].pose_sheet), 0);
+    assert_int_equal(dot_pixels(am_str(&r.rep.parts[0].pose_sheet)), 0);
     done(&r);
 }
 
 static const char *body_sheet(const run *r)
 {
     for (size_t p = 0; p < r->rep.part_count; p++)
-        if (strstr(r->rep.parts[p].name, "Wolf3D_Body"))
-            return r->rep.parts[p].pose_sheet;
+        if (strstr(am_str(&r->rep.parts[p].name), "Wolf3D_Body"))
+            return am_str(&r->rep.parts[p].pose_sheet);
     fail_msg("no Wolf3D_Body part");
     return NULL;
 }
@@ -132,15 +132,15 @@ static void test_the_tall_avatar_fills_its_panels_and_its_body_hides_no_limb_und
         return;
     run r;
     import(model, fbx, AM_RENDER_JOINTS_AUTO, &r);
-    well_framed(r.rep.pose_sheet, "Ready Player Me avatar, 9 parts, Walking");
+    well_framed(am_str(&r.rep.pose_sheet), "Ready Player Me avatar, 9 parts, Walking");
     const char *body = body_sheet(&r);
     /* every part alone too, the eyes and teeth riding the head included: each panel is
      * centred on the part as posed there, at one scale for the row. Not the footwear: two
      * shoes apart, whose distance changes 2.5 times within a step (at one scale per row the
      * feet together span 38 % of a panel); the creature's sheet shows them in place. */
     for (size_t p = 0; p < r.rep.part_count; p++)
-        if (!strstr(r.rep.parts[p].name, "Footwear"))
-            well_framed(r.rep.parts[p].pose_sheet, r.rep.parts[p].name);
+        if (!strstr(am_str(&r.rep.parts[p].name), "Footwear"))
+            well_framed(am_str(&r.rep.parts[p].pose_sheet), am_str(&r.rep.parts[p].name));
     /* the body's skin weights more than 25 joints: no dots unless asked */
     assert_int_equal(dot_pixels(body), 0);
     done(&r);
@@ -166,7 +166,7 @@ static void test_the_long_quadruped_gets_wide_side_panels(void **state)
     run r;
     import(path, NULL, AM_RENDER_JOINTS_AUTO, &r);
     assert_int_equal(r.rep.motion_count, 1); /* its own walk */
-    const char *png = r.rep.parts[0].pose_sheet;
+    const char *png = am_str(&r.rep.parts[0].pose_sheet);
     well_framed(png, "quadruped walking");
     am_image img;
     am_error err;

@@ -97,9 +97,9 @@ static void test_import_with_zeroed_options_writes_what_the_defaults_write(void 
     snprintf(a, sizeof a, "%s/quad.llmesh", out[0]);
     snprintf(b, sizeof b, "%s/quad.llmesh", out[1]);
     assert_same_file(a, b);
-    assert_string_equal(rep[1].motions[0], rep[0].motions[0]);
-    snprintf(a, sizeof a, "%s/%s.anim", out[0], rep[0].motions[0]);
-    snprintf(b, sizeof b, "%s/%s.anim", out[1], rep[1].motions[0]);
+    assert_string_equal(am_str(&rep[1].motions[0]), am_str(&rep[0].motions[0]));
+    snprintf(a, sizeof a, "%s/%s.anim", out[0], am_str(&rep[0].motions[0]));
+    snprintf(b, sizeof b, "%s/%s.anim", out[1], am_str(&rep[1].motions[0]));
     assert_same_file(a, b);
     assert_same_file(oar[0], oar[1]); /* at 128, 128, 25 both times */
     for (int k = 0; k < 2; k++)

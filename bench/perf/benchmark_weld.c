@@ -88,14 +88,14 @@ static int import_figures(const char *model, bool weld, const am_skeleton *skel,
     for (size_t i = 0; i < rep.part_count && out->count < MAX_PARTS; i++) {
         const am_import_part_report *p = &rep.parts[i];
         part_fig *f = &out->parts[out->count++];
-        snprintf(f->name, sizeof f->name, "%s", p->meshes);
+        snprintf(f->name, sizeof f->name, "%s", am_str(&p->meshes));
         f->vertices = p->vertices;
         f->triangles = p->triangles;
         memcpy(f->lod, p->skin->lod_triangles, sizeof f->lod);
         f->cost = p->skin->streaming_cost;
         char path[1024];
         struct stat sb;
-        snprintf(path, sizeof path, "%s/%s.llmesh", out_dir, p->name);
+        snprintf(path, sizeof path, "%s/%s.llmesh", out_dir, am_str(&p->name));
         f->bytes = stat(path, &sb) == 0 ? (long)sb.st_size : -1;
         out->bytes += f->bytes;
         out->cost += f->cost;

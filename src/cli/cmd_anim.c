@@ -446,8 +446,9 @@ static int cmd_from_bvh(int argc, char **argv)
         o.map = have_map ? &map : NULL;
     }
     /* the stock avatar is a biped: a BVH of another body plan is refused */
-    am_body_plan avatar, bp;
-    am_body_plan_viewer_avatar(&avatar);
+    am_body_plan avatar = {0}, bp = {0};
+    if (!am_body_plan_viewer_avatar(&avatar))
+        st = am_fail_nomem(&err, "the stock avatar's body plan");
     char plan_warning[1400];
     if (st == AM_OK)
         st = am_motion_file_body_check(in, &skel, &avatar, allow_body, &bp, plan_warning, sizeof plan_warning, &err);
@@ -519,6 +520,8 @@ static int cmd_from_bvh(int argc, char **argv)
     am_bvh_stats_free(&bs);
     am_buf_free(&buf);
     am_anim_free(&a);
+    am_body_plan_free(&avatar);
+    am_body_plan_free(&bp);
     if (have_map)
         am_joint_map_free(&map);
     am_skeleton_free(&skel);
@@ -630,8 +633,9 @@ static int cmd_from_model(int argc, char **argv)
         o->clips = one;
         o->clip_count = 1;
     }
-    am_body_plan avatar; /* the stock avatar the motion goes onto */
-    am_body_plan_viewer_avatar(&avatar);
+    am_body_plan avatar = {0}; /* the stock avatar the motion goes onto */
+    if (!am_body_plan_viewer_avatar(&avatar) && !st)
+        st = am_fail_nomem(&err, "the stock avatar's body plan");
     mo.target_plan = &avatar;
     am_motion_file_result r = {0};
     if (!st)
@@ -658,6 +662,7 @@ static int cmd_from_model(int argc, char **argv)
                                r.findings[i].level == AM_FINDING_WARNING ? "warning" : "note", r.findings[i].text);
     }
     am_motion_file_result_free(&r);
+    am_body_plan_free(&avatar);
     if (have_map)
         am_joint_map_free(&map);
     am_skeleton_free(&skel);

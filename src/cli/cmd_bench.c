@@ -423,7 +423,7 @@ static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton
 {
     am_status st = AM_OK;
     am_vec3 *rest = NULL;
-    am_body_plan plan; /* the mesh's, read from the joints it weights */
+    am_body_plan plan = {0}; /* the mesh's, read from the joints it weights */
     for (size_t i = 0; i < a->anim_count && !st; i++) {
         if (is_anim_file(a->anims[i])) {
             st = am_bench_add_anim(b, a->anims[i], err);
@@ -458,6 +458,7 @@ static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton
         am_motion_file_result_free(&r);
     }
     free(rest);
+    am_body_plan_free(&plan);
     return st;
 }
 

@@ -331,11 +331,11 @@ int am_cmd_import(int argc, char **argv)
     } else {
         /* the summary (at most 15 lines), or with --verbose the full report */
         am_buf t = {0};
-        char report_file[1200] = "";
+        const char *report_file = "";
         for (size_t i = 0; i < rep.written_count; i++) {
-            size_t l = strlen(rep.written[i]);
-            if (l > 11 && strcmp(rep.written[i] + l - 11, ".import.txt") == 0)
-                snprintf(report_file, sizeof report_file, "%s", rep.written[i]);
+            size_t l = rep.written[i].length;
+            if (l > 11 && strcmp(am_str(&rep.written[i]) + l - 11, ".import.txt") == 0)
+                report_file = am_str(&rep.written[i]);
         }
         am_status ts = verbose ? am_import_report_text(&rep, &t, &err)
                                : am_import_summary_text(&rep, out_dir, report_file, &t, &err);
@@ -347,7 +347,7 @@ int am_cmd_import(int argc, char **argv)
     }
     /* Files a planted NAME.outset or journal named that animesh never wrote: left, said. */
     for (size_t i = 0; !st && i < rep.left_count; i++)
-        fprintf(stderr, "animesh: warning: %s\n", rep.left[i]);
+        fprintf(stderr, "animesh: warning: %s\n", am_str(&rep.left[i]));
     am_import_report_free(&rep);
     if (map_path)
         am_joint_map_free(&user_map);

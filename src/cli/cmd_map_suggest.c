@@ -54,7 +54,8 @@ static void print_table(const am_scene *s, const am_body *body, const am_axes *a
     printf("%s: %zu joints; axes: %s\n", am_text_shown(model, a, sizeof a), sug->count, ax->report);
     am_body_plan plan;
     am_body_plan_classify(s, body, ax, sug, skel, &plan);
-    printf("body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
+    printf("body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(am_str(&plan.evidence), b, sizeof b));
+    am_body_plan_free(&plan);
     for (size_t i = 0; i < ax->conflict_count; i++)
         am_cli_print_flags(stdout, "  warning: %s\n", ax->conflicts[i]);
     printf("naming convention: %s\n",
@@ -91,7 +92,9 @@ static void print_plan_alone(const am_scene *s, const am_skeleton *skel)
     am_body_plan plan;
     am_body_plan_classify(s, &body, NULL, NULL, skel, &plan);
     char b[2048];
-    fprintf(stderr, "body plan: %s (%s)\n", am_body_plan_label(plan.kind), am_text_shown(plan.evidence, b, sizeof b));
+    fprintf(stderr, "body plan: %s (%s)\n", am_body_plan_label(plan.kind),
+            am_text_shown(am_str(&plan.evidence), b, sizeof b));
+    am_body_plan_free(&plan);
     am_body_free(&body);
 }
 

@@ -199,15 +199,17 @@ static int am_cmd_report_run(int argc, char **argv, const char *help)
     /* the standard poses: the creature's own (a quadruped steps, not "arm down") */
     char plan_line[800] = "";
     if (!pose_list) {
-        am_body_plan plan;
+        am_body_plan plan = {0};
         if (am_quality_body_plan(&bench, &plan, &err) ||
             am_quality_plan_poses(&plan, &pose_list, &pose_count, &err)) {
             rc = am_cli_report(&err);
+            am_body_plan_free(&plan);
             am_bench_free(&bench);
             goto out;
         }
         snprintf(plan_line, sizeof plan_line, "body plan: %s (%.600s)\n", am_body_plan_label(plan.kind),
-                 plan.evidence);
+                 am_str(&plan.evidence));
+        am_body_plan_free(&plan);
     }
     if (am_quality_run(&bench, pose_list, pose_count, &rep, &err)) {
         rc = am_cli_report(&err);

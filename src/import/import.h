@@ -41,6 +41,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/io.h"
@@ -99,16 +100,17 @@ void am_import_options_init(am_import_options *opts);
 
 /* --- the plan ------------------------------------------------------------------------- */
 
-#define AM_IMPORT_FINDING_TEXT 440
+/* Texts (am_string, core/am_string.h) are owned by the struct that holds them and freed by
+ * am_import_plan_free / am_import_report_free; they are never cut. */
 
 typedef struct am_import_finding {
-    char code[32];               /* stable: "polylist_count", "flattened_hierarchy", ... */
-    char text[AM_IMPORT_FINDING_TEXT];
+    am_string code;              /* stable: "polylist_count", "flattened_hierarchy", ... */
+    am_string text;
 } am_import_finding;
 
 typedef struct am_import_part {
-    char name[128];              /* output file stem */
-    char meshes[256];            /* the scene meshes it holds, comma-separated */
+    am_string name;              /* output file stem */
+    am_string meshes;            /* the scene meshes it holds, comma-separated */
     am_rig rig;                  /* what the skin builder gets (owned) */
     int texture;                 /* index into plan.textures, -1 none */
     int face_textures[AM_MESH_MAX_FACES]; /* --merge of retargeted parts: per face, its texture
@@ -125,7 +127,7 @@ typedef struct am_import_part {
 } am_import_part;
 
 typedef struct am_import_texture {
-    char name[128];              /* output stem (NAME.j2c, and the image copied as NAME + ext) */
+    am_string name;              /* output stem (NAME.j2c, and the image copied as NAME + ext) */
     char ext[8];                 /* ".png" or ".jpg" */
     char *path;                  /* a PNG file, or NULL with data */
     uint8_t *data;
@@ -133,34 +135,41 @@ typedef struct am_import_texture {
 } am_import_texture;
 
 typedef struct am_import_motion {
-    char name[64];               /* inventory / file name */
-    char source[256];            /* where it came from */
+    am_string name;              /* inventory / file name */
+    am_string source;            /* where it came from */
     uint8_t *anim;               /* encoded .anim, verified */
     size_t anim_size;
     double duration_s;
     bool loop;
     /* A motion retargeted from a model or motion-only file (import --anim FILE[:CLIP]): */
     bool retargeted;
-    char clip[128];              /* the clip as the file names it */
+    am_string clip;              /* the clip as the file names it */
     size_t joints_mapped, joints_unmapped;
     size_t keys_before, keys_after;
     double worst_direction_deg;  /* largest bone-direction difference to the source */
-    char body_plan[16];          /* the motion's skeleton's plan ("biped"), "" when not read */
+    char body_plan[16];          /* the motion's skeleton's plan: am_body_plan_label ("quadruped"),
+                                    "" when not read */
 } am_import_motion;
+/* A motion's texts and bytes freed (the motion is zeroed); am_import_plan_free does it. */
+void am_import_motion_free(am_import_motion *m);
+/* dst (zeroed or freed first) becomes a copy of src: its own texts, and its own .anim bytes
+ * when with_anim (else anim NULL, anim_size kept as a figure). False when out of memory
+ * (dst zeroed). */
+bool am_import_motion_copy(am_import_motion *dst, const am_import_motion *src, bool with_anim);
 
 typedef struct am_import_map_entry {
-    char rig[128];               /* the rig joint (node name, or #N) */
-    char viewer[64];             /* the viewer joint it drives, "" when unmapped */
+    am_string rig;               /* the rig joint (node name, or #N) */
+    am_string viewer;            /* the viewer joint it drives, "" when unmapped */
     double confidence;           /* 0..1 */
-    char reason[320];
+    am_string reason;
     bool fallback;               /* placed by the map's fallback (a guess: map_suggest.h) */
 } am_import_map_entry;
 
 typedef struct am_import_plan {
     am_import_route route;
-    char name[128];
-    char source[512];
-    char format[64];             /* the scene's format_detail */
+    am_string name;
+    am_string source;
+    am_string format;            /* the scene's format_detail */
     am_scene_declared declared;
     am_import_part *parts;
     size_t part_count;
@@ -173,8 +182,8 @@ typedef struct am_import_plan {
     /* The retarget route only (empty otherwise): */
     am_import_map_entry *map;
     size_t map_count;
-    char axes[700];              /* how the file's axes and unit were taken */
-    am_body_plan body_plan;      /* the creature's body plan (both routes; body_plan.h) */
+    am_string axes;              /* how the file's axes and unit were taken */
+    am_body_plan body_plan;      /* the creature's body plan (both routes; body_plan.h; owned) */
 } am_import_plan;
 
 /* Make the plan from a loaded scene: picks the route (see above) and lets it fill the
@@ -192,6 +201,9 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
 am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
                                 am_error *err);
 void am_import_plan_free(am_import_plan *plan);
+/* The texts of one finding / map entry freed (the plan's and report's _free do it for theirs). */
+void am_import_finding_free(am_import_finding *f);
+void am_import_map_entry_free(am_import_map_entry *e);
 
 /* Record a finding (printf-style). Out of memory drops it. */
 void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
@@ -220,7 +232,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
 /* --- the report ----------------------------------------------------------------------- */
 
 typedef struct am_import_joint {
-    char name[64];
+    am_string name;
     bool weighted;               /* carries a weight the viewer keeps */
     bool found;                  /* the uploader found its node and a translation */
     am_vec3 position;            /* written override: local position under its viewer parent */
@@ -234,7 +246,7 @@ typedef struct am_import_joint {
 } am_import_joint;
 
 typedef struct am_import_anim_result {
-    char name[64];
+    am_string name;
     double duration_s;
     size_t samples;              /* times measured (evenly over the motion, both ends) */
     am_vec3 min_prim, max_prim;  /* bounding box over every sample, prim frame */
@@ -255,8 +267,8 @@ typedef struct am_import_anim_result {
 } am_import_anim_result;
 
 typedef struct am_import_part_report {
-    char name[128];
-    char meshes[256];
+    am_string name;
+    am_string meshes;
     size_t positions, vertices, faces, triangles;
     size_t joint_count, weighted_joints, moved_joints;
     am_import_joint *joints;     /* joint_count, skin order */
@@ -269,35 +281,35 @@ typedef struct am_import_part_report {
     am_skin_summary *skin;       /* cost, LODs, weights, files, warnings (owned) */
     am_import_anim_result *anims;/* one per motion when benched */
     size_t anim_count;
-    char pose_sheet[1024];       /* written PNG, "" when none */
+    am_string pose_sheet;        /* written PNG, "" when none */
 } am_import_part_report;
 
 typedef struct am_import_report {
     am_import_route route;
-    char name[128];
-    char source[512];
-    char format[64];
+    am_string name;
+    am_string source;
+    am_string format;
     am_scene_declared declared;
     am_import_part_report *parts;
     size_t part_count;
     am_import_finding *findings; /* copied from the plan, then the run's own */
     size_t finding_count, finding_cap;
-    char (*written)[1024];       /* every file written, in order */
-    size_t written_count;
-    char (*removed)[1024];       /* the previous run's files (its NAME.outset) not written again, removed */
-    size_t removed_count;
-    char (*left)[1200];          /* files its NAME.outset (or a journal) named that animesh never wrote
+    am_string *written;          /* every file written, in order */
+    size_t written_count, written_cap;
+    am_string *removed;          /* the previous run's files (its NAME.outset) not written again, removed */
+    size_t removed_count, removed_cap;
+    am_string *left;             /* files its NAME.outset (or a journal) named that animesh never wrote
                                   * or that changed since: left, "left DIR/NAME: why" */
-    size_t left_count;
-    char motions[16][64];        /* motion names, in plan order (first 16) */
-    char plays[64];              /* with --oar: the motion that plays on rez ("" none) */
-    am_import_motion motion_info[16]; /* the same motions' figures (anim NULL: no bytes) */
+    size_t left_count, left_cap;
+    am_string *motions;          /* motion names, in plan order (motion_count, every one) */
+    am_string plays;             /* with --oar: the motion that plays on rez ("" none) */
+    am_import_motion *motion_info; /* the same motions' figures (motion_count; anim NULL: no bytes) */
     size_t motion_count;
     am_import_map_entry *map;    /* copied from a retargeted plan */
     size_t map_count;
-    char axes[700];
-    am_body_plan body_plan;      /* copied from the plan */
-    char pose_sheet[1024];       /* every part together (several parts, --bench), "" when none */
+    am_string axes;
+    am_body_plan body_plan;      /* copied from the plan (am_body_plan_copy; owned) */
+    am_string pose_sheet;        /* every part together (several parts, --bench), "" when none */
 } am_import_report;
 
 void am_import_report_free(am_import_report *r);

@@ -371,7 +371,7 @@ static am_status model_rig(am_import_plan *plan, const am_scene *s, const am_ske
             if (map[m->faces[f].indices[i]] == UINT32_MAX)
                 map[m->faces[f].indices[i]] = (uint32_t)nv++;
     }
-    r->name = am_strdup(part->name);
+    r->name = am_strdup(am_str(&part->name));
     r->vertex_count = nv;
     r->positions = malloc((nv ? nv : 1) * 3 * sizeof(float));
     r->normals = malloc((nv ? nv : 1) * 3 * sizeof(float));
@@ -487,7 +487,7 @@ static am_status model_rig(am_import_plan *plan, const am_scene *s, const am_ske
             am_import_finding_add(plan, "one_texture_per_part",
                                   "part '%s': face %zu uses another texture (%s): the .dae and the OAR give it its "
                                   "own",
-                                  part->name, g - f0, other->image_path);
+                                  am_str(&part->name), g - f0, other->image_path);
     }
     if (!several)
         part->face_texture_count = 0; /* one texture: the part's own, as before */
@@ -504,7 +504,7 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
                 "mesh '%s': Skinning disabled due to too many joints: %zu, maximum: %d (the uploader's refusal; "
                 "list at most %d joints in <joints>)",
                 m->name, k->joint_count, AM_MAX_JOINTS_PER_MESH, AM_MAX_JOINTS_PER_MESH);
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
         return AM_ERR_INVALID;
     }
     for (size_t j = 0; j < k->joint_count; j++)
@@ -512,7 +512,7 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
             if (am_skeleton_find(skel, k->joint_names[i]) == am_skeleton_find(skel, k->joint_names[j])) {
                 am_fail(err, AM_ERR_INVALID, "mesh '%s': skin joints %zu '%s' and %zu '%s' are one viewer joint",
                         m->name, i, k->joint_names[i], j, k->joint_names[j]);
-                am_error_where(err, "%s", plan->source);
+                am_error_where(err, "%s", am_str(&plan->source));
                 return AM_ERR_INVALID;
             }
     if (m->face_count == 0) {
@@ -555,13 +555,17 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
         }
         char mesh_name[100];
         sanitize(m->name, mesh_name, sizeof mesh_name);
+        bool named;
         if (skinned == 1 && models == 1)
-            snprintf(part->name, sizeof part->name, "%s", plan->name);
-        else if (md == 0)
-            snprintf(part->name, sizeof part->name, "%.60s_%.60s", plan->name, mesh_name);
+            named = am_string_copy(&part->name, &plan->name);
+        else if (md == 0) /* a file stem: each half kept to 60 (the rig's name rule: 1..100 characters) */
+            named = am_string_setf(&part->name, "%.60s_%.60s", am_str(&plan->name), mesh_name);
         else /* the uploader's label of an extra model: the name + 'b', 'c', ... */
-            snprintf(part->name, sizeof part->name, "%.60s_%.60s%c", plan->name, mesh_name, (char)('a' + md));
-        snprintf(part->meshes, sizeof part->meshes, "%s", m->name);
+            named = am_string_setf(&part->name, "%.60s_%.60s%c", am_str(&plan->name), mesh_name, (char)('a' + md));
+        if (!named || !am_string_set(&part->meshes, m->name)) {
+            st = am_fail_nomem(err, "import parts");
+            break;
+        }
         part->positions = positions;
         size_t f0 = md * AM_MESH_MAX_FACES, f1 = f0 + AM_MESH_MAX_FACES < m->face_count ? f0 + AM_MESH_MAX_FACES
                                                                                            : m->face_count;
@@ -570,12 +574,12 @@ static am_status mesh_parts(am_import_plan *plan, const am_scene *s, const am_sk
             am_import_finding_add(plan, "coincident_weights",
                                   "part '%s': %zu vertices take the weights of another COLLADA position at the same "
                                   "place (the uploader keys weights by position): reproduced",
-                                  part->name, part->borrowed_weights);
+                                  am_str(&part->name), part->borrowed_weights);
         if (!st && part->unweighted_vertices)
             am_import_finding_add(plan, "unweighted_vertices",
                                   "part '%s': %zu vertices keep no weight: the viewer binds them to the first joint, "
                                   "'%s'",
-                                  part->name, part->unweighted_vertices, part->rig.joints[0].name);
+                                  am_str(&part->name), part->unweighted_vertices, part->rig.joints[0].name);
     }
     weight_map_free(&wm);
     return st;
@@ -630,7 +634,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     if (faces > AM_MESH_MAX_FACES) {
         am_fail(err, AM_ERR_INVALID, "the merge option: the %zu meshes hold %zu %s, one asset holds at most %d faces",
                 plan->part_count, faces, by_material ? "materials" : "faces", AM_MESH_MAX_FACES);
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
         free(group);
         free(vstart);
         return AM_ERR_INVALID;
@@ -638,9 +642,8 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     am_import_part merged;
     memset(&merged, 0, sizeof merged);
     merged.texture = plan->parts[0].texture;
-    snprintf(merged.name, sizeof merged.name, "%s", plan->name);
     am_rig *r = &merged.rig;
-    r->name = am_strdup(plan->name);
+    r->name = am_strdup(am_str(&plan->name));
     r->joints = calloc(AM_MAX_JOINTS_PER_MESH + 1, sizeof *r->joints);
     merged.joint_found = calloc(AM_MAX_JOINTS_PER_MESH + 1, sizeof *merged.joint_found);
     r->positions = malloc(3 * verts * sizeof(float));
@@ -651,7 +654,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     r->weight_start = malloc((verts + 1) * sizeof *r->weight_start);
     r->influences = malloc((infl ? infl : 1) * sizeof *r->influences);
     am_status st = AM_OK;
-    if (!r->name || !r->joints || !merged.joint_found || !r->positions || !r->normals || !r->uvs || !r->triangles ||
+    if (!am_string_copy(&merged.name, &plan->name) || !r->name || !r->joints || !merged.joint_found || !r->positions || !r->normals || !r->uvs || !r->triangles ||
         !r->face_start || !r->weight_start || !r->influences) {
         st = am_fail_nomem(err, "merge");
         goto fail;
@@ -684,7 +687,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
                         err, AM_ERR_INVALID,
                         "the merge option: joint '%s' has another inverse bind or position in mesh '%s' than in an "
                         "earlier mesh: they cannot share one skin",
-                        b->name, p->meshes);
+                        b->name, am_str(&p->meshes));
                     break;
                 }
             } else {
@@ -737,22 +740,24 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
         merged.positions += p->positions;
         merged.borrowed_weights += p->borrowed_weights;
         merged.unweighted_vertices += p->unweighted_vertices;
-        size_t l = strlen(merged.meshes);
-        snprintf(merged.meshes + l, sizeof merged.meshes - l, "%s%s", l ? ", " : "", p->meshes);
+        if (!am_string_setf(&merged.meshes, "%s%s%s", am_str(&merged.meshes), merged.meshes.length ? ", " : "",
+                            am_str(&p->meshes)))
+            st = am_fail_nomem(err, "merge");
     }
     if (st)
         goto fail;
     /* by material: one face per group, its parts' triangles one after another */
-    char faces_text[400] = "";
+    am_string faces_text = {0};
+    bool ok = true;
     for (size_t g = 0; by_material && g < plan->part_count; g++) {
         if (group[g] != g)
             continue;
         merged.face_textures[merged.face_texture_count++] = plan->parts[g].texture;
         r->face_start[r->face_count++] = tbase;
-        size_t l = strlen(faces_text);
         const am_import_part *gp = &plan->parts[g];
-        snprintf(faces_text + l, sizeof faces_text - l, "%sface %zu %s (", l ? "; " : "", r->face_count - 1,
-                 gp->texture >= 0 ? plan->textures[gp->texture].name : "untextured");
+        ok = ok && am_string_setf(&faces_text, "%s%sface %zu %s (", am_str(&faces_text), faces_text.length ? "; " : "",
+                                  r->face_count - 1, gp->texture >= 0 ? am_str(&plan->textures[gp->texture].name)
+                                                                      : "untextured");
         for (size_t i = g; i < plan->part_count; i++) {
             if (group[i] != g)
                 continue;
@@ -760,11 +765,15 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
             for (size_t t = 0; t < 3 * s->triangle_count; t++)
                 r->triangles[3 * tbase + t] = (uint32_t)(vstart[i] + s->triangles[t]);
             tbase += s->triangle_count;
-            l = strlen(faces_text);
-            snprintf(faces_text + l, sizeof faces_text - l, "%s%s", i == g ? "" : ", ", plan->parts[i].meshes);
+            ok = ok && am_string_setf(&faces_text, "%s%s%s", am_str(&faces_text), i == g ? "" : ", ",
+                                      am_str(&plan->parts[i].meshes));
         }
-        l = strlen(faces_text);
-        snprintf(faces_text + l, sizeof faces_text - l, ")");
+        ok = ok && am_string_setf(&faces_text, "%s)", am_str(&faces_text));
+    }
+    if (!ok) {
+        am_string_free(&faces_text);
+        st = am_fail_nomem(err, "merge");
+        goto fail;
     }
     r->vertex_count = vbase;
     r->triangle_count = tbase;
@@ -777,20 +786,23 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
     for (size_t j = 0; j < r->joint_count; j++)
         merged.weighted_joints += used[j];
     for (size_t i = 0; i < plan->part_count; i++) {
+        am_string_free(&plan->parts[i].name);
+        am_string_free(&plan->parts[i].meshes);
         am_rig_free(&plan->parts[i].rig);
         free(plan->parts[i].joint_found);
     }
     plan->parts[0] = merged;
     plan->part_count = 1;
     am_import_finding_add(plan, "merged", "the merge option: %s joined into one asset: %zu faces, %zu joints",
-                          merged.meshes, r->face_count, r->joint_count);
+                          am_str(&merged.meshes), r->face_count, r->joint_count);
     if (by_material && groups > 1)
         am_import_finding_add(
             plan, "merged_faces",
             "the merge option: the parts' materials are the asset's faces: %s. The .dae gives each face "
             "its material and image (the uploader's \"Include textures\" takes them) and the "
             "archive's prim each face its texture (docs/second-life.md)",
-            faces_text);
+            am_str(&faces_text));
+    am_string_free(&faces_text);
     free(group);
     free(vstart);
     return AM_OK;
@@ -799,8 +811,10 @@ fail:
     free(vstart);
     am_rig_free(&merged.rig);
     free(merged.joint_found);
+    am_string_free(&merged.name);
+    am_string_free(&merged.meshes);
     if (st != AM_ERR_NOMEM)
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
     return st;
 }
 
@@ -842,7 +856,7 @@ am_status am_import_faithful_plan(const am_scene *s, const am_skeleton *skel, co
             st = mesh_parts(plan, s, skel, m, skinned, err);
     if (!st && plan->part_count == 0) {
         st = am_fail(err, AM_ERR_INVALID, "no rigged mesh has triangles");
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
     }
     if (!st && opts->merge && plan->part_count > 1)
         st = am_import_merge_parts(plan, false, err);

@@ -42,9 +42,69 @@ void am_import_findings_push(am_import_finding **list, size_t *count, size_t *ca
         *list = nf;
         *cap = nc;
     }
-    am_import_finding *f = &(*list)[(*count)++];
-    snprintf(f->code, sizeof f->code, "%s", code);
-    am_text_vformat(f->text, sizeof f->text, fmt, ap);
+    /* the text quotes file text: control characters shown as \xNN (core/text.h), 4 bytes
+     * at most for each */
+    am_string raw = {0};
+    if (!am_string_vsetf(&raw, fmt, ap))
+        return;
+    size_t size = raw.length * 4 + 8;
+    char *shown = malloc(size);
+    am_import_finding f = {0};
+    if (shown) {
+        memcpy(shown, am_str(&raw), raw.length + 1);
+        am_text_escape(shown, size);
+    }
+    if (shown && am_string_set(&f.code, code) && am_string_set(&f.text, shown))
+        (*list)[(*count)++] = f;
+    else
+        am_import_finding_free(&f);
+    free(shown);
+    am_string_free(&raw);
+}
+
+void am_import_finding_free(am_import_finding *f)
+{
+    am_string_free(&f->code);
+    am_string_free(&f->text);
+}
+
+void am_import_motion_free(am_import_motion *m)
+{
+    if (!m)
+        return;
+    am_string_free(&m->name);
+    am_string_free(&m->source);
+    am_string_free(&m->clip);
+    free(m->anim);
+    memset(m, 0, sizeof *m);
+}
+
+bool am_import_motion_copy(am_import_motion *dst, const am_import_motion *src, bool with_anim)
+{
+    am_import_motion c = *src; /* the figures; texts and bytes copied below */
+    c.name = c.source = c.clip = (am_string){0};
+    c.anim = NULL;
+    bool ok = am_string_copy(&c.name, &src->name) && am_string_copy(&c.source, &src->source) &&
+              am_string_copy(&c.clip, &src->clip);
+    if (ok && with_anim && src->anim) {
+        c.anim = malloc(src->anim_size ? src->anim_size : 1);
+        if ((ok = c.anim != NULL))
+            memcpy(c.anim, src->anim, src->anim_size);
+    }
+    if (!ok) {
+        am_import_motion_free(&c);
+        memset(dst, 0, sizeof *dst);
+        return false;
+    }
+    *dst = c;
+    return true;
+}
+
+void am_import_map_entry_free(am_import_map_entry *e)
+{
+    am_string_free(&e->rig);
+    am_string_free(&e->viewer);
+    am_string_free(&e->reason);
 }
 
 void am_import_finding_add(am_import_plan *plan, const char *code, const char *fmt, ...)
@@ -60,21 +120,33 @@ void am_import_plan_free(am_import_plan *plan)
     if (!plan)
         return;
     for (size_t i = 0; i < plan->part_count; i++) {
+        am_string_free(&plan->parts[i].name);
+        am_string_free(&plan->parts[i].meshes);
         am_rig_free(&plan->parts[i].rig);
         free(plan->parts[i].joint_found);
         free(plan->parts[i].file_inverse_binds);
     }
     free(plan->parts);
     for (size_t i = 0; i < plan->texture_count; i++) {
+        am_string_free(&plan->textures[i].name);
         free(plan->textures[i].path);
         free(plan->textures[i].data);
     }
     free(plan->textures);
     for (size_t i = 0; i < plan->motion_count; i++)
-        free(plan->motions[i].anim);
+        am_import_motion_free(&plan->motions[i]);
     free(plan->motions);
+    for (size_t i = 0; i < plan->finding_count; i++)
+        am_import_finding_free(&plan->findings[i]);
     free(plan->findings);
+    for (size_t i = 0; i < plan->map_count; i++)
+        am_import_map_entry_free(&plan->map[i]);
     free(plan->map);
+    am_string_free(&plan->name);
+    am_string_free(&plan->source);
+    am_string_free(&plan->format);
+    am_string_free(&plan->axes);
+    am_body_plan_free(&plan->body_plan);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -147,16 +219,20 @@ int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am
         *st = am_fail_nomem(err, "textures");
         return -1;
     }
-    texture_stem(mat->image_path ? mat->image_path : mat->name, plan->texture_count, t->name, sizeof t->name);
+    char stem[128];
+    texture_stem(mat->image_path ? mat->image_path : mat->name, plan->texture_count, stem, sizeof stem);
+    bool ok = am_string_set(&t->name, stem);
     /* two embedded images of one name: keep the stems apart */
-    for (size_t i = 0; i < plan->texture_count; i++)
-        if (strcmp(plan->textures[i].name, t->name) == 0) {
-            char base[100];
-            snprintf(base, sizeof base, "%s", t->name);
-            snprintf(t->name, sizeof t->name, "%.90s_%zu", base, plan->texture_count);
+    for (size_t i = 0; ok && i < plan->texture_count; i++)
+        if (strcmp(am_str(&plan->textures[i].name), stem) == 0) {
+            ok = am_string_setf(&t->name, "%s_%zu", stem, plan->texture_count);
             break;
         }
-    plan->texture_count++;
+    plan->texture_count++; /* freed with the plan, whole or not */
+    if (!ok) {
+        *st = am_fail_nomem(err, "textures");
+        return -1;
+    }
     return (int)plan->texture_count - 1;
 }
 
@@ -248,8 +324,12 @@ static am_status retarget_motion(const am_retarget_result *res, size_t i, const 
         return st;
     }
     memset(m, 0, sizeof *m);
-    snprintf(m->name, sizeof m->name, "%s", ra->name);
-    snprintf(m->source, sizeof m->source, "%.200s clip '%.50s'", source, ra->clip);
+    if (!am_string_set(&m->name, ra->name) || !am_string_setf(&m->source, "%s clip '%s'", source, ra->clip)) {
+        am_import_motion_free(m);
+        am_buf_free(&bytes);
+        am_anim_free(&a);
+        return am_fail_nomem(err, "motions");
+    }
     m->anim = bytes.data;
     m->anim_size = bytes.size;
     m->duration_s = a.duration;
@@ -274,13 +354,13 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
                     "the faithful_only option takes COLLADA files rigged to the viewer skeleton; this %s file needs "
                     "joint mapping and retargeting (run without the faithful_only option)",
                     scene->format_detail[0] ? scene->format_detail : "model");
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
         return AM_ERR_INVALID;
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
         am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
     am_retarget_options ro = opts->retarget;
-    ro.name = plan->name;
+    ro.name = am_str(&plan->name);
     am_retarget_result res;
     am_status st = am_retarget(scene, skel, &ro, &res, err);
     if (st) {
@@ -296,7 +376,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         /* an error in the user's --map already names the map's file, where the fix is */
         const char *map_file = ro.map ? ro.map->source : NULL;
         if (!map_file || strcmp(err->where, map_file) != 0)
-            am_error_where(err, "%s", plan->source);
+            am_error_where(err, "%s", am_str(&plan->source));
         return st;
     }
     if (collada && unknown)
@@ -304,10 +384,13 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
                               "the viewer's uploader refuses this file (Model has an unknown joint(s): %s): it is "
                               "retargeted onto the viewer skeleton instead (the faithful_only option refuses it)",
                               names);
-    snprintf(plan->axes, sizeof plan->axes, "%s", res.axes.report);
-    am_body_plan_classify(scene, &res.body, &res.axes, &res.suggestion, skel, &plan->body_plan);
-    am_import_finding_add(plan, "body_plan", "body plan: %s (%.400s)", am_body_plan_label(plan->body_plan.kind),
-                          plan->body_plan.evidence);
+    if (!am_string_set(&plan->axes, res.axes.report) ||
+        !am_body_plan_classify(scene, &res.body, &res.axes, &res.suggestion, skel, &plan->body_plan)) {
+        am_retarget_result_free(&res);
+        return am_fail_nomem(err, "import plan");
+    }
+    am_import_finding_add(plan, "body_plan", "body plan: %s (%s)", am_body_plan_label(plan->body_plan.kind),
+                          am_str(&plan->body_plan.evidence));
     am_import_finding_add(plan, "axes", "%s", res.axes.report);
     for (size_t i = 0; i < res.axes.conflict_count; i++)
         am_import_finding_add(plan, "axes_conflict", "%s", res.axes.conflicts[i]);
@@ -331,10 +414,11 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     for (size_t j = 0; !st && j < sug->count; j++) {
         const am_map_joint *mj = &sug->joints[j];
         am_import_map_entry *e = &plan->map[plan->map_count++];
-        snprintf(e->rig, sizeof e->rig, "%s", am_str(&mj->rig_name));
-        snprintf(e->viewer, sizeof e->viewer, "%s", mj->target >= 0 ? skel->joints[mj->target].name : "");
+        if (!am_string_copy(&e->rig, &mj->rig_name) ||
+            !am_string_set(&e->viewer, mj->target >= 0 ? skel->joints[mj->target].name : "") ||
+            !am_string_copy(&e->reason, &mj->reason))
+            st = am_fail_nomem(err, "joint map");
         e->confidence = mj->confidence;
-        snprintf(e->reason, sizeof e->reason, "%s", am_str(&mj->reason));
         e->fallback = mj->source == AM_MAP_FALLBACK;
     }
     for (size_t i = 0; !st && i < res.rig_count; i++) {
@@ -344,9 +428,12 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
             st = AM_ERR_NOMEM;
             break;
         }
-        snprintf(part->name, sizeof part->name, "%s", rr->name);
         const am_scene_mesh *m = &scene->meshes[rr->mesh];
-        snprintf(part->meshes, sizeof part->meshes, "%s", m->name && *m->name ? m->name : "(unnamed)");
+        if (!am_string_set(&part->name, rr->name) ||
+            !am_string_set(&part->meshes, m->name && *m->name ? m->name : "(unnamed)")) {
+            st = am_fail_nomem(err, "import parts");
+            break;
+        }
         part->rig = rr->rig; /* moved */
         memset(&rr->rig, 0, sizeof rr->rig);
         part->positions = m->vertex_count;
@@ -363,7 +450,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         if (!(plan->motions = calloc(res.anim_count, sizeof *plan->motions)))
             st = am_fail_nomem(err, "motions");
         for (size_t i = 0; !st && i < res.anim_count; i++)
-            if (!(st = retarget_motion(&res, i, skel, plan->source, &plan->motions[plan->motion_count], err)))
+            if (!(st = retarget_motion(&res, i, skel, am_str(&plan->source), &plan->motions[plan->motion_count], err)))
                 plan->motion_count++;
     }
     am_retarget_result_free(&res);
@@ -372,38 +459,44 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
 
 /* A model rigged to the viewer skeleton is in the viewer's frame (+Z up, +X forward): its
  * plan from its chains, the joints' own names saying what they drive. */
-static void faithful_body_plan(const am_scene *scene, const am_skeleton *skel, am_import_plan *plan)
+static am_status faithful_body_plan(const am_scene *scene, const am_skeleton *skel, am_import_plan *plan,
+                                    am_error *err)
 {
     am_body body;
     am_error e;
     am_error_clear(&e);
     if (am_body_analyse(scene, &body, &e)) {
-        memset(&plan->body_plan, 0, sizeof plan->body_plan);
-        snprintf(plan->body_plan.evidence, sizeof plan->body_plan.evidence, "not read: %.200s", e.msg);
-        return;
+        am_body_plan_free(&plan->body_plan);
+        if (!am_string_setf(&plan->body_plan.evidence, "not read: %s", e.msg))
+            return am_fail_nomem(err, "body plan");
+        return AM_OK;
     }
     am_axes ax;
     memset(&ax, 0, sizeof ax);
     ax.up = 3;
     ax.forward = 1;
     ax.scale = 1;
-    am_body_plan_classify(scene, &body, &ax, NULL, skel, &plan->body_plan);
+    bool ok = am_body_plan_classify(scene, &body, &ax, NULL, skel, &plan->body_plan);
     am_body_free(&body);
-    am_import_finding_add(plan, "body_plan", "body plan: %s (%.400s)", am_body_plan_label(plan->body_plan.kind),
-                          plan->body_plan.evidence);
+    if (!ok)
+        return am_fail_nomem(err, "body plan");
+    am_import_finding_add(plan, "body_plan", "body plan: %s (%s)", am_body_plan_label(plan->body_plan.kind),
+                          am_str(&plan->body_plan.evidence));
+    return AM_OK;
 }
 
 am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, const am_import_options *opts,
                               am_import_plan *plan, am_error *err)
 {
     memset(plan, 0, sizeof *plan);
-    snprintf(plan->source, sizeof plan->source, "%s", scene->source ? scene->source : "scene");
-    snprintf(plan->format, sizeof plan->format, "%s", scene->format_detail);
+    char stem[128];
+    stem_of(scene->source ? scene->source : "scene", stem, sizeof stem);
     plan->declared = scene->declared;
-    if (opts->name)
-        snprintf(plan->name, sizeof plan->name, "%s", opts->name);
-    else
-        stem_of(plan->source, plan->name, sizeof plan->name);
+    if (!am_string_set(&plan->source, scene->source ? scene->source : "scene") ||
+        !am_string_set(&plan->format, scene->format_detail) || !am_string_set(&plan->name, opts->name ? opts->name : stem)) {
+        am_import_plan_free(plan);
+        return am_fail_nomem(err, "import plan");
+    }
 
     size_t skinned = 0;
     for (size_t m = 0; m < scene->mesh_count; m++)
@@ -414,7 +507,8 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
                 "(the anim_paths option) beside a model, or convert it for the stock avatar with animesh anim "
                 "from-model (a BVH: anim from-bvh)",
                 scene->clip_count, scene->clip_count == 1 ? "" : "s");
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
+        am_import_plan_free(plan);
         return AM_ERR_INVALID;
     }
     if (skinned == 0) {
@@ -424,7 +518,8 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
                 scene->mesh_count, scene->mesh_count == 1 ? "" : "es",
                 scene->format == AM_SCENE_FORMAT_COLLADA ? "<controller> skin" : "skin",
                 scene->mesh_count == 1 ? "it" : "them");
-        am_error_where(err, "%s", plan->source);
+        am_error_where(err, "%s", am_str(&plan->source));
+        am_import_plan_free(plan);
         return AM_ERR_INVALID;
     }
     /* THE route decision. */
@@ -435,7 +530,7 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
         plan->route = AM_IMPORT_FAITHFUL;
         st = am_import_faithful_plan(scene, skel, opts, plan, err);
         if (!st)
-            faithful_body_plan(scene, skel, plan);
+            st = faithful_body_plan(scene, skel, plan, err);
     } else {
         plan->route = AM_IMPORT_RETARGET;
         st = am_import_retarget_plan(scene, skel, opts, plan, err);
@@ -476,15 +571,17 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
     am_status st;
     if (has_ext(path, ".bvh")) {
         /* a BVH of another body plan is refused as a retargeted motion is */
-        am_body_plan bp;
+        am_body_plan bp = {0};
         char warning[1400];
-        if ((st = am_motion_file_body_check(path, skel, &plan->body_plan, opts->allow_body_mismatch, &bp, warning,
-                                            sizeof warning, err)))
-            return st;
-        if (warning[0])
-            am_import_finding_add(plan, "motion_body_plan", "motion '%.100s': %.320s", path, warning);
-        if (bp.kind != AM_PLAN_OTHER || bp.limb_count)
+        st = am_motion_file_body_check(path, skel, &plan->body_plan, opts->allow_body_mismatch, &bp, warning,
+                                       sizeof warning, err);
+        if (!st && warning[0])
+            am_import_finding_add(plan, "motion_body_plan", "motion '%s': %s", path, warning);
+        if (!st && (bp.kind != AM_PLAN_OTHER || bp.limb_count))
             snprintf(m->body_plan, sizeof m->body_plan, "%s", am_body_plan_label(bp.kind));
+        am_body_plan_free(&bp);
+        if (st)
+            return st;
         /* The viewer's BVH upload with its default joint map (legacy names such as hip,
          * abdomen, lThigh included); other names (CMU's Hips, ...) through the map
          * `animesh map suggest` proposes, as anim from-bvh converts them. */
@@ -513,10 +610,8 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         }
         if (!st)
             st = am_bvh_to_anim(&b, skel, &o, &a, &bs, err);
-        /* the finding holds AM_IMPORT_FINDING_TEXT: the warning fits in what the path leaves */
-        char rest[AM_IMPORT_FINDING_TEXT];
-        size_t room = strlen(path) + 16 < sizeof rest / 2 ? sizeof rest - strlen(path) - 16 : sizeof rest / 2;
-        if (!st && am_bvh_rest_warning(&bs, rest, room))
+        char rest[1024];
+        if (!st && am_bvh_rest_warning(&bs, rest, sizeof rest))
             am_import_finding_add(plan, "motion_rest_pose", "motion '%s': %s", path, rest);
         if (!st && (bs.loop.rot_track >= 0 || bs.loop.pos_track >= 0))
             am_import_finding_add(
@@ -554,7 +649,8 @@ static am_status load_motion(am_import_plan *plan, const char *path, const am_sk
         m->duration_s = a.duration;
         m->loop = a.loop;
         bytes.data = NULL;
-        snprintf(m->source, sizeof m->source, "%s", path);
+        if (!am_string_set(&m->source, path))
+            st = am_fail_nomem(err, "motions");
     }
     am_buf_free(&bytes);
     am_anim_free(&a);
@@ -594,14 +690,16 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
     plan->motions = nm;
     for (size_t i = 0; i < r.finding_count; i++)
         if (r.findings[i].level == AM_FINDING_WARNING)
-            am_import_finding_add(plan, "motion_retarget", "motion '%.120s': %s", ref, r.findings[i].text);
+            am_import_finding_add(plan, "motion_retarget", "motion '%s': %s", ref, r.findings[i].text);
     for (size_t i = 0; i < r.anim_count; i++) {
         am_motion_file_anim *a = &r.anims[i];
         am_import_motion *m = &plan->motions[plan->motion_count++];
         memset(m, 0, sizeof *m);
-        snprintf(m->name, sizeof m->name, "%s", a->name);
-        snprintf(m->source, sizeof m->source, "%s", r.source);
-        snprintf(m->clip, sizeof m->clip, "%s", a->clip);
+        if (!am_string_set(&m->name, a->name) || !am_string_set(&m->source, r.source) ||
+            !am_string_set(&m->clip, a->clip)) {
+            am_motion_file_result_free(&r);
+            return am_fail_nomem(err, "motions"); /* m's texts go with the plan */
+        }
         m->anim = a->anim.data;
         m->anim_size = a->anim.size;
         a->anim.data = NULL;
@@ -619,7 +717,21 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
     return AM_OK;
 }
 
-static void unique_name(am_import_plan *plan, size_t at);
+static bool unique_name(am_import_plan *plan, size_t at);
+
+/* An inventory name's longest (world/oar.h). */
+#define INVENTORY_NAME_MAX 63
+
+/* How many bytes of text (length n) fit in `max`, cut before a UTF-8 character, not inside. */
+static size_t inventory_cut(const char *text, size_t n, size_t max)
+{
+    if (n <= max)
+        return n;
+    size_t k = max;
+    while (k > 0 && ((unsigned char)text[k] & 0xC0) == 0x80)
+        k--;
+    return k;
+}
 
 static bool is_model_motion(const char *ref) { return !has_ext(ref, ".anim") && !has_ext(ref, ".bvh"); }
 
@@ -673,33 +785,57 @@ am_status am_import_add_motions(am_import_plan *plan, const am_skeleton *skel, c
             am_import_motion *m = &plan->motions[plan->motion_count];
             memset(m, 0, sizeof *m);
             am_status st = load_motion(plan, opts->anim_paths[i], skel, opts, m, err);
+            plan->motion_count++; /* its texts and bytes freed with the plan, whole or not */
             if (st)
                 return st;
-            stem_of(opts->anim_paths[i], m->name, sizeof m->name);
-            plan->motion_count++;
+            char stem[128];
+            stem_of(opts->anim_paths[i], stem, sizeof stem);
+            if (!am_string_set(&m->name, stem))
+                return am_fail_nomem(err, "motions");
         }
         for (size_t k = before; k < plan->motion_count; k++)
-            unique_name(plan, k);
+            if (!unique_name(plan, k))
+                return am_fail_nomem(err, "motions");
     }
     return AM_OK;
 }
 
 /* The name names the inventory item and the written .anim: unique within the plan. */
-static void unique_name(am_import_plan *plan, size_t at)
+static bool unique_name(am_import_plan *plan, size_t at)
 {
     am_import_motion *m = &plan->motions[at];
-    char stem[64];
-    snprintf(stem, sizeof stem, "%s", m->name);
+    /* The name is an inventory name (world/oar.h: 1..63 bytes): a longer one is shortened
+     * at a character boundary, and the finding keeps the whole. The suffix of a clash keeps
+     * it within them (the old cut at the struct's 64 bytes said nothing). */
+    size_t keep = inventory_cut(am_str(&m->name), m->name.length, INVENTORY_NAME_MAX);
+    if (keep < m->name.length) {
+        am_import_finding_add(plan, "motion_name_shortened",
+                              "motion '%s': named '%.*s' (an inventory name holds at most %d bytes)", am_str(&m->name),
+                              (int)keep, am_str(&m->name), INVENTORY_NAME_MAX);
+        if (!am_string_setn(&m->name, am_str(&m->name), keep))
+            return false;
+    }
+    am_string stem = {0};
+    if (!am_string_copy(&stem, &m->name))
+        return false;
+    bool ok = true;
     /* NAME, NAME_2, NAME_3 ...: `at` earlier names leave one of the first at + 1 free (a
      * bound of 100 tries left the 100th clip of one name clashing: "two outputs") */
     for (size_t k = 2; k < at + 3; k++) {
         bool clash = false;
         for (size_t j = 0; j < at && !clash; j++)
-            clash = strcmp(plan->motions[j].name, m->name) == 0;
+            clash = strcmp(am_str(&plan->motions[j].name), am_str(&m->name)) == 0;
         if (!clash)
             break;
-        snprintf(m->name, sizeof m->name, "%.40s_%zu", stem, k);
+        char suffix[24];
+        int sn = snprintf(suffix, sizeof suffix, "_%zu", k);
+        size_t room = INVENTORY_NAME_MAX - (size_t)sn;
+        int n = (int)inventory_cut(am_str(&stem), stem.length, room);
+        if (!(ok = am_string_setf(&m->name, "%.*s%s", n, am_str(&stem), suffix)))
+            break;
     }
+    am_string_free(&stem);
+    return ok;
 }
 
 am_status am_import_file(const char *model_path, const am_skeleton *skel, const am_import_options *opts,

@@ -23,7 +23,7 @@ am_status am_import_preview(const am_import_plan *plan, const am_skeleton *skel,
     }
     for (size_t i = 0; i < plan->part_count && !s; i++) {
         const am_import_part *p = &plan->parts[i];
-        parts[i] = (am_preview_part){p->name, meshes[i]->data, meshes[i]->size, NULL, 0, NULL};
+        parts[i] = (am_preview_part){am_str(&p->name), meshes[i]->data, meshes[i]->size, NULL, 0, NULL};
         if (p->texture >= 0 && (size_t)p->texture < plan->texture_count) { /* PNG or JPEG */
             const am_import_texture *t = &plan->textures[p->texture];
             size_t n = t->size;
@@ -34,16 +34,19 @@ am_status am_import_preview(const am_import_plan *plan, const am_skeleton *skel,
         }
     }
     for (size_t m = 0; m < plan->motion_count; m++)
-        clips[m] = (am_preview_clip){plan->motions[m].name, plan->motions[m].anim, plan->motions[m].anim_size, NULL};
+        clips[m] = (am_preview_clip){am_str(&plan->motions[m].name), plan->motions[m].anim, plan->motions[m].anim_size, NULL};
     am_buf page = {0};
     if (!s) {
-        am_preview_input in = {plan->name, parts, plan->part_count, clips, plan->motion_count, skel, 0};
+        am_preview_input in = {am_str(&plan->name), parts, plan->part_count, clips, plan->motion_count, skel, 0};
         s = am_preview_write(&in, &page, NULL, err);
     }
-    char path[1200];
     if (!s) {
-        snprintf(path, sizeof path, "%s/%s.preview.html", out_dir, plan->name);
-        s = am_import_outset_add(set, path, &page, err);
+        am_string path = {0};
+        if (!am_string_setf(&path, "%s/%s.preview.html", out_dir, am_str(&plan->name)))
+            s = am_fail_nomem(err, "preview");
+        else
+            s = am_import_outset_add(set, am_str(&path), &page, err);
+        am_string_free(&path);
     }
     am_buf_free(&page);
 done:

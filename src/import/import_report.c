@@ -13,6 +13,11 @@ static json_t *str(const char *s)
     return j ? j : json_string("(not UTF-8)");
 }
 
+static json_t *astr(const am_string *s)
+{
+    return str(am_str(s));
+}
+
 static json_t *vec(am_vec3 v)
 {
     return json_pack("[fff]", v.x, v.y, v.z);
@@ -27,7 +32,7 @@ static json_t *real(double v)
 static json_t *joint_json(const am_import_joint *j)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", str(j->name));
+    json_object_set_new(o, "name", astr(&j->name));
     json_object_set_new(o, "weighted", json_boolean(j->weighted));
     json_object_set_new(o, "found_in_scene", json_boolean(j->found));
     json_object_set_new(o, "position", vec(j->position));
@@ -44,7 +49,7 @@ static json_t *joint_json(const am_import_joint *j)
 static json_t *anim_json(const am_import_anim_result *a)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "motion", str(a->name));
+    json_object_set_new(o, "motion", astr(&a->name));
     json_object_set_new(o, "duration_s", real(a->duration_s));
     json_object_set_new(o, "samples", json_integer((json_int_t)a->samples));
     json_object_set_new(o, "bbox_prim", json_pack("{s:o,s:o}", "min", vec(a->min_prim), "max", vec(a->max_prim)));
@@ -64,8 +69,8 @@ static json_t *anim_json(const am_import_anim_result *a)
 static json_t *part_json(const am_import_part_report *p)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", str(p->name));
-    json_object_set_new(o, "meshes", str(p->meshes));
+    json_object_set_new(o, "name", astr(&p->name));
+    json_object_set_new(o, "meshes", astr(&p->meshes));
     json_object_set_new(o, "positions", json_integer((json_int_t)p->positions));
     json_object_set_new(o, "vertices", json_integer((json_int_t)p->vertices));
     json_object_set_new(o, "faces", json_integer((json_int_t)p->faces));
@@ -104,8 +109,8 @@ static json_t *part_json(const am_import_part_report *p)
     for (size_t a = 0; a < p->anim_count; a++)
         json_array_append_new(bench, anim_json(&p->anims[a]));
     json_object_set_new(o, "bench", bench);
-    if (p->pose_sheet[0])
-        json_object_set_new(o, "pose_sheet", str(p->pose_sheet));
+    if (!am_string_empty(&p->pose_sheet))
+        json_object_set_new(o, "pose_sheet", astr(&p->pose_sheet));
     return o;
 }
 
@@ -114,22 +119,22 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     json_t *o = json_object();
     if (!o)
         return am_fail_nomem(err, "report JSON");
-    json_object_set_new(o, "source", str(r->source));
-    json_object_set_new(o, "format", str(r->format));
+    json_object_set_new(o, "source", astr(&r->source));
+    json_object_set_new(o, "format", astr(&r->format));
     json_object_set_new(o, "route", str(am_import_route_name(r->route)));
-    json_object_set_new(o, "name", str(r->name));
+    json_object_set_new(o, "name", astr(&r->name));
     static const char *const up[] = {"", "X_UP", "Y_UP", "Z_UP"};
     json_object_set_new(o, "declared",
                         json_pack("{s:o,s:s}", "unit_m", r->declared.unit_m > 0 ? json_real(r->declared.unit_m) : json_null(),
                                   "up_axis", r->declared.up > 0 && r->declared.up <= 3 ? up[r->declared.up] : ""));
     if (r->route == AM_IMPORT_RETARGET) {
-        json_object_set_new(o, "axes", str(r->axes));
+        json_object_set_new(o, "axes", astr(&r->axes));
         json_t *map = json_array();
         for (size_t i = 0; i < r->map_count; i++) {
             const am_import_map_entry *e = &r->map[i];
-            json_array_append_new(map, json_pack("{s:o,s:o,s:o,s:o,s:b}", "rig", str(e->rig), "viewer",
-                                                 e->viewer[0] ? str(e->viewer) : json_null(), "confidence",
-                                                 real(e->confidence), "reason", str(e->reason), "fallback",
+            json_array_append_new(map, json_pack("{s:o,s:o,s:o,s:o,s:b}", "rig", astr(&e->rig), "viewer",
+                                                 !am_string_empty(&e->viewer) ? astr(&e->viewer) : json_null(), "confidence",
+                                                 real(e->confidence), "reason", astr(&e->reason), "fallback",
                                                  e->fallback));
         }
         json_object_set_new(o, "joint_map", map);
@@ -141,24 +146,25 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     for (size_t i = 0; i < r->part_count; i++)
         json_array_append_new(parts, part_json(&r->parts[i]));
     json_object_set_new(o, "parts", parts);
-    if (r->pose_sheet[0])
-        json_object_set_new(o, "pose_sheet", str(r->pose_sheet));
+    if (!am_string_empty(&r->pose_sheet))
+        json_object_set_new(o, "pose_sheet", astr(&r->pose_sheet));
     json_t *f = json_array();
     for (size_t i = 0; i < r->finding_count; i++)
-        json_array_append_new(f, json_pack("{s:s,s:s}", "code", r->findings[i].code, "text", r->findings[i].text));
+        json_array_append_new(f, json_pack("{s:s,s:s}", "code", am_str(&r->findings[i].code), "text",
+                                               am_str(&r->findings[i].text)));
     json_object_set_new(o, "findings", f);
     json_t *m = json_array();
-    for (size_t i = 0; i < r->motion_count && i < 16; i++)
-        json_array_append_new(m, str(r->motions[i]));
+    for (size_t i = 0; i < r->motion_count; i++)
+        json_array_append_new(m, astr(&r->motions[i]));
     json_object_set_new(o, "motions", m);
-    json_object_set_new(o, "plays_on_rez", r->plays[0] ? str(r->plays) : json_null());
+    json_object_set_new(o, "plays_on_rez", !am_string_empty(&r->plays) ? astr(&r->plays) : json_null());
     json_t *md = json_array();
-    for (size_t i = 0; i < r->motion_count && i < 16; i++) {
+    for (size_t i = 0; i < r->motion_count; i++) {
         const am_import_motion *mi = &r->motion_info[i];
-        json_t *e = json_pack("{s:o,s:o,s:o,s:b}", "name", str(mi->name), "source", str(mi->source), "duration_s",
+        json_t *e = json_pack("{s:o,s:o,s:o,s:b}", "name", astr(&mi->name), "source", astr(&mi->source), "duration_s",
                               real(mi->duration_s), "loop", mi->loop);
         if (e && mi->retargeted) {
-            json_object_set_new(e, "clip", str(mi->clip));
+            json_object_set_new(e, "clip", astr(&mi->clip));
             json_object_set_new(e, "joints_mapped", json_integer((json_int_t)mi->joints_mapped));
             json_object_set_new(e, "joints_unmapped", json_integer((json_int_t)mi->joints_unmapped));
             json_object_set_new(e, "keys_before", json_integer((json_int_t)mi->keys_before));
@@ -172,15 +178,15 @@ am_status am_import_report_json(const am_import_report *r, am_buf *out, am_error
     json_object_set_new(o, "motion_details", md);
     json_t *w = json_array();
     for (size_t i = 0; i < r->written_count; i++)
-        json_array_append_new(w, str(r->written[i]));
+        json_array_append_new(w, astr(&r->written[i]));
     json_object_set_new(o, "written", w);
     json_t *gone = json_array();
     for (size_t i = 0; i < r->removed_count; i++)
-        json_array_append_new(gone, str(r->removed[i]));
+        json_array_append_new(gone, astr(&r->removed[i]));
     json_object_set_new(o, "removed", gone);
     json_t *left = json_array();
     for (size_t i = 0; i < r->left_count; i++)
-        json_array_append_new(left, str(r->left[i]));
+        json_array_append_new(left, astr(&r->left[i]));
     json_object_set_new(o, "left", left);
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     json_decref(o);

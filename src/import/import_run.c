@@ -38,12 +38,19 @@ typedef struct tex_out {
 static am_status add_file(am_import_outset *set, const char *dir, const char *name, const char *ext, am_buf *b,
                           am_error *err)
 {
-    char file[300], path[1024];
-    snprintf(file, sizeof file, "%s%s", name, ext);
-    if (!am_path_join(path, sizeof path, dir, file)) {
+    char path[1024];
+    am_string file = {0};
+    if (!am_string_setf(&file, "%s%s", name, ext)) {
         am_buf_free(b);
-        return am_fail(err, AM_ERR_IO, "output path too long: %s/%s", dir, file);
+        return am_fail_nomem(err, "output path");
     }
+    if (!am_path_join(path, sizeof path, dir, am_str(&file))) {
+        am_buf_free(b);
+        am_fail(err, AM_ERR_IO, "output path too long: %s/%s", dir, am_str(&file));
+        am_string_free(&file);
+        return AM_ERR_IO;
+    }
+    am_string_free(&file);
     return am_import_outset_add(set, path, b, err);
 }
 
@@ -94,7 +101,8 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
         const am_skin_joint_info *ji = &sum->joints[j];
         const am_joint *sj = &skel->joints[ji->skel_joint];
         am_import_joint *o = &pr->joints[j];
-        snprintf(o->name, sizeof o->name, "%s", ji->name);
+        if (!am_string_set(&o->name, ji->name))
+            return am_fail_nomem(err, "joint figures");
         o->weighted = weighted[j];
         pr->weighted_joints += o->weighted;
         o->found = ji->rig_joint < 0 || !part->joint_found || part->joint_found[ji->rig_joint];
@@ -132,17 +140,18 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
     }
     if (pr->moved_joints) {
         qsort(sorted, nsorted, sizeof *sorted, cmp_moved);
-        char list[240] = "";
-        size_t len = 0;
-        for (size_t i = 0; i < nsorted && i < 5; i++) {
-            int w = snprintf(list + len, sizeof list - len, "%s%s %.4f m", i ? ", " : "", sorted[i]->name,
-                             sorted[i]->moved_m);
-            len += w > 0 && (size_t)w < sizeof list - len ? (size_t)w : 0;
-        }
+        am_string list = {0};
+        for (size_t i = 0; i < nsorted && i < 5; i++)
+            if (!am_string_setf(&list, "%s%s%s %.4f m", am_str(&list), i ? ", " : "", am_str(&sorted[i]->name),
+                                sorted[i]->moved_m)) {
+                am_string_free(&list);
+                return am_fail_nomem(err, "joint figures");
+            }
         run_finding(rep, "moved_joints",
                     "part '%s': %zu of %zu joints are moved from their default position (the viewer applies these "
                     "overrides); largest changes of the offset from the viewer parent: %s%s",
-                    pr->name, pr->moved_joints, pr->joint_count, list, nsorted > 5 ? ", ..." : "");
+                    am_str(&pr->name), pr->moved_joints, pr->joint_count, am_str(&list), nsorted > 5 ? ", ..." : "");
+        am_string_free(&list);
     }
     if (pr->scaled_binds) {
         const am_import_joint *w = &pr->joints[worst_bind];
@@ -150,7 +159,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
                     "part '%s': %zu joints' inverse binds carry scale or rotation the viewer's skeleton does not have "
                     "(largest: %s, scale off by %.3f, turned %.1f deg): the viewer draws its joints without it, so "
                     "the rest pose deforms; the normalize_binds option writes pure-translation inverse binds",
-                    pr->name, pr->scaled_binds, w->name, w->bind_scale_dev, w->bind_rot_deg);
+                    am_str(&pr->name), pr->scaled_binds, am_str(&w->name), w->bind_scale_dev, w->bind_rot_deg);
     }
     for (size_t j = 0; j < sum->joint_count; j++) {
         const am_skin_joint_info *ji = &sum->joints[j];
@@ -162,7 +171,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
                         "part '%s': mPelvis is moved to (%.4f, %.4f, %.4f), not (%.3f, %.3f, %.3f): the viewer hangs "
                         "the whole mesh from that point under the prim, and the position keys of any motion replace "
                         "it while they play",
-                        pr->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
+                        am_str(&pr->name), ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
                         ji->default_pos.z);
         }
     }
@@ -308,7 +317,7 @@ static am_status pose_sheet(const am_bench *const *benches, const size_t *colour
         for (size_t i = 0; i < ns; i++) {
             char label[128];
             size_t m = i / 2;
-            snprintf(label, sizeof label, "%s - %s", plan->motion_count ? plan->motions[m].name : "rest",
+            snprintf(label, sizeof label, "%s - %s", plan->motion_count ? am_str(&plan->motions[m].name) : "rest",
                      i % 2 == 0 ? "side" : "front");
             am_draw_text(&sheet, 8, y + 4, label, 2, ink);
             y += label_h;
@@ -341,7 +350,7 @@ static am_status bench_part(const am_buf *mesh, const char *name, size_t colour,
     if (!full)
         goto done;
     for (size_t m = 0; m < plan->motion_count && !st; m++)
-        st = am_bench_add_anim_mem(&b, plan->motions[m].anim, plan->motions[m].anim_size, plan->motions[m].name, err);
+        st = am_bench_add_anim_mem(&b, plan->motions[m].anim, plan->motions[m].anim_size, am_str(&plan->motions[m].name), err);
     if (st)
         goto done;
     am_bench_pose_report rest_pose;
@@ -354,9 +363,10 @@ static am_status bench_part(const am_buf *mesh, const char *name, size_t colour,
         pr->anim_count = plan->motion_count;
         double creature_m = creature_size(plan);
         for (size_t m = 0; m < plan->motion_count && !st; m++) {
-            snprintf(pr->anims[m].name, sizeof pr->anims[m].name, "%s", plan->motions[m].name);
             am_bench_motion_info info;
-            if (!(st = am_bench_motion_get_info(&b, m, &info, err)))
+            if (!am_string_copy(&pr->anims[m].name, &plan->motions[m].name))
+                st = am_fail_nomem(err, "bench");
+            else if (!(st = am_bench_motion_get_info(&b, m, &info, err)))
                 st = bench_motion(&b, (int)m, info.duration, creature_m, &pr->anims[m], &rest_pose, err);
         }
     }
@@ -387,23 +397,28 @@ static am_status combined_sheet(const am_import_plan *plan, const am_skeleton *s
         goto done;
     }
     for (size_t i = 0; i < n && !st; i++) {
-        if ((st = am_bench_load_mem(po[i].mesh.data, po[i].mesh.size, plan->parts[i].name, skel, NULL, &benches[i],
+        if ((st = am_bench_load_mem(po[i].mesh.data, po[i].mesh.size, am_str(&plan->parts[i].name), skel, NULL, &benches[i],
                                     err)))
             break;
         loaded++;
         for (size_t m = 0; m < plan->motion_count && !st; m++)
             st = am_bench_add_anim_mem(&benches[i], plan->motions[m].anim, plan->motions[m].anim_size,
-                                       plan->motions[m].name, err);
+                                       am_str(&plan->motions[m].name), err);
         ptrs[i] = &benches[i];
         colours[i] = i;
     }
-    char title[200], name[160];
-    snprintf(title, sizeof title, "%s (%zu parts)", plan->name, n);
-    snprintf(name, sizeof name, "%s_poses", plan->name);
+    char title[200];
+    snprintf(title, sizeof title, "%.160s (%zu parts)", am_str(&plan->name), n); /* drawn on the sheet */
+    am_string name = {0};
+    if (!st && !am_string_setf(&name, "%s_poses", am_str(&plan->name)))
+        st = am_fail_nomem(err, "combined pose sheet");
     if (!st && !(st = pose_sheet(ptrs, colours, n, plan, AM_RENDER_JOINTS_NONE, title, &png, err))) {
-        snprintf(rep->pose_sheet, sizeof rep->pose_sheet, "%s/%s.png", out_dir, name);
-        st = add_file(set, out_dir, name, ".png", &png, err);
+        if (!am_string_setf(&rep->pose_sheet, "%s/%s.png", out_dir, am_str(&name)))
+            st = am_fail_nomem(err, "combined pose sheet");
+        else
+            st = add_file(set, out_dir, am_str(&name), ".png", &png, err);
     }
+    am_string_free(&name);
 done:
     for (size_t i = 0; i < loaded; i++)
         am_bench_free(&benches[i]);
@@ -513,8 +528,8 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
                           part_out *po, am_import_part_report *pr, am_import_report *rep, am_error *err)
 {
     const am_import_part *part = &plan->parts[pi];
-    snprintf(pr->name, sizeof pr->name, "%s", part->name);
-    snprintf(pr->meshes, sizeof pr->meshes, "%s", part->meshes);
+    if (!am_string_copy(&pr->name, &part->name) || !am_string_copy(&pr->meshes, &part->meshes))
+        return am_fail_nomem(err, "report");
     pr->positions = part->positions;
     pr->borrowed_weights = part->borrowed_weights;
     pr->unweighted_vertices = part->unweighted_vertices;
@@ -527,9 +542,9 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     /* The uploader's faces are already cut (at most 65,534 vertices each): no further cut. */
     if (part->rig.explicit_skin)
         so.face_vertex_limit = AM_MESH_MAX_FACE_VERTICES - 2;
-    char texture_image[160] = "";
+    char texture_image[160] = ""; /* a texture stem is at most 100 characters (am_import_texture_for) */
     if (part->texture >= 0) {
-        snprintf(texture_image, sizeof texture_image, "%s%s", plan->textures[part->texture].name,
+        snprintf(texture_image, sizeof texture_image, "%s%s", am_str(&plan->textures[part->texture].name),
                  plan->textures[part->texture].ext[0] ? plan->textures[part->texture].ext : ".png");
         so.texture_image = texture_image;
     }
@@ -538,7 +553,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         int t = part->face_textures[f];
         face_image[f][0] = '\0';
         if (t >= 0)
-            snprintf(face_image[f], sizeof face_image[f], "%s%s", plan->textures[t].name,
+            snprintf(face_image[f], sizeof face_image[f], "%s%s", am_str(&plan->textures[t].name),
                      plan->textures[t].ext[0] ? plan->textures[t].ext : ".png");
         so.face_images[f] = face_image[f];
         so.face_image_count = f + 1;
@@ -547,7 +562,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     am_rig normalized;
     bool have_normalized = false;
     am_buf dae = {0}, md = {0}, rig_json = {0}, sheet = {0};
-    progress(opts, "building part '%s': %zu vertices, %zu triangles, %zu joints", part->name, part->rig.vertex_count,
+    progress(opts, "building part '%s': %zu vertices, %zu triangles, %zu joints", am_str(&part->name), part->rig.vertex_count,
              part->rig.triangle_count, part->rig.joint_count);
     /* built and encoded (a computed rig's automatic budget corrected by the measured size,
      * as animesh skin does; an explicit skin is written as given) */
@@ -576,17 +591,17 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         /* the budget's refusal names the rig: name the part (and so the model) instead */
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        am_fail(err, st, "part '%s': %s", part->name, msg);
+        am_fail(err, st, "part '%s': %s", am_str(&part->name), msg);
     }
     if (st)
         goto done;
-    progress(opts, "part '%s': skin built and encoded (LODs %zu / %zu / %zu / %zu triangles)", part->name,
+    progress(opts, "part '%s': skin built and encoded (LODs %zu / %zu / %zu / %zu triangles)", am_str(&part->name),
              res.summary.lod_triangles[AM_LOD_HIGH], res.summary.lod_triangles[AM_LOD_MEDIUM],
              res.summary.lod_triangles[AM_LOD_LOW], res.summary.lod_triangles[AM_LOD_LOWEST]);
     if (opts->normalize_binds && part->rig.explicit_skin) {
         /* before: the file's inverse binds, on the bench; after: what is written */
         am_import_part_report before = {0};
-        if ((st = bench_part(&po->mesh, part->name, pi, plan, skel, false, AM_RENDER_JOINTS_NONE, &before, NULL,
+        if ((st = bench_part(&po->mesh, am_str(&part->name), pi, plan, skel, false, AM_RENDER_JOINTS_NONE, &before, NULL,
                              err)) ||
             (st = normalized_rig(&part->rig, &res, skel, &normalized, err)))
             goto done;
@@ -602,7 +617,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         st = am_fail(err, AM_ERR_INVALID,
                      "part '%s': estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris): "
                      "set the max_tris option to fit it, simplify the mesh, or raise the region_max_tris option",
-                     part->name, res.summary.est_tris_max, res.summary.region_max_tris);
+                     am_str(&part->name), res.summary.est_tris_max, res.summary.region_max_tris);
         goto done;
     }
     pr->vertices = res.summary.vertex_count;
@@ -610,30 +625,30 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
     pr->triangles = res.summary.lod_triangles[AM_LOD_HIGH];
     if ((st = joint_figures(part, &res, skel, pr, rep, err)))
         goto done;
-    progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", part->name, po->mesh.size);
+    progress(opts, "part '%s': built and encoded (%zu bytes); writing the .dae and the rig", am_str(&part->name), po->mesh.size);
     if (res.face_count > 1 && opts->meshdata_required) {
         if (!(st = dae_done(&dw, err)) &&
             !(st = rig_json_done(&rw, &rig_task, rig_beside, have_normalized ? &normalized : &part->rig, err)))
             st = am_fail(err, AM_ERR_INVALID,
                          "part '%s' has %zu faces: WorldBridge meshdata carries one (weights go to submesh 0 only), "
                          "and the meshdata_required option asks for it",
-                         part->name, res.face_count);
+                         am_str(&part->name), res.face_count);
         goto done;
     }
     if (res.face_count > 1) {
         char stale[1200];
-        snprintf(stale, sizeof stale, "%s/%s.meshdata.json", out_dir, part->name);
+        snprintf(stale, sizeof stale, "%s/%s.meshdata.json", out_dir, am_str(&part->name));
         if ((st = am_import_outset_stale(set, stale, err)))
             goto done;
         run_finding(rep, "meshdata_skipped",
                     "part '%s' has %zu faces: no meshdata written (WorldBridge writes weights into submesh 0 only); "
                     "the .llmesh, .dae and OAR carry every face",
-                    part->name, res.face_count);
+                    am_str(&part->name), res.face_count);
     }
-    progress(opts, "bench: part '%s'%s", part->name, opts->bench ? " with every motion, pose sheet" : ", rest pose");
+    progress(opts, "bench: part '%s'%s", am_str(&part->name), opts->bench ? " with every motion, pose sheet" : ", rest pose");
     /* The writers read the build, the bench the encoded bytes: independent, so they run side
      * by side; the first failure in this order is the one reported, as one after another. */
-    part_jobs jobs = {&res, rig_beside ? NULL : &normalized, &po->mesh, part->name, pi, plan, skel, opts->bench,
+    part_jobs jobs = {&res, rig_beside ? NULL : &normalized, &po->mesh, am_str(&part->name), pi, plan, skel, opts->bench,
                       opts->joints, pr, &rig_json, &md, &sheet, {AM_OK}, {{0}}};
     am_parallel_for(PART_JOB_COUNT, 0, part_job, &jobs);
     if (rig_beside) {
@@ -652,7 +667,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         run_finding(rep, "rest_error",
                     "part '%s': the viewer will draw the rest pose up to %.4f m from the bind pose (the bench on the "
                     "written asset)%s",
-                    part->name, pr->rest_error_m,
+                    am_str(&part->name), pr->rest_error_m,
                     opts->normalize_binds ? "" : "; the normalize_binds option makes it exact");
     for (size_t m = 0; m < pr->anim_count; m++) {
         const am_import_anim_result *a = &pr->anims[m];
@@ -661,7 +676,7 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
             run_finding(rep, "exploded",
                         "part '%s' playing '%s' explodes: %s %.3f m (the creature is %.2f m; the line is %.0f%% of "
                         "it): a vertex there is held by a joint far from it; check its weights",
-                        part->name, a->name,
+                        am_str(&part->name), am_str(&a->name),
                         spike ? "a vertex is torn from all its neighbours by" : "an edge tears open by",
                         spike ? a->spike_m : a->tear_m, a->creature_m,
                         100 * (spike ? AM_BENCH_SPIKE_SHARE : AM_BENCH_EXPLODE_SHARE));
@@ -669,24 +684,27 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
             run_finding(rep, "strain",
                         "part '%s' playing '%s': %.2f%% of its edges stretch outside 0.5..1.6 of their length at worst "
                         "(p99 %.2f; riggers flag above 0.2%%)",
-                        part->name, a->name, 100 * a->strain_share, a->strain_p99);
+                        am_str(&part->name), am_str(&a->name), 100 * a->strain_share, a->strain_p99);
     }
     po->texture = part->texture;
     po->face_textures = res.face_image_count > 1 && res.face_image_count == res.face_count;
     /* outputs */
     am_buf copy = {0};
     if ((st = am_buf_append(&copy, po->mesh.data, po->mesh.size, err)) ||
-        (st = add_file(set, out_dir, part->name, ".llmesh", &copy, err)) ||
-        (st = add_file(set, out_dir, part->name, ".dae", &dae, err)) ||
-        (st = add_file(set, out_dir, part->name, ".rig.json", &rig_json, err)))
+        (st = add_file(set, out_dir, am_str(&part->name), ".llmesh", &copy, err)) ||
+        (st = add_file(set, out_dir, am_str(&part->name), ".dae", &dae, err)) ||
+        (st = add_file(set, out_dir, am_str(&part->name), ".rig.json", &rig_json, err)))
         goto done;
-    if (md.data && (st = add_file(set, out_dir, part->name, ".meshdata.json", &md, err)))
+    if (md.data && (st = add_file(set, out_dir, am_str(&part->name), ".meshdata.json", &md, err)))
         goto done;
     if (sheet.data) {
-        char name[160];
-        snprintf(name, sizeof name, "%s_poses", part->name);
-        snprintf(pr->pose_sheet, sizeof pr->pose_sheet, "%s/%s.png", out_dir, name);
-        st = add_file(set, out_dir, name, ".png", &sheet, err);
+        am_string name = {0};
+        if (!am_string_setf(&name, "%s_poses", am_str(&part->name)) ||
+            !am_string_setf(&pr->pose_sheet, "%s/%s.png", out_dir, am_str(&name)))
+            st = am_fail_nomem(err, "report");
+        else
+            st = add_file(set, out_dir, am_str(&name), ".png", &sheet, err);
+        am_string_free(&name);
     }
 done:
     if (rig_beside)
@@ -715,7 +733,7 @@ static am_status run_texture(const am_import_texture *t, const char *out_dir, am
     if (!st)
         st = am_image_decode(bytes, size, &img, err); /* PNG or JPEG, sniffed */
     if (st) {
-        am_error_where(err, "texture %s", t->path ? t->path : t->name);
+        am_error_where(err, "texture %s", t->path ? t->path : am_str(&t->name));
         goto done;
     }
     const am_tex_image *use = &img;
@@ -729,7 +747,7 @@ static am_status run_texture(const am_import_texture *t, const char *out_dir, am
         run_finding(rep, "texture_resized",
                     "texture '%s' is %ux%u: resized to %ux%u for upload (the viewer takes power-of-two sides up to "
                     "1024)",
-                    t->name, img.width, img.height, w, h);
+                    am_str(&t->name), img.width, img.height, w, h);
     }
     am_j2c_options jo = {false};
     if ((st = am_j2c_encode(use, &jo, &to->j2c, err)))
@@ -737,11 +755,11 @@ static am_status run_texture(const am_import_texture *t, const char *out_dir, am
     to->ok = true;
     am_buf j2c_copy = {0};
     if ((st = am_buf_append(&j2c_copy, to->j2c.data, to->j2c.size, err)) ||
-        (st = add_file(set, out_dir, t->name, ".j2c", &j2c_copy, err)))
+        (st = add_file(set, out_dir, am_str(&t->name), ".j2c", &j2c_copy, err)))
         goto done;
     /* the image beside the .dae that references it */
-    char file[160], path[1024];
-    snprintf(file, sizeof file, "%s%s", t->name, t->ext[0] ? t->ext : ".png");
+    char file[160], path[1024]; /* a texture stem is at most 100 characters */
+    snprintf(file, sizeof file, "%s%s", am_str(&t->name), t->ext[0] ? t->ext : ".png");
     if (!am_path_join(path, sizeof path, out_dir, file)) {
         st = am_fail(err, AM_ERR_IO, "output path too long: %s", file);
         goto done;
@@ -761,10 +779,10 @@ static long play_index(const am_import_plan *plan, const char *play)
     if (!play)
         return plan->motion_count ? 0 : -1;
     for (size_t m = 0; m < plan->motion_count; m++)
-        if (strcmp(plan->motions[m].name, play) == 0)
+        if (strcmp(am_str(&plan->motions[m].name), play) == 0)
             return (long)m;
     for (size_t m = 0; m < plan->motion_count; m++)
-        if (plan->motions[m].clip[0] && strcmp(plan->motions[m].clip, play) == 0)
+        if (!am_string_empty(&plan->motions[m].clip) && strcmp(am_str(&plan->motions[m].clip), play) == 0)
             return (long)m;
     return -1;
 }
@@ -780,7 +798,8 @@ static am_status check_play(const am_import_plan *plan, const char *play, am_err
     char list[400] = "";
     size_t n = 0;
     for (size_t m = 0; m < plan->motion_count && n + 70 < sizeof list; m++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", m ? ", " : "", plan->motions[m].name);
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.60s'", m ? ", " : "",
+                              am_str(&plan->motions[m].name));
     return am_fail(err, AM_ERR_USAGE, "the play option '%s': no motion of that name; the motions are %s", play, list);
 }
 
@@ -796,7 +815,7 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
         goto done;
     }
     for (size_t m = 0; m < plan->motion_count; m++)
-        anims[m] = (am_oar_anim){plan->motions[m].name, plan->motions[m].anim, plan->motions[m].anim_size};
+        anims[m] = (am_oar_anim){am_str(&plan->motions[m].name), plan->motions[m].anim, plan->motions[m].anim_size};
     am_oar_input in;
     memset(&in, 0, sizeof in);
     in.mesh = parts[0].mesh.data;
@@ -810,11 +829,11 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
     in.anims = anims;
     in.anim_count = plan->motion_count;
     long pi = play_index(plan, opts->play);
-    in.play = pi >= 0 ? plan->motions[pi].name : NULL;
+    in.play = pi >= 0 ? am_str(&plan->motions[pi].name) : NULL;
     static const double default_position[3] = {128, 128, 25};
     for (int k = 0; k < 3; k++)
         in.position[k] = am_option_real(opts->oar_position[k], default_position[k]);
-    in.object_name = plan->name;
+    in.object_name = am_str(&plan->name);
     in.creation_time = opts->creation_time;
     for (size_t i = 1; i < plan->part_count; i++) {
         am_oar_child *c = &children[i - 1];
@@ -824,7 +843,7 @@ static am_status run_oar(const am_import_plan *plan, const am_import_options *op
             c->texture = tex[parts[i].texture].j2c.data;
             c->texture_size = tex[parts[i].texture].j2c.size;
         }
-        c->name = plan->parts[i].name;
+        c->name = am_str(&plan->parts[i].name);
         c->has_color = !c->texture;
         memcpy(c->color, plan->parts[i].rig.rgb, sizeof c->color);
     }
@@ -857,17 +876,87 @@ void am_import_report_free(am_import_report *r)
     if (!r)
         return;
     for (size_t i = 0; r->parts && i < r->part_count; i++) {
-        free(r->parts[i].joints);
-        free(r->parts[i].skin);
-        free(r->parts[i].anims);
+        am_import_part_report *p = &r->parts[i];
+        am_string_free(&p->name);
+        am_string_free(&p->meshes);
+        am_string_free(&p->pose_sheet);
+        for (size_t j = 0; p->joints && j < p->joint_count; j++)
+            am_string_free(&p->joints[j].name);
+        free(p->joints);
+        free(p->skin);
+        for (size_t a = 0; p->anims && a < p->anim_count; a++)
+            am_string_free(&p->anims[a].name);
+        free(p->anims);
     }
     free(r->parts);
+    for (size_t i = 0; i < r->finding_count; i++)
+        am_import_finding_free(&r->findings[i]);
     free(r->findings);
-    free(r->written);
-    free(r->removed);
-    free(r->left);
+    am_string_list_free(r->written, r->written_count);
+    am_string_list_free(r->removed, r->removed_count);
+    am_string_list_free(r->left, r->left_count);
+    am_string_list_free(r->motions, r->motion_count);
+    for (size_t i = 0; r->motion_info && i < r->motion_count; i++)
+        am_import_motion_free(&r->motion_info[i]);
+    free(r->motion_info);
+    for (size_t i = 0; r->map && i < r->map_count; i++)
+        am_import_map_entry_free(&r->map[i]);
     free(r->map);
+    am_string_free(&r->name);
+    am_string_free(&r->source);
+    am_string_free(&r->format);
+    am_string_free(&r->plays);
+    am_string_free(&r->axes);
+    am_string_free(&r->pose_sheet);
+    am_body_plan_free(&r->body_plan);
     memset(r, 0, sizeof *r);
+}
+
+/* The report's copy of what the plan says (texts copied: the report owns its own). True
+ * when out of memory (what was copied is freed with the report). */
+static bool report_from_plan(const am_import_plan *plan, am_import_report *rep)
+{
+    if (!am_string_copy(&rep->name, &plan->name) || !am_string_copy(&rep->source, &plan->source) ||
+        !am_string_copy(&rep->format, &plan->format) || !am_string_copy(&rep->axes, &plan->axes) ||
+        !am_body_plan_copy(&rep->body_plan, &plan->body_plan))
+        return true;
+    if (plan->motion_count) {
+        rep->motions = calloc(plan->motion_count, sizeof *rep->motions);
+        rep->motion_info = calloc(plan->motion_count, sizeof *rep->motion_info);
+        if (!rep->motions || !rep->motion_info)
+            return true;
+        rep->motion_count = plan->motion_count; /* zeroed: freed whole or not */
+        for (size_t m = 0; m < plan->motion_count; m++)
+            if (!am_string_copy(&rep->motions[m], &plan->motions[m].name) ||
+                !am_import_motion_copy(&rep->motion_info[m], &plan->motions[m], false))
+                return true;
+        for (size_t m = 0; m < plan->motion_count; m++)
+            rep->motion_info[m].anim_size = 0; /* no bytes in the report */
+    }
+    if (plan->finding_count) {
+        if (!(rep->findings = calloc(plan->finding_count, sizeof *rep->findings)))
+            return true;
+        rep->finding_count = rep->finding_cap = plan->finding_count;
+        for (size_t i = 0; i < plan->finding_count; i++)
+            if (!am_string_copy(&rep->findings[i].code, &plan->findings[i].code) ||
+                !am_string_copy(&rep->findings[i].text, &plan->findings[i].text))
+                return true;
+    }
+    if (plan->map_count) {
+        if (!(rep->map = calloc(plan->map_count, sizeof *rep->map)))
+            return true;
+        rep->map_count = plan->map_count;
+        for (size_t i = 0; i < plan->map_count; i++) {
+            am_import_map_entry *e = &rep->map[i];
+            const am_import_map_entry *f = &plan->map[i];
+            e->confidence = f->confidence;
+            e->fallback = f->fallback;
+            if (!am_string_copy(&e->rig, &f->rig) || !am_string_copy(&e->viewer, &f->viewer) ||
+                !am_string_copy(&e->reason, &f->reason))
+                return true;
+        }
+    }
+    return false;
 }
 
 am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, const am_import_options *opts,
@@ -878,33 +967,9 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
     if (pst)
         return pst;
     rep->route = plan->route;
-    snprintf(rep->name, sizeof rep->name, "%s", plan->name);
-    snprintf(rep->source, sizeof rep->source, "%s", plan->source);
-    snprintf(rep->format, sizeof rep->format, "%s", plan->format);
     rep->declared = plan->declared;
-    rep->motion_count = plan->motion_count;
-    for (size_t m = 0; m < plan->motion_count && m < 16; m++)
-    {
-        snprintf(rep->motions[m], sizeof rep->motions[m], "%s", plan->motions[m].name);
-        rep->motion_info[m] = plan->motions[m];
-        rep->motion_info[m].anim = NULL;
-        rep->motion_info[m].anim_size = 0;
-    }
-    if (plan->finding_count) {
-        rep->findings = malloc(plan->finding_count * sizeof *rep->findings);
-        if (!rep->findings)
-            return am_fail_nomem(err, "report");
-        memcpy(rep->findings, plan->findings, plan->finding_count * sizeof *rep->findings);
-        rep->finding_count = rep->finding_cap = plan->finding_count;
-    }
-    snprintf(rep->axes, sizeof rep->axes, "%s", plan->axes);
-    rep->body_plan = plan->body_plan;
-    if (plan->map_count) {
-        if (!(rep->map = malloc(plan->map_count * sizeof *rep->map)))
-            return am_fail_nomem(err, "report");
-        memcpy(rep->map, plan->map, plan->map_count * sizeof *rep->map);
-        rep->map_count = plan->map_count;
-    }
+    if (report_from_plan(plan, rep))
+        return am_fail_nomem(err, "report");
     if (plan->part_count == 0)
         return am_fail(err, AM_ERR_INVALID, "the plan has no part to build");
     rep->parts = calloc(plan->part_count, sizeof *rep->parts);
@@ -928,7 +993,7 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
     for (size_t m = 0; m < plan->motion_count && !st; m++) {
         am_buf b = {0};
         if (!(st = am_buf_append(&b, plan->motions[m].anim, plan->motions[m].anim_size, err)))
-            st = add_file(&set, out_dir, plan->motions[m].name, ".anim", &b, err);
+            st = add_file(&set, out_dir, am_str(&plan->motions[m].name), ".anim", &b, err);
         else
             am_buf_free(&b);
     }
@@ -944,8 +1009,8 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
                  plan->motion_count, plan->motion_count == 1 ? "" : "s");
         st = run_oar(plan, opts, po, to, &set, err);
         long pi = play_index(plan, opts->play);
-        if (!st && pi >= 0)
-            snprintf(rep->plays, sizeof rep->plays, "%s", plan->motions[pi].name);
+        if (!st && pi >= 0 && !am_string_copy(&rep->plays, &plan->motions[pi].name))
+            st = am_fail_nomem(err, "report");
     }
     if (!st) { /* the full report in words (import_text.h), listing the files it comes with */
         am_buf txt = {0};
@@ -957,46 +1022,39 @@ am_status am_import_run(const am_import_plan *plan, const am_skeleton *skel, con
                 st = am_buf_append(&txt, line, n > 0 ? strlen(line) : 0, err);
             }
         if (!st) {
-            char name[300];
-            snprintf(name, sizeof name, "%s.import.txt", plan->name);
+            char name[300]; /* too long for a path: add_file below says so */
+            snprintf(name, sizeof name, "%s.import.txt", am_str(&plan->name));
             char path[1024];
-            if (am_path_join(path, sizeof path, out_dir, name)) {
+            if (plan->name.length < 250 && am_path_join(path, sizeof path, out_dir, name)) {
                 int n = snprintf(line, sizeof line, "wrote %s\n", path);
                 st = am_buf_append(&txt, line, n > 0 ? strlen(line) : 0, err);
             }
         }
         if (!st)
-            st = add_file(&set, out_dir, plan->name, ".import.txt", &txt, err);
+            st = add_file(&set, out_dir, am_str(&plan->name), ".import.txt", &txt, err);
         else
             am_buf_free(&txt);
     }
     if (!st) {
         progress(opts, "writing the files");
-        char manifest[160];
-        snprintf(manifest, sizeof manifest, "%s.outset", plan->name);
-        if (!(st = am_import_outset_own(&set, out_dir, manifest, err)))
+        am_string manifest = {0};
+        if (!am_string_setf(&manifest, "%s.outset", am_str(&plan->name)))
+            st = am_fail_nomem(err, "import run");
+        else if (!(st = am_import_outset_own(&set, out_dir, am_str(&manifest), err)))
             st = am_import_outset_commit(&set, err);
+        am_string_free(&manifest);
     }
-    if (!st && set.left_count) { /* named by a manifest or journal, not animesh's: left */
-        rep->left = set.left;
-        rep->left_count = set.left_count;
-        set.left = NULL;
-        set.left_count = 0;
-    }
-    if (!st && set.removed_count) { /* the earlier run's files this one does not write */
-        rep->removed = set.removed;
-        rep->removed_count = set.removed_count;
-        set.removed = NULL;
-        set.removed_count = 0;
-    }
-    if (!st && set.count) {
-        rep->written = calloc(set.count, sizeof *rep->written);
-        if (rep->written) {
-            for (size_t i = 0; i < set.count; i++)
-                if (!set.files[i].stale)
-                    snprintf(rep->written[rep->written_count++], sizeof rep->written[0], "%s", set.files[i].path);
-        }
-    }
+    /* the files are in place now: a list the report cannot hold (out of memory) is said */
+    bool listed = true;
+    for (size_t i = 0; !st && i < set.left_count; i++) /* named by a manifest or journal, not animesh's: left */
+        listed &= am_string_list_push(&rep->left, &rep->left_count, &rep->left_cap, set.left[i]);
+    for (size_t i = 0; !st && i < set.removed_count; i++) /* the earlier run's files this one does not write */
+        listed &= am_string_list_push(&rep->removed, &rep->removed_count, &rep->removed_cap, set.removed[i]);
+    for (size_t i = 0; !st && i < set.count; i++)
+        if (!set.files[i].stale)
+            listed &= am_string_list_push(&rep->written, &rep->written_count, &rep->written_cap, set.files[i].path);
+    if (!st && !listed)
+        st = am_fail_nomem(err, "the report's list of files (they are written)");
 done:
     for (size_t i = 0; po && i < plan->part_count; i++)
         am_buf_free(&po[i].mesh);

@@ -88,6 +88,8 @@ static const finding_kind kinds[] = {
      "look at the wrap in the preview if the change is large"},
     {"merged_faces", false, "nothing: each part's material is a face of the one asset (at most 8)"},
     {"body_plan", false, "nothing: how the creature's limbs were read (docs/map.md \"Body plans\")"},
+    {"motion_name_shortened", false,
+     "nothing; rename the clip or file (63 bytes at most) to choose the motion's name yourself"},
     {"motion_body_plan", true,
      "leave that motion out, or use one made for this creature's body plan (it was "
      "taken only because of the allow_body_mismatch option)"},
@@ -154,20 +156,20 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
     char src[1024], nm[512], b[2048], c[2048];
     am_status s = AM_OK;
     am_error *e = err;
-    P(o, &s, e, "%s: %s; %s route%s\n", am_text_shown(r->source, src, sizeof src), r->format,
+    P(o, &s, e, "%s: %s; %s route%s\n", am_text_shown(am_str(&r->source), src, sizeof src), am_str(&r->format),
       am_import_route_name(r->route),
       r->route == AM_IMPORT_FAITHFUL ? " (rigged to the viewer skeleton: the uploader's own skin)"
                                      : " (another skeleton: mapped onto the viewer's, rig and motions computed)");
     if (r->route == AM_IMPORT_RETARGET) {
-        P(o, &s, e, "axes: %s\njoint map:\n", r->axes);
+        P(o, &s, e, "axes: %s\njoint map:\n", am_str(&r->axes));
         for (size_t i = 0; i < r->map_count; i++) {
             const am_import_map_entry *m = &r->map[i];
-            if (m->viewer[0])
-                P(o, &s, e, "  %-28s -> %-20s %.2f  %s\n", am_text_shown(m->rig, nm, sizeof nm), m->viewer,
-                  m->confidence, am_text_shown(m->reason, b, sizeof b));
+            if (!am_string_empty(&m->viewer))
+                P(o, &s, e, "  %-28s -> %-20s %.2f  %s\n", am_text_shown(am_str(&m->rig), nm, sizeof nm), am_str(&m->viewer),
+                  m->confidence, am_text_shown(am_str(&m->reason), b, sizeof b));
             else
-                P(o, &s, e, "  %-28s    %-20s       %s\n", am_text_shown(m->rig, nm, sizeof nm), "(unmapped)",
-                  am_text_shown(m->reason, b, sizeof b));
+                P(o, &s, e, "  %-28s    %-20s       %s\n", am_text_shown(am_str(&m->rig), nm, sizeof nm), "(unmapped)",
+                  am_text_shown(am_str(&m->reason), b, sizeof b));
         }
     }
     if (r->route == AM_IMPORT_FAITHFUL)
@@ -177,7 +179,7 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
     for (size_t i = 0; i < r->part_count; i++) {
         const am_import_part_report *p = &r->parts[i];
         P(o, &s, e, "part %s (mesh %s): %zu %s, %zu vertices %s, %zu face%s, %zu triangles\n",
-          am_text_shown(p->name, nm, sizeof nm), am_text_shown(p->meshes, b, sizeof b), p->positions,
+          am_text_shown(am_str(&p->name), nm, sizeof nm), am_text_shown(am_str(&p->meshes), b, sizeof b), p->positions,
           r->route == AM_IMPORT_FAITHFUL ? "COLLADA positions" : "source vertices", p->vertices,
           r->route == AM_IMPORT_FAITHFUL ? "after welding" : "written", p->faces, p->faces == 1 ? "" : "s",
           p->triangles);
@@ -188,7 +190,7 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
         for (size_t j = 0; j < p->joint_count; j++)
             if (p->joints[j].moved_m > best) {
                 best = p->joints[j].moved_m;
-                who = p->joints[j].name;
+                who = am_str(&p->joints[j].name);
             }
         if (p->moved_joints && who)
             P(o, &s, e, " (largest offset change from its viewer parent %s: %.4f m)", am_text_shown(who, nm, sizeof nm),
@@ -212,7 +214,7 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
               p->skin->streaming_cost);
         for (size_t a = 0; a < p->anim_count; a++) {
             const am_import_anim_result *m = &p->anims[a];
-            P(o, &s, e, "  bench '%s' (%.2f s, %zu samples): box ", am_text_shown(m->name, nm, sizeof nm),
+            P(o, &s, e, "  bench '%s' (%.2f s, %zu samples): box ", am_text_shown(am_str(&m->name), nm, sizeof nm),
               m->duration_s, m->samples);
             vec(o, &s, e, "", m->min_prim);
             vec(o, &s, e, "..", m->max_prim);
@@ -222,34 +224,34 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
               m->max_displacement_m, m->strain_p1, m->strain_p99, 100 * m->strain_share, m->tear_m, m->spike_m,
               m->exploded ? "EXPLODES" : m->strained ? "strained, not exploding" : "ok");
         }
-        if (p->pose_sheet[0])
-            P(o, &s, e, "  pose sheet %s\n", p->pose_sheet);
+        if (!am_string_empty(&p->pose_sheet))
+            P(o, &s, e, "  pose sheet %s\n", am_str(&p->pose_sheet));
         for (size_t w = 0; p->skin && w < p->skin->warning_count; w++)
             P(o, &s, e, "  warning: %s\n    do: %s\n", am_text_shown(p->skin->warnings[w], c, sizeof c),
               skin_warning_remedy(p->skin->warnings[w]));
     }
-    if (r->pose_sheet[0])
-        P(o, &s, e, "pose sheet of all %zu parts together %s\n", r->part_count, r->pose_sheet);
-    for (size_t i = 0; i < r->motion_count && i < 16; i++) {
+    if (!am_string_empty(&r->pose_sheet))
+        P(o, &s, e, "pose sheet of all %zu parts together %s\n", r->part_count, am_str(&r->pose_sheet));
+    for (size_t i = 0; i < r->motion_count; i++) {
         const am_import_motion *m = &r->motion_info[i];
         if (m->retargeted)
             P(o, &s, e,
               "motion %s: clip '%s' of %s: %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu; "
               "bone directions within %.2f deg of the source's\n",
-              m->name, m->clip, m->source, m->joints_mapped, m->joints_unmapped, m->duration_s,
+              am_str(&m->name), am_str(&m->clip), am_str(&m->source), m->joints_mapped, m->joints_unmapped, m->duration_s,
               m->loop ? "looping" : "not looping", m->keys_before, m->keys_after, m->worst_direction_deg);
     }
-    if (r->plays[0])
-        P(o, &s, e, "archive: plays %s on rez (the play option chooses another)\n", r->plays);
+    if (!am_string_empty(&r->plays))
+        P(o, &s, e, "archive: plays %s on rez (the play option chooses another)\n", am_str(&r->plays));
     if (r->finding_count)
         P(o, &s, e, "what the viewer will do with it:\n");
     for (size_t i = 0; i < r->finding_count; i++)
-        P(o, &s, e, "  [%s] %s\n    do: %s\n", r->findings[i].code, am_text_shown(r->findings[i].text, c, sizeof c),
-          am_import_finding_remedy(r->findings[i].code));
+        P(o, &s, e, "  [%s] %s\n    do: %s\n", am_str(&r->findings[i].code),
+          am_text_shown(am_str(&r->findings[i].text), c, sizeof c), am_import_finding_remedy(am_str(&r->findings[i].code)));
     for (size_t i = 0; i < r->written_count; i++)
-        P(o, &s, e, "wrote %s\n", r->written[i]);
+        P(o, &s, e, "wrote %s\n", am_str(&r->written[i]));
     for (size_t i = 0; i < r->removed_count; i++)
-        P(o, &s, e, "removed %s (the previous run's, not written by this one)\n", r->removed[i]);
+        P(o, &s, e, "removed %s (the previous run's, not written by this one)\n", am_str(&r->removed[i]));
     return s;
 }
 
@@ -257,7 +259,7 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
 
 /* One kind of finding or warning: its first text and how many times it came. */
 typedef struct group {
-    char code[32];
+    const char *code;      /* the first one's (the report's) */
     const char *text;      /* the first one's */
     const char *remedy;
     size_t count;
@@ -274,7 +276,7 @@ static void add_group(group *g, size_t *n, size_t cap, const char *code, const c
         }
     if (*n == cap)
         return;
-    snprintf(g[*n].code, sizeof g[*n].code, "%s", code);
+    g[*n].code = code;
     g[*n].text = text;
     g[*n].remedy = remedy;
     g[*n].count = 1;
@@ -292,9 +294,9 @@ static void written_kinds(const am_import_report *r, char *buf, size_t size)
     for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
         size_t c = 0;
         for (size_t i = 0; i < r->written_count; i++) {
-            size_t l = strlen(r->written[i]), el = strlen(ext[k]);
-            c += l >= el && strcmp(r->written[i] + l - el, ext[k]) == 0 &&
-                 !(k == 1 && l >= 8 && strcmp(r->written[i] + l - 8, ".dae.txt") == 0);
+            const char *w = am_str(&r->written[i]);
+            size_t l = r->written[i].length, el = strlen(ext[k]);
+            c += l >= el && strcmp(w + l - el, ext[k]) == 0 && !(k == 1 && l >= 8 && strcmp(w + l - 8, ".dae.txt") == 0);
         }
         if (c && n < size) {
             int w = snprintf(buf + n, size - n, "%s%zu %s", n ? ", " : "", c, ext[k]);
@@ -312,7 +314,7 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
     char src[1024], t[400], kinds_buf[300];
     size_t lines = 0;
     /* 1: the source and the route */
-    P(o, &s, e, "%s: %s; %s route\n", am_text_shown(r->source, src, sizeof src), r->format,
+    P(o, &s, e, "%s: %s; %s route\n", am_text_shown(am_str(&r->source), src, sizeof src), am_str(&r->format),
       am_import_route_name(r->route));
     lines++;
     /* 2: the parts */
@@ -323,7 +325,7 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
         joints = r->parts[i].joint_count > joints ? r->parts[i].joint_count : joints;
     }
     for (size_t i = 0; i < r->map_count; i++)
-        mapped += r->map[i].viewer[0] != '\0';
+        mapped += !am_string_empty(&r->map[i].viewer);
     P(o, &s, e, "parts: %zu (%zu vertices, %zu triangles, up to %zu joints", r->part_count, verts, tris, joints);
     if (r->route == AM_IMPORT_RETARGET)
         P(o, &s, e, "; %zu of %zu source joints mapped", mapped, r->map_count);
@@ -334,13 +336,13 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
         size_t n = 0;
         t[0] = '\0';
         for (size_t i = 0; i < r->motion_count && i < 16 && n < sizeof t - 80; i++) {
-            int w = snprintf(t + n, sizeof t - n, "%s%s %.2f s%s", i ? ", " : "", r->motion_info[i].name,
+            int w = snprintf(t + n, sizeof t - n, "%s%s %.2f s%s", i ? ", " : "", am_str(&r->motion_info[i].name),
                              r->motion_info[i].duration_s, r->motion_info[i].loop ? " looping" : "");
             if (w > 0)
                 n += (size_t)w;
         }
         P(o, &s, e, "motions: %zu (%s%s)%s%s%s\n", r->motion_count, t, r->motion_count > 16 ? ", ..." : "",
-          r->plays[0] ? "; " : "", r->plays, r->plays[0] ? " plays on rez" : "");
+          !am_string_empty(&r->plays) ? "; " : "", am_str(&r->plays), !am_string_empty(&r->plays) ? " plays on rez" : "");
         lines++;
     }
     /* the findings and the parts' warnings, each kind once with its count */
@@ -348,11 +350,11 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
     size_t ng = 0, warnings = 0, notes = 0;
     for (int pass = 0; pass < 2; pass++) /* warnings first, then notes */
         for (size_t i = 0; i < r->finding_count; i++) {
-            bool w = am_import_finding_is_warning(r->findings[i].code);
+            const char *code = am_str(&r->findings[i].code);
+            bool w = am_import_finding_is_warning(code);
             if (w != (pass == 0))
                 continue;
-            add_group(g, &ng, 64, r->findings[i].code, r->findings[i].text, am_import_finding_remedy(r->findings[i].code),
-                      w, false);
+            add_group(g, &ng, 64, code, am_str(&r->findings[i].text), am_import_finding_remedy(code), w, false);
             warnings += w;
             notes += !w;
         }
@@ -407,11 +409,11 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
         P(o, &s, e, "full report: %s (or the full report text)\n", report_file);
     else
         P(o, &s, e, "full report: the full report text\n");
-    bool preview = false, sheet = r->pose_sheet[0] != '\0';
+    bool preview = false, sheet = !am_string_empty(&r->pose_sheet);
     for (size_t i = 0; i < r->written_count; i++)
-        preview |= strstr(r->written[i], ".preview.html") != NULL;
+        preview |= strstr(am_str(&r->written[i]), ".preview.html") != NULL;
     for (size_t i = 0; i < r->part_count; i++)
-        sheet |= r->parts[i].pose_sheet[0] != '\0';
+        sheet |= !am_string_empty(&r->parts[i].pose_sheet);
     const char *then =
         "then upload the .dae files, or import again with an archive (the oar_path option) and animesh push it";
     if (preview)

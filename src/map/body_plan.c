@@ -205,17 +205,80 @@ static am_limb_viewer chain_viewer(const plan_ctx *c, const am_body_chain *ch)
     return AM_VIEWER_NONE;
 }
 
+/* Append printf-style text to an owned string; false when out of memory (s unchanged). */
+static bool catf(am_string *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool catf(am_string *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return false;
+    char *d = realloc(s->data, s->length + (size_t)k + 1);
+    if (!d)
+        return false;
+    va_start(ap, fmt);
+    vsnprintf(d + s->length, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    s->data = d;
+    s->length += (size_t)k;
+    return true;
+}
+
+void am_body_plan_free(am_body_plan *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < AM_BODY_PLAN_MAX_LIMBS; i++)
+        am_string_free(&p->limbs[i].joints);
+    am_string_free(&p->evidence);
+    memset(p, 0, sizeof *p);
+}
+
+bool am_body_plan_copy(am_body_plan *dst, const am_body_plan *src)
+{
+    if (dst == src)
+        return true;
+    am_body_plan_free(dst);
+    am_body_plan c = *src; /* the numbers; every text copied below */
+    bool ok = true;
+    for (size_t i = 0; i < AM_BODY_PLAN_MAX_LIMBS; i++) {
+        c.limbs[i].joints = (am_string){0};
+        ok = ok && am_string_copy(&c.limbs[i].joints, &src->limbs[i].joints);
+    }
+    c.evidence = (am_string){0};
+    ok = ok && am_string_copy(&c.evidence, &src->evidence);
+    if (!ok) {
+        am_body_plan_free(&c);
+        return false;
+    }
+    *dst = c;
+    return true;
+}
+
 /* "LeftUpLeg, RightUpLeg": the first joint of the chain and of its mirror. */
-static void chain_names(const plan_ctx *c, int chain, char *out, size_t size)
+static bool chain_names(const plan_ctx *c, int chain, am_string *out)
 {
     const am_body_chain *ch = &c->b->chains[chain];
-    char a[128], b[128];
-    a[0] = b[0] = '\0';
-    if (ch->count)
-        am_map_rig_name(c->s, c->b->joints[ch->joints[0]].node, a, sizeof a);
-    if (ch->mirror >= 0 && c->b->chains[ch->mirror].count)
-        am_map_rig_name(c->s, c->b->joints[c->b->chains[ch->mirror].joints[0]].node, b, sizeof b);
-    snprintf(out, size, "%.70s%s%.70s", a, b[0] ? ", " : "", b);
+    int na = ch->count ? c->b->joints[ch->joints[0]].node : -1;
+    int nb = ch->mirror >= 0 && c->b->chains[ch->mirror].count ? c->b->joints[c->b->chains[ch->mirror].joints[0]].node
+                                                               : -1;
+    /* each name whole: room for the node's own name, or its "#N" */
+    size_t sa = na >= 0 ? strlen(c->s->nodes[na].name) + 32 : 1, sb = nb >= 0 ? strlen(c->s->nodes[nb].name) + 32 : 1;
+    char *a = malloc(sa), *b = malloc(sb);
+    bool ok = a && b;
+    if (ok) {
+        a[0] = b[0] = '\0';
+        if (na >= 0)
+            am_map_rig_name(c->s, na, a, sa);
+        if (nb >= 0)
+            am_map_rig_name(c->s, nb, b, sb);
+        ok = am_string_setf(out, "%s%s%s", a, b[0] ? ", " : "", b);
+    }
+    free(a);
+    free(b);
+    return ok;
 }
 
 /* Lowest point of a chain (and its mirror) along up, from `from`. */
@@ -250,16 +313,16 @@ static size_t appendf(char *out, size_t size, size_t n, const char *fmt, ...)
     return n + (size_t)k < size ? n + (size_t)k : size - 1;
 }
 
-static void add_limb(am_body_plan *p, const plan_ctx *c, int chain, am_limb_role role)
+static bool add_limb(am_body_plan *p, const plan_ctx *c, int chain, am_limb_role role)
 {
     if (p->limb_count >= AM_BODY_PLAN_MAX_LIMBS)
-        return;
+        return true;
     am_body_plan_limb *l = &p->limbs[p->limb_count++];
     l->role = role;
     l->chain = chain;
     l->count = c->b->chains[chain].mirror >= 0 ? 2 : 1;
     l->viewer = chain_viewer(c, &c->b->chains[chain]);
-    chain_names(c, chain, l->joints, sizeof l->joints);
+    return chain_names(c, chain, &l->joints);
 }
 
 static bool subtree_weighted(const am_body *b, int j)
@@ -280,23 +343,23 @@ static double subtree_low(const am_body *b, int j, am_vec3 from, am_vec3 up)
     return low;
 }
 
-static void add_named_arms(am_body_plan *p, const am_scene *s, const am_body *b, const int named[2], am_limb_role role)
+static bool add_named_arms(am_body_plan *p, const am_scene *s, const am_body *b, const int named[2], am_limb_role role)
 {
     if (p->limb_count >= AM_BODY_PLAN_MAX_LIMBS)
-        return;
+        return true;
     am_body_plan_limb *l = &p->limbs[p->limb_count++];
     l->role = role;
     l->chain = -1;
     l->count = 2;
     l->viewer = AM_VIEWER_ARMS;
-    snprintf(l->joints, sizeof l->joints, "%.70s, %.70s", s->nodes[b->joints[named[0]].node].name,
-             s->nodes[b->joints[named[1]].node].name);
+    return am_string_setf(&l->joints, "%s, %s", s->nodes[b->joints[named[0]].node].name,
+                          s->nodes[b->joints[named[1]].node].name);
 }
 
 /* A hierarchy that shows no pairs (Roth2's, flattened under collision volumes) but carries
  * the viewer's own names: the limbs whose joints carry weight on both sides, by name. */
 static bool limbs_by_viewer_names(am_body_plan *p, const am_scene *s, const am_body *b, const am_skeleton *skel,
-                                  bool any_weight)
+                                  bool any_weight, bool *ok)
 {
     if (!skel)
         return false;
@@ -325,8 +388,8 @@ static bool limbs_by_viewer_names(am_body_plan *p, const am_scene *s, const am_b
         l->viewer = fam[f];
         l->chain = -1;
         l->count = 2;
-        snprintf(l->joints, sizeof l->joints, "%.70s, %.70s", s->nodes[b->joints[first[f][0]].node].name,
-                 s->nodes[b->joints[first[f][1]].node].name);
+        *ok &= am_string_setf(&l->joints, "%s, %s", s->nodes[b->joints[first[f][0]].node].name,
+                              s->nodes[b->joints[first[f][1]].node].name);
         if (fam[f] == AM_VIEWER_LEGS || fam[f] == AM_VIEWER_HINDLIMBS)
             p->leg_pairs++;
     }
@@ -335,10 +398,11 @@ static bool limbs_by_viewer_names(am_body_plan *p, const am_scene *s, const am_b
     return p->limb_count > 0;
 }
 
-void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *ax, const am_map_suggestion *sug,
+bool am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *ax, const am_map_suggestion *sug,
                            const am_skeleton *skel, am_body_plan *p)
 {
     memset(p, 0, sizeof *p);
+    bool ok = true;
     plan_ctx c = {.s = s, .b = b, .sug = sug, .skel = skel};
     for (size_t i = 0; i < b->joint_count && !c.any_weight; i++)
         c.any_weight = b->joints[i].weighted;
@@ -348,8 +412,7 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
 
     /* pairs by kind (the left one of each; a pair counts when either side does) */
     int legs = -1, hind2 = -1, arms = -1, wings = -1, tail = -1;
-    char ignored[300] = "";
-    size_t ni = 0;
+    am_string ignored = {0};
     for (size_t i = 0; i < b->chain_count; i++) {
         const am_body_chain *ch = &b->chains[i];
         if (ch->mirror >= 0 && (int)i > ch->mirror)
@@ -367,13 +430,14 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         if (counts) {
             *slot = (int)i;
         } else {
-            char names[160];
-            chain_names(&c, (int)i, names, sizeof names);
-            ni = appendf(ignored, sizeof ignored, ni, "%s%s (%s: %s)", ni ? ", " : "", am_chain_kind_label(ch->kind),
-                         names,
-                         !agree ? "the viewer names say otherwise"
-                         : c.any_weight ? "no vertex weight"
-                                        : "not animated");
+            am_string names = {0};
+            ok &= chain_names(&c, (int)i, &names);
+            ok &= catf(&ignored, "%s%s (%s: %s)", ignored.length ? ", " : "", am_chain_kind_label(ch->kind),
+                       am_str(&names),
+                       !agree ? "the viewer names say otherwise"
+                       : c.any_weight ? "no vertex weight"
+                                      : "not animated");
+            am_string_free(&names);
         }
     }
 
@@ -439,34 +503,34 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
                                  : chain_along(b, &b->chains[hind2], fwd);
         bool second_front = am_v3_len(fwd) > 0 ? second > chain_along(b, &b->chains[legs], fwd)
                                                : forelegs; /* arms at the chest are in front */
-        add_limb(p, &c, legs, second_front ? AM_LIMB_HINDLEG : AM_LIMB_FORELEG);
+        ok &= add_limb(p, &c, legs, second_front ? AM_LIMB_HINDLEG : AM_LIMB_FORELEG);
         if (forelegs && arms < 0)
-            add_named_arms(p, s, b, named, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
+            ok &= add_named_arms(p, s, b, named, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
         else
-            add_limb(p, &c, forelegs ? arms : hind2, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
+            ok &= add_limb(p, &c, forelegs ? arms : hind2, second_front ? AM_LIMB_FORELEG : AM_LIMB_HINDLEG);
         p->leg_pairs = 2;
     } else if (legs >= 0) {
-        add_limb(p, &c, legs, AM_LIMB_LEG);
+        ok &= add_limb(p, &c, legs, AM_LIMB_LEG);
         p->leg_pairs = 1;
     }
     if (have_arms && !forelegs) {
         if (arms >= 0)
-            add_limb(p, &c, arms, AM_LIMB_ARM);
+            ok &= add_limb(p, &c, arms, AM_LIMB_ARM);
         else
-            add_named_arms(p, s, b, named, AM_LIMB_ARM);
+            ok &= add_named_arms(p, s, b, named, AM_LIMB_ARM);
     }
     if (hind2 >= 0 && forelegs) { /* a third pair */
-        add_limb(p, &c, hind2, AM_LIMB_LEG);
+        ok &= add_limb(p, &c, hind2, AM_LIMB_LEG);
         p->leg_pairs++;
     }
     if (wings >= 0)
-        add_limb(p, &c, wings, AM_LIMB_WING);
+        ok &= add_limb(p, &c, wings, AM_LIMB_WING);
     if (tail >= 0)
-        add_limb(p, &c, tail, AM_LIMB_TAIL);
+        ok &= add_limb(p, &c, tail, AM_LIMB_TAIL);
 
     bool by_names = false;
     if (!p->limb_count)
-        by_names = limbs_by_viewer_names(p, s, b, skel, c.any_weight);
+        by_names = limbs_by_viewer_names(p, s, b, skel, c.any_weight, &ok);
 
     /* the plan */
     /* the joints a serpent's chain must hold 60 % of: all of them, but only the weighted ones
@@ -495,30 +559,30 @@ void am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         p->kind = AM_PLAN_OTHER;
 
     /* the evidence */
-    size_t n = 0;
-    char *e = p->evidence;
-    size_t es = sizeof p->evidence;
+    am_string *e = &p->evidence;
     for (size_t i = 0; i < p->limb_count; i++)
-        n = appendf(e, es, n, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), p->limbs[i].joints);
+        ok &= catf(e, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), am_str(&p->limbs[i].joints));
     if (!p->limb_count)
-        n = appendf(e, es, n, "no pair of limbs%s", p->kind == AM_PLAN_SERPENT ? ", one long chain" : "");
+        ok &= catf(e, "no pair of limbs%s", p->kind == AM_PLAN_SERPENT ? ", one long chain" : "");
     if (by_names)
-        n = appendf(e, es, n, "; read from the viewer joint names (the hierarchy shows no pair of limbs)");
+        ok &= catf(e, "; read from the viewer joint names (the hierarchy shows no pair of limbs)");
     if (legs >= 0 && have_arms && feet < 0)
-        n = appendf(e, es, n, "; the %s' lowest joint is %.2f hip heights above the feet",
-                    forelegs ? "forelegs" : "arms", 1 - arm_low / feet);
+        ok &= catf(e, "; the %s' lowest joint is %.2f hip heights above the feet", forelegs ? "forelegs" : "arms",
+                   1 - arm_low / feet);
     if (know_body)
-        n = appendf(e, es, n, "; %s body", upright ? "upright" : "horizontal");
+        ok &= catf(e, "; %s body", upright ? "upright" : "horizontal");
     if (p->leg_pairs > 2)
-        n = appendf(e, es, n, "; %zu pairs of legs", p->leg_pairs);
-    if (ni)
-        n = appendf(e, es, n, "; not counted: %s", ignored);
-    (void)n;
+        ok &= catf(e, "; %zu pairs of legs", p->leg_pairs);
+    if (ignored.length)
+        ok &= catf(e, "; not counted: %s", am_str(&ignored));
+    am_string_free(&ignored);
+    return ok;
 }
 
-void am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, const am_vec3 *rest, am_body_plan *p)
+bool am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, const am_vec3 *rest, am_body_plan *p)
 {
     memset(p, 0, sizeof *p);
+    bool ok = true;
     p->weighted = true;
     /* per family and side: weighted joints, the first one's name, the lowest z, the mean x */
     enum { F_LEGS, F_ARMS, F_HIND, F_WINGS, F_TAIL, F_N };
@@ -581,43 +645,42 @@ void am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, con
         l->chain = -1;
         l->count = f == F_TAIL ? 1 : 2;
         if (f == F_TAIL)
-            snprintf(l->joints, sizeof l->joints, "%s", skel->joints[first[f][0]].name);
+            ok &= am_string_set(&l->joints, skel->joints[first[f][0]].name);
         else
-            snprintf(l->joints, sizeof l->joints, "%.70s, %.70s", skel->joints[first[f][0]].name,
-                     skel->joints[first[f][1]].name);
+            ok &= am_string_setf(&l->joints, "%s, %s", skel->joints[first[f][0]].name,
+                                 skel->joints[first[f][1]].name);
     }
     p->kind = has[F_WINGS]            ? AM_PLAN_WINGED
               : p->leg_pairs == 2     ? AM_PLAN_QUADRUPED
               : p->leg_pairs == 1     ? AM_PLAN_BIPED
               : has[F_TAIL] && !has[F_ARMS] ? AM_PLAN_SERPENT
                                       : AM_PLAN_OTHER;
-    size_t n = 0;
-    char *e = p->evidence;
-    size_t es = sizeof p->evidence;
-    n = appendf(e, es, n, "viewer joints carrying weight: ");
+    am_string *e = &p->evidence;
+    ok &= catf(e, "viewer joints carrying weight: ");
     for (size_t i = 0; i < p->limb_count; i++)
-        n = appendf(e, es, n, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), p->limbs[i].joints);
+        ok &= catf(e, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), am_str(&p->limbs[i].joints));
     if (!p->limb_count)
-        n = appendf(e, es, n, "no limb on both sides");
+        ok &= catf(e, "no limb on both sides");
     if (has[F_LEGS] && has[F_ARMS] && feet < 0)
-        n = appendf(e, es, n, "; the %s' lowest joint is %.2f hip heights above the feet",
-                    forelegs ? "forelegs" : "arms", 1 - arm_low / feet);
-    (void)n;
+        ok &= catf(e, "; the %s' lowest joint is %.2f hip heights above the feet", forelegs ? "forelegs" : "arms",
+                   1 - arm_low / feet);
+    return ok;
 }
 
-void am_body_plan_viewer_avatar(am_body_plan *p)
+bool am_body_plan_viewer_avatar(am_body_plan *p)
 {
     memset(p, 0, sizeof *p);
     p->kind = AM_PLAN_BIPED;
     p->leg_pairs = 1;
     p->weighted = true;
     p->limbs[0] = (am_body_plan_limb){.role = AM_LIMB_LEG, .viewer = AM_VIEWER_LEGS, .chain = -1, .count = 2};
-    snprintf(p->limbs[0].joints, sizeof p->limbs[0].joints, "mHipLeft, mHipRight");
+    bool ok = am_string_set(&p->limbs[0].joints, "mHipLeft, mHipRight");
     p->limbs[1] = (am_body_plan_limb){.role = AM_LIMB_ARM, .viewer = AM_VIEWER_ARMS, .chain = -1, .count = 2};
-    snprintf(p->limbs[1].joints, sizeof p->limbs[1].joints, "mCollarLeft, mCollarRight");
+    ok &= am_string_set(&p->limbs[1].joints, "mCollarLeft, mCollarRight");
     p->limb_count = 2;
-    snprintf(p->evidence, sizeof p->evidence,
-             "the stock viewer avatar: legs (mHipLeft, mHipRight); arms (mCollarLeft, mCollarRight); upright body");
+    ok &= am_string_set(&p->evidence,
+                        "the stock viewer avatar: legs (mHipLeft, mHipRight); arms (mCollarLeft, mCollarRight); upright body");
+    return ok;
 }
 
 static bool same_role(am_limb_role a, am_limb_role b)
@@ -661,21 +724,21 @@ bool am_body_plan_mismatch(const am_body_plan *src, const am_body_plan *dst, cha
             const am_body_plan_limb *x = limb_on(src, order[i]), *y = limb_on(dst, order[i]);
             if (pass == 0 && x && y && !same_role(x->role, y->role)) {
                 n = appendf(text, sizeof text, n, "%s its %s (%s) would drive the %s (%s)", said++ ? ";" : "",
-                            role_plural(x->role), x->joints, role_plural(y->role), y->joints);
+                            role_plural(x->role), am_str(&x->joints), role_plural(y->role), am_str(&y->joints));
                 misfit = true;
             } else if (pass == 1 && y && !x) {
                 n = appendf(text, sizeof text, n, "%s the %s (%s) get no motion", said++ ? ";" : "",
-                            role_plural(y->role), y->joints);
+                            role_plural(y->role), am_str(&y->joints));
                 misfit |= is_leg(y->role);
             } else if (pass == 2 && x && !y) {
                 n = appendf(text, sizeof text, n, "%s its %s (%s) drive nothing the creature uses", said++ ? ";" : "",
-                            role_plural(x->role), x->joints);
+                            role_plural(x->role), am_str(&x->joints));
                 misfit |= is_leg(x->role);
             }
         }
     }
     if (!said) { /* no limb meets another on a viewer chain: the plans alone say it */
-        n = appendf(text, sizeof text, n, " it has %s; the creature has %s", src->evidence, dst->evidence);
+        n = appendf(text, sizeof text, n, " it has %s; the creature has %s", am_str(&src->evidence), am_str(&dst->evidence));
         misfit = true;
     }
     (void)n;
@@ -693,14 +756,14 @@ json_t *am_body_plan_json(const am_body_plan *p)
         return NULL;
     }
     json_object_set_new(o, "plan", json_string(am_body_plan_label(p->kind)));
-    json_object_set_new(o, "evidence", json_string(p->evidence));
+    json_object_set_new(o, "evidence", json_string(am_str(&p->evidence)));
     for (size_t i = 0; i < p->limb_count; i++) {
         const am_body_plan_limb *l = &p->limbs[i];
         json_t *x = json_object();
         if (!x)
             continue;
         json_object_set_new(x, "role", json_string(am_limb_role_label(l->role)));
-        json_object_set_new(x, "joints", json_string(l->joints));
+        json_object_set_new(x, "joints", json_string(am_str(&l->joints)));
         json_object_set_new(x, "drives", json_string(viewer_label(l->viewer)));
         json_array_append_new(limbs, x);
     }

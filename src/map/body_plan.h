@@ -33,6 +33,7 @@ extern "C" {
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/am_string.h"
 #include "map/axes.h"
 #include "map/body.h"
 #include "map/map_suggest.h"
@@ -73,7 +74,7 @@ typedef enum am_limb_viewer {
 typedef struct am_body_plan_limb {
     am_limb_role role;
     am_limb_viewer viewer;  /* what it drives (the map, or the viewer's own names); NONE: unmapped */
-    char joints[160];       /* the rig's names of its first joints: "LeftUpLeg, RightUpLeg" */
+    am_string joints;       /* the rig's names of its first joints: "LeftUpLeg, RightUpLeg" */
     int chain;              /* body chain (the left one of a pair) */
     size_t count;           /* 2 for a pair, 1 for a tail */
 } am_body_plan_limb;
@@ -84,14 +85,23 @@ typedef struct am_body_plan {
     size_t limb_count;
     size_t leg_pairs;       /* legs, forelegs and hind legs, in pairs */
     bool weighted;          /* the chains counted by their weights (else by their motion) */
-    char evidence[600];     /* "2 legs (LeftUpLeg, RightUpLeg); arms (LeftArm, RightArm) held
+    am_string evidence;     /* "2 legs (LeftUpLeg, RightUpLeg); arms (LeftArm, RightArm) held
                                0.9 m above the feet" */
 } am_body_plan;
+/* The plan owns its texts (the limbs' joints, the evidence): a zeroed plan is empty, and
+ * am_body_plan_free releases them (the plan is empty again). A plan is never copied by
+ * value: am_body_plan_copy gives dst its own texts (dst's old ones freed); false when out
+ * of memory (dst is then empty). */
+void am_body_plan_free(am_body_plan *plan);
+bool am_body_plan_copy(am_body_plan *dst, const am_body_plan *src);
 
-/* Classify a body (am_body_analyse). axes (may be NULL) gives up and forward in the file
- * frame; sug (may be NULL) which viewer joint each body joint drives, else skel (may be
- * NULL) by the joint's own viewer name (a model rigged to the viewer skeleton). Never fails. */
-void am_body_plan_classify(const am_scene *scene, const am_body *body, const am_axes *axes,
+/* Classify a body (am_body_analyse) into *out (overwritten: free a plan before filling it
+ * again; free the result with am_body_plan_free). axes (may be
+ * NULL) gives up and forward in the file frame; sug (may be NULL) which viewer joint each
+ * body joint drives, else skel (may be NULL) by the joint's own viewer name (a model rigged
+ * to the viewer skeleton). False only when out of memory (the plan's texts then incomplete;
+ * its kind and limbs are still read). The same for the two below. */
+bool am_body_plan_classify(const am_scene *scene, const am_body *body, const am_axes *axes,
                            const am_map_suggestion *sug, const am_skeleton *skel, am_body_plan *out);
 /* The plan of a creature already on the viewer skeleton (a written asset on the bench): per
  * skeleton joint whether it carries weight and where it is at rest (viewer frame: +Z up, +X
@@ -99,10 +109,10 @@ void am_body_plan_classify(const am_scene *scene, const am_body *body, const am_
  * mCollar..mWrist and the hand, mHindLimb1..4, mWing1..4, mTail1..6 (one is enough); the
  * arms are forelegs when they come down to the feet (as above), and of two pairs of legs
  * the one farther forward (+X) is the forelegs. */
-void am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, const am_vec3 *rest, am_body_plan *out);
+bool am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, const am_vec3 *rest, am_body_plan *out);
 /* The stock viewer avatar's plan (the target of anim from-model and anim from-bvh): a
  * biped, legs mHipLeft, mHipRight, arms mCollarLeft, mCollarRight. */
-void am_body_plan_viewer_avatar(am_body_plan *out);
+bool am_body_plan_viewer_avatar(am_body_plan *out);
 /* "biped", "quadruped", "winged", "serpent", "other". */
 const char *am_body_plan_label(am_body_plan_kind kind);
 /* "leg", "foreleg", "hind leg", "arm", "wing", "tail". */

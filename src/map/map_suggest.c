@@ -950,8 +950,9 @@ am_status am_map_suggestion_report_json(const am_scene *s, const am_body *b, con
     json_object_set_new(root, "axes", a);
     json_object_set_new(root, "convention", json_string(am_str(&sug->convention)));
     am_body_plan plan;
-    am_body_plan_classify(s, b, ax, sug, skel, &plan);
+    am_body_plan_classify(s, b, ax, sug, skel, &plan); /* out of memory: the JSON says less */
     json_t *pj = am_body_plan_json(&plan);
+    am_body_plan_free(&plan);
     if (pj)
         json_object_set_new(root, "body_plan", pj);
     json_t *joints = json_array(), *map = json_object();

@@ -479,9 +479,11 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
     const am_quality_pose *poses = job->poses;
     size_t pose_count = job->pose_count;
     if (!poses) {
-        am_body_plan plan;
-        if ((s = am_quality_body_plan(&bench, &plan, err)) ||
-            (s = am_quality_plan_poses(&plan, &plan_poses, &plan_pose_count, err)))
+        am_body_plan plan = {0};
+        if (!(s = am_quality_body_plan(&bench, &plan, err)))
+            s = am_quality_plan_poses(&plan, &plan_poses, &plan_pose_count, err);
+        am_body_plan_free(&plan);
+        if (s)
             goto done;
         poses = plan_poses;
         pose_count = plan_pose_count;

@@ -25,8 +25,8 @@ am_status am_quality_body_plan(const am_bench *b, am_body_plan *out, am_error *e
                 b->skin_joint[sj] >= 0 && (size_t)b->skin_joint[sj] < nj)
                 weighted[b->skin_joint[sj]] = true;
         }
-    if (!s)
-        am_body_plan_from_viewer(b->skel, weighted, rest, out);
+    if (!s && !am_body_plan_from_viewer(b->skel, weighted, rest, out))
+        s = am_fail_nomem(err, "body plan");
     free(weighted);
     free(rest);
     free(prim);

@@ -57,7 +57,7 @@ static am_status rig_from_parts(const am_import_plan *plan, am_rig *out, am_erro
         ni += r->weight_start ? r->weight_start[r->vertex_count] : 0;
         nj += r->joint_count;
     }
-    out->name = strdup(plan->name[0] ? plan->name : "model");
+    out->name = strdup(!am_string_empty(&plan->name) ? am_str(&plan->name) : "model");
     out->joints = calloc(nj ? nj : 1, sizeof *out->joints);
     out->positions = calloc(3 * (nv ? nv : 1), sizeof *out->positions);
     out->normals = calloc(3 * (nv ? nv : 1), sizeof *out->normals);
@@ -211,7 +211,7 @@ am_status am_report_model_parts(const char *path, const am_skeleton *skel, const
             s = am_mesh_asset_encode(&res.asset, &out[i].asset, err);
             am_skin_result_free(&res);
         }
-        if (!s && !am_string_set(&out[i].name, plan.parts[i].name))
+        if (!s && !am_string_copy(&out[i].name, &plan.parts[i].name))
             s = am_fail_nomem(err, "model parts");
     }
     size_t n = plan.part_count;

@@ -50,6 +50,7 @@ void am_motion_file_result_free(am_motion_file_result *r)
         am_buf_free(&r->anims[i].anim);
     free(r->anims);
     free(r->findings);
+    am_body_plan_free(&r->plan);
     memset(r, 0, sizeof *r);
 }
 
@@ -116,7 +117,10 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
                     out->holds);
         return st;
     }
-    am_body_plan_classify(s, &r.body, &r.axes, &r.suggestion, skel, &out->plan);
+    if (!am_body_plan_classify(s, &r.body, &r.axes, &r.suggestion, skel, &out->plan)) {
+        am_retarget_result_free(&r);
+        return am_fail_nomem(err, "body plan");
+    }
     char why[1200];
     bool mismatch = opts->target_plan && am_body_plan_mismatch(&out->plan, opts->target_plan, why, sizeof why);
     if (mismatch && !opts->allow_body_mismatch) {
@@ -187,15 +191,18 @@ am_status am_motion_file_body_check(const char *path, const am_skeleton *skel, c
     am_axes axes;
     am_map_suggestion sug;
     am_axes_options ao = {0};
+    bool ok = true;
     if (!am_map_suggest_scene(&s, skel, &ao, NULL, &body, &axes, &sug, &e)) {
-        am_body_plan_classify(&s, &body, &axes, &sug, skel, out);
+        ok = am_body_plan_classify(&s, &body, &axes, &sug, skel, out);
         am_map_suggestion_free(&sug);
         am_body_free(&body);
     } else if (!am_body_analyse(&s, &body, &e)) {
-        am_body_plan_classify(&s, &body, NULL, NULL, skel, out);
+        ok = am_body_plan_classify(&s, &body, NULL, NULL, skel, out);
         am_body_free(&body);
     }
     am_scene_free(&s);
+    if (!ok)
+        return am_fail_nomem(err, "body plan");
     char why[1200];
     if (!target || !am_body_plan_mismatch(out, target, why, sizeof why))
         return AM_OK;
