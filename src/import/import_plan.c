@@ -114,8 +114,8 @@ int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am
     *st = AM_OK;
     if (!mat || (!mat->image_path && !mat->image_data))
         return -1;
-    bool jpeg = strcmp(mat->image_mime, "image/jpeg") == 0;
-    if (!jpeg && strcmp(mat->image_mime, "image/png") != 0) {
+    bool jpeg = strcmp(am_str(&mat->image_mime), "image/jpeg") == 0;
+    if (!jpeg && strcmp(am_str(&mat->image_mime), "image/png") != 0) {
         am_import_finding_add(plan, "texture_not_read",
                               "texture '%s' is neither PNG nor JPEG: not converted to .j2c (convert it, then animesh "
                               "texture)",
@@ -242,14 +242,14 @@ static am_status retarget_motion(const am_retarget_result *res, size_t i, const 
     if (!st && !(st = am_anim_decode(bytes.data, bytes.size, &a, err)))
         st = check_anim(&a, skel, source, err);
     if (st) {
-        am_error_where(err, "clip '%s'", ra->clip);
+        am_error_where(err, "clip '%s'", am_str(&ra->clip));
         am_buf_free(&bytes);
         am_anim_free(&a);
         return st;
     }
     memset(m, 0, sizeof *m);
-    snprintf(m->name, sizeof m->name, "%s", ra->name);
-    snprintf(m->source, sizeof m->source, "%.200s clip '%.50s'", source, ra->clip);
+    snprintf(m->name, sizeof m->name, "%s", am_str(&ra->name));
+    snprintf(m->source, sizeof m->source, "%.200s clip '%.50s'", source, am_str(&ra->clip));
     m->anim = bytes.data;
     m->anim_size = bytes.size;
     m->duration_s = a.duration;
@@ -273,12 +273,12 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
             am_fail(err, AM_ERR_INVALID,
                     "the faithful_only option takes COLLADA files rigged to the viewer skeleton; this %s file needs "
                     "joint mapping and retargeting (run without the faithful_only option)",
-                    scene->format_detail[0] ? scene->format_detail : "model");
+                    !am_string_empty(&scene->format_detail) ? am_str(&scene->format_detail) : "model");
         am_error_where(err, "%s", plan->source);
         return AM_ERR_INVALID;
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
-        am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
+        am_import_finding_add(plan, "reader", "%s", am_str(&scene->notes[i]));
     am_retarget_options ro = opts->retarget;
     ro.name = plan->name;
     am_retarget_result res;
@@ -319,7 +319,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         am_import_finding_add(plan, "joint_map_note", "%s", sug->notes[i]);
     for (size_t i = 0; i < res.finding_count; i++)
         am_import_finding_add(plan, res.findings[i].level == AM_FINDING_WARNING ? "retarget_warning" : "retarget_note",
-                              "%s", res.findings[i].text);
+                              "%s", am_str(&res.findings[i].text));
     if (opts->normalize_binds)
         am_import_finding_add(
             plan, "normalize_binds_not_needed",
@@ -342,7 +342,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
             st = AM_ERR_NOMEM;
             break;
         }
-        snprintf(part->name, sizeof part->name, "%s", rr->name);
+        snprintf(part->name, sizeof part->name, "%s", am_str(&rr->name));
         const am_scene_mesh *m = &scene->meshes[rr->mesh];
         snprintf(part->meshes, sizeof part->meshes, "%s", m->name && *m->name ? m->name : "(unnamed)");
         part->rig = rr->rig; /* moved */
@@ -396,7 +396,7 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
 {
     memset(plan, 0, sizeof *plan);
     snprintf(plan->source, sizeof plan->source, "%s", scene->source ? scene->source : "scene");
-    snprintf(plan->format, sizeof plan->format, "%s", scene->format_detail);
+    snprintf(plan->format, sizeof plan->format, "%s", am_str(&scene->format_detail));
     plan->declared = scene->declared;
     if (opts->name)
         snprintf(plan->name, sizeof plan->name, "%s", opts->name);
@@ -591,14 +591,14 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
     plan->motions = nm;
     for (size_t i = 0; i < r.finding_count; i++)
         if (r.findings[i].level == AM_FINDING_WARNING)
-            am_import_finding_add(plan, "motion_retarget", "motion '%.120s': %s", ref, r.findings[i].text);
+            am_import_finding_add(plan, "motion_retarget", "motion '%.120s': %s", ref, am_str(&r.findings[i].text));
     for (size_t i = 0; i < r.anim_count; i++) {
         am_motion_file_anim *a = &r.anims[i];
         am_import_motion *m = &plan->motions[plan->motion_count++];
         memset(m, 0, sizeof *m);
-        snprintf(m->name, sizeof m->name, "%s", a->name);
-        snprintf(m->source, sizeof m->source, "%s", r.source);
-        snprintf(m->clip, sizeof m->clip, "%s", a->clip);
+        snprintf(m->name, sizeof m->name, "%s", am_str(&a->name));
+        snprintf(m->source, sizeof m->source, "%s", am_str(&r.source));
+        snprintf(m->clip, sizeof m->clip, "%s", am_str(&a->clip));
         m->anim = a->anim.data;
         m->anim_size = a->anim.size;
         a->anim.data = NULL;

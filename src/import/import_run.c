@@ -94,7 +94,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
         const am_skin_joint_info *ji = &sum->joints[j];
         const am_joint *sj = &skel->joints[ji->skel_joint];
         am_import_joint *o = &pr->joints[j];
-        snprintf(o->name, sizeof o->name, "%s", ji->name);
+        snprintf(o->name, sizeof o->name, "%s", am_str(&ji->name));
         o->weighted = weighted[j];
         pr->weighted_joints += o->weighted;
         o->found = ji->rig_joint < 0 || !part->joint_found || part->joint_found[ji->rig_joint];
@@ -432,7 +432,7 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
         const am_joint *sj = &skel->joints[ji->skel_joint];
         am_mat4 world = am_mat4_from_trs(ji->bind_world, sj->world_rot, sj->scale);
         if (!am_mat4_inverse(&world, &out->joints[j].inverse_bind))
-            return am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", ji->name);
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", am_str(&ji->name));
         out->joints[j].world = ji->bind_world;
     }
     return AM_OK;
@@ -597,7 +597,10 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         if ((st = am_skin_build_encoded_beside(&normalized, skel, &so, &res, &po->mesh, dae_beside, &dw, err)))
             goto done;
     }
-    *pr->skin = res.summary;
+    if (!am_skin_summary_copy(pr->skin, &res.summary)) {
+        st = am_fail_nomem(err, "skin summary");
+        goto done;
+    }
     if (res.summary.over_region_limit) {
         st = am_fail(err, AM_ERR_INVALID,
                      "part '%s': estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris): "
@@ -858,6 +861,7 @@ void am_import_report_free(am_import_report *r)
         return;
     for (size_t i = 0; r->parts && i < r->part_count; i++) {
         free(r->parts[i].joints);
+        am_skin_summary_free(r->parts[i].skin);
         free(r->parts[i].skin);
         free(r->parts[i].anims);
     }
