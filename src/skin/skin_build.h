@@ -324,8 +324,9 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
  * weights submesh 0 only; summary.meshdata_written false, a warning says why and what to
  * do) and an old NAME.meshdata.json is removed (summary.meshdata_removed) so `push` cannot
  * send it with the new mesh; with opts->require_meshdata such a skin is refused before
- * anything is written. `summary` (optional) is filled whenever the build succeeded; its
- * paths are empty when nothing was written. */
+ * anything is written. `summary` (optional; zeroed, or filled by an earlier call, whose
+ * strings are then freed) is filled whenever the build succeeded; its paths are empty when
+ * nothing was written. Free it with am_skin_summary_free. */
 am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                          const char *out_dir, am_skin_summary *summary, am_error *err);
 

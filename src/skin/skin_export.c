@@ -204,6 +204,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
         st = am_fail_nomem(err, "skin paths");
 done:
     if (summary) { /* the summary moves to the caller, its strings with it */
+        am_skin_summary_free(summary);
         *summary = res.summary;
         memset(&res.summary, 0, sizeof res.summary);
     }
