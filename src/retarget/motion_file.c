@@ -241,8 +241,10 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
         return am_fail_nomem(err, "motion source");
     am_scene s;
     am_scene_load_options lo = {.skeleton = skel};
-    if ((st = am_scene_load_ex(path, &lo, &s, err)))
+    if ((st = am_scene_load_ex(path, &lo, &s, err))) {
+        am_motion_file_result_free(out);
         return st;
+    }
     if (!describe(&s, &out->holds)) {
         am_scene_free(&s);
         am_motion_file_result_free(out);
@@ -254,8 +256,7 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
     st = convert(&s, path, skel, opts, want, out, err);
     am_scene_free(&s);
     if (st) {
-        am_motion_file_result_free(out);
-        (void)am_string_set(&out->source, path); /* the file, for a caller's message (unset if out of memory) */
+        am_motion_file_result_free(out); /* nothing to free on error: the error names the file */
         am_error_where(err, "%s", path);
     }
     return st;

@@ -76,6 +76,7 @@ void am_motion_file_options_init(am_motion_file_options *o);
  * shorter than one frame (1/30 s); AM_ERR_USAGE: an unknown clip (listing the clips). */
 am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_options *opts,
                                  am_motion_file_result *out, am_error *err);
+/* Frees the result's strings and arrays (on error `out` holds nothing to free). */
 void am_motion_file_result_free(am_motion_file_result *r);
 
 /* The body-plan check alone, for the routes that convert without retargeting (a BVH by the
