@@ -393,6 +393,42 @@ static void test_loop_modes_names_and_single_poses(void **state)
     am_scene_free(&s);
 }
 
+/* A clip name longer than the old clip[128] and a finding longer than the old text[420]
+ * are kept whole; the anim's file name stays the sanitised 64 characters. */
+static void test_long_clip_name_and_finding_are_kept_whole(void **state)
+{
+    (void)state;
+    am_scene s;
+    sf_bend_box(&s, false);
+    char clip[501];
+    for (size_t i = 0; i < sizeof clip - 1; i++)
+        clip[i] = (char)('a' + i % 26);
+    clip[sizeof clip - 1] = '\0';
+    const float t1[1] = {0};
+    const double d1[1] = {20};
+    turn_clip(&s, clip, 1, t1, d1);
+    am_error err;
+    am_joint_map map = parse_map(BEND_MAP);
+    am_retarget_options o;
+    bend_opts(&o, &map);
+    const char *want[1] = {clip};
+    o.clips = want;
+    o.clip_count = 1;
+    am_retarget_result r;
+    assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
+    assert_int_equal(r.anim_count, 1);
+    assert_int_equal(r.anims[0].clip.length, 500);
+    assert_string_equal(am_str(&r.anims[0].clip), clip);
+    assert_int_equal(r.anims[0].name.length, 64);
+    const char *single = finding(&r, " is a single pose");
+    assert_non_null(single);
+    assert_non_null(strstr(single, clip));
+    assert_true(strlen(single) > 500);
+    am_retarget_result_free(&r);
+    am_joint_map_free(&map);
+    am_scene_free(&s);
+}
+
 static void test_cmu_bvh_retargets_to_motions(void **state)
 {
     (void)state;
@@ -451,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_unmapped_animated_joint_is_named_with_its_error),
         cmocka_unit_test(test_scale_keys_are_reported_dropped),
         cmocka_unit_test(test_loop_modes_names_and_single_poses),
+        cmocka_unit_test(test_long_clip_name_and_finding_are_kept_whole),
         cmocka_unit_test(test_cmu_bvh_retargets_to_motions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -295,6 +295,50 @@ static void test_absurd_coordinates_refused_oversize_warned(void **state)
     am_skeleton_free(&skel);
 }
 
+/* Text longer than the old fixed fields (summary name[128], texture_image[256]) is kept
+ * whole by the result, and a summary copy owns its own strings. */
+static void test_long_names_are_kept_whole(void **state)
+{
+    (void)state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    static const char *const names[] = {"mPelvis"};
+    am_rig *r = grid_rig(3, 3, names, 1);
+    set_weights(r, 1, all_on_joint0);
+    char *name = malloc(301), *image = malloc(2001);
+    assert_non_null(name);
+    assert_non_null(image);
+    memset(name, 'r', 300);
+    name[300] = '\0';
+    memset(image, 'i', 1996);
+    memcpy(image + 1996, ".png", 5);
+    free(r->name);
+    r->name = strdup(name);
+    am_skin_options opts = {0};
+    opts.texture_image = image;
+    am_skin_result res;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_skin_build(r, &skel, &opts, &res, &err), AM_OK);
+    assert_int_equal(res.summary.name.length, 300);
+    assert_string_equal(am_str(&res.summary.name), name);
+    assert_int_equal(res.texture_image.length, 2000);
+    assert_string_equal(am_str(&res.texture_image), image);
+    assert_string_equal(am_str(&res.summary.joints[0].name), "mPelvis");
+    am_skin_summary copy = {0};
+    assert_true(am_skin_summary_copy(&copy, &res.summary));
+    am_skin_result_free(&res);
+    assert_string_equal(am_str(&copy.name), name);
+    assert_int_equal(copy.joint_count, 1);
+    assert_string_equal(am_str(&copy.joints[0].name), "mPelvis");
+    am_skin_summary_free(&copy);
+    assert_int_equal(copy.name.length, 0);
+    free(name);
+    free(image);
+    free_rig(r);
+    am_skeleton_free(&skel);
+}
+
 static void test_joint_index_out_of_range_is_refused(void **state)
 {
     /* in JSON: at parse time, naming the field */
@@ -409,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_weight_row_summing_to_zero_is_refused_by_vertex),
         cmocka_unit_test(test_joint_index_out_of_range_is_refused),
         cmocka_unit_test(test_absurd_coordinates_refused_oversize_warned),
+        cmocka_unit_test(test_long_names_are_kept_whole),
         cmocka_unit_test(test_region_triangle_limit_reduces_or_refuses_before_writing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
