@@ -114,9 +114,10 @@ am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns
         st = append_first(a, nm, c->o->correction_count, n, *dur, key_dt, err);
         if (!st) {
             if (!am_string_setf(&a->loop_why,
-                     "%s (a cycle without its closing key: the seam, %.3f deg at %s and %.4f m, is no larger than its "
-                     "own steps; closed by the first pose %.4f s after the last key, at %.3f s)",
-                     how, s.rot_deg, rj, s.pos_m, key_dt, *dur + key_dt))
+                                "%s (a cycle without its closing key: the seam, %.3f deg at %s and %.4f m, is no "
+                                "larger than its own steps; closed by the first pose %.4f s after the last key, at "
+                                "%.3f s)",
+                                how, s.rot_deg, rj, s.pos_m, key_dt, *dur + key_dt))
                 st = am_fail_nomem(err, "loop note");
             a->loop_closed_deg = s.rot_deg;
             a->loop_closed_m = s.pos_m;
