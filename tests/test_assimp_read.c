@@ -30,7 +30,7 @@
 static bool has_note(const am_scene *s, const char *text)
 {
     for (size_t n = 0; n < s->note_count; n++)
-        if (strstr(s->notes[n], text))
+        if (strstr(am_str(&s->notes[n]), text))
             return true;
     return false;
 }
@@ -215,7 +215,7 @@ static void test_fbx_animation_with_skeleton(void **state)
     am_scene s;
     am_gf_load(SKELETON_FBX, &s);
     assert_int_equal(s.format, AM_SCENE_FORMAT_FBX);
-    assert_non_null(strstr(s.format_detail, "FBX 7400"));
+    assert_non_null(strstr(am_str(&s.format_detail), "FBX 7400"));
     assert_int_equal(s.node_count, 21);
     assert_string_equal(s.nodes[0].name, "RootNode");
     assert_int_equal(s.mesh_count, 1);
@@ -487,7 +487,7 @@ static void test_fbx_textures_embedded_or_outside_the_folder(void **state)
     am_test_skip_if_missing(SPIDER_FBX);
     am_scene s;
     am_gf_load(EMBEDDED_FBX, &s);
-    assert_string_equal(s.materials[0].image_mime, "image/png");
+    assert_string_equal(am_str(&s.materials[0].image_mime), "image/png");
     am_tex_image img;
     am_error err = {0};
     assert_int_equal(am_image_decode(s.materials[0].image_data, s.materials[0].image_size, &img, &err), AM_OK);

@@ -79,7 +79,7 @@ static void must_read(const char *xml, am_scene *s)
 static bool has_note(const am_scene *s, const char *needle)
 {
     for (size_t i = 0; i < s->note_count; i++)
-        if (strstr(s->notes[i], needle))
+        if (strstr(am_str(&s->notes[i]), needle))
             return true;
     return false;
 }

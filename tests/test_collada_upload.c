@@ -837,6 +837,7 @@ static void round_trip(const am_rig *rig)
     am_mesh_asset_free(&a);
     am_mesh_asset_free(&b);
     am_import_report_free(&rep);
+    am_skin_summary_free(sum);
     free(sum);
     am_skeleton_free(&skel);
     am_test_rmtree(dir);

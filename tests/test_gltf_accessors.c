@@ -302,9 +302,9 @@ static void test_strips_fans_and_skipped_primitives(void **state)
         assert_int_equal(m->faces[2].indices[i], deg_strip[i]);
     bool points = false, lines = false, dropped = false;
     for (size_t n = 0; n < s.note_count; n++) {
-        points = points || strstr(s.notes[n], "POINTS primitive skipped");
-        lines = lines || strstr(s.notes[n], "LINES primitive skipped");
-        dropped = dropped || strstr(s.notes[n], "2 degenerate");
+        points = points || strstr(am_str(&s.notes[n]), "POINTS primitive skipped");
+        lines = lines || strstr(am_str(&s.notes[n]), "LINES primitive skipped");
+        dropped = dropped || strstr(am_str(&s.notes[n]), "2 degenerate");
     }
     assert_true(points && lines && dropped);
     am_scene_free(&s);
@@ -322,7 +322,7 @@ static void nodes_file(const char *dir, const char *name, const char *json_tail,
 static bool has_note(const am_scene *s, const char *text)
 {
     for (size_t n = 0; n < s->note_count; n++)
-        if (strstr(s->notes[n], text))
+        if (strstr(am_str(&s->notes[n]), text))
             return true;
     return false;
 }

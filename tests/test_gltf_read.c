@@ -167,8 +167,8 @@ static void test_bendbox_reads_back_what_was_written_in_every_container(void **s
         am_scene s;
         am_gf_load(path, &s);
         check_bendbox_scene(&s, &m);
-        assert_non_null(strstr(s.format_detail, "glTF 2.0"));
-        assert_int_equal(strstr(s.format_detail, ".glb") != NULL, containers[c] == AM_GF_GLB);
+        assert_non_null(strstr(am_str(&s.format_detail), "glTF 2.0"));
+        assert_int_equal(strstr(am_str(&s.format_detail), ".glb") != NULL, containers[c] == AM_GF_GLB);
         am_scene_free(&s);
     }
     am_gf_model_free(&m);
@@ -341,7 +341,7 @@ static void test_node_matrix_is_the_ll_layout(void **state)
     assert_int_equal(s.node_count, 1);
     bool noted = false;
     for (size_t n = 0; n < s.note_count; n++)
-        noted = noted || strstr(s.notes[n], "UTF-8 byte order mark (skipped)");
+        noted = noted || strstr(am_str(&s.notes[n]), "UTF-8 byte order mark (skipped)");
     assert_true(noted);
     am_scene_free(&s);
 
@@ -568,7 +568,7 @@ static void test_textures_from_a_view_a_file_and_a_data_uri(void **state)
     am_gf_load(path, &s);
     assert_int_equal(s.materials[0].image_size, png.size);
     assert_memory_equal(s.materials[0].image_data, png.data, png.size);
-    assert_string_equal(s.materials[0].image_mime, "image/png");
+    assert_string_equal(am_str(&s.materials[0].image_mime), "image/png");
     assert_null(s.materials[0].image_path);
     assert_int_equal(am_image_decode(s.materials[0].image_data, s.materials[0].image_size, &got, &err), AM_OK);
     assert_memory_equal(got.pixels, pic.pixels, 16 * 8 * 4);
@@ -586,7 +586,7 @@ static void test_textures_from_a_view_a_file_and_a_data_uri(void **state)
     assert_null(s.materials[0].image_data);
     assert_non_null(s.materials[0].image_path);
     assert_non_null(strstr(s.materials[0].image_path, "/tex/skin 1.jpg"));
-    assert_string_equal(s.materials[0].image_mime, "image/jpeg");
+    assert_string_equal(am_str(&s.materials[0].image_mime), "image/jpeg");
     assert_int_equal(am_image_read(s.materials[0].image_path, &got, &err), AM_OK);
     assert_int_equal(got.width, 16);
     assert_int_equal(got.channels, 3);

@@ -349,9 +349,9 @@ static void test_walking_without_its_closing_key_still_loops(void **state)
      * key it is a cycle written without its closing key */
     assert_int_equal(retarget_cut("data/realdata/Walking.fbx", 0, 1, AM_LOOP_AUTO, &r, &end, &err), AM_OK);
     const am_retarget_anim *a = &r.anims[0];
-    print_message("Walking without its last key: %s\n", a->loop_why);
+    print_message("Walking without its last key: %s\n", am_str(&a->loop_why));
     assert_true(a->loops);
-    assert_non_null(strstr(a->loop_why, "a cycle without its closing key"));
+    assert_non_null(strstr(am_str(&a->loop_why), "a cycle without its closing key"));
     assert_float_equal(a->motion.duration_s, 1.0333, 0.002); /* the whole cycle again */
     am_buf b = {0};
     assert_int_equal(am_retarget_write_anim(&r, 0, &g_skel, NULL, &b, NULL, &err), AM_OK);
@@ -373,16 +373,16 @@ static void test_idle_cut_short_loops_with_loop_and_reports_the_change(void **st
     double end;
     /* Idle cut at 80 %: not a cycle any more (it stops mid-sway), so by default it does not loop */
     assert_int_equal(retarget_cut("data/realdata/Idle.fbx", 0.8, 0, AM_LOOP_AUTO, &r, &end, &err), AM_OK);
-    print_message("Idle cut at %.3f s: %s\n", end, r.anims[0].loop_why);
+    print_message("Idle cut at %.3f s: %s\n", end, am_str(&r.anims[0].loop_why));
     assert_false(r.anims[0].loops);
-    assert_non_null(strstr(r.anims[0].loop_why, "not looping: loop guard: joint '"));
+    assert_non_null(strstr(am_str(&r.anims[0].loop_why), "not looping: loop guard: joint '"));
     am_retarget_result_free(&r);
     /* --loop closes it by the blend, reporting the change */
     assert_int_equal(retarget_cut("data/realdata/Idle.fbx", 0.8, 0, AM_LOOP_ON, &r, &end, &err), AM_OK);
     const am_retarget_anim *a = &r.anims[0];
-    print_message("with --loop: %s\n", a->loop_why);
+    print_message("with --loop: %s\n", am_str(&a->loop_why));
     assert_true(a->loops);
-    assert_non_null(strstr(a->loop_why, "the seam closed by blending the last 0.393 s into the first pose"));
+    assert_non_null(strstr(am_str(&a->loop_why), "the seam closed by blending the last 0.393 s into the first pose"));
     assert_true(a->loop_closed_deg > 1 && a->loop_closed_deg <= 10);
     am_buf b = {0};
     assert_int_equal(am_retarget_write_anim(&r, 0, &g_skel, NULL, &b, NULL, &err), AM_OK);

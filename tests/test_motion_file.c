@@ -59,7 +59,7 @@ static void mixamo_onto_stock(const char *rel, double duration_s)
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     assert_int_equal(r.anim_count, 1);
     const am_motion_file_anim *a = &r.anims[0];
-    assert_string_equal(a->clip, "mixamo.com");
+    assert_string_equal(am_str(&a->clip), "mixamo.com");
     assert_ge(a->joints_mapped, 50); /* 55 of Mixamo's 65: every body and finger joint */
     assert_near(a->duration_s, duration_s, 0.01);
     assert_true(a->loops); /* Mixamo's cycles close within hundredths of a degree */
@@ -285,8 +285,8 @@ static void test_gltf_animation_pack_converts(void **state)
     if (am_motion_file_convert(path, &g_skel, &mo, &r, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     assert_int_equal(r.anim_count, 1);
-    assert_string_equal(r.anims[0].name, "pack");
-    assert_string_equal(r.anims[0].clip, "walk");
+    assert_string_equal(am_str(&r.anims[0].name), "pack");
+    assert_string_equal(am_str(&r.anims[0].clip), "walk");
     assert_ge(r.anims[0].joints_mapped, 10);
     assert_near(r.anims[0].duration_s, 1.0, 1e-6);
     check_anim(&r.anims[0].anim);
@@ -305,11 +305,11 @@ static void test_gltf_animation_pack_converts(void **state)
     assert_int_equal(am_write_file_atomic(colon, bytes, n, &err), AM_OK);
     free(bytes);
     assert_int_equal(am_motion_file_convert(colon, &g_skel, &mo, &r, &err), AM_OK);
-    assert_string_equal(r.anims[0].name, "take_2");
+    assert_string_equal(am_str(&r.anims[0].name), "take_2");
     am_motion_file_result_free(&r);
     snprintf(ref, sizeof ref, "%s:walk", colon); /* and a clip after it: split at the last ':' */
     assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_OK);
-    assert_string_equal(r.anims[0].clip, "walk");
+    assert_string_equal(am_str(&r.anims[0].clip), "walk");
     am_motion_file_result_free(&r);
     snprintf(ref, sizeof ref, "%s:run", path);
     assert_int_equal(am_motion_file_convert(ref, &g_skel, &mo, &r, &err), AM_ERR_USAGE);

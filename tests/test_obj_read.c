@@ -26,7 +26,7 @@ static am_status load_text(const char *dir, const char *name, const char *text, 
 static bool has_note(const am_scene *sc, const char *part)
 {
     for (size_t i = 0; i < sc->note_count; i++)
-        if (strstr(sc->notes[i], part))
+        if (strstr(am_str(&sc->notes[i]), part))
             return true;
     return false;
 }
@@ -151,7 +151,7 @@ static void test_objects_groups_and_materials(void **state)
     const am_scene_material *skin = &sc.materials[sc.meshes[0].faces[1].material];
     assert_non_null(skin->image_path);
     assert_non_null(strstr(skin->image_path, "skin.png"));
-    assert_string_equal(skin->image_mime, "image/png");
+    assert_string_equal(am_str(&skin->image_mime), "image/png");
     /* paths leaving the folder are never followed */
     assert_null(sc.materials[2].image_path);
     assert_null(sc.materials[3].image_path);

@@ -51,7 +51,7 @@ static void test_errors_and_notes_escape_names(void **state)
     memset(&s, 0, sizeof s);
     am_scene_note(&s, "node '%s' has no name", "a\nb\x1b");
     assert_int_equal(s.note_count, 1);
-    assert_string_equal(s.notes[0], "node 'a\\x0Ab\\x1B' has no name");
+    assert_string_equal(am_str(&s.notes[0]), "node 'a\\x0Ab\\x1B' has no name");
     am_scene_free(&s);
 }
 

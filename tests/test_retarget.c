@@ -143,7 +143,7 @@ static void test_bend_box_end_to_end(void **state)
     assert_near(r.res.placement.z, 1.067, 1e-12);
     assert_false(r.res.pelvis_overridden);
     assert_int_equal(r.res.anim_count, 1);
-    assert_string_equal(r.res.anims[0].name, "fold");
+    assert_string_equal(am_str(&r.res.anims[0].name), "fold");
     assert_true(r.res.anims[0].loops);
     /* 3 clip keys; the 90 deg slerp needs samples between them for the viewer's nlerp */
     assert_int_equal(r.res.anims[0].clip_keys, 3);
@@ -208,6 +208,7 @@ static void check_corrected(const char *joint)
     }
     free(want);
     free_run(&r);
+    am_rest_correction_free(&rc);
     am_joint_map_free(&map);
     am_scene_free(&s);
 }
@@ -288,7 +289,7 @@ static void test_quadruped_yup_metres_end_to_end(void **state)
     /* the bind pose vs the nodes' rest is reported */
     bool noted = false;
     for (size_t i = 0; i < r.res.finding_count; i++)
-        noted = noted || strstr(r.res.findings[i].text, "bind pose differs from the nodes' rest pose");
+        noted = noted || strstr(am_str(&r.res.findings[i].text), "bind pose differs from the nodes' rest pose");
     assert_true(noted);
     const am_retarget_anim *a = &r.res.anims[0];
     assert_true(a->loops);

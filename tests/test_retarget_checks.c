@@ -50,7 +50,7 @@ static void bend_opts(am_retarget_options *o, const am_joint_map *map)
 static bool has_finding(const am_retarget_result *r, const char *words)
 {
     for (size_t i = 0; i < r->finding_count; i++)
-        if (strstr(r->findings[i].text, words))
+        if (strstr(am_str(&r->findings[i].text), words))
             return true;
     return false;
 }
@@ -58,8 +58,8 @@ static bool has_finding(const am_retarget_result *r, const char *words)
 static const char *finding(const am_retarget_result *r, const char *words)
 {
     for (size_t i = 0; i < r->finding_count; i++)
-        if (strstr(r->findings[i].text, words))
-            return r->findings[i].text;
+        if (strstr(am_str(&r->findings[i].text), words))
+            return am_str(&r->findings[i].text);
     return NULL;
 }
 
@@ -258,9 +258,19 @@ static void test_rest_correction_text(void **state)
     am_rest_correction rc;
     am_error err;
     assert_int_equal(am_rest_correction_parse("mHead=z,-50", &rc, &err), AM_OK);
-    assert_string_equal(rc.joint, "mHead");
+    assert_string_equal(am_str(&rc.joint), "mHead");
     assert_int_equal(rc.axis, 3);
     assert_near(rc.degrees, -50, 0);
+    am_rest_correction_free(&rc);
+    /* a rig joint's name longer than the old joint[64] is kept whole */
+    char long_text[400];
+    memset(long_text, 'j', 300);
+    snprintf(long_text + 300, sizeof long_text - 300, "=Y,12.5");
+    assert_int_equal(am_rest_correction_parse(long_text, &rc, &err), AM_OK);
+    assert_int_equal(rc.joint.length, 300);
+    assert_int_equal(strspn(am_str(&rc.joint), "j"), 300);
+    assert_int_equal(rc.axis, 2);
+    am_rest_correction_free(&rc);
     static const char *bad[] = {"mHead", "mHead=Z", "=Z,10", "mHead=W,10", "mHead=Z,ten", "mHead=Z,400", "mHead=XY,1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         am_error_clear(&err);
@@ -277,6 +287,7 @@ static void test_rest_correction_text(void **state)
     o.corrections = &rc;
     o.correction_count = 1;
     expect_refusal(&s, &o, AM_ERR_USAGE, "the corrections option 'mNoSuch': neither a viewer joint nor a mapped rig joint");
+    am_rest_correction_free(&rc);
     am_joint_map_free(&map);
     am_scene_free(&s);
 }
@@ -350,10 +361,10 @@ static void test_loop_modes_names_and_single_poses(void **state)
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
     assert_int_equal(r.anim_count, 3);
     assert_true(r.anims[0].loops); /* fold closes */
-    assert_string_equal(r.anims[1].name, "Armature_Wave_Hand");
-    assert_string_equal(r.anims[1].clip, "Armature|Wave Hand");
+    assert_string_equal(am_str(&r.anims[1].name), "Armature_Wave_Hand");
+    assert_string_equal(am_str(&r.anims[1].clip), "Armature|Wave Hand");
     assert_false(r.anims[1].loops);
-    assert_non_null(strstr(r.anims[1].loop_why, "not looping: loop guard: joint 'mTorso' ends 39.99"));
+    assert_non_null(strstr(am_str(&r.anims[1].loop_why), "not looping: loop guard: joint 'mTorso' ends 39.99"));
     assert_near(r.anims[2].motion.duration_s, 1.0, 0);
     assert_true(has_finding(&r, "clip 'pose' is a single pose"));
     for (size_t i = 0; i < r.anim_count; i++) {
@@ -375,8 +386,44 @@ static void test_loop_modes_names_and_single_poses(void **state)
     o.clips = fold;
     assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
     assert_false(r.anims[0].loops);
-    assert_string_equal(r.anims[0].loop_why, "not looping (the loop option off)");
+    assert_string_equal(am_str(&r.anims[0].loop_why), "not looping (the loop option off)");
     assert_int_equal(r.anims[0].motion.base_priority, 4);
+    am_retarget_result_free(&r);
+    am_joint_map_free(&map);
+    am_scene_free(&s);
+}
+
+/* A clip name longer than the old clip[128] and a finding longer than the old text[420]
+ * are kept whole; the anim's file name stays the sanitised 64 characters. */
+static void test_long_clip_name_and_finding_are_kept_whole(void **state)
+{
+    (void)state;
+    am_scene s;
+    sf_bend_box(&s, false);
+    char clip[501];
+    for (size_t i = 0; i < sizeof clip - 1; i++)
+        clip[i] = (char)('a' + i % 26);
+    clip[sizeof clip - 1] = '\0';
+    const float t1[1] = {0};
+    const double d1[1] = {20};
+    turn_clip(&s, clip, 1, t1, d1);
+    am_error err;
+    am_joint_map map = parse_map(BEND_MAP);
+    am_retarget_options o;
+    bend_opts(&o, &map);
+    const char *want[1] = {clip};
+    o.clips = want;
+    o.clip_count = 1;
+    am_retarget_result r;
+    assert_int_equal(am_retarget(&s, &g_skel, &o, &r, &err), AM_OK);
+    assert_int_equal(r.anim_count, 1);
+    assert_int_equal(r.anims[0].clip.length, 500);
+    assert_string_equal(am_str(&r.anims[0].clip), clip);
+    assert_int_equal(r.anims[0].name.length, 64);
+    const char *single = finding(&r, " is a single pose");
+    assert_non_null(single);
+    assert_non_null(strstr(single, clip));
+    assert_true(strlen(single) > 500);
     am_retarget_result_free(&r);
     am_joint_map_free(&map);
     am_scene_free(&s);
@@ -440,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_unmapped_animated_joint_is_named_with_its_error),
         cmocka_unit_test(test_scale_keys_are_reported_dropped),
         cmocka_unit_test(test_loop_modes_names_and_single_poses),
+        cmocka_unit_test(test_long_clip_name_and_finding_are_kept_whole),
         cmocka_unit_test(test_cmu_bvh_retargets_to_motions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -283,13 +283,13 @@ static void test_unnamed_nodes_are_named_by_index(void **state)
              f_hips);
     bool found = false;
     for (size_t f = 0; f < r.finding_count; f++) {
-        found |= strstr(r.findings[f].text, want) != NULL;
-        if (strstr(r.findings[f].text, "''"))
+        found |= strstr(am_str(&r.findings[f].text), want) != NULL;
+        if (strstr(am_str(&r.findings[f].text), "''"))
             fail_msg("a finding names a node '': %s", r.findings[f].text);
     }
     if (!found)
         for (size_t f = 0; f < r.finding_count; f++)
-            print_message("  finding: %s\n", r.findings[f].text);
+            print_message("  finding: %s\n", am_str(&r.findings[f].text));
     assert_true(found);
     am_retarget_result_free(&r);
     am_joint_map_free(&map);
@@ -455,7 +455,7 @@ static void test_real_files(void **state)
             assert_le(e, 1e-3 * size);
         }
         for (size_t i = 0; i < res.finding_count; i++)
-            print_message("  finding: %s\n", res.findings[i].text);
+            print_message("  finding: %s\n", am_str(&res.findings[i].text));
         free(src);
         free(want);
         free(trs);

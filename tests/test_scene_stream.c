@@ -45,7 +45,7 @@ static void rich_scene(am_scene *s)
     s->source = dup("/models/rich \x1b[31m.fbx");
     s->base_dir = dup("/models");
     s->format = AM_SCENE_FORMAT_FBX;
-    strcpy(s->format_detail, "FBX 7400");
+    assert_true(am_string_set(&s->format_detail, "FBX 7400"));
     s->node_count = 2;
     s->nodes = zalloc(2, sizeof *s->nodes);
     for (int i = 0; i < 2; i++) {
@@ -71,10 +71,10 @@ static void rich_scene(am_scene *s)
     s->materials[0].image_data = zalloc(5, 1);
     memcpy(s->materials[0].image_data, "\x89PNG\0", 5);
     s->materials[0].image_size = 5;
-    strcpy(s->materials[0].image_mime, "image/png");
+    assert_true(am_string_set(&s->materials[0].image_mime, "image/png"));
     s->materials[1].name = dup("");
     s->materials[1].image_path = dup("/models/tex.jpg");
-    strcpy(s->materials[1].image_mime, "image/jpeg");
+    assert_true(am_string_set(&s->materials[1].image_mime, "image/jpeg"));
     s->mesh_count = 1;
     s->meshes = zalloc(1, sizeof *s->meshes);
     am_scene_mesh *m = &s->meshes[0];
@@ -151,9 +151,9 @@ static void rich_scene(am_scene *s)
     c->start_s = 0.0;
     c->end_s = 1.25;
     s->declared = (am_scene_declared){2, -3, 0.01};
-    s->note_count = 2;
-    s->notes[0] = dup("first note");
-    s->notes[1] = dup("second \x07 note");
+    am_scene_note(s, "first note");
+    am_scene_note(s, "second %s note", "\x07");
+    assert_int_equal(s->note_count, 2);
     s->notes_dropped = 3;
 }
 
@@ -172,6 +172,38 @@ static void test_rich_scene_round_trips_every_field(void **state)
     am_test_assert_scenes_equal(&a, &b);
     /* and it validates like the original */
     assert_int_equal(am_scene_finish(&b, &err), AM_OK);
+    free(bytes);
+    am_scene_free(&a);
+    am_scene_free(&b);
+}
+
+/* Text longer than the old fixed fields (format_detail[64], a note cut at 512) is kept whole
+ * by the scene and through the stream. */
+static void test_long_texts_round_trip_whole(void **state)
+{
+    (void)state;
+    am_scene a, b;
+    rich_scene(&a);
+    char detail[2001], name[1201];
+    for (size_t i = 0; i < sizeof detail - 1; i++)
+        detail[i] = (char)('a' + i % 26);
+    detail[sizeof detail - 1] = '\0';
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    assert_true(am_string_setf(&a.format_detail, "glTF 2.0, %s", detail));
+    am_scene_note(&a, "node '%s' has no name", name);
+    assert_int_equal(a.note_count, 3);
+    assert_int_equal(a.notes[2].length, strlen("node '' has no name") + 1200);
+    assert_int_equal(a.format_detail.length, 2010);
+    uint8_t *bytes;
+    size_t size;
+    am_error err;
+    assert_int_equal(am_scene_stream_encode(&a, &bytes, &size, &err), AM_OK);
+    bool was_error = true;
+    assert_int_equal(am_scene_stream_decode(bytes, size, &b, &was_error, &err), AM_OK);
+    am_test_assert_scenes_equal(&a, &b);
+    assert_non_null(strstr(am_str(&b.format_detail), detail));
+    assert_non_null(strstr(am_str(&b.notes[2]), name));
     free(bytes);
     am_scene_free(&a);
     am_scene_free(&b);
@@ -327,6 +359,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rich_scene_round_trips_every_field),
+        cmocka_unit_test(test_long_texts_round_trip_whole),
         cmocka_unit_test(test_error_record_carries_the_error),
         cmocka_unit_test(test_every_cut_is_refused),
         cmocka_unit_test(test_hostile_streams_are_refused),

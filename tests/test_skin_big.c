@@ -107,7 +107,7 @@ static void test_any_triangle_order_splits_into_compact_faces_whose_lods_reduce(
     assert_int_equal(am_write_meshdata_json(&b, &md, &err), AM_ERR_INVALID);
     bool warned = false;
     for (size_t i = 0; i < b.summary.warning_count; i++)
-        warned |= strstr(b.summary.warnings[i], "no meshdata") != NULL;
+        warned |= strstr(am_str(&b.summary.warnings[i]), "no meshdata") != NULL;
     assert_true(warned);
     am_skin_result_free(&a);
     am_skin_result_free(&b);

@@ -233,8 +233,8 @@ static void test_huge_weights_are_normalised_without_overflow(void **state)
     assert_int_equal(res.summary.vertices_small_dropped, 1);
     bool small = false;
     for (size_t i = 0; i < res.summary.warning_count; i++) {
-        assert_null(strstr(res.summary.warnings[i], "more than 4"));
-        small = small || strstr(res.summary.warnings[i], "1 vertices had an influence too small to store");
+        assert_null(strstr(am_str(&res.summary.warnings[i]), "more than 4"));
+        small = small || strstr(am_str(&res.summary.warnings[i]), "1 vertices had an influence too small to store");
     }
     assert_true(small);
     am_skin_result_free(&res);
@@ -285,12 +285,56 @@ static void test_absurd_coordinates_refused_oversize_warned(void **state)
     assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_OK);
     bool warned = false;
     for (size_t i = 0; i < res.summary.warning_count; i++)
-        warned = warned || strstr(res.summary.warnings[i], "larger than 64 m") != NULL;
+        warned = warned || strstr(am_str(&res.summary.warnings[i]), "larger than 64 m") != NULL;
     assert_true(warned);
     am_skin_result_free(&res);
     r->joints[0].world.z = -2000;
     assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "joint 'mPelvis': world"));
+    free_rig(r);
+    am_skeleton_free(&skel);
+}
+
+/* Text longer than the old fixed fields (summary name[128], texture_image[256]) is kept
+ * whole by the result, and a summary copy owns its own strings. */
+static void test_long_names_are_kept_whole(void **state)
+{
+    (void)state;
+    am_skeleton skel;
+    am_test_load_viewer_skeleton(&skel);
+    static const char *const names[] = {"mPelvis"};
+    am_rig *r = grid_rig(3, 3, names, 1);
+    set_weights(r, 1, all_on_joint0);
+    char *name = malloc(301), *image = malloc(2001);
+    assert_non_null(name);
+    assert_non_null(image);
+    memset(name, 'r', 300);
+    name[300] = '\0';
+    memset(image, 'i', 1996);
+    memcpy(image + 1996, ".png", 5);
+    free(r->name);
+    r->name = strdup(name);
+    am_skin_options opts = {0};
+    opts.texture_image = image;
+    am_skin_result res;
+    am_error err;
+    am_error_clear(&err);
+    assert_int_equal(am_skin_build(r, &skel, &opts, &res, &err), AM_OK);
+    assert_int_equal(res.summary.name.length, 300);
+    assert_string_equal(am_str(&res.summary.name), name);
+    assert_int_equal(res.texture_image.length, 2000);
+    assert_string_equal(am_str(&res.texture_image), image);
+    assert_string_equal(am_str(&res.summary.joints[0].name), "mPelvis");
+    am_skin_summary copy = {0};
+    assert_true(am_skin_summary_copy(&copy, &res.summary));
+    am_skin_result_free(&res);
+    assert_string_equal(am_str(&copy.name), name);
+    assert_int_equal(copy.joint_count, 1);
+    assert_string_equal(am_str(&copy.joints[0].name), "mPelvis");
+    am_skin_summary_free(&copy);
+    assert_int_equal(copy.name.length, 0);
+    free(name);
+    free(image);
     free_rig(r);
     am_skeleton_free(&skel);
 }
@@ -391,6 +435,7 @@ static void test_region_triangle_limit_reduces_or_refuses_before_writing(void **
     assert_int_equal(sum->tris_removed, 0);
     assert_int_equal(count_files(dir2), 3);
     assert_true(sum->meshdata_written);
+    am_skin_summary_free(sum);
     free(sum);
     am_skeleton_free(&skel);
     am_rig_free(&rig);
@@ -408,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_weight_row_summing_to_zero_is_refused_by_vertex),
         cmocka_unit_test(test_joint_index_out_of_range_is_refused),
         cmocka_unit_test(test_absurd_coordinates_refused_oversize_warned),
+        cmocka_unit_test(test_long_names_are_kept_whole),
         cmocka_unit_test(test_region_triangle_limit_reduces_or_refuses_before_writing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

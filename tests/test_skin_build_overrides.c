@@ -62,7 +62,7 @@ static void load_quadruped(am_skeleton *skel, am_mesh_asset *back, am_skin_summa
     am_buf out = {0};
     assert_int_equal(am_skin_encode(&res, &out, &err), AM_OK);
     assert_int_equal(am_mesh_asset_decode(out.data, out.size, back, &err), AM_OK);
-    *sum = res.summary;
+    assert_true(am_skin_summary_copy(sum, &res.summary));
     am_buf_free(&out);
     am_skin_result_free(&res);
     am_rig_free(&rig);
@@ -73,7 +73,7 @@ static void test_decoded_overrides_are_offsets_from_viewer_parents(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_mesh_asset back;
-    am_skin_summary *sum = malloc(sizeof *sum);
+    am_skin_summary *sum = calloc(1, sizeof *sum);
     load_quadruped(&skel, &back, sum);
     const am_skin_info *s = &back.skin;
     assert_int_equal(s->joint_count, sizeof quad / sizeof quad[0]);
@@ -90,6 +90,7 @@ static void test_decoded_overrides_are_offsets_from_viewer_parents(void **state)
     assert_int_equal(sum->appended_count, 3);
     assert_int_equal(sum->override_count, 14); /* every rig joint but mPelvis */
     assert_false(sum->pelvis_moved);
+    am_skin_summary_free(sum);
     free(sum);
     am_mesh_asset_free(&back);
     am_skeleton_free(&skel);
@@ -103,7 +104,7 @@ static void test_viewer_fk_from_decoded_file_matches_inverse_binds(void **state)
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
     am_mesh_asset back;
-    am_skin_summary *sum = malloc(sizeof *sum);
+    am_skin_summary *sum = calloc(1, sizeof *sum);
     load_quadruped(&skel, &back, sum);
     const am_skin_info *s = &back.skin;
     am_vec3 *world = calloc(skel.joint_count, sizeof *world);
@@ -127,6 +128,7 @@ static void test_viewer_fk_from_decoded_file_matches_inverse_binds(void **state)
         assert_near(am_mat4_max_abs_diff(&p, &id), 0, 1e-6);
     }
     free(world);
+    am_skin_summary_free(sum);
     free(sum);
     am_mesh_asset_free(&back);
     am_skeleton_free(&skel);
@@ -221,7 +223,7 @@ static void test_moved_pelvis_is_written_and_warned(void **state)
     assert_near(s->alt_inverse_bind[0].m[14], 1.2, 1e-12);
     assert_true(res.summary.pelvis_moved);
     assert_ge(res.summary.warning_count, 1);
-    assert_non_null(strstr(res.summary.warnings[0], "mPelvis"));
+    assert_non_null(strstr(am_str(&res.summary.warnings[0]), "mPelvis"));
     /* the hip sits at its default offset from the moved pelvis: no override */
     assert_false(res.summary.joints[1].overridden);
     assert_near(s->alt_inverse_bind[1].m[14], -0.041, 1e-12);

@@ -195,7 +195,7 @@ static void test_rpm_fbx_welds_to_the_glb_vertex_counts(void **state)
     /* the weld says what it did */
     bool noted = false;
     for (size_t k = 0; k < a.note_count; k++)
-        noted |= strstr(a.notes[k], "welded") != NULL;
+        noted |= strstr(am_str(&a.notes[k]), "welded") != NULL;
     assert_true(noted);
     am_scene_free(&a);
     am_scene_free(&b);

@@ -69,7 +69,7 @@ static int measure(const char *motion, const char *target_name, const am_vec3 *r
             rc = 1;
             continue;
         }
-        printf("%s clip '%s' onto %s (%zu keys, %.3f s, %s):\n", motion, r.anims[i].clip, target_name,
+        printf("%s clip '%s' onto %s (%zu keys, %.3f s, %s):\n", motion, am_str(&r.anims[i].clip), target_name,
                r.anims[i].keys_after, r.anims[i].duration_s, r.anims[i].loops ? "looping" : "not looping");
         for (int b = 0; b < AM_MD_BONES; b++) {
             double worst = -1;

@@ -150,9 +150,9 @@ static am_status write_skin(const am_bendbox_options *opt, am_outset *set, const
     rep->skin_joints = sum->joint_count;
     rep->overrides = sum->override_count;
     for (size_t i = 0; i < sum->joint_count; i++) {
-        if (strcmp(sum->joints[i].name, "mHipRight") == 0)
+        if (strcmp(am_str(&sum->joints[i].name), "mHipRight") == 0)
             rep->hip_override[0] = sum->joints[i].alt_pos;
-        else if (strcmp(sum->joints[i].name, "mHipLeft") == 0)
+        else if (strcmp(am_str(&sum->joints[i].name), "mHipLeft") == 0)
             rep->hip_override[1] = sum->joints[i].alt_pos;
     }
     progress(opt, "skin",
@@ -400,6 +400,7 @@ am_status am_bendbox_run(const am_bendbox_options *opt, am_bendbox_report *rep, 
     free(created);
     am_tex_image_free(&atlas);
     am_rig_free(&rig);
+    am_skin_summary_free(sum);
     free(sum);
     return s;
 }

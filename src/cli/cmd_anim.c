@@ -649,17 +649,17 @@ static int cmd_from_model(int argc, char **argv)
         rc = am_cli_report(&err);
     } else {
         const am_motion_file_anim *a = &r.anims[0];
-        printf("%s: clip '%s' of %s (%s)\n", out_path, a->clip, r.source, r.holds);
+        printf("%s: clip '%s' of %s (%s)\n", out_path, am_str(&a->clip), am_str(&r.source), am_str(&r.holds));
         am_cli_print_flags(stdout,
                            "  %zu joints mapped, %zu unmapped; %.3f s, %s; %zu keys -> %zu after reduction; %zu bytes "
                            "(verified by decoding)\n",
-                           a->joints_mapped, a->joints_unmapped, a->duration_s, a->loop_why, a->keys_before,
+                           a->joints_mapped, a->joints_unmapped, a->duration_s, am_str(&a->loop_why), a->keys_before,
                            a->keys_after, a->anim.size);
         printf("  bone directions: at most %.2f deg from the source's (at %s)\n", a->worst_direction_deg,
-               a->worst_direction_joint[0] ? a->worst_direction_joint : "-");
+               !am_string_empty(&a->worst_direction_joint) ? am_str(&a->worst_direction_joint) : "-");
         for (size_t i = 0; i < r.finding_count; i++)
             am_cli_print_flags(stderr, "%s: %s: %s\n", in,
-                               r.findings[i].level == AM_FINDING_WARNING ? "warning" : "note", r.findings[i].text);
+                               r.findings[i].level == AM_FINDING_WARNING ? "warning" : "note", am_str(&r.findings[i].text));
     }
     am_motion_file_result_free(&r);
     am_body_plan_free(&avatar);

@@ -451,10 +451,10 @@ static am_status add_motions(const bench_args *a, am_bench *b, const am_skeleton
         if (!st)
             st = am_motion_file_convert(a->anims[i], skel, &mo, &r, err);
         for (size_t k = 0; !st && k < r.finding_count; k++)
-            if (strncmp(r.findings[k].text, "body plans differ", 17) == 0)
-                am_cli_print_flags(stderr, "%s: warning: %s\n", a->anims[i], r.findings[k].text);
+            if (strncmp(am_str(&r.findings[k].text), "body plans differ", 17) == 0)
+                am_cli_print_flags(stderr, "%s: warning: %s\n", a->anims[i], am_str(&r.findings[k].text));
         for (size_t k = 0; !st && k < r.anim_count; k++)
-            st = am_bench_add_anim_mem(b, r.anims[k].anim.data, r.anims[k].anim.size, r.anims[k].name, err);
+            st = am_bench_add_anim_mem(b, r.anims[k].anim.data, r.anims[k].anim.size, am_str(&r.anims[k].name), err);
         am_motion_file_result_free(&r);
     }
     free(rest);

@@ -121,7 +121,8 @@ static void on_progress(void *user, const char *line)
     fprintf(stderr, "animesh import: %s\n", line);
 }
 
-int am_cmd_import(int argc, char **argv)
+/* The command, with the --rest-correction list its caller frees (every return path). */
+static int import_command(int argc, char **argv, am_rest_correction *corrections)
 {
     if (argc < 2) {
         fputs(help, stderr);
@@ -169,7 +170,6 @@ int am_cmd_import(int argc, char **argv)
     am_import_options_init(&opts);
     const char *anims[IMPORT_MAX_ANIMS];
     const char *clips[IMPORT_MAX_CLIPS];
-    am_rest_correction corrections[IMPORT_MAX_CORRECTIONS];
     const char *out_dir = NULL, *skel_path = NULL, *map_path = NULL;
     bool json = false, verbose = false;
     am_error err;
@@ -352,5 +352,15 @@ int am_cmd_import(int argc, char **argv)
     if (map_path)
         am_joint_map_free(&user_map);
     am_skeleton_free(&skel);
+    return rc;
+}
+
+int am_cmd_import(int argc, char **argv)
+{
+    am_rest_correction corrections[IMPORT_MAX_CORRECTIONS];
+    memset(corrections, 0, sizeof corrections);
+    int rc = import_command(argc, argv, corrections);
+    for (size_t i = 0; i < IMPORT_MAX_CORRECTIONS; i++)
+        am_rest_correction_free(&corrections[i]);
     return rc;
 }

@@ -52,12 +52,12 @@ static const char *help =
 
 static void print_summary(const am_skin_summary *s)
 {
-    printf("%s: %zu joints (%zu from the rig + %zu viewer ancestors), %zu moved by overrides\n", s->name,
+    printf("%s: %zu joints (%zu from the rig + %zu viewer ancestors), %zu moved by overrides\n", am_str(&s->name),
            s->joint_count, s->rig_joint_count, s->appended_count, s->override_count);
     for (size_t i = 0; i < s->joint_count; i++) {
         const am_skin_joint_info *j = &s->joints[i];
-        const char *parent = j->parent >= 0 ? s->joints[j->parent].name : "mRoot";
-        printf("  %-16s under %-16s local (%8.4f, %8.4f, %8.4f)", j->name, parent, j->alt_pos.x, j->alt_pos.y,
+        const char *parent = j->parent >= 0 ? am_str(&s->joints[j->parent].name) : "mRoot";
+        printf("  %-16s under %-16s local (%8.4f, %8.4f, %8.4f)", am_str(&j->name), parent, j->alt_pos.x, j->alt_pos.y,
                j->alt_pos.z);
         if (j->overridden)
             printf("  OVERRIDE (default %.3f, %.3f, %.3f)", j->default_pos.x, j->default_pos.y, j->default_pos.z);
@@ -91,24 +91,24 @@ static void print_summary(const am_skin_summary *s)
                "triangles)\n",
                s->streaming_cost, s->streaming_tris);
     }
-    if (s->llmesh_path[0])
-        printf("wrote %s\n", s->llmesh_path);
-    if (s->dae_path[0])
-        printf("wrote %s\n", s->dae_path);
-    if (s->preview_path[0])
-        printf("wrote %s\n", s->preview_path);
+    if (!am_string_empty(&s->llmesh_path))
+        printf("wrote %s\n", am_str(&s->llmesh_path));
+    if (!am_string_empty(&s->dae_path))
+        printf("wrote %s\n", am_str(&s->dae_path));
+    if (!am_string_empty(&s->preview_path))
+        printf("wrote %s\n", am_str(&s->preview_path));
     if (s->meshdata_written)
-        printf("wrote %s\n", s->meshdata_path);
-    else if (s->llmesh_path[0])
+        printf("wrote %s\n", am_str(&s->meshdata_path));
+    else if (!am_string_empty(&s->llmesh_path))
         printf("no meshdata: %zu faces (WorldBridge writes weights into submesh 0 only)\n", s->face_count);
     if (s->meshdata_removed)
         printf("removed %s: an old meshdata this run could not rewrite (it would not match the new mesh)\n",
-               s->meshdata_path);
+               am_str(&s->meshdata_path));
     if (s->temps_swept)
         printf("removed %zu temporary file%s left in the output folder by an interrupted run\n", s->temps_swept,
                s->temps_swept == 1 ? "" : "s");
     for (size_t i = 0; i < s->warning_count; i++)
-        am_cli_print_flags(stderr, "animesh skin: warning: %s\n", s->warnings[i]);
+        am_cli_print_flags(stderr, "animesh skin: warning: %s\n", am_str(&s->warnings[i]));
 }
 
 int am_cmd_skin(int argc, char **argv)
@@ -195,6 +195,7 @@ int am_cmd_skin(int argc, char **argv)
         if (st)
             rc = am_cli_report(&err);
     }
+    am_skin_summary_free(sum);
     free(sum);
     am_skeleton_free(&skel);
     am_rig_free(&rig);

@@ -822,7 +822,7 @@ am_status am_import_faithful_plan(const am_scene *s, const am_skeleton *skel, co
                                   am_import_plan *plan, am_error *err)
 {
     for (size_t i = 0; i < s->note_count; i++)
-        am_import_finding_add(plan, "reader", "%s", s->notes[i]);
+        am_import_finding_add(plan, "reader", "%s", am_str(&s->notes[i]));
     /* docs/reference/collada-upload.md#units-and-up-axis: the document transform reaches the uploaded object,
      * never the skin */
     if (s->declared.up != 3)

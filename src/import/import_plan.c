@@ -186,8 +186,8 @@ int am_import_texture_for(am_import_plan *plan, const am_scene_material *mat, am
     *st = AM_OK;
     if (!mat || (!mat->image_path && !mat->image_data))
         return -1;
-    bool jpeg = strcmp(mat->image_mime, "image/jpeg") == 0;
-    if (!jpeg && strcmp(mat->image_mime, "image/png") != 0) {
+    bool jpeg = strcmp(am_str(&mat->image_mime), "image/jpeg") == 0;
+    if (!jpeg && strcmp(am_str(&mat->image_mime), "image/png") != 0) {
         am_import_finding_add(plan, "texture_not_read",
                               "texture '%s' is neither PNG nor JPEG: not converted to .j2c (convert it, then animesh "
                               "texture)",
@@ -318,13 +318,14 @@ static am_status retarget_motion(const am_retarget_result *res, size_t i, const 
     if (!st && !(st = am_anim_decode(bytes.data, bytes.size, &a, err)))
         st = check_anim(&a, skel, source, err);
     if (st) {
-        am_error_where(err, "clip '%s'", ra->clip);
+        am_error_where(err, "clip '%s'", am_str(&ra->clip));
         am_buf_free(&bytes);
         am_anim_free(&a);
         return st;
     }
     memset(m, 0, sizeof *m);
-    if (!am_string_set(&m->name, ra->name) || !am_string_setf(&m->source, "%s clip '%s'", source, ra->clip)) {
+    if (!am_string_copy(&m->name, &ra->name) ||
+        !am_string_setf(&m->source, "%s clip '%s'", source, am_str(&ra->clip))) {
         am_import_motion_free(m);
         am_buf_free(&bytes);
         am_anim_free(&a);
@@ -353,12 +354,12 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
             am_fail(err, AM_ERR_INVALID,
                     "the faithful_only option takes COLLADA files rigged to the viewer skeleton; this %s file needs "
                     "joint mapping and retargeting (run without the faithful_only option)",
-                    scene->format_detail[0] ? scene->format_detail : "model");
+                    !am_string_empty(&scene->format_detail) ? am_str(&scene->format_detail) : "model");
         am_error_where(err, "%s", am_str(&plan->source));
         return AM_ERR_INVALID;
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
-        am_import_finding_add(plan, "reader", "%s", scene->notes[i]);
+        am_import_finding_add(plan, "reader", "%s", am_str(&scene->notes[i]));
     am_retarget_options ro = opts->retarget;
     ro.name = am_str(&plan->name);
     am_retarget_result res;
@@ -404,7 +405,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
         am_import_finding_add(plan, "joint_map_note", "%s", am_str(&sug->notes[i]));
     for (size_t i = 0; i < res.finding_count; i++)
         am_import_finding_add(plan, res.findings[i].level == AM_FINDING_WARNING ? "retarget_warning" : "retarget_note",
-                              "%s", res.findings[i].text);
+                              "%s", am_str(&res.findings[i].text));
     if (opts->normalize_binds)
         am_import_finding_add(
             plan, "normalize_binds_not_needed",
@@ -429,7 +430,7 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
             break;
         }
         const am_scene_mesh *m = &scene->meshes[rr->mesh];
-        if (!am_string_set(&part->name, rr->name) ||
+        if (!am_string_copy(&part->name, &rr->name) ||
             !am_string_set(&part->meshes, m->name && *m->name ? m->name : "(unnamed)")) {
             st = am_fail_nomem(err, "import parts");
             break;
@@ -493,7 +494,7 @@ am_status am_import_plan_make(const am_scene *scene, const am_skeleton *skel, co
     stem_of(scene->source ? scene->source : "scene", stem, sizeof stem);
     plan->declared = scene->declared;
     if (!am_string_set(&plan->source, scene->source ? scene->source : "scene") ||
-        !am_string_set(&plan->format, scene->format_detail) || !am_string_set(&plan->name, opts->name ? opts->name : stem)) {
+        !am_string_copy(&plan->format, &scene->format_detail) || !am_string_set(&plan->name, opts->name ? opts->name : stem)) {
         am_import_plan_free(plan);
         return am_fail_nomem(err, "import plan");
     }
@@ -690,13 +691,13 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
     plan->motions = nm;
     for (size_t i = 0; i < r.finding_count; i++)
         if (r.findings[i].level == AM_FINDING_WARNING)
-            am_import_finding_add(plan, "motion_retarget", "motion '%s': %s", ref, r.findings[i].text);
+            am_import_finding_add(plan, "motion_retarget", "motion '%s': %s", ref, am_str(&r.findings[i].text));
     for (size_t i = 0; i < r.anim_count; i++) {
         am_motion_file_anim *a = &r.anims[i];
         am_import_motion *m = &plan->motions[plan->motion_count++];
         memset(m, 0, sizeof *m);
-        if (!am_string_set(&m->name, a->name) || !am_string_set(&m->source, r.source) ||
-            !am_string_set(&m->clip, a->clip)) {
+        if (!am_string_copy(&m->name, &a->name) || !am_string_copy(&m->source, &r.source) ||
+            !am_string_copy(&m->clip, &a->clip)) {
             am_motion_file_result_free(&r);
             return am_fail_nomem(err, "motions"); /* m's texts go with the plan */
         }

@@ -98,7 +98,7 @@ static json_t *part_json(const am_import_part_report *p)
         json_object_set_new(o, "streaming_cost", real(s->streaming_cost));
         json_t *w = json_array();
         for (size_t i = 0; i < s->warning_count; i++)
-            json_array_append_new(w, str(s->warnings[i]));
+            json_array_append_new(w, str(am_str(&s->warnings[i])));
         json_object_set_new(o, "warnings", w);
     }
     json_t *joints = json_array();

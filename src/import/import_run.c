@@ -101,7 +101,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
         const am_skin_joint_info *ji = &sum->joints[j];
         const am_joint *sj = &skel->joints[ji->skel_joint];
         am_import_joint *o = &pr->joints[j];
-        if (!am_string_set(&o->name, ji->name))
+        if (!am_string_copy(&o->name, &ji->name))
             return am_fail_nomem(err, "joint figures");
         o->weighted = weighted[j];
         pr->weighted_joints += o->weighted;
@@ -447,7 +447,7 @@ static am_status normalized_rig(const am_rig *in, const am_skin_result *res, con
         const am_joint *sj = &skel->joints[ji->skel_joint];
         am_mat4 world = am_mat4_from_trs(ji->bind_world, sj->world_rot, sj->scale);
         if (!am_mat4_inverse(&world, &out->joints[j].inverse_bind))
-            return am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", ji->name);
+            return am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", am_str(&ji->name));
         out->joints[j].world = ji->bind_world;
     }
     return AM_OK;
@@ -612,7 +612,10 @@ static am_status run_part(const am_import_plan *plan, size_t pi, const am_skelet
         if ((st = am_skin_build_encoded_beside(&normalized, skel, &so, &res, &po->mesh, dae_beside, &dw, err)))
             goto done;
     }
-    *pr->skin = res.summary;
+    if (!am_skin_summary_copy(pr->skin, &res.summary)) {
+        st = am_fail_nomem(err, "skin summary");
+        goto done;
+    }
     if (res.summary.over_region_limit) {
         st = am_fail(err, AM_ERR_INVALID,
                      "part '%s': estimated animesh triangles %.0f exceed the region limit %ld (AnimatedObjectMaxTris): "
@@ -883,6 +886,7 @@ void am_import_report_free(am_import_report *r)
         for (size_t j = 0; p->joints && j < p->joint_count; j++)
             am_string_free(&p->joints[j].name);
         free(p->joints);
+        am_skin_summary_free(p->skin);
         free(p->skin);
         for (size_t a = 0; p->anims && a < p->anim_count; a++)
             am_string_free(&p->anims[a].name);

@@ -227,8 +227,8 @@ am_status am_import_report_text(const am_import_report *r, am_buf *o, am_error *
         if (!am_string_empty(&p->pose_sheet))
             P(o, &s, e, "  pose sheet %s\n", am_str(&p->pose_sheet));
         for (size_t w = 0; p->skin && w < p->skin->warning_count; w++)
-            P(o, &s, e, "  warning: %s\n    do: %s\n", am_text_shown(p->skin->warnings[w], c, sizeof c),
-              skin_warning_remedy(p->skin->warnings[w]));
+            P(o, &s, e, "  warning: %s\n    do: %s\n", am_text_shown(am_str(&p->skin->warnings[w]), c, sizeof c),
+              skin_warning_remedy(am_str(&p->skin->warnings[w])));
     }
     if (!am_string_empty(&r->pose_sheet))
         P(o, &s, e, "pose sheet of all %zu parts together %s\n", r->part_count, am_str(&r->pose_sheet));
@@ -365,8 +365,8 @@ am_status am_import_summary_text(const am_import_report *r, const char *out_dir,
     size_t before = ng;
     for (size_t i = 0; i < r->part_count; i++)
         for (size_t w = 0; r->parts[i].skin && w < r->parts[i].skin->warning_count; w++) {
-            add_group(g, &ng, 64, "skin_warning", r->parts[i].skin->warnings[w],
-                      skin_warning_remedy(r->parts[i].skin->warnings[w]), true, true);
+            add_group(g, &ng, 64, "skin_warning", am_str(&r->parts[i].skin->warnings[w]),
+                      skin_warning_remedy(am_str(&r->parts[i].skin->warnings[w])), true, true);
             warnings++;
         }
     P(o, &s, e, "verdict: written%s; %zu warning%s, %zu note%s%s\n",

@@ -158,7 +158,7 @@ am_status am_preview_skin_page(void *ctx, struct am_outset *set, const char *nam
     am_preview_part part = {name, mesh, mesh_size, NULL, 0, NULL};
     am_preview_input in = {name, &part, 1, NULL, 0, skel, 0};
     am_status st = am_preview_add_to_set(set, page, &in, err);
-    if (!st && summary)
-        snprintf(summary->preview_path, sizeof summary->preview_path, "%s", am_outset_path(set, page));
+    if (!st && summary && !am_string_set(&summary->preview_path, am_outset_path(set, page)))
+        st = am_fail_nomem(err, "preview path");
     return st;
 }

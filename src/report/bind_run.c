@@ -425,19 +425,20 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
             goto done;
         }
         s = am_skin_export_to_set(&rig, viewer, &so, set, sum, err);
-        if (s == AM_ERR_INVALID && sum->llmesh_path[0] && !sum->meshdata_written) {
+        if (s == AM_ERR_INVALID && !am_string_empty(&sum->llmesh_path) && !sum->meshdata_written) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
             am_error_clear(err);
             s = run_warn(out, err, "no meshdata written: %s", why);
         }
         for (size_t i = 0; i < sum->warning_count && !s; i++)
-            s = run_warn(out, err, "skin: %s", sum->warnings[i]);
-        const char *paths[4] = {sum->llmesh_path, sum->dae_path, sum->meshdata_written ? sum->meshdata_path : "",
-                                sum->preview_path};
+            s = run_warn(out, err, "skin: %s", am_str(&sum->warnings[i]));
+        const char *paths[4] = {am_str(&sum->llmesh_path), am_str(&sum->dae_path),
+                                sum->meshdata_written ? am_str(&sum->meshdata_path) : "", am_str(&sum->preview_path)};
         for (int k = 0; k < 4 && !s; k++)
             if (paths[k][0])
                 s = list_file(out, strrchr(paths[k], '/') ? strrchr(paths[k], '/') + 1 : paths[k], err);
+        am_skin_summary_free(sum);
         free(sum);
         if (s)
             goto done;

@@ -46,11 +46,21 @@ void am_motion_file_result_free(am_motion_file_result *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->anim_count; i++)
-        am_buf_free(&r->anims[i].anim);
+    for (size_t i = 0; r->anims && i < r->anim_count; i++) {
+        am_motion_file_anim *a = &r->anims[i];
+        am_buf_free(&a->anim);
+        am_string_free(&a->name);
+        am_string_free(&a->clip);
+        am_string_free(&a->worst_direction_joint);
+        am_string_free(&a->loop_why);
+    }
     free(r->anims);
+    for (size_t i = 0; r->findings && i < r->finding_count; i++)
+        am_string_free(&r->findings[i].text);
     free(r->findings);
     am_body_plan_free(&r->plan);
+    am_string_free(&r->source);
+    am_string_free(&r->holds);
     memset(r, 0, sizeof *r);
 }
 
@@ -65,8 +75,10 @@ static void stem_of(const char *path, char *out, size_t size)
     am_retarget_sanitise(tmp, out, size);
 }
 
-static void describe(const am_scene *s, char *out, size_t size)
+static bool describe(const am_scene *s, am_string *holds)
 {
+    char out[256];
+    size_t size = sizeof out;
     size_t joints = 0;
     for (size_t i = 0; i < s->node_count; i++)
         joints += s->nodes[i].is_joint;
@@ -78,6 +90,7 @@ static void describe(const am_scene *s, char *out, size_t size)
     for (size_t i = 0; i < s->node_count && n > 0 && (size_t)n + 40 < size && shown < 4; i++)
         if (s->nodes[i].is_joint && s->nodes[i].name[0])
             n += snprintf(out + n, size - (size_t)n, "%s'%.30s'", shown++ ? ", " : "; joints ", s->nodes[i].name);
+    return am_string_set(holds, out);
 }
 
 static am_status convert(const am_scene *s, const char *path, const am_skeleton *skel, const am_motion_file_options *opts,
@@ -91,7 +104,7 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
         ro.clip_count = 1;
     }
     if (s->clip_count == 0)
-        return am_fail(err, AM_ERR_INVALID, "no motion in it: %s", out->holds);
+        return am_fail(err, AM_ERR_INVALID, "no motion in it: %s", am_str(&out->holds));
     if (opts->one_clip && s->clip_count > 1 && ro.clip_count == 0) {
         char list[300] = "";
         size_t n = 0;
@@ -106,7 +119,7 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
     if (joints < 2) /* one bone has no direction, and no body plan to map */
         return am_fail(err, AM_ERR_INVALID,
                        "its skeleton maps to nothing: a motion needs at least 2 joints to follow, it holds %s",
-                       out->holds);
+                       am_str(&out->holds));
     am_retarget_result r;
     am_status st = am_retarget(s, skel, &ro, &r, err);
     if (st) {
@@ -114,7 +127,7 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
             am_fail(err, AM_ERR_INVALID,
                     "its skeleton maps to nothing: no joint maps to a viewer joint (give a joint map: the map option), "
                     "it holds %s",
-                    out->holds);
+                    am_str(&out->holds));
         return st;
     }
     if (!am_body_plan_classify(s, &r.body, &r.axes, &r.suggestion, skel, &out->plan)) {
@@ -128,21 +141,26 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
         return am_fail(err, AM_ERR_INVALID,
                        "body plans differ (the allow_body_mismatch option retargets it anyway): %s", why);
     }
-    out->findings = malloc((r.finding_count + 1) * sizeof *out->findings);
+    out->findings = calloc(r.finding_count + 1, sizeof *out->findings);
     out->anims = calloc(r.anim_count ? r.anim_count : 1, sizeof *out->anims);
     if (!out->anims || !out->findings) {
         am_retarget_result_free(&r);
         return am_fail_nomem(err, "motions");
     }
-    if (r.finding_count)
-        memcpy(out->findings, r.findings, r.finding_count * sizeof *out->findings);
+    /* the findings move over (their texts are owned by out now) */
+    for (size_t i = 0; i < r.finding_count; i++) {
+        out->findings[i] = r.findings[i];
+        r.findings[i].text = (am_string){0};
+    }
     out->finding_count = r.finding_count;
     if (mismatch) {
         am_retarget_finding *f = &out->findings[out->finding_count++];
-        memset(f, 0, sizeof *f);
         f->level = AM_FINDING_WARNING;
-        snprintf(f->text, sizeof f->text,
-                 "body plans differ (retargeted because of the allow_body_mismatch option): %.340s", why);
+        if (!am_string_setf(&f->text, "body plans differ (retargeted because of the allow_body_mismatch option): %s",
+                            why)) {
+            am_retarget_result_free(&r);
+            return am_fail_nomem(err, "motion findings");
+        }
     }
     char stem[64];
     stem_of(path, stem, sizeof stem);
@@ -153,24 +171,27 @@ static am_status convert(const am_scene *s, const char *path, const am_skeleton 
         if (dur < MIN_MOTION_S) {
             st = am_fail(err, AM_ERR_INVALID,
                          "clip '%s' lasts %.4f s, shorter than one frame (1/30 s): no motion to play (it holds %s)",
-                         ra->clip, dur, out->holds);
+                         am_str(&ra->clip), dur, am_str(&out->holds));
             break;
         }
         ra->motion.hand_pose = opts->hand_pose;
-        snprintf(a->name, sizeof a->name, "%s", s->clip_count == 1 ? stem : ra->name);
-        snprintf(a->clip, sizeof a->clip, "%s", ra->clip);
+        out->anim_count++;
+        if (!am_string_set(&a->name, s->clip_count == 1 ? stem : am_str(&ra->name)) ||
+            !am_string_copy(&a->clip, &ra->clip) ||
+            !am_string_copy(&a->worst_direction_joint, &ra->worst_direction_joint) ||
+            !am_string_copy(&a->loop_why, &ra->loop_why)) {
+            st = am_fail_nomem(err, "motion names");
+            break;
+        }
         a->joints_mapped = r.suggestion.mapped;
         a->joints_unmapped = r.suggestion.count - r.suggestion.mapped;
         a->duration_s = ra->motion.duration_s;
         a->worst_direction_deg = ra->worst_direction_deg;
-        snprintf(a->worst_direction_joint, sizeof a->worst_direction_joint, "%s", ra->worst_direction_joint);
         a->loops = ra->motion.loop;
-        snprintf(a->loop_why, sizeof a->loop_why, "%s", ra->loop_why);
         am_motion_stats ms = {0};
         st = am_retarget_write_anim(&r, i, skel, NULL, &a->anim, &ms, err);
         a->keys_before = ms.keys_before;
         a->keys_after = ms.keys_after;
-        out->anim_count++;
     }
     am_retarget_result_free(&r);
     return st;
@@ -223,20 +244,26 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
     am_status st = am_motion_ref_split(ref, path, sizeof path, clip, sizeof clip, err);
     if (st)
         return st;
-    snprintf(out->source, sizeof out->source, "%s", path);
+    if (!am_string_set(&out->source, path))
+        return am_fail_nomem(err, "motion source");
     am_scene s;
     am_scene_load_options lo = {.skeleton = skel};
-    if ((st = am_scene_load_ex(path, &lo, &s, err)))
+    if ((st = am_scene_load_ex(path, &lo, &s, err))) {
+        am_motion_file_result_free(out);
         return st;
-    describe(&s, out->holds, sizeof out->holds);
+    }
+    if (!describe(&s, &out->holds)) {
+        am_scene_free(&s);
+        am_motion_file_result_free(out);
+        return am_fail_nomem(err, "motion source");
+    }
     const char *want = clip[0] ? clip : NULL;
     if (!want && opts->retarget.clip_count == 1)
         want = opts->retarget.clips[0];
     st = convert(&s, path, skel, opts, want, out, err);
     am_scene_free(&s);
     if (st) {
-        am_motion_file_result_free(out);
-        snprintf(out->source, sizeof out->source, "%s", path);
+        am_motion_file_result_free(out); /* nothing to free on error: the error names the file */
         am_error_where(err, "%s", path);
     }
     return st;

@@ -31,23 +31,23 @@ am_status am_motion_ref_split(const char *ref, char *path, size_t path_size, cha
 
 /* One converted motion. */
 typedef struct am_motion_file_anim {
-    char name[64];             /* the file's stem when it holds one clip, else the clip's name */
-    char clip[128];            /* the clip as the file names it */
+    am_string name;            /* the file's stem when it holds one clip, else the clip's name */
+    am_string clip;            /* the clip as the file names it */
     size_t joints_mapped;      /* source joints driving a viewer joint */
     size_t joints_unmapped;
     double duration_s;
     size_t keys_before;        /* rotation + position keys sampled */
     size_t keys_after;         /* after --reduce */
     double worst_direction_deg;/* largest bone-direction difference to the source */
-    char worst_direction_joint[64];
+    am_string worst_direction_joint;
     bool loops;
-    char loop_why[256];
+    am_string loop_why;
     am_buf anim;               /* the encoded .anim, verified by decoding */
 } am_motion_file_anim;
 
 typedef struct am_motion_file_result {
-    char source[512];          /* the file */
-    char holds[256];           /* what it holds ("65 joints, 1 clip, no mesh") */
+    am_string source;          /* the file */
+    am_string holds;           /* what it holds ("65 joints, 1 clip, no mesh") */
     am_motion_file_anim *anims;
     size_t anim_count;
     am_retarget_finding *findings; /* the retargeter's notes and warnings */
@@ -76,6 +76,7 @@ void am_motion_file_options_init(am_motion_file_options *o);
  * shorter than one frame (1/30 s); AM_ERR_USAGE: an unknown clip (listing the clips). */
 am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const am_motion_file_options *opts,
                                  am_motion_file_result *out, am_error *err);
+/* Frees the result's strings and arrays (on error `out` holds nothing to free). */
 void am_motion_file_result_free(am_motion_file_result *r);
 
 /* The body-plan check alone, for the routes that convert without retargeting (a BVH by the

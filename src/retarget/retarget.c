@@ -9,6 +9,7 @@
 
 #include "retarget/retarget_internal.h"
 #include "core/text.h"
+#include "core/text_string.h"
 
 void am_retarget_options_init(am_retarget_options *o)
 {
@@ -37,9 +38,8 @@ am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am
 {
     memset(out, 0, sizeof *out);
     const char *eq = strchr(text, '='), *comma = eq ? strchr(eq, ',') : NULL;
-    if (!eq || !comma || eq == text || (size_t)(eq - text) >= sizeof out->joint)
+    if (!eq || !comma || eq == text)
         return am_fail(err, AM_ERR_USAGE, "rest correction '%s': expected JOINT=AXIS,DEG (e.g. mHead=Z,-50)", text);
-    memcpy(out->joint, text, (size_t)(eq - text));
     char axis[8] = "";
     size_t an = (size_t)(comma - eq - 1);
     if (an == 0 || an >= sizeof axis)
@@ -53,7 +53,15 @@ am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am
     out->degrees = strtod(comma + 1, &end);
     if (end == comma + 1 || *end != '\0' || !isfinite(out->degrees) || fabs(out->degrees) > 360)
         return am_fail(err, AM_ERR_USAGE, "rest correction '%s': DEG must be a number of degrees (-360..360)", text);
+    if (!am_string_setn(&out->joint, text, (size_t)(eq - text)))
+        return am_fail_nomem(err, "rest correction");
     return AM_OK;
+}
+
+void am_rest_correction_free(am_rest_correction *c)
+{
+    if (c)
+        am_string_free(&c->joint);
 }
 
 void am_retarget_add_finding(am_retarget_result *r, am_finding_level level, const char *fmt, ...)
@@ -62,12 +70,15 @@ void am_retarget_add_finding(am_retarget_result *r, am_finding_level level, cons
     if (!nf)
         return; /* out of memory: the finding is lost, the result stays valid */
     r->findings = nf;
-    am_retarget_finding *f = &r->findings[r->finding_count++];
+    am_retarget_finding *f = &r->findings[r->finding_count];
+    memset(f, 0, sizeof *f);
     f->level = level;
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(f->text, sizeof f->text, fmt, ap);
+    bool ok = am_string_vsetf_shown(&f->text, fmt, ap);
     va_end(ap);
+    if (ok) /* out of memory: the finding is lost, the result stays valid */
+        r->finding_count++;
 }
 
 void am_retarget_result_free(am_retarget_result *r)
@@ -77,12 +88,16 @@ void am_retarget_result_free(am_retarget_result *r)
     am_body_free(&r->body);
     am_map_suggestion_free(&r->suggestion);
     am_joint_map_free(&r->map);
-    for (size_t i = 0; i < r->rig_count; i++)
+    for (size_t i = 0; r->rigs && i < r->rig_count; i++) {
         am_rig_free(&r->rigs[i].rig);
+        am_string_free(&r->rigs[i].name);
+    }
     free(r->rigs);
-    for (size_t i = 0; i < r->anim_count; i++)
+    for (size_t i = 0; r->anims && i < r->anim_count; i++)
         am_retarget_anim_free(&r->anims[i]);
     free(r->anims);
+    for (size_t i = 0; r->findings && i < r->finding_count; i++)
+        am_string_free(&r->findings[i].text);
     free(r->findings);
     memset(r, 0, sizeof *r);
 }
@@ -338,7 +353,8 @@ static am_status build_rig(am_rt *c, size_t mesh, const char *name, am_retarget_
     const am_scene_mesh *m = &s->meshes[mesh];
     const am_scene_skin *k = &s->skins[m->skin];
     memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "%s", name);
+    if (!am_string_set(&out->name, name))
+        return am_fail_nomem(err, "rig name");
     out->mesh = (int)mesh;
     am_rig *g = &out->rig;
     g->name = am_strdup(name);
@@ -652,23 +668,26 @@ am_status am_retarget(const am_scene *s, const am_skeleton *skel, const am_retar
     /* unique anim names: NAME, NAME_2, NAME_3 ... numbered from the clip's own name (not
      * NAME_2_3, which outgrew the name after some 40 clips of one name), the number starting
      * past the earlier clips of the same name, so n clips of one name cost n^2 compares */
-    char(*given)[sizeof r->anims[0].name] = st ? NULL : malloc((r->anim_count ? r->anim_count : 1) * sizeof *given);
+    am_string *given = st ? NULL : calloc(r->anim_count ? r->anim_count : 1, sizeof *given);
     if (!st && !given)
         st = am_fail_nomem(err, "anim names");
     for (size_t i = 0; !st && i < r->anim_count; i++) {
-        memcpy(given[i], r->anims[i].name, sizeof given[i]);
+        if (!am_string_copy(&given[i], &r->anims[i].name)) {
+            st = am_fail_nomem(err, "anim names");
+            break;
+        }
         size_t n = 0; /* the earlier clips of this name: this one is NAME_(n+1) */
         for (size_t k = 0; k < i; k++)
-            n += strcmp(given[k], given[i]) == 0;
-        char base[100];
-        snprintf(base, sizeof base, "%s", given[i]);
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(r->anims[i].name, r->anims[k].name) == 0) {
-                snprintf(r->anims[i].name, sizeof r->anims[i].name, "%s_%zu", base, ++n);
+            n += strcmp(am_str(&given[k]), am_str(&given[i])) == 0;
+        for (size_t k = 0; !st && k < i; k++)
+            if (strcmp(am_str(&r->anims[i].name), am_str(&r->anims[k].name)) == 0) {
+                if (!am_string_setf(&r->anims[i].name, "%s_%zu", am_str(&given[i]), ++n))
+                    st = am_fail_nomem(err, "anim names");
                 k = (size_t)-1; /* restart the scan */
             }
     }
-    free(given);
+    if (given)
+        am_string_list_free(given, r->anim_count);
     free(want);
     free_rt(&c);
     if (st)
@@ -686,6 +705,6 @@ am_status am_retarget_write_anim(const am_retarget_result *r, size_t i, const am
                                    .rot_tol_deg = r->anims[i].reduce_deg};
     am_status st = am_motion_write_anim(&r->anims[i].motion, &so, skel, path, out_bytes, stats, err);
     if (st)
-        am_error_where(err, "clip '%s'", r->anims[i].clip);
+        am_error_where(err, "clip '%s'", am_str(&r->anims[i].clip));
     return st;
 }

@@ -92,6 +92,7 @@ extern "C" {
 #include <stdint.h>
 
 #include "anim/anim.h"
+#include "core/am_string.h"
 #include "core/error.h"
 #include "map/axes.h"
 #include "map/body.h"
@@ -117,12 +118,15 @@ typedef enum am_place_mode { AM_PLACE_PELVIS = 0, AM_PLACE_ORIGIN = 1 } am_place
  * applied on the joint in every pose of every motion (a joint no rig joint maps gets a
  * track holding just the correction). */
 typedef struct am_rest_correction {
-    char joint[64];  /* a viewer joint name or alias, or a rig joint mapped to one */
+    am_string joint; /* a viewer joint name or alias, or a rig joint mapped to one */
     int axis;        /* 1 X, 2 Y, 3 Z */
     double degrees;
 } am_rest_correction;
 
+/* Parse JOINT=AXIS,DEG into `out` (zeroed first; free it with am_rest_correction_free). On
+ * error `out` holds nothing to free. */
 am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am_error *err);
+void am_rest_correction_free(am_rest_correction *c);
 
 /* Zeroed, the defaults (core/option.h); a field where zero is a choice takes AM_OPTION_ZERO
  * for it. */
@@ -164,15 +168,15 @@ typedef struct am_retarget_options {
 void am_retarget_options_init(am_retarget_options *o);
 
 typedef struct am_retarget_rig {
-    char name[128];
+    am_string name;
     int mesh;              /* scene mesh */
     am_rig rig;            /* bind frame, stock joint names */
     size_t unweighted;     /* vertices that had no weight: given to the top mapped joint */
 } am_retarget_rig;
 
 typedef struct am_retarget_anim {
-    char name[128];        /* from the clip, sanitised (A-Z a-z 0-9 _ - .), unique */
-    char clip[128];        /* the clip's own name */
+    am_string name;        /* from the clip, sanitised (A-Z a-z 0-9 _ - .), unique */
+    am_string clip;        /* the clip's own name */
     int clip_index;
     am_motion motion;      /* ready for am_motion_write_anim (AM_MOTION_CLIP_TIMES) */
     am_motion_track *tracks;
@@ -185,9 +189,9 @@ typedef struct am_retarget_anim {
      * before quantisation) and the source's bone between the same joints, over the samples,
      * and where (bench/perf/benchmark_motion measures the written, decoded file instead). */
     double worst_direction_deg;
-    char worst_direction_joint[64];
+    am_string worst_direction_joint;
     bool loops;
-    char loop_why[256];
+    am_string loop_why;
     /* owned storage behind the tracks */
     double *times;
     am_quat *rot;
@@ -198,7 +202,7 @@ typedef enum am_finding_level { AM_FINDING_NOTE = 0, AM_FINDING_WARNING = 1 } am
 
 typedef struct am_retarget_finding {
     am_finding_level level;
-    char text[420];
+    am_string text;
 } am_retarget_finding;
 
 typedef struct am_retarget_result {

@@ -354,11 +354,12 @@ static am_status report_unmapped(work *w, am_error *err)
 
 /* following directions: the largest angle between a viewer bone as the keys pose it and
  * the source's bone between the same joints, over the samples */
-static void worst_direction(const work *w, am_retarget_anim *a)
+static bool worst_direction(const work *w, am_retarget_anim *a)
 {
     const am_rt *c = w->c;
     a->worst_direction_deg = 0;
-    a->worst_direction_joint[0] = '\0';
+    am_string_free(&a->worst_direction_joint);
+    const char *worst = NULL;
     int *from = malloc((c->nm ? c->nm : 1) * sizeof *from), *to = malloc((c->nm ? c->nm : 1) * sizeof *to);
     for (size_t m = 0; from && to && m < c->nm; m++) {
         /* an end effector keeps the source's orientation, not its bone line */
@@ -375,14 +376,14 @@ static void worst_direction(const work *w, am_retarget_anim *a)
                 double deg = acos(fmax(-1.0, fmin(1.0, am_v3_dot(vv, am_v3_normalize(ds))))) * AM_RAD2DEG;
                 if (deg > a->worst_direction_deg) {
                     a->worst_direction_deg = deg;
-                    snprintf(a->worst_direction_joint, sizeof a->worst_direction_joint, "%s",
-                             c->skel->joints[c->m_joint[m]].name);
+                    worst = c->skel->joints[c->m_joint[m]].name;
                 }
             }
         }
     }
     free(from);
     free(to);
+    return !worst || am_string_set(&a->worst_direction_joint, worst);
 }
 
 void am_retarget_anim_free(am_retarget_anim *a)
@@ -393,6 +394,10 @@ void am_retarget_anim_free(am_retarget_anim *a)
     free(a->times);
     free(a->rot);
     free(a->pos);
+    am_string_free(&a->name);
+    am_string_free(&a->clip);
+    am_string_free(&a->worst_direction_joint);
+    am_string_free(&a->loop_why);
     memset(a, 0, sizeof *a);
 }
 
@@ -402,14 +407,15 @@ static am_status corrections(am_rt *c, am_retarget_anim *a, size_t *nt, const am
     for (size_t i = 0; i < c->o->correction_count; i++) {
         const am_rest_correction *rc = &c->o->corrections[i];
         int joint = -1;
-        int node = am_map_find_node(c->s, rc->joint);
+        int node = am_map_find_node(c->s, am_str(&rc->joint));
         if (node >= 0 && c->node_target[node] >= 0 && c->m_node[c->node_target[node]] == node)
             joint = c->m_joint[c->node_target[node]];
         if (joint < 0)
-            joint = am_skeleton_find(c->skel, rc->joint);
+            joint = am_skeleton_find(c->skel, am_str(&rc->joint));
         if (joint < 0)
             return am_fail(err, AM_ERR_USAGE,
-                           "the corrections option '%s': neither a viewer joint nor a mapped rig joint", rc->joint);
+                           "the corrections option '%s': neither a viewer joint nor a mapped rig joint",
+                           am_str(&rc->joint));
         const char *name = c->skel->joints[joint].name;
         am_vec3 axis = am_v3(rc->axis == 1, rc->axis == 2, rc->axis == 3);
         am_quat q = am_quat_axis_angle(axis, rc->degrees * AM_DEG2RAD);
@@ -446,8 +452,12 @@ am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *e
     const am_scene *s = c->s;
     const am_scene_clip *clip = &s->clips[ci];
     memset(a, 0, sizeof *a);
-    snprintf(a->clip, sizeof a->clip, "%s", clip->name);
-    am_retarget_sanitise(clip->name, a->name, sizeof a->name);
+    char name[65]; /* am_retarget_sanitise: at most 64 characters */
+    am_retarget_sanitise(clip->name, name, sizeof name);
+    if (!am_string_set(&a->clip, clip->name) || !am_string_set(&a->name, name)) {
+        am_retarget_anim_free(a);
+        return am_fail_nomem(err, "clip name");
+    }
     a->clip_index = (int)ci;
     double dur = clip->end_s - clip->start_s;
     bool pose = dur < 1e-4;
@@ -562,27 +572,29 @@ am_status am_retarget_clip(am_rt *c, size_t ci, am_retarget_anim *a, am_error *e
         am_error le;
         am_error_clear(&le);
         if (c->o->loop == AM_LOOP_OFF) {
-            snprintf(a->loop_why, sizeof a->loop_why, "not looping (the loop option off)");
+            if (!am_string_set(&a->loop_why, "not looping (the loop option off)"))
+                st = am_fail_nomem(err, "loop note");
         } else {
             mo->loop = true;
             am_status ls = am_motion_check_loop(mo, &le);
             if (ls == AM_OK) {
                 a->loops = true;
-                if (!a->loop_why[0]) /* am_retarget_loop_close says how it closed */
-                    snprintf(a->loop_why, sizeof a->loop_why, "%s (the last pose is the first)",
-                             c->o->loop == AM_LOOP_ON ? "looping (the loop option)" : "looping");
+                if (am_string_empty(&a->loop_why) && /* am_retarget_loop_close says how it closed */
+                    !am_string_setf(&a->loop_why, "%s (the last pose is the first)",
+                                    c->o->loop == AM_LOOP_ON ? "looping (the loop option)" : "looping"))
+                    st = am_fail_nomem(err, "loop note");
             } else if (c->o->loop == AM_LOOP_ON) {
                 st = am_fail(err, AM_ERR_INVALID, "the loop option: %s", le.msg);
             } else {
                 mo->loop = false;
-                snprintf(a->loop_why, sizeof a->loop_why,
-                         "not looping: %s (the loop option closes a seam up to %g deg)", le.msg,
-                         c->o->loop_tolerance_deg);
+                if (!am_string_setf(&a->loop_why, "not looping: %s (the loop option closes a seam up to %g deg)",
+                                    le.msg, c->o->loop_tolerance_deg))
+                    st = am_fail_nomem(err, "loop note");
             }
         }
     }
-    if (!st && c->follow)
-        worst_direction(&w, a);
+    if (!st && c->follow && !worst_direction(&w, a))
+        st = am_fail_nomem(err, "worst direction");
     a->reduce_deg = c->o->reduce_deg;
     if (!st) {
         report_scale(c, clip);

@@ -105,18 +105,20 @@ am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns
         }
         a->loop_closed_deg = s.rot_deg;
         a->loop_closed_m = s.pos_m;
-        if (s.rot_deg > 0 || s.pos_m > 0)
-            snprintf(a->loop_why, sizeof a->loop_why,
-                     "%s (the source's last pose is its first within %.3f deg and %.4f m: closed)", how, s.rot_deg,
-                     s.pos_m);
+        if ((s.rot_deg > 0 || s.pos_m > 0) &&
+            !am_string_setf(&a->loop_why, "%s (the source's last pose is its first within %.3f deg and %.4f m: closed)",
+                            how, s.rot_deg, s.pos_m))
+            st = am_fail_nomem(err, "loop note");
     } else if (s.implicit) {
         /* a cycle written without its closing key: the first pose one key interval on */
         st = append_first(a, nm, c->o->correction_count, n, *dur, key_dt, err);
         if (!st) {
-            snprintf(a->loop_why, sizeof a->loop_why,
-                     "%s (a cycle without its closing key: the seam, %.3f deg at %s and %.4f m, is no larger than its "
-                     "own steps; closed by the first pose %.4f s after the last key, at %.3f s)",
-                     how, s.rot_deg, rj, s.pos_m, key_dt, *dur + key_dt);
+            if (!am_string_setf(&a->loop_why,
+                                "%s (a cycle without its closing key: the seam, %.3f deg at %s and %.4f m, is no "
+                                "larger than its own steps; closed by the first pose %.4f s after the last key, at "
+                                "%.3f s)",
+                                how, s.rot_deg, rj, s.pos_m, key_dt, *dur + key_dt))
+                st = am_fail_nomem(err, "loop note");
             a->loop_closed_deg = s.rot_deg;
             a->loop_closed_m = s.pos_m;
             *ns = n + 1;
@@ -128,12 +130,13 @@ am_status am_retarget_loop_close(const am_rt *c, am_retarget_anim *a, size_t *ns
         am_loop_blend(lt, nt, window, &ch);
         a->loop_closed_deg = ch.rot_deg;
         a->loop_closed_m = ch.pos_m;
-        snprintf(
-            a->loop_why, sizeof a->loop_why,
+        if (!am_string_setf(
+            &a->loop_why,
             "looping (the loop option: the seam closed by blending the last %.3f s into the first pose; largest change "
             "%.3f deg at %s, %.4f m at %s; tolerance %g deg)",
             window, ch.rot_deg, ch.rot_track >= 0 ? a->tracks[of[ch.rot_track]].joint : "-", ch.pos_m,
-            ch.pos_track >= 0 ? a->tracks[of[ch.pos_track]].joint : "-", tol);
+            ch.pos_track >= 0 ? a->tracks[of[ch.pos_track]].joint : "-", tol))
+            st = am_fail_nomem(err, "loop note");
     } else if (c->o->loop == AM_LOOP_ON) {
         if (s.rot_deg > tol)
             st = am_fail(

@@ -2,6 +2,7 @@
  * the source's own skinning (scene.h). */
 #include "scene/scene.h"
 #include "core/text.h"
+#include "core/text_string.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@ void am_scene_free(am_scene *s)
         free(s->materials[i].name);
         free(s->materials[i].image_path);
         free(s->materials[i].image_data);
+        am_string_free(&s->materials[i].image_mime);
     }
     free(s->materials);
     for (size_t i = 0; s->clips && i < s->clip_count; i++) {
@@ -63,10 +65,10 @@ void am_scene_free(am_scene *s)
         free(s->clips[i].name);
     }
     free(s->clips);
-    for (size_t i = 0; i < s->note_count; i++)
-        free(s->notes[i]);
+    am_string_list_free(s->notes, s->note_count);
     free(s->source);
     free(s->base_dir);
+    am_string_free(&s->format_detail);
     memset(s, 0, sizeof *s);
 }
 
@@ -76,22 +78,18 @@ void am_scene_note(am_scene *s, const char *fmt, ...)
         s->notes_dropped++;
         return;
     }
-    char buf[512];
+    am_string note = {0};
     va_list ap;
     va_start(ap, fmt);
-    am_text_vformat(buf, sizeof buf, fmt, ap);
+    bool made = am_string_vsetf_shown(&note, fmt, ap);
     va_end(ap);
     /* The same quirk met many times is one note. */
-    for (size_t i = 0; i < s->note_count; i++)
-        if (strcmp(s->notes[i], buf) == 0)
-            return;
-    char *copy = malloc(strlen(buf) + 1);
-    if (!copy) {
+    bool known = false;
+    for (size_t i = 0; made && i < s->note_count && !known; i++)
+        known = s->notes[i].length == note.length && memcmp(s->notes[i].data, note.data, note.length) == 0;
+    if (!made || (!known && !am_string_list_push(&s->notes, &s->note_count, &s->note_cap, note.data)))
         s->notes_dropped++;
-        return;
-    }
-    memcpy(copy, buf, strlen(buf) + 1);
-    s->notes[s->note_count++] = copy;
+    am_string_free(&note);
 }
 
 bool am_scene_decompose(const am_mat4 *m, am_vec3 *t, am_quat *r, am_vec3 *s)

@@ -38,6 +38,7 @@ extern "C" {
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "math/am_math.h"
 
@@ -88,7 +89,7 @@ typedef struct am_scene_material {
     char *image_path;      /* NULL when none or embedded */
     uint8_t *image_data;   /* NULL when none or a file */
     size_t image_size;
-    char image_mime[32];   /* "image/png", "image/jpeg", or "" when unknown */
+    am_string image_mime;  /* "image/png", "image/jpeg", or "" when unknown */
 } am_scene_material;
 
 /* --- meshes ------------------------------------------------------------------------- */
@@ -186,11 +187,14 @@ typedef struct am_scene_declared {
     double unit_m;         /* metres per file unit; 0 when not declared */
 } am_scene_declared;
 
-#define AM_SCENE_MAX_NOTES 64
 /* Nodes nested deeper are refused by am_scene_finish, whatever the reader: every walk over
  * the node tree after it (joint maps, retargeting, the import plan) is then bounded, even
  * one that recurses. 512 is COLLADA's <node> limit; real rigs nest 10 to 30 deep. */
 #define AM_SCENE_MAX_NODE_DEPTH 512
+/* Distinct notes a scene keeps (each one whole): a hostile file can make one per line or
+ * node, and every note is compared with the kept ones; the rest are counted in
+ * notes_dropped. */
+#define AM_SCENE_MAX_NOTES 4096
 /* Largest coordinate a scene may hold, in file units: every vertex where its mesh places
  * it (its skin's bind shape, else its node's world transform), as stored, and every entry
  * of a node's world, a bind shape or an inverse bind matrix. am_scene_finish refuses a
@@ -204,7 +208,7 @@ typedef struct am_scene {
     char *source;          /* the file (for messages) */
     char *base_dir;        /* its folder: external files must resolve inside it */
     am_scene_format format;
-    char format_detail[64];/* e.g. "COLLADA 1.4.1, Blender 2.79 (Avastar 2.0)", "FBX 7400" */
+    am_string format_detail; /* e.g. "COLLADA 1.4.1, Blender 2.79 (Avastar 2.0)", "FBX 7400" */
 
     am_scene_node *nodes;
     size_t node_count;
@@ -221,9 +225,11 @@ typedef struct am_scene {
 
     /* Quirks the reader met and handled, one sentence each ("polylist count 12 is the
      * triangle count, the vcount list has 6 polygons: read from vcount"). */
-    char *notes[AM_SCENE_MAX_NOTES];
+    am_string *notes;
     size_t note_count;
-    size_t notes_dropped;  /* beyond AM_SCENE_MAX_NOTES */
+    size_t note_cap;
+    size_t notes_dropped;  /* beyond AM_SCENE_MAX_NOTES or lost for want of memory (the
+                              import reports them as a count) */
 
     /* Borrowed, optional, only while a reader runs (am_scene_load_ex sets it, then clears
      * it): the viewer skeleton, for formats whose reading rules depend on the viewer's
@@ -234,7 +240,8 @@ typedef struct am_scene {
 
 void am_scene_free(am_scene *scene);
 
-/* Record a quirk (printf-style). Out of memory or beyond the cap only counts it. */
+/* Record a quirk (printf-style); the same sentence twice is one note. Out of memory only
+ * counts it (notes_dropped). */
 void am_scene_note(am_scene *scene, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Validate every cross-reference and value, then compute node world matrices (readers

@@ -10,7 +10,7 @@
  * get_* below (and in test_scene_stream.c's rich scene), then update the size here. */
 #if defined(__x86_64__) || defined(__aarch64__)
 _Static_assert(sizeof(am_scene_node) == 368, "am_scene_node changed: carry the new field in scene_stream.c");
-_Static_assert(sizeof(am_scene_material) == 96, "am_scene_material changed: carry the new field in scene_stream.c");
+_Static_assert(sizeof(am_scene_material) == 80, "am_scene_material changed: carry the new field in scene_stream.c");
 _Static_assert(sizeof(am_scene_face) == 24, "am_scene_face changed: carry the new field in scene_stream.c");
 _Static_assert(sizeof(am_scene_influence) == 8, "am_scene_influence changed: carry the new field in scene_stream.c");
 _Static_assert(sizeof(am_scene_mesh) == 96, "am_scene_mesh changed: carry the new field in scene_stream.c");
@@ -18,7 +18,7 @@ _Static_assert(sizeof(am_scene_skin) == 200, "am_scene_skin changed: carry the n
 _Static_assert(sizeof(am_scene_channel) == 40, "am_scene_channel changed: carry the new field in scene_stream.c");
 _Static_assert(sizeof(am_scene_clip) == 40, "am_scene_clip changed: carry the new field in scene_stream.c");
 _Static_assert(sizeof(am_scene_declared) == 16, "am_scene_declared changed: carry the new field in scene_stream.c");
-_Static_assert(sizeof(am_scene) == 720, "am_scene changed: carry the new field in scene_stream.c");
+_Static_assert(sizeof(am_scene) == 176, "am_scene changed: carry the new field in scene_stream.c");
 #endif
 
 static const char magic[8] = {'A', 'M', 'S', 'C', 'N', 'S', 'T', 'R'};
@@ -160,10 +160,7 @@ static void put_material(writer *w, const am_scene_material *m)
         put_u64(w, m->image_size);
         put(w, m->image_data, m->image_size);
     }
-    char mime[sizeof m->image_mime + 1];
-    memcpy(mime, m->image_mime, sizeof m->image_mime);
-    mime[sizeof m->image_mime] = '\0';
-    put_str(w, mime);
+    put_str(w, am_str(&m->image_mime));
 }
 
 static void put_mesh(writer *w, const am_scene_mesh *m)
@@ -278,10 +275,7 @@ am_status am_scene_stream_encode(const am_scene *s, uint8_t **out, size_t *size,
     put_str(&w, s->source);
     put_str(&w, s->base_dir);
     put_u32(&w, (uint32_t)s->format);
-    char detail[sizeof s->format_detail + 1];
-    memcpy(detail, s->format_detail, sizeof s->format_detail);
-    detail[sizeof s->format_detail] = '\0';
-    put_str(&w, detail);
+    put_str(&w, am_str(&s->format_detail));
     put_u64(&w, s->nodes ? s->node_count : 0);
     for (size_t i = 0; s->nodes && i < s->node_count; i++)
         put_node(&w, &s->nodes[i]);
@@ -303,7 +297,7 @@ am_status am_scene_stream_encode(const am_scene *s, uint8_t **out, size_t *size,
     size_t notes = s->note_count < AM_SCENE_MAX_NOTES ? s->note_count : AM_SCENE_MAX_NOTES;
     put_u32(&w, (uint32_t)notes);
     for (size_t i = 0; i < notes; i++)
-        put_str(&w, s->notes[i]);
+        put_str(&w, am_str(&s->notes[i]));
     put_u64(&w, s->notes_dropped);
     return finish_writer(&w, out, size, err);
 }
@@ -446,19 +440,12 @@ static char *get_str(reader *r, bool required)
     return s;
 }
 
-/* A string into a fixed field (cut to fit). */
-static void get_fixed(reader *r, char *dst, size_t size)
+/* A required string into an owned one (dst unset on failure). */
+static void get_owned(reader *r, am_string *dst)
 {
     char *s = get_str(r, true);
-    dst[0] = '\0';
-    if (!s)
-        return;
-    size_t n = strlen(s);
-    if (n >= size)
-        fail(r, "a fixed-size text is too long");
-    else
-        memcpy(dst, s, n + 1);
-    free(s);
+    dst->data = s;
+    dst->length = s ? strlen(s) : 0;
 }
 
 static void *alloc_array(reader *r, size_t count, size_t elem)
@@ -551,7 +538,7 @@ static void get_material(reader *r, am_scene_material *m)
             m->image_size = (size_t)n;
         }
     }
-    get_fixed(r, m->image_mime, sizeof m->image_mime);
+    get_owned(r, &m->image_mime);
 }
 
 static void get_mesh(reader *r, am_scene_mesh *m)
@@ -709,7 +696,7 @@ static void get_scene(reader *r, am_scene *s)
     if (!r->bad && format > AM_SCENE_FORMAT_OBJ)
         return (void)fail(r, "unknown scene format");
     s->format = (am_scene_format)format;
-    get_fixed(r, s->format_detail, sizeof s->format_detail);
+    get_owned(r, &s->format_detail);
 
 #define GET_ARRAY(field, count, min_bytes, get_one, what)                                                       \
     do {                                                                                                        \
@@ -737,9 +724,13 @@ static void get_scene(reader *r, am_scene *s)
     uint32_t notes = get_u32(r);
     if (!r->bad && notes > AM_SCENE_MAX_NOTES)
         return (void)fail(r, "more notes than a scene holds");
-    for (uint32_t i = 0; i < notes && !r->bad; i++) {
-        s->notes[i] = get_str(r, true);
-        if (s->notes[i])
+    if (!r->bad && notes) {
+        s->notes = alloc_array(r, notes, sizeof *s->notes);
+        s->note_cap = s->notes ? notes : 0;
+    }
+    for (uint32_t i = 0; i < notes && s->notes && !r->bad; i++) {
+        get_owned(r, &s->notes[i]);
+        if (s->notes[i].data)
             s->note_count = i + 1;
     }
     s->notes_dropped = (size_t)get_u64(r);

@@ -201,7 +201,7 @@ static void put_controller(const am_skin_result *res, const char *nm, am_textout
 static void put_joint_node(const am_skin_summary *sum, size_t j, int depth, am_textout *o)
 {
     char jn[64];
-    am_skin_xml_name(jn, sizeof jn, sum->joints[j].name);
+    am_skin_xml_name(jn, sizeof jn, am_str(&sum->joints[j].name));
     const am_vec3 t = sum->joints[j].alt_pos;
     F("%*s<node id=\"%s\" name=\"%s\" sid=\"%s\" type=\"JOINT\">\n", 2 * depth, "", jn, jn, jn);
     F("%*s  <translate sid=\"translate\">", 2 * depth, "");
@@ -225,7 +225,7 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
     char nm[128];
     /* XML IDs start with a letter or '_' */
     nm[0] = '_';
-    am_skin_xml_name(nm + 1, sizeof nm - 1, sum->name);
+    am_skin_xml_name(nm + 1, sizeof nm - 1, am_str(&sum->name));
     const char *first = nm + 1;
     if ((*first >= 'a' && *first <= 'z') || (*first >= 'A' && *first <= 'Z') || *first == '_')
         memmove(nm, nm + 1, strlen(nm + 1) + 1);
@@ -234,7 +234,7 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
       "  <asset>\n    <contributor><authoring_tool>animesh %s</authoring_tool></contributor>\n"
       "    <unit name=\"meter\" meter=\"1\"/>\n    <up_axis>Z_UP</up_axis>\n  </asset>\n",
       AM_VERSION);
-    bool tex = res->textured && res->texture_image[0];
+    bool tex = res->textured && !am_string_empty(&res->texture_image);
     /* one material per face when each has its own image (a merged creature's parts), else one
      * for all: "NAME-material" or "NAME-materialF" */
     size_t nmat = res->face_image_count == res->face_count && res->face_count > 1 ? res->face_count : 1;
@@ -242,11 +242,11 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
     char sfx[16] = "";
     bool any_image = tex && !per_face;
     for (size_t f = 0; per_face && f < nmat; f++)
-        any_image |= res->face_images[f][0] != 0;
+        any_image |= !am_string_empty(&res->face_images[f]);
     if (any_image) { /* COLLADA: a library holds at least one element */
         S("  <library_images>\n");
         for (size_t f = 0; f < nmat; f++) {
-            const char *img = per_face ? res->face_images[f] : res->texture_image;
+            const char *img = per_face ? am_str(&res->face_images[f]) : am_str(&res->texture_image);
             if (per_face)
                 snprintf(sfx, sizeof sfx, "%zu", f);
             if (!img[0])
@@ -261,7 +261,7 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
     for (size_t f = 0; f < nmat; f++) {
         if (per_face)
             snprintf(sfx, sizeof sfx, "%zu", f);
-        bool ft = per_face ? res->face_images[f][0] != 0 : tex;
+        bool ft = per_face ? !am_string_empty(&res->face_images[f]) : tex;
         F("    <effect id=\"%s-effect%s\">\n      <profile_COMMON>\n", nm, sfx);
         if (ft)
             F("        <newparam sid=\"%s-surface%s\">\n          <surface type=\"2D\"><init_from>%s-image%s</init_from>"
@@ -301,7 +301,7 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
     for (size_t j = 0; j < sum->joint_count; j++)
         if (sum->joints[j].parent < 0) {
             char jn[64];
-            am_skin_xml_name(jn, sizeof jn, sum->joints[j].name);
+            am_skin_xml_name(jn, sizeof jn, am_str(&sum->joints[j].name));
             F("          <skeleton>#%s</skeleton>\n", jn);
         }
     S("          <bind_material>\n            <technique_common>\n");
@@ -309,7 +309,7 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
         if (per_face)
             snprintf(sfx, sizeof sfx, "%zu", f);
         F("              <instance_material symbol=\"face%zu\" target=\"#%s-material%s\">", f, nm, sfx);
-        if (per_face ? res->face_images[f][0] != 0 : tex)
+        if (per_face ? !am_string_empty(&res->face_images[f]) : tex)
             S("\n                <bind_vertex_input semantic=\"UVMap\" input_semantic=\"TEXCOORD\" input_set=\"0\"/>\n"
               "              ");
         S("</instance_material>\n");

@@ -83,7 +83,7 @@ static am_status put_meshdata(const am_skin_result *res, am_textout *o)
         }
     float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
     S("{\"version\": 1, \"name\": ");
-    put_json_string(o, sum->name);
+    put_json_string(o, am_str(&sum->name));
     S(",\n \"submeshes\": [{\n  \"positions\": [");
     for (size_t i = 0; i < used; i++) {
         const float *p = &res->positions[3 * (size_t)order[i]];

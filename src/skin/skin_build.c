@@ -28,10 +28,51 @@ void am_skin_options_init(am_skin_options *opts)
     opts->max_tris = AM_SKIN_MAX_TRIS_AUTO;
 }
 
+void am_skin_summary_free(am_skin_summary *sum)
+{
+    if (!sum)
+        return;
+    am_string_free(&sum->name);
+    for (size_t j = 0; j < sum->joint_count && j < AM_MAX_JOINTS_PER_MESH; j++)
+        am_string_free(&sum->joints[j].name);
+    am_string_free(&sum->llmesh_path);
+    am_string_free(&sum->dae_path);
+    am_string_free(&sum->meshdata_path);
+    am_string_free(&sum->preview_path);
+    am_string_list_free(sum->warnings, sum->warning_count);
+    memset(sum, 0, sizeof *sum);
+}
+
+bool am_skin_summary_copy(am_skin_summary *dst, const am_skin_summary *src)
+{
+    am_skin_summary_free(dst);
+    *dst = *src;
+    /* the strings are the copy's own: unset first, so a partial copy frees cleanly */
+    dst->name = (am_string){0};
+    for (size_t j = 0; j < AM_MAX_JOINTS_PER_MESH; j++)
+        dst->joints[j].name = (am_string){0};
+    dst->llmesh_path = dst->dae_path = dst->meshdata_path = dst->preview_path = (am_string){0};
+    dst->warnings = NULL;
+    dst->warning_count = dst->warning_cap = 0;
+    bool ok = am_string_copy(&dst->name, &src->name) && am_string_copy(&dst->llmesh_path, &src->llmesh_path) &&
+              am_string_copy(&dst->dae_path, &src->dae_path) &&
+              am_string_copy(&dst->meshdata_path, &src->meshdata_path) &&
+              am_string_copy(&dst->preview_path, &src->preview_path);
+    for (size_t j = 0; ok && j < src->joint_count && j < AM_MAX_JOINTS_PER_MESH; j++)
+        ok = am_string_copy(&dst->joints[j].name, &src->joints[j].name);
+    for (size_t i = 0; ok && i < src->warning_count; i++)
+        ok = am_string_list_push(&dst->warnings, &dst->warning_count, &dst->warning_cap, am_str(&src->warnings[i]));
+    return ok;
+}
+
 void am_skin_result_free(am_skin_result *res)
 {
     if (!res)
         return;
+    am_skin_summary_free(&res->summary);
+    am_string_free(&res->texture_image);
+    for (size_t f = 0; f < AM_MESH_MAX_FACES; f++)
+        am_string_free(&res->face_images[f]);
     am_mesh_asset_free(&res->asset);
     free(res->rig_vertex);
     free(res->positions);
@@ -375,7 +416,7 @@ static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts,
         return am_fail_nomem(err, "skin block");
     s->joint_count = n;
     for (size_t i = 0; i < n; i++) {
-        s->joint_names[i] = strdup(res->summary.joints[i].name);
+        s->joint_names[i] = strdup(am_str(&res->summary.joints[i].name));
         if (!s->joint_names[i])
             return am_fail_nomem(err, "skin block");
         s->inverse_bind[i] = ibm[i];
@@ -575,7 +616,8 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
         am_skin_options_init(&opts);
     am_skin_options_resolve(&opts);
     am_skin_summary *sum = &out->summary;
-    snprintf(sum->name, sizeof sum->name, "%s", rig->name ? rig->name : "rig");
+    if (!am_string_set(&sum->name, rig->name ? rig->name : "rig"))
+        return am_fail_nomem(err, "skin name");
     sum->region_max_tris = opts.region_max_tris > 0 ? opts.region_max_tris : 0; /* 0: not checked */
     sum->face_vertex_limit = opts.face_vertex_limit;
 
@@ -629,13 +671,18 @@ am_status am_skin_build(const am_rig *rig, const am_skeleton *skel, const am_ski
                                   err)))
         goto done;
     out->source_bind_shape = rig->explicit_skin ? rig->bind_shape : am_mat4_identity();
-    if (opts.texture_image)
-        snprintf(out->texture_image, sizeof out->texture_image, "%s", opts.texture_image);
+    if (opts.texture_image && !am_string_set(&out->texture_image, opts.texture_image)) {
+        st = am_fail_nomem(err, "texture image");
+        goto done;
+    }
     out->face_count = face_count;
     if (opts.face_image_count == face_count) /* a face the split cut in two: one image for all */
         for (size_t f = 0; f < face_count; f++)
-            snprintf(out->face_images[out->face_image_count++], sizeof out->face_images[0], "%s",
-                     opts.face_images[f] ? opts.face_images[f] : "");
+            if (!am_string_set(&out->face_images[out->face_image_count++],
+                               opts.face_images[f] ? opts.face_images[f] : "")) {
+                st = am_fail_nomem(err, "face images");
+                goto done;
+            }
     for (size_t f = 0; f < face_count; f++) {
         out->face_tri_start[f] = faces[f].first_triangle;
         sum->vertex_count += faces[f].vertex_count;

@@ -64,6 +64,7 @@ extern "C" {
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/am_string.h"
 #include "core/error.h"
 #include "core/io.h"
 #include "core/option.h"
@@ -78,7 +79,6 @@ extern "C" {
 /* Vertices per face: the uploader starts a new face at 65532 and the COLLADA checklist
  * (docs/reference/collada-upload.md#exporter-checklist) says at most 65531, so the .dae and the .llmesh split alike. */
 #define AM_SKIN_DEFAULT_FACE_VERTEX_LIMIT 65531
-#define AM_SKIN_MAX_WARNINGS 16
 
 /* Largest bind-frame coordinate accepted, metres (a rig beyond it is refused as a units
  * mistake). The viewer scales an animesh whose animated box exceeds 64 m down to fit
@@ -171,7 +171,7 @@ void am_skin_options_resolve(am_skin_options *opts);
 
 /* One skin joint, in skin order (= joint_names order). */
 typedef struct am_skin_joint_info {
-    char name[64];          /* canonical viewer name (joint_names entry) */
+    am_string name;         /* canonical viewer name (joint_names entry) */
     int skel_joint;         /* index into am_skeleton.joints */
     int rig_joint;          /* index into am_rig.joints; -1 for an appended ancestor */
     int parent;             /* skin index of the viewer parent; -1 at the top (mRoot) */
@@ -183,8 +183,9 @@ typedef struct am_skin_joint_info {
     double snap_m;          /* |bind_world - rig_world| (< 0.1 mm; 0 unless snapped) */
 } am_skin_joint_info;
 
+/* Owned: free with am_skin_summary_free (am_skin_result_free frees the result's). */
 typedef struct am_skin_summary {
-    char name[128];
+    am_string name;
     am_skin_joint_info joints[AM_MAX_JOINTS_PER_MESH];
     size_t joint_count;
     size_t rig_joint_count;      /* joints named by the rig */
@@ -234,17 +235,25 @@ typedef struct am_skin_summary {
     bool over_region_limit;
 
     /* written files (am_skin_export) */
-    char llmesh_path[1024];
-    char dae_path[1024];
-    char meshdata_path[1024];
-    char preview_path[1024];         /* the page opts.page added (NAME.preview.html), else "" */
+    am_string llmesh_path;
+    am_string dae_path;
+    am_string meshdata_path;
+    am_string preview_path;          /* the page opts.page added (NAME.preview.html), else "" */
     bool meshdata_written;
     bool meshdata_removed; /* an old NAME.meshdata.json this run could not rewrite was removed */
     size_t temps_swept;    /* temp files of a killed earlier run removed from DIR */
 
-    char warnings[AM_SKIN_MAX_WARNINGS][256];
+    am_string *warnings;             /* one sentence each, every one kept */
     size_t warning_count;
+    size_t warning_cap;
+    size_t warnings_dropped;         /* lost for want of memory (0 otherwise) */
 } am_skin_summary;
+
+/* Free the summary's strings; it is zeroed afterwards. Safe on a zeroed summary. */
+void am_skin_summary_free(am_skin_summary *summary);
+/* A deep copy of src into dst (dst's old strings freed); false when out of memory (dst then
+ * holds a partial copy, still valid to free). */
+bool am_skin_summary_copy(am_skin_summary *dst, const am_skin_summary *src);
 
 enum { AM_SKIN_T_JOINTS_WEIGHTS, AM_SKIN_T_BUDGET, AM_SKIN_T_FACES, AM_SKIN_T_LODS, AM_SKIN_T_ASSET,
        AM_SKIN_T_ENCODE, AM_SKIN_T_DAE, AM_SKIN_T_MESHDATA };
@@ -273,8 +282,8 @@ typedef struct am_skin_result {
     size_t face_tri_start[AM_MESH_MAX_FACES + 1]; /* triangles of face f: [start[f], start[f+1]) */
     double rgb[3];
     bool textured;
-    char texture_image[256];   /* from the options ("" = none) */
-    char face_images[AM_MESH_MAX_FACES][160]; /* per face (face_image_count == face_count): the
+    am_string texture_image;   /* from the options ("" = none) */
+    am_string face_images[AM_MESH_MAX_FACES]; /* per face (face_image_count == face_count): the
                                                  .dae gives each face its own material */
     size_t face_image_count;
     /* Maps `positions` to the bind frame: identity, except for a rig with an explicit skin
@@ -315,8 +324,9 @@ am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_erro
  * weights submesh 0 only; summary.meshdata_written false, a warning says why and what to
  * do) and an old NAME.meshdata.json is removed (summary.meshdata_removed) so `push` cannot
  * send it with the new mesh; with opts->require_meshdata such a skin is refused before
- * anything is written. `summary` (optional) is filled whenever the build succeeded; its
- * paths are empty when nothing was written. */
+ * anything is written. `summary` (optional; zeroed, or filled by an earlier call, whose
+ * strings are then freed) is filled whenever the build succeeded; its paths are empty when
+ * nothing was written. Free it with am_skin_summary_free. */
 am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts,
                          const char *out_dir, am_skin_summary *summary, am_error *err);
 

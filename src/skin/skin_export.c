@@ -138,7 +138,9 @@ static void drop_lod_faces(am_skin_result *res)
 static am_status fill_dae(FILE *f, void *user, am_error *err)
 {
     const am_skin_result *res = user;
-    return am_write_collada_file(res, f, res->summary.dae_path[0] ? res->summary.dae_path : "the .dae", err);
+    return am_write_collada_file(res, f,
+                                 !am_string_empty(&res->summary.dae_path) ? am_str(&res->summary.dae_path) : "the .dae",
+                                 err);
 }
 
 /* Build, encode, check the region limit, and put the outputs in `set`. A multi-face skin
@@ -156,7 +158,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     if (st)
         return st;
     char name[128], file[3][160];
-    am_skin_xml_name(name, sizeof name, res.summary.name);
+    am_skin_xml_name(name, sizeof name, am_str(&res.summary.name));
     snprintf(file[0], sizeof file[0], "%s.llmesh", name);
     snprintf(file[1], sizeof file[1], "%s.dae", name);
     snprintf(file[2], sizeof file[2], "%s.meshdata.json", name);
@@ -174,7 +176,10 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
         goto done;
     }
     double t0 = am_clock_wall_s();
-    snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]) ? am_outset_path(set, file[1]) : "");
+    if (!am_string_set(&sum->dae_path, am_outset_path(set, file[1]))) {
+        st = am_fail_nomem(err, "skin paths");
+        goto done;
+    }
     if ((st = am_outset_add(set, file[0], mesh.data, mesh.size, err)) ||
         (st = am_outset_add_stream(set, file[1], fill_dae, &res, err)))
         goto done;
@@ -193,12 +198,16 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
     sum->seconds[AM_SKIN_T_MESHDATA] = am_clock_wall_s() - t0;
     if (opts->page && (st = opts->page(opts->page_ctx, set, name, mesh.data, mesh.size, skel, sum, err)))
         goto done;
-    snprintf(sum->llmesh_path, sizeof sum->llmesh_path, "%s", am_outset_path(set, file[0]));
-    snprintf(sum->dae_path, sizeof sum->dae_path, "%s", am_outset_path(set, file[1]));
-    snprintf(sum->meshdata_path, sizeof sum->meshdata_path, "%s", am_outset_path(set, file[2]));
+    if (!am_string_set(&sum->llmesh_path, am_outset_path(set, file[0])) ||
+        !am_string_set(&sum->dae_path, am_outset_path(set, file[1])) ||
+        !am_string_set(&sum->meshdata_path, am_outset_path(set, file[2])))
+        st = am_fail_nomem(err, "skin paths");
 done:
-    if (summary)
+    if (summary) { /* the summary moves to the caller, its strings with it */
+        am_skin_summary_free(summary);
         *summary = res.summary;
+        memset(&res.summary, 0, sizeof res.summary);
+    }
     am_buf_free(&mesh);
     am_buf_free(&md);
     am_skin_result_free(&res);
@@ -220,16 +229,6 @@ am_status am_skin_export_to_set(const am_rig *rig, const am_skeleton *skel, cons
     return st;
 }
 
-/* A summary warning (the first AM_SKIN_MAX_WARNINGS are kept). */
-static void summary_warn(am_skin_summary *sum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void summary_warn(am_skin_summary *sum, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    am_rows_vadd((char *)sum->warnings, sizeof sum->warnings[0], AM_SKIN_MAX_WARNINGS, &sum->warning_count, fmt, ap);
-    va_end(ap);
-}
-
 am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_skin_options *opts, const char *out_dir,
                          am_skin_summary *summary, am_error *err)
 {
@@ -246,15 +245,17 @@ am_status am_skin_export(const am_rig *rig, const am_skeleton *skel, const am_sk
     if (!st)
         st = am_outset_commit(set, err);
     if (!st && summary) {
-        const char *base = strrchr(summary->meshdata_path, '/');
-        summary->meshdata_removed = am_outset_was_removed(set, base ? base + 1 : summary->meshdata_path);
+        const char *base = strrchr(am_str(&summary->meshdata_path), '/');
+        summary->meshdata_removed = am_outset_was_removed(set, base ? base + 1 : am_str(&summary->meshdata_path));
         summary->temps_swept = am_outset_swept(set);
         for (size_t i = 0; am_outset_warning(set, i); i++) /* a planted journal's files, left */
-            summary_warn(summary, "%s", am_outset_warning(set, i));
+            am_skin_warn(summary, "%s", am_outset_warning(set, i));
     }
     if (st && summary) { /* nothing was put in place */
-        summary->llmesh_path[0] = summary->dae_path[0] = summary->meshdata_path[0] = '\0';
-        summary->preview_path[0] = '\0';
+        am_string_free(&summary->llmesh_path);
+        am_string_free(&summary->dae_path);
+        am_string_free(&summary->meshdata_path);
+        am_string_free(&summary->preview_path);
         summary->meshdata_written = false;
     }
     am_outset_free(set);

@@ -9,13 +9,18 @@
 #include "skin/skin_internal.h"
 #include "core/notes.h"
 #include "core/text.h"
+#include "core/text_string.h"
 
 void am_skin_warn(am_skin_summary *sum, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    am_rows_vadd((char *)sum->warnings, sizeof sum->warnings[0], AM_SKIN_MAX_WARNINGS, &sum->warning_count, fmt, ap);
+    am_string w = {0};
+    if (!am_string_vsetf_shown(&w, fmt, ap) || !am_string_list_push(&sum->warnings, &sum->warning_count,
+                                                                   &sum->warning_cap, w.data))
+        sum->warnings_dropped++;
     va_end(ap);
+    am_string_free(&w);
 }
 
 /* Every rig joint must name a viewer joint; list all unknown names in one error. */
@@ -54,7 +59,7 @@ static am_vec3 local_under(am_vec3 w, am_vec3 pw, am_quat r, am_vec3 s)
     return am_v3(d.x / s.x, d.y / s.y, d.z / s.z);
 }
 
-static void warn_pelvis_moved(am_skin_summary *sum, const am_skin_joint_info *ji)
+static void warn_pelvis_moved(am_skin_summary *sum, const char *name, const am_skin_joint_info *ji)
 {
     sum->pelvis_moved = true;
     /* what it does (docs/reference/viewer-skeleton.md#the-pelvis-override-trap) and what to do, within a
@@ -63,8 +68,17 @@ static void warn_pelvis_moved(am_skin_summary *sum, const am_skin_joint_info *ji
                  "the rig moves %s to (%.4f, %.4f, %.4f), not its default (%.3f, %.3f, %.3f): the viewer draws the "
                  "bind origin at the prim, so the mesh appears %.3f m higher; lower the object in-world by that "
                  "much or put %s back at its default",
-                 ji->name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
-                 ji->default_pos.z, ji->default_pos.z, ji->name);
+                 name, ji->alt_pos.x, ji->alt_pos.y, ji->alt_pos.z, ji->default_pos.x, ji->default_pos.y,
+                 ji->default_pos.z, ji->default_pos.z, name);
+}
+
+/* Each skin joint's name: its viewer joint's (set last, once the joints are in place). */
+static am_status joint_names(am_skin_summary *sum, const am_skeleton *skel, am_error *err)
+{
+    for (size_t j = 0; j < sum->joint_count; j++)
+        if (!am_string_set(&sum->joints[j].name, skel->joints[sum->joints[j].skel_joint].name))
+            return am_fail_nomem(err, "skin joint names");
+    return AM_OK;
 }
 
 /* An explicit skin (rig.h): the joints exactly as the rig lists them, inverse binds as
@@ -118,7 +132,6 @@ static am_status explicit_joints(const am_rig *rig, const am_skeleton *skel, con
         am_skin_joint_info *ji = &sum->joints[r];
         const am_joint *sj = &skel->joints[stock[r]];
         memset(ji, 0, sizeof *ji);
-        snprintf(ji->name, sizeof ji->name, "%s", sj->name);
         ji->skel_joint = stock[r];
         ji->rig_joint = (int)r;
         /* Nearest viewer ancestor that is in the skin (the viewer parent itself when listed). */
@@ -135,7 +148,7 @@ static am_status explicit_joints(const am_rig *rig, const am_skeleton *skel, con
         ji->bind_world = world[stock[r]];
         ji->rig_world = rig->joints[r].world;
         if (sj->parent < 0 && ji->overridden && sj->kind == AM_JOINT_BONE)
-            warn_pelvis_moved(sum, ji);
+            warn_pelvis_moved(sum, sj->name, ji);
         rig_to_skin[r] = (int)r;
         ibm[r] = rig->joints[r].inverse_bind;
         alt[r] = ibm[r];
@@ -143,7 +156,7 @@ static am_status explicit_joints(const am_rig *rig, const am_skeleton *skel, con
     }
     free(skin_of);
     free(world);
-    return AM_OK;
+    return joint_names(sum, skel, err);
 }
 
 am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_skin_summary *sum, int *rig_to_skin,
@@ -200,7 +213,6 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
         am_skin_joint_info *ji = &tmp[i];
         const am_joint *sj = &skel->joints[closed[i]];
         memset(ji, 0, sizeof *ji);
-        snprintf(ji->name, sizeof ji->name, "%s", sj->name);
         ji->skel_joint = closed[i];
         ji->rig_joint = -1;
         for (size_t r = 0; r < rig->joint_count; r++)
@@ -241,13 +253,13 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
         ji->snap_m = am_v3_dist(ji->bind_world, ji->rig_world);
 
         if (sj->parent < 0 && ji->overridden && sj->kind == AM_JOINT_BONE)
-            warn_pelvis_moved(sum, ji);
+            warn_pelvis_moved(sum, sj->name, ji);
 
         /* The viewer's rest world matrix of this joint with the overrides applied; the
          * inverse bind is its inverse so the rest pose is drawn undeformed. */
         am_mat4 world = am_mat4_from_trs(ji->bind_world, sj->world_rot, sj->scale);
         if (!am_mat4_inverse(&world, &tibm[i]))
-            st = am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", ji->name);
+            st = am_fail(err, AM_ERR_INVALID, "joint '%s': singular rest matrix", sj->name);
         /* The uploader's construction: the inverse bind with its translation replaced by
          * the joint's local position (docs/reference/collada-upload.md#joint-positions). */
         talt[i] = tibm[i];
@@ -283,6 +295,7 @@ am_status am_skin_build_joints(const am_rig *rig, const am_skeleton *skel, am_sk
         for (size_t j = 0; j < n; j++)
             if (sum->joints[j].parent >= 0)
                 sum->joints[j].parent = final_of[sum->joints[j].parent];
+        st = joint_names(sum, skel, err);
     }
     free(tmp);
     free(tibm);

@@ -28,7 +28,7 @@ void am_test_retarget_bench(const am_scene *s, const am_skeleton *skel, const am
     am_buf mesh = {0};
     assert_int_equal(am_skin_encode(&sk, &mesh, &err), AM_OK);
     am_skin_result_free(&sk);
-    assert_int_equal(am_bench_load_mem(mesh.data, mesh.size, res->rigs[0].name, skel, NULL, bench, &err), AM_OK);
+    assert_int_equal(am_bench_load_mem(mesh.data, mesh.size, am_str(&res->rigs[0].name), skel, NULL, bench, &err), AM_OK);
     am_buf_free(&mesh);
     for (size_t i = 0; i < res->anim_count; i++) {
         am_buf anim = {0};
@@ -36,7 +36,7 @@ void am_test_retarget_bench(const am_scene *s, const am_skeleton *skel, const am
         if (st)
             print_error("anim: %s (%s)\n", err.msg, err.where);
         assert_int_equal(st, AM_OK);
-        assert_int_equal(am_bench_add_anim_mem(bench, anim.data, anim.size, res->anims[i].name, &err), AM_OK);
+        assert_int_equal(am_bench_add_anim_mem(bench, anim.data, anim.size, am_str(&res->anims[i].name), &err), AM_OK);
         am_buf_free(&anim);
     }
 }

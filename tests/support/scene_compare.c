@@ -59,7 +59,7 @@ static void same_material(const am_scene_material *a, const am_scene_material *b
     same_str(a->image_path, b->image_path, FIELD(f, "materials[%zu].image_path", i));
     SAME(image_size, FIELD(f, "materials[%zu].image_size", i));
     same_bytes(a->image_data, b->image_data, a->image_size, FIELD(f, "materials[%zu].image_data", i));
-    same_str(a->image_mime, b->image_mime, FIELD(f, "materials[%zu].image_mime", i));
+    same_str(am_str(&a->image_mime), am_str(&b->image_mime), FIELD(f, "materials[%zu].image_mime", i));
 }
 
 static void same_mesh(const am_scene_mesh *a, const am_scene_mesh *b, size_t i)
@@ -140,7 +140,7 @@ void am_test_assert_scenes_equal(const am_scene *a, const am_scene *b)
     same_str(a->source, b->source, "source");
     same_str(a->base_dir, b->base_dir, "base_dir");
     SAME(format, "format");
-    same_str(a->format_detail, b->format_detail, "format_detail");
+    same_str(am_str(&a->format_detail), am_str(&b->format_detail), "format_detail");
     SAME(node_count, "node_count");
     for (size_t i = 0; i < a->node_count; i++)
         same_node(&a->nodes[i], &b->nodes[i], i);
@@ -159,6 +159,6 @@ void am_test_assert_scenes_equal(const am_scene *a, const am_scene *b)
     SAME(declared, "declared");
     SAME(note_count, "note_count");
     for (size_t i = 0; i < a->note_count; i++)
-        same_str(a->notes[i], b->notes[i], FIELD(f, "notes[%zu]", i));
+        same_str(am_str(&a->notes[i]), am_str(&b->notes[i]), FIELD(f, "notes[%zu]", i));
     SAME(notes_dropped, "notes_dropped");
 }

@@ -396,7 +396,8 @@ static am_status embedded_image(ai_convert *cv, const struct aiTexture *t, am_sc
             return am_fail_nomem(cv->err, "embedded texture");
         memcpy(m->image_data, d, t->mWidth);
         m->image_size = t->mWidth;
-        snprintf(m->image_mime, sizeof m->image_mime, "%s", am_image_mime(type));
+        if (!am_string_set(&m->image_mime, am_image_mime(type)))
+            return am_fail_nomem(cv->err, "texture type");
         return AM_OK;
     }
     /* Raw aiTexels (B, G, R, A): encoded as PNG so the scene carries a file format. */
@@ -424,7 +425,8 @@ static am_status embedded_image(ai_convert *cv, const struct aiTexture *t, am_sc
     }
     m->image_data = b.data;
     m->image_size = b.size;
-    snprintf(m->image_mime, sizeof m->image_mime, "image/png");
+    if (!am_string_set(&m->image_mime, "image/png"))
+        return am_fail_nomem(cv->err, "texture type");
     return AM_OK;
 }
 
@@ -458,7 +460,8 @@ static am_status file_image(ai_convert *cv, const char *path, am_scene_material 
         return AM_OK;
     }
     m->image_path = resolved;
-    snprintf(m->image_mime, sizeof m->image_mime, "%s", am_image_mime(type));
+    if (!am_string_set(&m->image_mime, am_image_mime(type)))
+        return am_fail_nomem(cv->err, "texture type");
     return AM_OK;
 }
 
@@ -800,7 +803,7 @@ static const char *meta_string(const struct aiMetadata *md, const char *key)
     return "";
 }
 
-static void declared_frame(ai_convert *cv)
+static am_status declared_frame(ai_convert *cv)
 {
     const struct aiMetadata *md = cv->ai->mMetaData;
     am_scene *s = cv->scene;
@@ -817,12 +820,11 @@ static void declared_frame(ai_convert *cv)
         s->declared.unit_m = unit / 100.0; /* FBX: centimetres per file unit */
     const char *version = meta_string(md, "SourceAsset_FormatVersion");
     const char *generator = meta_string(md, "SourceAsset_Generator");
-    if (s->format == AM_SCENE_FORMAT_FBX)
-        snprintf(s->format_detail, sizeof s->format_detail, "FBX %s%s%.40s", version, generator[0] ? ", " : "",
-                 generator);
-    else
-        snprintf(s->format_detail, sizeof s->format_detail, "%.40s (assimp)",
-                 meta_string(md, "SourceAsset_Format")[0] ? meta_string(md, "SourceAsset_Format") : "assimp");
+    const char *format = meta_string(md, "SourceAsset_Format");
+    bool set = s->format == AM_SCENE_FORMAT_FBX
+                   ? am_string_setf(&s->format_detail, "FBX %s%s%s", version, generator[0] ? ", " : "", generator)
+                   : am_string_setf(&s->format_detail, "%s (assimp)", format[0] ? format : "assimp");
+    return set ? AM_OK : am_fail_nomem(cv->err, "format detail");
 }
 
 am_status am_assimp_convert(ai_convert *cv)
@@ -835,7 +837,7 @@ am_status am_assimp_convert(ai_convert *cv)
     if (!st)
         st = convert_clips(cv);
     if (!st)
-        declared_frame(cv);
+        st = declared_frame(cv);
     free(cv->ai_nodes);
     free(cv->helper_start);
     free(cv->helper_count);

@@ -118,12 +118,13 @@ static am_status fill_material(dae_ctx *c, const xmlNode *mat, am_scene_material
             return st;
         if (out->image_path) {
             size_t n = strlen(out->image_path);
-            snprintf(out->image_mime, sizeof out->image_mime, "%s",
-                     n > 4 && strcasecmp(out->image_path + n - 4, ".png") == 0 ? "image/png"
-                     : n > 4 && (strcasecmp(out->image_path + n - 4, ".jpg") == 0 ||
-                                 (n > 5 && strcasecmp(out->image_path + n - 5, ".jpeg") == 0))
-                         ? "image/jpeg"
-                         : "");
+            const char *mime = n > 4 && strcasecmp(out->image_path + n - 4, ".png") == 0 ? "image/png"
+                               : n > 4 && (strcasecmp(out->image_path + n - 4, ".jpg") == 0 ||
+                                           (n > 5 && strcasecmp(out->image_path + n - 5, ".jpeg") == 0))
+                                   ? "image/jpeg"
+                                   : "";
+            if (!am_string_set(&out->image_mime, mime))
+                return am_fail_nomem(c->err, "texture type");
         }
     }
     return AM_OK;

@@ -646,9 +646,11 @@ static am_status read_asset(dae_ctx *c)
     const char *version = dae_attr(c->root, "version");
     xmlNode *tool = first_descendant(asset, "authoring_tool");
     xmlChar *tool_text = tool ? xmlNodeGetContent(tool) : NULL;
-    snprintf(s->format_detail, sizeof s->format_detail, "COLLADA %s%s%s", version ? version : "?",
-             tool_text ? ", " : "", tool_text ? (const char *)tool_text : "");
+    bool detail = am_string_setf(&s->format_detail, "COLLADA %s%s%s", version ? version : "?", tool_text ? ", " : "",
+                                 tool_text ? (const char *)tool_text : "");
     xmlFree(tool_text);
+    if (!detail)
+        return am_fail_nomem(c->err, "format detail");
     xmlNode *unit = dae_child(asset, "unit");
     const char *meter = dae_attr(unit, "meter");
     if (meter) {

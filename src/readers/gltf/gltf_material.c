@@ -20,8 +20,9 @@ static am_status check_image_bytes(gltf_ctx *c, const uint8_t *d, size_t n, cons
     if (t != AM_IMAGE_PNG && t != AM_IMAGE_JPEG)
         return gltf_fail(c, "%s: not a PNG or JPEG image (unrecognised bytes): only PNG and JPEG textures are read",
                          what);
-    snprintf(m->image_mime, sizeof m->image_mime, "%s", am_image_mime(t));
-    if (declared[0] && strcmp(declared, m->image_mime) != 0)
+    if (!am_string_set(&m->image_mime, am_image_mime(t)))
+        return am_fail_nomem(c->err, "texture type");
+    if (declared[0] && strcmp(declared, am_str(&m->image_mime)) != 0)
         am_scene_note(c->scene, "%s: declared '%s' but its bytes are %s", what, declared, kind);
     return AM_OK;
 }

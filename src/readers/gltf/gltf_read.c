@@ -234,8 +234,9 @@ static am_status check_asset(gltf_ctx *c)
             am_scene_note(c->scene, "extension %s is used by the file and ignored", e);
     }
     const char *gen = gltf_get_string(asset, "generator");
-    snprintf(c->scene->format_detail, sizeof c->scene->format_detail, "glTF %s%s%s%.40s", version,
-             c->glb ? " (.glb)" : "", gen[0] ? ", " : "", gen);
+    if (!am_string_setf(&c->scene->format_detail, "glTF %s%s%s%s", version, c->glb ? " (.glb)" : "",
+                        gen[0] ? ", " : "", gen))
+        return am_fail_nomem(c->err, "format detail");
     return AM_OK;
 }
 

@@ -568,7 +568,8 @@ static am_status read_mtl(obj_state *st, const char *rel, am_error *err)
             else {
                 free(cur->image_path);
                 cur->image_path = img;
-                snprintf(cur->image_mime, sizeof cur->image_mime, "%s", mime_of(img));
+                if (!am_string_set(&cur->image_mime, mime_of(img)))
+                    s = am_fail_nomem(err, "texture type");
             }
         }
         p = eol ? eol + 1 : end;
@@ -601,7 +602,8 @@ am_status am_obj_read(const uint8_t *data, size_t size, const char *source, cons
     st.vn.elem = 3 * sizeof(float);
     st.corners.elem = sizeof(corner);
     st.tri_material.elem = sizeof(int);
-    snprintf(out->format_detail, sizeof out->format_detail, "Wavefront OBJ");
+    if (!am_string_set(&out->format_detail, "Wavefront OBJ"))
+        return am_fail_nomem(err, "format detail");
 
     const char *p = (const char *)data, *end = p + size;
     am_status s = AM_OK;
