@@ -16,10 +16,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/animesh-exports.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 # Exported: defined, global, in the dynamic symbol table (code and data).
-nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sed 's/@.*//' | sort -u > "$work/exported"
+# The linker's own markers of the segments (_edata, _end, __bss_start) are in every shared
+# library and name no code or data of ours.
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sed 's/@.*//' |
+    grep -vxE '_edata|_end|__bss_start' | sort -u > "$work/exported"
 # Declared: the name before '(' on every AM_API line (a declaration may wrap: the name is on
 # the AM_API line in this tree's style).
-cat "$src"/include/animesh/*.h | tr '\n' ' ' | sed 's/;/;\n/g' |
+# Comments removed first (they may say "AM_API" and "name (").
+grep -hv "^#" "$src"/include/animesh/*.h | tr '\n' ' ' | sed 's|/\*[^*]*\*\{1,\}\([^/*][^*]*\*\{1,\}\)*/| |g' | sed 's/;/;\n/g' |
     sed -n 's/.*AM_API[^(]*[^a-zA-Z0-9_(]\([a-zA-Z_][a-zA-Z0-9_]*\) *(.*/\1/p' | sort -u > "$work/declared"
 
 problems=0
