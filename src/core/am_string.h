@@ -7,8 +7,8 @@
  * - An unset string is {NULL, 0} and reads as "" through am_str(); a zeroed struct holds
  *   only unset strings.
  * - A caller only reads them; setting is the library's (am_string_set, am_string_setf). */
-#ifndef AM_CORE_AM_STRING_H
-#define AM_CORE_AM_STRING_H
+#ifndef AM_CORE_STRING_H
+#define AM_CORE_STRING_H
 
 #ifdef __cplusplus
 extern "C" {
