@@ -18,24 +18,10 @@ if(NOT AM_INSTALL)
   return()
 endif()
 
-# The public headers are exactly those the umbrella header includes, installed under
-# include/animesh/ with their module folders ("core/error.h" -> include/animesh/core/error.h),
-# so the installed tree takes the same #include lines as the source tree.
-set(AM_UMBRELLA ${CMAKE_SOURCE_DIR}/include/animesh/animesh.h)
-file(STRINGS ${AM_UMBRELLA} AM_PUBLIC_INCLUDES REGEX "^#include \"")
-foreach(line ${AM_PUBLIC_INCLUDES})
-  string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" header "${line}")
-  if(EXISTS ${CMAKE_SOURCE_DIR}/src/${header})
-    set(path ${CMAKE_SOURCE_DIR}/src/${header})
-  elseif(EXISTS ${CMAKE_SOURCE_DIR}/${header})
-    set(path ${CMAKE_SOURCE_DIR}/${header})
-  else()
-    message(FATAL_ERROR "include/animesh/animesh.h includes ${header}, found in neither src/ nor the top")
-  endif()
-  get_filename_component(dir ${header} DIRECTORY)
-  install(FILES ${path} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animesh/${dir} COMPONENT dev)
-endforeach()
-install(FILES ${AM_UMBRELLA} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animesh COMPONENT dev)
+# The public headers: include/animesh/*.h, installed as they are (a program writes
+# #include <animesh/animesh.h>). Module headers under src/ are never installed.
+file(GLOB AM_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/animesh/*.h)
+install(FILES ${AM_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/animesh COMPONENT dev)
 
 install(TARGETS animesh RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS animesh_core ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
@@ -49,12 +35,13 @@ file(RELATIVE_PATH AM_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /pr
 configure_file(${CMAKE_SOURCE_DIR}/cmake/animesh.pc.in ${CMAKE_BINARY_DIR}/animesh.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/animesh.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
 
-# CMake: the shared library as animesh::animesh, with a version file (same major = compatible).
+# CMake: the shared library as animesh::animesh, with a version file (before 1.0, the same
+# minor version is compatible).
 set(AM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/animesh)
 install(EXPORT animeshTargets NAMESPACE animesh:: DESTINATION ${AM_CMAKE_DIR} COMPONENT dev)
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/animeshConfig.cmake.in
   ${CMAKE_BINARY_DIR}/animeshConfig.cmake INSTALL_DESTINATION ${AM_CMAKE_DIR})
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/animeshConfigVersion.cmake
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY SameMinorVersion) # 0.x: a minor release may change the ABI
 install(FILES ${CMAKE_BINARY_DIR}/animeshConfig.cmake ${CMAKE_BINARY_DIR}/animeshConfigVersion.cmake
   DESTINATION ${AM_CMAKE_DIR} COMPONENT dev)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The install test (ctest `install_prefix`): install the build into a temporary prefix, then
 # use it as a third party would. Checks the installed tree (command, libanimesh.a and .so,
-# headers with their module folders, man page, animesh.pc, the CMake package), that every
+# the public headers (include/animesh/*.h, nothing else), man page, animesh.pc, the CMake package), that every
 # public header compiles on its own as C11 and as C++17 (-Wall -Wextra -Werror -pedantic),
 # builds tests/install/count_bones.c against `pkg-config animesh` (shared, then --static) and
 # against find_package(animesh), runs each on the viewer skeleton and compares the bone count
@@ -21,15 +21,19 @@ prefix=$work/prefix
 fail() { echo "install test: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install failed"; }
+abi=$(sed -n 's/^set(AM_ABI_VERSION \([0-9]*\)).*/\1/p' "$src/CMakeLists.txt")
 
-for f in bin/animesh "$libdir/libanimesh.a" "$libdir/libanimesh.so" "$libdir/libanimesh.so.0" \
-         include/animesh/animesh.h include/animesh/core/error.h include/animesh/skeleton/skeleton.h \
-         include/animesh/readers/gltf/gltf.h share/man/man1/animesh.1 "$libdir/pkgconfig/animesh.pc" \
+for f in bin/animesh "$libdir/libanimesh.a" "$libdir/libanimesh.so" "$libdir/libanimesh.so.$abi" \
+         include/animesh/animesh.h include/animesh/core.h include/animesh/skeleton.h \
+         include/animesh/import.h share/man/man1/animesh.1 "$libdir/pkgconfig/animesh.pc" \
          "$libdir/cmake/animesh/animeshConfig.cmake" "$libdir/cmake/animesh/animeshConfigVersion.cmake"; do
     [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
-# No internal or third-party header in the public tree.
-if find "$prefix/include" -name '*_internal.h' | grep -q .; then fail "an internal header was installed"; fi
+# The public API is exactly include/animesh/*.h: no module folder, no internal or third-party
+# header in the public tree, and the same headers as the source tree's include/animesh/.
+if find "$prefix/include/animesh" -mindepth 1 -type d | grep -q .; then fail "a module folder was installed under include/animesh"; fi
+[ "$(cd "$prefix/include/animesh" && ls)" = "$(cd "$src/include/animesh" && ls)" ] ||
+    fail "the installed headers are not include/animesh/*.h"
 if grep -rlE '#include <(jansson|libxml|curl|archive|png|zlib|meshoptimizer|embree3|assimp|openssl)' \
         "$prefix/include"; then fail "a public header includes a third-party header"; fi
 
@@ -37,9 +41,9 @@ if grep -rlE '#include <(jansson|libxml|curl|archive|png|zlib|meshoptimizer|embr
 # program includes any of them: extern "C", no C-only syntax); the umbrella called from C++.
 strict="-Wall -Wextra -Werror -pedantic"
 cxx=; if command -v c++ > /dev/null; then cxx=c++; else echo "no c++: the headers are checked as C only"; fi
-inc=$prefix/include/animesh
+inc=$prefix/include
 headers=0
-for h in $(cd "$inc" && find . -name '*.h' | sed 's|^\./||'); do
+for h in $(cd "$inc" && find animesh -name '*.h'); do
     printf '#include "%s"\n' "$h" > "$work/one.c"
     # shellcheck disable=SC2086 # the flags are words
     "$cc" -std=c11 $strict -fsyntax-only -I"$inc" "$work/one.c" || fail "$h does not compile on its own as C11"
@@ -52,12 +56,12 @@ for h in $(cd "$inc" && find . -name '*.h' | sed 's|^\./||'); do
 done
 # A header's declarations keep C linkage in a C++ program (compiling alone cannot tell: a missing
 # guard shows only when linking); the umbrella only includes.
-unguarded=$(cd "$inc" && grep -rL --include='*.h' 'extern "C"' . | grep -vx './animesh.h' || true)
+unguarded=$(cd "$inc" && grep -rL --include='*.h' 'extern "C"' animesh | grep -vx 'animesh/animesh.h' || true)
 [ -z "$unguarded" ] || fail "no extern \"C\" guard in: $unguarded"
 if [ -n "$cxx" ]; then
     printf '#include <animesh/animesh.h>\nint main() { am_error e; am_error_clear(&e); return 0; }\n' > "$work/umbrella.cpp"
     # shellcheck disable=SC2086
-    "$cxx" -std=c++17 $strict -fsyntax-only -I"$prefix/include" -I"$inc" "$work/umbrella.cpp" || fail "animesh.h is not usable from C++"
+    "$cxx" -std=c++17 $strict -fsyntax-only -I"$inc" "$work/umbrella.cpp" || fail "animesh.h is not usable from C++"
 fi
 
 expected=$(grep -c '<bone ' "$skeleton")
@@ -74,7 +78,7 @@ pkg-config --exists animesh || fail "pkg-config does not find animesh.pc"
 "$cc" -std=c11 $strict $extra -o "$work/count_shared" "$src/tests/install/count_bones.c" $(pkg-config --cflags --libs animesh) \
     -Wl,-rpath,"$prefix/$libdir" || fail "build against pkg-config animesh failed"
 check_run "$work/count_shared"
-readelf -d "$work/count_shared" | grep -q 'libanimesh.so.0' || fail "count_shared does not use libanimesh.so.0"
+readelf -d "$work/count_shared" | grep -q "libanimesh.so.$abi" || fail "count_shared does not use libanimesh.so.$abi"
 # shellcheck disable=SC2086
 "$cc" $extra -o "$work/count_static" "$src/tests/install/count_bones.c" \
     $(pkg-config --static --cflags animesh) "$prefix/$libdir/libanimesh.a" \
