@@ -1,29 +1,8 @@
-/* The `.anim` keyframe animation (LLKeyframeMotion, version 1.0) and motions that become one.
- *
- * Reference: docs/reference/anim-format.md (the sections named below are its headings).
- *
- * Data model: am_anim is the file as decoded, plain structs. Every quantised value keeps
- * its raw U16 code next to the value the viewer decodes from it, and every field keeps the
- * exact bytes it came from (F32 fields as floats, the 16-byte constraint volume names raw,
- * the bytes after the last field the viewer reads in `trailing`), so a decoded file
- * re-encodes to the identical bytes. Keys stay in file order (the viewer sorts and
- * de-duplicates them on load, "Byte layout"; am_anim_eval does the same when it evaluates).
- *
- * Steps, as cgltf does it: am_anim_parse reads the bytes (bounds-checked; fails only when
- * the structure cannot be read); am_anim_validate applies the viewer's checks ("Validation checks")
- * and our own ("Gaps in the viewer's checks") and lists every problem; am_anim_decode is
- * parse + validate and fails on the first problem that the viewer (or we) reject.
- *
- * Writing: am_anim_encode writes the raw codes as they are. To build keys from values use
- * am_anim_rot_key_set / am_anim_pos_key_set (the viewer's own encoder recipe, "Quantisers").
- *
- * Motions (docs/reference/lessons.md#rule-7 and #rule-10): am_motion describes stock joints whose local delta
- * rotations (and optional positions) are functions of normalised time t in [0, 1];
- * am_motion_sample turns it into an am_anim; am_motion_write_anim guards the loop, encodes,
- * decodes the bytes again, compares with what was meant and writes atomically.
- */
+/* anim/anim.h: the private side of include/animesh/anim.h, where its manual is. */
 #ifndef AM_ANIM_H
 #define AM_ANIM_H
+
+#include "animesh/anim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,11 +21,8 @@ extern "C" {
 /* Constants of the viewer ("Validation checks" and the files it names). */
 #define AM_ANIM_VERSION 1
 #define AM_ANIM_SUBVERSION 0
-#define AM_ANIM_MAX_DURATION 60.0f   /* MAX_ANIM_DURATION */
-#define AM_ANIM_MAX_JOINTS 216       /* LL_CHARACTER_MAX_ANIMATED_JOINTS */
 #define AM_ANIM_MAX_CONSTRAINTS 10   /* MAX_CONSTRAINTS: more and all are ignored */
 #define AM_ANIM_MAX_CHAIN 4          /* MAX_CHAIN_LENGTH: chain_length must stay below */
-#define AM_ANIM_MAX_PRIORITY 6       /* highest usable priority; 7 is additive */
 #define AM_ANIM_MAX_HAND_POSE 14     /* accepted by the viewer; 14 is ignored at run time */
 #define AM_ANIM_POS_RANGE 5.0f       /* LL_MAX_PELVIS_OFFSET, metres, every joint */
 #define AM_ANIM_CONSTRAINT_SIZE 86   /* bytes per constraint record */
@@ -81,67 +57,6 @@ am_quat am_anim_unpack_rot(float x, float y, float z);
  * The decoded file
  * ------------------------------------------------------------------------------------- */
 
-typedef struct am_anim_rot_key {
-    uint16_t time_code, x_code, y_code, z_code; /* raw, as in the file */
-    float time;                                 /* U16_to_F32(time_code, 0, duration) */
-    am_quat rot; /* decoded (x, y, z, w): components from the codes, w by unpack_rot */
-} am_anim_rot_key;
-
-typedef struct am_anim_pos_key {
-    uint16_t time_code, x_code, y_code, z_code;
-    float time;
-    am_vec3 pos; /* metres, each U16_to_F32(code, -5, 5); REPLACES the local position (6.3) */
-} am_anim_pos_key;
-
-typedef struct am_anim_joint {
-    char *name;       /* as written (canonical, alias, volume or attachment name) */
-    int32_t priority; /* -1 = use base priority */
-    am_anim_rot_key *rot_keys;
-    size_t rot_count;
-    am_anim_pos_key *pos_keys;
-    size_t pos_count;
-    /* Byte offsets in the decoded file (meaningful only when am_anim.decoded). */
-    size_t offset;     /* the name */
-    size_t rot_offset; /* first rotation key (key i at rot_offset + 8 i) */
-    size_t pos_offset; /* first position key */
-} am_anim_joint;
-
-typedef struct am_anim_constraint {
-    uint8_t chain_length;
-    uint8_t type;                /* 0 point, 1 plane */
-    uint8_t source_volume[16];   /* raw: name up to the first 0x00 (or all 16 bytes) */
-    float source_offset[3];
-    uint8_t target_volume[16];   /* raw: collision-volume name or "GROUND" */
-    float target_offset[3];
-    float target_dir[3];
-    float ease_in_start, ease_in_stop, ease_out_start, ease_out_stop;
-    size_t offset; /* of the record (when decoded) */
-} am_anim_constraint;
-
-typedef struct am_anim {
-    uint16_t version, sub_version; /* 1, 0 */
-    int32_t base_priority;
-    float duration;   /* seconds */
-    char *emote_name; /* "" when none (never NULL after decode) */
-    float loop_in, loop_out; /* seconds */
-    int32_t loop;            /* as stored: 0 = no, non-zero = yes */
-    float ease_in, ease_out; /* seconds */
-    uint32_t hand_pose;
-    am_anim_joint *joints;
-    size_t joint_count;
-    /* num_constraints exactly as stored. The records are read only when it is in
-     * 0..10 (as the viewer does); otherwise the viewer ignores them and they stay in
-     * `trailing` with everything else after the count. */
-    int32_t constraint_count_raw;
-    am_anim_constraint *constraints;
-    size_t constraint_count;
-    uint8_t *trailing; /* bytes after the last field read (kept for a byte-exact re-encode) */
-    size_t trailing_size;
-    bool decoded;      /* offsets are valid */
-    size_t header_end; /* offset of num_joints + 4 = first joint record (when decoded) */
-    size_t constraints_offset; /* offset of num_constraints (when decoded) */
-} am_anim;
-
 /* Copy a constraint volume name (up to the first 0x00, at most 16 chars) into out[17]. */
 const char *am_anim_volume_name(const uint8_t raw[16], char out[17]);
 /* The priority a joint entry plays at: its own, or the base priority for -1 (6.7). */
@@ -158,53 +73,13 @@ am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *out, am_error
  * Validation ("Validation checks", "Gaps in the viewer's checks")
  * ------------------------------------------------------------------------------------- */
 
-typedef enum am_anim_severity {
-    AM_ANIM_REJECT = 0,        /* the viewer refuses the file (deserialize returns false) */
-    AM_ANIM_REJECT_UPLOAD = 1, /* refused on upload, played otherwise (unknown joint, 16a) */
-    AM_ANIM_OURS = 2,          /* our own error: a gap in the viewer's checks */
-    AM_ANIM_NOTE = 3           /* accepted, but the viewer changes or ignores something */
-} am_anim_severity;
-
-typedef struct am_anim_issue {
-    am_anim_severity severity;
-    am_string check; /* short name, e.g. "duration", "key_time", "chain_length" */
-    int viewer_row;  /* the check's # in docs/reference/anim-format.md#validation-checks, 0 for ours */
-    am_string joint; /* joint name as the file writes it, "" for the header */
-    size_t offset;   /* byte offset, AM_NO_OFFSET when unknown (hand-built anim) */
-    am_string msg;   /* full sentence */
-} am_anim_issue;
-
-typedef struct am_anim_report {
-    am_anim_issue *issues;
-    size_t count;
-    size_t errors; /* issues with severity REJECT, REJECT_UPLOAD or OURS */
-} am_anim_report;
-
-/* Apply every check. With skel == NULL the checks that need the skeleton (joint names,
- * collision-volume names, constraint chains: rows 16-16b, 25, 27, 29-32) are skipped.
- * The report is zeroed first; free it with am_anim_report_free. Returns AM_OK when the
- * checks ran, whatever they found (AM_ERR_NOMEM otherwise). */
-am_status am_anim_validate(const am_anim *anim, const am_skeleton *skel, am_anim_report *report,
-                           am_error *err);
-/* Frees the issues and their texts; the report is zeroed after. */
-void am_anim_report_free(am_anim_report *report);
 /* Turn the first error of a report into err (AM_ERR_INVALID); AM_OK if none. */
 am_status am_anim_report_fail(const am_anim_report *report, am_error *err);
-
-/* Parse + validate without a skeleton; fails on the first REJECT or OURS issue.
- * This is what the bench and the WorldBridge push call. */
-am_status am_anim_decode(const uint8_t *data, size_t size, am_anim *out, am_error *err);
-/* Read a file and decode it; errors name the file. */
-am_status am_anim_load(const char *path, am_anim *out, am_error *err);
-void am_anim_free(am_anim *anim);
 
 /* ---------------------------------------------------------------------------------------
  * Encoding
  * ------------------------------------------------------------------------------------- */
 
-/* Append the file's bytes to out exactly as the raw codes and fields say (num_constraints
- * = constraint_count_raw when constraints are not read, else constraint_count). */
-am_status am_anim_encode(const am_anim *anim, am_buf *out, am_error *err);
 /* The bytes am_anim_encode would write. Above AM_ANIM_MAX_FILE_BYTES (what every reader
  * accepts) am_anim_encode refuses, before writing anything: the one check every .anim
  * writer (from-bvh, encode, import, the motion writer) shares. */
@@ -240,19 +115,9 @@ void am_anim_redecode(am_anim *anim);
  * loop_in 0, loop_out = duration, ease 0, hand_pose 0, priority -1, no constraints.
  * ------------------------------------------------------------------------------------- */
 
-am_status am_anim_to_json(const am_anim *anim, am_buf *out, am_error *err);
-/* `source` names the input in errors ("motion.json: joints[3].rot_keys[2]: ..."). */
-am_status am_anim_from_json(const char *text, size_t size, const char *source, am_anim *out, am_error *err);
-
 /* ---------------------------------------------------------------------------------------
  * Playback evaluation (sections 6.4, 6.5, 7), as the viewer's keyframe motion does it
  * ------------------------------------------------------------------------------------- */
-
-typedef struct am_anim_joint_pose {
-    bool has_rot, has_pos; /* false: the channel has no keys; the joint keeps its value */
-    am_quat rot;           /* local rotation (replaces the joint's, 6.2) */
-    am_vec3 pos;           /* local position in metres (replaces the joint's, 6.3) */
-} am_anim_joint_pose;
 
 /* Curve time T for motion-local time tau >= 0 of a running (not stopped) motion (6.5):
  * T = tau until loop_out, then loop_in + fmod(tau - loop_out, loop_out - loop_in) when
@@ -264,8 +129,6 @@ double am_anim_curve_time(const am_anim *anim, double tau_s);
 void am_anim_eval_curves(const am_anim *anim, double curve_t, am_anim_joint_pose *out);
 /* The same for one joint entry (out: one pose). */
 void am_anim_eval_joint(const am_anim *anim, size_t joint, double curve_t, am_anim_joint_pose *out);
-/* am_anim_curve_time + am_anim_eval_curves. */
-void am_anim_eval(const am_anim *anim, double tau_s, am_anim_joint_pose *out);
 /* The loop seam of a looping file as the viewer plays it (6.5: the pose jumps from its value
  * at loop_out to its value at loop_in, with no blend): the largest rotation jump (degrees)
  * and position jump (metres) over the joint entries, and the entry index of each (-1 when
@@ -275,10 +138,6 @@ typedef struct am_anim_seam {
     long rot_joint, pos_joint;
 } am_anim_seam;
 void am_anim_loop_seam(const am_anim *anim, am_anim_seam *out);
-/* The loop guard for a file (docs/reference/lessons.md#rule-7): a looping anim whose pose at loop_out
- * differs from loop_in by more than one quantisation step, or by more than tol_deg / tol_m
- * when those are larger, is an error naming the joint and the jump. AM_OK when not looping. */
-am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, am_error *err);
 /* ---------------------------------------------------------------------------------------
  * Loops that close (anim_loop.c)
  *
@@ -297,7 +156,6 @@ am_status am_anim_check_loop(const am_anim *anim, double tol_deg, double tol_m, 
  * A looped clip then never jumps at the wrap by more than its own largest step.
  * ------------------------------------------------------------------------------------- */
 
-#define AM_LOOP_TOLERANCE_DEG 10.0
 #define AM_LOOP_WINDOW_S 0.5
 
 /* One joint's keys for the loop tools: times in seconds, ascending; rot[count], pos[count]
@@ -316,12 +174,6 @@ typedef struct am_loop_seam {
     double step_deg, step_m;    /* the largest step between neighbouring keys, any track */
     bool implicit;              /* a cycle written without its closing key (see above) */
 } am_loop_seam;
-
-typedef struct am_loop_change {
-    double rot_deg, pos_m;      /* the largest change made (at the last key) */
-    long rot_track, pos_track;  /* where (-1: none) */
-    double window_s;            /* am_anim_close_loop: the window blended */
-} am_loop_change;
 
 /* Measure the seam of n tracks; close_dt: the interval a closing key would take (the clip's
  * key interval; 0: never implicit). */

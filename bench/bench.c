@@ -149,7 +149,7 @@ static am_status flatten(am_bench *b, const am_mesh_lod *lod, am_error *err)
  * default (0, 0, 1.067), which is also what a skin without mPelvis was bound against. */
 static am_vec3 pelvis_bind_pos(const am_bench *b, int pelvis)
 {
-    const am_skin_info *skin = &b->asset.skin;
+    const am_mesh_skin *skin = &b->asset.skin;
     for (size_t i = 0; i < skin->joint_count; i++) {
         if (!b->skin_joint_known[i] || b->skin_joint[i] != pelvis)
             continue;
@@ -165,7 +165,7 @@ static am_vec3 pelvis_bind_pos(const am_bench *b, int pelvis)
 static am_status rest_state(am_bench *b, am_error *err)
 {
     const am_skeleton *sk = b->skel;
-    const am_skin_info *skin = &b->asset.skin;
+    const am_mesh_skin *skin = &b->asset.skin;
     size_t nj = sk->joint_count;
     int pelvis = pelvis_index(sk);
     b->rest_local_pos = malloc(nj * sizeof *b->rest_local_pos);
@@ -218,7 +218,7 @@ static am_status init_from_asset(am_bench *b, const am_skeleton *skel, const am_
     b->skel = skel;
     if (!b->asset.has_skin)
         return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "no skin block: not a rigged mesh");
-    const am_skin_info *skin = &b->asset.skin;
+    const am_mesh_skin *skin = &b->asset.skin;
     if (skin->joint_count == 0)
         return am_fail_where(err, AM_ERR_INVALID, am_str(&b->source), "skin: joint_names is empty");
     if (!skin->inverse_bind)

@@ -98,7 +98,7 @@ static am_status describe(const am_bench *b, const am_bench_report_options *o, j
     json_t *jj = json_array();
     for (size_t i = 0; i < b->skin_joint_count; i++) {
         int j = b->skin_joint[i];
-        const am_skin_info *skin = &b->asset.skin;
+        const am_mesh_skin *skin = &b->asset.skin;
         json_t *jo = json_pack("{s:s,s:b,s:s}", "name", skin->joint_names[i], "known", b->skin_joint_known[i],
                                "viewer_joint", sk->joints[j].name);
         json_object_set_new(jo, "override_applied", json_boolean(b->skin_joint_known[i] && b->override_applied[j]));

@@ -21,6 +21,8 @@
 #ifndef AM_BENCH_RENDER_H
 #define AM_BENCH_RENDER_H
 
+#include "animesh/bench.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,15 +78,6 @@ typedef struct am_render_options {
 /* Defaults: side view, 360 x 400, Lambert, joints drawn (the same meaning as a zeroed struct). */
 void am_render_options_init(am_render_options *o);
 
-/* Which joints a sheet draws (`--joints none|dots|names` on the commands that draw sheets):
- * AUTO (the default) draws dots while the skin weights at most AM_RENDER_JOINTS_AUTO_MAX
- * joints and none past that (a raptor's 51 dots hid its legs). */
-typedef enum am_render_joints {
-    AM_RENDER_JOINTS_AUTO = 0,
-    AM_RENDER_JOINTS_NONE,
-    AM_RENDER_JOINTS_DOTS,
-    AM_RENDER_JOINTS_NAMES
-} am_render_joints;
 #define AM_RENDER_JOINTS_AUTO_MAX 25
 /* "none" | "dots" | "names" | "auto" -> mode; false when unknown. */
 bool am_render_joints_parse(const char *s, am_render_joints *out);

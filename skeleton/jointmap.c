@@ -220,9 +220,9 @@ int am_joint_map_target(const am_joint_map *map, const am_skeleton *skel, const 
     return e ? am_skeleton_find(skel, e->stock_name) : -1;
 }
 
-static am_status report_add(am_map_report *r, am_error *err, const char *fmt, ...)
+static am_status report_add(am_joint_map_report *r, am_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static am_status report_add(am_map_report *r, am_error *err, const char *fmt, ...)
+static am_status report_add(am_joint_map_report *r, am_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -237,7 +237,7 @@ static const char *parent_name(const am_skeleton *skel, int j)
     return p >= 0 ? skel->joints[p].name : "(none: the root)";
 }
 
-am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, am_map_report *r,
+am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, am_joint_map_report *r,
                              am_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -334,11 +334,11 @@ am_status am_joint_map_check(const am_joint_map *map, const am_skeleton *skel, a
     free(targets);
     free(closed);
     if (s)
-        am_map_report_free(r);
+        am_joint_map_report_free(r);
     return s;
 }
 
-void am_map_report_free(am_map_report *r)
+void am_joint_map_report_free(am_joint_map_report *r)
 {
     if (!r)
         return;

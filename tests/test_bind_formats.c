@@ -49,7 +49,7 @@ static void test_gltf_and_obj_bind_alike(void **state)
     am_bind_source a, b;
     source_of(gltf, &a);
     source_of(obj, &b);
-    assert_non_null(strstr(a.conversion, "+Y up (declared)"));
+    assert_non_null(strstr(am_str(&a.conversion), "+Y up (declared)"));
     assert_false(a.had_weights);
     assert_int_equal(a.vertex_count, b.vertex_count);
     assert_int_equal(a.triangle_count, b.triangle_count);

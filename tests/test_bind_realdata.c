@@ -37,7 +37,7 @@ static void test_elf_ears_bind_to_head_and_ear_joints(void **state)
     am_bind_frame frame = {0, -2, 0}; /* Blender's front is -Y: the file declares Z up, metres */
     am_bind_source src;
     assert_int_equal(am_bind_source_from_scene(&sc, &frame, &src, &err), AM_OK);
-    assert_non_null(strstr(src.conversion, "forward -Y (given)"));
+    assert_non_null(strstr(am_str(&src.conversion), "forward -Y (given)"));
     /* each ear's root (its 10% of vertices nearest the midline) and tip (farthest from it) */
     am_vec3 root[2] = {{0, 0, 0}, {0, 0, 0}}, tip[2];
     for (int e = 0; e < 2; e++) {

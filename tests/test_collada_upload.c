@@ -473,7 +473,7 @@ static size_t emulate_uploader(const char *xml, size_t size, const am_skeleton *
  * to one step per influence), the others at most one step apart. */
 static void compare_asset(const upload *up, const am_mesh_asset *a, double tol, size_t *checked)
 {
-    const am_skin_info *s = &a->skin;
+    const am_mesh_skin *s = &a->skin;
     assert_int_equal(up->joints, s->joint_count);
     assert_int_equal(s->alt_count, s->joint_count);
     for (size_t j = 0; j < s->joint_count; j++) {
@@ -548,11 +548,11 @@ static void check_rig(am_rig *rig)
     if (am_skin_build(rig, &skel, NULL, &res, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     am_buf dae = {0}, mesh = {0};
-    assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
+    assert_int_equal(am_skin_write_collada(&res, &dae, &err), AM_OK);
     /* streamed into a file (what the export writes), the same bytes */
     FILE *f = tmpfile();
     assert_non_null(f);
-    assert_int_equal(am_write_collada_file(&res, f, "t.dae", &err), AM_OK);
+    assert_int_equal(am_skin_write_collada_file(&res, f, "t.dae", &err), AM_OK);
     assert_int_equal((size_t)ftell(f), dae.size);
     rewind(f);
     char *back = malloc(dae.size + 1);
@@ -659,7 +659,7 @@ static void test_textured_rig_material_references_the_image(void **state)
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
     am_buf dae = {0};
-    assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
+    assert_int_equal(am_skin_write_collada(&res, &dae, &err), AM_OK);
     xmlDoc *doc = xmlReadMemory((const char *)dae.data, (int)dae.size, "t.dae", NULL, XML_PARSE_NONET);
     assert_non_null(doc);
     const xmlNode *root = xmlDocGetRootElement(doc);
@@ -677,7 +677,7 @@ static void test_textured_rig_material_references_the_image(void **state)
     /* untextured: a diffuse colour and no image */
     rig.textured = false;
     assert_int_equal(am_skin_build(&rig, &skel, &opts, &res, &err), AM_OK);
-    assert_int_equal(am_write_collada(&res, &dae, &err), AM_OK);
+    assert_int_equal(am_skin_write_collada(&res, &dae, &err), AM_OK);
     assert_null(strstr((const char *)dae.data, "<library_images>"));
     assert_non_null(strstr((const char *)dae.data, "<color sid=\"diffuse\">1 0.5 0 1</color>"));
     am_buf_free(&dae);
@@ -805,21 +805,21 @@ static void round_trip(const am_rig *rig)
     am_test_load_viewer_skeleton(&skel);
     am_error err;
     am_error_clear(&err);
-    char dir[256], dae_path[400], back[400], buf[600];
+    char dir[256], am_dae_path[400], back[400], buf[600];
     am_test_tmpdir(dir, sizeof dir);
     am_skin_options so;
     am_skin_options_init(&so);
     am_skin_summary *sum = calloc(1, sizeof *sum);
     am_status st = am_skin_export(rig, &skel, &so, dir, sum, &err);
     assert_true(st == AM_OK || sum->face_count > 1);
-    snprintf(dae_path, sizeof dae_path, "%s/%s.dae", dir, rig->name);
+    snprintf(am_dae_path, sizeof am_dae_path, "%s/%s.dae", dir, rig->name);
     char out[300];
     snprintf(out, sizeof out, "%s/back", dir);
     am_import_options opts;
     am_import_options_init(&opts);
     opts.name = "back";
     am_import_report rep;
-    if (am_import_file(dae_path, &skel, &opts, out, &rep, &err))
+    if (am_import_file(am_dae_path, &skel, &opts, out, &rep, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
     snprintf(back, sizeof back, "%s/back.llmesh", out);
     am_mesh_asset a, b;

@@ -77,8 +77,8 @@ static void test_a_2gb_file_of_the_right_kind_is_refused_by_its_size(void **stat
     am_mesh_asset asset;
     expect_refused(am_mesh_asset_load(p, &asset, &err), &err,
                    "over the 67108864 bytes (64.0 MiB) limit for a mesh asset");
-    am_skin_info skin;
-    expect_refused(am_skin_load_any(p, &skin, &err), &err, "limit for a mesh asset");
+    am_mesh_skin skin;
+    expect_refused(am_mesh_skin_load_any(p, &skin, &err), &err, "limit for a mesh asset");
 
     sparse(p, anim_head, sizeof anim_head, two_gb);
     am_anim a;
@@ -96,7 +96,7 @@ static void test_a_2gb_file_of_the_right_kind_is_refused_by_its_size(void **stat
     json_t *doc;
     expect_refused(am_meshdata_load(p, NULL, &doc, NULL, &err), &err, "(64.0 MiB) limit for a meshdata JSON");
     expect_refused(am_read_file_as(p, &am_anim_json_format, &d, &n, &err), &err, "(128.0 MiB) limit for an anim JSON");
-    expect_refused(am_skin_load_any(p, &skin, &err), &err, "(4.0 MiB) limit for a skin reference JSON");
+    expect_refused(am_mesh_skin_load_any(p, &skin, &err), &err, "(4.0 MiB) limit for a skin reference JSON");
 
     sparse_text(p, "<linden_skeleton>", two_gb);
     am_skeleton skel;
@@ -153,12 +153,12 @@ static void test_a_file_of_another_kind_is_named_for_what_it_is(void **state)
     am_rig rig;
     expect_refused(am_rig_load(p, &rig, &err), &err, "not a rig JSON (an object): the file is XML (a COLLADA .dae)");
     /* skin compare: an empty file or binary data is neither of its two kinds (it was "JSON") */
-    am_skin_info skin;
+    am_mesh_skin skin;
     am_test_write_text(p, "");
-    expect_refused(am_skin_load_any(p, &skin, &err), &err,
+    expect_refused(am_mesh_skin_load_any(p, &skin, &err), &err,
                    "not a mesh asset or a skin reference JSON: the file is empty");
     sparse(p, anim_head, sizeof anim_head, 64);
-    expect_refused(am_skin_load_any(p, &skin, &err), &err,
+    expect_refused(am_mesh_skin_load_any(p, &skin, &err), &err,
                    "not a mesh asset or a skin reference JSON: the file is an .anim file");
     am_test_rmtree(dir);
 }

@@ -238,29 +238,29 @@ static void test_matrix_columns_are_padded_to_four_bytes(void **state)
     assert_non_null(root);
     am_scene scene = {0};
     am_error err = {0};
-    gltf_ctx c = {.source = "mats.gltf", .base_dir = "/nonexistent", .err = &err, .scene = &scene, .root = root};
-    gltf_accessor info;
+    am_gltf_ctx c = {.source = "mats.gltf", .base_dir = "/nonexistent", .err = &err, .scene = &scene, .root = root};
+    am_gltf_accessor info;
     float *v;
-    assert_int_equal(gltf_read_floats(&c, 0, "MAT2", GLTF_MAT2, GLTF_C_ANY, &info, &v), AM_OK);
+    assert_int_equal(am_gltf_read_floats(&c, 0, "MAT2", GLTF_MAT2, GLTF_C_ANY, &info, &v), AM_OK);
     assert_int_equal(info.comps, 4);
     for (int k = 0; k < 4; k++)
         assert_near(v[k], m2[k], 0);
     free(v);
-    assert_int_equal(gltf_read_floats(&c, 1, "MAT3", GLTF_MAT3, GLTF_C_ANY, &info, &v), AM_OK);
+    assert_int_equal(am_gltf_read_floats(&c, 1, "MAT3", GLTF_MAT3, GLTF_C_ANY, &info, &v), AM_OK);
     for (int col = 0; col < 3; col++)
         for (int r = 0; r < 3; r++)
             assert_near(v[3 * col + r], (10 * col + r) / 255.0f, 1e-7);
     free(v);
-    assert_int_equal(gltf_read_floats(&c, 2, "MAT3", GLTF_MAT3, GLTF_C_ANY, &info, &v), AM_OK);
+    assert_int_equal(am_gltf_read_floats(&c, 2, "MAT3", GLTF_MAT3, GLTF_C_ANY, &info, &v), AM_OK);
     for (int col = 0; col < 3; col++)
         for (int r = 0; r < 3; r++)
             assert_near(v[3 * col + r], -1000 * col - r, 0);
     free(v);
     /* the type masks hold: a MAT3 asked for as a VEC3 is refused, naming the accessor */
-    assert_int_equal(gltf_read_floats(&c, 2, "POSITION", GLTF_VEC3, GLTF_C_ANY, &info, &v), AM_ERR_INVALID);
+    assert_int_equal(am_gltf_read_floats(&c, 2, "POSITION", GLTF_VEC3, GLTF_C_ANY, &info, &v), AM_ERR_INVALID);
     assert_null(v);
     assert_non_null(strstr(err.msg, "accessors[2] (POSITION)"));
-    gltf_buffers_free(&c);
+    am_gltf_buffers_free(&c);
     json_decref(root);
 }
 

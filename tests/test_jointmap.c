@@ -21,7 +21,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static void check(const am_skeleton *s, const char *json, am_map_report *r)
+static void check(const am_skeleton *s, const char *json, am_joint_map_report *r)
 {
     am_joint_map map;
     am_error err;
@@ -31,7 +31,7 @@ static void check(const am_skeleton *s, const char *json, am_map_report *r)
     am_joint_map_free(&map);
 }
 
-static bool has_problem(const am_map_report *r, const char *needle)
+static bool has_problem(const am_joint_map_report *r, const char *needle)
 {
     for (size_t i = 0; i < r->count; i++)
         if (strstr(r->problems[i], needle))
@@ -41,27 +41,27 @@ static bool has_problem(const am_map_report *r, const char *needle)
 
 static void test_unknown_name_is_refused_by_name(void **state)
 {
-    am_map_report r;
+    am_joint_map_report r;
     check(*state, "{\"joints\": {\"spine\": \"mSpine1\", \"tailtip\": \"mTail7\"}}", &r);
     assert_int_equal(r.count, 1);
     /* named by the map's key, where the user edits it */
     assert_true(has_problem(&r, "joints['tailtip']: unknown joint 'mTail7': not in avatar_skeleton.xml"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_two_rig_joints_on_one_stock_joint(void **state)
 {
-    am_map_report r;
+    am_joint_map_report r;
     /* 'hip' is an alias of mPelvis: still the same stock joint */
     check(*state, "{\"joints\": {\"root\": \"mPelvis\", \"hips\": \"hip\"}}", &r);
     assert_int_equal(r.count, 1);
     assert_true(has_problem(&r, "joints['root'] and joints['hips'] both map to stock joint 'mPelvis'"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_sibling_chain_is_refused(void **state)
 {
-    am_map_report r;
+    am_joint_map_report r;
     check(*state,
           "{\"joints\": {\"thigh\": \"mHipLeft\", \"shin\": \"mHipRight\"},"
           " \"rig_parents\": {\"shin\": \"thigh\"}}",
@@ -71,12 +71,12 @@ static void test_sibling_chain_is_refused(void **state)
     assert_true(has_problem(&r, "'mHipLeft' has viewer parent 'mPelvis'"));
     assert_true(has_problem(&r, "'mHipRight' has viewer parent 'mPelvis'"));
     assert_true(has_problem(&r, "siblings in the viewer's skeleton do not move together"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_front_legs_under_rig_chest_are_refused(void **state)
 {
-    am_map_report r;
+    am_joint_map_report r;
     check(*state,
           "{\"joints\": {"
           "  \"root\": \"mPelvis\", \"spine\": \"mSpine1\", \"chest\": \"mChest\", \"neck\": \"mNeck\", \"head\": \"mHead\","
@@ -98,12 +98,12 @@ static void test_front_legs_under_rig_chest_are_refused(void **state)
     assert_int_equal(r.count, 2);
     assert_true(has_problem(&r, "'chest' -> 'fl_upper' maps to 'mChest' -> 'mHipLeft'"));
     assert_true(has_problem(&r, "'chest' -> 'fr_upper' maps to 'mChest' -> 'mHipRight'"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_reversed_chain_is_named_as_reversed(void **state)
 {
-    am_map_report r;
+    am_joint_map_report r;
     check(*state,
           "{\"joints\": {\"thigh\": \"mHipLeft\", \"shin\": \"mKneeLeft\"},"
           " \"rig_parents\": {\"thigh\": \"shin\"}}",
@@ -112,12 +112,12 @@ static void test_reversed_chain_is_named_as_reversed(void **state)
     assert_true(has_problem(&r, "'shin' -> 'thigh' maps to 'mKneeLeft' -> 'mHipLeft'"));
     assert_true(has_problem(&r, "the chain runs backwards"));
     assert_false(has_problem(&r, "siblings"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_valid_quadruped_map_with_viewer_chains(void **state)
 {
-    am_map_report r;
+    am_joint_map_report r;
     check(*state,
           "{\"joints\": {"
           "  \"root\": \"mPelvis\", \"fl_upper\": \"mHipLeft\", \"fl_lower\": \"mKneeLeft\", \"fl_foot\": \"mAnkleLeft\","
@@ -134,7 +134,7 @@ static void test_valid_quadruped_map_with_viewer_chains(void **state)
     assert_int_equal(r.stock_joints, 11);
     assert_int_equal(r.closed_joints, 12); /* + mHindLimbsRoot, the viewer ancestor skipped */
     assert_int_equal(r.chains_checked, 10);
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_more_than_110_joints(void **state)
@@ -146,12 +146,12 @@ static void test_more_than_110_joints(void **state)
     for (size_t i = 0; i < 111; i++)
         n += (size_t)sprintf(json + n, "%s\"r%zu\": \"%s\"", i ? ", " : "", i, s->joints[i].name);
     sprintf(json + n, "}}");
-    am_map_report r;
+    am_joint_map_report r;
     check(s, json, &r);
     free(json);
     assert_int_equal(r.count, 1);
     assert_true(has_problem(&r, "too many joints for one mesh: 111 stock joints mapped"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
 }
 
 static void test_rig_parents_from_rig_file(void **state)
@@ -167,11 +167,11 @@ static void test_rig_parents_from_rig_file(void **state)
     am_error_clear(&err);
     assert_int_equal(am_joint_map_load(map_path, &map, &err), AM_OK);
     assert_int_equal(am_joint_map_load_rig_parents(&map, rig_path, &err), AM_OK);
-    am_map_report r;
+    am_joint_map_report r;
     assert_int_equal(am_joint_map_check(&map, *state, &r, &err), AM_OK);
     assert_int_equal(r.count, 1);
     assert_true(has_problem(&r, "siblings"));
-    am_map_report_free(&r);
+    am_joint_map_report_free(&r);
     am_joint_map_free(&map);
     remove(map_path);
     remove(rig_path);

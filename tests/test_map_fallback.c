@@ -215,12 +215,12 @@ static void test_real_files_import_without_a_map(void **state)
         }
         assert_int_equal(sug->unembedded_count, 0);
         /* the map passes the viewer-chain check */
-        am_map_report mrep;
+        am_joint_map_report mrep;
         assert_int_equal(am_joint_map_check(&res.map, &g_skel, &mrep, &err), AM_OK);
         for (size_t i = 0; i < mrep.count; i++)
             print_message("  map check: %s\n", mrep.problems[i]);
         assert_int_equal(mrep.count, 0);
-        am_map_report_free(&mrep);
+        am_joint_map_report_free(&mrep);
 
         /* animesh import without --map: its report shows the fallback too */
         char dir[256], out[600];
@@ -310,11 +310,11 @@ static void test_no_free_chain_warns_naming_the_joints(void **state)
     /* the user's pin stays; the check passes */
     assert_string_equal(g_skel.joints[by_rig(&sug, "arm")->target].name, "mGroin");
     am_joint_map map;
-    am_map_report rep;
+    am_joint_map_report rep;
     assert_int_equal(am_map_suggestion_to_map(&sug, &body, &g_skel, &map, &err), AM_OK);
     assert_int_equal(am_joint_map_check(&map, &g_skel, &rep, &err), AM_OK);
     assert_int_equal(rep.count, 0);
-    am_map_report_free(&rep);
+    am_joint_map_report_free(&rep);
     am_joint_map_free(&map);
 
     /* without the pin the same rig embeds whole: every joint mapped, nothing to warn */

@@ -235,12 +235,12 @@ static void suggest(const am_scene *s, const am_joint_map *user, am_body *b, am_
 static void assert_check_passes(const am_map_suggestion *sug, const am_body *b)
 {
     am_joint_map map;
-    am_map_report rep;
+    am_joint_map_report rep;
     am_error err;
     assert_int_equal(am_map_suggestion_to_map(sug, b, &g_skel, &map, &err), AM_OK);
     assert_int_equal(am_joint_map_check(&map, &g_skel, &rep, &err), AM_OK);
     assert_int_equal(rep.count, 0);
-    am_map_report_free(&rep);
+    am_joint_map_report_free(&rep);
     am_joint_map_free(&map);
 }
 

@@ -327,7 +327,7 @@ static void build_worked_example(am_mesh_asset *a)
     f->weight_joint[9] = 0, f->weight_code[9] = (uint16_t)(0.25f * 65535.0f);
 
     a->has_skin = true;
-    am_skin_info *s = &a->skin;
+    am_mesh_skin *s = &a->skin;
     am_test_worked_example_skin(s);
     s->bind_shape.m[0] = (double)size[0];
     s->bind_shape.m[5] = (double)size[1];

@@ -25,7 +25,7 @@ static void test_meshdata_matches_skin_and_passes_the_push_validator(void **stat
     am_skin_result res;
     assert_int_equal(am_skin_build(&rig, &skel, NULL, &res, &err), AM_OK);
     am_buf out = {0};
-    assert_int_equal(am_write_meshdata_json(&res, &out, &err), AM_OK);
+    assert_int_equal(am_skin_write_meshdata_json(&res, &out, &err), AM_OK);
 
     json_error_t jerr;
     json_t *doc = json_loadb((const char *)out.data, out.size, JSON_REJECT_DUPLICATES, &jerr);

@@ -363,7 +363,7 @@ static void test_mirror_err_on_a_symmetric_box(void **state)
     assert_int_equal(am_bind(&view, &sk, NULL, &res, &err), AM_OK);
     am_bind_source src;
     memset(&src, 0, sizeof src);
-    snprintf(src.name, sizeof src.name, "box");
+    assert_true(am_string_set(&src.name, "box"));
     src.vertex_count = m.nv;
     src.positions = m.pos;
     src.normals = calloc(3 * m.nv, sizeof(float));
@@ -400,6 +400,7 @@ static void test_mirror_err_on_a_symmetric_box(void **state)
     am_quality_free(&r);
     am_bench_free(&bench);
     am_rig_free(&rig);
+    am_string_free(&src.name);
     free(src.normals);
     free(src.uvs);
     am_bind_result_free(&res);
@@ -422,7 +423,7 @@ static void test_rigid_part_must_be_one_bone(void **state)
     assert_int_equal(am_bind(&view, &c->sk, NULL, &res, &err), AM_OK);
     am_bind_source src;
     memset(&src, 0, sizeof src);
-    snprintf(src.name, sizeof src.name, "eyed");
+    assert_true(am_string_set(&src.name, "eyed"));
     src.vertex_count = m.nv;
     src.positions = m.pos;
     src.normals = calloc(3 * m.nv, sizeof(float));
@@ -458,6 +459,7 @@ static void test_rigid_part_must_be_one_bone(void **state)
     am_quality_free(&r);
     am_bench_free(&bench);
     am_rig_free(&rig);
+    am_string_free(&src.name);
     free(src.normals);
     free(src.uvs);
     am_bind_result_free(&res);

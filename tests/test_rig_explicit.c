@@ -38,7 +38,7 @@ static void make_explicit(const am_rig *src, const am_skin_result *res, const am
 {
     memset(out, 0, sizeof *out);
     out->name = dup("explicit");
-    const am_skin_info *skin = &res->asset.skin;
+    const am_mesh_skin *skin = &res->asset.skin;
     out->joint_count = skin->joint_count;
     out->joints = calloc(out->joint_count, sizeof *out->joints);
     for (size_t j = 0; j < skin->joint_count; j++) {
@@ -117,7 +117,7 @@ static void test_explicit_skin_is_written_as_given(void **state)
     if (am_skin_build(&ex, &skel, NULL, &explicit_res, &err))
         fail_msg("%s", am_error_format(&err, buf, sizeof buf));
 
-    const am_skin_info *a = &computed.asset.skin, *e = &explicit_res.asset.skin;
+    const am_mesh_skin *a = &computed.asset.skin, *e = &explicit_res.asset.skin;
     assert_int_equal(e->joint_count, a->joint_count);
     assert_int_equal(explicit_res.summary.appended_count, 0);
     assert_int_equal(explicit_res.summary.override_count, computed.summary.override_count);

@@ -104,7 +104,7 @@ static void test_any_triangle_order_splits_into_compact_faces_whose_lods_reduce(
     am_buf md = {0};
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_write_meshdata_json(&b, &md, &err), AM_ERR_INVALID);
+    assert_int_equal(am_skin_write_meshdata_json(&b, &md, &err), AM_ERR_INVALID);
     bool warned = false;
     for (size_t i = 0; i < b.summary.warning_count; i++)
         warned |= strstr(am_str(&b.summary.warnings[i]), "no meshdata") != NULL;

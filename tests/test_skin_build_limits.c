@@ -156,7 +156,7 @@ static void test_70000_vertices_split_into_two_faces_keeping_weights(void **stat
     /* WorldBridge cannot carry it: refused with the reason */
     am_buf md = {0};
     am_error_clear(&err);
-    assert_int_equal(am_write_meshdata_json(&res, &md, &err), AM_ERR_INVALID);
+    assert_int_equal(am_skin_write_meshdata_json(&res, &md, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.msg, "submesh 0"));
     am_buf_free(&md);
     am_skin_result_free(&res);

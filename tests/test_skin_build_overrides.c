@@ -75,7 +75,7 @@ static void test_decoded_overrides_are_offsets_from_viewer_parents(void **state)
     am_mesh_asset back;
     am_skin_summary *sum = calloc(1, sizeof *sum);
     load_quadruped(&skel, &back, sum);
-    const am_skin_info *s = &back.skin;
+    const am_mesh_skin *s = &back.skin;
     assert_int_equal(s->joint_count, sizeof quad / sizeof quad[0]);
     assert_int_equal(s->alt_count, s->joint_count);
     for (size_t i = 0; i < s->joint_count; i++) {
@@ -106,7 +106,7 @@ static void test_viewer_fk_from_decoded_file_matches_inverse_binds(void **state)
     am_mesh_asset back;
     am_skin_summary *sum = calloc(1, sizeof *sum);
     load_quadruped(&skel, &back, sum);
-    const am_skin_info *s = &back.skin;
+    const am_mesh_skin *s = &back.skin;
     am_vec3 *world = calloc(skel.joint_count, sizeof *world);
     for (size_t j = 0; j < skel.bone_count; j++) {
         const am_joint *jt = &skel.joints[j];
@@ -185,7 +185,7 @@ static void test_threshold_snaps_to_default_and_children_measure_from_viewer_pos
     am_error err;
     am_error_clear(&err);
     assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_OK);
-    const am_skin_info *s = &res.asset.skin;
+    const am_mesh_skin *s = &res.asset.skin;
     /* within 0.1 mm: the default exactly (the pelvis trap: exactly (0, 0, 1.067)) */
     assert_true(s->alt_inverse_bind[0].m[14] == 1.067 && s->alt_inverse_bind[0].m[12] == 0);
     assert_true(s->alt_inverse_bind[1].m[12] == 0.034 && s->alt_inverse_bind[1].m[14] == -0.041);
@@ -217,7 +217,7 @@ static void test_moved_pelvis_is_written_and_warned(void **state)
     am_error err;
     am_error_clear(&err);
     assert_int_equal(am_skin_build(r, &skel, NULL, &res, &err), AM_OK);
-    const am_skin_info *s = &res.asset.skin;
+    const am_mesh_skin *s = &res.asset.skin;
     assert_string_equal(s->joint_names[0], "mPelvis");
     assert_string_equal(s->joint_names[1], "mHipLeft");
     assert_near(s->alt_inverse_bind[0].m[14], 1.2, 1e-12);

@@ -144,7 +144,7 @@ static void assert_translation(const am_mat4 *m, double x, double y, double z)
 static void test_skin_block_values_match_spec(void **state)
 {
     fixture *f = *state;
-    const am_skin_info *s = &f->res.asset.skin;
+    const am_mesh_skin *s = &f->res.asset.skin;
     /* the closed set adds mSpine1 and mSpine2 after the rig's two joints */
     assert_int_equal(s->joint_count, 4);
     assert_string_equal(s->joint_names[0], "mPelvis");

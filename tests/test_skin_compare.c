@@ -16,11 +16,11 @@ static const char *slm_path(char *buf, size_t n)
 }
 
 
-static void write_skin_json(const am_skin_info *s, const char *path)
+static void write_skin_json(const am_mesh_skin *s, const char *path)
 {
     am_buf b = {0};
     am_error err;
-    assert_int_equal(am_skin_json_write(s, &b, &err), AM_OK);
+    assert_int_equal(am_mesh_skin_json_write(s, &b, &err), AM_OK);
     assert_int_equal(am_write_file_atomic(path, b.data, b.size, &err), AM_OK);
     am_buf_free(&b);
 }
@@ -29,11 +29,11 @@ static void test_identical_skins_match(void **state)
 {
     (void)state;
     char p[4096];
-    am_skin_info a, b;
+    am_mesh_skin a, b;
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_skin_load_any(slm_path(p, sizeof p), &a, &err), AM_OK);
-    assert_int_equal(am_skin_load_any(p, &b, &err), AM_OK);
+    assert_int_equal(am_mesh_skin_load_any(slm_path(p, sizeof p), &a, &err), AM_OK);
+    assert_int_equal(am_mesh_skin_load_any(p, &b, &err), AM_OK);
     am_skin_comparison c;
     assert_int_equal(am_skin_compare(&a, &b, NULL, &c, &err), AM_OK);
     assert_true(c.ok);
@@ -41,8 +41,8 @@ static void test_identical_skins_match(void **state)
     assert_string_equal(c.joints[0].name, "mPelvis");
     assert_true(c.worst == 0.0);
     am_skin_comparison_free(&c);
-    am_skin_info_free(&a);
-    am_skin_info_free(&b);
+    am_mesh_skin_free(&a);
+    am_mesh_skin_free(&b);
 }
 
 /* The reference JSON round-trips every double exactly and carries the alternates. */
@@ -52,27 +52,27 @@ static void test_reference_json_round_trips(void **state)
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/ref.json", dir);
-    am_skin_info s, back;
+    am_mesh_skin s, back;
     am_test_worked_example_skin(&s);
     s.bind_shape.m[0] = (double)0.2f;
     write_skin_json(&s, path);
     am_error err;
-    assert_int_equal(am_skin_load_any(path, &back, &err), AM_OK);
+    assert_int_equal(am_mesh_skin_load_any(path, &back, &err), AM_OK);
     assert_int_equal(back.joint_count, 2);
     assert_string_equal(back.joint_names[1], "mTorso");
     assert_memory_equal(back.inverse_bind, s.inverse_bind, 2 * sizeof(am_mat4));
     assert_int_equal(back.alt_count, 2);
     assert_memory_equal(back.alt_inverse_bind, s.alt_inverse_bind, 2 * sizeof(am_mat4));
     assert_true(back.bind_shape.m[0] == (double)0.2f);
-    am_skin_info_free(&back);
-    am_skin_info_free(&s);
+    am_mesh_skin_free(&back);
+    am_mesh_skin_free(&s);
     am_test_rmtree(dir);
 }
 
 static void test_perturbed_alt_translation_fails_naming_the_joint(void **state)
 {
     (void)state;
-    am_skin_info a, b;
+    am_mesh_skin a, b;
     am_test_worked_example_skin(&a);
     am_test_worked_example_skin(&b);
     am_error err;
@@ -112,8 +112,8 @@ static void test_perturbed_alt_translation_fails_naming_the_joint(void **state)
     assert_int_equal(am_skin_compare(&a, &b, &lax, &c, &err), AM_OK);
     assert_true(c.ok);
     am_skin_comparison_free(&c);
-    am_skin_info_free(&a);
-    am_skin_info_free(&b);
+    am_mesh_skin_free(&a);
+    am_mesh_skin_free(&b);
 }
 
 /* Joints are matched by canonical name: an alias resolves with the viewer skeleton. */
@@ -122,7 +122,7 @@ static void test_aliases_match_by_canonical_name(void **state)
     (void)state;
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
-    am_skin_info a, b;
+    am_mesh_skin a, b;
     am_test_worked_example_skin(&a);
     am_test_worked_example_skin(&b);
     free(b.joint_names[0]);
@@ -154,8 +154,8 @@ static void test_aliases_match_by_canonical_name(void **state)
     assert_string_equal(c.joints[0].name, "mPelvis");
     assert_true(c.ok);
     am_skin_comparison_free(&c);
-    am_skin_info_free(&a);
-    am_skin_info_free(&b);
+    am_mesh_skin_free(&a);
+    am_mesh_skin_free(&b);
     am_skeleton_free(&skel);
 }
 
@@ -166,7 +166,7 @@ static void test_override_detection_uses_default_positions(void **state)
     (void)state;
     am_skeleton skel;
     am_test_load_viewer_skeleton(&skel);
-    am_skin_info s;
+    am_mesh_skin s;
     am_test_worked_example_skin(&s);
     am_vec3 t, d;
     assert_int_equal(am_skin_alt_override(&s, 0, &skel, &t, &d), 0);
@@ -178,26 +178,26 @@ static void test_override_detection_uses_default_positions(void **state)
     s.alt_inverse_bind[1].m[14] = 0.084 + 5e-5;
     assert_int_equal(am_skin_alt_override(&s, 1, &skel, &t, &d), 0);
     assert_int_equal(am_skin_alt_override(&s, 1, NULL, &t, NULL), -1);
-    am_skin_info_free(&s);
+    am_mesh_skin_free(&s);
     am_skeleton_free(&skel);
 }
 
 static void test_bad_reference_json_names_the_field(void **state)
 {
     (void)state;
-    am_skin_info s;
+    am_mesh_skin s;
     am_error err;
     const char *no_names = "{\"inverse_bind_matrix\": []}";
-    assert_int_equal(am_skin_json_parse(no_names, strlen(no_names), "ref.json", &s, &err), AM_ERR_INVALID);
+    assert_int_equal(am_mesh_skin_json_parse(no_names, strlen(no_names), "ref.json", &s, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.where, "joint_names"));
     const char *short_m = "{\"joint_names\": [\"mPelvis\"], \"inverse_bind_matrix\": [[1, 0, 0]]}";
-    assert_int_equal(am_skin_json_parse(short_m, strlen(short_m), "ref.json", &s, &err), AM_ERR_INVALID);
+    assert_int_equal(am_mesh_skin_json_parse(short_m, strlen(short_m), "ref.json", &s, &err), AM_ERR_INVALID);
     assert_non_null(strstr(err.where, "inverse_bind_matrix[0]"));
     const char *count = "{\"joint_names\": [\"mPelvis\", \"mTorso\"], \"inverse_bind_matrix\": "
                         "[[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]]}";
-    assert_int_equal(am_skin_json_parse(count, strlen(count), "ref.json", &s, &err), AM_ERR_INVALID);
+    assert_int_equal(am_mesh_skin_json_parse(count, strlen(count), "ref.json", &s, &err), AM_ERR_INVALID);
     const char *broken = "{\"joint_names\": [";
-    assert_int_equal(am_skin_json_parse(broken, strlen(broken), "ref.json", &s, &err), AM_ERR_INVALID);
+    assert_int_equal(am_mesh_skin_json_parse(broken, strlen(broken), "ref.json", &s, &err), AM_ERR_INVALID);
 }
 
 /* An empty alt_inverse_bind_matrix list reads as absent: a non-NULL array with
@@ -209,10 +209,10 @@ static void test_empty_alt_list_in_reference_json_reads_as_absent(void **state)
     const char *text = "{\"joint_names\": [\"mPelvis\", \"mTorso\"], \"inverse_bind_matrix\": "
                        "[[1,0,0,0,0,1,0,0,0,0,1,0,0,0,-1.067,1], [1,0,0,0,0,1,0,0,0,0,1,0,0,0,-1.151,1]], "
                        "\"alt_inverse_bind_matrix\": []}";
-    am_skin_info s;
+    am_mesh_skin s;
     am_error err;
     am_error_clear(&err);
-    assert_int_equal(am_skin_json_parse(text, strlen(text), "ref.json", &s, &err), AM_OK);
+    assert_int_equal(am_mesh_skin_json_parse(text, strlen(text), "ref.json", &s, &err), AM_OK);
     assert_int_equal(s.joint_count, 2);
     assert_null(s.alt_inverse_bind);
     assert_int_equal(s.alt_count, 0);
@@ -223,7 +223,7 @@ static void test_empty_alt_list_in_reference_json_reads_as_absent(void **state)
     assert_false(c.joints[1].alt_compared);
     assert_true(c.ok);
     am_skin_comparison_free(&c);
-    am_skin_info_free(&s);
+    am_mesh_skin_free(&s);
 }
 
 /* 'mesh decode': summary, whole-asset JSON, skin reference JSON; errors and usage. */
@@ -242,13 +242,13 @@ static void test_cli_mesh_decode(void **state)
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s' --json", slm), 0);
     assert_non_null(strstr(out, "\"header_size\": 355"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s' --skin-json --out '%s'", slm, ref), 0);
-    am_skin_info s;
+    am_mesh_skin s;
     am_error err;
-    assert_int_equal(am_skin_load_any(ref, &s, &err), AM_OK);
+    assert_int_equal(am_mesh_skin_load_any(ref, &s, &err), AM_OK);
     assert_int_equal(s.joint_count, 1);
     assert_true(s.inverse_bind[0].m[14] == (double)-1.067f);
     assert_null(s.alt_inverse_bind);
-    am_skin_info_free(&s);
+    am_mesh_skin_free(&s);
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s'", ref), 1); /* JSON is no asset */
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode '%s/none.llmesh'", dir), 3);
     assert_int_equal(am_test_run_cli(out, sizeof out, "mesh decode"), 2);
@@ -271,7 +271,7 @@ static void test_cli_skin_compare(void **state)
     assert_non_null(strstr(out, "mPelvis"));
     assert_non_null(strstr(out, "match"));
 
-    am_skin_info s;
+    am_mesh_skin s;
     am_test_worked_example_skin(&s);
     snprintf(a, sizeof a, "%s/a.json", dir);
     snprintf(b, sizeof b, "%s/b.json", dir);
@@ -289,7 +289,7 @@ static void test_cli_skin_compare(void **state)
     assert_non_null(strstr(out, "--strict: 1 joint on one side only"));
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s'", a), 2);
     assert_int_equal(am_test_run_cli(out, sizeof out, "skin compare '%s' '%s/missing.json'", a, dir), 3);
-    am_skin_info_free(&s);
+    am_mesh_skin_free(&s);
     am_test_rmtree(dir);
 }
 

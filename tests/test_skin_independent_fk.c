@@ -112,7 +112,7 @@ static void free_rig(am_rig *r)
     free(r);
 }
 
-static int skin_index(const am_skin_info *s, const char *name)
+static int skin_index(const am_mesh_skin *s, const char *name)
 {
     for (size_t i = 0; i < s->joint_count; i++)
         if (strcmp(s->joint_names[i], name) == 0)
@@ -145,7 +145,7 @@ static void test_alt_translations_of_the_odd_rig_match_the_hand_numbers(void **s
     am_mesh_asset back;
     am_buf bytes;
     decoded_odd(&skel, &back, &bytes);
-    const am_skin_info *s = &back.skin;
+    const am_mesh_skin *s = &back.skin;
     assert_int_equal(s->joint_count, NRIG + NAPP);
     assert_int_equal(s->alt_count, s->joint_count);
     for (size_t i = 0; i < NRIG; i++) {
@@ -210,7 +210,7 @@ typedef struct fk {
  * its override): each joint's local position is its file `pos`, replaced by the decoded alt
  * translation when that is more than 0.1 mm from `pos`; the PARENT's own scale scales the
  * offset; the world matrix carries the joint's own scale only. */
-static fk *viewer_fk_bind_frame(const am_skeleton *skel, const am_skin_info *s)
+static fk *viewer_fk_bind_frame(const am_skeleton *skel, const am_mesh_skin *s)
 {
     fk *w = calloc(skel->joint_count, sizeof *w);
     for (size_t j = 0; j < skel->joint_count; j++) {
@@ -261,7 +261,7 @@ static void test_viewer_fk_times_inverse_bind_times_bind_shape_restores_every_ve
     am_mesh_asset back;
     am_buf bytes;
     decoded_odd(&skel, &back, &bytes);
-    const am_skin_info *s = &back.skin;
+    const am_mesh_skin *s = &back.skin;
     fk *W = viewer_fk_bind_frame(&skel, s);
 
     /* joints: W_j IBM_j maps three probe points onto themselves */

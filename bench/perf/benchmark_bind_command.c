@@ -146,8 +146,8 @@ static bool read_phases(const char *out_dir, const char *obj, int r, phase_runs 
     json_t *w = json_object_get(sec, "command"), *c = json_object_get(sec, "command_cpu");
     bool ok = w && c;
     for (int p = 0; p < AM_BIND_PHASE_COUNT && ok; p++) {
-        pr->wall[p][r] = json_number_value(json_object_get(w, am_bind_phase_name((am_bind_phase)p)));
-        pr->cpu[p][r] = json_number_value(json_object_get(c, am_bind_phase_name((am_bind_phase)p)));
+        pr->wall[p][r] = json_number_value(json_object_get(w, am_report_bind_phase_name((am_report_bind_phase)p)));
+        pr->cpu[p][r] = json_number_value(json_object_get(c, am_report_bind_phase_name((am_report_bind_phase)p)));
     }
     for (int k = 0; k < KERNEL_STEPS && ok; k++)
         pr->kernel[k][r] = json_number_value(json_object_get(sec, KERNEL[k]));
@@ -286,7 +286,7 @@ int main(int argc, char **argv)
         if (!header) {
             printf("\nphases, median wall / cpu s (NAME.bind.json \"seconds\"; rest: outside the phases)\n%-5s", "size");
             for (int p = 0; p < AM_BIND_PHASE_COUNT; p++)
-                printf(" %13s", am_bind_phase_name((am_bind_phase)p));
+                printf(" %13s", am_report_bind_phase_name((am_report_bind_phase)p));
             printf(" %7s  bind steps:", "rest");
             for (int q = 0; q < KERNEL_STEPS; q++)
                 printf(" %s", KERNEL[q]);

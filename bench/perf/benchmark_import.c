@@ -1,6 +1,6 @@
 /* Benchmark: `animesh import` of a big COLLADA file. A ~400,000-vertex rig (a tube from the
  * feet to the head, rings of vertices weighted to the spine chain) is built and written with
- * our own writer (am_skin_build + am_write_collada) into a temporary folder; then the import
+ * our own writer (am_skin_build + am_skin_write_collada) into a temporary folder; then the import
  * of that .dae (read, plan, skin build with LODs, encode, writers, rest bench, commit) runs
  * REPEATS times, each in a child process so its peak RSS is its own (RUSAGE_CHILDREN: the
  * largest child's peak); the best wall time and that peak are printed with the phase times of the best run. Target: under 3 s
@@ -178,7 +178,7 @@ static int write_dae(size_t vertices, const am_skeleton *skel, const char *path)
         return 1;
     }
     am_buf dae = {0};
-    if (am_write_collada(&res, &dae, &err) || am_write_file_atomic(path, dae.data, dae.size, &err)) {
+    if (am_skin_write_collada(&res, &dae, &err) || am_write_file_atomic(path, dae.data, dae.size, &err)) {
         fprintf(stderr, "benchmark_import: %s\n", am_error_format(&err, buf, sizeof buf));
         return 1;
     }

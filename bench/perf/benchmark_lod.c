@@ -272,7 +272,7 @@ int main(int argc, char **argv)
                 sizes[l] = asset.blocks[block_of[l]].present ? (size_t)asset.blocks[block_of[l]].size : 0;
             am_mesh_asset_free(&asset);
             am_mesh_cost cost;
-            am_mesh_cost_from_sizes(sizes, &cost);
+            am_skin_cost_from_sizes(sizes, &cost);
             for (int l = 0; l < AM_LOD_COUNT; l++)
                 methods[nm].q[l].est = cost.est_tris[l];
             methods[nm].cost = cost.streaming_cost;

@@ -169,14 +169,14 @@ static int run_one(const char *rig_path, const char *anim_path, const char *out_
     mark(&t0, &r->sec[ST_ENCODE], "encode");
     char dae_path[4096];
     snprintf(dae_path, sizeof dae_path, "%s/%s.dae", out_dir, am_str(&res.summary.name));
-    if (am_write_collada(&res, &dae, &err) || am_write_file_atomic(dae_path, dae.data, dae.size, &err))
+    if (am_skin_write_collada(&res, &dae, &err) || am_write_file_atomic(dae_path, dae.data, dae.size, &err))
         return fail(".dae", &err);
     am_buf_free(&dae);
     mark(&t0, &r->sec[ST_DAE], ".dae");
     if (res.face_count == 1) {
         char md_path[4096];
         snprintf(md_path, sizeof md_path, "%s/%s.meshdata.json", out_dir, am_str(&res.summary.name));
-        if (am_write_meshdata_json(&res, &md, &err) || am_write_file_atomic(md_path, md.data, md.size, &err))
+        if (am_skin_write_meshdata_json(&res, &md, &err) || am_write_file_atomic(md_path, md.data, md.size, &err))
             return fail("meshdata", &err);
         am_buf_free(&md);
     }

@@ -85,6 +85,8 @@ void am_bind_source_free(am_bind_source *s)
     free(s->uvs);
     free(s->triangles);
     free(s->vertex_mesh);
+    am_string_free(&s->name);
+    am_string_free(&s->conversion);
     memset(s, 0, sizeof *s);
 }
 
@@ -113,10 +115,12 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
 {
     memset(out, 0, sizeof *out);
     frame_map fm;
-    am_status s = resolve_frame(sc, frame, &fm, out->conversion, sizeof out->conversion, err);
+    char conversion[400] = ""; /* our own sentence: axes, unit and how each was taken */
+    char name[101];            /* a rig name: 1..100 characters (rig.h) */
+    am_status s = resolve_frame(sc, frame, &fm, conversion, sizeof conversion, err);
     if (s)
         return s;
-    name_from_path(sc->source ? sc->source : "mesh", out->name, sizeof out->name);
+    name_from_path(sc->source ? sc->source : "mesh", name, sizeof name);
     size_t nv = 0, nt = 0;
     for (size_t i = 0; i < sc->mesh_count; i++) {
         nv += sc->meshes[i].vertex_count;
@@ -190,7 +194,7 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
     out->vertex_count = nv;
     out->unit_m = fm.unit;
     if (fm.guess_unit && !out->had_weights) /* a skinned scene's joints keep the mesh's unit */
-        out->unit_m = guess_unit(out, out->conversion, sizeof out->conversion);
+        out->unit_m = guess_unit(out, conversion, sizeof conversion);
     /* In metres now: a vertex beyond the rig limit is refused here, before any work (the
      * scene itself is bounded in file units, scene.h; a unit can still take it far). */
     for (size_t v = 0; v < nv; v++) {
@@ -204,7 +208,7 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
                 am_fail(err, AM_ERR_INVALID,
                         "mesh '%s' vertex %zu (0-based): %c = %g m in the bind frame (%s) is beyond +-%g m: wrong "
                         "units (the unit_m option), or a stray vertex",
-                        m->name ? m->name : "", v - first, "xyz"[c], (double)p[c], out->conversion, AM_RIG_MAX_COORD_M);
+                        m->name ? m->name : "", v - first, "xyz"[c], (double)p[c], conversion, AM_RIG_MAX_COORD_M);
                 am_error_where(err, "%s", sc->source ? sc->source : "scene");
                 am_bind_source_free(out);
                 return AM_ERR_INVALID;
@@ -243,6 +247,10 @@ am_status am_bind_source_from_scene(const am_scene *sc, const am_bind_frame *fra
             base += sc->meshes[i].vertex_count;
         }
         free(acc);
+    }
+    if (!am_string_set(&out->name, name) || !am_string_set(&out->conversion, conversion)) {
+        am_bind_source_free(out);
+        return am_fail_nomem(err, "bind mesh");
     }
     return AM_OK;
 }
@@ -596,7 +604,7 @@ am_status am_bind_to_rig(const am_bind_source *src, const am_bind_skeleton *skel
 {
     memset(out, 0, sizeof *out);
     size_t nv = src->vertex_count;
-    out->name = am_strdup(src->name);
+    out->name = am_strdup(am_str(&src->name));
     out->joints = calloc(skel->joint_count, sizeof *out->joints);
     out->positions = malloc(nv * 3 * sizeof(float));
     out->normals = malloc(nv * 3 * sizeof(float));

@@ -27,6 +27,8 @@
 #ifndef AM_BIND_IO_H
 #define AM_BIND_IO_H
 
+#include "animesh/bind.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,40 +46,9 @@ extern "C" {
 #define AM_BIND_LEAF_M 0.05      /* leaf bone length of the creature files, at 1.8 m */
 #define AM_BIND_LEAF_HEIGHT_M 1.8
 
-typedef struct am_bind_frame {
-    int up;          /* signed axis, 0 = declared or +Z */
-    int forward;     /* signed axis, 0 = +X (Z up) or +Z (Y up) */
-    double unit_m;   /* metres per file unit, 0 = declared, else from the stature */
-} am_bind_frame;
-
-/* The mesh to bind: every mesh of the scene, concatenated, in the bind frame. */
-typedef struct am_bind_source {
-    char name[101];          /* from the file name, made a valid rig name */
-    size_t vertex_count;
-    float *positions;        /* 3 per vertex, bind frame, metres */
-    float *normals;          /* 3 per vertex (computed when the file has none) */
-    float *uvs;              /* 2 per vertex (0 when the file has none) */
-    size_t triangle_count;
-    uint32_t *triangles;
-    uint32_t *vertex_mesh;   /* scene mesh of each vertex */
-    double rgb[3];
-    bool textured;
-    bool had_weights;        /* the file carried a skin: its weights are not used */
-    char conversion[200];    /* "Z up, forward +X, 1 unit = 1 m (declared)" */
-    double unit_m;           /* metres per file unit applied (given, declared or from the stature) */
-} am_bind_source;
-
-void am_bind_source_free(am_bind_source *s);
-am_status am_bind_source_from_scene(const am_scene *scene, const am_bind_frame *frame, am_bind_source *out,
-                                    am_error *err);
-/* The mesh view am_bind takes. */
-am_bind_mesh am_bind_source_mesh(const am_bind_source *s);
-
 /* Skeleton JSON (either shape) -> skeleton; `height_m` scales the leaf rule. */
 am_status am_bind_skeleton_parse_json(const char *json, size_t size, const char *source, const am_skeleton *viewer,
                                       double height_m, am_bind_skeleton *out, am_error *err);
-am_status am_bind_skeleton_load(const char *path, const am_skeleton *viewer, double height_m, am_bind_skeleton *out,
-                                am_error *err);
 /* The rig's joints brought into the frame of `mesh` (NULL: taken as metres unless declared):
  * the rig's unit is its "unit_m" when it declares one (metres per rig unit); else metres when
  * its joints span about the mesh's size in metres (0.5x..2x), the mesh's own unit when they
@@ -90,17 +61,6 @@ am_status am_bind_skeleton_load_for(const char *path, const am_skeleton *viewer,
 /* Joints given by name and head only: tails by the rule above. */
 am_status am_bind_skeleton_from_heads(const char *const *names, const am_vec3 *heads, size_t n, const am_skeleton *viewer,
                                       double height_m, const char *source, am_bind_skeleton *out, am_error *err);
-/* The joints of a rigged model (--like): each skin joint whose name is a viewer joint, at
- * its bind position (the inverse of its inverse bind matrix; the node's world transform
- * when the file has no inverse binds), in the bind frame of `frame`. Joints the viewer
- * does not know are left out and counted in *skipped. */
-am_status am_bind_skeleton_from_scene(const am_scene *scene, const am_bind_frame *frame, const am_skeleton *viewer,
-                                      double height_m, am_bind_skeleton *out, size_t *skipped, am_error *err);
-
-/* The bound mesh as a rig: joints = the skeleton's (world = head), the source's vertices,
- * its triangles (those repeating a vertex index left out), the result's weights. */
-am_status am_bind_to_rig(const am_bind_source *src, const am_bind_skeleton *skel, const am_bind_result *res,
-                         am_rig *out, am_error *err);
 
 #ifdef __cplusplus
 }

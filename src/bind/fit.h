@@ -23,6 +23,8 @@
 #ifndef AM_BIND_FIT_H
 #define AM_BIND_FIT_H
 
+#include "animesh/report.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,8 +35,6 @@ extern "C" {
 #include "bind/bind.h"
 #include "core/error.h"
 #include "skeleton/skeleton.h"
-
-typedef enum am_fit_kind { AM_FIT_HUMANOID = 0, AM_FIT_QUADRUPED = 1 } am_fit_kind;
 
 bool am_fit_kind_parse(const char *s, am_fit_kind *out);
 const char *am_fit_kind_name(am_fit_kind k);

@@ -1,5 +1,5 @@
 /* animesh bind MESH --skeleton-rig RIG.json|--like MODEL|--fit KIND --out DIR [--skin]:
- * automatic binding (src/bind) and its report, through am_bind_run (report/bind_run.h). */
+ * automatic binding (src/bind) and its report, through am_report_bind_run (report/bind_run.h). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +65,7 @@ int am_cmd_bind(int argc, char **argv)
         fputs(help, stderr);
         return AM_EXIT_USAGE;
     }
-    am_bind_job job;
+    am_report_bind_job job;
     memset(&job, 0, sizeof job);
     am_bind_options_init(&job.bind);
     job.progress = on_progress;
@@ -166,11 +166,11 @@ int am_cmd_bind(int argc, char **argv)
         return am_cli_report(&err);
     }
     job.viewer_path = viewer_path;
-    am_bind_run_result *res = calloc(1, sizeof *res);
+    am_report_bind_result *res = calloc(1, sizeof *res);
     if (!res) {
         am_fail_nomem(&err, "bind");
         rc = am_cli_report(&err);
-    } else if (am_bind_run(&job, NULL, res, &err)) {
+    } else if (am_report_bind_run(&job, NULL, res, &err)) {
         rc = am_cli_report(&err);
     } else {
         const am_bind_result *r = &res->bind;
@@ -191,7 +191,7 @@ int am_cmd_bind(int argc, char **argv)
         for (size_t i = 0; i < res->file_count; i++)
             printf("wrote %s/%s\n", job.out_dir, am_str(&res->files[i]));
         rc = res->quality.blockers ? AM_EXIT_INVALID : AM_EXIT_OK;
-        am_bind_run_free(res);
+        am_report_bind_run_free(res);
     }
     free(res);
     am_quality_poses_free(pose_list, job.pose_count);

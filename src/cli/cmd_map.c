@@ -66,7 +66,7 @@ int am_cmd_map(int argc, char **argv)
         am_joint_map_free(&map);
         return am_cli_report(&err);
     }
-    am_map_report rep;
+    am_joint_map_report rep;
     int rc = AM_EXIT_OK;
     if (am_joint_map_check(&map, &skel, &rep, &err)) {
         rc = am_cli_report(&err);
@@ -81,7 +81,7 @@ int am_cmd_map(int argc, char **argv)
                map_path, map.count, rep.stock_joints, rep.closed_joints, AM_MAX_JOINTS_PER_MESH,
                rep.chains_checked);
     }
-    am_map_report_free(&rep);
+    am_joint_map_report_free(&rep);
     am_skeleton_free(&skel);
     am_joint_map_free(&map);
     return rc;

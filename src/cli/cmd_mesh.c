@@ -93,7 +93,7 @@ static void summary(const char *path, size_t file_size, const am_mesh_asset *a, 
     if (a->physics_convex_raw)
         printf("physics_convex: %zu bytes of LLSD (kept verbatim)\n", a->physics_convex_size);
     if (a->has_skin) {
-        const am_skin_info *s = &a->skin;
+        const am_mesh_skin *s = &a->skin;
         printf("skin: %zu joint%s, alternates: %s", s->joint_count, s->joint_count == 1 ? "" : "s",
                s->alt_inverse_bind ? "yes" : "none");
         if (s->alt_inverse_bind && (s->alt_count ? s->alt_count : s->joint_count) != s->joint_count)
@@ -217,7 +217,7 @@ int am_cmd_mesh(int argc, char **argv)
             am_error_where(&err, "%s", path);
             s = AM_ERR_INVALID;
         } else {
-            s = mode == 1 ? am_mesh_asset_to_json(&a, &out, &err) : am_skin_json_write(&a.skin, &out, &err);
+            s = mode == 1 ? am_mesh_asset_to_json(&a, &out, &err) : am_mesh_skin_json_write(&a.skin, &out, &err);
         }
         if (!s && out_path)
             s = am_write_file_atomic(out_path, out.data, out.size, &err);

@@ -67,11 +67,11 @@ int am_cmd_skin_compare(int argc, char **argv)
 
     am_error err;
     am_error_clear(&err);
-    am_skin_info a, b;
-    if (am_skin_load_any(pa, &a, &err))
+    am_mesh_skin a, b;
+    if (am_mesh_skin_load_any(pa, &a, &err))
         return am_cli_report(&err);
-    if (am_skin_load_any(pb, &b, &err)) {
-        am_skin_info_free(&a);
+    if (am_mesh_skin_load_any(pb, &b, &err)) {
+        am_mesh_skin_free(&a);
         return am_cli_report(&err);
     }
     am_skeleton skel;
@@ -82,8 +82,8 @@ int am_cmd_skin_compare(int argc, char **argv)
         have_skel = true;
         opt.skel = &skel;
     } else if (skel_path) {
-        am_skin_info_free(&a);
-        am_skin_info_free(&b);
+        am_mesh_skin_free(&a);
+        am_mesh_skin_free(&b);
         return am_cli_report(&serr);
     }
 
@@ -149,7 +149,7 @@ int am_cmd_skin_compare(int argc, char **argv)
 done:
     if (have_skel)
         am_skeleton_free(&skel);
-    am_skin_info_free(&a);
-    am_skin_info_free(&b);
+    am_mesh_skin_free(&a);
+    am_mesh_skin_free(&b);
     return rc;
 }

@@ -10,6 +10,8 @@
 #ifndef AM_CORE_STRING_H
 #define AM_CORE_STRING_H
 
+#include "animesh/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,23 +19,6 @@ extern "C" {
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
-
-typedef struct am_string {
-    char *data;    /* NUL-terminated; NULL when unset */
-    size_t length; /* bytes before the NUL */
-} am_string;
-
-/* The text as a C string: "" when unset. */
-static inline const char *am_str(const am_string *s)
-{
-    return s && s->data ? s->data : "";
-}
-
-/* True when the string holds no text (unset or ""). */
-static inline bool am_string_empty(const am_string *s)
-{
-    return !s || s->length == 0;
-}
 
 /* Release the text; the string is unset afterwards. Safe on NULL and on unset strings. */
 void am_string_free(am_string *s);

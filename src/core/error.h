@@ -16,36 +16,14 @@
 #ifndef AM_CORE_ERROR_H
 #define AM_CORE_ERROR_H
 
+#include "animesh/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #include <stdarg.h>
 #include <stddef.h>
-
-typedef enum am_status {
-    AM_OK = 0,
-    AM_ERR_INVALID = 1, /* bad input data or a failed check (exit code 1) */
-    AM_ERR_USAGE = 2,   /* wrong arguments (exit code 2) */
-    AM_ERR_IO = 3,      /* a file could not be read or written (exit code 3) */
-    AM_ERR_NOMEM = 4,   /* out of memory (exit code 1) */
-    AM_ERR_NETWORK = 5  /* a remote peer failed (exit code 1) */
-} am_status;
-
-#define AM_NO_OFFSET ((size_t)-1)
-
-typedef struct am_error {
-    am_status code;
-    char msg[256];
-    char where[1024]; /* room for a long path and the field inside it */
-    size_t offset;
-} am_error;
-
-/* A buffer that always holds am_error_format's full text. */
-#define AM_ERROR_TEXT_MAX (sizeof(((am_error *)0)->where) + sizeof(((am_error *)0)->msg) + 48)
-
-/* Reset to "no error". Safe on NULL. */
-void am_error_clear(am_error *err);
 
 /* Start a new error: code and a printf-style message, `where` emptied, no offset; returns
  * code so callers can `return am_fail(...)`. err may be NULL (the error is then only
@@ -74,12 +52,6 @@ void am_error_where(am_error *err, const char *fmt, ...) __attribute__((format(p
 
 /* Shorthand for allocation failures. */
 am_status am_fail_nomem(am_error *err, const char *what);
-
-/* "where: msg (at byte N)" into buf (truncated to size; AM_ERROR_TEXT_MAX always fits). */
-const char *am_error_format(const am_error *err, char *buf, size_t size);
-
-/* The process exit code the CLI uses for a status (see docs/cli.md "Exit codes"). */
-int am_status_exit_code(am_status s);
 
 #ifdef __cplusplus
 }

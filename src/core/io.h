@@ -8,6 +8,8 @@
 #ifndef AM_CORE_IO_H
 #define AM_CORE_IO_H
 
+#include "animesh/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -86,18 +88,10 @@ char *am_path_join(char *buf, size_t size, const char *dir, const char *name);
 /* malloc'd copy of a NUL-terminated string; NULL when out of memory (or s is NULL). */
 char *am_strdup(const char *s);
 
-/* A growable byte buffer for writers. */
-typedef struct am_buf {
-    uint8_t *data;
-    size_t size;
-    size_t cap;
-} am_buf;
-
 am_status am_buf_reserve(am_buf *b, size_t extra, am_error *err);
 am_status am_buf_append(am_buf *b, const void *data, size_t n, am_error *err);
 am_status am_buf_printf(am_buf *b, am_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void am_buf_free(am_buf *b);
 
 #ifdef __cplusplus
 }

@@ -9,12 +9,11 @@
 #ifndef AM_CORE_OPTION_H
 #define AM_CORE_OPTION_H
 
+#include "animesh/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* "Zero, not the default" for a field whose header says it takes it. */
-#define AM_OPTION_ZERO (-1)
 
 /* The value a field stands for: 0 -> def, AM_OPTION_ZERO -> 0, anything else itself. */
 static inline double am_option_real(double v, double def)

@@ -4,14 +4,13 @@
 #ifndef AM_CORE_PROGRESS_H
 #define AM_CORE_PROGRESS_H
 
+#include "animesh/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #include <stdarg.h>
-
-/* Called once per step with the step's line (no newline); user is the caller's pointer. */
-typedef void (*am_progress_fn)(void *user, const char *line);
 
 /* At most this many bytes of a line are passed on (a longer one is cut). */
 #define AM_PROGRESS_LINE_MAX 512

@@ -476,7 +476,7 @@ static void dae_beside(void *user, const am_skin_result *res)
     dae_writer *w = user;
     am_buf_free(w->out); /* a rebuilt result's .dae replaces the first one's */
     am_error_clear(&w->err);
-    w->st = am_write_collada(res, w->out, &w->err);
+    w->st = am_skin_write_collada(res, w->out, &w->err);
 }
 
 static am_status dae_done(const dae_writer *w, am_error *err)
@@ -515,7 +515,7 @@ static void part_job(void *user, size_t k, int worker)
     am_error_clear(err);
     switch (k) {
     case PART_JOB_RIG: j->st[k] = j->rig ? am_rig_to_json(j->rig, j->rig_json, err) : AM_OK; break;
-    case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
+    case PART_JOB_MESHDATA: j->st[k] = j->res->face_count == 1 ? am_skin_write_meshdata_json(j->res, j->md, err) : AM_OK; break;
     default:
         j->st[k] =
             bench_part(j->mesh, j->name, j->colour, j->plan, j->skel, j->full_bench, j->joints, j->pr, j->sheet, err);

@@ -24,6 +24,8 @@
 #ifndef AM_MAP_AXES_H
 #define AM_MAP_AXES_H
 
+#include "animesh/retarget.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,14 +37,6 @@ extern "C" {
 #include "map/body.h"
 #include "scene/scene.h"
 #include "math/am_math.h"
-
-/* Axis codes as in scene.h's am_scene_declared: +-1 X, +-2 Y, +-3 Z; 0 = not given.
- * Zeroed, the defaults: everything detected. */
-typedef struct am_axes_options {
-    int up;        /* the file axis that points up; 0: detect */
-    int forward;   /* the file axis the model faces; 0: detect */
-    double scale;  /* metres per file unit; 0: detect */
-} am_axes_options;
 
 #define AM_AXES_MAX_CONFLICTS 4
 

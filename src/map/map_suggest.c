@@ -783,7 +783,7 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
     }
     am_joint_map map;
     if (!st && !(st = am_map_suggestion_to_map(out, b, skel, &map, err))) {
-        am_map_report rep;
+        am_joint_map_report rep;
         if (!(st = am_joint_map_check(&map, skel, &rep, err))) {
             /* the suggestion alone always passes: a failure comes from the user's entries */
             if (rep.count && user)
@@ -792,7 +792,7 @@ am_status am_map_suggest(const am_scene *s, const am_body *b, const am_axes *ax,
             else if (rep.count)
                 st = am_fail(err, AM_ERR_INVALID, "joint map: %s%s", rep.problems[0],
                              rep.count > 1 ? " (and more: run animesh map check)" : "");
-            am_map_report_free(&rep);
+            am_joint_map_report_free(&rep);
         }
         am_joint_map_free(&map);
     }

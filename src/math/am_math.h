@@ -16,6 +16,8 @@
 #ifndef AM_MATH_H
 #define AM_MATH_H
 
+#include "animesh/core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,18 +27,6 @@ extern "C" {
 #define AM_PI 3.14159265358979323846
 #define AM_DEG2RAD (AM_PI / 180.0)
 #define AM_RAD2DEG (180.0 / AM_PI)
-
-typedef struct am_vec3 {
-    double x, y, z;
-} am_vec3;
-
-typedef struct am_quat {
-    double x, y, z, w;
-} am_quat;
-
-typedef struct am_mat4 {
-    double m[16]; /* LL layout: m[4*row + col], row vectors, translation m[12..14] */
-} am_mat4;
 
 /* --- vec3 --- */
 am_vec3 am_v3(double x, double y, double z);

@@ -38,7 +38,7 @@ static void lod_free(am_mesh_lod *lod)
     memset(lod, 0, sizeof *lod);
 }
 
-void am_skin_info_free(am_skin_info *skin)
+void am_mesh_skin_free(am_mesh_skin *skin)
 {
     if (!skin)
         return;
@@ -66,7 +66,7 @@ void am_mesh_asset_free(am_mesh_asset *a)
     for (int i = 0; i < AM_LOD_COUNT; i++)
         lod_free(&a->lods[i]);
     lod_free(&a->physics_mesh);
-    am_skin_info_free(&a->skin);
+    am_mesh_skin_free(&a->skin);
     free(a->physics_convex_raw);
     free_strings(a->material_list, a->material_count);
     free_strings(a->warnings, a->warning_count);

@@ -359,7 +359,7 @@ static am_status read_matrix_list(const am_llsd *v, const char *key, am_mat4 **o
     return AM_OK;
 }
 
-static am_status decode_skin(am_mesh_asset *a, const am_llsd *v, am_skin_info *skin, am_error *err)
+static am_status decode_skin(am_mesh_asset *a, const am_llsd *v, am_mesh_skin *skin, am_error *err)
 {
     am_status s;
     if (v->type != AM_LLSD_MAP)

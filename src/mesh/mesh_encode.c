@@ -325,7 +325,7 @@ static am_status skin_refuse(am_error *err, const char *msg, size_t n)
     return AM_ERR_INVALID;
 }
 
-static am_status encode_skin(const am_skin_info *sk, int level, am_buf *out, am_error *err)
+static am_status encode_skin(const am_mesh_skin *sk, int level, am_buf *out, am_error *err)
 {
     if (sk->joint_count == 0)
         return skin_refuse(err, "no joints (%zu joint_names)", sk->joint_count);

@@ -124,10 +124,10 @@ static json_t *lod_json(const am_mesh_lod *lod)
     return a;
 }
 
-static json_t *skin_json(const am_skin_info *s, am_error *err)
+static json_t *skin_json(const am_mesh_skin *s, am_error *err)
 {
     am_buf b = {0};
-    if (am_skin_json_write(s, &b, err)) {
+    if (am_mesh_skin_json_write(s, &b, err)) {
         am_buf_free(&b); /* partly written (e.g. up to a non-finite element) */
         return NULL;
     }

@@ -48,7 +48,7 @@ static am_status json_matrix_list(const json_t *v, am_mat4 **out, size_t *count,
     return AM_OK;
 }
 
-am_status am_skin_json_parse(const char *text, size_t size, const char *source, am_skin_info *out, am_error *err)
+am_status am_mesh_skin_json_parse(const char *text, size_t size, const char *source, am_mesh_skin *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     json_t *root = am_json_load_text(text, size, 0, AM_SKIN_JSON_TREE_BUDGET, source, err);
@@ -111,7 +111,7 @@ am_status am_skin_json_parse(const char *text, size_t size, const char *source, 
 done:
     json_decref(root);
     if (s)
-        am_skin_info_free(out);
+        am_mesh_skin_free(out);
     return s;
 }
 
@@ -137,7 +137,7 @@ static am_status put_matrix_list(am_buf *out, const char *key, const am_mat4 *ms
     return s ? s : am_buf_printf(out, err, "\n ]");
 }
 
-am_status am_skin_json_write(const am_skin_info *skin, am_buf *out, am_error *err)
+am_status am_mesh_skin_json_write(const am_mesh_skin *skin, am_buf *out, am_error *err)
 {
     am_status s = am_buf_printf(out, err, "{\n \"joint_names\": [");
     for (size_t i = 0; i < skin->joint_count && !s; i++) {
@@ -168,21 +168,21 @@ static am_status sniff_skin_json(const uint8_t *h, size_t n, am_error *err)
     return am_sniff_text(h, n, "{", "a skin reference JSON (an object)", err);
 }
 
-const am_file_format am_skin_json_format = {"a skin reference JSON", AM_SKIN_JSON_MAX_FILE_BYTES, sniff_skin_json};
+const am_file_format am_mesh_skin_json_format = {"a skin reference JSON", AM_SKIN_JSON_MAX_FILE_BYTES, sniff_skin_json};
 
-am_status am_skin_load_any(const char *path, am_skin_info *out, am_error *err)
+am_status am_mesh_skin_load_any(const char *path, am_mesh_skin *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *data = NULL;
     size_t size = 0, which = 0;
     /* a binary-LLSD header map starts '{' followed by a big-endian count (0x00 ...); JSON
      * follows '{' with whitespace, '"' or '}'; anything else (empty, binary) is neither */
-    const am_file_format *formats[2] = {&am_mesh_asset_format, &am_skin_json_format};
+    const am_file_format *formats[2] = {&am_mesh_asset_format, &am_mesh_skin_json_format};
     am_status s = am_read_file_any(path, formats, 2, &which, &data, &size, err);
     if (s)
         return s;
     if (which == 1) {
-        s = am_skin_json_parse((const char *)data, size, path, out, err);
+        s = am_mesh_skin_json_parse((const char *)data, size, path, out, err);
         free(data);
         return s;
     }

@@ -25,15 +25,15 @@ extern "C" {
 #define AM_SKIN_JSON_MAX_FILE_BYTES ((size_t)4 << 20)
 /* Its tree's memory budget (core/json_text.h): 16 times the file limit. */
 #define AM_SKIN_JSON_TREE_BUDGET ((size_t)64 << 20)
-extern const am_file_format am_skin_json_format;
+extern const am_file_format am_mesh_skin_json_format;
 
 /* --- reference JSON --- */
-am_status am_skin_json_parse(const char *text, size_t size, const char *source, am_skin_info *out, am_error *err);
+am_status am_mesh_skin_json_parse(const char *text, size_t size, const char *source, am_mesh_skin *out, am_error *err);
 /* Write the reference JSON of a skin (17 significant digits: values round-trip exactly). */
-am_status am_skin_json_write(const am_skin_info *skin, am_buf *out, am_error *err);
+am_status am_mesh_skin_json_write(const am_mesh_skin *skin, am_buf *out, am_error *err);
 /* Load a skin from a mesh asset (.llmesh/.slm: binary LLSD header) or from reference JSON,
  * told apart by content. A mesh asset without a skin block is an error. */
-am_status am_skin_load_any(const char *path, am_skin_info *out, am_error *err);
+am_status am_mesh_skin_load_any(const char *path, am_mesh_skin *out, am_error *err);
 
 #ifdef __cplusplus
 }

@@ -274,7 +274,7 @@ static am_status part_pack(const am_preview_part *pp, am_bench *lods_of_part, in
     for (int l = 0; l < AM_LOD_COUNT; l++)
         bytes[l] = hi->asset.blocks[l].present ? (size_t)hi->asset.blocks[l].size : 0;
     am_mesh_cost cost;
-    am_mesh_cost_from_sizes(bytes, &cost);
+    am_skin_cost_from_sizes(bytes, &cost);
     for (int l = AM_LOD_HIGH; l >= 0 && !s; l--)
         if (lods_of_part[l].vertex_count)
             s = lod_pack(&lods_of_part[l], (size_t)(cost.est_tris[l] + 0.5), blob, lods, err);

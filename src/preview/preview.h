@@ -34,6 +34,8 @@
 #ifndef AM_PREVIEW_H
 #define AM_PREVIEW_H
 
+#include "animesh/report.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -87,31 +89,8 @@ typedef struct am_preview_input {
 #define AM_PREVIEW_MAX_CLIPS 32
 #define AM_PREVIEW_MAX_CLIP_SECONDS 300.0
 
-/* What the page holds, for the command's summary and the size figures. */
-typedef struct am_preview_stats {
-    size_t page_bytes;
-    size_t data_bytes;         /* the binary before deflate */
-    size_t packed_bytes;       /* after deflate (before base64) */
-    size_t high_triangles;     /* over every part */
-    size_t frames;             /* over every clip */
-    double clip_seconds;       /* over every clip */
-    size_t clips_resampled;    /* the budget's reductions (above) */
-    size_t clips_left_out;
-    size_t textures_resized;
-} am_preview_stats;
-
 /* Write the page into *out (appended). stats may be NULL. */
 am_status am_preview_write(const am_preview_input *in, am_buf *out, am_preview_stats *stats, am_error *err);
-
-/* The same from files: mesh_paths (each a part, named by its stem) and anim_paths (clip =
- * stem); an image beside a mesh named STEM.png, STEM.jpg, STEM_texture.png or STEM_atlas.png
- * is its texture, read only when it resolves inside the mesh's folder. base_dir (may be
- * NULL): the folder whose listing gave the paths that begin with "base_dir/"; each such
- * input is read only when it resolves inside it (readers/file_ref.h: a symbolic link out of
- * the folder, relative or absolute, is refused naming it); other paths are read as given. */
-am_status am_preview_write_files(const char *title, const char *base_dir, const char *const *mesh_paths,
-                                 size_t mesh_count, const char *const *anim_paths, size_t anim_count,
-                                 const am_skeleton *skel, am_buf *out, am_preview_stats *stats, am_error *err);
 
 /* NAME.preview.html into an output set (core/outset.h), from bytes the caller holds: the
  * `--preview` of import, skin, bind --skin and bendbox. `page_name` is a plain file name. */

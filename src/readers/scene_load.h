@@ -17,6 +17,8 @@
 #ifndef AM_READERS_SCENE_LOAD_H
 #define AM_READERS_SCENE_LOAD_H
 
+#include "animesh/scene.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,42 +52,6 @@ const am_scene_format_info *am_scene_format_lookup(am_scene_format format);
  * them from loading libraries meanwhile (a fork while another thread is inside dlopen can
  * leave the child's loader locked). False when the file cannot be looked at. */
 bool am_scene_reads_in_child(const char *path);
-
-/* Load a model file: sniff, check the size limit, read, validate. `out` is zeroed first and
- * empty after a failure. Unreadable file -> AM_ERR_IO; unknown or unsupported format, or
- * invalid content -> AM_ERR_INVALID naming the file. */
-am_status am_scene_load(const char *path, am_scene *out, am_error *err);
-
-/* Where the assimp readers (FBX, .x, MD5, SMD, MilkShape, Blitz3D, IQM) run. The other
- * readers always run in the caller's process (they are ours, bounds-checked and fuzzed). */
-typedef enum am_scene_reader_process {
-    /* The default (zero): in a forked child under memory, CPU and wall-clock limits
-     * (readers/assimp/assimp_child.h), so a file that crashes assimp is an error naming the
-     * file, never the caller's crash. The CLI runs them so. */
-    AM_SCENE_READER_IN_CHILD = 0,
-    /* In the caller's process, no fork, no limits: for a program that must not fork (a
-     * sandbox, threads loading libraries meanwhile) and reads only files it trusts; a hostile
-     * file can crash it. The scene is the same as the child's. */
-    AM_SCENE_READER_IN_PROCESS = 1,
-} am_scene_reader_process;
-
-/* Options of a load (all optional; zero = defaults). */
-/* Zeroed, the defaults (core/option.h). */
-typedef struct am_scene_load_options {
-    /* The viewer skeleton, handed to the reader while it runs (am_scene.skeleton): COLLADA
-     * uses it to find joint positions exactly as the viewer's uploader does (its
-     * legal-joint map); without it names are matched as written. Borrowed. */
-    const struct am_skeleton *skeleton;
-    /* Weld every mesh after reading (scene/weld.h: corners merged where the viewer's
-     * uploader merges vertices, a scene note saying how many), for the commands that turn
-     * the scene into faces and LODs; a COLLADA scene is welded by its reader already. Off:
-     * the meshes exactly as the reader gives them (FBX: three corners per triangle). */
-    bool weld;
-    /* Where an assimp reader runs (above); zero: in a child process. */
-    am_scene_reader_process reader_process;
-} am_scene_load_options;
-/* am_scene_load with options (opts may be NULL). */
-am_status am_scene_load_ex(const char *path, const am_scene_load_options *opts, am_scene *out, am_error *err);
 
 #ifdef __cplusplus
 }

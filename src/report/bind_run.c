@@ -17,8 +17,8 @@
 #include "preview/preview.h"
 #include "report/report.h"
 
-static void progress(const am_bind_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(const am_bind_job *job, const char *fmt, ...)
+static void progress(const am_report_bind_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(const am_report_bind_job *job, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -27,9 +27,9 @@ static void progress(const am_bind_job *job, const char *fmt, ...)
 }
 
 /* One more warning, kept whole; out of memory is the run's error. */
-static am_status run_warn(am_bind_run_result *r, am_error *err, const char *fmt, ...)
+static am_status run_warn(am_report_bind_result *r, am_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static am_status run_warn(am_bind_run_result *r, am_error *err, const char *fmt, ...)
+static am_status run_warn(am_report_bind_result *r, am_error *err, const char *fmt, ...)
 {
     am_string line = {0};
     va_list ap;
@@ -41,7 +41,7 @@ static am_status run_warn(am_bind_run_result *r, am_error *err, const char *fmt,
     return ok ? AM_OK : am_fail_nomem(err, "bind warnings");
 }
 
-void am_bind_run_free(am_bind_run_result *r)
+void am_report_bind_run_free(am_report_bind_result *r)
 {
     if (!r)
         return;
@@ -60,7 +60,7 @@ void am_bind_run_free(am_bind_run_result *r)
 static const char *const PHASE_NAMES[AM_BIND_PHASE_COUNT] = {"read",      "skeleton", "bind",  "rig_json",
                                                               "skin",      "measuring", "poses", "pictures"};
 
-const char *am_bind_phase_name(am_bind_phase p) { return p < AM_BIND_PHASE_COUNT ? PHASE_NAMES[p] : "?"; }
+const char *am_report_bind_phase_name(am_report_bind_phase p) { return p < AM_BIND_PHASE_COUNT ? PHASE_NAMES[p] : "?"; }
 
 /* The time since the last lap goes to phase p. */
 typedef struct lap_clock {
@@ -69,7 +69,7 @@ typedef struct lap_clock {
 
 static lap_clock lap_start(void) { return (lap_clock){am_clock_wall_s(), am_clock_cpu_s()}; }
 
-static void lap(am_bind_run_result *out, am_bind_phase p, lap_clock *c)
+static void lap(am_report_bind_result *out, am_report_bind_phase p, lap_clock *c)
 {
     lap_clock now = lap_start();
     out->phase_wall_s[p] += now.wall - c->wall;
@@ -188,7 +188,7 @@ static am_status bind_report_text(const am_bind_result *r, const am_bind_skeleto
 
 /* --- the run -------------------------------------------------------------------------------- */
 
-static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer, const am_bind_source *src,
+static am_status load_skeleton(const am_report_bind_job *job, const am_skeleton *viewer, const am_bind_source *src,
                                double height, am_bind_skeleton *out, am_string *note, am_error *err)
 {
     if (job->skeleton_from == AM_SKELETON_FIT) {
@@ -222,14 +222,14 @@ static am_status load_skeleton(const am_bind_job *job, const am_skeleton *viewer
 }
 
 /* The name of a file written into out_dir, at the end of the list. */
-static am_status list_file(am_bind_run_result *out, const char *name, am_error *err)
+static am_status list_file(am_report_bind_result *out, const char *name, am_error *err)
 {
     if (!am_string_list_push(&out->files, &out->file_count, &out->file_cap, name))
         return am_fail_nomem(err, "list of written files");
     return AM_OK;
 }
 
-static am_status add_file(am_outset *set, am_bind_run_result *out, const char *name, const void *data, size_t size,
+static am_status add_file(am_outset *set, am_report_bind_result *out, const char *name, const void *data, size_t size,
                           am_error *err)
 {
     am_status s = am_outset_add(set, name, data, size, err);
@@ -238,13 +238,13 @@ static am_status add_file(am_outset *set, am_bind_run_result *out, const char *n
 
 /* A place in the list of written files, kept for a file added later (its name given then):
  * the list keeps the order the files are announced in. */
-static am_status reserve_file(am_bind_run_result *out, size_t *at, am_error *err)
+static am_status reserve_file(am_report_bind_result *out, size_t *at, am_error *err)
 {
     *at = out->file_count;
     return list_file(out, "", err);
 }
 
-static am_status name_file(am_bind_run_result *out, size_t at, const char *name, am_error *err)
+static am_status name_file(am_report_bind_result *out, size_t at, const char *name, am_error *err)
 {
     if (!am_string_set(&out->files[at], name))
         return am_fail_nomem(err, "list of written files");
@@ -281,7 +281,7 @@ static am_status placement_sheet(const am_bench *b, const char *note, int thread
 
 /* The rig's bones outside the mesh, blockers in the quality report (the rig is not where
  * the mesh is: wrong units, another model's skeleton). */
-static am_status bones_outside(am_bind_run_result *out, const am_bind_skeleton *skel, am_error *err)
+static am_status bones_outside(am_report_bind_result *out, const am_bind_skeleton *skel, am_error *err)
 {
     const char **names = malloc((skel->joint_count ? skel->joint_count : 1) * sizeof *names);
     if (!names)
@@ -313,7 +313,7 @@ static void viewer_load_run(void *user)
 }
 
 
-am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind_run_result *out, am_error *err)
+am_status am_report_bind_run(const am_report_bind_job *job, const am_skeleton *viewer, am_report_bind_result *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
     am_scene sc;
@@ -379,7 +379,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         am_bind_source_free(&src);
         return s;
     }
-    if (!am_string_set(&out->name, src.name) || !am_string_set(&out->conversion, src.conversion))
+    if (!am_string_copy(&out->name, &src.name) || !am_string_copy(&out->conversion, &src.conversion))
         s = am_fail_nomem(err, "bind result");
     if (!s && src.had_weights)
         s = run_warn(out, err, "%s carries weights of its own: they are replaced by the bind", job->mesh_path);
@@ -390,7 +390,7 @@ am_status am_bind_run(const am_bind_job *job, const am_skeleton *viewer, am_bind
         lo = fmin(lo, src.positions[3 * v + 2]);
         hi = fmax(hi, src.positions[3 * v + 2]);
     }
-    progress(job, "%zu vertices, %zu triangles (%s)", src.vertex_count, src.triangle_count, src.conversion);
+    progress(job, "%zu vertices, %zu triangles (%s)", src.vertex_count, src.triangle_count, am_str(&src.conversion));
     lap(out, AM_BIND_PHASE_READ, &clk);
     if ((s = load_skeleton(job, viewer, &src, src.vertex_count ? hi - lo : 0, &skel, &out->skeleton_note, err)))
         goto done;
@@ -563,6 +563,6 @@ done:
     am_bind_skeleton_free(&skel);
     am_bind_source_free(&src);
     if (s)
-        am_bind_run_free(out);
+        am_report_bind_run_free(out);
     return s;
 }

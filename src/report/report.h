@@ -23,6 +23,8 @@
 #ifndef AM_REPORT_H
 #define AM_REPORT_H
 
+#include "animesh/report.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,19 +40,6 @@ extern "C" {
 #include "report/quality.h"
 #include "skin/rig.h"
 
-/* What am_report_load read; `what` is an owned string (core/am_string.h), released by
- * am_report_input_free. */
-typedef struct am_report_input {
-    am_string what;          /* "mesh asset", "rig JSON (skin built in memory)", ... */
-    size_t dropped_weights;  /* rig JSON: influences on joints the viewer does not know (0) */
-    int route;               /* model files: the import route taken (am_import_route) */
-    size_t parts;            /* model files: the parts import would write (judged as one) */
-} am_report_input;
-
-/* On failure *info holds nothing to free (am_report_input_free is still safe). */
-am_status am_report_load(const char *path, const am_skeleton *skel, const am_bind_frame *frame, am_bench *out,
-                         am_report_input *info, am_error *err);
-void am_report_input_free(am_report_input *info);
 /* A rig skinned in memory and read back by the bench. */
 am_status am_report_bench_rig(const am_rig *rig, const am_skeleton *skel, const char *source, am_bench *out,
                               am_error *err);

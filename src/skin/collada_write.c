@@ -129,7 +129,7 @@ static void put_geometry(const am_skin_result *res, const char *nm, am_textout *
 
 static void put_controller(const am_skin_result *res, const char *nm, am_textout *o)
 {
-    const am_skin_info *skin = &res->asset.skin;
+    const am_mesh_skin *skin = &res->asset.skin;
     size_t nj = skin->joint_count;
     F("  <library_controllers>\n    <controller id=\"%s-skin\" name=\"%s\">\n      <skin source=\"#%s-mesh\">\n"
       "        <bind_shape_matrix>",
@@ -320,7 +320,7 @@ static am_status put_collada(const am_skin_result *res, am_textout *o)
     return am_textout_finish(o);
 }
 
-am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err)
+am_status am_skin_write_collada(const am_skin_result *res, am_buf *out, am_error *err)
 {
     am_textout *o = malloc(sizeof *o);
     if (!o)
@@ -331,7 +331,7 @@ am_status am_write_collada(const am_skin_result *res, am_buf *out, am_error *err
     return st;
 }
 
-am_status am_write_collada_file(const am_skin_result *res, FILE *f, const char *name, am_error *err)
+am_status am_skin_write_collada_file(const am_skin_result *res, FILE *f, const char *name, am_error *err)
 {
     am_textout *o = malloc(sizeof *o);
     if (!o)

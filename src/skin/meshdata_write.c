@@ -54,7 +54,7 @@ static void put_f32s(am_textout *o, const float *p, int n)
 static am_status put_meshdata(const am_skin_result *res, am_textout *o)
 {
     const am_skin_summary *sum = &res->summary;
-    const am_skin_info *skin = &res->asset.skin;
+    const am_mesh_skin *skin = &res->asset.skin;
     am_error *err = o->err;
     if (!res->asset.has_skin || res->face_count == 0)
         return am_fail(err, AM_ERR_INVALID, "meshdata: nothing to write (no skin built)");
@@ -172,7 +172,7 @@ static am_status put_meshdata(const am_skin_result *res, am_textout *o)
     return am_textout_finish(o);
 }
 
-am_status am_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err)
+am_status am_skin_write_meshdata_json(const am_skin_result *res, am_buf *out, am_error *err)
 {
     am_textout *o = malloc(sizeof *o);
     if (!o)

@@ -406,7 +406,7 @@ static am_status copy_geometry(const am_rig *rig, am_skin_result *res, am_error 
 static am_status build_skin_info(const am_rig *rig, const am_skin_options *opts, const am_mat4 *ibm,
                                  const am_mat4 *alt, const am_skin_norm *norm, am_skin_result *res, am_error *err)
 {
-    am_skin_info *s = &res->asset.skin;
+    am_mesh_skin *s = &res->asset.skin;
     size_t n = res->summary.joint_count;
     res->asset.has_skin = true;
     s->joint_names = calloc(n, sizeof *s->joint_names);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int am_skin_alt_override(const am_skin_info *skin, size_t j, const am_skeleton *skel, am_vec3 *translation,
+int am_skin_alt_override(const am_mesh_skin *skin, size_t j, const am_skeleton *skel, am_vec3 *translation,
                          am_vec3 *default_pos)
 {
     if (!skin->alt_inverse_bind || j >= skin->joint_count)
@@ -68,7 +68,7 @@ static am_status push_name(char ***list, size_t *n, const char *name, am_error *
     return AM_OK;
 }
 
-static size_t alt_len(const am_skin_info *s)
+static size_t alt_len(const am_mesh_skin *s)
 {
     if (!s->alt_inverse_bind)
         return 0;
@@ -88,7 +88,7 @@ static int by_name(const void *x, const void *y)
 
 /* Each joint's canonical name, sorted, so matching takes log n per joint (a reference may
  * list thousands); a name listed twice cannot be matched and is an error naming both. */
-static am_status index_names(const am_skin_info *s, const am_skeleton *skel, const char *side, named **out,
+static am_status index_names(const am_mesh_skin *s, const am_skeleton *skel, const char *side, named **out,
                              am_error *err)
 {
     named *v = malloc((s->joint_count ? s->joint_count : 1) * sizeof *v);
@@ -118,7 +118,7 @@ static const named *lookup(const named *v, size_t n, const char *name)
     return n ? bsearch(&key, v, n, sizeof *v, by_name) : NULL;
 }
 
-am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am_skin_compare_options *opt,
+am_status am_skin_compare(const am_mesh_skin *a, const am_mesh_skin *b, const am_skin_compare_options *opt,
                           am_skin_comparison *out, am_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -1,6 +1,6 @@
 /* Skin blocks as references (docs/reference/lessons.md#rule-2): the skin block of a decoded real
  * upload is the reference our own skin block must match, joint by joint. Either side is a
- * mesh asset's skin or its reference JSON (mesh/skin_json.h, am_skin_load_any).
+ * mesh asset's skin or its reference JSON (mesh/skin_json.h, am_mesh_skin_load_any).
  *
  * The comparison matches joints by canonical name (aliases resolved through the viewer
  * skeleton when one is given, else exact names), compares the inverse bind matrices and
@@ -28,7 +28,7 @@ extern "C" {
  * when skel is given and knows the joint, the joint's default (file `pos`) position.
  * Returns 1 if the viewer applies it (|t - default| > 0.1 mm), 0 if not, -1 when it
  * cannot tell (no alternate for j, no skeleton or unknown joint). */
-int am_skin_alt_override(const am_skin_info *skin, size_t j, const am_skeleton *skel, am_vec3 *translation,
+int am_skin_alt_override(const am_mesh_skin *skin, size_t j, const am_skeleton *skel, am_vec3 *translation,
                          am_vec3 *default_pos);
 
 /* --- comparison --- */
@@ -71,7 +71,7 @@ typedef struct am_skin_comparison {
 
 /* Joints are matched by canonical name: a skin that names a joint twice is an error
  * (AM_ERR_INVALID naming the side, the joint and both indices). */
-am_status am_skin_compare(const am_skin_info *a, const am_skin_info *b, const am_skin_compare_options *opt,
+am_status am_skin_compare(const am_mesh_skin *a, const am_mesh_skin *b, const am_skin_compare_options *opt,
                           am_skin_comparison *out, am_error *err);
 void am_skin_comparison_free(am_skin_comparison *c);
 

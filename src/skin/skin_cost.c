@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-void am_mesh_cost_from_sizes(const size_t bytes[AM_LOD_COUNT], am_mesh_cost *out)
+void am_skin_cost_from_sizes(const size_t bytes[AM_LOD_COUNT], am_mesh_cost *out)
 {
     memset(out, 0, sizeof *out);
     /* A missing LOD inherits the next higher LOD's size. */

@@ -29,7 +29,7 @@ typedef struct am_mesh_cost {
 
 /* bytes[lod] = compressed size of each LOD block (0 = absent: inherits the next higher
  * LOD's size, as LLMeshCostData::init does). */
-void am_mesh_cost_from_sizes(const size_t bytes[AM_LOD_COUNT], am_mesh_cost *out);
+void am_skin_cost_from_sizes(const size_t bytes[AM_LOD_COUNT], am_mesh_cost *out);
 
 #ifdef __cplusplus
 }

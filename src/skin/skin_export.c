@@ -40,7 +40,7 @@ am_status am_skin_encode(am_skin_result *res, am_buf *out, am_error *err)
     }
     am_mesh_asset_free(&back);
     am_mesh_cost cost;
-    am_mesh_cost_from_sizes(sum->lod_bytes, &cost);
+    am_skin_cost_from_sizes(sum->lod_bytes, &cost);
     memcpy(sum->est_tris, cost.est_tris, sizeof sum->est_tris);
     sum->est_tris_max = cost.est_tris_max;
     sum->streaming_tris = cost.streaming_tris;
@@ -138,7 +138,7 @@ static void drop_lod_faces(am_skin_result *res)
 static am_status fill_dae(FILE *f, void *user, am_error *err)
 {
     const am_skin_result *res = user;
-    return am_write_collada_file(res, f,
+    return am_skin_write_collada_file(res, f,
                                  !am_string_empty(&res->summary.dae_path) ? am_str(&res->summary.dae_path) : "the .dae",
                                  err);
 }
@@ -189,7 +189,7 @@ static am_status export_to_set(const am_rig *rig, const am_skeleton *skel, const
         /* a success without meshdata; an old one would be pushed as if it belonged to it */
         if ((st = am_outset_remove_stale(set, file[2], err)))
             goto done;
-    } else if ((*md_status = am_write_meshdata_json(&res, &md, md_err)) == AM_OK) {
+    } else if ((*md_status = am_skin_write_meshdata_json(&res, &md, md_err)) == AM_OK) {
         if ((st = am_outset_add(set, file[2], md.data, md.size, err)))
             goto done;
         sum->meshdata_written = true;

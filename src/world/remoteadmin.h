@@ -16,6 +16,8 @@
 #ifndef AM_WORLD_REMOTEADMIN_H
 #define AM_WORLD_REMOTEADMIN_H
 
+#include "animesh/world.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,32 +42,6 @@ extern "C" {
 #define AM_REMOTEADMIN_DEFAULT_BACKOFF_MS 500L
 #define AM_REMOTEADMIN_MAX_BACKOFF_MS 8000L /* the doubling stops here */
 
-/* Zeroed, the defaults (core/option.h): each 0 below reads as its default. */
-typedef struct am_remoteadmin_options {
-    const char *url;         /* the region's HTTP address, e.g. http://127.0.0.1:9000/ */
-    const char *password;    /* [RemoteAdmin] access_password */
-    long connect_timeout_ms; /* 0: AM_REMOTEADMIN_DEFAULT_CONNECT_TIMEOUT_MS */
-    long total_timeout_ms;   /* 0: AM_REMOTEADMIN_DEFAULT_TOTAL_TIMEOUT_MS */
-    int max_attempts;        /* 0: AM_REMOTEADMIN_DEFAULT_RETRIES + 1 (retries only for refused
-                                connections); 1: no retry */
-    long backoff_ms;         /* before the first retry, doubled each time; 0: the default
-                                AM_REMOTEADMIN_DEFAULT_BACKOFF_MS; AM_OPTION_ZERO: no wait */
-} am_remoteadmin_options;
-
-/* The defaults, written out (the same meaning as a zeroed struct). */
-void am_remoteadmin_options_init(am_remoteadmin_options *opt);
-/* The password from OPENSIM_REMOTEADMIN_PASSWORD when that is set and not empty (what the
- * CLI does; the library reads no environment on its own). */
-void am_remoteadmin_options_from_env(am_remoteadmin_options *opt);
-
-typedef struct am_remoteadmin_load_oar {
-    const char *filename;    /* a path on the region host or an http(s) URL */
-    const char *region_name; /* one of region_name / region_id (the region's UUID) */
-    const char *region_id;
-    bool merge;              /* normally true: keep what is in the region */
-    bool skip_assets;
-} am_remoteadmin_load_oar;
-
 /* The XML-RPC request body (methodCall) for admin_load_oar. Text is XML-escaped. */
 am_status am_remoteadmin_load_oar_request(const am_remoteadmin_load_oar *req, const char *password, am_buf *out,
                                           am_error *err);
@@ -80,26 +56,10 @@ typedef struct am_remoteadmin_save_oar {
 am_status am_remoteadmin_save_oar_request(const am_remoteadmin_save_oar *req, const char *password, am_buf *out,
                                           am_error *err);
 
-typedef struct am_remoteadmin_reply {
-    bool loaded;      /* `loaded` true (or, without it, `success` true), and `success` not false */
-    bool saved;       /* the same for `saved` (admin_save_oar) */
-    bool success;     /* no fault and `success` not false (a console command's empty reply) */
-    bool fault;       /* an XML-RPC <fault> */
-    am_string error;  /* `error` or the fault string, whole (password masked), "" when none */
-} am_remoteadmin_reply;
-
-/* Release what a reply owns (its error text); a zeroed reply is fine. Every call below
- * overwrites its reply without freeing it: free a reply before it is filled again. */
-void am_remoteadmin_reply_free(am_remoteadmin_reply *reply);
-
 /* Parse a methodResponse. AM_ERR_INVALID when it is not one (malformed reply), AM_ERR_NOMEM
  * when its error text cannot be kept. */
 am_status am_remoteadmin_parse_reply(const uint8_t *xml, size_t size, am_remoteadmin_reply *out, am_error *err);
 
-/* Send admin_load_oar and judge the reply: AM_OK only when loaded is true. Errors name
- * the method, the HTTP status or connection failure, and the region's error text. */
-am_status am_remoteadmin_load_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_load_oar *req,
-                                       am_remoteadmin_reply *reply, int *attempts, am_error *err);
 /* Send admin_save_oar: AM_OK only when saved is true (the file may still be being written). */
 am_status am_remoteadmin_save_oar_call(const am_remoteadmin_options *opt, const am_remoteadmin_save_oar *req,
                                        am_remoteadmin_reply *reply, int *attempts, am_error *err);

@@ -13,6 +13,8 @@
 #ifndef AM_WORLD_WORLDBRIDGE_H
 #define AM_WORLD_WORLDBRIDGE_H
 
+#include "animesh/world.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,24 +28,6 @@ typedef struct json_t json_t;
 
 #include "core/error.h"
 #include "core/option.h"
-
-/* Zeroed, the defaults (core/option.h): each 0 below reads as its default. */
-typedef struct am_worldbridge_options {
-    const char *base_url;    /* e.g. http://127.0.0.1:9000/wb (a trailing '/' is fine) */
-    const char *token;       /* bearer token or NULL */
-    long connect_timeout_ms; /* 0: the default 5000 */
-    long total_timeout_ms;   /* per attempt; 0: the default 60000 */
-    int max_attempts;        /* 0: the default 4; 1: no retry */
-    long backoff_ms;         /* first retry delay, doubled each time, capped at 8 s; 0: the
-                                default 500; AM_OPTION_ZERO: no wait */
-    const char *dry_run_dir; /* when set: write each request to files there, send nothing */
-} am_worldbridge_options;
-
-/* The defaults, written out (the same meaning as a zeroed struct). */
-void am_worldbridge_options_init(am_worldbridge_options *opt);
-/* base_url and token from WORLDBRIDGE_URL / WORLDBRIDGE_TOKEN when those are set and not
- * empty (what the CLI does; the library reads no environment on its own). */
-void am_worldbridge_options_from_env(am_worldbridge_options *opt);
 
 struct am_outset;
 

@@ -34,13 +34,13 @@ static void suggest_map(const am_scene *s)
     }
     am_joint_map map;
     if (am_map_suggestion_to_map(&sug, &body, am_fuzz_skel, &map, &err) == AM_OK) {
-        am_map_report rep;
+        am_joint_map_report rep;
         memset(&rep, 0, sizeof rep);
         if (am_joint_map_check(&map, am_fuzz_skel, &rep, &err) == AM_OK && rep.count > 0) {
             fprintf(stderr, "fuzz_gltf: the suggested map fails its check: %s\n", rep.problems[0]);
             abort();
         }
-        am_map_report_free(&rep);
+        am_joint_map_report_free(&rep);
         am_joint_map_free(&map);
     }
     am_map_suggestion_free(&sug);

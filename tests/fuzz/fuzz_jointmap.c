@@ -21,9 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (am_fuzz_skel) {
-        am_map_report rep;
+        am_joint_map_report rep;
         if (am_joint_map_check(&map, am_fuzz_skel, &rep, &err) == AM_OK)
-            am_map_report_free(&rep);
+            am_joint_map_report_free(&rep);
         for (size_t i = 0; i < map.count; i++)
             (void)am_joint_map_target(&map, am_fuzz_skel, map.entries[i].rig_name);
     }

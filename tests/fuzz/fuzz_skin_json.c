@@ -14,15 +14,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     am_error err;
     am_fuzz_dirty_error(&err);
-    am_skin_info a;
-    if (am_skin_json_parse((const char *)data, size, "fuzz.json", &a, &err) != AM_OK) {
+    am_mesh_skin a;
+    if (am_mesh_skin_json_parse((const char *)data, size, "fuzz.json", &a, &err) != AM_OK) {
         am_fuzz_format(&err);
         return 0;
     }
     am_buf out = {0};
-    if (am_skin_json_write(&a, &out, &err) == AM_OK) {
-        am_skin_info b;
-        if (am_skin_json_parse((const char *)out.data, out.size, "written", &b, &err) != AM_OK)
+    if (am_mesh_skin_json_write(&a, &out, &err) == AM_OK) {
+        am_mesh_skin b;
+        if (am_mesh_skin_json_parse((const char *)out.data, out.size, "written", &b, &err) != AM_OK)
             abort(); /* what we wrote must read back */
         am_skin_comparison c;
         if (am_skin_compare(&a, &b, NULL, &c, &err) == AM_OK) {
@@ -30,9 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort(); /* and be the same skin (17 significant digits round-trip) */
             am_skin_comparison_free(&c);
         }
-        am_skin_info_free(&b);
+        am_mesh_skin_free(&b);
     }
     am_buf_free(&out);
-    am_skin_info_free(&a);
+    am_mesh_skin_free(&a);
     return 0;
 }

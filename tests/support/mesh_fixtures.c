@@ -5,7 +5,7 @@
 
 #include "core/io.h"
 
-void am_test_worked_example_skin(am_skin_info *s)
+void am_test_worked_example_skin(am_mesh_skin *s)
 {
     memset(s, 0, sizeof *s);
     s->joint_count = 2;

@@ -7,7 +7,7 @@
 /* The skin of docs/reference/mesh-asset.md#worked-example (one triangle, two joints): joint names mPelvis and mTorso,
  * inverse binds translating z by -1.067 / -1.167, alternates carrying the overrides 1.067
  * and 0.100 (F32 values widened to F64, as the viewer writes them), identity bind shape.
- * Overwrites *s; free with am_skin_info_free. */
-void am_test_worked_example_skin(am_skin_info *s);
+ * Overwrites *s; free with am_mesh_skin_free. */
+void am_test_worked_example_skin(am_mesh_skin *s);
 
 #endif

@@ -73,7 +73,7 @@ static void mesh_build_free(mesh_build *m)
     memset(m, 0, sizeof *m);
 }
 
-static face_build *new_face(dae_ctx *c, mesh_build *m, const char *material)
+static face_build *new_face(am_dae_ctx *c, mesh_build *m, const char *material)
 {
     if (m->count == m->cap) {
         size_t nc = m->cap ? 2 * m->cap : 8;
@@ -119,7 +119,7 @@ static bool same_vertex(const wvert *a, const wvert *b, bool exact)
     return a->uv[0] == b->uv[0] && a->uv[1] == b->uv[1];
 }
 
-static am_status table_rehash(dae_ctx *c, face_build *f)
+static am_status table_rehash(am_dae_ctx *c, face_build *f)
 {
     size_t ns = f->table_size ? 2 * f->table_size : 1024;
     uint32_t *t = malloc(ns * sizeof *t);
@@ -148,7 +148,7 @@ static am_status table_rehash(dae_ctx *c, face_build *f)
     return AM_OK;
 }
 
-static am_status push_index(dae_ctx *c, face_build *f, uint32_t i)
+static am_status push_index(am_dae_ctx *c, face_build *f, uint32_t i)
 {
     if (f->ni == f->cap_i) {
         size_t nc = f->cap_i ? 2 * f->cap_i : 1024;
@@ -165,7 +165,7 @@ static am_status push_index(dae_ctx *c, face_build *f, uint32_t i)
 /* The welded index of `cv` in face f (adding it when new); UINT32_MAX when the face is
  * full. `exact`: <polygons> (std::map<VertexData>: every value equal). `avoid` lists up to
  * two indices of the triangle being built that may not be reused (<triangles> only). */
-static am_status weld(dae_ctx *c, face_build *f, const wvert *cv, bool exact, const uint32_t *avoid, size_t n_avoid,
+static am_status weld(am_dae_ctx *c, face_build *f, const wvert *cv, bool exact, const uint32_t *avoid, size_t n_avoid,
                       uint32_t *out)
 {
     am_status st;
@@ -222,28 +222,28 @@ static am_status weld(dae_ctx *c, face_build *f, const wvert *cv, bool exact, co
 }
 
 /* One corner: the values its indices select (bounds-checked; the uploader's reads are not). */
-static am_status corner(dae_ctx *c, const xmlNode *prim, const prim_inputs *in, const long long *p, bool uv_lenient,
+static am_status corner(am_dae_ctx *c, const xmlNode *prim, const prim_inputs *in, const long long *p, bool uv_lenient,
                         bool *uv_short, wvert *out)
 {
     memset(out, 0, sizeof *out);
     long long pi = p[in->pos_off];
     if (pi < 0 || (size_t)pi * 3 + 2 >= in->pos_n)
-        return dae_fail(c, prim, "position index %lld out of range (%zu positions)", pi, in->pos_n / 3);
+        return am_dae_fail(c, prim, "position index %lld out of range (%zu positions)", pi, in->pos_n / 3);
     for (int k = 0; k < 3; k++)
         out->p[k] = (float)in->pos[3 * (size_t)pi + (size_t)k];
     if (!isfinite(out->p[0]) || !isfinite(out->p[1]) || !isfinite(out->p[2]))
-        return dae_fail(c, prim, "position %lld is not a number (the uploader: \"Found NaN while loading position "
+        return am_dae_fail(c, prim, "position %lld is not a number (the uploader: \"Found NaN while loading position "
                                  "data from DAE-Model, invalid model.\")",
                         pi);
     out->src = (uint32_t)pi;
     if (in->nrm) {
         long long ni = p[in->nrm_off];
         if (ni < 0 || (size_t)ni * 3 + 2 >= in->nrm_n)
-            return dae_fail(c, prim, "normal index %lld out of range (%zu normals)", ni, in->nrm_n / 3);
+            return am_dae_fail(c, prim, "normal index %lld out of range (%zu normals)", ni, in->nrm_n / 3);
         for (int k = 0; k < 3; k++)
             out->n[k] = (float)in->nrm[3 * (size_t)ni + (size_t)k];
         if (!isfinite(out->n[0]) || !isfinite(out->n[1]) || !isfinite(out->n[2]))
-            return dae_fail(c, prim, "normal %lld is not a number (the uploader: \"Found NaN while loading normals "
+            return am_dae_fail(c, prim, "normal %lld is not a number (the uploader: \"Found NaN while loading normals "
                                      "from DAE-Model, invalid model.\")",
                             ni);
     }
@@ -251,7 +251,7 @@ static am_status corner(dae_ctx *c, const xmlNode *prim, const prim_inputs *in, 
         long long ti = p[in->uv_off];
         if (ti < 0 || (size_t)ti * 2 + 1 >= in->uv_n) {
             if (!uv_lenient)
-                return dae_fail(c, prim, "texture coordinate index %lld out of range (%zu coordinates)", ti,
+                return am_dae_fail(c, prim, "texture coordinate index %lld out of range (%zu coordinates)", ti,
                                 in->uv_n / 2);
             *uv_short = true; /* polylist: "Texture coordinates data is not complete." -> (0, 0) */
         } else {
@@ -259,7 +259,7 @@ static am_status corner(dae_ctx *c, const xmlNode *prim, const prim_inputs *in, 
             out->uv[1] = (float)in->uv[2 * (size_t)ti + 1];
         }
         if (!isfinite(out->uv[0]) || !isfinite(out->uv[1]))
-            return dae_fail(c, prim, "texture coordinate %lld is not a number", ti);
+            return am_dae_fail(c, prim, "texture coordinate %lld is not a number", ti);
     }
     return AM_OK;
 }
@@ -282,7 +282,7 @@ static void cache_free(source_cache *sc)
     memset(sc, 0, sizeof *sc);
 }
 
-static am_status cached_floats(dae_ctx *c, source_cache *sc, const xmlNode *src, const double **out, size_t *count)
+static am_status cached_floats(am_dae_ctx *c, source_cache *sc, const xmlNode *src, const double **out, size_t *count)
 {
     for (size_t i = 0; i < sc->n; i++)
         if (sc->src[i] == src) {
@@ -290,9 +290,9 @@ static am_status cached_floats(dae_ctx *c, source_cache *sc, const xmlNode *src,
             *count = sc->count[i];
             return AM_OK;
         }
-    xmlNode *fa = dae_child(src, "float_array");
+    xmlNode *fa = am_dae_child(src, "float_array");
     if (!fa)
-        return dae_fail(c, src, "the source has no <float_array>");
+        return am_dae_fail(c, src, "the source has no <float_array>");
     if (sc->n == sc->cap) {
         size_t nc = sc->cap ? 2 * sc->cap : 8;
         const xmlNode **a = realloc(sc->src, nc * sizeof *a);
@@ -309,7 +309,7 @@ static am_status cached_floats(dae_ctx *c, source_cache *sc, const xmlNode *src,
     }
     double *v;
     size_t n;
-    am_status st = dae_doubles(c, fa, &v, &n);
+    am_status st = am_dae_doubles(c, fa, &v, &n);
     if (st)
         return st;
     sc->src[sc->n] = src;
@@ -321,14 +321,14 @@ static am_status cached_floats(dae_ctx *c, source_cache *sc, const xmlNode *src,
     return AM_OK;
 }
 
-xmlNode *dae_input_source(dae_ctx *c, const xmlNode *input)
+xmlNode *am_dae_input_source(am_dae_ctx *c, const xmlNode *input)
 {
-    return dae_find_id(c, dae_attr(input, "source"));
+    return am_dae_find_id(c, am_dae_attr(input, "source"));
 }
 
-static am_status input_offset(dae_ctx *c, const xmlNode *input, long *out)
+static am_status input_offset(am_dae_ctx *c, const xmlNode *input, long *out)
 {
-    const char *o = dae_attr(input, "offset");
+    const char *o = am_dae_attr(input, "offset");
     if (!o) {
         *out = 0;
         return AM_OK;
@@ -336,7 +336,7 @@ static am_status input_offset(dae_ctx *c, const xmlNode *input, long *out)
     char *end;
     long v = strtol(o, &end, 10);
     if (end == o || *end || v < 0 || v > 1000)
-        return dae_fail(c, input, "offset \"%s\" is not an index in 0..1000", o);
+        return am_dae_fail(c, input, "offset \"%s\" is not an index in 0..1000", o);
     *out = v;
     return AM_OK;
 }
@@ -344,49 +344,49 @@ static am_status input_offset(dae_ctx *c, const xmlNode *input, long *out)
 /* get_dom_sources: the stride (largest offset + 1) and the position / normal / UV sources
  * with their offsets, inputs in order (a later NORMAL or TEXCOORD replaces an earlier one).
  * `uv_set0_only`: <polygons> reads only TEXCOORD set 0. */
-static am_status prim_sources(dae_ctx *c, source_cache *sc, const xmlNode *prim, bool uv_set0_only, prim_inputs *in)
+static am_status prim_sources(am_dae_ctx *c, source_cache *sc, const xmlNode *prim, bool uv_set0_only, prim_inputs *in)
 {
     memset(in, 0, sizeof *in);
     in->pos_off = in->nrm_off = in->uv_off = -1;
     long max_off = 0;
     const xmlNode *pos_src = NULL, *nrm_src = NULL, *uv_src = NULL;
     am_status st;
-    for (xmlNode *k = dae_child(prim, "input"); k; k = dae_next(k, "input")) {
+    for (xmlNode *k = am_dae_child(prim, "input"); k; k = am_dae_next(k, "input")) {
         long off = 0;
         if ((st = input_offset(c, k, &off)))
             return st;
         max_off = off > max_off ? off : max_off;
-        const char *sem = dae_attr(k, "semantic");
+        const char *sem = am_dae_attr(k, "semantic");
         if (!sem)
             continue;
         if (strcmp(sem, "VERTEX") == 0) {
-            xmlNode *verts = dae_input_source(c, k);
-            if (!dae_is(verts, "vertices"))
-                return dae_fail(c, k, "VERTEX input names no <vertices> (the uploader: \"Bad element\")");
-            for (xmlNode *v = dae_child(verts, "input"); v; v = dae_next(v, "input")) {
-                const char *vs = dae_attr(v, "semantic");
+            xmlNode *verts = am_dae_input_source(c, k);
+            if (!am_dae_is(verts, "vertices"))
+                return am_dae_fail(c, k, "VERTEX input names no <vertices> (the uploader: \"Bad element\")");
+            for (xmlNode *v = am_dae_child(verts, "input"); v; v = am_dae_next(v, "input")) {
+                const char *vs = am_dae_attr(v, "semantic");
                 if (vs && strcmp(vs, "POSITION") == 0) {
-                    pos_src = dae_input_source(c, v);
+                    pos_src = am_dae_input_source(c, v);
                     in->pos_off = off;
                 } else if (vs && strcmp(vs, "NORMAL") == 0) {
-                    nrm_src = dae_input_source(c, v);
+                    nrm_src = am_dae_input_source(c, v);
                     in->nrm_off = off;
                 }
             }
         } else if (strcmp(sem, "NORMAL") == 0) {
-            nrm_src = dae_input_source(c, k);
+            nrm_src = am_dae_input_source(c, k);
             in->nrm_off = off;
         } else if (strcmp(sem, "TEXCOORD") == 0) {
-            const char *set = dae_attr(k, "set");
+            const char *set = am_dae_attr(k, "set");
             if (uv_set0_only && set && strtol(set, NULL, 10) != 0)
                 continue;
-            uv_src = dae_input_source(c, k);
+            uv_src = am_dae_input_source(c, k);
             in->uv_off = off;
         }
     }
     in->stride = (size_t)max_off + 1;
     if (!pos_src)
-        return dae_fail(c, prim, "no POSITION data (the uploader: \"Unable to process mesh without position data; "
+        return am_dae_fail(c, prim, "no POSITION data (the uploader: \"Unable to process mesh without position data; "
                                  "invalid model.\")");
     if ((st = cached_floats(c, sc, pos_src, &in->pos, &in->pos_n)))
         return st;
@@ -395,19 +395,19 @@ static am_status prim_sources(dae_ctx *c, source_cache *sc, const xmlNode *prim,
     if (uv_src && (st = cached_floats(c, sc, uv_src, &in->uv, &in->uv_n)))
         return st;
     if (in->pos_n == 0)
-        return dae_fail(c, prim, "the POSITION source is empty");
+        return am_dae_fail(c, prim, "the POSITION source is empty");
     return AM_OK;
 }
 
-static am_status vertex_overflow(dae_ctx *c, const xmlNode *prim)
+static am_status vertex_overflow(am_dae_ctx *c, const xmlNode *prim)
 {
-    return dae_fail(c, prim, "a face needs more than %u vertices (the uploader: \"Error: Vertex number is more than "
+    return am_dae_fail(c, prim, "a face needs more than %u vertices (the uploader: \"Error: Vertex number is more than "
                              "65534, aborted!\")",
                     DAE_FACE_MAX_VERTICES);
 }
 
 /* One corner read (corner) and welded (weld) into face f: its index in *idx. */
-static am_status corner_vertex(dae_ctx *c, face_build *f, const xmlNode *prim, const prim_inputs *in,
+static am_status corner_vertex(am_dae_ctx *c, face_build *f, const xmlNode *prim, const prim_inputs *in,
                                const long long *p, bool uv_lenient, bool *uv_short, bool exact, const uint32_t *avoid,
                                size_t n_avoid, uint32_t *idx)
 {
@@ -420,7 +420,7 @@ static am_status corner_vertex(dae_ctx *c, face_build *f, const xmlNode *prim, c
     return st;
 }
 
-static am_status read_triangles(dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *tri)
+static am_status read_triangles(am_dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *tri)
 {
     prim_inputs in;
     am_status st = prim_sources(c, sc, tri, false, &in);
@@ -428,13 +428,13 @@ static am_status read_triangles(dae_ctx *c, source_cache *sc, mesh_build *m, con
         return st;
     long long *p;
     size_t np;
-    if ((st = dae_ints(c, dae_child(tri, "p"), &p, &np)))
+    if ((st = am_dae_ints(c, am_dae_child(tri, "p"), &p, &np)))
         return st;
     if (np % in.stride || (np / in.stride) % 3) {
         free(p);
-        return dae_fail(c, tri, "<p> holds %zu indices: not whole triangles of %zu inputs", np, in.stride);
+        return am_dae_fail(c, tri, "<p> holds %zu indices: not whole triangles of %zu inputs", np, in.stride);
     }
-    const char *mat = dae_attr(tri, "material");
+    const char *mat = am_dae_attr(tri, "material");
     face_build *f = np ? new_face(c, m, mat) : NULL;
     if (np && !f) {
         free(p);
@@ -461,7 +461,7 @@ static am_status read_triangles(dae_ctx *c, source_cache *sc, mesh_build *m, con
     return st;
 }
 
-static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *poly)
+static am_status read_polylist(am_dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *poly)
 {
     prim_inputs in;
     am_status st = prim_sources(c, sc, poly, false, &in);
@@ -469,18 +469,18 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
         return st;
     long long *p = NULL, *vc = NULL;
     size_t np, nvc;
-    if ((st = dae_ints(c, dae_child(poly, "p"), &p, &np)))
+    if ((st = am_dae_ints(c, am_dae_child(poly, "p"), &p, &np)))
         return st;
     if (np == 0) { /* the uploader returns early on an empty <p> */
         free(p);
         return AM_OK;
     }
-    xmlNode *vcount = dae_child(poly, "vcount");
+    xmlNode *vcount = am_dae_child(poly, "vcount");
     if (!vcount) {
         free(p);
-        return dae_fail(c, poly, "no <vcount>");
+        return am_dae_fail(c, poly, "no <vcount>");
     }
-    if ((st = dae_ints(c, vcount, &vc, &nvc))) {
+    if ((st = am_dae_ints(c, vcount, &vc, &nvc))) {
         free(p);
         return st;
     }
@@ -490,7 +490,7 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
             long long bad = vc[i]; /* read before vc is freed */
             free(p);
             free(vc);
-            return dae_fail(c, vcount, "entry %zu (%lld) is not a vertex count", i, bad);
+            return am_dae_fail(c, vcount, "entry %zu (%lld) is not a vertex count", i, bad);
         }
         corners += (size_t)vc[i];
         triangles += vc[i] >= 3 ? (size_t)vc[i] - 2 : 0;
@@ -498,11 +498,11 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
     if (corners > np / in.stride) {
         free(p);
         free(vc);
-        return dae_fail(c, vcount, "the vcount list sums to %zu vertices, the index list <p> holds %zu", corners,
+        return am_dae_fail(c, vcount, "the vcount list sums to %zu vertices, the index list <p> holds %zu", corners,
                         np / in.stride);
     }
-    const char *count_attr = dae_attr(poly, "count");
-    const char *mat = dae_attr(poly, "material");
+    const char *count_attr = am_dae_attr(poly, "count");
+    const char *mat = am_dae_attr(poly, "material");
     if (count_attr && strtoull(count_attr, NULL, 10) != nvc)
         am_scene_note(c->scene, "<polylist material='%s'> count=\"%s\" is not its %zu <vcount> polygons (%zu "
                                 "triangles; Avastar 2.x writes the triangle count): read from the vcount list, as the "
@@ -557,7 +557,7 @@ static am_status read_polylist(dae_ctx *c, source_cache *sc, mesh_build *m, cons
 
 /* <polygons>: each <p> one polygon, fanned as the uploader fans it (v0, v[k-1], v[k]), then
  * exact duplicates welded in first-occurrence order (std::map<VertexData>). */
-static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *poly)
+static am_status read_polygons(am_dae_ctx *c, source_cache *sc, mesh_build *m, const xmlNode *poly)
 {
     prim_inputs in;
     am_status st = prim_sources(c, sc, poly, true, &in);
@@ -565,13 +565,13 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
         return st;
     face_build *f = NULL;
     bool uv_short = false;
-    for (xmlNode *pe = dae_child(poly, "p"); pe && !st; pe = dae_next(pe, "p")) {
+    for (xmlNode *pe = am_dae_child(poly, "p"); pe && !st; pe = am_dae_next(pe, "p")) {
         long long *p;
         size_t np;
-        if ((st = dae_ints(c, pe, &p, &np)))
+        if ((st = am_dae_ints(c, pe, &p, &np)))
             break;
         size_t nc = np / in.stride;
-        if (nc && !f && !(f = new_face(c, m, dae_attr(poly, "material")))) {
+        if (nc && !f && !(f = new_face(c, m, am_dae_attr(poly, "material")))) {
             free(p);
             return AM_ERR_NOMEM;
         }
@@ -596,7 +596,7 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
         }
         free(p);
     }
-    if (!st && dae_child(poly, "ph"))
+    if (!st && am_dae_child(poly, "ph"))
         am_scene_note(c->scene, "<polygons> with holes (<ph>): the holes are ignored, as the uploader ignores them");
     return st;
 }
@@ -604,7 +604,7 @@ static am_status read_polygons(dae_ctx *c, source_cache *sc, mesh_build *m, cons
 /* LLVolumeFace::remap: exact duplicates (position by value, every byte of normal and UV) merge and
  * vertices are renumbered in first-use order; unused vertices disappear (the shared weld,
  * scene/weld.h, which every other reader's scene goes through too). */
-static am_status remap_face(dae_ctx *c, face_build *f)
+static am_status remap_face(am_dae_ctx *c, face_build *f)
 {
     size_t n = f->nv;
     if (n == 0)
@@ -648,7 +648,7 @@ static int cmp_material(const char *a, const char *b)
     }
 }
 
-static am_status build_mesh(dae_ctx *c, mesh_build *m, const xmlNode *geom, am_scene_mesh *out)
+static am_status build_mesh(am_dae_ctx *c, mesh_build *m, const xmlNode *geom, am_scene_mesh *out)
 {
     am_status st = AM_OK;
     for (size_t i = 0; i < m->count; i++)
@@ -684,7 +684,7 @@ static am_status build_mesh(dae_ctx *c, mesh_build *m, const xmlNode *geom, am_s
         if (!f->ni)
             continue;
         am_scene_face *sf = &out->faces[out->face_count++];
-        sf->material = dae_material_for(c, geom, f->material, &st);
+        sf->material = am_dae_material_for(c, geom, f->material, &st);
         if (st)
             return st;
         sf->index_count = f->ni;
@@ -704,48 +704,48 @@ static am_status build_mesh(dae_ctx *c, mesh_build *m, const xmlNode *geom, am_s
     return AM_OK;
 }
 
-static am_status read_geometry(dae_ctx *c, const xmlNode *geom, size_t mi)
+static am_status read_geometry(am_dae_ctx *c, const xmlNode *geom, size_t mi)
 {
-    xmlNode *mesh = dae_child(geom, "mesh");
+    xmlNode *mesh = am_dae_child(geom, "mesh");
     am_scene_mesh *out = &c->scene->meshes[mi];
     memset(out, 0, sizeof *out);
     out->skin = -1;
     out->node = -1;
-    const char *name = dae_attr(geom, "name");
-    out->name = am_strdup(name ? name : dae_attr(geom, "id") ? dae_attr(geom, "id") : "");
+    const char *name = am_dae_attr(geom, "name");
+    out->name = am_strdup(name ? name : am_dae_attr(geom, "id") ? am_dae_attr(geom, "id") : "");
     if (!out->name)
         return am_fail_nomem(c->err, "mesh name");
-    xmlNode *inst = dae_instance_of_geometry(c, geom);
+    xmlNode *inst = am_dae_instance_of_geometry(c, geom);
     if (inst)
-        out->node = dae_node_index(c, inst->parent);
+        out->node = am_dae_node_index(c, inst->parent);
     source_cache sc = {0};
     mesh_build mb = {0};
     am_status st = AM_OK;
     /* addVolumeFacesFromDomMesh: every <triangles>, then <polylist>, then <polygons>. */
-    for (xmlNode *k = dae_child(mesh, "triangles"); k && !st; k = dae_next(k, "triangles"))
+    for (xmlNode *k = am_dae_child(mesh, "triangles"); k && !st; k = am_dae_next(k, "triangles"))
         st = read_triangles(c, &sc, &mb, k);
-    for (xmlNode *k = dae_child(mesh, "polylist"); k && !st; k = dae_next(k, "polylist"))
+    for (xmlNode *k = am_dae_child(mesh, "polylist"); k && !st; k = am_dae_next(k, "polylist"))
         st = read_polylist(c, &sc, &mb, k);
-    for (xmlNode *k = dae_child(mesh, "polygons"); k && !st; k = dae_next(k, "polygons"))
+    for (xmlNode *k = am_dae_child(mesh, "polygons"); k && !st; k = am_dae_next(k, "polygons"))
         st = read_polygons(c, &sc, &mb, k);
     if (!st) {
         static const char *const ignored[] = {"lines", "linestrips", "trifans", "tristrips"};
         for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
-            if (dae_child(mesh, ignored[i]))
+            if (am_dae_child(mesh, ignored[i]))
                 am_scene_note(c->scene, "geometry '%s': <%s> is not read (nor by the uploader)", out->name,
                               ignored[i]);
         st = build_mesh(c, &mb, geom, out);
     }
     /* The COLLADA positions as the uploader reads them for the skin (4.1, 4.5). */
     if (!st) {
-        xmlNode *verts = dae_child(mesh, "vertices");
+        xmlNode *verts = am_dae_child(mesh, "vertices");
         xmlNode *pos_src = NULL;
-        for (xmlNode *v = dae_child(verts, "input"); v && !pos_src; v = dae_next(v, "input"))
-            if (dae_attr(v, "semantic") && strcmp(dae_attr(v, "semantic"), "POSITION") == 0)
-                pos_src = dae_input_source(c, v);
+        for (xmlNode *v = am_dae_child(verts, "input"); v && !pos_src; v = am_dae_next(v, "input"))
+            if (am_dae_attr(v, "semantic") && strcmp(am_dae_attr(v, "semantic"), "POSITION") == 0)
+                pos_src = am_dae_input_source(c, v);
         const double *pv;
         size_t pn;
-        if (pos_src && dae_child(pos_src, "float_array") && !(st = cached_floats(c, &sc, pos_src, &pv, &pn))) {
+        if (pos_src && am_dae_child(pos_src, "float_array") && !(st = cached_floats(c, &sc, pos_src, &pv, &pn))) {
             size_t np = pn / 3;
             c->mesh_positions[mi] = malloc((np ? np : 1) * 3 * sizeof(float));
             if (!c->mesh_positions[mi]) {
@@ -755,7 +755,7 @@ static am_status read_geometry(dae_ctx *c, const xmlNode *geom, size_t mi)
                     c->mesh_positions[mi][i] = (float)pv[i];
                 c->mesh_position_count[mi] = np;
             }
-            const char *ac = dae_attr(dae_child(dae_child(pos_src, "technique_common"), "accessor"), "count");
+            const char *ac = am_dae_attr(am_dae_child(am_dae_child(pos_src, "technique_common"), "accessor"), "count");
             c->mesh_accessor_count[mi] = ac ? (size_t)strtoull(ac, NULL, 10) : np;
         }
     }
@@ -764,14 +764,14 @@ static am_status read_geometry(dae_ctx *c, const xmlNode *geom, size_t mi)
     return st;
 }
 
-am_status dae_read_geometries(dae_ctx *c)
+am_status am_dae_read_geometries(am_dae_ctx *c)
 {
     am_scene *s = c->scene;
     size_t n = 0;
     xmlNode *lib;
-    for (lib = dae_child(c->root, "library_geometries"); lib; lib = dae_next(lib, "library_geometries"))
-        for (xmlNode *g = dae_child(lib, "geometry"); g; g = dae_next(g, "geometry"))
-            n += dae_child(g, "mesh") != NULL;
+    for (lib = am_dae_child(c->root, "library_geometries"); lib; lib = am_dae_next(lib, "library_geometries"))
+        for (xmlNode *g = am_dae_child(lib, "geometry"); g; g = am_dae_next(g, "geometry"))
+            n += am_dae_child(g, "mesh") != NULL;
     if (n == 0)
         return AM_OK;
     s->meshes = calloc(n, sizeof *s->meshes);
@@ -781,9 +781,9 @@ am_status dae_read_geometries(dae_ctx *c)
     c->mesh_accessor_count = calloc(n, sizeof *c->mesh_accessor_count);
     if (!s->meshes || !c->mesh_xml || !c->mesh_positions || !c->mesh_position_count || !c->mesh_accessor_count)
         return am_fail_nomem(c->err, "meshes");
-    for (lib = dae_child(c->root, "library_geometries"); lib; lib = dae_next(lib, "library_geometries"))
-        for (xmlNode *g = dae_child(lib, "geometry"); g; g = dae_next(g, "geometry")) {
-            if (!dae_child(g, "mesh"))
+    for (lib = am_dae_child(c->root, "library_geometries"); lib; lib = am_dae_next(lib, "library_geometries"))
+        for (xmlNode *g = am_dae_child(lib, "geometry"); g; g = am_dae_next(g, "geometry")) {
+            if (!am_dae_child(g, "mesh"))
                 continue;
             size_t mi = s->mesh_count++;
             c->mesh_xml[mi] = g;

@@ -16,13 +16,13 @@
 /* The image file a material samples, resolved inside the model's folder (file_ref.h: an
  * absolute path, a URL, ".." or a link out is refused, never followed). Sets *path
  * (malloc'd), or leaves it NULL with a note when the file is missing. */
-static am_status resolve_image(dae_ctx *c, const xmlNode *image, char **path)
+static am_status resolve_image(am_dae_ctx *c, const xmlNode *image, char **path)
 {
     *path = NULL;
-    xmlNode *init = dae_child(image, "init_from");
-    xmlNode *ref = dae_child(init, "ref"); /* COLLADA 1.5 */
+    xmlNode *init = am_dae_child(image, "init_from");
+    xmlNode *ref = am_dae_child(init, "ref"); /* COLLADA 1.5 */
     char raw[1024];
-    dae_text_trim(ref ? ref : init, raw, sizeof raw);
+    am_dae_text_trim(ref ? ref : init, raw, sizeof raw);
     if (!raw[0])
         return AM_OK;
     am_error e;
@@ -34,15 +34,15 @@ static am_status resolve_image(dae_ctx *c, const xmlNode *image, char **path)
     }
     if (st == AM_ERR_NOMEM)
         return am_fail_nomem(c->err, "image path");
-    return st ? dae_fail(c, image, "%s", e.msg) : AM_OK;
+    return st ? am_dae_fail(c, image, "%s", e.msg) : AM_OK;
 }
 
 /* <newparam sid=X> inside an effect's profile, NULL when none. */
 static xmlNode *find_newparam(const xmlNode *profile, const xmlNode *effect, const char *sid)
 {
     for (const xmlNode *scope = profile; scope; scope = scope == profile ? effect : NULL)
-        for (xmlNode *k = dae_child(scope, "newparam"); k; k = dae_next(k, "newparam")) {
-            const char *s = dae_attr(k, "sid");
+        for (xmlNode *k = am_dae_child(scope, "newparam"); k; k = am_dae_next(k, "newparam")) {
+            const char *s = am_dae_attr(k, "sid");
             if (s && strcmp(s, sid) == 0)
                 return k;
         }
@@ -51,50 +51,50 @@ static xmlNode *find_newparam(const xmlNode *profile, const xmlNode *effect, con
 
 static xmlChar *child_text(const xmlNode *n, const char *name)
 {
-    xmlNode *k = dae_child(n, name);
+    xmlNode *k = am_dae_child(n, name);
     return k ? xmlNodeGetContent(k) : NULL;
 }
 
 /* The <image> a <texture texture="..."> names: a sampler2D newparam -> surface newparam ->
  * image id (COLLADA 1.4 as Blender writes it), or the image id directly. */
-static xmlNode *texture_image(dae_ctx *c, const xmlNode *profile, const xmlNode *effect, const char *tex)
+static xmlNode *texture_image(am_dae_ctx *c, const xmlNode *profile, const xmlNode *effect, const char *tex)
 {
     xmlNode *img = NULL;
     xmlNode *sampler = find_newparam(profile, effect, tex);
     if (sampler) {
-        xmlChar *surf_sid = child_text(dae_child(sampler, "sampler2D"), "source");
+        xmlChar *surf_sid = child_text(am_dae_child(sampler, "sampler2D"), "source");
         xmlNode *surface = surf_sid ? find_newparam(profile, effect, (const char *)surf_sid) : NULL;
         xmlFree(surf_sid);
-        xmlChar *img_id = surface ? child_text(dae_child(surface, "surface"), "init_from") : NULL;
+        xmlChar *img_id = surface ? child_text(am_dae_child(surface, "surface"), "init_from") : NULL;
         if (!img_id) /* COLLADA 1.5: <sampler2D><instance_image url> */
-            img = dae_find_id(c, dae_attr(dae_child(dae_child(sampler, "sampler2D"), "instance_image"), "url"));
+            img = am_dae_find_id(c, am_dae_attr(am_dae_child(am_dae_child(sampler, "sampler2D"), "instance_image"), "url"));
         else
-            img = dae_find_id(c, (const char *)img_id);
+            img = am_dae_find_id(c, (const char *)img_id);
         xmlFree(img_id);
     }
     if (!img)
-        img = dae_find_id(c, tex);
-    return dae_is(img, "image") ? img : NULL;
+        img = am_dae_find_id(c, tex);
+    return am_dae_is(img, "image") ? img : NULL;
 }
 
 /* Colour and image of a <material> element into a scene material. */
-static am_status fill_material(dae_ctx *c, const xmlNode *mat, am_scene_material *out)
+static am_status fill_material(am_dae_ctx *c, const xmlNode *mat, am_scene_material *out)
 {
     out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] = 1;
-    xmlNode *effect = dae_find_id(c, dae_attr(dae_child(mat, "instance_effect"), "url"));
-    xmlNode *profile = dae_child(effect, "profile_COMMON");
-    xmlNode *tech = dae_child(profile, "technique");
-    xmlNode *shader = dae_child(tech, NULL);
-    while (shader && !dae_is(shader, "phong") && !dae_is(shader, "lambert") && !dae_is(shader, "blinn") &&
-           !dae_is(shader, "constant"))
-        shader = dae_next(shader, NULL);
-    xmlNode *diffuse = dae_child(shader, dae_is(shader, "constant") ? "emission" : "diffuse");
-    xmlNode *color = dae_child(diffuse, "color");
+    xmlNode *effect = am_dae_find_id(c, am_dae_attr(am_dae_child(mat, "instance_effect"), "url"));
+    xmlNode *profile = am_dae_child(effect, "profile_COMMON");
+    xmlNode *tech = am_dae_child(profile, "technique");
+    xmlNode *shader = am_dae_child(tech, NULL);
+    while (shader && !am_dae_is(shader, "phong") && !am_dae_is(shader, "lambert") && !am_dae_is(shader, "blinn") &&
+           !am_dae_is(shader, "constant"))
+        shader = am_dae_next(shader, NULL);
+    xmlNode *diffuse = am_dae_child(shader, am_dae_is(shader, "constant") ? "emission" : "diffuse");
+    xmlNode *color = am_dae_child(diffuse, "color");
     if (color) {
         double v[4];
         double *all;
         size_t n;
-        am_status st = dae_doubles(c, color, &all, &n);
+        am_status st = am_dae_doubles(c, color, &all, &n);
         if (st)
             return st;
         for (size_t i = 0; i < 4 && i < n; i++)
@@ -104,13 +104,13 @@ static am_status fill_material(dae_ctx *c, const xmlNode *mat, am_scene_material
             for (size_t i = 0; i < 4 && i < n; i++)
                 out->base_color[i] = isfinite(v[i]) ? v[i] : 1;
     }
-    xmlNode *tex = dae_child(diffuse, "texture");
-    const char *tex_ref = dae_attr(tex, "texture");
+    xmlNode *tex = am_dae_child(diffuse, "texture");
+    const char *tex_ref = am_dae_attr(tex, "texture");
     if (tex_ref) {
         xmlNode *img = texture_image(c, profile, effect, tex_ref);
         if (!img) {
             am_scene_note(c->scene, "material '%s': texture '%s' names no <image>: untextured",
-                          dae_attr(mat, "id") ? dae_attr(mat, "id") : "", tex_ref);
+                          am_dae_attr(mat, "id") ? am_dae_attr(mat, "id") : "", tex_ref);
             return AM_OK;
         }
         am_status st = resolve_image(c, img, &out->image_path);
@@ -132,20 +132,20 @@ static am_status fill_material(dae_ctx *c, const xmlNode *mat, am_scene_material
 
 /* The instance (<instance_geometry> / <instance_controller>) that binds a geometry's
  * materials: the first, in node order, naming the geometry or a controller skinning it. */
-xmlNode *dae_instance_of_geometry(const dae_ctx *c, const xmlNode *geom)
+xmlNode *am_dae_instance_of_geometry(const am_dae_ctx *c, const xmlNode *geom)
 {
-    const char *gid = dae_attr(geom, "id");
+    const char *gid = am_dae_attr(geom, "id");
     if (!gid)
         return NULL;
     for (size_t i = 0; i < c->scene->node_count; i++)
-        for (xmlNode *k = dae_child(c->node_xml[i], NULL); k; k = dae_next(k, NULL)) {
-            const char *url = dae_attr(k, "url");
+        for (xmlNode *k = am_dae_child(c->node_xml[i], NULL); k; k = am_dae_next(k, NULL)) {
+            const char *url = am_dae_attr(k, "url");
             if (!url || url[0] != '#')
                 continue;
-            if (dae_is(k, "instance_geometry") && strcmp(url + 1, gid) == 0)
+            if (am_dae_is(k, "instance_geometry") && strcmp(url + 1, gid) == 0)
                 return k;
-            if (dae_is(k, "instance_controller")) {
-                const char *src = dae_attr(dae_child(dae_find_id(c, url), "skin"), "source");
+            if (am_dae_is(k, "instance_controller")) {
+                const char *src = am_dae_attr(am_dae_child(am_dae_find_id(c, url), "skin"), "source");
                 if (src && src[0] == '#' && strcmp(src + 1, gid) == 0)
                     return k;
             }
@@ -155,23 +155,23 @@ xmlNode *dae_instance_of_geometry(const dae_ctx *c, const xmlNode *geom)
 
 /* Scene material of a face's `material` symbol in a geometry (one entry per symbol and
  * bound target). -1 for a face without a symbol. */
-int dae_material_for(dae_ctx *c, const xmlNode *geom, const char *symbol, am_status *st)
+int am_dae_material_for(am_dae_ctx *c, const xmlNode *geom, const char *symbol, am_status *st)
 {
     *st = AM_OK;
     if (!symbol)
         return -1;
     am_scene *s = c->scene;
-    xmlNode *inst = dae_instance_of_geometry(c, geom);
+    xmlNode *inst = am_dae_instance_of_geometry(c, geom);
     xmlNode *target = NULL;
-    xmlNode *tc = dae_child(dae_child(inst, "bind_material"), "technique_common");
-    for (xmlNode *im = dae_child(tc, "instance_material"); im && !target; im = dae_next(im, "instance_material")) {
-        const char *sym = dae_attr(im, "symbol");
+    xmlNode *tc = am_dae_child(am_dae_child(inst, "bind_material"), "technique_common");
+    for (xmlNode *im = am_dae_child(tc, "instance_material"); im && !target; im = am_dae_next(im, "instance_material")) {
+        const char *sym = am_dae_attr(im, "symbol");
         if (sym && strcmp(sym, symbol) == 0)
-            target = dae_find_id(c, dae_attr(im, "target"));
+            target = am_dae_find_id(c, am_dae_attr(im, "target"));
     }
     if (!target)
-        target = dae_find_id(c, symbol); /* the symbol is often the material's id */
-    if (!dae_is(target, "material"))
+        target = am_dae_find_id(c, symbol); /* the symbol is often the material's id */
+    if (!am_dae_is(target, "material"))
         target = NULL;
     for (size_t i = 0; i < s->material_count; i++)
         if (c->material_xml[i] == target && strcmp(s->materials[i].name, symbol) == 0)

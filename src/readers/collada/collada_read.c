@@ -25,12 +25,12 @@
 
 /* --- XML helpers ------------------------------------------------------------------- */
 
-bool dae_is(const xmlNode *n, const char *name)
+bool am_dae_is(const xmlNode *n, const char *name)
 {
     return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-xmlNode *dae_child(const xmlNode *n, const char *name)
+xmlNode *am_dae_child(const xmlNode *n, const char *name)
 {
     for (xmlNode *k = n ? n->children : NULL; k; k = k->next)
         if (k->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)k->name, name) == 0))
@@ -38,7 +38,7 @@ xmlNode *dae_child(const xmlNode *n, const char *name)
     return NULL;
 }
 
-xmlNode *dae_next(const xmlNode *n, const char *name)
+xmlNode *am_dae_next(const xmlNode *n, const char *name)
 {
     for (xmlNode *k = n ? n->next : NULL; k; k = k->next)
         if (k->type == XML_ELEMENT_NODE && (!name || strcmp((const char *)k->name, name) == 0))
@@ -46,7 +46,7 @@ xmlNode *dae_next(const xmlNode *n, const char *name)
     return NULL;
 }
 
-const char *dae_attr(const xmlNode *n, const char *name)
+const char *am_dae_attr(const xmlNode *n, const char *name)
 {
     if (!n || n->type != XML_ELEMENT_NODE)
         return NULL;
@@ -58,7 +58,7 @@ const char *dae_attr(const xmlNode *n, const char *name)
 
 static int cmp_id(const void *a, const void *b)
 {
-    return strcmp(((const dae_id *)a)->id, ((const dae_id *)b)->id);
+    return strcmp(((const am_dae_id *)a)->id, ((const am_dae_id *)b)->id);
 }
 
 /* Equal ids keep document order, so the first element with an id wins. */
@@ -67,34 +67,34 @@ static int cmp_id_order(const void *a, const void *b)
     int r = cmp_id(a, b);
     if (r)
         return r;
-    size_t x = ((const dae_id *)a)->order, y = ((const dae_id *)b)->order;
+    size_t x = ((const am_dae_id *)a)->order, y = ((const am_dae_id *)b)->order;
     return x < y ? -1 : x > y;
 }
 
-xmlNode *dae_find_id(const dae_ctx *c, const char *ref)
+xmlNode *am_dae_find_id(const am_dae_ctx *c, const char *ref)
 {
     if (!ref)
         return NULL;
     if (ref[0] == '#')
         ref++;
-    dae_id key = {ref, NULL, 0};
-    const dae_id *hit = bsearch(&key, c->ids, c->id_count, sizeof *c->ids, cmp_id);
+    am_dae_id key = {ref, NULL, 0};
+    const am_dae_id *hit = bsearch(&key, c->ids, c->id_count, sizeof *c->ids, cmp_id);
     return hit ? hit->node : NULL;
 }
 
-const char *dae_path(const xmlNode *n, char *buf, size_t size)
+const char *am_dae_path(const xmlNode *n, char *buf, size_t size)
 {
     const xmlNode *chain[8];
     size_t depth = 0;
     for (const xmlNode *k = n; k && k->type == XML_ELEMENT_NODE && depth < 8; k = k->parent) {
         chain[depth++] = k;
-        if (dae_attr(k, "id"))
+        if (am_dae_attr(k, "id"))
             break;
     }
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = depth; i-- > 0;) {
-        const char *id = dae_attr(chain[i], "id");
+        const char *id = am_dae_attr(chain[i], "id");
         int w = id && i == depth - 1 ? snprintf(buf + len, size - len, "%s<%s id='%s'>", len ? "/" : "",
                                                (const char *)chain[i]->name, id)
                                      : snprintf(buf + len, size - len, "%s<%s>", len ? "/" : "",
@@ -108,7 +108,7 @@ const char *dae_path(const xmlNode *n, char *buf, size_t size)
     return buf;
 }
 
-am_status dae_fail(dae_ctx *c, const xmlNode *n, const char *fmt, ...)
+am_status am_dae_fail(am_dae_ctx *c, const xmlNode *n, const char *fmt, ...)
 {
     char msg[200], path[200];
     va_list ap;
@@ -116,7 +116,7 @@ am_status dae_fail(dae_ctx *c, const xmlNode *n, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (n)
-        return am_fail_where(c->err, AM_ERR_INVALID, c->source, "%s: %s", dae_path(n, path, sizeof path), msg);
+        return am_fail_where(c->err, AM_ERR_INVALID, c->source, "%s: %s", am_dae_path(n, path, sizeof path), msg);
     return am_fail_where(c->err, AM_ERR_INVALID, c->source, "%s", msg);
 }
 
@@ -133,15 +133,15 @@ static const char *text_of(const xmlNode *n, xmlChar **owned)
     return *owned ? (const char *)*owned : "";
 }
 
-const char *dae_text_trim(const xmlNode *n, char *buf, size_t size)
+const char *am_dae_text_trim(const xmlNode *n, char *buf, size_t size)
 {
     xmlChar *owned;
     const char *s = text_of(n, &owned);
-    while (dae_is_space(*s))
+    while (am_dae_is_space(*s))
         s++;
     snprintf(buf, size, "%s", s);
     size_t len = strlen(buf);
-    while (len && dae_is_space(buf[len - 1]))
+    while (len && am_dae_is_space(buf[len - 1]))
         buf[--len] = '\0';
     xmlFree(owned);
     return buf;
@@ -152,12 +152,12 @@ static size_t count_tokens(const char *s, const char *end)
 {
     size_t n = 0;
     while (s < end && *s) {
-        while (s < end && dae_is_space(*s))
+        while (s < end && am_dae_is_space(*s))
             s++;
         if (s == end || !*s)
             break;
         n++;
-        while (s < end && *s && !dae_is_space(*s))
+        while (s < end && *s && !am_dae_is_space(*s))
             s++;
     }
     return n;
@@ -242,7 +242,7 @@ static bool double_token(const char *p, const char **end, void *slot)
     char *e;
     *(double *)slot = parse_number(p, &e);
     *end = e;
-    return e != p && (!*e || dae_is_space(*e));
+    return e != p && (!*e || am_dae_is_space(*e));
 }
 
 static bool int_token(const char *p, const char **end, void *slot)
@@ -258,7 +258,7 @@ static bool int_token(const char *p, const char **end, void *slot)
         d = d * 10 + (*q++ - '0');
         nd++;
     }
-    if (nd == 0 || (*q && !dae_is_space(*q))) {
+    if (nd == 0 || (*q && !am_dae_is_space(*q))) {
         char *e;
         errno = 0;
         d = strtoll(p, &e, 10);
@@ -270,7 +270,7 @@ static bool int_token(const char *p, const char **end, void *slot)
     }
     *(long long *)slot = d;
     *end = q;
-    return q != p && (!*q || dae_is_space(*q));
+    return q != p && (!*q || am_dae_is_space(*q));
 }
 
 /* A long list is counted and parsed in pieces side by side (core/parallel.h): cut at white
@@ -302,7 +302,7 @@ static void count_piece(void *user, size_t k, int worker)
 static size_t parse_tokens(const char *p, size_t count, token_fn parse, size_t elem, uint8_t *v, const char **bad_at)
 {
     for (size_t k = 0; k < count; k++) {
-        while (dae_is_space(*p))
+        while (am_dae_is_space(*p))
             p++;
         const char *end;
         if (!parse(p, &end, v + k * elem)) {
@@ -323,7 +323,7 @@ static void parse_piece(void *user, size_t k, int worker)
 
 /* Every token of an element's text through `parse` into a malloc'd array of `elem` bytes
  * each; a token that does not parse fails naming the element, the token and its index. */
-static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn parse, const char *what,
+static am_status read_tokens(am_dae_ctx *c, const xmlNode *n, size_t elem, token_fn parse, const char *what,
                              void **out, size_t *count)
 {
     *out = NULL;
@@ -337,7 +337,7 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
     t.from[pieces] = s + len;
     for (size_t k = 1; k < pieces; k++) {
         const char *p = s + len / pieces * k;
-        while (*p && !dae_is_space(*p))
+        while (*p && !am_dae_is_space(*p))
             p++;
         t.from[k] = p > t.from[k - 1] ? p : t.from[k - 1];
     }
@@ -354,7 +354,7 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
     /* Counted before they are stored: a number of text is 2 bytes at least and 8 decoded. */
     if (cap > AM_COLLADA_MAX_VALUES - c->values_read) {
         xmlFree(owned);
-        return dae_fail(c, n,
+        return am_dae_fail(c, n,
                         "memory budget of %zu MiB exceeded while reading the numbers (%zu values here, %zu before: at "
                         "most %zu are decoded per file)",
                         (AM_COLLADA_MAX_VALUES * sizeof(double)) >> 20, cap, c->values_read,
@@ -376,13 +376,13 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
         const char *p = t.bad_at[k];
         char tok[24];
         size_t tl = 0;
-        while (p[tl] && !dae_is_space(p[tl]) && tl < sizeof tok - 1)
+        while (p[tl] && !am_dae_is_space(p[tl]) && tl < sizeof tok - 1)
             tl++;
         memcpy(tok, p, tl);
         tok[tl] = '\0';
         free(v);
         xmlFree(owned);
-        return dae_fail(c, n, "'%s' (value %zu) is not %s", tok, t.first[k] + t.bad[k], what);
+        return am_dae_fail(c, n, "'%s' (value %zu) is not %s", tok, t.first[k] + t.bad[k], what);
     }
     xmlFree(owned);
     *out = v;
@@ -390,33 +390,33 @@ static am_status read_tokens(dae_ctx *c, const xmlNode *n, size_t elem, token_fn
     return AM_OK;
 }
 
-am_status dae_doubles(dae_ctx *c, const xmlNode *n, double **out, size_t *count)
+am_status am_dae_doubles(am_dae_ctx *c, const xmlNode *n, double **out, size_t *count)
 {
     return read_tokens(c, n, sizeof **out, double_token, "a number", (void **)out, count);
 }
 
-am_status dae_ints(dae_ctx *c, const xmlNode *n, long long **out, size_t *count)
+am_status am_dae_ints(am_dae_ctx *c, const xmlNode *n, long long **out, size_t *count)
 {
     return read_tokens(c, n, sizeof **out, int_token, "an integer", (void **)out, count);
 }
 
-am_status dae_fixed(dae_ctx *c, const xmlNode *n, double *out, size_t want)
+am_status am_dae_fixed(am_dae_ctx *c, const xmlNode *n, double *out, size_t want)
 {
     double *v;
     size_t k;
-    am_status st = dae_doubles(c, n, &v, &k);
+    am_status st = am_dae_doubles(c, n, &v, &k);
     if (st)
         return st;
     if (k != want) {
         free(v);
-        return dae_fail(c, n, "expected %zu numbers, found %zu", want, k);
+        return am_dae_fail(c, n, "expected %zu numbers, found %zu", want, k);
     }
     memcpy(out, v, want * sizeof *v);
     free(v);
     return AM_OK;
 }
 
-am_mat4 dae_ll_matrix(const double dom[16])
+am_mat4 am_dae_ll_matrix(const double dom[16])
 {
     am_mat4 m;
     for (int i = 0; i < 4; i++)
@@ -452,8 +452,8 @@ size_t am_collada_preprocess(char *text, size_t size)
         }
         size_t j = i + 1;
         bool ws = false;
-        while (j < size && (pre_word((unsigned char)text[j]) || dae_is_space(text[j]))) {
-            ws |= dae_is_space(text[j]);
+        while (j < size && (pre_word((unsigned char)text[j]) || am_dae_is_space(text[j]))) {
+            ws |= am_dae_is_space(text[j]);
             j++;
         }
         if (j < size && text[j] == '"' && ws) {
@@ -473,37 +473,37 @@ size_t am_collada_preprocess(char *text, size_t size)
 
 /* The node's local matrix: its transform elements composed in document order (COLLADA
  * column form M = M1 M2 ... Mn, so in LL layout L = Ln ... L1). */
-static am_status node_local(dae_ctx *c, const xmlNode *n, am_mat4 *out)
+static am_status node_local(am_dae_ctx *c, const xmlNode *n, am_mat4 *out)
 {
     am_mat4 acc = am_mat4_identity();
     bool noted = false;
-    for (xmlNode *k = dae_child(n, NULL); k; k = dae_next(k, NULL)) {
+    for (xmlNode *k = am_dae_child(n, NULL); k; k = am_dae_next(k, NULL)) {
         am_mat4 m;
         double v[16];
         am_status st;
-        if (dae_is(k, "translate")) {
-            if ((st = dae_fixed(c, k, v, 3)))
+        if (am_dae_is(k, "translate")) {
+            if ((st = am_dae_fixed(c, k, v, 3)))
                 return st;
             m = am_mat4_translation(am_v3(v[0], v[1], v[2]));
-        } else if (dae_is(k, "rotate")) {
-            if ((st = dae_fixed(c, k, v, 4)))
+        } else if (am_dae_is(k, "rotate")) {
+            if ((st = am_dae_fixed(c, k, v, 4)))
                 return st;
             am_quat q = am_quat_axis_angle(am_v3(v[0], v[1], v[2]), v[3] * AM_PI / 180.0);
             if (v[0] == 0 && v[1] == 0 && v[2] == 0)
                 q = am_quat_identity();
             m = am_mat4_from_trs(am_v3(0, 0, 0), q, am_v3(1, 1, 1));
-        } else if (dae_is(k, "scale")) {
-            if ((st = dae_fixed(c, k, v, 3)))
+        } else if (am_dae_is(k, "scale")) {
+            if ((st = am_dae_fixed(c, k, v, 3)))
                 return st;
             m = am_mat4_from_trs(am_v3(0, 0, 0), am_quat_identity(), am_v3(v[0], v[1], v[2]));
-        } else if (dae_is(k, "matrix")) {
-            if ((st = dae_fixed(c, k, v, 16)))
+        } else if (am_dae_is(k, "matrix")) {
+            if ((st = am_dae_fixed(c, k, v, 16)))
                 return st;
-            m = dae_ll_matrix(v);
+            m = am_dae_ll_matrix(v);
         } else {
-            if ((dae_is(k, "lookat") || dae_is(k, "skew")) && !noted) {
+            if ((am_dae_is(k, "lookat") || am_dae_is(k, "skew")) && !noted) {
                 am_scene_note(c->scene, "node '%s': <%s> is not supported: read as identity",
-                              dae_attr(n, "name") ? dae_attr(n, "name") : "", (const char *)k->name);
+                              am_dae_attr(n, "name") ? am_dae_attr(n, "name") : "", (const char *)k->name);
                 noted = true;
             }
             continue;
@@ -518,11 +518,11 @@ typedef struct node_build {
     size_t cap, xml_cap;
 } node_build;
 
-static am_status read_node(dae_ctx *c, node_build *nb, const xmlNode *x, int parent, int depth)
+static am_status read_node(am_dae_ctx *c, node_build *nb, const xmlNode *x, int parent, int depth)
 {
     am_scene *s = c->scene;
     if (depth > DAE_MAX_NODE_DEPTH)
-        return dae_fail(c, x, "nodes nested deeper than %d levels", DAE_MAX_NODE_DEPTH);
+        return am_dae_fail(c, x, "nodes nested deeper than %d levels", DAE_MAX_NODE_DEPTH);
     am_status st;
     size_t need = s->node_count + 1;
     if ((st = am_grow((void **)&s->nodes, &nb->cap, need, sizeof *s->nodes, "COLLADA nodes", c->err)) ||
@@ -533,7 +533,7 @@ static am_status read_node(dae_ctx *c, node_build *nb, const xmlNode *x, int par
     memset(n, 0, sizeof *n);
     c->node_xml[i] = (xmlNode *)x;
     n->parent = parent;
-    const char *name = dae_attr(x, "name"), *sid = dae_attr(x, "sid"), *type = dae_attr(x, "type");
+    const char *name = am_dae_attr(x, "name"), *sid = am_dae_attr(x, "sid"), *type = am_dae_attr(x, "type");
     n->name = am_strdup(name ? name : "");
     n->sid = sid ? am_strdup(sid) : NULL;
     if (!n->name || (sid && !n->sid))
@@ -544,21 +544,21 @@ static am_status read_node(dae_ctx *c, node_build *nb, const xmlNode *x, int par
         return st;
     am_scene_node_set_local(n, &local);
     char nl[160];
-    if (dae_child(x, "instance_node"))
+    if (am_dae_child(x, "instance_node"))
         am_scene_note(s, "node '%s': <instance_node> is not followed (the uploader does not read it either for skins)",
                       am_scene_node_label(s, (int)i, nl, sizeof nl));
-    for (xmlNode *k = dae_child(x, "node"); k; k = dae_next(k, "node"))
+    for (xmlNode *k = am_dae_child(x, "node"); k; k = am_dae_next(k, "node"))
         if ((st = read_node(c, nb, k, (int)i, depth + 1)))
             return st;
     return AM_OK;
 }
 
-static am_status read_nodes(dae_ctx *c)
+static am_status read_nodes(am_dae_ctx *c)
 {
     node_build nb = {0, 0};
     if (!c->visual_scene)
         return AM_OK;
-    for (xmlNode *k = dae_child(c->visual_scene, "node"); k; k = dae_next(k, "node")) {
+    for (xmlNode *k = am_dae_child(c->visual_scene, "node"); k; k = am_dae_next(k, "node")) {
         am_status st = read_node(c, &nb, k, -1, 0);
         if (st)
             return st;
@@ -566,7 +566,7 @@ static am_status read_nodes(dae_ctx *c)
     return AM_OK;
 }
 
-int dae_node_index(const dae_ctx *c, const xmlNode *n)
+int am_dae_node_index(const am_dae_ctx *c, const xmlNode *n)
 {
     for (size_t i = 0; i < c->scene->node_count; i++)
         if (c->node_xml[i] == n)
@@ -576,19 +576,19 @@ int dae_node_index(const dae_ctx *c, const xmlNode *n)
 
 /* --- ids, asset ---------------------------------------------------------------------- */
 
-static am_status index_ids(dae_ctx *c)
+static am_status index_ids(am_dae_ctx *c)
 {
     size_t cap = 0;
     /* Iterative pre-order walk of every element. */
     xmlNode *n = c->root;
     while (n) {
         if (n->type == XML_ELEMENT_NODE) {
-            const char *id = dae_attr(n, "id");
+            const char *id = am_dae_attr(n, "id");
             if (id && id[0]) {
                 am_status st = am_grow((void **)&c->ids, &cap, c->id_count + 1, sizeof *c->ids, "COLLADA ids", c->err);
                 if (st)
                     return st;
-                c->ids[c->id_count] = (dae_id){id, n, c->id_count};
+                c->ids[c->id_count] = (am_dae_id){id, n, c->id_count};
                 c->id_count++;
             }
         }
@@ -639,11 +639,11 @@ static xmlNode *first_descendant(xmlNode *n, const char *name)
     return NULL;
 }
 
-static am_status read_asset(dae_ctx *c)
+static am_status read_asset(am_dae_ctx *c)
 {
     am_scene *s = c->scene;
-    xmlNode *asset = dae_child(c->root, "asset");
-    const char *version = dae_attr(c->root, "version");
+    xmlNode *asset = am_dae_child(c->root, "asset");
+    const char *version = am_dae_attr(c->root, "version");
     xmlNode *tool = first_descendant(asset, "authoring_tool");
     xmlChar *tool_text = tool ? xmlNodeGetContent(tool) : NULL;
     bool detail = am_string_setf(&s->format_detail, "COLLADA %s%s%s", version ? version : "?", tool_text ? ", " : "",
@@ -651,25 +651,25 @@ static am_status read_asset(dae_ctx *c)
     xmlFree(tool_text);
     if (!detail)
         return am_fail_nomem(c->err, "format detail");
-    xmlNode *unit = dae_child(asset, "unit");
-    const char *meter = dae_attr(unit, "meter");
+    xmlNode *unit = am_dae_child(asset, "unit");
+    const char *meter = am_dae_attr(unit, "meter");
     if (meter) {
         char *end;
         double m = strtod(meter, &end);
         if (end == meter || *end || !isfinite(m) || m <= 0)
-            return dae_fail(c, unit, "meter=\"%s\" is not a positive number", meter);
+            return am_dae_fail(c, unit, "meter=\"%s\" is not a positive number", meter);
         s->declared.unit_m = m;
     } else {
         am_scene_note(s, "no <unit>: the uploader takes metres");
     }
-    xmlNode *up = dae_child(asset, "up_axis");
+    xmlNode *up = am_dae_child(asset, "up_axis");
     if (up) {
         xmlChar *t = xmlNodeGetContent(up);
         const char *v = t ? (const char *)t : "";
-        while (dae_is_space(*v))
+        while (am_dae_is_space(*v))
             v++;
         size_t n = strlen(v);
-        while (n && dae_is_space(v[n - 1]))
+        while (n && am_dae_is_space(v[n - 1]))
             n--;
         if (n == 4 && strncmp(v, "X_UP", 4) == 0)
             s->declared.up = 1;
@@ -679,7 +679,7 @@ static am_status read_asset(dae_ctx *c)
             s->declared.up = 3;
         xmlFree(t);
         if (!s->declared.up)
-            return dae_fail(c, up, "up axis is not X_UP, Y_UP or Z_UP");
+            return am_dae_fail(c, up, "up axis is not X_UP, Y_UP or Z_UP");
     } else {
         am_scene_note(s, "no <up_axis>: the uploader assumes Y_UP (a +90 degree turn about X of the uploaded "
                          "object, never of the skin)");
@@ -689,7 +689,7 @@ static am_status read_asset(dae_ctx *c)
 
 /* --- the entry point ----------------------------------------------------------------- */
 
-static void ctx_free(dae_ctx *c)
+static void ctx_free(am_dae_ctx *c)
 {
     free(c->ids);
     free(c->node_xml);
@@ -735,7 +735,7 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
     if (xst)
         return xst;
 
-    dae_ctx c;
+    am_dae_ctx c;
     memset(&c, 0, sizeof c);
     c.source = source;
     c.base_dir = base_dir ? base_dir : ".";
@@ -743,7 +743,7 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
     c.err = err;
     c.root = xmlDocGetRootElement(doc);
     am_status st = AM_OK;
-    if (!dae_is(c.root, "COLLADA")) {
+    if (!am_dae_is(c.root, "COLLADA")) {
         am_fail(err, AM_ERR_INVALID, "the root element is <%s>, not <COLLADA>",
                 c.root ? (const char *)c.root->name : "none");
         am_error_where(err, "%s", source);
@@ -755,8 +755,8 @@ am_status am_collada_read(const uint8_t *data, size_t size, const char *source, 
                            "LLDAELoader::preprocessDAE)",
                       renamed);
     c.visual_scene = first_descendant(c.root, "visual_scene");
-    if ((st = index_ids(&c)) || (st = read_asset(&c)) || (st = read_nodes(&c)) || (st = dae_read_geometries(&c)) ||
-        (st = dae_read_skins(&c)))
+    if ((st = index_ids(&c)) || (st = read_asset(&c)) || (st = read_nodes(&c)) || (st = am_dae_read_geometries(&c)) ||
+        (st = am_dae_read_skins(&c)))
         goto done;
     if (!c.visual_scene)
         am_scene_note(out, "no <visual_scene>: the uploader reports \"Document has no visual_scene\" and finds no "

@@ -44,7 +44,7 @@ static int cmp_hit(const void *a, const void *b)
 }
 
 /* Every element of the subtree of `root` (root first), breadth-first. */
-static am_status bfs_order(dae_ctx *c, xmlNode *root, xmlNode ***out, size_t *count)
+static am_status bfs_order(am_dae_ctx *c, xmlNode *root, xmlNode ***out, size_t *count)
 {
     size_t cap = 64, n = 0;
     xmlNode **q = malloc(cap * sizeof *q);
@@ -52,7 +52,7 @@ static am_status bfs_order(dae_ctx *c, xmlNode *root, xmlNode ***out, size_t *co
         return am_fail_nomem(c->err, "sid search");
     q[n++] = root;
     for (size_t head = 0; head < n; head++)
-        for (xmlNode *k = dae_child(q[head], NULL); k; k = dae_next(k, NULL)) {
+        for (xmlNode *k = am_dae_child(q[head], NULL); k; k = am_dae_next(k, NULL)) {
             if (n == cap) {
                 xmlNode **nq = realloc(q, 2 * cap * sizeof *nq);
                 if (!nq) {
@@ -70,7 +70,7 @@ static am_status bfs_order(dae_ctx *c, xmlNode *root, xmlNode ***out, size_t *co
 }
 
 /* The first element in breadth-first order under `root` whose sid is `sid`. */
-static am_status bfs_sid(dae_ctx *c, xmlNode *root, const char *sid, xmlNode **hit)
+static am_status bfs_sid(am_dae_ctx *c, xmlNode *root, const char *sid, xmlNode **hit)
 {
     *hit = NULL;
     xmlNode **q;
@@ -79,7 +79,7 @@ static am_status bfs_sid(dae_ctx *c, xmlNode *root, const char *sid, xmlNode **h
     if (st)
         return st;
     for (size_t i = 0; i < n && !*hit; i++) {
-        const char *s = dae_attr(q[i], "sid");
+        const char *s = am_dae_attr(q[i], "sid");
         if (s && strcmp(s, sid) == 0)
             *hit = q[i];
     }
@@ -96,7 +96,7 @@ typedef struct trans_cache {
     size_t n, cap;
 } trans_cache;
 
-static am_status translation_of(dae_ctx *c, trans_cache *tc, xmlNode *node, bool skeleton_path, float t[3],
+static am_status translation_of(am_dae_ctx *c, trans_cache *tc, xmlNode *node, bool skeleton_path, float t[3],
                                 bool *found)
 {
     for (size_t i = 0; i < tc->n; i++)
@@ -112,12 +112,12 @@ static am_status translation_of(dae_ctx *c, trans_cache *tc, xmlNode *node, bool
     double v[16];
     if ((st = bfs_sid(c, node, "translate", &e)))
         return st;
-    if (!dae_is(e, "translate") && (st = bfs_sid(c, node, "location", &e)))
+    if (!am_dae_is(e, "translate") && (st = bfs_sid(c, node, "location", &e)))
         return st;
-    if (!dae_is(e, "translate"))
-        e = dae_child(node, "translate");
-    if (dae_is(e, "translate")) {
-        if ((st = dae_fixed(c, e, v, 3)))
+    if (!am_dae_is(e, "translate"))
+        e = am_dae_child(node, "translate");
+    if (am_dae_is(e, "translate")) {
+        if ((st = am_dae_fixed(c, e, v, 3)))
             return st;
         for (int k = 0; k < 3; k++)
             t[k] = (float)v[k];
@@ -125,8 +125,8 @@ static am_status translation_of(dae_ctx *c, trans_cache *tc, xmlNode *node, bool
     } else {
         if ((st = bfs_sid(c, node, skeleton_path ? "transform" : "matrix", &e)))
             return st;
-        if (dae_is(e, "matrix")) {
-            if ((st = dae_fixed(c, e, v, 16)))
+        if (am_dae_is(e, "matrix")) {
+            if ((st = am_dae_fixed(c, e, v, 16)))
                 return st;
             t[0] = (float)v[3]; /* the translation column of the row-major matrix */
             t[1] = (float)v[7];
@@ -135,7 +135,7 @@ static am_status translation_of(dae_ctx *c, trans_cache *tc, xmlNode *node, bool
         }
     }
     if (!isfinite(t[0]) || !isfinite(t[1]) || !isfinite(t[2]))
-        return dae_fail(c, e, "the joint translation is not a number");
+        return am_dae_fail(c, e, "the joint translation is not a number");
     if (tc->n == tc->cap) {
         size_t nc = tc->cap ? 2 * tc->cap : 64;
         const xmlNode **a = realloc(tc->el, nc * sizeof *a);
@@ -187,7 +187,7 @@ static joint_entry *table_get(joint_table *jt, const char *name)
     return NULL;
 }
 
-static am_status table_set(dae_ctx *c, joint_table *jt, const char *name, const float t[3], bool found, xmlNode *node)
+static am_status table_set(am_dae_ctx *c, joint_table *jt, const char *name, const float t[3], bool found, xmlNode *node)
 {
     joint_entry *e = table_get(jt, name);
     if (!e) {
@@ -219,7 +219,7 @@ static int cmp_str(const void *a, const void *b)
 /* The keys of the legal-joint map (LLModelPreview::getJointAliases), sorted as std::map
  * keeps them: bone names and aliases, collision volumes, attachment points (with spaces
  * and underscores). Without a skeleton: every skin joint name. */
-static am_status legal_keys(dae_ctx *c, const char ***out, size_t *count)
+static am_status legal_keys(am_dae_ctx *c, const char ***out, size_t *count)
 {
     const am_skeleton *sk = c->scene->skeleton;
     size_t n = 0, cap = 0;
@@ -254,7 +254,7 @@ static am_status legal_keys(dae_ctx *c, const char ***out, size_t *count)
 
 /* The canonical name of a legal key ("hip" -> "mPelvis"), or the key itself without a
  * skeleton; NULL when the key is not legal. */
-static const char *canonical(const dae_ctx *c, const char *key)
+static const char *canonical(const am_dae_ctx *c, const char *key)
 {
     const am_skeleton *sk = c->scene->skeleton;
     if (!sk)
@@ -265,7 +265,7 @@ static const char *canonical(const dae_ctx *c, const char *key)
 
 /* Every <skeleton> element of the document whose URI resolves (duplicates of one root are
  * read once: they give the same entries). */
-static am_status skeleton_roots(dae_ctx *c, xmlNode ***out, size_t *count)
+static am_status skeleton_roots(am_dae_ctx *c, xmlNode ***out, size_t *count)
 {
     size_t n = 0, cap = 16;
     xmlNode **r = malloc(cap * sizeof *r);
@@ -274,9 +274,9 @@ static am_status skeleton_roots(dae_ctx *c, xmlNode ***out, size_t *count)
     /* document order: a pre-order walk of every element */
     xmlNode *n0 = c->root;
     while (n0) {
-        if (dae_is(n0, "skeleton")) {
+        if (am_dae_is(n0, "skeleton")) {
             char ref[512];
-            xmlNode *el = dae_find_id(c, dae_text_trim(n0, ref, sizeof ref));
+            xmlNode *el = am_dae_find_id(c, am_dae_text_trim(n0, ref, sizeof ref));
             bool dup = false;
             for (size_t i = 0; i < n && el; i++)
                 dup |= r[i] == el;
@@ -310,7 +310,7 @@ static am_status skeleton_roots(dae_ctx *c, xmlNode ***out, size_t *count)
     return AM_OK;
 }
 
-static am_status fill_table_skeleton(dae_ctx *c, trans_cache *tc, xmlNode **roots, size_t nroots, joint_table *jt)
+static am_status fill_table_skeleton(am_dae_ctx *c, trans_cache *tc, xmlNode **roots, size_t nroots, joint_table *jt)
 {
     const char **keys = NULL;
     size_t nk = 0;
@@ -330,7 +330,7 @@ static am_status fill_table_skeleton(dae_ctx *c, trans_cache *tc, xmlNode **root
             break;
         }
         for (size_t i = 0; i < nq; i++) {
-            const char *s = dae_attr(q[i], "sid");
+            const char *s = am_dae_attr(q[i], "sid");
             if (s)
                 hits[nh++] = (sid_hit){s, i, q[i]};
         }
@@ -346,7 +346,7 @@ static am_status fill_table_skeleton(dae_ctx *c, trans_cache *tc, xmlNode **root
                 else
                     hi = mid;
             }
-            if (lo >= nh || strcmp(hits[lo].sid, keys[k]) != 0 || !dae_is(hits[lo].el, "node"))
+            if (lo >= nh || strcmp(hits[lo].sid, keys[k]) != 0 || !am_dae_is(hits[lo].el, "node"))
                 continue;
             const char *canon = canonical(c, keys[k]);
             float t[3];
@@ -361,7 +361,7 @@ static am_status fill_table_skeleton(dae_ctx *c, trans_cache *tc, xmlNode **root
     return st;
 }
 
-static bool is_key(const dae_ctx *c, const char *name)
+static bool is_key(const am_dae_ctx *c, const char *name)
 {
     const am_skeleton *sk = c->scene->skeleton;
     if (sk)
@@ -373,9 +373,9 @@ static bool is_key(const dae_ctx *c, const char *name)
     return false;
 }
 
-static am_status fill_table_nodes(dae_ctx *c, trans_cache *tc, xmlNode *node, joint_table *jt, int depth)
+static am_status fill_table_nodes(am_dae_ctx *c, trans_cache *tc, xmlNode *node, joint_table *jt, int depth)
 {
-    const char *name = dae_attr(node, "name");
+    const char *name = am_dae_attr(node, "name");
     if (!name || depth > 600)
         return AM_OK; /* "nameless node, can't process": its subtree is skipped too */
     am_status st = AM_OK;
@@ -385,13 +385,13 @@ static am_status fill_table_nodes(dae_ctx *c, trans_cache *tc, xmlNode *node, jo
         if ((st = translation_of(c, tc, node, false, t, &found)) || (st = table_set(c, jt, name, t, found, node)))
             return st;
     }
-    for (xmlNode *k = dae_child(node, "node"); k && !st; k = dae_next(k, "node"))
+    for (xmlNode *k = am_dae_child(node, "node"); k && !st; k = am_dae_next(k, "node"))
         st = fill_table_nodes(c, tc, k, jt, depth + 1);
     return st;
 }
 
 /* Per skin joint: upload position, whether the uploader found one, and its node. */
-static am_status upload_positions(dae_ctx *c)
+static am_status upload_positions(am_dae_ctx *c)
 {
     am_scene *s = c->scene;
     if (!s->skin_count)
@@ -408,7 +408,7 @@ static am_status upload_positions(dae_ctx *c)
                              "<skeleton> path)",
                           nroots, nroots == 1 ? "" : "s", nroots == 1 ? "it" : "them");
         } else if (c->visual_scene) {
-            for (xmlNode *k = dae_child(c->visual_scene, "node"); k && !st; k = dae_next(k, "node"))
+            for (xmlNode *k = am_dae_child(c->visual_scene, "node"); k && !st; k = am_dae_next(k, "node"))
                 st = fill_table_nodes(c, &tc, k, &jt, 0);
             am_scene_note(s, "joint positions: no <skeleton>, joints found by node name (the uploader's path "
                              "without <skeleton>)");
@@ -421,11 +421,11 @@ static am_status upload_positions(dae_ctx *c)
             joint_entry *e = canon ? table_get(&jt, canon) : NULL;
             k->upload_positions[j] = e ? am_v3(e->t[0], e->t[1], e->t[2]) : am_v3(0, 0, 0);
             k->upload_position_found[j] = e && e->found;
-            int node = e ? dae_node_index(c, e->node) : -1;
+            int node = e ? am_dae_node_index(c, e->node) : -1;
             if (node < 0) /* for reports: a node carrying the joint's name, sid or id */
                 for (size_t n = 0; n < s->node_count && node < 0; n++) {
                     const am_scene_node *sn = &s->nodes[n];
-                    const char *id = dae_attr(c->node_xml[n], "id");
+                    const char *id = am_dae_attr(c->node_xml[n], "id");
                     if ((sn->sid && strcmp(sn->sid, k->joint_names[j]) == 0) || strcmp(sn->name, k->joint_names[j]) == 0 ||
                         (id && strcmp(id, k->joint_names[j]) == 0))
                         node = (int)n;
@@ -443,7 +443,7 @@ static am_status upload_positions(dae_ctx *c)
 
 /* --- controllers ------------------------------------------------------------------------- */
 
-static int mesh_of_geometry(const dae_ctx *c, const xmlNode *geom)
+static int mesh_of_geometry(const am_dae_ctx *c, const xmlNode *geom)
 {
     for (size_t i = 0; i < c->scene->mesh_count; i++)
         if (c->mesh_xml[i] == geom)
@@ -452,78 +452,78 @@ static int mesh_of_geometry(const dae_ctx *c, const xmlNode *geom)
 }
 
 /* LLDAELoader::verifyController. */
-static am_status verify_controller(dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin)
+static am_status verify_controller(am_dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin)
 {
-    const char *src = dae_attr(skin, "source");
-    xmlNode *geom = dae_find_id(c, src);
+    const char *src = am_dae_attr(skin, "source");
+    xmlNode *geom = am_dae_find_id(c, src);
     if (!geom)
-        return dae_fail(c, skin, "source \"%s\" names no element (the uploader: \"Bad element\")", src ? src : "");
-    if (!dae_is(geom, "geometry"))
+        return am_dae_fail(c, skin, "source \"%s\" names no element (the uploader: \"Bad element\")", src ? src : "");
+    if (!am_dae_is(geom, "geometry"))
         return AM_OK; /* e.g. a morph: not verified, then ignored */
-    xmlNode *vw = dae_child(skin, "vertex_weights");
+    xmlNode *vw = am_dae_child(skin, "vertex_weights");
     if (!vw)
-        return dae_fail(c, skin, "no <vertex_weights> (the uploader: \"Bad element\")");
-    const char *cnt = dae_attr(vw, "count");
+        return am_dae_fail(c, skin, "no <vertex_weights> (the uploader: \"Bad element\")");
+    const char *cnt = am_dae_attr(vw, "count");
     size_t count = cnt ? (size_t)strtoull(cnt, NULL, 10) : 0;
-    xmlNode *mesh = dae_child(geom, "mesh");
+    xmlNode *mesh = am_dae_child(geom, "mesh");
     if (mesh) {
-        xmlNode *verts = dae_child(mesh, "vertices");
+        xmlNode *verts = am_dae_child(mesh, "vertices");
         if (!verts)
-            return dae_fail(c, mesh, "no <vertices> (the uploader: \"No vertices!\", \"Bad element\")");
-        xmlNode *first = dae_child(verts, "input");
-        xmlNode *ps = first ? dae_input_source(c, first) : NULL;
-        const char *ac = dae_attr(dae_child(dae_child(ps, "technique_common"), "accessor"), "count");
+            return am_dae_fail(c, mesh, "no <vertices> (the uploader: \"No vertices!\", \"Bad element\")");
+        xmlNode *first = am_dae_child(verts, "input");
+        xmlNode *ps = first ? am_dae_input_source(c, first) : NULL;
+        const char *ac = am_dae_attr(am_dae_child(am_dae_child(ps, "technique_common"), "accessor"), "count");
         size_t pc = ac ? (size_t)strtoull(ac, NULL, 10) : 0;
         if (pc != count)
-            return dae_fail(c, vw, "count=%zu, but the geometry's position accessor counts %zu (the uploader: \"Could "
+            return am_dae_fail(c, vw, "count=%zu, but the geometry's position accessor counts %zu (the uploader: \"Could "
                                    "not verify controller\", \"Bad element\")",
                             count, pc);
     }
     long long *vc = NULL, *v = NULL;
     size_t nvc = 0, nv = 0, inputs = 0;
     am_status st;
-    if ((st = dae_ints(c, dae_child(vw, "vcount"), &vc, &nvc)))
+    if ((st = am_dae_ints(c, am_dae_child(vw, "vcount"), &vc, &nvc)))
         return st;
-    if ((st = dae_ints(c, dae_child(vw, "v"), &v, &nv))) {
+    if ((st = am_dae_ints(c, am_dae_child(vw, "v"), &v, &nv))) {
         free(vc);
         return st;
     }
     unsigned long long sum = 0;
     for (size_t i = 0; i < nvc; i++)
         sum += vc[i] > 0 ? (unsigned long long)vc[i] : 0;
-    for (xmlNode *k = dae_child(vw, "input"); k; k = dae_next(k, "input"))
+    for (xmlNode *k = am_dae_child(vw, "input"); k; k = am_dae_next(k, "input"))
         inputs++;
     free(vc);
     free(v);
     (void)ctrl;
     if (nvc != count)
-        return dae_fail(c, vw, "<vcount> has %zu entries for count=%zu (the uploader: \"Could not verify controller\")",
+        return am_dae_fail(c, vw, "<vcount> has %zu entries for count=%zu (the uploader: \"Could not verify controller\")",
                         nvc, count);
     if (sum * inputs != nv)
-        return dae_fail(c, vw, "the vcount list sums to %llu influences of %zu inputs, <v> holds %zu values (the "
+        return am_dae_fail(c, vw, "the vcount list sums to %llu influences of %zu inputs, <v> holds %zu values (the "
                                "uploader: \"Could not verify controller\")",
                         sum, inputs, nv);
     return AM_OK;
 }
 
 /* The names of a <source> holding a Name_array or an IDREF_array (the ids used as names). */
-static am_status joint_names(dae_ctx *c, const xmlNode *src, char ***out, size_t *count)
+static am_status joint_names(am_dae_ctx *c, const xmlNode *src, char ***out, size_t *count)
 {
     *out = NULL;
     *count = 0;
-    xmlNode *arr = dae_child(src, "Name_array");
+    xmlNode *arr = am_dae_child(src, "Name_array");
     if (!arr)
-        arr = dae_child(src, "IDREF_array");
+        arr = am_dae_child(src, "IDREF_array");
     if (!arr)
-        return dae_fail(c, src, "the JOINT source has no <Name_array> or <IDREF_array>");
+        return am_dae_fail(c, src, "the JOINT source has no <Name_array> or <IDREF_array>");
     /* Counted before anything is stored: a name list is never larger than the joints a skin may hold. */
     size_t listed = 0;
     for (const xmlNode *k = arr->children; k; k = k->next)
         if (k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE)
             for (const char *p = (const char *)k->content, *prev = " "; p && *p; prev = p++)
-                listed += !dae_is_space(*p) && dae_is_space(*prev);
+                listed += !am_dae_is_space(*p) && am_dae_is_space(*prev);
     if (listed > AM_COLLADA_MAX_SKIN_JOINTS)
-        return dae_fail(c, arr, "%zu joint names, over the limit of %d a skin may list", listed,
+        return am_dae_fail(c, arr, "%zu joint names, over the limit of %d a skin may list", listed,
                         AM_COLLADA_MAX_SKIN_JOINTS);
     xmlChar *t = xmlNodeGetContent(arr);
     const char *s = t ? (const char *)t : "";
@@ -570,8 +570,8 @@ oom:
 
 static xmlNode *input_of(const xmlNode *parent, const char *semantic)
 {
-    for (xmlNode *k = dae_child(parent, "input"); k; k = dae_next(k, "input")) {
-        const char *s = dae_attr(k, "semantic");
+    for (xmlNode *k = am_dae_child(parent, "input"); k; k = am_dae_next(k, "input")) {
+        const char *s = am_dae_attr(k, "semantic");
         if (s && strcmp(s, semantic) == 0)
             return k;
     }
@@ -589,31 +589,31 @@ static bool finite_mat(const am_mat4 *m)
 /* The raw influences of every COLLADA position (4.5 step 1: pairs (joint, weight index),
  * joint -1 skipped), checked; then copied onto the mesh's vertices by source position,
  * positions no face uses appended as unreferenced vertices. */
-static am_status read_weights(dae_ctx *c, const xmlNode *vw, size_t mi, am_scene_skin *skin)
+static am_status read_weights(am_dae_ctx *c, const xmlNode *vw, size_t mi, am_scene_skin *skin)
 {
     am_scene_mesh *m = &c->scene->meshes[mi];
     xmlNode *wi = input_of(vw, "WEIGHT");
-    xmlNode *ws = wi ? dae_input_source(c, wi) : NULL;
+    xmlNode *ws = wi ? am_dae_input_source(c, wi) : NULL;
     size_t inputs = 0;
-    for (xmlNode *k = dae_child(vw, "input"); k; k = dae_next(k, "input"))
+    for (xmlNode *k = am_dae_child(vw, "input"); k; k = am_dae_next(k, "input"))
         inputs++;
-    if (!ws || !dae_child(ws, "float_array"))
-        return dae_fail(c, vw, "no WEIGHT input with a <float_array>");
+    if (!ws || !am_dae_child(ws, "float_array"))
+        return am_dae_fail(c, vw, "no WEIGHT input with a <float_array>");
     if (inputs != 2)
-        return dae_fail(c, vw, "%zu inputs: the uploader reads (joint, weight) pairs only", inputs);
+        return am_dae_fail(c, vw, "%zu inputs: the uploader reads (joint, weight) pairs only", inputs);
     double *w = NULL;
     long long *vc = NULL, *v = NULL;
     size_t nw, nvc, nv;
     am_status st;
-    if ((st = dae_doubles(c, dae_child(ws, "float_array"), &w, &nw)) ||
-        (st = dae_ints(c, dae_child(vw, "vcount"), &vc, &nvc)) || (st = dae_ints(c, dae_child(vw, "v"), &v, &nv))) {
+    if ((st = am_dae_doubles(c, am_dae_child(ws, "float_array"), &w, &nw)) ||
+        (st = am_dae_ints(c, am_dae_child(vw, "vcount"), &vc, &nvc)) || (st = am_dae_ints(c, am_dae_child(vw, "v"), &v, &nv))) {
         free(w);
         free(vc);
         return st;
     }
     size_t npos = c->mesh_position_count[mi];
     if (nvc > npos) {
-        st = dae_fail(c, vw, "%zu weighted positions, the geometry has %zu", nvc, npos);
+        st = am_dae_fail(c, vw, "%zu weighted positions, the geometry has %zu", nvc, npos);
         goto done;
     }
     /* per position: [start, end) into pos_inf */
@@ -633,18 +633,18 @@ static am_status read_weights(dae_ctx *c, const xmlNode *vw, size_t mi, am_scene
             if (j == -1)
                 continue; /* a binding to the bind shape: ignored */
             if (j < 0 || (size_t)j >= skin->joint_count) {
-                st = dae_fail(c, vw, "position %zu: a weight on joint index %lld, outside the skin's %zu joints", p, j,
+                st = am_dae_fail(c, vw, "position %zu: a weight on joint index %lld, outside the skin's %zu joints", p, j,
                               skin->joint_count);
                 break;
             }
             if (wi_ < 0 || (size_t)wi_ >= nw) {
-                st = dae_fail(c, vw, "position %zu: weight index %lld outside the WEIGHT array (%zu values)", p, wi_,
+                st = am_dae_fail(c, vw, "position %zu: weight index %lld outside the WEIGHT array (%zu values)", p, wi_,
                               nw);
                 break;
             }
             float wt = (float)w[wi_];
             if (!isfinite(wt)) {
-                st = dae_fail(c, vw, "position %zu: weight %lld is not a number", p, wi_);
+                st = am_dae_fail(c, vw, "position %zu: weight %lld is not a number", p, wi_);
                 break;
             }
             if (wt < 0) {
@@ -675,7 +675,7 @@ static am_status read_weights(dae_ctx *c, const xmlNode *vw, size_t mi, am_scene
     for (size_t i = 0; i < m->vertex_count && !st; i++) {
         uint32_t p = m->source_position[i];
         if (p >= nvc)
-            st = dae_fail(c, vw, "position %u has no <vertex_weights> entry (%zu entries)", p, nvc);
+            st = am_dae_fail(c, vw, "position %u has no <vertex_weights> entry (%zu entries)", p, nvc);
         else
             used[p] = true;
     }
@@ -738,12 +738,12 @@ done:
     return st;
 }
 
-static am_status read_skin(dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin, size_t mi)
+static am_status read_skin(am_dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin, size_t mi)
 {
     am_scene *s = c->scene;
     am_scene_mesh *m = &s->meshes[mi];
     if (m->skin >= 0)
-        return dae_fail(c, ctrl, "geometry '%s' is skinned by a second controller (the uploader appends both joint "
+        return am_dae_fail(c, ctrl, "geometry '%s' is skinned by a second controller (the uploader appends both joint "
                                  "lists): not supported",
                         m->name);
     am_scene_skin *nk = realloc(s->skins, (s->skin_count + 1) * sizeof *nk);
@@ -753,39 +753,39 @@ static am_status read_skin(dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin,
     am_scene_skin *k = &s->skins[s->skin_count++];
     memset(k, 0, sizeof *k);
     k->skeleton_root = -1;
-    const char *nm = dae_attr(ctrl, "name");
-    const char *id = dae_attr(ctrl, "id");
+    const char *nm = am_dae_attr(ctrl, "name");
+    const char *id = am_dae_attr(ctrl, "id");
     k->name = am_strdup(id ? id : nm ? nm : "");
     if (!k->name)
         return am_fail_nomem(c->err, "skin name");
     m->skin = (int)s->skin_count - 1;
     am_status st;
     double v[16];
-    xmlNode *bsm = dae_child(skin, "bind_shape_matrix");
+    xmlNode *bsm = am_dae_child(skin, "bind_shape_matrix");
     if (bsm) {
-        if ((st = dae_fixed(c, bsm, v, 16)))
+        if ((st = am_dae_fixed(c, bsm, v, 16)))
             return st;
-        k->bind_shape = dae_ll_matrix(v);
+        k->bind_shape = am_dae_ll_matrix(v);
         if (!finite_mat(&k->bind_shape))
-            return dae_fail(c, bsm, "the bind shape matrix holds a value that is not a number");
+            return am_dae_fail(c, bsm, "the bind shape matrix holds a value that is not a number");
         am_mat4 inv;
         if (!am_mat4_inverse(&k->bind_shape, &inv))
-            return dae_fail(c, bsm, "the bind shape matrix is singular (it flattens the mesh)");
+            return am_dae_fail(c, bsm, "the bind shape matrix is singular (it flattens the mesh)");
     } else {
         k->bind_shape = am_mat4_identity();
         am_scene_note(s, "skin '%s': no <bind_shape_matrix> (the uploader then leaves it indeterminate): identity "
                          "assumed",
                       k->name);
     }
-    xmlNode *joints = dae_child(skin, "joints");
+    xmlNode *joints = am_dae_child(skin, "joints");
     xmlNode *ji = input_of(joints, "JOINT"), *ii = input_of(joints, "INV_BIND_MATRIX");
-    xmlNode *jsrc = ji ? dae_input_source(c, ji) : NULL;
+    xmlNode *jsrc = ji ? am_dae_input_source(c, ji) : NULL;
     if (!jsrc)
-        return dae_fail(c, joints ? joints : skin, "no JOINT input naming a <source>");
+        return am_dae_fail(c, joints ? joints : skin, "no JOINT input naming a <source>");
     if ((st = joint_names(c, jsrc, &k->joint_names, &k->joint_count)))
         return st;
     if (k->joint_count == 0)
-        return dae_fail(c, jsrc, "the skin names no joints");
+        return am_dae_fail(c, jsrc, "the skin names no joints");
     size_t nj = k->joint_count;
     k->joint_nodes = malloc(nj * sizeof *k->joint_nodes);
     k->inverse_binds = malloc(nj * sizeof *k->inverse_binds);
@@ -797,18 +797,18 @@ static am_status read_skin(dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin,
         k->joint_nodes[j] = -1;
         k->inverse_binds[j] = am_mat4_identity();
     }
-    xmlNode *isrc = ii ? dae_input_source(c, ii) : NULL;
-    xmlNode *fa = dae_child(isrc, "float_array");
+    xmlNode *isrc = ii ? am_dae_input_source(c, ii) : NULL;
+    xmlNode *fa = am_dae_child(isrc, "float_array");
     if (!fa)
-        return dae_fail(c, joints, "no INV_BIND_MATRIX input with a <float_array>");
+        return am_dae_fail(c, joints, "no INV_BIND_MATRIX input with a <float_array>");
     double *ib;
     size_t nib;
-    if ((st = dae_doubles(c, fa, &ib, &nib)))
+    if ((st = am_dae_doubles(c, fa, &ib, &nib)))
         return st;
     size_t mats = nib / 16;
     if (mats < nj) {
         free(ib);
-        return dae_fail(c, fa, "%zu inverse bind matrices for %zu joints (the uploader would pad with identities and "
+        return am_dae_fail(c, fa, "%zu inverse bind matrices for %zu joints (the uploader would pad with identities and "
                                "pull those joints onto their parents)",
                         mats, nj);
     }
@@ -817,61 +817,61 @@ static am_status read_skin(dae_ctx *c, const xmlNode *ctrl, const xmlNode *skin,
                       mats, nj);
     k->has_inverse_binds = true;
     for (size_t j = 0; j < nj && !st; j++) {
-        k->inverse_binds[j] = dae_ll_matrix(&ib[16 * j]);
+        k->inverse_binds[j] = am_dae_ll_matrix(&ib[16 * j]);
         if (!finite_mat(&k->inverse_binds[j]))
-            st = dae_fail(c, fa, "the inverse bind matrix of joint %zu '%s' holds a value that is not a number", j,
+            st = am_dae_fail(c, fa, "the inverse bind matrix of joint %zu '%s' holds a value that is not a number", j,
                           k->joint_names[j]);
     }
     free(ib);
     if (st)
         return st;
-    return read_weights(c, dae_child(skin, "vertex_weights"), mi, k);
+    return read_weights(c, am_dae_child(skin, "vertex_weights"), mi, k);
 }
 
 /* The skeleton root of a skin: the first <skeleton> of the instance_controller that
  * instances its controller, else none. */
-static int skin_root(dae_ctx *c, const xmlNode *ctrl)
+static int skin_root(am_dae_ctx *c, const xmlNode *ctrl)
 {
-    const char *id = dae_attr(ctrl, "id");
+    const char *id = am_dae_attr(ctrl, "id");
     for (size_t i = 0; id && i < c->scene->node_count; i++)
-        for (xmlNode *k = dae_child(c->node_xml[i], "instance_controller"); k; k = dae_next(k, "instance_controller")) {
-            const char *url = dae_attr(k, "url");
+        for (xmlNode *k = am_dae_child(c->node_xml[i], "instance_controller"); k; k = am_dae_next(k, "instance_controller")) {
+            const char *url = am_dae_attr(k, "url");
             if (!url || url[0] != '#' || strcmp(url + 1, id) != 0)
                 continue;
-            xmlNode *sk = dae_child(k, "skeleton");
+            xmlNode *sk = am_dae_child(k, "skeleton");
             char ref[512];
-            xmlNode *el = sk ? dae_find_id(c, dae_text_trim(sk, ref, sizeof ref)) : NULL;
-            return el ? dae_node_index(c, el) : -1;
+            xmlNode *el = sk ? am_dae_find_id(c, am_dae_text_trim(sk, ref, sizeof ref)) : NULL;
+            return el ? am_dae_node_index(c, el) : -1;
         }
     return -1;
 }
 
-am_status dae_read_skins(dae_ctx *c)
+am_status am_dae_read_skins(am_dae_ctx *c)
 {
     am_status st = AM_OK;
     /* Every controller is verified first (OpenFile aborts the whole load on one). */
-    for (xmlNode *lib = dae_child(c->root, "library_controllers"); lib && !st;
-         lib = dae_next(lib, "library_controllers"))
-        for (xmlNode *ctrl = dae_child(lib, "controller"); ctrl && !st; ctrl = dae_next(ctrl, "controller")) {
-            xmlNode *skin = dae_child(ctrl, "skin");
+    for (xmlNode *lib = am_dae_child(c->root, "library_controllers"); lib && !st;
+         lib = am_dae_next(lib, "library_controllers"))
+        for (xmlNode *ctrl = am_dae_child(lib, "controller"); ctrl && !st; ctrl = am_dae_next(ctrl, "controller")) {
+            xmlNode *skin = am_dae_child(ctrl, "skin");
             if (skin)
                 st = verify_controller(c, ctrl, skin);
         }
-    for (xmlNode *lib = dae_child(c->root, "library_controllers"); lib && !st;
-         lib = dae_next(lib, "library_controllers"))
-        for (xmlNode *ctrl = dae_child(lib, "controller"); ctrl && !st; ctrl = dae_next(ctrl, "controller")) {
-            xmlNode *skin = dae_child(ctrl, "skin");
+    for (xmlNode *lib = am_dae_child(c->root, "library_controllers"); lib && !st;
+         lib = am_dae_next(lib, "library_controllers"))
+        for (xmlNode *ctrl = am_dae_child(lib, "controller"); ctrl && !st; ctrl = am_dae_next(ctrl, "controller")) {
+            xmlNode *skin = am_dae_child(ctrl, "skin");
             if (!skin) {
                 am_scene_note(c->scene, "controller '%s' is not a <skin> (a morph?): ignored, as by the uploader",
-                              dae_attr(ctrl, "id") ? dae_attr(ctrl, "id") : "");
+                              am_dae_attr(ctrl, "id") ? am_dae_attr(ctrl, "id") : "");
                 continue;
             }
-            xmlNode *geom = dae_find_id(c, dae_attr(skin, "source"));
-            int mi = dae_is(geom, "geometry") ? mesh_of_geometry(c, geom) : -1;
+            xmlNode *geom = am_dae_find_id(c, am_dae_attr(skin, "source"));
+            int mi = am_dae_is(geom, "geometry") ? mesh_of_geometry(c, geom) : -1;
             if (mi < 0) {
                 am_scene_note(c->scene, "controller '%s': its source is not a mesh geometry: ignored, as by the "
                                         "uploader",
-                              dae_attr(ctrl, "id") ? dae_attr(ctrl, "id") : "");
+                              am_dae_attr(ctrl, "id") ? am_dae_attr(ctrl, "id") : "");
                 continue;
             }
             if ((st = read_skin(c, ctrl, skin, (size_t)mi)))
@@ -882,8 +882,8 @@ am_status dae_read_skins(dae_ctx *c)
         st = upload_positions(c);
     /* A skinned geometry also placed with <instance_geometry> is uploaded twice. */
     for (size_t i = 0; !st && i < c->scene->node_count; i++)
-        for (xmlNode *k = dae_child(c->node_xml[i], "instance_geometry"); k; k = dae_next(k, "instance_geometry")) {
-            xmlNode *geom = dae_find_id(c, dae_attr(k, "url"));
+        for (xmlNode *k = am_dae_child(c->node_xml[i], "instance_geometry"); k; k = am_dae_next(k, "instance_geometry")) {
+            xmlNode *geom = am_dae_find_id(c, am_dae_attr(k, "url"));
             int mi = geom ? mesh_of_geometry(c, geom) : -1;
             if (mi >= 0 && c->scene->meshes[mi].skin >= 0)
                 am_scene_note(c->scene, "geometry '%s' is skinned and also placed with <instance_geometry>: the "

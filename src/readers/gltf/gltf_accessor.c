@@ -98,7 +98,7 @@ typedef struct decode_job {
     uint32_t *u;
 } decode_job;
 
-static void store(decode_job *job, size_t at, const uint8_t *p, const gltf_accessor *a)
+static void store(decode_job *job, size_t at, const uint8_t *p, const am_gltf_accessor *a)
 {
     if (job->as_float)
         job->f[at] = (float)load_number(p, a->component_type, a->normalized);
@@ -108,49 +108,49 @@ static void store(decode_job *job, size_t at, const uint8_t *p, const gltf_acces
 
 /* Sparse substitution (3.6.2.3): `count` indices into the accessor, each replaced by the
  * next tightly packed element of the values view. */
-static am_status apply_sparse(gltf_ctx *c, json_t *sparse, const char *where, const gltf_accessor *a,
+static am_status apply_sparse(am_gltf_ctx *c, json_t *sparse, const char *where, const am_gltf_accessor *a,
                               const size_t *offsets, size_t elem_size, decode_job *job)
 {
     char w[96];
     snprintf(w, sizeof w, "%s.sparse", where);
     size_t count;
-    am_status st = gltf_get_size(c, sparse, "count", 0, a->count, w, &count);
+    am_status st = am_gltf_get_size(c, sparse, "count", 0, a->count, w, &count);
     if (st)
         return st;
     if (count == 0)
-        return gltf_fail(c, "%s: count is missing or 0", w);
+        return am_gltf_fail(c, "%s: count is missing or 0", w);
     json_t *ji = json_object_get(sparse, "indices"), *jv = json_object_get(sparse, "values");
     if (!json_is_object(ji) || !json_is_object(jv))
-        return gltf_fail(c, "%s: 'indices' and 'values' are required objects", w);
+        return am_gltf_fail(c, "%s: 'indices' and 'values' are required objects", w);
     int iview, vview;
     size_t ioff, voff, istride, vstride, isize, vsize;
     const uint8_t *idata, *vdata;
-    size_t views = gltf_count(c, "bufferViews");
+    size_t views = am_gltf_count(c, "bufferViews");
     char wi[112], wv[112];
     snprintf(wi, sizeof wi, "%s.indices", w);
     snprintf(wv, sizeof wv, "%s.values", w);
-    if ((st = gltf_get_index(c, ji, "bufferView", views, "bufferViews", true, wi, &iview)) ||
-        (st = gltf_get_index(c, jv, "bufferView", views, "bufferViews", true, wv, &vview)) ||
-        (st = gltf_get_size(c, ji, "byteOffset", 0, SIZE_MAX / 4, wi, &ioff)) ||
-        (st = gltf_get_size(c, jv, "byteOffset", 0, SIZE_MAX / 4, wv, &voff)) ||
-        (st = gltf_view_bytes(c, (size_t)iview, wi, &idata, &isize, &istride)) ||
-        (st = gltf_view_bytes(c, (size_t)vview, wv, &vdata, &vsize, &vstride)))
+    if ((st = am_gltf_get_index(c, ji, "bufferView", views, "bufferViews", true, wi, &iview)) ||
+        (st = am_gltf_get_index(c, jv, "bufferView", views, "bufferViews", true, wv, &vview)) ||
+        (st = am_gltf_get_size(c, ji, "byteOffset", 0, SIZE_MAX / 4, wi, &ioff)) ||
+        (st = am_gltf_get_size(c, jv, "byteOffset", 0, SIZE_MAX / 4, wv, &voff)) ||
+        (st = am_gltf_view_bytes(c, (size_t)iview, wi, &idata, &isize, &istride)) ||
+        (st = am_gltf_view_bytes(c, (size_t)vview, wv, &vdata, &vsize, &vstride)))
         return st;
     json_t *jt = json_object_get(ji, "componentType");
     int itype = json_is_integer(jt) ? (int)json_integer_value(jt) : 0;
     if (itype != GLTF_UNSIGNED_BYTE && itype != GLTF_UNSIGNED_SHORT && itype != GLTF_UNSIGNED_INT)
-        return gltf_fail(c, "%s.componentType: must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT", wi);
+        return am_gltf_fail(c, "%s.componentType: must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT", wi);
     size_t icsize = component_size(itype);
     if (ioff > isize || count > (isize - ioff) / icsize)
-        return gltf_fail(c, "%s: byteOffset %zu + %zu indices x %zu bytes is past the end of bufferViews[%d] (%zu bytes)",
+        return am_gltf_fail(c, "%s: byteOffset %zu + %zu indices x %zu bytes is past the end of bufferViews[%d] (%zu bytes)",
                          wi, ioff, count, icsize, iview, isize);
     if (voff > vsize || count > (vsize - voff) / elem_size)
-        return gltf_fail(c, "%s: byteOffset %zu + %zu values x %zu bytes is past the end of bufferViews[%d] (%zu bytes)",
+        return am_gltf_fail(c, "%s: byteOffset %zu + %zu values x %zu bytes is past the end of bufferViews[%d] (%zu bytes)",
                          wv, voff, count, elem_size, vview, vsize);
     for (size_t k = 0; k < count; k++) {
         uint32_t target = load_uint(idata + ioff + k * icsize, itype);
         if (target >= a->count)
-            return gltf_fail(c, "%s: index %u (entry %zu) is out of range: the accessor has %zu elements", wi, target,
+            return am_gltf_fail(c, "%s: index %u (entry %zu) is out of range: the accessor has %zu elements", wi, target,
                              k, a->count);
         const uint8_t *src = vdata + voff + k * elem_size;
         for (size_t j = 0; j < a->comps; j++)
@@ -159,54 +159,54 @@ static am_status apply_sparse(gltf_ctx *c, json_t *sparse, const char *where, co
     return AM_OK;
 }
 
-static am_status decode(gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
-                        gltf_accessor *a, decode_job *job)
+static am_status decode(am_gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
+                        am_gltf_accessor *a, decode_job *job)
 {
     memset(a, 0, sizeof *a);
     char where[96];
     snprintf(where, sizeof where, "accessors[%zu] (%s)", index, what);
-    json_t *obj = json_array_get(gltf_array(c, "accessors"), index);
+    json_t *obj = json_array_get(am_gltf_array(c, "accessors"), index);
     if (!json_is_object(obj))
-        return gltf_fail(c, "%s: not an accessor object", where);
+        return am_gltf_fail(c, "%s: not an accessor object", where);
     json_t *jc = json_object_get(obj, "componentType");
     a->component_type = json_is_integer(jc) ? (int)json_integer_value(jc) : 0;
     size_t csize = component_size(a->component_type);
     if (!csize)
-        return gltf_fail(c, "%s: componentType is missing or not a glTF component type", where);
-    const char *type_name = gltf_get_string(obj, "type");
+        return am_gltf_fail(c, "%s: componentType is missing or not a glTF component type", where);
+    const char *type_name = am_gltf_get_string(obj, "type");
     const elem_type *t = NULL;
     for (size_t i = 0; i < sizeof elem_types / sizeof elem_types[0]; i++)
         if (strcmp(type_name, elem_types[i].name) == 0)
             t = &elem_types[i];
     if (!t)
-        return gltf_fail(c, "%s: type '%s' is not SCALAR, VECn or MATn", where, type_name);
+        return am_gltf_fail(c, "%s: type '%s' is not SCALAR, VECn or MATn", where, type_name);
     json_t *jn = json_object_get(obj, "normalized");
     if (jn && !json_is_boolean(jn))
-        return gltf_fail(c, "%s: normalized is not a boolean", where);
+        return am_gltf_fail(c, "%s: normalized is not a boolean", where);
     a->normalized = json_is_true(jn);
     if (a->normalized && (a->component_type == GLTF_FLOAT || a->component_type == GLTF_UNSIGNED_INT))
-        return gltf_fail(c, "%s: normalized is only for BYTE/SHORT components, not %s", where,
+        return am_gltf_fail(c, "%s: normalized is only for BYTE/SHORT components, not %s", where,
                          component_name(a->component_type));
     if (!(t->mask & types) || !(GLTF_C(a->component_type) & comp_types) || (!job->as_float && a->normalized))
-        return gltf_fail(c, "%s: %s%s of %s is not accepted here", where, a->normalized ? "normalized " : "", t->name,
+        return am_gltf_fail(c, "%s: %s%s of %s is not accepted here", where, a->normalized ? "normalized " : "", t->name,
                          component_name(a->component_type));
     a->comps = t->cols * t->rows;
-    am_status st = gltf_get_size(c, obj, "count", 0, AM_GLTF_MAX_ACCESSOR_COUNT, where, &a->count);
+    am_status st = am_gltf_get_size(c, obj, "count", 0, AM_GLTF_MAX_ACCESSOR_COUNT, where, &a->count);
     if (st)
         return st;
     if (a->count == 0)
-        return gltf_fail(c, "%s: count is missing or 0", where);
+        return am_gltf_fail(c, "%s: count is missing or 0", where);
     size_t total = a->count * a->comps;
     if (total > AM_GLTF_MAX_DECODED_COMPONENTS - c->decoded_components)
-        return gltf_fail(c, "%s: decoding it would exceed the limit of %zu values decoded per file", where,
+        return am_gltf_fail(c, "%s: decoding it would exceed the limit of %zu values decoded per file", where,
                          AM_GLTF_MAX_DECODED_COMPONENTS);
     c->decoded_components += total;
     size_t offsets[16];
     size_t elem_size = element_layout(t, csize, offsets);
     int view;
     size_t offset;
-    if ((st = gltf_get_index(c, obj, "bufferView", gltf_count(c, "bufferViews"), "bufferViews", false, where, &view)) ||
-        (st = gltf_get_size(c, obj, "byteOffset", 0, SIZE_MAX / 4, where, &offset)))
+    if ((st = am_gltf_get_index(c, obj, "bufferView", am_gltf_count(c, "bufferViews"), "bufferViews", false, where, &view)) ||
+        (st = am_gltf_get_size(c, obj, "byteOffset", 0, SIZE_MAX / 4, where, &offset)))
         return st;
     /* calloc: an accessor without a bufferView is zeros (then sparse values, if any). */
     void *mem = calloc(total, job->as_float ? sizeof(float) : sizeof(uint32_t));
@@ -219,19 +219,19 @@ static am_status decode(gltf_ctx *c, size_t index, const char *what, unsigned ty
     if (view >= 0) {
         const uint8_t *data;
         size_t size, stride;
-        if ((st = gltf_view_bytes(c, (size_t)view, where, &data, &size, &stride)))
+        if ((st = am_gltf_view_bytes(c, (size_t)view, where, &data, &size, &stride)))
             goto fail;
         if (stride == 0)
             stride = elem_size;
         if (stride < elem_size) {
-            st = gltf_fail(c, "%s: bufferViews[%d].byteStride %zu is smaller than the %zu-byte element", where, view,
+            st = am_gltf_fail(c, "%s: bufferViews[%d].byteStride %zu is smaller than the %zu-byte element", where, view,
                            stride, elem_size);
             goto fail;
         }
         /* byteOffset + stride * (count - 1) + element size <= byteLength */
         if (offset > size || (a->count - 1) > (size - offset) / stride ||
             elem_size > size - offset - stride * (a->count - 1)) {
-            st = gltf_fail(c,
+            st = am_gltf_fail(c,
                            "%s: byteOffset %zu + byteStride %zu x (count %zu - 1) + element %zu bytes is past the end "
                            "of bufferViews[%d] (%zu bytes)",
                            where, offset, stride, a->count, elem_size, view, size);
@@ -243,13 +243,13 @@ static am_status decode(gltf_ctx *c, size_t index, const char *what, unsigned ty
                 store(job, i * a->comps + j, e + offsets[j], a);
         }
     } else if (json_object_get(obj, "byteOffset") && offset) {
-        st = gltf_fail(c, "%s: byteOffset without a bufferView", where);
+        st = am_gltf_fail(c, "%s: byteOffset without a bufferView", where);
         goto fail;
     }
     json_t *sparse = json_object_get(obj, "sparse");
     if (sparse) {
         if (!json_is_object(sparse)) {
-            st = gltf_fail(c, "%s: sparse is not an object", where);
+            st = am_gltf_fail(c, "%s: sparse is not an object", where);
             goto fail;
         }
         if ((st = apply_sparse(c, sparse, where, a, offsets, elem_size, job)))
@@ -263,8 +263,8 @@ fail:
     return st;
 }
 
-am_status gltf_read_floats(gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
-                           gltf_accessor *info, float **out)
+am_status am_gltf_read_floats(am_gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
+                           am_gltf_accessor *info, float **out)
 {
     decode_job job = {true, NULL, NULL};
     am_status st = decode(c, index, what, types, comp_types, info, &job);
@@ -272,8 +272,8 @@ am_status gltf_read_floats(gltf_ctx *c, size_t index, const char *what, unsigned
     return st;
 }
 
-am_status gltf_read_uints(gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
-                          gltf_accessor *info, uint32_t **out)
+am_status am_gltf_read_uints(am_gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
+                          am_gltf_accessor *info, uint32_t **out)
 {
     decode_job job = {false, NULL, NULL};
     am_status st = decode(c, index, what, types, comp_types & GLTF_C_UINTS, info, &job);
@@ -281,15 +281,15 @@ am_status gltf_read_uints(gltf_ctx *c, size_t index, const char *what, unsigned 
     return st;
 }
 
-am_status gltf_accessor_count(gltf_ctx *c, size_t index, const char *what, size_t *count)
+am_status am_gltf_accessor_count(am_gltf_ctx *c, size_t index, const char *what, size_t *count)
 {
-    json_t *obj = json_array_get(gltf_array(c, "accessors"), index);
+    json_t *obj = json_array_get(am_gltf_array(c, "accessors"), index);
     char where[96];
     snprintf(where, sizeof where, "accessors[%zu] (%s)", index, what);
     if (!json_is_object(obj))
-        return gltf_fail(c, "%s: not an accessor object", where);
-    am_status st = gltf_get_size(c, obj, "count", 0, AM_GLTF_MAX_ACCESSOR_COUNT, where, count);
+        return am_gltf_fail(c, "%s: not an accessor object", where);
+    am_status st = am_gltf_get_size(c, obj, "count", 0, AM_GLTF_MAX_ACCESSOR_COUNT, where, count);
     if (!st && *count == 0)
-        st = gltf_fail(c, "%s: count is missing or 0", where);
+        st = am_gltf_fail(c, "%s: count is missing or 0", where);
     return st;
 }

@@ -36,14 +36,14 @@ enum {
      GLTF_C(GLTF_UNSIGNED_INT) | GLTF_C(GLTF_FLOAT))
 #define GLTF_C_UINTS (GLTF_C(GLTF_UNSIGNED_BYTE) | GLTF_C(GLTF_UNSIGNED_SHORT) | GLTF_C(GLTF_UNSIGNED_INT))
 
-typedef struct gltf_buffer {
+typedef struct am_gltf_buffer {
     bool loaded;
     uint8_t *owned;      /* decoded data: URI or external file; NULL for the GLB BIN chunk */
     const uint8_t *data;
     size_t size;         /* the buffer's byteLength (checked <= the bytes it has) */
-} gltf_buffer;
+} am_gltf_buffer;
 
-typedef struct gltf_ctx {
+typedef struct am_gltf_ctx {
     const char *source;
     const char *base_dir;
     am_error *err;
@@ -52,73 +52,73 @@ typedef struct gltf_ctx {
     bool glb;
     const uint8_t *bin;  /* the GLB BIN chunk, NULL when none */
     size_t bin_size;
-    gltf_buffer *buffers;
+    am_gltf_buffer *buffers;
     size_t buffer_count;
     size_t buffer_bytes;         /* loaded so far (AM_GLTF_MAX_TOTAL_BUFFER_BYTES) */
     size_t decoded_components;   /* decoded so far (AM_GLTF_MAX_DECODED_COMPONENTS) */
     size_t node_count;           /* glTF nodes */
     int *node_map;               /* glTF node -> scene node, -1 when not in the scene */
-} gltf_ctx;
+} am_gltf_ctx;
 
 /* What an accessor holds (filled by the readers below). */
-typedef struct gltf_accessor {
+typedef struct am_gltf_accessor {
     size_t count;
     size_t comps;        /* components per element: 1 (SCALAR) .. 16 (MAT4) */
     int component_type;
     bool normalized;
-} gltf_accessor;
+} am_gltf_accessor;
 
 /* Fail with "element: message" in msg and the file in `where` (printf-style). */
-#define gltf_fail(c, ...) am_fail_where((c)->err, AM_ERR_INVALID, (c)->source, __VA_ARGS__)
+#define am_gltf_fail(c, ...) am_fail_where((c)->err, AM_ERR_INVALID, (c)->source, __VA_ARGS__)
 /* Name the element on an error that rose from a lower layer (file_ref, base64, ...). */
-am_status gltf_wrap(gltf_ctx *c, am_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+am_status am_gltf_wrap(am_gltf_ctx *c, am_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* JSON helpers. `where` names the object for messages ("meshes[0].primitives[1]"). */
-json_t *gltf_array(gltf_ctx *c, const char *key);      /* a top-level array, NULL when absent */
-size_t gltf_count(gltf_ctx *c, const char *key);       /* its length, 0 when absent */
+json_t *am_gltf_array(am_gltf_ctx *c, const char *key);      /* a top-level array, NULL when absent */
+size_t am_gltf_count(am_gltf_ctx *c, const char *key);       /* its length, 0 when absent */
 /* An optional index into an array of `limit` items: *out = -1 when absent. */
-am_status gltf_get_index(gltf_ctx *c, json_t *obj, const char *key, size_t limit, const char *limit_name,
+am_status am_gltf_get_index(am_gltf_ctx *c, json_t *obj, const char *key, size_t limit, const char *limit_name,
                          bool required, const char *where, int *out);
 /* An optional non-negative integer (default `def`), at most `max`. */
-am_status gltf_get_size(gltf_ctx *c, json_t *obj, const char *key, size_t def, size_t max, const char *where,
+am_status am_gltf_get_size(am_gltf_ctx *c, json_t *obj, const char *key, size_t def, size_t max, const char *where,
                         size_t *out);
 /* An optional array of exactly n numbers (default kept in out). */
-am_status gltf_get_numbers(gltf_ctx *c, json_t *obj, const char *key, size_t n, const char *where, double *out);
+am_status am_gltf_get_numbers(am_gltf_ctx *c, json_t *obj, const char *key, size_t n, const char *where, double *out);
 /* An optional string ("" when absent; never NULL). */
-const char *gltf_get_string(json_t *obj, const char *key);
+const char *am_gltf_get_string(json_t *obj, const char *key);
 /* A malloc'd copy (NULL -> nomem error). */
-am_status gltf_strdup(gltf_ctx *c, const char *s, char **out);
+am_status am_gltf_strdup(am_gltf_ctx *c, const char *s, char **out);
 
 /* One scene item (item_size bytes, zeroed) per element of the top-level array `key`,
  * each filled by `read`; *count set before the first read (am_scene_free then frees a
  * partly read list). Nothing allocated when the array is absent or empty. */
-typedef am_status (*gltf_item_fn)(gltf_ctx *c, size_t index, json_t *obj, void *item);
-am_status gltf_read_list(gltf_ctx *c, const char *key, size_t item_size, void **items, size_t *count,
-                         gltf_item_fn read);
+typedef am_status (*am_gltf_item_fn)(am_gltf_ctx *c, size_t index, json_t *obj, void *item);
+am_status am_gltf_read_list(am_gltf_ctx *c, const char *key, size_t item_size, void **items, size_t *count,
+                         am_gltf_item_fn read);
 
-/* Buffers and views (gltf_buffers.c). */
-am_status gltf_view_bytes(gltf_ctx *c, size_t view, const char *what, const uint8_t **data, size_t *size,
+/* Buffers and views (am_gltf_buffers.c). */
+am_status am_gltf_view_bytes(am_gltf_ctx *c, size_t view, const char *what, const uint8_t **data, size_t *size,
                           size_t *stride);
 /* A `data:` URI's bytes (base64 only); *mime (may be NULL) gets its media type. */
-am_status gltf_data_uri(gltf_ctx *c, const char *uri, const char *what, size_t max_bytes, uint8_t **out,
+am_status am_gltf_data_uri(am_gltf_ctx *c, const char *uri, const char *what, size_t max_bytes, uint8_t **out,
                         size_t *size, char *mime, size_t mime_size);
-void gltf_buffers_free(gltf_ctx *c);
+void am_gltf_buffers_free(am_gltf_ctx *c);
 
-/* Accessors (gltf_accessor.c): decode accessor `index` into a malloc'd array of
+/* Accessors (am_gltf_accessor.c): decode accessor `index` into a malloc'd array of
  * count * comps values. `what` names the use ("POSITION of meshes[0].primitives[1]").
  * Floats get `normalized` applied; uints accept only non-normalized integer types. */
-am_status gltf_read_floats(gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
-                           gltf_accessor *info, float **out);
-am_status gltf_read_uints(gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
-                          gltf_accessor *info, uint32_t **out);
+am_status am_gltf_read_floats(am_gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
+                           am_gltf_accessor *info, float **out);
+am_status am_gltf_read_uints(am_gltf_ctx *c, size_t index, const char *what, unsigned types, unsigned comp_types,
+                          am_gltf_accessor *info, uint32_t **out);
 /* The element count of accessor `index` without decoding it. */
-am_status gltf_accessor_count(gltf_ctx *c, size_t index, const char *what, size_t *count);
+am_status am_gltf_accessor_count(am_gltf_ctx *c, size_t index, const char *what, size_t *count);
 
-/* The parts, in the order gltf_read.c calls them. */
-am_status gltf_read_nodes(gltf_ctx *c);     /* scene selection, node order, transforms */
-am_status gltf_read_materials(gltf_ctx *c);
-am_status gltf_read_skins(gltf_ctx *c);
-am_status gltf_read_meshes(gltf_ctx *c);    /* one scene mesh per mesh instance */
-am_status gltf_read_animations(gltf_ctx *c);
+/* The parts, in the order am_gltf_read.c calls them. */
+am_status am_gltf_read_nodes(am_gltf_ctx *c);     /* scene selection, node order, transforms */
+am_status am_gltf_read_materials(am_gltf_ctx *c);
+am_status am_gltf_read_skins(am_gltf_ctx *c);
+am_status am_gltf_read_meshes(am_gltf_ctx *c);    /* one scene mesh per mesh instance */
+am_status am_gltf_read_animations(am_gltf_ctx *c);
 
 #endif

@@ -10,15 +10,15 @@
 #include "texture/texture.h"
 
 /* The image's type from its bytes; anything but PNG/JPEG is refused naming the image. */
-static am_status check_image_bytes(gltf_ctx *c, const uint8_t *d, size_t n, const char *what, const char *declared,
+static am_status check_image_bytes(am_gltf_ctx *c, const uint8_t *d, size_t n, const char *what, const char *declared,
                                    am_scene_material *m)
 {
     const char *kind;
     am_image_type t = am_image_sniff(d, n, &kind);
     if (t == AM_IMAGE_OTHER)
-        return gltf_fail(c, "%s: a %s image: only PNG and JPEG textures are read (convert it to PNG)", what, kind);
+        return am_gltf_fail(c, "%s: a %s image: only PNG and JPEG textures are read (convert it to PNG)", what, kind);
     if (t != AM_IMAGE_PNG && t != AM_IMAGE_JPEG)
-        return gltf_fail(c, "%s: not a PNG or JPEG image (unrecognised bytes): only PNG and JPEG textures are read",
+        return am_gltf_fail(c, "%s: not a PNG or JPEG image (unrecognised bytes): only PNG and JPEG textures are read",
                          what);
     if (!am_string_set(&m->image_mime, am_image_mime(t)))
         return am_fail_nomem(c->err, "texture type");
@@ -27,10 +27,10 @@ static am_status check_image_bytes(gltf_ctx *c, const uint8_t *d, size_t n, cons
     return AM_OK;
 }
 
-static am_status copy_bytes(gltf_ctx *c, const uint8_t *d, size_t n, const char *what, am_scene_material *m)
+static am_status copy_bytes(am_gltf_ctx *c, const uint8_t *d, size_t n, const char *what, am_scene_material *m)
 {
     if (n > AM_GLTF_MAX_IMAGE_BYTES)
-        return gltf_fail(c, "%s: %zu bytes is over the %zu MiB image limit", what, n, AM_GLTF_MAX_IMAGE_BYTES >> 20);
+        return am_gltf_fail(c, "%s: %zu bytes is over the %zu MiB image limit", what, n, AM_GLTF_MAX_IMAGE_BYTES >> 20);
     m->image_data = malloc(n ? n : 1);
     if (!m->image_data)
         return am_fail_nomem(c->err, what);
@@ -39,36 +39,36 @@ static am_status copy_bytes(gltf_ctx *c, const uint8_t *d, size_t n, const char 
     return AM_OK;
 }
 
-static am_status read_image(gltf_ctx *c, size_t image, am_scene_material *m)
+static am_status read_image(am_gltf_ctx *c, size_t image, am_scene_material *m)
 {
     char what[64];
-    json_t *obj = json_array_get(gltf_array(c, "images"), image);
-    const char *name = gltf_get_string(obj, "name");
+    json_t *obj = json_array_get(am_gltf_array(c, "images"), image);
+    const char *name = am_gltf_get_string(obj, "name");
     snprintf(what, sizeof what, "images[%zu]%s%.30s%s", image, name[0] ? " '" : "", name, name[0] ? "'" : "");
     if (!json_is_object(obj))
-        return gltf_fail(c, "%s: not an object", what);
-    const char *declared = gltf_get_string(obj, "mimeType");
+        return am_gltf_fail(c, "%s: not an object", what);
+    const char *declared = am_gltf_get_string(obj, "mimeType");
     int view;
-    am_status st = gltf_get_index(c, obj, "bufferView", gltf_count(c, "bufferViews"), "bufferViews", false, what, &view);
+    am_status st = am_gltf_get_index(c, obj, "bufferView", am_gltf_count(c, "bufferViews"), "bufferViews", false, what, &view);
     if (st)
         return st;
     json_t *juri = json_object_get(obj, "uri");
     if (view >= 0) {
         const uint8_t *d;
         size_t n, stride;
-        if ((st = gltf_view_bytes(c, (size_t)view, what, &d, &n, &stride)) ||
+        if ((st = am_gltf_view_bytes(c, (size_t)view, what, &d, &n, &stride)) ||
             (st = check_image_bytes(c, d, n, what, declared, m)))
             return st;
         return copy_bytes(c, d, n, what, m);
     }
     const char *uri = json_string_value(juri);
     if (!uri)
-        return gltf_fail(c, "%s: neither a uri nor a bufferView", what);
+        return am_gltf_fail(c, "%s: neither a uri nor a bufferView", what);
     if (strncmp(uri, "data:", 5) == 0) {
         uint8_t *d;
         size_t n;
         char mime[64];
-        if ((st = gltf_data_uri(c, uri, what, AM_GLTF_MAX_IMAGE_BYTES, &d, &n, mime, sizeof mime)))
+        if ((st = am_gltf_data_uri(c, uri, what, AM_GLTF_MAX_IMAGE_BYTES, &d, &n, mime, sizeof mime)))
             return st;
         st = check_image_bytes(c, d, n, what, declared[0] ? declared : mime, m);
         if (st) {
@@ -83,14 +83,14 @@ static am_status read_image(gltf_ctx *c, size_t image, am_scene_material *m)
      * pipeline decodes it). */
     char *path;
     if ((st = am_file_ref_resolve(c->base_dir, uri, true, &path, c->err)))
-        return gltf_wrap(c, st, "%s", what);
+        return am_gltf_wrap(c, st, "%s", what);
     uint8_t head[16] = {0};
     size_t got = 0;
     am_error why;
     if (am_read_file_head(path, head, sizeof head, &got, NULL, &why)) {
         free(path);
         am_fail(c->err, AM_ERR_IO, "cannot open the image '%.80s': %s", uri, why.msg);
-        return gltf_wrap(c, AM_ERR_IO, "%s", what);
+        return am_gltf_wrap(c, AM_ERR_IO, "%s", what);
     }
     char named[112];
     snprintf(named, sizeof named, "%s ('%.40s')", what, uri);
@@ -102,14 +102,14 @@ static am_status read_image(gltf_ctx *c, size_t image, am_scene_material *m)
     return AM_OK;
 }
 
-static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, void *item)
+static am_status read_material(am_gltf_ctx *c, size_t index, json_t *obj, void *item)
 {
     am_scene_material *m = item;
     char where[40];
     snprintf(where, sizeof where, "materials[%zu]", index);
     for (int k = 0; k < 4; k++)
         m->base_color[k] = 1.0;
-    am_status st = gltf_strdup(c, gltf_get_string(obj, "name"), &m->name);
+    am_status st = am_gltf_strdup(c, am_gltf_get_string(obj, "name"), &m->name);
     if (st)
         return st;
     json_t *pbr = json_object_get(obj, "pbrMetallicRoughness");
@@ -117,7 +117,7 @@ static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, void *ite
         return AM_OK;
     char wp[64];
     snprintf(wp, sizeof wp, "%s.pbrMetallicRoughness", where);
-    if ((st = gltf_get_numbers(c, pbr, "baseColorFactor", 4, wp, m->base_color)))
+    if ((st = am_gltf_get_numbers(c, pbr, "baseColorFactor", 4, wp, m->base_color)))
         return st;
     json_t *tex = json_object_get(pbr, "baseColorTexture");
     if (!tex)
@@ -125,10 +125,10 @@ static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, void *ite
     char wt[96];
     snprintf(wt, sizeof wt, "%s.baseColorTexture", wp);
     int ti, image;
-    if ((st = gltf_get_index(c, tex, "index", gltf_count(c, "textures"), "textures", true, wt, &ti)))
+    if ((st = am_gltf_get_index(c, tex, "index", am_gltf_count(c, "textures"), "textures", true, wt, &ti)))
         return st;
     size_t texcoord;
-    if ((st = gltf_get_size(c, tex, "texCoord", 0, 64, wt, &texcoord)))
+    if ((st = am_gltf_get_size(c, tex, "texCoord", 0, 64, wt, &texcoord)))
         return st;
     if (texcoord != 0)
         am_scene_note(c->scene, "%s uses TEXCOORD_%zu: only TEXCOORD_0 is read", wt, texcoord);
@@ -136,17 +136,17 @@ static am_status read_material(gltf_ctx *c, size_t index, json_t *obj, void *ite
         am_scene_note(c->scene, "%s: KHR_texture_transform ignored (the UVs are used as stored)", wt);
     char wtex[32];
     snprintf(wtex, sizeof wtex, "textures[%d]", ti);
-    json_t *texture = json_array_get(gltf_array(c, "textures"), (size_t)ti);
-    if ((st = gltf_get_index(c, texture, "source", gltf_count(c, "images"), "images", false, wtex, &image)))
+    json_t *texture = json_array_get(am_gltf_array(c, "textures"), (size_t)ti);
+    if ((st = am_gltf_get_index(c, texture, "source", am_gltf_count(c, "images"), "images", false, wtex, &image)))
         return st;
     if (image < 0)
-        return gltf_fail(c, "%s (of %s): no PNG/JPEG 'source' image (an extension-only texture such as KTX2 or "
+        return am_gltf_fail(c, "%s (of %s): no PNG/JPEG 'source' image (an extension-only texture such as KTX2 or "
                          "WebP is not read)", wtex, where);
     return read_image(c, (size_t)image, m);
 }
 
-am_status gltf_read_materials(gltf_ctx *c)
+am_status am_gltf_read_materials(am_gltf_ctx *c)
 {
-    return gltf_read_list(c, "materials", sizeof(am_scene_material), (void **)&c->scene->materials,
+    return am_gltf_read_list(c, "materials", sizeof(am_scene_material), (void **)&c->scene->materials,
                           &c->scene->material_count, read_material);
 }

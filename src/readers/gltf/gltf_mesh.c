@@ -13,7 +13,7 @@
 enum { MODE_POINTS = 0, MODE_LINES, MODE_LINE_LOOP, MODE_LINE_STRIP, MODE_TRIANGLES, MODE_STRIP, MODE_FAN };
 
 typedef struct mesh_build {
-    gltf_ctx *c;
+    am_gltf_ctx *c;
     am_scene_mesh *m;
     const am_scene_skin *skin; /* NULL when the instance is not skinned */
     size_t influence_cap;
@@ -27,13 +27,13 @@ static int attribute(json_t *attrs, const char *name)
 }
 
 /* The index of an attribute as an accessor index, refusing a bad value. */
-static am_status attribute_index(gltf_ctx *c, json_t *attrs, const char *name, const char *where, int *out)
+static am_status attribute_index(am_gltf_ctx *c, json_t *attrs, const char *name, const char *where, int *out)
 {
-    return gltf_get_index(c, attrs, name, gltf_count(c, "accessors"), "accessors", false, where, out);
+    return am_gltf_get_index(c, attrs, name, am_gltf_count(c, "accessors"), "accessors", false, where, out);
 }
 
 /* Highest n with JOINTS_n or WEIGHTS_n, + 1 (0 when none). */
-static am_status weight_sets(gltf_ctx *c, json_t *attrs, const char *where, size_t *sets)
+static am_status weight_sets(am_gltf_ctx *c, json_t *attrs, const char *where, size_t *sets)
 {
     *sets = 0;
     const char *key;
@@ -48,7 +48,7 @@ static am_status weight_sets(gltf_ctx *c, json_t *attrs, const char *where, size
         if (*end || digits[0] == '-' || digits[0] == '+')
             continue;
         if (n >= MAX_WEIGHT_SETS)
-            return gltf_fail(c, "%s.attributes.%s: more than %d JOINTS/WEIGHTS sets", where, key, MAX_WEIGHT_SETS);
+            return am_gltf_fail(c, "%s.attributes.%s: more than %d JOINTS/WEIGHTS sets", where, key, MAX_WEIGHT_SETS);
         if (n + 1 > *sets)
             *sets = n + 1;
     }
@@ -72,7 +72,7 @@ static am_status push_influence(mesh_build *b, uint32_t joint, float weight)
 /* The influences of `count` vertices of one primitive, starting at scene vertex `base`. */
 static am_status read_weights(mesh_build *b, json_t *attrs, const char *where, size_t base, size_t count)
 {
-    gltf_ctx *c = b->c;
+    am_gltf_ctx *c = b->c;
     size_t sets;
     am_status st = weight_sets(c, attrs, where, &sets);
     if (st)
@@ -87,22 +87,22 @@ static am_status read_weights(mesh_build *b, json_t *attrs, const char *where, s
         if ((st = attribute_index(c, attrs, jn, where, &ja)) || (st = attribute_index(c, attrs, wn, where, &wa)))
             break;
         if (ja < 0 || wa < 0) {
-            st = gltf_fail(c, "%s: %s without %s", where, ja < 0 ? wn : jn, ja < 0 ? jn : wn);
+            st = am_gltf_fail(c, "%s: %s without %s", where, ja < 0 ? wn : jn, ja < 0 ? jn : wn);
             break;
         }
         snprintf(what[0], sizeof what[0], "%s of %s", jn, where);
         snprintf(what[1], sizeof what[1], "%s of %s", wn, where);
-        gltf_accessor aj, aw;
-        if ((st = gltf_read_uints(c, (size_t)ja, what[0], GLTF_VEC4,
+        am_gltf_accessor aj, aw;
+        if ((st = am_gltf_read_uints(c, (size_t)ja, what[0], GLTF_VEC4,
                                   GLTF_C(GLTF_UNSIGNED_BYTE) | GLTF_C(GLTF_UNSIGNED_SHORT), &aj, &joints[s])) ||
-            (st = gltf_read_floats(c, (size_t)wa, what[1], GLTF_VEC4,
+            (st = am_gltf_read_floats(c, (size_t)wa, what[1], GLTF_VEC4,
                                    GLTF_C(GLTF_FLOAT) | GLTF_C(GLTF_UNSIGNED_BYTE) | GLTF_C(GLTF_UNSIGNED_SHORT), &aw,
                                    &weights[s])))
             break;
         if (aw.component_type != GLTF_FLOAT && !aw.normalized)
-            st = gltf_fail(c, "accessors[%d] (%s): integer weights must be normalized", wa, what[1]);
+            st = am_gltf_fail(c, "accessors[%d] (%s): integer weights must be normalized", wa, what[1]);
         else if (aj.count != count || aw.count != count)
-            st = gltf_fail(c, "%s: %s has %zu and %s %zu elements for %zu vertices", where, jn, aj.count, wn, aw.count,
+            st = am_gltf_fail(c, "%s: %s has %zu and %s %zu elements for %zu vertices", where, jn, aj.count, wn, aw.count,
                            count);
     }
     for (size_t v = 0; v < count && !st; v++) {
@@ -112,14 +112,14 @@ static am_status read_weights(mesh_build *b, json_t *attrs, const char *where, s
                 uint32_t j = joints[s][4 * v + k];
                 float w = weights[s][4 * v + k];
                 if (!isfinite(w) || w < 0) {
-                    st = gltf_fail(c, "%s: WEIGHTS_%zu of vertex %zu is %g (weights are finite and >= 0)", where, s, v,
+                    st = am_gltf_fail(c, "%s: WEIGHTS_%zu of vertex %zu is %g (weights are finite and >= 0)", where, s, v,
                                    (double)w);
                     break;
                 }
                 if (w == 0)
                     continue; /* padding */
                 if (j >= b->skin->joint_count) {
-                    st = gltf_fail(c, "%s: JOINTS_%zu of vertex %zu names joint %u, the skin has %zu joints", where, s, v,
+                    st = am_gltf_fail(c, "%s: JOINTS_%zu of vertex %zu names joint %u, the skin has %zu joints", where, s, v,
                                    j, b->skin->joint_count);
                     break;
                 }
@@ -142,11 +142,11 @@ static am_status read_weights(mesh_build *b, json_t *attrs, const char *where, s
 }
 
 /* Triangles of one primitive into face->indices, offset by `base`. */
-static am_status read_triangles(gltf_ctx *c, json_t *prim, const char *where, int mode, size_t base, size_t count,
+static am_status read_triangles(am_gltf_ctx *c, json_t *prim, const char *where, int mode, size_t base, size_t count,
                                 am_scene_face *face)
 {
     int ia;
-    am_status st = gltf_get_index(c, prim, "indices", gltf_count(c, "accessors"), "accessors", false, where, &ia);
+    am_status st = am_gltf_get_index(c, prim, "indices", am_gltf_count(c, "accessors"), "accessors", false, where, &ia);
     if (st)
         return st;
     uint32_t *idx = NULL;
@@ -154,13 +154,13 @@ static am_status read_triangles(gltf_ctx *c, json_t *prim, const char *where, in
     if (ia >= 0) {
         char what[112];
         snprintf(what, sizeof what, "indices of %s", where);
-        gltf_accessor a;
-        if ((st = gltf_read_uints(c, (size_t)ia, what, GLTF_SCALAR, GLTF_C_UINTS, &a, &idx)))
+        am_gltf_accessor a;
+        if ((st = am_gltf_read_uints(c, (size_t)ia, what, GLTF_SCALAR, GLTF_C_UINTS, &a, &idx)))
             return st;
         n = a.count;
         for (size_t i = 0; i < n; i++)
             if (idx[i] >= count) {
-                st = gltf_fail(c, "%s: index %zu is %u, the primitive has %zu vertices", where, i, idx[i], count);
+                st = am_gltf_fail(c, "%s: index %zu is %u, the primitive has %zu vertices", where, i, idx[i], count);
                 free(idx);
                 return st;
             }
@@ -201,18 +201,18 @@ static am_status read_triangles(gltf_ctx *c, json_t *prim, const char *where, in
 }
 
 /* Copy `count` elements of `width` floats into dst (an attribute's decoded values). */
-static am_status read_attribute(gltf_ctx *c, int accessor, const char *name, const char *where, unsigned comp_types,
+static am_status read_attribute(am_gltf_ctx *c, int accessor, const char *name, const char *where, unsigned comp_types,
                                 size_t width, size_t count, float *dst)
 {
     char what[112];
     snprintf(what, sizeof what, "%s of %s", name, where);
-    gltf_accessor a;
+    am_gltf_accessor a;
     float *v;
-    am_status st = gltf_read_floats(c, (size_t)accessor, what, width == 2 ? GLTF_VEC2 : GLTF_VEC3, comp_types, &a, &v);
+    am_status st = am_gltf_read_floats(c, (size_t)accessor, what, width == 2 ? GLTF_VEC2 : GLTF_VEC3, comp_types, &a, &v);
     if (st)
         return st;
     if (a.count != count)
-        st = gltf_fail(c, "%s: %zu elements, POSITION has %zu", what, a.count, count);
+        st = am_gltf_fail(c, "%s: %zu elements, POSITION has %zu", what, a.count, count);
     else
         memcpy(dst, v, count * width * sizeof(float));
     free(v);
@@ -221,25 +221,25 @@ static am_status read_attribute(gltf_ctx *c, int accessor, const char *name, con
 
 static bool is_triangles(int mode) { return mode >= MODE_TRIANGLES && mode <= MODE_FAN; }
 
-static am_status read_mode(gltf_ctx *c, json_t *prim, const char *where, int *mode)
+static am_status read_mode(am_gltf_ctx *c, json_t *prim, const char *where, int *mode)
 {
     size_t m;
-    am_status st = gltf_get_size(c, prim, "mode", MODE_TRIANGLES, MODE_FAN, where, &m);
+    am_status st = am_gltf_get_size(c, prim, "mode", MODE_TRIANGLES, MODE_FAN, where, &m);
     *mode = (int)m;
     return st;
 }
 
-static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int skin, am_scene_mesh *m)
+static am_status build_mesh(am_gltf_ctx *c, size_t node, size_t mesh_index, int skin, am_scene_mesh *m)
 {
     char mwhere[32];
     snprintf(mwhere, sizeof mwhere, "meshes[%zu]", mesh_index);
-    json_t *mesh = json_array_get(gltf_array(c, "meshes"), mesh_index);
+    json_t *mesh = json_array_get(am_gltf_array(c, "meshes"), mesh_index);
     json_t *prims = json_object_get(mesh, "primitives");
     if (!json_is_object(mesh) || !json_is_array(prims) || json_array_size(prims) == 0)
-        return gltf_fail(c, "%s: not a mesh with primitives", mwhere);
+        return am_gltf_fail(c, "%s: not a mesh with primitives", mwhere);
     m->node = c->node_map[node];
     m->skin = skin;
-    const char *name = gltf_get_string(mesh, "name");
+    const char *name = am_gltf_get_string(mesh, "name");
     if (!name[0])
         name = c->scene->nodes[m->node].name;
     char fallback[32];
@@ -247,7 +247,7 @@ static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int ski
         snprintf(fallback, sizeof fallback, "mesh%zu", mesh_index);
         name = fallback;
     }
-    am_status st = gltf_strdup(c, name, &m->name);
+    am_status st = am_gltf_strdup(c, name, &m->name);
     if (st)
         return st;
     /* Pass 1: which primitives, how many vertices, which attributes all of them have. */
@@ -259,7 +259,7 @@ static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int ski
         snprintf(where, sizeof where, "%s.primitives[%zu]", mwhere, p);
         json_t *attrs = json_object_get(prim, "attributes");
         if (!json_is_object(prim) || !json_is_object(attrs))
-            return gltf_fail(c, "%s: not a primitive with attributes", where);
+            return am_gltf_fail(c, "%s: not a primitive with attributes", where);
         int mode, pa;
         size_t count;
         if ((st = read_mode(c, prim, where, &mode)))
@@ -272,11 +272,11 @@ static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int ski
         if ((st = attribute_index(c, attrs, "POSITION", where, &pa)))
             return st;
         if (pa < 0)
-            return gltf_fail(c, "%s: no POSITION attribute", where);
-        if ((st = gltf_accessor_count(c, (size_t)pa, "POSITION", &count)))
+            return am_gltf_fail(c, "%s: no POSITION attribute", where);
+        if ((st = am_gltf_accessor_count(c, (size_t)pa, "POSITION", &count)))
             return st;
         if (count > (size_t)AM_GLTF_MAX_ACCESSOR_COUNT * 4 - vertices)
-            return gltf_fail(c, "%s: the mesh has more than %d vertices", where, AM_GLTF_MAX_ACCESSOR_COUNT * 4);
+            return am_gltf_fail(c, "%s: the mesh has more than %d vertices", where, AM_GLTF_MAX_ACCESSOR_COUNT * 4);
         vertices += count;
         faces++;
         normals = normals && attribute(attrs, "NORMAL") != -1;
@@ -316,7 +316,7 @@ static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int ski
             continue;
         size_t count;
         (void)attribute_index(c, attrs, "POSITION", where, &pa);
-        (void)gltf_accessor_count(c, (size_t)pa, "POSITION", &count);
+        (void)am_gltf_accessor_count(c, (size_t)pa, "POSITION", &count);
         /* POSITION: any component type (KHR_mesh_quantization). */
         if ((st = read_attribute(c, pa, "POSITION", where, GLTF_C_ANY, 3, count, m->positions + 3 * base)))
             return st;
@@ -335,7 +335,7 @@ static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int ski
         }
         am_scene_face *face = &m->faces[m->face_count];
         int mat;
-        if ((st = gltf_get_index(c, prim, "material", gltf_count(c, "materials"), "materials", false, where, &mat)))
+        if ((st = am_gltf_get_index(c, prim, "material", am_gltf_count(c, "materials"), "materials", false, where, &mat)))
             return st;
         face->material = mat;
         m->face_count++;
@@ -364,10 +364,10 @@ static am_status build_mesh(gltf_ctx *c, size_t node, size_t mesh_index, int ski
     return AM_OK;
 }
 
-am_status gltf_read_meshes(gltf_ctx *c)
+am_status am_gltf_read_meshes(am_gltf_ctx *c)
 {
-    json_t *nodes = gltf_array(c, "nodes");
-    size_t meshes = gltf_count(c, "meshes"), instances = 0;
+    json_t *nodes = am_gltf_array(c, "nodes");
+    size_t meshes = am_gltf_count(c, "meshes"), instances = 0;
     int *by_scene = malloc((c->scene->node_count ? c->scene->node_count : 1) * sizeof *by_scene);
     if (!by_scene)
         return am_fail_nomem(c->err, "glTF meshes");
@@ -387,8 +387,8 @@ am_status gltf_read_meshes(gltf_ctx *c)
         char where[32];
         snprintf(where, sizeof where, "nodes[%zu]", g);
         int mesh, skin;
-        if ((st = gltf_get_index(c, obj, "mesh", meshes, "meshes", true, where, &mesh)) ||
-            (st = gltf_get_index(c, obj, "skin", c->scene->skin_count, "skins", false, where, &skin)))
+        if ((st = am_gltf_get_index(c, obj, "mesh", meshes, "meshes", true, where, &mesh)) ||
+            (st = am_gltf_get_index(c, obj, "skin", c->scene->skin_count, "skins", false, where, &skin)))
             break;
         am_scene_mesh *m = &c->scene->meshes[c->scene->mesh_count++];
         m->skin = -1;

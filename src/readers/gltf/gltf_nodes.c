@@ -9,13 +9,13 @@
 
 /* The glTF node indices the scene shows, as roots: the default scene, scene 0, or every
  * node without a parent. */
-static am_status scene_roots(gltf_ctx *c, const int *parent, size_t **roots, size_t *count)
+static am_status scene_roots(am_gltf_ctx *c, const int *parent, size_t **roots, size_t *count)
 {
     *roots = NULL;
     *count = 0;
-    size_t scenes = gltf_count(c, "scenes");
+    size_t scenes = am_gltf_count(c, "scenes");
     int chosen = -1;
-    am_status st = gltf_get_index(c, c->root, "scene", scenes, "scenes", false, "scene", &chosen);
+    am_status st = am_gltf_get_index(c, c->root, "scene", scenes, "scenes", false, "scene", &chosen);
     if (st)
         return st;
     if (chosen < 0 && scenes > 0) {
@@ -30,29 +30,29 @@ static am_status scene_roots(gltf_ctx *c, const int *parent, size_t **roots, siz
     if (chosen >= 0) {
         char where[32];
         snprintf(where, sizeof where, "scenes[%d]", chosen);
-        json_t *sc = json_array_get(gltf_array(c, "scenes"), (size_t)chosen);
+        json_t *sc = json_array_get(am_gltf_array(c, "scenes"), (size_t)chosen);
         json_t *list = json_object_get(sc, "nodes");
         if (list && !json_is_array(list)) {
             free(r);
-            return gltf_fail(c, "%s.nodes: not an array", where);
+            return am_gltf_fail(c, "%s.nodes: not an array", where);
         }
         for (size_t i = 0; i < json_array_size(list); i++) {
             json_t *e = json_array_get(list, i);
             json_int_t v = json_is_integer(e) ? json_integer_value(e) : -1;
             if (v < 0 || (uint64_t)v >= c->node_count) {
                 free(r);
-                return gltf_fail(c, "%s.nodes[%zu]: not a node index (the file has %zu nodes)", where, i,
+                return am_gltf_fail(c, "%s.nodes[%zu]: not a node index (the file has %zu nodes)", where, i,
                                  c->node_count);
             }
             if (parent[v] >= 0) {
                 free(r);
-                return gltf_fail(c, "%s.nodes[%zu]: node %lld is a child of node %d, not a root", where, i,
+                return am_gltf_fail(c, "%s.nodes[%zu]: node %lld is a child of node %d, not a root", where, i,
                                  (long long)v, parent[v]);
             }
             for (size_t k = 0; k < n; k++)
                 if (r[k] == (size_t)v) {
                     free(r);
-                    return gltf_fail(c, "%s.nodes: node %lld is listed twice", where, (long long)v);
+                    return am_gltf_fail(c, "%s.nodes: node %lld is listed twice", where, (long long)v);
                 }
             r[n++] = (size_t)v;
         }
@@ -68,14 +68,14 @@ static am_status scene_roots(gltf_ctx *c, const int *parent, size_t **roots, siz
     return AM_OK;
 }
 
-static am_status node_transform(gltf_ctx *c, json_t *obj, size_t index, am_scene_node *out)
+static am_status node_transform(am_gltf_ctx *c, json_t *obj, size_t index, am_scene_node *out)
 {
     char where[32];
     snprintf(where, sizeof where, "nodes[%zu]", index);
     json_t *jm = json_object_get(obj, "matrix");
     if (jm) {
         double m[16];
-        am_status st = gltf_get_numbers(c, obj, "matrix", 16, where, m);
+        am_status st = am_gltf_get_numbers(c, obj, "matrix", 16, where, m);
         if (st)
             return st;
         if (json_object_get(obj, "translation") || json_object_get(obj, "rotation") || json_object_get(obj, "scale"))
@@ -87,7 +87,7 @@ static am_status node_transform(gltf_ctx *c, json_t *obj, size_t index, am_scene
             local.m[k] = m[k];
         for (int k = 0; k < 16; k++)
             if (!isfinite(local.m[k]))
-                return gltf_fail(c, "%s.matrix[%d]: not a finite number", where, k);
+                return am_gltf_fail(c, "%s.matrix[%d]: not a finite number", where, k);
         am_scene_node_set_local(out, &local);
         if (!out->has_trs)
             am_scene_note(c->scene, "%s: its matrix is not a plain translation/rotation/scale (shear): it cannot "
@@ -96,26 +96,26 @@ static am_status node_transform(gltf_ctx *c, json_t *obj, size_t index, am_scene
     }
     double t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
     am_status st;
-    if ((st = gltf_get_numbers(c, obj, "translation", 3, where, t)) ||
-        (st = gltf_get_numbers(c, obj, "rotation", 4, where, r)) || (st = gltf_get_numbers(c, obj, "scale", 3, where, s)))
+    if ((st = am_gltf_get_numbers(c, obj, "translation", 3, where, t)) ||
+        (st = am_gltf_get_numbers(c, obj, "rotation", 4, where, r)) || (st = am_gltf_get_numbers(c, obj, "scale", 3, where, s)))
         return st;
     double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
     if (!(len > 1e-6) || !isfinite(len))
-        return gltf_fail(c, "%s.rotation: (%g, %g, %g, %g) is not a rotation (zero length)", where, r[0], r[1], r[2],
+        return am_gltf_fail(c, "%s.rotation: (%g, %g, %g, %g) is not a rotation (zero length)", where, r[0], r[1], r[2],
                          r[3]);
     am_scene_node_set_trs(out, am_v3(t[0], t[1], t[2]), (am_quat){r[0], r[1], r[2], r[3]}, am_v3(s[0], s[1], s[2]));
     for (int k = 0; k < 16; k++)
         if (!isfinite(out->local.m[k]))
-            return gltf_fail(c, "%s: its transform is not finite (translation, rotation or scale out of range)", where);
+            return am_gltf_fail(c, "%s: its transform is not finite (translation, rotation or scale out of range)", where);
     return AM_OK;
 }
 
-am_status gltf_read_nodes(gltf_ctx *c)
+am_status am_gltf_read_nodes(am_gltf_ctx *c)
 {
-    json_t *nodes = gltf_array(c, "nodes");
+    json_t *nodes = am_gltf_array(c, "nodes");
     c->node_count = nodes ? json_array_size(nodes) : 0;
     if (c->node_count > AM_GLTF_MAX_NODES)
-        return gltf_fail(c, "nodes: %zu nodes is over the limit of %d", c->node_count, AM_GLTF_MAX_NODES);
+        return am_gltf_fail(c, "nodes: %zu nodes is over the limit of %d", c->node_count, AM_GLTF_MAX_NODES);
     size_t n = c->node_count ? c->node_count : 1;
     int *parent = malloc(n * sizeof *parent);
     c->node_map = malloc(n * sizeof *c->node_map);
@@ -132,22 +132,22 @@ am_status gltf_read_nodes(gltf_ctx *c)
     for (size_t i = 0; i < c->node_count && !st; i++) {
         json_t *obj = json_array_get(nodes, i);
         if (!json_is_object(obj)) {
-            st = gltf_fail(c, "nodes[%zu]: not an object", i);
+            st = am_gltf_fail(c, "nodes[%zu]: not an object", i);
             break;
         }
         json_t *kids = json_object_get(obj, "children");
         if (kids && !json_is_array(kids))
-            st = gltf_fail(c, "nodes[%zu].children: not an array", i);
+            st = am_gltf_fail(c, "nodes[%zu].children: not an array", i);
         for (size_t k = 0; !st && k < json_array_size(kids); k++) {
             json_t *e = json_array_get(kids, k);
             json_int_t v = json_is_integer(e) ? json_integer_value(e) : -1;
             if (v < 0 || (uint64_t)v >= c->node_count)
-                st = gltf_fail(c, "nodes[%zu].children[%zu]: not a node index (the file has %zu nodes)", i, k,
+                st = am_gltf_fail(c, "nodes[%zu].children[%zu]: not a node index (the file has %zu nodes)", i, k,
                                c->node_count);
             else if ((size_t)v == i)
-                st = gltf_fail(c, "nodes[%zu].children: the node lists itself", i);
+                st = am_gltf_fail(c, "nodes[%zu].children: the node lists itself", i);
             else if (parent[v] >= 0)
-                st = gltf_fail(c, "nodes[%lld] is a child of both nodes[%d] and nodes[%zu] (glTF nodes have one parent)",
+                st = am_gltf_fail(c, "nodes[%lld] is a child of both nodes[%d] and nodes[%zu] (glTF nodes have one parent)",
                                (long long)v, parent[v], i);
             else
                 parent[v] = (int)i;
@@ -191,7 +191,7 @@ am_status gltf_read_nodes(gltf_ctx *c)
         sn->parent = parent[g] >= 0 ? c->node_map[parent[g]] : -1;
         sn->has_file_index = true; /* "#N" in messages and maps is the file's nodes[N] */
         sn->file_index = (int)g;
-        if ((st = gltf_strdup(c, gltf_get_string(obj, "name"), &sn->name)))
+        if ((st = am_gltf_strdup(c, am_gltf_get_string(obj, "name"), &sn->name)))
             break;
         st = node_transform(c, obj, g, sn);
     }

@@ -10,7 +10,7 @@
 #include "core/json_text.h"
 #include "readers/gltf/gltf_internal.h"
 
-am_status gltf_wrap(gltf_ctx *c, am_status st, const char *fmt, ...)
+am_status am_gltf_wrap(am_gltf_ctx *c, am_status st, const char *fmt, ...)
 {
     char place[128];
     va_list ap;
@@ -22,39 +22,39 @@ am_status gltf_wrap(gltf_ctx *c, am_status st, const char *fmt, ...)
     return st;
 }
 
-json_t *gltf_array(gltf_ctx *c, const char *key)
+json_t *am_gltf_array(am_gltf_ctx *c, const char *key)
 {
     json_t *a = json_object_get(c->root, key);
     return json_is_array(a) ? a : NULL;
 }
 
-size_t gltf_count(gltf_ctx *c, const char *key)
+size_t am_gltf_count(am_gltf_ctx *c, const char *key)
 {
-    json_t *a = gltf_array(c, key);
+    json_t *a = am_gltf_array(c, key);
     return a ? json_array_size(a) : 0;
 }
 
-am_status gltf_get_index(gltf_ctx *c, json_t *obj, const char *key, size_t limit, const char *limit_name,
+am_status am_gltf_get_index(am_gltf_ctx *c, json_t *obj, const char *key, size_t limit, const char *limit_name,
                          bool required, const char *where, int *out)
 {
     *out = -1;
     json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required)
-            return gltf_fail(c, "%s: '%s' is missing", where, key);
+            return am_gltf_fail(c, "%s: '%s' is missing", where, key);
         return AM_OK;
     }
     if (!json_is_integer(v))
-        return gltf_fail(c, "%s.%s: not an integer index", where, key);
+        return am_gltf_fail(c, "%s.%s: not an integer index", where, key);
     json_int_t i = json_integer_value(v);
     if (i < 0 || (uint64_t)i >= limit)
-        return gltf_fail(c, "%s.%s: index %lld is out of range (the file has %zu %s)", where, key, (long long)i, limit,
+        return am_gltf_fail(c, "%s.%s: index %lld is out of range (the file has %zu %s)", where, key, (long long)i, limit,
                          limit_name);
     *out = (int)i;
     return AM_OK;
 }
 
-am_status gltf_get_size(gltf_ctx *c, json_t *obj, const char *key, size_t def, size_t max, const char *where,
+am_status am_gltf_get_size(am_gltf_ctx *c, json_t *obj, const char *key, size_t def, size_t max, const char *where,
                         size_t *out)
 {
     *out = def;
@@ -62,39 +62,39 @@ am_status gltf_get_size(gltf_ctx *c, json_t *obj, const char *key, size_t def, s
     if (!v)
         return AM_OK;
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return gltf_fail(c, "%s.%s: not a non-negative integer", where, key);
+        return am_gltf_fail(c, "%s.%s: not a non-negative integer", where, key);
     if ((uint64_t)json_integer_value(v) > max)
-        return gltf_fail(c, "%s.%s: %lld is over the limit of %zu", where, key, (long long)json_integer_value(v), max);
+        return am_gltf_fail(c, "%s.%s: %lld is over the limit of %zu", where, key, (long long)json_integer_value(v), max);
     *out = (size_t)json_integer_value(v);
     return AM_OK;
 }
 
-am_status gltf_get_numbers(gltf_ctx *c, json_t *obj, const char *key, size_t n, const char *where, double *out)
+am_status am_gltf_get_numbers(am_gltf_ctx *c, json_t *obj, const char *key, size_t n, const char *where, double *out)
 {
     json_t *v = json_object_get(obj, key);
     if (!v)
         return AM_OK;
     if (!json_is_array(v) || json_array_size(v) != n)
-        return gltf_fail(c, "%s.%s: expected an array of %zu numbers", where, key, n);
+        return am_gltf_fail(c, "%s.%s: expected an array of %zu numbers", where, key, n);
     for (size_t i = 0; i < n; i++) {
         json_t *e = json_array_get(v, i);
         if (!json_is_number(e))
-            return gltf_fail(c, "%s.%s[%zu]: not a number", where, key, i);
+            return am_gltf_fail(c, "%s.%s[%zu]: not a number", where, key, i);
         out[i] = json_number_value(e);
     }
     return AM_OK;
 }
 
-const char *gltf_get_string(json_t *obj, const char *key)
+const char *am_gltf_get_string(json_t *obj, const char *key)
 {
     json_t *v = json_object_get(obj, key);
     return json_is_string(v) ? json_string_value(v) : "";
 }
 
-am_status gltf_read_list(gltf_ctx *c, const char *key, size_t item_size, void **items, size_t *count,
-                         gltf_item_fn read)
+am_status am_gltf_read_list(am_gltf_ctx *c, const char *key, size_t item_size, void **items, size_t *count,
+                         am_gltf_item_fn read)
 {
-    json_t *list = gltf_array(c, key);
+    json_t *list = am_gltf_array(c, key);
     size_t n = list ? json_array_size(list) : 0;
     if (!n)
         return AM_OK;
@@ -104,7 +104,7 @@ am_status gltf_read_list(gltf_ctx *c, const char *key, size_t item_size, void **
     for (size_t i = 0; i < n; i++) {
         json_t *obj = json_array_get(list, i);
         if (!json_is_object(obj))
-            return gltf_fail(c, "%s[%zu]: not an object", key, i);
+            return am_gltf_fail(c, "%s[%zu]: not an object", key, i);
         am_status st = read(c, i, obj, (uint8_t *)*items + i * item_size);
         if (st)
             return st;
@@ -112,7 +112,7 @@ am_status gltf_read_list(gltf_ctx *c, const char *key, size_t item_size, void **
     return AM_OK;
 }
 
-am_status gltf_strdup(gltf_ctx *c, const char *s, char **out)
+am_status am_gltf_strdup(am_gltf_ctx *c, const char *s, char **out)
 {
     *out = am_strdup(s);
     return *out ? AM_OK : am_fail_nomem(c->err, "glTF name");
@@ -122,10 +122,10 @@ am_status gltf_strdup(gltf_ctx *c, const char *s, char **out)
 #define GLB_BIN 0x004E4942u  /* "BIN\0" */
 
 /* The GLB container (glTF 2.0 4.4): header, then chunks of (length, type, data). */
-static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t **json, size_t *json_size)
+static am_status read_glb(am_gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t **json, size_t *json_size)
 {
     if (n < 12)
-        return gltf_fail(c, "truncated GLB: %zu bytes is shorter than its 12-byte header (the file was cut short: "
+        return am_gltf_fail(c, "truncated GLB: %zu bytes is shorter than its 12-byte header (the file was cut short: "
                             "copy or download it again, or export it again)", n);
     uint32_t version = am_le_u32(d + 4), length = am_le_u32(d + 8);
     if (version != 2) {
@@ -192,7 +192,7 @@ static am_status read_glb(gltf_ctx *c, const uint8_t *d, size_t n, const uint8_t
         at += 8 + (size_t)len;
     }
     if (!*json)
-        return gltf_fail(c, "GLB: no JSON chunk");
+        return am_gltf_fail(c, "GLB: no JSON chunk");
     return AM_OK;
 }
 
@@ -209,23 +209,23 @@ static bool extension_ok(const char *name)
     return false;
 }
 
-static am_status check_asset(gltf_ctx *c)
+static am_status check_asset(am_gltf_ctx *c)
 {
     json_t *asset = json_object_get(c->root, "asset");
     if (!json_is_object(asset))
-        return gltf_fail(c, "asset: missing (not a glTF 2.0 file?)");
-    const char *version = gltf_get_string(asset, "version");
+        return am_gltf_fail(c, "asset: missing (not a glTF 2.0 file?)");
+    const char *version = am_gltf_get_string(asset, "version");
     if (strncmp(version, "2.", 2) != 0)
-        return gltf_fail(c, "asset.version '%s': only glTF 2.0 is read%s", version,
+        return am_gltf_fail(c, "asset.version '%s': only glTF 2.0 is read%s", version,
                          version[0] == '1' ? " (re-export as glTF 2.0)" : "");
-    const char *min = gltf_get_string(asset, "minVersion");
+    const char *min = am_gltf_get_string(asset, "minVersion");
     if (min[0] && strcmp(min, "2.0") != 0)
-        return gltf_fail(c, "asset.minVersion '%s': this reader reads glTF 2.0", min);
+        return am_gltf_fail(c, "asset.minVersion '%s': this reader reads glTF 2.0", min);
     json_t *req = json_object_get(c->root, "extensionsRequired");
     for (size_t i = 0; json_is_array(req) && i < json_array_size(req); i++) {
         const char *e = json_string_value(json_array_get(req, i));
         if (e && !extension_ok(e))
-            return gltf_fail(c, "extensionsRequired: '%s' is not supported (re-export without it)", e);
+            return am_gltf_fail(c, "extensionsRequired: '%s' is not supported (re-export without it)", e);
     }
     json_t *used = json_object_get(c->root, "extensionsUsed");
     for (size_t i = 0; json_is_array(used) && i < json_array_size(used); i++) {
@@ -233,7 +233,7 @@ static am_status check_asset(gltf_ctx *c)
         if (e && strcmp(e, "KHR_mesh_quantization") != 0)
             am_scene_note(c->scene, "extension %s is used by the file and ignored", e);
     }
-    const char *gen = gltf_get_string(asset, "generator");
+    const char *gen = am_gltf_get_string(asset, "generator");
     if (!am_string_setf(&c->scene->format_detail, "glTF %s%s%s%s", version, c->glb ? " (.glb)" : "",
                         gen[0] ? ", " : "", gen))
         return am_fail_nomem(c->err, "format detail");
@@ -243,7 +243,7 @@ static am_status check_asset(gltf_ctx *c)
 am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, const char *base_dir, am_scene *out,
                        am_error *err)
 {
-    gltf_ctx c;
+    am_gltf_ctx c;
     memset(&c, 0, sizeof c);
     c.source = source ? source : "glTF";
     c.base_dir = base_dir ? base_dir : ".";
@@ -251,7 +251,7 @@ am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, con
     c.scene = out;
     out->format = AM_SCENE_FORMAT_GLTF;
     if (size > AM_GLTF_MAX_FILE_BYTES)
-        return gltf_fail(&c, "%zu bytes is over the %zu MiB glTF limit", size, AM_GLTF_MAX_FILE_BYTES >> 20);
+        return am_gltf_fail(&c, "%zu bytes is over the %zu MiB glTF limit", size, AM_GLTF_MAX_FILE_BYTES >> 20);
     const uint8_t *json = data;
     size_t json_size = size;
     c.glb = size >= 4 && memcmp(data, "glTF", 4) == 0;
@@ -264,7 +264,7 @@ am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, con
         am_scene_note(out, "the JSON starts with a UTF-8 byte order mark (skipped)");
     }
     if (c.glb && json_size > AM_GLTF_MAX_JSON_BYTES)
-        return gltf_fail(&c, "GLB JSON chunk: %zu bytes is over the %zu MiB limit of a glTF's JSON", json_size,
+        return am_gltf_fail(&c, "GLB JSON chunk: %zu bytes is over the %zu MiB limit of a glTF's JSON", json_size,
                          AM_GLTF_MAX_JSON_BYTES >> 20);
     if (am_json_check_budget((const char *)json, json_size, AM_GLTF_JSON_TREE_BUDGET, c.source, err))
         return err->code;
@@ -273,27 +273,27 @@ am_status am_gltf_read(const uint8_t *data, size_t size, const char *source, con
     if (!c.root && jerr.line < 0) /* no position: out of memory, or a limit of jansson's */
         return am_json_fail(err, &jerr, c.glb ? "GLB JSON chunk: " : "", c.source);
     if (!c.root)
-        return gltf_fail(&c, "%sinvalid JSON at line %d column %d: %s", c.glb ? "GLB JSON chunk: " : "", jerr.line,
+        return am_gltf_fail(&c, "%sinvalid JSON at line %d column %d: %s", c.glb ? "GLB JSON chunk: " : "", jerr.line,
                          jerr.column, jerr.text);
     if (!json_is_object(c.root))
-        st = gltf_fail(&c, "the JSON document is not an object");
+        st = am_gltf_fail(&c, "the JSON document is not an object");
     else
         st = check_asset(&c);
     out->declared.up = 2;       /* +Y */
     out->declared.forward = 3;  /* +Z: the asset's front faces +Z */
     out->declared.unit_m = 1.0; /* metres */
     if (!st)
-        st = gltf_read_nodes(&c);
+        st = am_gltf_read_nodes(&c);
     if (!st)
-        st = gltf_read_materials(&c);
+        st = am_gltf_read_materials(&c);
     if (!st)
-        st = gltf_read_skins(&c);
+        st = am_gltf_read_skins(&c);
     if (!st)
-        st = gltf_read_meshes(&c);
+        st = am_gltf_read_meshes(&c);
     if (!st)
-        st = gltf_read_animations(&c);
+        st = am_gltf_read_animations(&c);
     free(c.node_map);
-    gltf_buffers_free(&c);
+    am_gltf_buffers_free(&c);
     json_decref(c.root);
     return st;
 }

@@ -6,29 +6,29 @@
 
 #include "readers/gltf/gltf_internal.h"
 
-static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, void *item)
+static am_status read_skin(am_gltf_ctx *c, size_t index, json_t *obj, void *item)
 {
     am_scene_skin *k = item;
     char where[32];
     snprintf(where, sizeof where, "skins[%zu]", index);
     k->bind_shape = am_mat4_identity();
     k->skeleton_root = -1;
-    am_status st = gltf_strdup(c, gltf_get_string(obj, "name"), &k->name);
+    am_status st = am_gltf_strdup(c, am_gltf_get_string(obj, "name"), &k->name);
     if (st)
         return st;
     json_t *joints = json_object_get(obj, "joints");
     size_t n = json_is_array(joints) ? json_array_size(joints) : 0;
     if (n == 0)
-        return gltf_fail(c, "%s.joints: missing or empty", where);
+        return am_gltf_fail(c, "%s.joints: missing or empty", where);
     if (n > c->node_count)
-        return gltf_fail(c, "%s.joints: %zu joints but the file has %zu nodes", where, n, c->node_count);
+        return am_gltf_fail(c, "%s.joints: %zu joints but the file has %zu nodes", where, n, c->node_count);
     k->joint_names = calloc(n, sizeof *k->joint_names);
     k->joint_nodes = malloc(n * sizeof *k->joint_nodes);
     k->inverse_binds = malloc(n * sizeof *k->inverse_binds);
     if (!k->joint_names || !k->joint_nodes || !k->inverse_binds)
         return am_fail_nomem(c->err, "scene skin");
     k->joint_count = n;
-    json_t *nodes = gltf_array(c, "nodes");
+    json_t *nodes = am_gltf_array(c, "nodes");
     size_t outside = 0;
     int *seen = malloc(c->node_count * sizeof *seen); /* node -> joint, to refuse a repeat */
     if (!seen)
@@ -40,24 +40,24 @@ static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, void *item)
         json_int_t g = json_is_integer(e) ? json_integer_value(e) : -1;
         if (g < 0 || (uint64_t)g >= c->node_count) {
             free(seen);
-            return gltf_fail(c, "%s.joints[%zu]: not a node index (the file has %zu nodes)", where, j, c->node_count);
+            return am_gltf_fail(c, "%s.joints[%zu]: not a node index (the file has %zu nodes)", where, j, c->node_count);
         }
         if (seen[g] >= 0) {
             int first = seen[g];
             free(seen);
-            return gltf_fail(c, "%s.joints: node %lld is listed twice (joints %d and %zu)", where, (long long)g, first,
+            return am_gltf_fail(c, "%s.joints: node %lld is listed twice (joints %d and %zu)", where, (long long)g, first,
                              j);
         }
         seen[g] = (int)j;
         k->joint_nodes[j] = c->node_map[g];
         outside += k->joint_nodes[j] < 0;
-        const char *name = gltf_get_string(json_array_get(nodes, (size_t)g), "name");
+        const char *name = am_gltf_get_string(json_array_get(nodes, (size_t)g), "name");
         char fallback[32];
         if (!name[0]) {
             snprintf(fallback, sizeof fallback, "node%lld", (long long)g);
             name = fallback;
         }
-        if ((st = gltf_strdup(c, name, &k->joint_names[j]))) {
+        if ((st = am_gltf_strdup(c, name, &k->joint_names[j]))) {
             free(seen);
             return st;
         }
@@ -67,24 +67,24 @@ static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, void *item)
     if (outside)
         am_scene_note(c->scene, "%s: %zu joints are not in the scene read: they keep their bind pose", where, outside);
     int skel;
-    if ((st = gltf_get_index(c, obj, "skeleton", c->node_count, "nodes", false, where, &skel)))
+    if ((st = am_gltf_get_index(c, obj, "skeleton", c->node_count, "nodes", false, where, &skel)))
         return st;
     k->skeleton_root = skel >= 0 ? c->node_map[skel] : -1;
     int ibm;
-    if ((st = gltf_get_index(c, obj, "inverseBindMatrices", gltf_count(c, "accessors"), "accessors", false, where,
+    if ((st = am_gltf_get_index(c, obj, "inverseBindMatrices", am_gltf_count(c, "accessors"), "accessors", false, where,
                              &ibm)))
         return st;
     if (ibm < 0)
         return AM_OK; /* glTF: identity matrices */
     char what[64];
     snprintf(what, sizeof what, "inverseBindMatrices of %s", where);
-    gltf_accessor a;
+    am_gltf_accessor a;
     float *m;
-    if ((st = gltf_read_floats(c, (size_t)ibm, what, GLTF_MAT4, GLTF_C(GLTF_FLOAT), &a, &m)))
+    if ((st = am_gltf_read_floats(c, (size_t)ibm, what, GLTF_MAT4, GLTF_C(GLTF_FLOAT), &a, &m)))
         return st;
     if (a.count < n) {
         free(m);
-        return gltf_fail(c, "%s: accessors[%d] has %zu matrices for %zu joints", what, ibm, a.count, n);
+        return am_gltf_fail(c, "%s: accessors[%d] has %zu matrices for %zu joints", what, ibm, a.count, n);
     }
     if (a.count > n)
         am_scene_note(c->scene, "%s: %zu matrices for %zu joints (the rest ignored)", what, a.count, n);
@@ -93,7 +93,7 @@ static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, void *item)
             double v = m[16 * j + (size_t)e];
             if (!isfinite(v)) {
                 free(m);
-                return gltf_fail(c, "%s: matrix %zu (joint '%s') element %d is not a finite number", what, j,
+                return am_gltf_fail(c, "%s: matrix %zu (joint '%s') element %d is not a finite number", what, j,
                                  k->joint_names[j], e);
             }
             /* Column-major glTF = LL layout (gltf.h). */
@@ -105,8 +105,8 @@ static am_status read_skin(gltf_ctx *c, size_t index, json_t *obj, void *item)
     return AM_OK;
 }
 
-am_status gltf_read_skins(gltf_ctx *c)
+am_status am_gltf_read_skins(am_gltf_ctx *c)
 {
-    return gltf_read_list(c, "skins", sizeof(am_scene_skin), (void **)&c->scene->skins, &c->scene->skin_count,
+    return am_gltf_read_list(c, "skins", sizeof(am_scene_skin), (void **)&c->scene->skins, &c->scene->skin_count,
                           read_skin);
 }
