@@ -42,7 +42,7 @@
 #include "animesh/report.h"
 /* Import: a model file in, the creature's files out (mesh assets, motions, rig, textures, archive). */
 #include "animesh/import.h"
-/* Into the world: OAR archives, loading them over RemoteAdmin and verifying, WorldBridge pushes. */
+/* Into the world: OAR archives, loading them over RemoteAdmin, WorldBridge pushes. */
 #include "animesh/world.h"
 /* A whole library: plan, convert on an engine (local, GNU parallel, Slurm), catalogue, spawn into a grid. */
 #include "animesh/batch.h"

@@ -1,36 +1,32 @@
-/* animesh/import.h: import: a model file in, the creature's files out (mesh assets, motions, rig, textures, archive).
+/* animesh/import.h: a model file in, the creature's files out (docs/import.md).
  *
- * Import: a model file in, the creature's files out (docs/import.md).
+ * One call does what `animesh import` does: am_import_file loads the model (COLLADA,
+ * glTF/GLB, FBX and the other formats assimp reads, BVH), decides the route, converts every
+ * motion of opts.anim_paths, builds and writes every part, benches what it wrote, and fills
+ * an am_import_report:
+ *   - a COLLADA file rigged to the viewer skeleton takes the FAITHFUL route: exactly the skin
+ *     the viewer's uploader would make of it;
+ *   - anything else with a skin is RETARGETED: body plan, axes, joint map, a rig per skinned
+ *     mesh and a motion per clip on the viewer skeleton (animesh/retarget.h).
  *
- *   model file --am_scene_load_ex--> am_scene --am_import_plan_make--> am_import_plan
- *        (collada.h, ...)                         |  THE route decision (one place):
- *                                                 |   - a COLLADA file whose skin joints all
- *                                                 |     resolve to viewer names: FAITHFUL
- *                                                 |     (import_faithful.c): exactly the skin
- *                                                 |     the viewer's uploader would make;
- *                                                 |   - anything else with a skin: RETARGET
- *                                                 |     (retarget.h: body plan, axes, joint
- *                                                 |     map, computed rigs, clips -> motions;
- *                                                 |     a COLLADA file the uploader would refuse
- *                                                 |     for unknown joints says so; --faithful
- *                                                 |     refuses it as the uploader does)
- *                       am_import_add_motions --> plan.motions (--anim .anim / .bvh)
- *                                                 v
- *   am_import_run: per part am_skin_build -> encode -> .llmesh .dae meshdata rig.json,
- *                  textures -> .j2c, motions -> .anim, bench (rest error; with --bench
- *                  every motion, pose sheets), OAR (a linkset: one prim per part)
- *                  -> all outputs staged, then renamed together; the report.
+ * Files written into out_dir (created), named from opts.name or the model's stem: NAME.llmesh
+ * (or NAME_PART.llmesh per part), NAME.dae, NAME.meshdata.json, NAME.rig.json, textures as .j2c,
+ * one .anim per motion, NAME.import.txt, NAME.outset; with opts.bench the pose sheets, with
+ * opts.preview NAME.preview.html, with opts.oar_path the OpenSim archive. Every output of a
+ * run is staged and renamed into place only when all are complete: a failure leaves the
+ * previous run's files as they were and nothing half-written (report.written lists what
+ * this run wrote, report.removed the previous run's files it replaced).
  *
- * THE PLAN is what a route produces and everything after reads. A route fills:
- *  - parts: one mesh asset each (one prim of the linkset; the first is the root), with the
- *    rig the skin builder gets (explicit skin for the faithful route, computed joints for
- *    a retargeted one), its name (output file stem), texture and plan-time figures;
- *  - textures (PNG files or bytes), referenced by parts;
- *  - motions: named, already-encoded .anim bytes (converted, checked by the viewer's rules);
- *  - findings: what the viewer will do with the file, one sentence each, with a stable code;
- *  - the joint map a retargeted plan used (rig joint -> viewer joint, confidence, reason) and
- *    the axes it took.
- * A route never writes files; am_import_run is the only writer.
+ * Options: a zeroed am_import_options is the defaults (am_import_options_init writes them
+ * out). Ownership: the report owns every string and array in it; free it with
+ * am_import_report_free, after success or failure (it is filled as far as the run got).
+ *
+ * Errors (am_status, with the file in err->where): AM_ERR_INVALID for what the viewer would
+ * refuse ("Model has an unknown joint(s): ...", "Skinning disabled due to too many joints:
+ * 130, maximum: 110", "not rigged") and for a motion whose body plan is not the creature's
+ * (unless opts.allow_body_mismatch); AM_ERR_IO for a file that cannot be read or written;
+ * AM_ERR_USAGE for an option out of range; AM_ERR_NOMEM. What the viewer will do with a file
+ * it takes is a finding in report.findings (a stable code and a sentence), never an error.
  */
 #ifndef AM_ANIMESH_IMPORT_H
 #define AM_ANIMESH_IMPORT_H

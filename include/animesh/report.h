@@ -1,5 +1,13 @@
 /* animesh/report.h: the quality report: standard poses on the bench, findings a grid can act on, pose sheets, the preview page.
  *
+ * The public calls: am_report_load (any model or mesh asset import takes, onto a bench),
+ * am_quality_run over the body plan's standard poses (am_quality_standard_poses) or poses
+ * from a file, am_quality_json / am_quality_text, am_quality_free; am_report_bind_run, the
+ * whole `animesh bind` run (bind, skin, report, pictures into one output set;
+ * am_report_bind_run_free); am_preview_write_files (the preview page). The report owns its
+ * strings and lists.
+ * The figures:
+ *
  * The rigger's quality report (docs/reference/quality-figures.md, all of it) on a bench: the weight report and
  * the deformation report over test poses, every figure flagged blocker / major / minor
  * against docs/reference/quality-figures.md's thresholds. It measures through the bench (bench.h: the WRITTEN

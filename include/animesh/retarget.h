@@ -1,5 +1,15 @@
 /* animesh/retarget.h: retargeting: a motion from any file onto the viewer skeleton, bones pointing where the source points.
  *
+ * The public calls: am_motion_file_convert turns FILE[:CLIP] (a Mixamo FBX, a glTF pack, a
+ * BVH, another creature's model) into .anim bytes on the viewer skeleton, each bone turned
+ * to point where the source's points, the creature's body plan checked first
+ * (am_motion_file_options.target_plan); the result owns its strings and buffers
+ * (am_motion_file_result_free). am_retarget_options is also the retarget part of
+ * am_import_options (animesh/import.h), which retargets a whole rigged model. Errors:
+ * AM_ERR_INVALID naming the file and what it holds (a motion across body plans, no clips, a
+ * skeleton nothing of which maps), AM_ERR_USAGE for an unknown clip (listing the clips).
+ * How the route works:
+ *
  * Retargeting: a scene rigged to ANY skeleton (a Blender quadruped, a Mixamo character, a
  * mocap BVH) -> one rig per skinned mesh for the skin builder (skin/rig.h) + one motion per
  * clip for the .anim writer (anim.h), on the viewer skeleton. It is the second route of

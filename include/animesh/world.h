@@ -1,4 +1,15 @@
-/* animesh/world.h: into the world: OAR archives, loading them over RemoteAdmin and verifying, WorldBridge pushes.
+/* animesh/world.h: into the world: OAR archives, loading them over RemoteAdmin, WorldBridge pushes.
+ *
+ * The public calls: am_oar_write / am_oar_write_file (an archive from bytes you hold);
+ * am_remoteadmin_load_oar_call (load it into a region over RemoteAdmin; the reply's strings
+ * are freed by am_remoteadmin_reply_free); am_world_push (the WorldBridge sequence: spawn the
+ * mesh from its meshdata file, store each .anim, play one, save; am_world_push_done says how
+ * far it got, also after a failure, and is freed by am_world_push_done_free). Options zeroed
+ * are the defaults; _from_env fills URL, token and password from the environment as the CLI
+ * does (the library reads none by itself). Errors: AM_ERR_USAGE for a missing or bad URL,
+ * AM_ERR_NETWORK for a peer that failed or refused (its reply quoted), AM_ERR_INVALID for
+ * input the archive or the bridge cannot take (naming the field).
+ * The archive:
  *
  * OpenSim archives (OAR) that carry one animesh object (docs/reference/opensim-oar.md).
  *

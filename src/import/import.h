@@ -1,4 +1,35 @@
-/* src/import/import.h: the private side of include/animesh/import.h, where its manual is. */
+/* src/import/import.h: the private side of include/animesh/import.h, where its manual is.
+ *
+ *   model file --am_scene_load_ex--> am_scene --am_import_plan_make--> am_import_plan
+ *        (collada.h, ...)                         |  THE route decision (one place):
+ *                                                 |   - a COLLADA file whose skin joints all
+ *                                                 |     resolve to viewer names: FAITHFUL
+ *                                                 |     (import_faithful.c): exactly the skin
+ *                                                 |     the viewer's uploader would make;
+ *                                                 |   - anything else with a skin: RETARGET
+ *                                                 |     (retarget.h: body plan, axes, joint
+ *                                                 |     map, computed rigs, clips -> motions;
+ *                                                 |     a COLLADA file the uploader would refuse
+ *                                                 |     for unknown joints says so; --faithful
+ *                                                 |     refuses it as the uploader does)
+ *                       am_import_add_motions --> plan.motions (--anim .anim / .bvh)
+ *                                                 v
+ *   am_import_run: per part am_skin_build -> encode -> .llmesh .dae meshdata rig.json,
+ *                  textures -> .j2c, motions -> .anim, bench (rest error; with --bench
+ *                  every motion, pose sheets), OAR (a linkset: one prim per part)
+ *                  -> all outputs staged, then renamed together; the report.
+ *
+ * THE PLAN is what a route produces and everything after reads. A route fills:
+ *  - parts: one mesh asset each (one prim of the linkset; the first is the root), with the
+ *    rig the skin builder gets (explicit skin for the faithful route, computed joints for
+ *    a retargeted one), its name (output file stem), texture and plan-time figures;
+ *  - textures (PNG files or bytes), referenced by parts;
+ *  - motions: named, already-encoded .anim bytes (converted, checked by the viewer's rules);
+ *  - findings: what the viewer will do with the file, one sentence each, with a stable code;
+ *  - the joint map a retargeted plan used (rig joint -> viewer joint, confidence, reason) and
+ *    the axes it took.
+ * A route never writes files; am_import_run is the only writer.
+ */
 #ifndef AM_IMPORT_H
 #define AM_IMPORT_H
 
