@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 
 #include "anim/bvh.h"
+#include "batch/batch.h"
 #include "bench/bench.h"
+#include "bench/bench_report.h"
 #include "bench/render.h"
 #include "bind/bind.h"
 #include "bind/bind_io.h"
@@ -342,6 +344,78 @@ static void test_remoteadmin_zeroed_retries_as_the_default(void **state)
     assert_int_equal(attempts, AM_REMOTEADMIN_DEFAULT_RETRIES + 1);
 }
 
+/* A whole library with every batch options struct zeroed but for what a call cannot do
+ * without (the folder to search, the skeleton, the program a job runs): the plan finds the
+ * creature, the local engine converts it with the default import options (--bench
+ * --preview), the catalogue says done; then the bench report of the written asset from
+ * {0} is the one its defaults give. */
+static void test_batch_and_bench_report_with_zeroed_options(void **state)
+{
+    (void)state;
+    char dir[512], lib[600], catalog[600], quad[800], skel[1024];
+    assert_non_null(am_test_tmpdir(dir, sizeof dir));
+    snprintf(lib, sizeof lib, "%s/library", dir);
+    snprintf(catalog, sizeof catalog, "%s/catalog", dir);
+    assert_int_equal(mkdir(lib, 0755), 0);
+    write_quad(lib, quad, sizeof quad);
+    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
+    am_error err;
+
+    am_batch_plan_options po;
+    memset(&po, 0, sizeof po);
+    const char *libraries[1] = {lib};
+    po.libraries = libraries;
+    po.library_count = 1;
+    po.skeleton = skel;
+    am_batch_plan plan;
+    must(am_batch_plan_make(catalog, &po, &plan, &err), &err);
+    assert_int_equal(plan.job_count, 1);
+
+    am_batch_run_options ro;
+    memset(&ro, 0, sizeof ro);
+    ro.self = AM_CLI_PATH;
+    am_batch_run_result rr;
+    memset(&rr, 0, sizeof rr);
+    must(am_batch_run(&plan, &ro, &rr, &err), &err);
+    assert_int_equal(rr.total, 1);
+    assert_int_equal(rr.done, 1);
+    assert_int_equal(rr.failed, 0);
+    am_batch_run_result_free(&rr);
+    am_batch_status st;
+    must(am_batch_index(&plan, &st, &err), &err);
+    assert_int_equal(st.done, 1);
+    assert_int_equal(st.failed, 0);
+    am_batch_status_free(&st);
+
+    /* The written asset's bench report: {0} and its defaults (no times: every key time or
+     * nine even times; no rest judgement; no sets, no strip) give the same JSON. */
+    char llmesh[1200], anim[1200];
+    snprintf(llmesh, sizeof llmesh, "%s/creatures/quad/quad.llmesh", catalog);
+    snprintf(anim, sizeof anim, "%s/creatures/quad/walk.anim", catalog);
+    char preview[1200];
+    snprintf(preview, sizeof preview, "%s/creatures/quad/quad.preview.html", catalog);
+    const char *wanted[3] = {llmesh, anim, preview}; /* the default job: --bench --preview */
+    struct stat sb;
+    for (int i = 0; i < 3; i++)
+        if (stat(wanted[i], &sb) != 0)
+            fail_msg("the job wrote no %s", wanted[i]);
+    const char *anims[1] = {anim};
+    am_bench b;
+    must(am_bench_load(llmesh, anims, 1, &g_skel, NULL, &b, &err), &err);
+    am_bench_report_options zero, defaults = {.times = NULL, .time_count = 0, .keys = false, .max_rest_error = 0};
+    memset(&zero, 0, sizeof zero);
+    char *a = NULL, *c = NULL;
+    must(am_bench_report_json(&b, &zero, &a, NULL, &err), &err);
+    must(am_bench_report_json(&b, &defaults, &c, NULL, &err), &err);
+    assert_string_equal(a, c);
+    assert_non_null(strstr(a, "rest_error"));
+    free(a);
+    free(c);
+    am_bench_free(&b);
+    am_batch_plan_free(&plan);
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_bind_with_zeroed_options_gives_the_default_weights),
         cmocka_unit_test(test_world_options_zeroed_are_the_defaults),
         cmocka_unit_test(test_remoteadmin_zeroed_retries_as_the_default),
+        cmocka_unit_test(test_batch_and_bench_report_with_zeroed_options),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
