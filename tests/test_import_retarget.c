@@ -16,6 +16,7 @@
 #include "bench/bench.h"
 #include "support/gltf_fixtures.h"
 #include "import/import.h"
+#include "readers/scene_load.h"
 #include "support/retarget_support.h"
 #include "skin/rig.h"
 #include "skin/skin_build.h"
@@ -364,6 +365,45 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
     am_test_rmtree(dir);
 }
 
+/* A scene whose reader notes passed the cap the scene keeps (a hostile file can make one
+ * per node): the retarget route says how many were dropped, as the faithful route does. */
+static void test_dropped_reader_notes_are_counted_in_the_plan(void **state)
+{
+    (void)state;
+    char dir[512], path[1024];
+    assert_non_null(am_test_tmpdir(dir, sizeof dir));
+    am_gf_model m;
+    write_quad(dir, &m, path, sizeof path);
+    am_gf_model_free(&m);
+    am_scene scene;
+    am_error err;
+    char msg[AM_ERROR_TEXT_MAX];
+    am_scene_load_options lo = {.skeleton = &g_skel, .weld = true};
+    if (am_scene_load_ex(path, &lo, &scene, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    for (int i = 0; i < AM_SCENE_MAX_NOTES + 50; i++)
+        am_scene_note(&scene, "node %d: an odd extra", i);
+    assert_int_equal(scene.note_count, AM_SCENE_MAX_NOTES);
+    assert_true(scene.notes_dropped >= 50);
+    am_import_options opts;
+    memset(&opts, 0, sizeof opts);
+    am_import_plan plan;
+    if (am_import_plan_make(&scene, &g_skel, &opts, &plan, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    assert_int_equal(plan.route, AM_IMPORT_RETARGET);
+    char want[64];
+    snprintf(want, sizeof want, "%zu more reader notes", scene.notes_dropped);
+    bool said = false;
+    for (size_t i = 0; i < plan.finding_count; i++)
+        said |= strcmp(am_str(&plan.findings[i].code), "reader") == 0 &&
+                strcmp(am_str(&plan.findings[i].text), want) == 0;
+    if (!said)
+        fail_msg("no finding says '%s'", want);
+    am_import_plan_free(&plan);
+    am_scene_free(&scene);
+    am_test_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_cli_retarget_json_and_refusals),
         cmocka_unit_test(test_cli_clip_by_written_name),
         cmocka_unit_test(test_report_keeps_a_long_source_path_whole),
+        cmocka_unit_test(test_dropped_reader_notes_are_counted_in_the_plan),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

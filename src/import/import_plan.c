@@ -360,6 +360,8 @@ am_status am_import_retarget_plan(const am_scene *scene, const am_skeleton *skel
     }
     for (size_t i = 0; i < scene->note_count; i++) /* what the reader and the weld did, as the faithful route says */
         am_import_finding_add(plan, "reader", "%s", am_str(&scene->notes[i]));
+    if (scene->notes_dropped) /* as the faithful route says it */
+        am_import_finding_add(plan, "reader", "%zu more reader notes", scene->notes_dropped);
     am_retarget_options ro = opts->retarget;
     ro.name = am_str(&plan->name);
     am_retarget_result res;
