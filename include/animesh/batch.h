@@ -123,8 +123,10 @@ typedef enum am_batch_state {
 AM_API const char *am_batch_state_name(am_batch_state s);
 
 /* The job's state from its record (results/NAME.json) and its key in the plan; `error`
- * (may be NULL) gets a failed job's one-line error. */
-AM_API am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, char *error, size_t error_size);
+ * (may be NULL; unset or holding an earlier text, which is freed) is set to a failed job's
+ * one-line error, whole, and unset otherwise (also when it cannot be kept: out of memory);
+ * the caller frees it with am_string_free. */
+AM_API am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, am_string *error);
 
 /* Zeroed, the defaults (core/option.h). */
 typedef struct am_batch_work_options {

@@ -90,6 +90,11 @@ static inline bool am_string_empty(const am_string *s)
     return !s || s->length == 0;
 }
 
+/* Release the text; the string is unset afterwards. Safe on NULL and on unset strings. A
+ * struct's own _free frees its strings; this is for a string a call hands over by itself
+ * (am_batch_job_state's error). */
+AM_API void am_string_free(am_string *s);
+
 typedef struct am_vec3 {
     double x, y, z;
 } am_vec3;

@@ -73,7 +73,7 @@ static am_status pick_jobs(const am_batch_plan *plan, const am_batch_run_options
         return am_fail_nomem(err, "the job list");
     *count = 0;
     for (size_t i = 0; i < plan->job_count; i++) {
-        am_batch_state st = am_batch_job_state(plan, i, NULL, 0);
+        am_batch_state st = am_batch_job_state(plan, i, NULL);
         if (o->force || st == AM_BATCH_PENDING || st == AM_BATCH_STALE || (st == AM_BATCH_FAILED && o->retry_failed))
             (*todo)[(*count)++] = i;
     }
@@ -86,7 +86,7 @@ static void count_finished(const am_batch_plan *plan, const size_t *todo, size_t
 {
     *done = *failed = 0;
     for (size_t i = 0; i < n; i++) {
-        am_batch_state st = am_batch_job_state(plan, todo[i], NULL, 0);
+        am_batch_state st = am_batch_job_state(plan, todo[i], NULL);
         if (finished)
             finished[i] = st == AM_BATCH_DONE || st == AM_BATCH_FAILED;
         *done += st == AM_BATCH_DONE;
@@ -191,8 +191,8 @@ static am_status run_local(const am_batch_plan *plan, const am_batch_run_options
             pids[w] = 0;
             running--;
             const am_batch_job *j = &plan->jobs[slot_job[w]];
-            char error[512];
-            am_batch_state st = am_batch_job_state(plan, slot_job[w], error, sizeof error);
+            am_string error = {0};
+            am_batch_state st = am_batch_job_state(plan, slot_job[w], &error);
             if (WIFSIGNALED(status)) { /* killed: whatever its record says is the previous run's */
                 failed++;
                 (*killed)++;
@@ -203,11 +203,13 @@ static am_status run_local(const am_batch_plan *plan, const am_batch_run_options
                 am_progress(o->progress, o->progress_user, "%s: done", j->name);
             } else {
                 failed++;
-                if (st != AM_BATCH_FAILED)
-                    snprintf(error, sizeof error, "the worker ended without a record (exit code %d; see %s)",
-                             WEXITSTATUS(status), log);
-                am_progress(o->progress, o->progress_user, "%s: FAILED: %s", j->name, error);
+                if (st != AM_BATCH_FAILED &&
+                    !am_string_setf(&error, "the worker ended without a record (exit code %d; see %s)",
+                                    WEXITSTATUS(status), log))
+                    am_string_free(&error); /* out of memory: the line says less */
+                am_progress(o->progress, o->progress_user, "%s: FAILED: %s", j->name, am_str(&error));
             }
+            am_string_free(&error);
             progress_line(o, done, failed, n, t0);
         }
     }

@@ -59,11 +59,13 @@ am_status am_batch_plan_save(const am_batch_plan *plan, am_error *err);
 typedef struct am_batch_record {
     char key[65];
     bool ok;
-    char error[512];
+    am_string error; /* whole (owned: am_batch_record_free) */
 } am_batch_record;
 /* Read a record; AM_ERR_IO when there is none (or it cannot be read), AM_ERR_INVALID when
- * it is damaged. */
+ * it is damaged, AM_ERR_NOMEM when its error cannot be kept. Free it with
+ * am_batch_record_free after any outcome. */
 am_status am_batch_record_peek(const char *catalog, const char *name, am_batch_record *rec, am_error *err);
+void am_batch_record_free(am_batch_record *rec);
 
 /* A creature's thumbnail (NAME.thumb.png, 240 pixels wide) from its pose sheet. */
 am_status am_batch_thumbnail(const char *sheet_png, const char *thumb_png, am_error *err);

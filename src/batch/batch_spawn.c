@@ -743,12 +743,13 @@ static am_status plan_job(spawn_ctx *c, size_t i, size_t *layout_slots, am_error
             return AM_OK;
         }
     }
-    char state_error[512] = "";
-    am_batch_state st = am_batch_job_state(c->plan, i, state_error, sizeof state_error);
+    am_string state_error = {0};
+    am_batch_state st = am_batch_job_state(c->plan, i, &state_error);
     if (st != AM_BATCH_DONE) {
         it->outcome = AM_SPAWN_SKIPPED;
         set_text(nomem, &it->error, "not converted (%s%s%s): run `animesh batch run` first", am_batch_state_name(st),
-                 state_error[0] ? ": " : "", state_error);
+                 am_string_empty(&state_error) ? "" : ": ", am_str(&state_error));
+        am_string_free(&state_error);
         return AM_OK;
     }
     char key[65];

@@ -364,32 +364,46 @@ am_status am_batch_record_peek(const char *catalog, const char *name, am_batch_r
             rec->ok = strcmp(l.str, "done") == 0;
             have_status = true;
         } else if (field[0] == 'e') {
-            snprintf(rec->error, sizeof rec->error, "%s", l.str);
+            if (!am_string_setn(&rec->error, l.str, l.str_len)) {
+                s = AM_ERR_NOMEM;
+                break;
+            }
             have_error = true;
         }
     }
     am_jlex_free(&l);
     free(data);
+    if (s == AM_ERR_NOMEM)
+        return am_fail_nomem(err, "a record's error");
     if (s || !have_key || !have_status)
         return am_fail_where(err, AM_ERR_INVALID, path, "a damaged record");
     return AM_OK;
 }
 
-am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, char *error, size_t error_size)
+void am_batch_record_free(am_batch_record *rec)
 {
-    if (error && error_size)
-        error[0] = '\0';
+    if (rec)
+        am_string_free(&rec->error);
+}
+
+am_batch_state am_batch_job_state(const am_batch_plan *plan, size_t job, am_string *error)
+{
+    am_string_free(error);
     if (job >= plan->job_count)
         return AM_BATCH_PENDING;
     am_batch_record rec;
     am_error ignored;
+    am_batch_state st;
     if (am_batch_record_peek(plan->catalog, plan->jobs[job].name, &rec, &ignored))
-        return AM_BATCH_PENDING;
-    if (strcmp(rec.key, plan->jobs[job].key) != 0)
-        return AM_BATCH_STALE;
-    if (!rec.ok && error && error_size)
-        snprintf(error, error_size, "%s", rec.error);
-    return rec.ok ? AM_BATCH_DONE : AM_BATCH_FAILED;
+        st = AM_BATCH_PENDING;
+    else if (strcmp(rec.key, plan->jobs[job].key) != 0)
+        st = AM_BATCH_STALE;
+    else
+        st = rec.ok ? AM_BATCH_DONE : AM_BATCH_FAILED;
+    if (st == AM_BATCH_FAILED && error) /* moved, not copied */
+        *error = rec.error, rec.error = (am_string){0};
+    am_batch_record_free(&rec);
+    return st;
 }
 
 /* --- the job --------------------------------------------------------------------------------- */
@@ -422,9 +436,12 @@ am_status am_batch_work(const am_batch_plan *plan, size_t job, const am_batch_wo
     if (!inputs_ok)
         memcpy(key, j->key, 65);
     am_batch_record rec;
+    memset(&rec, 0, sizeof rec);
     am_error ignored;
-    if (inputs_ok && !opts->force && am_batch_record_peek(plan->catalog, j->name, &rec, &ignored) == AM_OK &&
-        rec.ok && strcmp(rec.key, key) == 0) {
+    bool current = inputs_ok && !opts->force && am_batch_record_peek(plan->catalog, j->name, &rec, &ignored) == AM_OK &&
+                   rec.ok && strcmp(rec.key, key) == 0;
+    am_batch_record_free(&rec);
+    if (current) {
         result->skipped = result->ok = true;
         return AM_OK;
     }

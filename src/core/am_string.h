@@ -20,8 +20,6 @@ extern "C" {
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Release the text; the string is unset afterwards. Safe on NULL and on unset strings. */
-void am_string_free(am_string *s);
 /* Free every string of a list, then the list (NULL is fine). */
 void am_string_list_free(am_string *list, size_t count);
 
