@@ -62,13 +62,6 @@ const char *am_anim_volume_name(const uint8_t raw[16], char out[17]);
 /* The priority a joint entry plays at: its own, or the base priority for -1 (6.7). */
 int32_t am_anim_joint_priority(const am_anim *anim, size_t joint);
 
-/* Read the bytes. Fails (AM_ERR_INVALID, message naming the check, joint and byte offset)
- * only when the structure cannot be read: a field past the end, a string without
- * terminator, a negative count, a count larger than the bytes left, version not 1.0
- * (version 0.1 is not supported: every real file is 1.0), num_joints 0 or > 216.
- * `out` is zeroed first and freed on failure. */
-am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *out, am_error *err);
-
 /* ---------------------------------------------------------------------------------------
  * Validation ("Validation checks", "Gaps in the viewer's checks")
  * ------------------------------------------------------------------------------------- */
@@ -84,10 +77,6 @@ am_status am_anim_report_fail(const am_anim_report *report, am_error *err);
  * accepts) am_anim_encode refuses, before writing anything: the one check every .anim
  * writer (from-bvh, encode, import, the motion writer) shares. */
 uint64_t am_anim_encoded_size(const am_anim *anim);
-/* Set a key from values with the viewer's encoder (3.2): time single floor, components
- * packToVector3 (w >= 0) + double floor; the decoded fields get what a reader decodes. */
-void am_anim_rot_key_set(am_anim_rot_key *key, float time, am_quat rot, float duration);
-void am_anim_pos_key_set(am_anim_pos_key *key, float time, am_vec3 pos_m, float duration);
 /* Re-derive every decoded value (times, rotations, positions) from the raw codes. */
 void am_anim_redecode(am_anim *anim);
 

@@ -37,9 +37,6 @@ extern const am_file_format am_bvh_format;
  * in the warning: mocap's own offsets scatter by a few degrees; 10 is a visible turn. */
 #define AM_BVH_REST_WARN_DEG 10.0
 
-/* Frees the texts of the stats (skipped, rest[].joint/stock); zeroed after. */
-void am_bvh_stats_free(am_bvh_stats *stats);
-
 /* The warning for stats->rest_off > 0 ("the BVH's zero pose is not the viewer's rest:
  * LeftUpLeg (mHipLeft) 19.8 deg, ...: ... --align-rest corrects it", or that it was
  * corrected); "" and 0 when no joint is off. Returns the length written (truncated to size). */

@@ -19,10 +19,10 @@
  * Writing: am_anim_encode writes the raw codes as they are. To build keys from values use
  * am_anim_rot_key_set / am_anim_pos_key_set (the viewer's own encoder recipe, "Quantisers").
  *
- * Motions (docs/reference/lessons.md#rule-7 and #rule-10): am_motion describes stock joints whose local delta
- * rotations (and optional positions) are functions of normalised time t in [0, 1];
- * am_motion_sample turns it into an am_anim; am_motion_write_anim guards the loop, encodes,
- * decodes the bytes again, compares with what was meant and writes atomically.
+ * Motions made by the library (retargeted clips, BVH: docs/reference/lessons.md#rule-7 and
+ * #rule-10) are local delta rotations (and optional positions) of stock joints, sampled into
+ * an am_anim; the writer guards the loop, encodes, decodes the bytes again, compares them with
+ * what was meant and writes atomically.
  */
 #ifndef AM_ANIMESH_ANIM_H
 #define AM_ANIMESH_ANIM_H
@@ -107,6 +107,13 @@ typedef struct am_anim {
     size_t constraints_offset; /* offset of num_constraints (when decoded) */
 } am_anim;
 
+/* Read the bytes. Fails (AM_ERR_INVALID, message naming the check, joint and byte offset)
+ * only when the structure cannot be read: a field past the end, a string without
+ * terminator, a negative count, a count larger than the bytes left, version not 1.0
+ * (version 0.1 is not supported: every real file is 1.0), num_joints 0 or > 216.
+ * `out` is zeroed first and freed on failure. */
+AM_API am_status am_anim_parse(const uint8_t *data, size_t size, am_anim *out, am_error *err);
+
 /* Parse + validate without a skeleton; fails on the first REJECT or OURS issue.
  * This is what the bench and the WorldBridge push call. */
 AM_API am_status am_anim_decode(const uint8_t *data, size_t size, am_anim *out, am_error *err);
@@ -119,6 +126,11 @@ AM_API void am_anim_free(am_anim *anim);
 /* Append the file's bytes to out exactly as the raw codes and fields say (num_constraints
  * = constraint_count_raw when constraints are not read, else constraint_count). */
 AM_API am_status am_anim_encode(const am_anim *anim, am_buf *out, am_error *err);
+
+/* Set a key from values with the viewer's encoder (docs/reference/anim-format.md#quantisers): time single floor, components
+ * packToVector3 (w >= 0) + double floor; the decoded fields get what a reader decodes. */
+AM_API void am_anim_rot_key_set(am_anim_rot_key *key, float time, am_quat rot, float duration);
+AM_API void am_anim_pos_key_set(am_anim_pos_key *key, float time, am_vec3 pos_m, float duration);
 
 typedef enum am_anim_severity {
     AM_ANIM_REJECT = 0,        /* the viewer refuses the file (deserialize returns false) */
@@ -163,7 +175,8 @@ typedef struct am_anim_joint_pose {
     am_vec3 pos;           /* local position in metres (replaces the joint's, 6.3) */
 } am_anim_joint_pose;
 
-/* am_anim_curve_time + am_anim_eval_curves. */
+/* Every joint's pose (out: one per joint) at the motion's local time tau_s, in seconds since
+ * it started, looping and easing as the viewer plays it (docs/reference/anim-format.md#curve-evaluation). */
 AM_API void am_anim_eval(const am_anim *anim, double tau_s, am_anim_joint_pose *out);
 
 #define AM_LOOP_TOLERANCE_DEG 10.0
@@ -269,6 +282,9 @@ typedef struct am_bvh_stats {
     bool rest_aligned;      /* align_rest was applied */
     am_loop_change loop;    /* with loop: the seam closed by blending (all zero: none) */
 } am_bvh_stats;
+
+/* Frees the texts of the stats (skipped, rest[].joint/stock); zeroed after. */
+AM_API void am_bvh_stats_free(am_bvh_stats *stats);
 
 /* Convert. Every frame after the reference becomes a key unless opts->reduce_deg > 0.
  * The root must map to mPelvis. Unmapped joints are skipped and listed in stats.

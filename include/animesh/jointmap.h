@@ -118,6 +118,13 @@ typedef struct am_body_plan {
                                0.9 m above the feet" */
 } am_body_plan;
 
+/* The plan owns its texts (the limbs' joints, the evidence): a zeroed plan is empty, and
+ * am_body_plan_free releases them (the plan is empty again). A plan is never copied by
+ * value: am_body_plan_copy gives dst its own texts (dst's old ones freed); false when out
+ * of memory (dst is then empty). */
+AM_API void am_body_plan_free(am_body_plan *plan);
+AM_API bool am_body_plan_copy(am_body_plan *dst, const am_body_plan *src);
+
 /* The stock viewer avatar's plan (the target of anim from-model and anim from-bvh): a
  * biped, legs mHipLeft, mHipRight, arms mCollarLeft, mCollarRight. */
 AM_API bool am_body_plan_viewer_avatar(am_body_plan *out);

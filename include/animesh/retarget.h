@@ -141,6 +141,8 @@ typedef struct am_rest_correction {
  * error `out` holds nothing to free. */
 AM_API am_status am_rest_correction_parse(const char *text, am_rest_correction *out, am_error *err);
 
+AM_API void am_rest_correction_free(am_rest_correction *c);
+
 /* Zeroed, the defaults (core/option.h); a field where zero is a choice takes AM_OPTION_ZERO
  * for it. */
 typedef struct am_retarget_options {
@@ -169,8 +171,9 @@ typedef struct am_retarget_options {
      * (the hips) gets position keys, its motion scaled by leg length. Default false. */
     bool follow_directions;
     const am_vec3 *target_rest;        /* with follow_directions: per viewer joint, where the
-                                          target draws it at rest (bind frame, metres:
-                                          am_retarget_rest_of_rig); NULL: the stock avatar */
+                                          target draws it at rest (bind frame, metres: import
+                                          computes it from the creature's rig); NULL: the
+                                          stock avatar */
     bool in_place;                     /* remove the hips' horizontal travel (first to last key);
                                           default false */
     double reduce_deg;                 /* > 0: drop keys the viewer's interpolation reproduces

@@ -69,7 +69,7 @@ typedef struct am_scene_node {
     bool has_trs;
     bool is_joint;         /* named by a skin, or typed as a joint/bone by the file */
     /* The node's index in the file's own node list (glTF nodes[i]), when the format has
-     * one and the reader reordered the nodes: what "#N" names for a user (am_scene_node_number). */
+     * one and the reader reordered the nodes: what "#N" names for a user. */
     bool has_file_index;
     int file_index;
     am_mat4 world;         /* filled by am_scene_finish: local, then the parents' (LL layout) */
@@ -214,6 +214,17 @@ typedef struct am_scene {
 } am_scene;
 
 AM_API void am_scene_free(am_scene *scene);
+
+/* Validate every cross-reference and value, then compute node world matrices (readers
+ * call it last; a hand-built scene calls it before use). Refused, naming the element:
+ * a parent not before its child, an index out of range (face index >= vertex_count,
+ * influence joint >= joint_count, skin/material/node reference), a non-finite value in a
+ * position, normal, UV, weight, matrix or key, a negative weight, clip times that
+ * decrease, a channel on a node without an exact TRS, a rotation key of zero length, a
+ * coordinate or matrix entry beyond AM_SCENE_MAX_COORD.
+ * A scene with no mesh and no joint (a motion-only file) gets its joints here: every node
+ * a clip animates and every node below one. */
+AM_API am_status am_scene_finish(am_scene *scene, am_error *err);
 
 /* Node index by exact name (first match), -1 when none. */
 AM_API int am_scene_find_node(const am_scene *scene, const char *name);

@@ -83,9 +83,15 @@ typedef struct am_outset am_outset;
 
 typedef struct am_skin_summary am_skin_summary;
 
+/* Free the summary's strings; it is zeroed afterwards. Safe on a zeroed summary. */
+AM_API void am_skin_summary_free(am_skin_summary *summary);
+
+/* A deep copy of src into dst (dst's old strings freed); false when out of memory (dst then
+ * holds a partial copy, still valid to free). */
+AM_API bool am_skin_summary_copy(am_skin_summary *dst, const am_skin_summary *src);
+
 /* A caller's own file beside the skin's, made from the encoded asset (the CLI's and bind's
- * preview page: preview.h am_preview_skin_page; the skin module itself knows nothing of the
- * preview). Called by the export once the skin's files are in the output set and before it
+ * preview page; the skin module itself knows nothing of the preview). Called by the export once the skin's files are in the output set and before it
  * is committed, with NAME (the files' stem) and the .llmesh bytes; it adds its file to `set`
  * and may note its path in `summary->preview_path`. Its error fails the export and nothing
  * is put in place. */
@@ -221,7 +227,7 @@ typedef struct am_skin_summary {
     long region_max_tris;
     bool over_region_limit;
 
-    /* written files (am_skin_export) */
+    /* written files (when the skin is exported into an output set) */
     am_string llmesh_path;
     am_string dae_path;
     am_string meshdata_path;

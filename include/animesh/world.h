@@ -7,8 +7,9 @@
  * far it got, also after a failure, and is freed by am_world_push_done_free). Options zeroed
  * are the defaults; _from_env fills URL, token and password from the environment as the CLI
  * does (the library reads none by itself). Errors: AM_ERR_USAGE for a missing or bad URL,
- * AM_ERR_NETWORK for a peer that failed or refused (its reply quoted), AM_ERR_INVALID for
- * input the archive or the bridge cannot take (naming the field).
+ * AM_ERR_NETWORK for a peer that cannot be reached or times out, AM_ERR_INVALID for a reply
+ * that refuses (quoted) and for input the archive or the bridge cannot take (naming the
+ * field).
  * The archive:
  *
  * OpenSim archives (OAR) that carry one animesh object (docs/reference/opensim-oar.md).
@@ -111,6 +112,8 @@ typedef struct am_oar_input {
     size_t face_texture_count;
 } am_oar_input;
 
+AM_API am_status am_oar_check_salt(const char *salt, am_error *err);
+
 /* The gzip-compressed tar into out. AM_ERR_IO naming libarchive when it cannot be loaded. */
 AM_API am_status am_oar_write(const am_oar_input *in, am_buf *out, am_error *err);
 
@@ -182,11 +185,11 @@ AM_API void am_worldbridge_options_from_env(am_worldbridge_options *opt);
 
 /* One animation to store. The bytes are borrowed. */
 typedef struct am_world_push_anim {
-    const char *name;   /* stored under this name (checks.h am_world_check_text) */
+    const char *name;   /* stored under this name (checked before anything is sent) */
     const uint8_t *data;/* the .anim bytes */
     size_t size;
     char uuid[37];      /* out: the asset UUID the bridge returned ("" before it is stored;
-                           in a dry run the bridge's placeholder, as am_worldbridge_call gives it) */
+                           in a dry run the bridge's placeholder) */
 } am_world_push_anim;
 
 /* What to push. Everything is borrowed; anims[i].uuid is filled as each is stored. */
@@ -225,12 +228,14 @@ typedef struct am_world_push_done {
 /* Release what `done` owns (its step); a zeroed `done` is fine. */
 AM_API void am_world_push_done_free(am_world_push_done *done);
 
-/* Run the sequence with a client made from `opt` (worldbridge.h; a dry run writes each
- * request into opt->dry_run_dir, all together once every request is written, and sends
- * nothing). `done` (required) is overwritten, not freed, and filled whether or not the call
- * succeeds: free it with am_world_push_done_free. Errors: those of
- * am_worldbridge_client_init (AM_ERR_USAGE for a missing or bad base URL) and am_worldbridge_call, the failed
- * step named in done->step; AM_ERR_NOMEM when the step's text cannot be kept. */
+/* Run the sequence against the bridge `opt` names (a dry run writes each request into
+ * opt->dry_run_dir, all together once every request is written, and sends nothing). `done`
+ * (required) is overwritten, not freed, and filled whether or not the call succeeds: free it
+ * with am_world_push_done_free. Errors: the meshdata's own (AM_ERR_INVALID or AM_ERR_IO,
+ * naming the file); AM_ERR_USAGE for a missing or bad base URL; AM_ERR_NETWORK when the bridge
+ * cannot be reached or times out; AM_ERR_INVALID when it refuses a command or replies
+ * malformed (the HTTP status and its words quoted); the failed step named in done->step;
+ * AM_ERR_NOMEM when the step's text cannot be kept. */
 AM_API am_status am_world_push(const am_worldbridge_options *opt, am_world_push_request *request, am_world_push_done *done,
                         am_error *err);
 

@@ -42,13 +42,6 @@ extern "C" {
 #include "scene/scene.h"
 #include "skeleton/skeleton.h"
 
-/* The plan owns its texts (the limbs' joints, the evidence): a zeroed plan is empty, and
- * am_body_plan_free releases them (the plan is empty again). A plan is never copied by
- * value: am_body_plan_copy gives dst its own texts (dst's old ones freed); false when out
- * of memory (dst is then empty). */
-void am_body_plan_free(am_body_plan *plan);
-bool am_body_plan_copy(am_body_plan *dst, const am_body_plan *src);
-
 /* Classify a body (am_body_analyse) into *out (overwritten: free a plan before filling it
  * again; free the result with am_body_plan_free). axes (may be
  * NULL) gives up and forward in the file frame; sug (may be NULL) which viewer joint each

@@ -24,8 +24,6 @@ extern "C" {
 #include "skin/rig.h"
 #include "core/option.h"
 
-void am_rest_correction_free(am_rest_correction *c);
-
 typedef struct am_retarget_rig {
     am_string name;
     int mesh;              /* scene mesh */

@@ -47,17 +47,6 @@ struct am_skeleton; /* skeleton/skeleton.h */
  * counts it (notes_dropped). */
 void am_scene_note(am_scene *scene, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Validate every cross-reference and value, then compute node world matrices (readers
- * call it last; a hand-built scene calls it before use). Refused, naming the element:
- * a parent not before its child, an index out of range (face index >= vertex_count,
- * influence joint >= joint_count, skin/material/node reference), a non-finite value in a
- * position, normal, UV, weight, matrix or key, a negative weight, clip times that
- * decrease, a channel on a node without an exact TRS, a rotation key of zero length, a
- * coordinate or matrix entry beyond AM_SCENE_MAX_COORD.
- * A scene with no mesh and no joint (a motion-only file) gets its joints here: every node
- * a clip animates and every node below one. */
-am_status am_scene_finish(am_scene *scene, am_error *err);
-
 /* Decompose an LL-layout matrix into translation, rotation and scale (local = S, R, T for
  * a row vector; a mirror becomes a negative X scale). True when exact (no shear or
  * projection, within 1e-5 relative). */

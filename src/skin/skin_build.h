@@ -40,12 +40,6 @@ struct am_skin_summary;
  * limit or border tolerance (AM_OPTION_ZERO) stays and reads as "none". */
 void am_skin_options_resolve(am_skin_options *opts);
 
-/* Free the summary's strings; it is zeroed afterwards. Safe on a zeroed summary. */
-void am_skin_summary_free(am_skin_summary *summary);
-/* A deep copy of src into dst (dst's old strings freed); false when out of memory (dst then
- * holds a partial copy, still valid to free). */
-bool am_skin_summary_copy(am_skin_summary *dst, const am_skin_summary *src);
-
 enum { AM_SKIN_T_JOINTS_WEIGHTS, AM_SKIN_T_BUDGET, AM_SKIN_T_FACES, AM_SKIN_T_LODS, AM_SKIN_T_ASSET,
        AM_SKIN_T_ENCODE, AM_SKIN_T_DAE, AM_SKIN_T_MESHDATA };
 

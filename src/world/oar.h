@@ -35,7 +35,6 @@ am_status am_oar_check_name(const char *what, const char *name, am_error *err);
 
 /* A UUID salt: 1..AM_OAR_MAX_SALT characters from A-Z a-z 0-9 . _ - */
 #define AM_OAR_MAX_SALT 64
-am_status am_oar_check_salt(const char *salt, am_error *err);
 
 /* Check the input (names, play, finite position, texture magic, salt) and derive every UUID. */
 am_status am_oar_plan_make(const am_oar_input *in, am_oar_plan *plan, am_error *err);
