@@ -61,6 +61,10 @@ instance() {  # instance a|b CMD...: run_region.sh for one of the two instances
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
+    # A start still under way would bring its instance up after the stops below (and keep it):
+    # it is ended first, and waited for.
+    for pid in ${PID_A:-} ${PID_B:-}; do kill "$pid" 2>/dev/null || true; done
+    for pid in ${PID_A:-} ${PID_B:-}; do wait "$pid" 2>/dev/null || true; done
     if [ -d "$TMUX_TMPDIR" ]; then
         instance a stop >>"$WORK/region-a.log" 2>&1 || true
         instance b stop >>"$WORK/region-b.log" 2>&1 || true
@@ -88,6 +92,9 @@ if [ ! -f "$STAMP" ] || [ ! -f "$BIN/OpenSim.exe" ]; then
     touch "$STAMP"
 fi
 mkdir -p "$TMUX_TMPDIR"
+# A pid file an earlier run left behind names a pid the system may have given to another
+# process since: run_region.sh would take it for a running region.
+rm -f "$WORK/run-a/opensim.pid" "$WORK/run-b/opensim.pid"
 
 # The catalogue, while the instances start.
 say "starting two instances of two regions each in namespace $OSIM_NETNS"
@@ -124,8 +131,13 @@ cat >"$WORK/grid.json" <<'EOF'
  "layout": {"region": "Grid B 2", "origin": [20, 20, 25], "spacing": 10},
  "per_host": 2}
 EOF
-wait $PID_A || { tail -5 "$WORK/region-a.log"; fail "instance A did not start: $WORK/region-a.log"; }
-wait $PID_B || { tail -5 "$WORK/region-b.log"; fail "instance B did not start: $WORK/region-b.log"; }
+rc_a=0 rc_b=0
+wait $PID_A || rc_a=$?
+PID_A=
+[ "$rc_a" = 0 ] || { tail -5 "$WORK/region-a.log"; fail "instance A did not start: $WORK/region-a.log"; }
+wait $PID_B || rc_b=$?
+PID_B=
+[ "$rc_b" = 0 ] || { tail -5 "$WORK/region-b.log"; fail "instance B did not start: $WORK/region-b.log"; }
 say "both instances up in $((SECONDS - t)) s"
 export GRID_A_PASSWORD=$OSIM_PASSWORD GRID_B_PASSWORD=$OSIM_PASSWORD
 

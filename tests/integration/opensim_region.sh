@@ -75,6 +75,9 @@ if [ ! -f "$STAMP" ] || [ ! -f "$BIN/OpenSim.exe" ]; then
     touch "$STAMP"
 fi
 mkdir -p "$TMUX_TMPDIR"
+# A pid file an earlier run left behind names a pid the system may have given to another
+# process since: run_region.sh would take it for a running region.
+rm -f "$OSIM_RUN/opensim.pid"
 say "starting the region in namespace $OSIM_NETNS"
 t=$SECONDS
 if ! bash "$RUN_REGION" start "$BIN" >"$WORK/region.log" 2>&1; then
