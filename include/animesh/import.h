@@ -89,6 +89,10 @@ typedef struct am_import_options {
     /* Optional progress: called with one line per step (the library never prints). */
     am_progress_fn progress;
     void *progress_user;
+    /* Where the FBX (assimp) reader runs, for the model and every motion file (scene.h);
+     * zero: in a child process under limits, as the CLI reads them. AM_SCENE_READER_IN_PROCESS
+     * for a program that must not fork and reads only files it trusts. */
+    am_scene_reader_process reader_process;
 } am_import_options;
 
 /* The defaults, written out (the same meaning as a zeroed struct). */

@@ -229,6 +229,8 @@ typedef struct am_motion_file_options {
      * unless allow_body_mismatch (then a warning finding says it). */
     const am_body_plan *target_plan;
     bool allow_body_mismatch;  /* default false */
+    am_scene_reader_process reader_process; /* where an FBX (assimp) file is read (scene.h);
+                                               zero: in a child process, as the CLI */
 } am_motion_file_options;
 
 AM_API void am_motion_file_options_init(am_motion_file_options *o);

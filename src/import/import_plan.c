@@ -668,6 +668,7 @@ static am_status add_model_motions(am_import_plan *plan, const char *ref, const 
 {
     am_motion_file_options mo;
     am_motion_file_options_init(&mo);
+    mo.reader_process = opts->reader_process;
     mo.retarget.priority = opts->retarget.priority;
     mo.retarget.loop = opts->retarget.loop;
     mo.retarget.loop_tolerance_deg = opts->retarget.loop_tolerance_deg;
@@ -853,7 +854,8 @@ am_status am_import_file(const char *model_path, const am_skeleton *skel, const 
         return AM_ERR_IO;
     }
     am_scene scene;
-    am_scene_load_options lo = {.skeleton = skel, .weld = true}; /* welded before faces and LODs */
+    am_scene_load_options lo = {.skeleton = skel, .weld = true, /* welded before faces and LODs */
+                                .reader_process = opts->reader_process};
     am_status st = am_scene_load_ex(model_path, &lo, &scene, err);
     if (st)
         return st;

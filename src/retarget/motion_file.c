@@ -247,7 +247,8 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
     if (!am_string_set(&out->source, path))
         return am_fail_nomem(err, "motion source");
     am_scene s;
-    am_scene_load_options lo = {.skeleton = skel};
+    am_scene_load_options lo = {.skeleton = skel,
+                                .reader_process = opts ? opts->reader_process : AM_SCENE_READER_IN_CHILD};
     if ((st = am_scene_load_ex(path, &lo, &s, err))) {
         am_motion_file_result_free(out);
         return st;
