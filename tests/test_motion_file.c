@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "anim/anim.h"
 #include "support/gltf_fixtures.h"
@@ -271,6 +272,33 @@ static void test_in_place(void **state)
     am_test_rmtree(dir);
 }
 
+/* A motion in a folder deeper than 512 bytes (a library on a long network path) converts:
+ * the FILE[:CLIP] reference is split into a PATH_MAX buffer, not a 512-byte one. */
+static void test_a_deep_path_converts(void **state)
+{
+    (void)state;
+    char dir[256], deep[1400], path[1500];
+    am_test_tmpdir(dir, sizeof dir);
+    int n = snprintf(deep, sizeof deep, "%s", dir);
+    for (int i = 0; i < 12 && n < 900; i++) {
+        n += snprintf(deep + n, sizeof deep - (size_t)n, "/a_rather_long_folder_name_for_a_library_%02d", i);
+        assert_int_equal(mkdir(deep, 0755), 0);
+    }
+    assert_true(strlen(deep) > 512);
+    write_travelling_pack(deep, path, sizeof path);
+    am_motion_file_options mo;
+    am_motion_file_options_init(&mo);
+    am_motion_file_result r;
+    am_error err;
+    char msg[AM_ERROR_TEXT_MAX];
+    if (am_motion_file_convert(path, &g_skel, &mo, &r, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    assert_true(r.anim_count >= 1);
+    assert_string_equal(am_str(&r.source), path);
+    am_motion_file_result_free(&r);
+    am_test_rmtree(dir);
+}
+
 static void test_gltf_animation_pack_converts(void **state)
 {
     (void)state;
@@ -451,6 +479,7 @@ int main(void)
     am_test_load_viewer_skeleton(&g_skel);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_onto_stock),
+        cmocka_unit_test(test_a_deep_path_converts),
         cmocka_unit_test(test_walking_onto_stock),
         cmocka_unit_test(test_walking_through_import_onto_rpm),
         cmocka_unit_test(test_gltf_animation_pack_converts),

@@ -240,7 +240,7 @@ am_status am_motion_file_convert(const char *ref, const am_skeleton *skel, const
                                  am_motion_file_result *out, am_error *err)
 {
     memset(out, 0, sizeof *out);
-    char path[512], clip[128];
+    char path[4096], clip[1024]; /* PATH_MAX; a clip name is a node name of the file */
     am_status st = am_motion_ref_split(ref, path, sizeof path, clip, sizeof clip, err);
     if (st)
         return st;
