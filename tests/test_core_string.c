@@ -76,6 +76,21 @@ static void a_list_grows_and_frees_every_entry(void **state)
     am_string_list_free(list, count);
 }
 
+static void appending_builds_a_list_a_piece_at_a_time(void **state)
+{
+    (void)state;
+    am_string s = {0};
+    for (int i = 0; i < 300; i++)
+        assert_true(am_string_appendf(&s, "%smJoint%d", s.length ? ", " : "", i));
+    assert_int_equal(s.length, strlen(s.data));
+    assert_int_equal(strncmp(am_str(&s), "mJoint0, mJoint1, ", 18), 0);
+    assert_non_null(strstr(am_str(&s), ", mJoint299"));
+    size_t before = s.length;
+    assert_true(am_string_appendf(&s, "%s", "")); /* nothing to add: the same text */
+    assert_int_equal(s.length, before);
+    am_string_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -83,6 +98,7 @@ int main(void)
         cmocka_unit_test(a_long_text_is_kept_whole_with_its_length),
         cmocka_unit_test(setn_stops_at_n_bytes_and_copy_is_independent),
         cmocka_unit_test(a_list_grows_and_frees_every_entry),
+        cmocka_unit_test(appending_builds_a_list_a_piece_at_a_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,6 +76,36 @@ bool am_string_setf(am_string *s, const char *fmt, ...)
     return ok;
 }
 
+bool am_string_vappendf(am_string *s, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    if (k < 0) {
+        va_end(again);
+        return false;
+    }
+    char *grown = realloc(s->data, s->length + (size_t)k + 1);
+    if (!grown) {
+        va_end(again);
+        return false;
+    }
+    vsnprintf(grown + s->length, (size_t)k + 1, fmt, again);
+    va_end(again);
+    s->data = grown;
+    s->length += (size_t)k;
+    return true;
+}
+
+bool am_string_appendf(am_string *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = am_string_vappendf(s, fmt, ap);
+    va_end(ap);
+    return ok;
+}
+
 bool am_string_copy(am_string *dst, const am_string *src)
 {
     if (dst == src)

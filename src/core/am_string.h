@@ -32,6 +32,11 @@ bool am_string_setn(am_string *s, const char *text, size_t n);
 bool am_string_setf(am_string *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool am_string_vsetf(am_string *s, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
+/* Append printf-style text to s (unset: the text becomes s); false when out of memory (s
+ * unchanged). What a list or a sentence built a piece at a time uses. */
+bool am_string_appendf(am_string *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool am_string_vappendf(am_string *s, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 /* A copy of src into dst (dst's old text freed); false when out of memory (dst kept). */
 bool am_string_copy(am_string *dst, const am_string *src);
 

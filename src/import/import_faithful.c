@@ -740,8 +740,7 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
         merged.positions += p->positions;
         merged.borrowed_weights += p->borrowed_weights;
         merged.unweighted_vertices += p->unweighted_vertices;
-        if (!am_string_setf(&merged.meshes, "%s%s%s", am_str(&merged.meshes), merged.meshes.length ? ", " : "",
-                            am_str(&p->meshes)))
+        if (!am_string_appendf(&merged.meshes, "%s%s", merged.meshes.length ? ", " : "", am_str(&p->meshes)))
             st = am_fail_nomem(err, "merge");
     }
     if (st)
@@ -755,9 +754,8 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
         merged.face_textures[merged.face_texture_count++] = plan->parts[g].texture;
         r->face_start[r->face_count++] = tbase;
         const am_import_part *gp = &plan->parts[g];
-        ok = ok && am_string_setf(&faces_text, "%s%sface %zu %s (", am_str(&faces_text), faces_text.length ? "; " : "",
-                                  r->face_count - 1, gp->texture >= 0 ? am_str(&plan->textures[gp->texture].name)
-                                                                      : "untextured");
+        ok = ok && am_string_appendf(&faces_text, "%sface %zu %s (", faces_text.length ? "; " : "", r->face_count - 1,
+                                     gp->texture >= 0 ? am_str(&plan->textures[gp->texture].name) : "untextured");
         for (size_t i = g; i < plan->part_count; i++) {
             if (group[i] != g)
                 continue;
@@ -765,10 +763,9 @@ am_status am_import_merge_parts(am_import_plan *plan, bool by_material, am_error
             for (size_t t = 0; t < 3 * s->triangle_count; t++)
                 r->triangles[3 * tbase + t] = (uint32_t)(vstart[i] + s->triangles[t]);
             tbase += s->triangle_count;
-            ok = ok && am_string_setf(&faces_text, "%s%s%s", am_str(&faces_text), i == g ? "" : ", ",
-                                      am_str(&plan->parts[i].meshes));
+            ok = ok && am_string_appendf(&faces_text, "%s%s", i == g ? "" : ", ", am_str(&plan->parts[i].meshes));
         }
-        ok = ok && am_string_setf(&faces_text, "%s)", am_str(&faces_text));
+        ok = ok && am_string_appendf(&faces_text, ")");
     }
     if (!ok) {
         am_string_free(&faces_text);

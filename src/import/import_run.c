@@ -142,8 +142,7 @@ static am_status joint_figures(const am_import_part *part, const am_skin_result 
         qsort(sorted, nsorted, sizeof *sorted, cmp_moved);
         am_string list = {0};
         for (size_t i = 0; i < nsorted && i < 5; i++)
-            if (!am_string_setf(&list, "%s%s%s %.4f m", am_str(&list), i ? ", " : "", am_str(&sorted[i]->name),
-                                sorted[i]->moved_m)) {
+            if (!am_string_appendf(&list, "%s%s %.4f m", i ? ", " : "", am_str(&sorted[i]->name), sorted[i]->moved_m)) {
                 am_string_free(&list);
                 return am_fail_nomem(err, "joint figures");
             }

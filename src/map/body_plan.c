@@ -205,27 +205,6 @@ static am_limb_viewer chain_viewer(const plan_ctx *c, const am_body_chain *ch)
     return AM_VIEWER_NONE;
 }
 
-/* Append printf-style text to an owned string; false when out of memory (s unchanged). */
-static bool catf(am_string *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool catf(am_string *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0)
-        return false;
-    char *d = realloc(s->data, s->length + (size_t)k + 1);
-    if (!d)
-        return false;
-    va_start(ap, fmt);
-    vsnprintf(d + s->length, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    s->data = d;
-    s->length += (size_t)k;
-    return true;
-}
-
 void am_body_plan_free(am_body_plan *p)
 {
     if (!p)
@@ -432,7 +411,7 @@ bool am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
         } else {
             am_string names = {0};
             ok &= chain_names(&c, (int)i, &names);
-            ok &= catf(&ignored, "%s%s (%s: %s)", ignored.length ? ", " : "", am_chain_kind_label(ch->kind),
+            ok &= am_string_appendf(&ignored, "%s%s (%s: %s)", ignored.length ? ", " : "", am_chain_kind_label(ch->kind),
                        am_str(&names),
                        !agree ? "the viewer names say otherwise"
                        : c.any_weight ? "no vertex weight"
@@ -561,20 +540,20 @@ bool am_body_plan_classify(const am_scene *s, const am_body *b, const am_axes *a
     /* the evidence */
     am_string *e = &p->evidence;
     for (size_t i = 0; i < p->limb_count; i++)
-        ok &= catf(e, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), am_str(&p->limbs[i].joints));
+        ok &= am_string_appendf(e, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), am_str(&p->limbs[i].joints));
     if (!p->limb_count)
-        ok &= catf(e, "no pair of limbs%s", p->kind == AM_PLAN_SERPENT ? ", one long chain" : "");
+        ok &= am_string_appendf(e, "no pair of limbs%s", p->kind == AM_PLAN_SERPENT ? ", one long chain" : "");
     if (by_names)
-        ok &= catf(e, "; read from the viewer joint names (the hierarchy shows no pair of limbs)");
+        ok &= am_string_appendf(e, "; read from the viewer joint names (the hierarchy shows no pair of limbs)");
     if (legs >= 0 && have_arms && feet < 0)
-        ok &= catf(e, "; the %s' lowest joint is %.2f hip heights above the feet", forelegs ? "forelegs" : "arms",
+        ok &= am_string_appendf(e, "; the %s' lowest joint is %.2f hip heights above the feet", forelegs ? "forelegs" : "arms",
                    1 - arm_low / feet);
     if (know_body)
-        ok &= catf(e, "; %s body", upright ? "upright" : "horizontal");
+        ok &= am_string_appendf(e, "; %s body", upright ? "upright" : "horizontal");
     if (p->leg_pairs > 2)
-        ok &= catf(e, "; %zu pairs of legs", p->leg_pairs);
+        ok &= am_string_appendf(e, "; %zu pairs of legs", p->leg_pairs);
     if (ignored.length)
-        ok &= catf(e, "; not counted: %s", am_str(&ignored));
+        ok &= am_string_appendf(e, "; not counted: %s", am_str(&ignored));
     am_string_free(&ignored);
     return ok;
 }
@@ -656,13 +635,13 @@ bool am_body_plan_from_viewer(const am_skeleton *skel, const bool *weighted, con
               : has[F_TAIL] && !has[F_ARMS] ? AM_PLAN_SERPENT
                                       : AM_PLAN_OTHER;
     am_string *e = &p->evidence;
-    ok &= catf(e, "viewer joints carrying weight: ");
+    ok &= am_string_appendf(e, "viewer joints carrying weight: ");
     for (size_t i = 0; i < p->limb_count; i++)
-        ok &= catf(e, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), am_str(&p->limbs[i].joints));
+        ok &= am_string_appendf(e, "%s%s (%s)", i ? "; " : "", role_plural(p->limbs[i].role), am_str(&p->limbs[i].joints));
     if (!p->limb_count)
-        ok &= catf(e, "no limb on both sides");
+        ok &= am_string_appendf(e, "no limb on both sides");
     if (has[F_LEGS] && has[F_ARMS] && feet < 0)
-        ok &= catf(e, "; the %s' lowest joint is %.2f hip heights above the feet", forelegs ? "forelegs" : "arms",
+        ok &= am_string_appendf(e, "; the %s' lowest joint is %.2f hip heights above the feet", forelegs ? "forelegs" : "arms",
                    1 - arm_low / feet);
     return ok;
 }

@@ -88,14 +88,11 @@ static void set_reason(ctx *c, am_map_joint *mj, const char *fmt, ...)
 static void add_reason(ctx *c, am_map_joint *mj, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add_reason(ctx *c, am_map_joint *mj, const char *fmt, ...)
 {
-    am_string more = {0};
     va_list ap;
     va_start(ap, fmt);
-    bool ok = am_string_vsetf(&more, fmt, ap);
-    va_end(ap);
-    if (!ok || !am_string_setf(&mj->reason, "%s%s", am_str(&mj->reason), am_str(&more)))
+    if (!am_string_vappendf(&mj->reason, fmt, ap))
         c->nomem = true;
-    am_string_free(&more);
+    va_end(ap);
 }
 
 static int joint_side(const am_body *b, int j)
