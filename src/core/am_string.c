@@ -47,23 +47,11 @@ bool am_string_set(am_string *s, const char *text)
 
 bool am_string_vsetf(am_string *s, const char *fmt, va_list ap)
 {
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    if (n < 0) {
-        va_end(again);
+    am_string text = {0}; /* built apart, so a failure keeps the old text (and fmt may quote it) */
+    if (!am_string_vappendf(&text, fmt, ap))
         return false;
-    }
-    char *text = malloc((size_t)n + 1);
-    if (!text) {
-        va_end(again);
-        return false;
-    }
-    vsnprintf(text, (size_t)n + 1, fmt, again);
-    va_end(again);
-    free(s->data);
-    s->data = text;
-    s->length = (size_t)n;
+    am_string_free(s);
+    *s = text;
     return true;
 }
 
