@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "batch/batch.h"
-#include "support/gltf_fixtures.h"
+#include "support/batch_library.h"
 #include "support/test_support.h"
 
 /* The record file of the plan's only job, with this key, status and error. */
@@ -33,30 +33,10 @@ static void write_record(const am_batch_plan *plan, const char *key, const char 
 static void test_a_failed_jobs_long_error_comes_back_whole(void **state)
 {
     (void)state;
-    char dir[512], lib[600], catalog[600], model[1024], skel[1024];
+    char dir[512], catalog[700];
     assert_non_null(am_test_tmpdir(dir, sizeof dir));
-    snprintf(lib, sizeof lib, "%s/library", dir);
-    snprintf(catalog, sizeof catalog, "%s/catalog", dir);
-    assert_int_equal(mkdir(lib, 0755), 0);
-    am_gf_model base, m;
-    am_gf_quadruped(&base);
-    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
-    am_gf_options go = {.container = AM_GF_GLB};
-    am_gf_write(&m, &go, lib, "quad", model, sizeof model);
-    am_gf_model_free(&base);
-    am_gf_model_free(&m);
-    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
-
-    am_batch_plan_options po;
-    memset(&po, 0, sizeof po);
-    const char *libraries[1] = {lib};
-    po.libraries = libraries;
-    po.library_count = 1;
-    po.skeleton = skel;
     am_batch_plan plan;
-    am_error err;
-    assert_int_equal(am_batch_plan_make(catalog, &po, &plan, &err), AM_OK);
-    assert_int_equal(plan.job_count, 1);
+    am_test_quad_catalog(dir, catalog, sizeof catalog, &plan);
 
     am_string error = {0};
     assert_int_equal(am_batch_job_state(&plan, 0, &error), AM_BATCH_PENDING); /* no record yet */

@@ -39,18 +39,6 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* The glTF quadruped (Z-up centimetres, as test_import_retarget writes it) as dir/quad.glb. */
-static void write_quad(const char *dir, char *path, size_t size)
-{
-    am_gf_model base, m;
-    am_gf_quadruped(&base);
-    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
-    am_gf_model_free(&base);
-    am_gf_options go = {.container = AM_GF_GLB};
-    am_gf_write(&m, &go, dir, "quad", path, size);
-    am_gf_model_free(&m);
-}
-
 /* assets/rigs/quadruped.json skinned by the CLI into dir/q (quadruped.dae, .llmesh). */
 static void skin_fixture(const char *dir)
 {
@@ -79,6 +67,23 @@ static void import_plan(const char *path, am_body_plan *out)
     am_scene_free(&s);
 }
 
+/* A scene's plan as map suggest reads it (the scene is freed). */
+static void scene_plan(am_scene *s, am_body_plan *out)
+{
+    am_error err;
+    char msg[AM_ERROR_TEXT_MAX];
+    am_body body;
+    am_axes axes;
+    am_map_suggestion sug;
+    am_axes_options ao = {0};
+    if (am_map_suggest_scene(s, &g_skel, &ao, NULL, &body, &axes, &sug, &err))
+        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
+    assert_true(am_body_plan_classify(s, &body, &axes, &sug, &g_skel, out));
+    am_map_suggestion_free(&sug);
+    am_body_free(&body);
+    am_scene_free(s);
+}
+
 /* A motion or model file's plan as map suggest reads it. */
 static void suggest_plan(const char *path, am_body_plan *out)
 {
@@ -87,16 +92,7 @@ static void suggest_plan(const char *path, am_body_plan *out)
     char msg[AM_ERROR_TEXT_MAX];
     if (am_scene_load(path, &s, &err))
         fail_msg("%s", am_error_format(&err, msg, sizeof msg));
-    am_body body;
-    am_axes axes;
-    am_map_suggestion sug;
-    am_axes_options ao = {0};
-    if (am_map_suggest_scene(&s, &g_skel, &ao, NULL, &body, &axes, &sug, &err))
-        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
-    am_body_plan_classify(&s, &body, &axes, &sug, &g_skel, out);
-    am_map_suggestion_free(&sug);
-    am_body_free(&body);
-    am_scene_free(&s);
+    scene_plan(&s, out);
 }
 
 static const am_body_plan_limb *limb(const am_body_plan *p, am_limb_role role)
@@ -123,7 +119,7 @@ static void test_quadruped_fixtures_are_quadrupeds_with_their_forelegs_named(voi
     am_test_tmpdir(dir, sizeof dir);
 
     /* the glTF quadruped through the retarget route: shoulders reach the ground */
-    write_quad(dir, glb, sizeof glb);
+    am_gf_write_quad_glb(dir, glb, sizeof glb, NULL);
     am_body_plan p = {0};
     import_plan(glb, &p);
     print_message("quad.glb: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
@@ -245,7 +241,7 @@ static void test_a_mixamo_clip_onto_the_quadruped_is_refused_then_allowed(void *
 
     /* a quadruped's clip onto the stock avatar (anim from-model) */
     char glb[512];
-    write_quad(dir, glb, sizeof glb);
+    am_gf_write_quad_glb(dir, glb, sizeof glb, NULL);
     /* the fox's case: a Mixamo clip onto a retargeted quadruped (its forelegs on the viewer's arms) */
     rc = am_test_run_cli(out, sizeof out, "import '%s' --out '%s/f' --anim '%s'", glb, dir, idle);
     assert_int_equal(rc, 1);
@@ -370,7 +366,7 @@ static void test_long_joint_names_are_kept_whole_through_a_copy(void **state)
     (void)state;
     char dir[256], glb[512];
     am_test_tmpdir(dir, sizeof dir);
-    write_quad(dir, glb, sizeof glb);
+    am_gf_write_quad_glb(dir, glb, sizeof glb, NULL);
     am_scene s;
     am_error err;
     char msg[AM_ERROR_TEXT_MAX];
@@ -395,17 +391,8 @@ static void test_long_joint_names_are_kept_whole_through_a_copy(void **state)
         }
     }
     assert_int_equal(renamed, 2);
-    am_body body;
-    am_axes axes;
-    am_map_suggestion sug;
-    am_axes_options ao = {0};
-    if (am_map_suggest_scene(&s, &g_skel, &ao, NULL, &body, &axes, &sug, &err))
-        fail_msg("%s", am_error_format(&err, msg, sizeof msg));
     am_body_plan p = {0}, copy = {0};
-    assert_true(am_body_plan_classify(&s, &body, &axes, &sug, &g_skel, &p));
-    am_map_suggestion_free(&sug);
-    am_body_free(&body);
-    am_scene_free(&s);
+    scene_plan(&s, &p);
     print_message("long names: %s (%s)\n", am_body_plan_label(p.kind), am_str(&p.evidence));
     const am_body_plan_limb *fore = limb(&p, AM_LIMB_FORELEG);
     assert_non_null(fore);

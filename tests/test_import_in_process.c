@@ -15,7 +15,6 @@
 
 #include <cmocka.h>
 
-#include "core/io.h"
 #include "import/import.h"
 #include "support/test_support.h"
 
@@ -45,20 +44,6 @@ static void import_into(const char *model, const char *motion, const char *out, 
     am_import_report_free(&rep);
 }
 
-static void assert_same_bytes(const char *a, const char *b)
-{
-    uint8_t *da = NULL, *db = NULL;
-    size_t na = 0, nb = 0;
-    am_error err;
-    assert_int_equal(am_read_file(a, &da, &na, &err), AM_OK);
-    assert_int_equal(am_read_file(b, &db, &nb, &err), AM_OK);
-    assert_true(na > 0);
-    if (na != nb || memcmp(da, db, na) != 0)
-        fail_msg("%s (%zu bytes) and %s (%zu bytes) differ", a, na, b, nb);
-    free(da);
-    free(db);
-}
-
 static void test_in_process_reads_fbx_without_a_child_and_writes_the_same_files(void **state)
 {
     (void)state;
@@ -86,7 +71,7 @@ static void test_in_process_reads_fbx_without_a_child_and_writes_the_same_files(
     char a[800], b[800];
     snprintf(a, sizeof a, "%s/Walking.anim", in_process);
     snprintf(b, sizeof b, "%s/Walking.anim", in_child);
-    assert_same_bytes(a, b);
+    am_test_assert_same_file(a, b);
     snprintf(a, sizeof a, "%s/rpm_avatar.import.txt", in_process);
     assert_int_equal(stat(a, &sb), 0);
     am_skeleton_free(&skel);

@@ -48,17 +48,6 @@ static void expected(const am_gf_model *m, am_vec3 o, int clip, double t, float 
     free(src);
 }
 
-/* The quadruped written as dir/quad.glb; returns the model (free it). */
-static void write_quad(const char *dir, am_gf_model *m, char *path, size_t size)
-{
-    am_gf_model base;
-    am_gf_quadruped(&base);
-    am_gf_convert(&base, AM_GF_Z_UP_CM, m);
-    am_gf_model_free(&base);
-    am_gf_options go = {.container = AM_GF_GLB};
-    am_gf_write(m, &go, dir, "quad", path, size);
-}
-
 static const am_import_finding *finding(const am_import_report *r, const char *code)
 {
     for (size_t i = 0; i < r->finding_count; i++)
@@ -73,7 +62,7 @@ static void test_quadruped_imports_through_the_retarget_route(void **state)
     char dir[256], path[512], out[600], file[800];
     am_test_tmpdir(dir, sizeof dir);
     am_gf_model m;
-    write_quad(dir, &m, path, sizeof path);
+    am_gf_write_quad_glb(dir, path, sizeof path, &m);
     snprintf(out, sizeof out, "%s/out", dir);
 
     am_import_options opts;
@@ -188,9 +177,7 @@ static void test_cli_retarget_json_and_refusals(void **state)
     char dir[256], path[512], skel[1024];
     am_test_tmpdir(dir, sizeof dir);
     am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
-    am_gf_model m;
-    write_quad(dir, &m, path, sizeof path);
-    am_gf_model_free(&m);
+    am_gf_write_quad_glb(dir, path, sizeof path, NULL);
     static char out[1 << 20];
 
     /* --json: the route, the axes, the map with nulls for unmapped joints */
@@ -298,9 +285,7 @@ static void test_report_keeps_a_long_source_path_whole(void **state)
         n += (size_t)snprintf(deep + n, sizeof deep - n, "/%s", part);
         assert_int_equal(mkdir(deep, 0755), 0);
     }
-    am_gf_model m;
-    write_quad(deep, &m, path, sizeof path);
-    am_gf_model_free(&m);
+    am_gf_write_quad_glb(deep, path, sizeof path, NULL);
     assert_true(strlen(path) > 720);
     snprintf(out, sizeof out, "%s/out", dir);
 
@@ -372,9 +357,7 @@ static void test_dropped_reader_notes_are_counted_in_the_plan(void **state)
     (void)state;
     char dir[512], path[1024];
     assert_non_null(am_test_tmpdir(dir, sizeof dir));
-    am_gf_model m;
-    write_quad(dir, &m, path, sizeof path);
-    am_gf_model_free(&m);
+    am_gf_write_quad_glb(dir, path, sizeof path, NULL);
     am_scene scene;
     am_error err;
     char msg[AM_ERROR_TEXT_MAX];

@@ -232,6 +232,16 @@ static void suggest(const am_scene *s, const am_joint_map *user, am_body *b, am_
     assert_int_equal(st, AM_OK);
 }
 
+/* A skeleton built by hand (every node a joint, no mesh), finished and suggested. */
+static void suggest_skeleton(am_scene *s, am_body *b, am_axes *ax, am_map_suggestion *sug)
+{
+    for (size_t i = 0; i < s->node_count; i++)
+        s->nodes[i].is_joint = true;
+    am_error err;
+    assert_int_equal(am_scene_finish(s, &err), AM_OK);
+    suggest(s, NULL, b, ax, sug);
+}
+
 static void assert_check_passes(const am_map_suggestion *sug, const am_body *b)
 {
     am_joint_map map;
@@ -516,14 +526,10 @@ static void test_rigify_segments_stay_unmapped_with_their_weights_named(void **s
         snprintf(n, sizeof n, "DEF-hand.%s", sx);
         sf_node(&s, n, fa, am_v3(0, 0.26 * y, 0), am_quat_identity(), am_v3(1, 1, 1));
     }
-    for (size_t i = 0; i < s.node_count; i++)
-        s.nodes[i].is_joint = true;
-    am_error err;
-    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
     am_body b;
     am_axes ax;
     am_map_suggestion sug;
-    suggest(&s, NULL, &b, &ax, &sug);
+    suggest_skeleton(&s, &b, &ax, &sug);
     const am_map_joint *seg = by_name(&s, &b, &sug, "DEF-upper_arm.L.001");
     assert_int_equal(seg->target, -1);
     assert_non_null(strstr(am_str(&seg->reason), "further segment"));
@@ -567,14 +573,10 @@ static void test_a_long_joint_name_is_kept_whole(void **state)
         snprintf(n, sizeof n, "DEF-toe.%s", side ? "R" : "L");
         sf_node(&s, n, f, am_v3(0.12, 0, -0.06), am_quat_identity(), am_v3(1, 1, 1));
     }
-    for (size_t i = 0; i < s.node_count; i++)
-        s.nodes[i].is_joint = true;
-    am_error err;
-    assert_int_equal(am_scene_finish(&s, &err), AM_OK);
     am_body b;
     am_axes ax;
     am_map_suggestion sug;
-    suggest(&s, NULL, &b, &ax, &sug);
+    suggest_skeleton(&s, &b, &ax, &sug);
     const am_map_joint *mj = by_name(&s, &b, &sug, longname);
     assert_int_equal(mj->rig_name.length, 300);
     assert_string_equal(am_str(&mj->rig_name), longname);
@@ -586,6 +588,7 @@ static void test_a_long_joint_name_is_kept_whole(void **state)
     assert_non_null(strstr(am_str(&tip->reason), quoted));
     assert_true(tip->reason.length > 320);
     am_buf json = {0};
+    am_error err;
     assert_int_equal(am_map_suggestion_write_json(&sug, &b, &g_skel, &json, &err), AM_OK);
     assert_int_equal(am_buf_append(&json, "", 1, &err), AM_OK); /* a C string to search */
     assert_non_null(strstr((const char *)json.data, longname));

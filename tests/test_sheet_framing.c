@@ -156,13 +156,7 @@ static void test_the_long_quadruped_gets_wide_side_panels(void **state)
     (void)state;
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
-    am_gf_model base, m;
-    am_gf_quadruped(&base);
-    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
-    am_gf_model_free(&base);
-    am_gf_options go = {.container = AM_GF_GLB};
-    am_gf_write(&m, &go, dir, "quad", path, sizeof path);
-    am_gf_model_free(&m);
+    am_gf_write_quad_glb(dir, path, sizeof path, NULL);
     run r;
     import(path, NULL, AM_RENDER_JOINTS_AUTO, &r);
     assert_int_equal(r.rep.motion_count, 1); /* its own walk */

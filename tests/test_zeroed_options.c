@@ -24,6 +24,7 @@
 #include "retarget/motion_file.h"
 #include "retarget/retarget.h"
 #include "skin/skin_build.h"
+#include "support/batch_library.h"
 #include "support/bind_fixtures.h"
 #include "support/gltf_fixtures.h"
 #include "support/test_support.h"
@@ -43,33 +44,6 @@ static void must(am_status st, const am_error *err)
         fail_msg("%s", am_error_format(err, msg, sizeof msg));
 }
 
-/* The two files hold the same bytes (and are not empty). */
-static void assert_same_file(const char *a, const char *b)
-{
-    uint8_t *da = NULL, *db = NULL;
-    size_t na = 0, nb = 0;
-    am_error err;
-    must(am_read_file(a, &da, &na, &err), &err);
-    must(am_read_file(b, &db, &nb, &err), &err);
-    assert_gt(na, (size_t)0);
-    if (na != nb || memcmp(da, db, na) != 0)
-        fail_msg("%s (%zu bytes) and %s (%zu bytes) differ", a, na, b, nb);
-    free(da);
-    free(db);
-}
-
-/* The quadruped (a glTF not rigged to the viewer skeleton, with a walk) as dir/quad.glb. */
-static void write_quad(const char *dir, char *path, size_t size)
-{
-    am_gf_model base, m;
-    am_gf_quadruped(&base);
-    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
-    am_gf_options go = {.container = AM_GF_GLB};
-    am_gf_write(&m, &go, dir, "quad", path, size);
-    am_gf_model_free(&base);
-    am_gf_model_free(&m);
-}
-
 /* am_import_file: the retarget route (axes, map, skin budget, LODs, the walk's .anim, the
  * object's place in the archive) writes the same files from {0} as from the init-ed struct. */
 static void test_import_with_zeroed_options_writes_what_the_defaults_write(void **state)
@@ -77,7 +51,7 @@ static void test_import_with_zeroed_options_writes_what_the_defaults_write(void 
     (void)state;
     char dir[256], path[512], out[2][600], oar[2][700];
     am_test_tmpdir(dir, sizeof dir);
-    write_quad(dir, path, sizeof path);
+    am_gf_write_quad_glb(dir, path, sizeof path, NULL);
     am_import_report rep[2];
     for (int k = 0; k < 2; k++) {
         am_import_options o;
@@ -100,12 +74,12 @@ static void test_import_with_zeroed_options_writes_what_the_defaults_write(void 
     char a[800], b[800];
     snprintf(a, sizeof a, "%s/quad.llmesh", out[0]);
     snprintf(b, sizeof b, "%s/quad.llmesh", out[1]);
-    assert_same_file(a, b);
+    am_test_assert_same_file(a, b);
     assert_string_equal(am_str(&rep[1].motions[0]), am_str(&rep[0].motions[0]));
     snprintf(a, sizeof a, "%s/%s.anim", out[0], am_str(&rep[0].motions[0]));
     snprintf(b, sizeof b, "%s/%s.anim", out[1], am_str(&rep[1].motions[0]));
-    assert_same_file(a, b);
-    assert_same_file(oar[0], oar[1]); /* at 128, 128, 25 both times */
+    am_test_assert_same_file(a, b);
+    am_test_assert_same_file(oar[0], oar[1]); /* at 128, 128, 25 both times */
     for (int k = 0; k < 2; k++)
         am_import_report_free(&rep[k]);
     am_test_rmtree(dir);
@@ -118,7 +92,7 @@ static void test_scene_retarget_skin_bench_render_with_zeroed_options(void **sta
     (void)state;
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
-    write_quad(dir, path, sizeof path);
+    am_gf_write_quad_glb(dir, path, sizeof path, NULL);
     am_buf mesh[2] = {{0}}, anim[2] = {{0}};
     am_image img[2];
     memset(img, 0, sizeof img);
@@ -191,7 +165,7 @@ static void test_motion_file_with_zeroed_options_writes_the_default_motion(void 
     (void)state;
     char dir[256], path[512];
     am_test_tmpdir(dir, sizeof dir);
-    write_quad(dir, path, sizeof path);
+    am_gf_write_quad_glb(dir, path, sizeof path, NULL);
     am_motion_file_result r[2];
     for (int k = 0; k < 2; k++) {
         am_motion_file_options o;
@@ -354,24 +328,11 @@ static void test_remoteadmin_zeroed_retries_as_the_default(void **state)
 static void test_batch_and_bench_report_with_zeroed_options(void **state)
 {
     (void)state;
-    char dir[512], lib[600], catalog[600], quad[800], skel[1024];
+    char dir[512], catalog[700];
     assert_non_null(am_test_tmpdir(dir, sizeof dir));
-    snprintf(lib, sizeof lib, "%s/library", dir);
-    snprintf(catalog, sizeof catalog, "%s/catalog", dir);
-    assert_int_equal(mkdir(lib, 0755), 0);
-    write_quad(lib, quad, sizeof quad);
-    am_test_shared_path(skel, sizeof skel, "viewer/avatar_skeleton.xml");
-    am_error err;
-
-    am_batch_plan_options po;
-    memset(&po, 0, sizeof po);
-    const char *libraries[1] = {lib};
-    po.libraries = libraries;
-    po.library_count = 1;
-    po.skeleton = skel;
     am_batch_plan plan;
-    must(am_batch_plan_make(catalog, &po, &plan, &err), &err);
-    assert_int_equal(plan.job_count, 1);
+    am_test_quad_catalog(dir, catalog, sizeof catalog, &plan); /* zeroed plan options */
+    am_error err;
 
     am_batch_run_options ro;
     memset(&ro, 0, sizeof ro);

@@ -939,6 +939,20 @@ void am_gf_write(const am_gf_model *m, const am_gf_options *opt, const char *dir
     am_buf_free(&bin);
 }
 
+void am_gf_write_quad_glb(const char *dir, char *path_out, size_t path_size, am_gf_model *written)
+{
+    am_gf_model base, m;
+    am_gf_quadruped(&base);
+    am_gf_convert(&base, AM_GF_Z_UP_CM, &m);
+    am_gf_model_free(&base);
+    am_gf_options go = {.container = AM_GF_GLB};
+    am_gf_write(&m, &go, dir, "quad", path_out, path_size);
+    if (written)
+        *written = m;
+    else
+        am_gf_model_free(&m);
+}
+
 void am_gf_picture(am_tex_image *img, uint32_t width, uint32_t height, uint32_t channels)
 {
     if (am_tex_image_alloc(img, width, height, channels, NULL))

@@ -168,6 +168,10 @@ void am_gf_save_memory(json_t *doc, const am_buf *bin, am_gf_container container
 /* am_gf_document + am_gf_save (opt NULL = defaults, .gltf + .bin). */
 void am_gf_write(const am_gf_model *m, const am_gf_options *opt, const char *dir, const char *name, char *path_out,
                  size_t path_size);
+/* The walking quadruped as DIR/quad.glb in Z-up centimetres (a Blender export's frame: the
+ * retarget route detects the axes and the unit); its path in path_out. written (may be NULL)
+ * receives the model as written, in that frame (free it with am_gf_model_free). */
+void am_gf_write_quad_glb(const char *dir, char *path_out, size_t path_size, am_gf_model *written);
 
 /* --- the file's own meaning, computed here ------------------------------------------- */
 

@@ -106,6 +106,17 @@ uint8_t *am_test_slurp(const char *path, size_t *size)
     return d;
 }
 
+void am_test_assert_same_file(const char *a, const char *b)
+{
+    size_t na = 0, nb = 0;
+    uint8_t *da = am_test_slurp(a, &na), *db = am_test_slurp(b, &nb);
+    bool same = na > 0 && na == nb && memcmp(da, db, na) == 0;
+    free(da);
+    free(db);
+    if (!same)
+        fail_msg("%s (%zu bytes) and %s (%zu bytes) differ (or are empty)", a, na, b, nb);
+}
+
 void am_test_write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");

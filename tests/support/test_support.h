@@ -74,6 +74,8 @@ int am_test_count_entries(const char *dir);
 /* Run the animesh CLI with a shell command line appended; captures stdout+stderr into out
  * (truncated to out_size) and returns the exit code. */
 int am_test_run_cli(char *out, size_t out_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The two files hold the same bytes and are not empty; else the test fails naming both. */
+void am_test_assert_same_file(const char *a, const char *b);
 /* A whole file (malloc'd, NUL after the data); fails the test when it cannot be read. */
 uint8_t *am_test_slurp(const char *path, size_t *size);
 /* Write text to a file (test fixtures). */
