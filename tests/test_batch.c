@@ -279,6 +279,13 @@ static void test_gnu_parallel_engine(void **state)
     free(log);
     rc = am_test_run_cli(out, sizeof out, "batch run '%s' --engine parallel --jobs 2", catalog);
     assert_in(out, "ran 0 of 40 jobs");
+    /* The broken four again: their old records are not this run's progress (it used to open
+     * with "4/4 done, 4 failed" at thousands of jobs per second, before any had run). */
+    rc = am_test_run_cli(out, sizeof out, "batch run '%s' --engine parallel --jobs 2 --retry-failed", catalog);
+    assert_int_equal(rc, 1);
+    assert_in(out, "4 of 40 jobs to run");
+    assert_in(out, "0/4 done, 0 failed");
+    assert_in(out, "ran 4 of 40 jobs: 0 done, 4 failed");
 }
 
 /* A worker killed mid-job: the creature keeps its previous set, whole; no record changes;

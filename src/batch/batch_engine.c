@@ -81,12 +81,29 @@ static am_status pick_jobs(const am_batch_plan *plan, const am_batch_run_options
 }
 
 /* Of the jobs in todo, how many have a record for their current key (done, failed). */
-static void count_finished(const am_batch_plan *plan, const size_t *todo, size_t n, bool *finished, size_t *done,
-                           size_t *failed)
+/* True when the job's record was written at or after `since` (wall clock): a record an
+ * earlier run left (a --force or retry run's jobs start with one) is not this run's. */
+static bool record_written_since(const am_batch_plan *plan, size_t job, const struct timespec *since)
+{
+    char file[160], path[AM_BATCH_PATH_MAX];
+    snprintf(file, sizeof file, "%s.json", plan->jobs[job].name);
+    struct stat st;
+    if (!am_batch_path(path, sizeof path, plan->catalog, AM_BATCH_RESULTS_DIR, file) || stat(path, &st) != 0)
+        return false;
+    return st.st_mtim.tv_sec > since->tv_sec ||
+           (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec);
+}
+
+/* The jobs of todo that are done or failed; with `since` (NULL: any record), only those whose
+ * record was written since then. */
+static void count_finished(const am_batch_plan *plan, const size_t *todo, size_t n, const struct timespec *since,
+                           bool *finished, size_t *done, size_t *failed)
 {
     *done = *failed = 0;
     for (size_t i = 0; i < n; i++) {
-        am_batch_state st = am_batch_job_state(plan, todo[i], NULL);
+        am_batch_state st = since && !record_written_since(plan, todo[i], since)
+                                ? AM_BATCH_PENDING
+                                : am_batch_job_state(plan, todo[i], NULL);
         if (finished)
             finished[i] = st == AM_BATCH_DONE || st == AM_BATCH_FAILED;
         *done += st == AM_BATCH_DONE;
@@ -230,6 +247,8 @@ static int wait_following(pid_t pid, const am_batch_plan *plan, const am_batch_r
                           size_t n)
 {
     double t0 = now_s();
+    struct timespec started; /* the records this run writes are the ones counted */
+    clock_gettime(CLOCK_REALTIME, &started);
     size_t last = (size_t)-1;
     int status = 0;
     for (;;) {
@@ -237,7 +256,7 @@ static int wait_following(pid_t pid, const am_batch_plan *plan, const am_batch_r
         if (r == pid || (r < 0 && errno != EINTR))
             break;
         size_t done, failed;
-        count_finished(plan, todo, n, NULL, &done, &failed);
+        count_finished(plan, todo, n, &started, NULL, &done, &failed);
         if (done + failed != last) {
             last = done + failed;
             progress_line(o, done, failed, n, t0);
@@ -484,7 +503,7 @@ am_status am_batch_wait(am_batch_plan *plan, double timeout_s, am_progress_fn pr
     size_t last = (size_t)-1;
     while (slurm_running(job)) {
         size_t done, failed;
-        count_finished(plan, all, plan->job_count, NULL, &done, &failed);
+        count_finished(plan, all, plan->job_count, NULL, NULL, &done, &failed);
         if (done + failed != last) {
             last = done + failed;
             progress_line(&o, done, failed, plan->job_count, t0);
@@ -553,7 +572,7 @@ static am_status run_locked(am_batch_plan *plan, const am_batch_run_options *o, 
     else if (n && o->engine == AM_BATCH_ENGINE_SLURM)
         s = run_slurm(plan, o, todo, n, result, err);
     if (!s && o->engine != AM_BATCH_ENGINE_SLURM)
-        count_finished(plan, todo, n, NULL, &result->done, &result->failed);
+        count_finished(plan, todo, n, NULL, NULL, &result->done, &result->failed);
     free(todo);
     return s;
 }
