@@ -75,8 +75,10 @@ static am_batch_file_kind collada_kind(const uint8_t *data, size_t size, char *w
     bool skin = contains(data, size, "<skin");
     bool geometry = contains(data, size, "<geometry");
     bool anim = contains(data, size, "<animation");
-    if (skin && geometry)
+    if (skin && geometry) /* a job: a file cut short fails there, with the parser's words */
         return say(why, why_size, AM_BATCH_FILE_MODEL, "a COLLADA file with a skin controller");
+    if (!contains(data, size, "</COLLADA>")) /* what is missing may be its skin: no verdict on it */
+        return say(why, why_size, AM_BATCH_FILE_OTHER, "a COLLADA file cut short (no closing </COLLADA>)");
     if (anim)
         return say(why, why_size, AM_BATCH_FILE_MOTION, "a COLLADA file with animation and no skin");
     return say(why, why_size, geometry ? AM_BATCH_FILE_UNRIGGED : AM_BATCH_FILE_OTHER,
